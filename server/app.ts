@@ -1,0 +1,62 @@
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import express, { type Express } from 'express';
+import { ContentTypeRegistry } from './content/content-type-registry.js';
+import { RowService } from './content/row-service.js';
+import { ContentTypeRepository } from './db/content-type-repository.js';
+import type { QuireDb } from './db/database.js';
+import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
+import { contentTypeRoutes } from './http/content-type-routes.js';
+import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
+import { rowRoutes } from './http/row-routes.js';
+import type { Services } from './http/services.js';
+
+/** What the app needs to know to serve a database. */
+export interface AppOptions {
+  database: QuireDb;
+  /** Name recorded in created_by/updated_by. */
+  editorName: string | null;
+  /** Largest request body in bytes. */
+  bodyLimit?: number;
+  /** Folder of the built editor, served at `/` when it exists. */
+  editorDir?: string | null;
+  /** Where unexpected errors are reported. */
+  log?: (message: string, error: unknown) => void;
+}
+
+/** A wired app and the services behind it. */
+export interface QuireApp {
+  app: Express;
+  services: Services;
+}
+
+/** Builds the Express app: the API under `/api` and the editor at `/`. */
+export async function createApp(options: AppOptions): Promise<QuireApp> {
+  const { database } = options;
+  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+  await registry.reload();
+  const services: Services = { registry, rows: new RowService(database.db, options.editorName) };
+  const log = options.log ?? ((message, error) => console.error(message, error));
+
+  const app = express();
+  app.disable('x-powered-by');
+  app.set('etag', false);
+  app.set('query parser', 'simple');
+
+  const api = express.Router();
+  api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
+  api.use(contentTypeRoutes(services));
+  api.use(rowRoutes(services));
+  api.use(notFoundHandler);
+  app.use('/api', api);
+
+  const editorDir = options.editorDir;
+  if (editorDir && existsSync(join(editorDir, 'index.html'))) {
+    app.use(express.static(editorDir, { index: 'index.html', maxAge: 0 }));
+    // Client-side routes (/news/123) load the editor, which reads the URL itself.
+    app.get(/^\/(?!api(?:\/|$)).*/, (_req, res) => res.sendFile(join(editorDir, 'index.html')));
+  }
+  app.use(notFoundHandler);
+  app.use(errorMiddleware({ log }));
+  return { app, services };
+}

@@ -1,0 +1,158 @@
+#!/usr/bin/env node
+import { userInfo } from 'node:os';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultDatabaseFile } from './config/app-paths.js';
+import { builtEditorDir } from './config/package-root.js';
+import { addDemoContent } from './content/demo-content.js';
+import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
+import { type RunningServer, startServer } from './server.js';
+
+/** The port Quire listens on unless told otherwise. */
+export const DEFAULT_PORT = 4780;
+/** The address Quire listens on unless told otherwise: loopback only. */
+export const DEFAULT_HOST = '127.0.0.1';
+
+const USAGE = `Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES]`;
+
+/** A command-line mistake: printed as one line, exit code 2. */
+export class UsageError extends Error {}
+
+/** Parsed `serve` options. */
+export interface ServeOptions {
+  dbFile: string;
+  port: number;
+  host: string;
+  editorName: string;
+  demo: boolean;
+  bodyLimit: number;
+}
+
+/** Parses `serve` arguments; throws UsageError with a one-line explanation. */
+export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+  } catch (error) {
+    throw new UsageError(`${(error as Error).message}. ${USAGE}`);
+  }
+  const { values } = parsed;
+  const port = Number(values.port ?? env.QUIRE_PORT ?? DEFAULT_PORT);
+  if (!Number.isInteger(port) || port < 0 || port > 65535) {
+    throw new UsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port)`);
+  }
+  const bodyLimit = Number(values['body-limit'] ?? DEFAULT_BODY_LIMIT);
+  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024)
+    throw new UsageError('--body-limit must be at least 1024 bytes');
+  return {
+    dbFile: resolve(values.db ?? env.QUIRE_DB ?? defaultDatabaseFile()),
+    port,
+    host: values.host ?? env.QUIRE_HOST ?? DEFAULT_HOST,
+    editorName: values.editor ?? env.QUIRE_EDITOR ?? osUserName(),
+    demo: values.demo ?? false,
+    bodyLimit,
+  };
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: false,
+    options: {
+      db: { type: 'string' },
+      port: { type: 'string' },
+      host: { type: 'string' },
+      editor: { type: 'string' },
+      demo: { type: 'boolean' },
+      'body-limit': { type: 'string' },
+    },
+  });
+}
+
+function osUserName(): string {
+  try {
+    return userInfo().username || 'editor';
+  } catch {
+    return 'editor';
+  }
+}
+
+/** Turns a start-up failure into the one line a user reads. */
+export function explainStartError(error: unknown, options: ServeOptions): string {
+  const code = (error as { code?: string }).code;
+  if (code === 'EADDRINUSE')
+    return `Port ${options.port} is already in use on ${options.host}; pass --port with another number, or --port 0 for a free one.`;
+  if (code === 'EACCES') return `Not allowed to listen on ${options.host}:${options.port}; pick a port above 1024.`;
+  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
+    return `Cannot listen on host ${options.host}: it is not an address of this machine.`;
+  if (code === 'SQLITE_NOTADB') return `${options.dbFile} is not a Quire database (not a SQLite file).`;
+  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
+    return `Cannot open the database ${options.dbFile}: check that its folder exists and is writable.`;
+  return `Quire could not start: ${(error as Error).message ?? String(error)}`;
+}
+
+/** `serve`: starts the API and editor; stops cleanly on SIGINT/SIGTERM. */
+export async function serve(options: ServeOptions): Promise<RunningServer> {
+  const server = await startServer({
+    dbFile: options.dbFile,
+    port: options.port,
+    host: options.host,
+    editorName: options.editorName,
+    editorDir: builtEditorDir(),
+    bodyLimit: options.bodyLimit,
+  });
+  if (options.demo) {
+    const added = await addDemoContent(server.services.registry, server.services.rows);
+    console.log(added > 0 ? `Added ${added} demo rows.` : 'Demo rows skipped: the starter types already have rows.');
+  }
+  console.log(`Quire API listening on ${server.origin}/api (database ${options.dbFile})`);
+  console.log(`Editor: ${server.origin}/`);
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    console.log(`Received ${signal}; stopping Quire.`);
+    server.close().then(
+      () => process.exit(0),
+      () => process.exit(1),
+    );
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+  return server;
+}
+
+/** Entry point: `quire [serve] [options]`. */
+export async function main(argv: string[]): Promise<number> {
+  const [command, ...rest] = argv[0]?.startsWith('-') || argv.length === 0 ? ['serve', ...argv] : argv;
+  if (command === 'help' || command === '--help') {
+    console.log(USAGE);
+    return 0;
+  }
+  if (command !== 'serve') {
+    console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
+    return 2;
+  }
+  let options: ServeOptions;
+  try {
+    options = parseServeArgs(rest);
+  } catch (error) {
+    console.error(`quire: ${(error as Error).message}`);
+    return 2;
+  }
+  try {
+    await serve(options);
+    return -1; // keeps running
+  } catch (error) {
+    console.error(`quire: ${explainStartError(error, options)}`);
+    return 1;
+  }
+}
+
+const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
+if (invokedDirectly) {
+  main(process.argv.slice(2)).then((code) => {
+    if (code >= 0) process.exitCode = code;
+  });
+}

@@ -1,0 +1,31 @@
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+/** The app's folder name, as Electron's `app.getPath('userData')` names it (the product name). */
+export const APP_FOLDER_NAME = 'Quire';
+
+/** File name of the database in the user-data folder. */
+export const DATABASE_FILE_NAME = 'content.sqlite';
+
+/**
+ * The OS's per-user app-data folder for Quire, the same one Electron's `app.getPath('userData')`
+ * returns, so the desktop app and `npm run serve` open the same database by default.
+ */
+export function userDataDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): string {
+  if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), APP_FOLDER_NAME);
+  if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_FOLDER_NAME);
+  return join(env.XDG_CONFIG_HOME || join(home, '.config'), APP_FOLDER_NAME);
+}
+
+/** The default database file: `content.sqlite` in the user-data folder. */
+export function defaultDatabaseFile(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): string {
+  return join(userDataDir(platform, env, home), DATABASE_FILE_NAME);
+}

@@ -1,0 +1,121 @@
+import type { EqualsCondition, RowPage, RowSelection } from '../db/content-repository.js';
+import { AppError } from '../errors/app-error.js';
+import { fieldFor } from '../fields/field-registry.js';
+import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
+
+/** Rows returned when `limit` is not given. */
+export const DEFAULT_LIMIT = 100;
+/** Largest `limit` accepted. */
+export const MAX_LIMIT = 1000;
+/** Largest `offset` accepted (keeps the number an exact integer in SQLite and JS). */
+const MAX_OFFSET = 1_000_000_000;
+
+const KNOWN_PARAMETERS = new Set(['filter', 'limit', 'offset', 'order', 'desc']);
+/** Query parameters accepted and ignored: `_` is the usual cache-buster of HTTP clients. */
+const IGNORED_PARAMETERS = new Set(['_']);
+
+/** A list request, checked against the content type. */
+export interface ListOptions {
+  selection: RowSelection;
+  page: RowPage;
+}
+
+/**
+ * Parses the list query parameters (`filter`, `limit`, `offset`, `order`, `desc`) against a content
+ * type. Anything it cannot honour exactly is a 400 that says what is wrong: an unknown field would
+ * otherwise silently widen the answer.
+ */
+export function parseListQuery(type: ContentType, query: Record<string, unknown>): ListOptions {
+  for (const name of Object.keys(query)) {
+    if (!KNOWN_PARAMETERS.has(name) && !IGNORED_PARAMETERS.has(name)) {
+      throw new AppError(
+        'bad_request',
+        `Unknown query parameter ${JSON.stringify(name)}; use filter, limit, offset, order or desc`,
+      );
+    }
+  }
+  return {
+    selection: parseFilters(type, query.filter),
+    page: {
+      limit: parseWholeNumber(query.limit, 'limit', DEFAULT_LIMIT, MAX_LIMIT),
+      offset: parseWholeNumber(query.offset, 'offset', 0, MAX_OFFSET),
+      order: parseOrder(type, query.order),
+      desc: parseDesc(query.desc),
+    },
+  };
+}
+
+function parseFilters(type: ContentType, raw: unknown): RowSelection {
+  const filters = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
+  const equals: EqualsCondition[] = [];
+  const keywords: string[] = [];
+  for (const filter of filters) {
+    if (typeof filter !== 'string') throw new AppError('bad_request', 'filter must be field=value');
+    const cut = filter.indexOf('=');
+    if (cut <= 0) {
+      throw new AppError(
+        'bad_request',
+        `filter ${JSON.stringify(filter)} must have the form field=value or search=keyword`,
+      );
+    }
+    const name = filter.slice(0, cut);
+    const value = filter.slice(cut + 1);
+    if (name === 'search') {
+      if (value.trim() !== '') keywords.push(value.trim());
+      continue;
+    }
+    equals.push({ column: filterableName(type, name, 'filter'), value: parseFilterValue(type, name, value) });
+  }
+  const selection: RowSelection = { equals };
+  if (keywords.length > 0) {
+    if (type.searchColumns.length === 0) {
+      throw new AppError('bad_request', `Content type ${type.table} has no title or slug to search`);
+    }
+    selection.search = { columns: type.searchColumns, keywords };
+  }
+  return selection;
+}
+
+function parseFilterValue(type: ContentType, name: string, value: string): unknown {
+  // An empty value asks for rows where the field has no value.
+  if (value === '') return null;
+  const column = type.columnsByName.get(name);
+  if (!column) return value;
+  const parsed = fieldFor(column.type).parseFilter(value, column);
+  if (!parsed.ok) throw new AppError('bad_request', `filter ${name}: ${parsed.problem}`, { [name]: parsed.problem });
+  return parsed.value;
+}
+
+function filterableName(type: ContentType, name: string, parameter: 'filter' | 'order'): string {
+  const column = type.columnsByName.get(name);
+  if (column ? fieldFor(column.type).filterable : SYSTEM_SORTABLE.has(name)) return name;
+  const choices = [...type.columns.map((c) => c.name), ...SYSTEM_SORTABLE].join(', ');
+  throw new AppError(
+    'bad_request',
+    `${parameter} names ${JSON.stringify(name)}, which is not a field of ${type.table} (fields: ${choices})`,
+  );
+}
+
+function parseOrder(type: ContentType, raw: unknown): string {
+  if (raw === undefined || raw === '') return 'id';
+  if (typeof raw !== 'string') throw new AppError('bad_request', 'order must be given once');
+  return filterableName(type, raw, 'order');
+}
+
+function parseDesc(raw: unknown): boolean {
+  if (raw === undefined || raw === '') return false;
+  if (typeof raw === 'string') {
+    const value = raw.toLowerCase();
+    if (value === 'true' || value === '1' || value === 'desc') return true;
+    if (value === 'false' || value === '0' || value === 'asc') return false;
+  }
+  throw new AppError('bad_request', 'desc must be true or false');
+}
+
+function parseWholeNumber(raw: unknown, name: string, fallback: number, max: number): number {
+  if (raw === undefined || raw === '') return fallback;
+  if (typeof raw !== 'string' || !/^\d{1,10}$/.test(raw) || Number(raw) > max) {
+    throw new AppError('bad_request', `${name} must be a whole number from 0 to ${max}`);
+  }
+  return Number(raw);
+}

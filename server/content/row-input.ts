@@ -1,0 +1,66 @@
+import type { ColumnValue } from '../contract/api-contract.js';
+import { SYSTEM_FIELDS } from '../contract/api-contract.js';
+import { AppError, validationError } from '../errors/app-error.js';
+import { fieldFor } from '../fields/field-registry.js';
+import type { ContentType } from './content-type.js';
+import { META_KEYS, type MetaPatch, readMetaPatch } from './seo-meta.js';
+
+/** Other names accepted for a column in write bodies (the spec's write responses use `publish_at`). */
+const ALIASES: Readonly<Record<string, string>> = { publish_at: 'published_at' };
+
+const IGNORED: ReadonlySet<string> = new Set(SYSTEM_FIELDS);
+const META_FIELDS: ReadonlySet<string> = new Set(['meta', ...META_KEYS.map((key) => `meta_${key}`)]);
+
+/** A write body checked against a content type's columns. */
+export interface RowInput {
+  /** Parsed values of the columns the body names (null = cleared). */
+  values: Map<string, ColumnValue>;
+  /** What the body says about SEO meta, if anything. */
+  meta: MetaPatch | undefined;
+}
+
+/**
+ * Parses a write body against a type's columns: each value through its column's field type,
+ * unknown names refused, system fields ignored. `create` also requires every required column
+ * (a slug may be left out: it is generated from its parent). Throws one validation error naming
+ * every bad field, so a failed write changes nothing.
+ */
+export function parseRowInput(type: ContentType, body: unknown, mode: 'create' | 'update'): RowInput {
+  if (body === undefined || body === null) body = {};
+  if (typeof body !== 'object' || Array.isArray(body)) {
+    throw new AppError('bad_request', 'The request body must be an object of field values');
+  }
+  const fields = body as Record<string, unknown>;
+  const problems: Record<string, string> = {};
+  const values = new Map<string, ColumnValue>();
+
+  for (const [rawName, raw] of Object.entries(fields)) {
+    if (IGNORED.has(rawName) || META_FIELDS.has(rawName)) continue;
+    const name = !type.columnsByName.has(rawName) && Object.hasOwn(ALIASES, rawName) ? ALIASES[rawName] : rawName;
+    const column = type.columnsByName.get(name);
+    if (!column) {
+      problems[rawName] = `is not a field of ${type.table}`;
+      continue;
+    }
+    if (values.has(name)) {
+      problems[rawName] = `names the same field as ${name}; send only one of them`;
+      continue;
+    }
+    const parsed = fieldFor(column.type).parse(raw, column);
+    if (!parsed.ok) problems[rawName] = parsed.problem;
+    else values.set(name, parsed.value);
+  }
+
+  for (const column of type.columns) {
+    if (!column.required || column.type === 'slug' || problems[column.name]) continue;
+    const given = values.has(column.name);
+    const value = values.get(column.name);
+    if ((mode === 'create' && (!given || value === null)) || (mode === 'update' && given && value === null)) {
+      problems[column.name] = 'is required';
+    }
+  }
+
+  const meta = readMetaPatch(fields, problems);
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+  return { values, meta };
+}

@@ -1,0 +1,109 @@
+import type { SeoMeta } from '../contract/api-contract.js';
+import type { StoredRow } from '../db/content-repository.js';
+
+/** The members of SEO meta, in order. */
+export const META_KEYS = ['title', 'description', 'keywords'] as const;
+type MetaKey = (typeof META_KEYS)[number];
+
+/** Longest value of one meta member. */
+export const MAX_META_LENGTH = 10_000;
+
+/** What a write says about meta: members to set, or `null` to clear all of it. */
+export type MetaPatch = Partial<SeoMeta> | null;
+
+/**
+ * Reads meta from a write body: nested `meta[title]` (form) or `meta: {...}` (JSON), or the flat
+ * `meta_title`, `meta_description`, `meta_keywords`. Returns undefined when the body says nothing
+ * about meta; records problems in `problems` keyed like the request fields.
+ */
+export function readMetaPatch(body: Record<string, unknown>, problems: Record<string, string>): MetaPatch | undefined {
+  let patch: MetaPatch | undefined;
+  if (Object.hasOwn(body, 'meta')) {
+    const nested = body.meta;
+    if (nested === null || nested === '') {
+      patch = null;
+    } else if (typeof nested === 'object' && !Array.isArray(nested)) {
+      patch = {};
+      for (const [key, value] of Object.entries(nested as Record<string, unknown>)) {
+        if (!(META_KEYS as readonly string[]).includes(key)) {
+          problems[`meta[${key}]`] = 'is not a meta member (use title, description, keywords)';
+          continue;
+        }
+        setMember(patch, key as MetaKey, value, `meta[${key}]`, problems);
+      }
+    } else {
+      problems.meta = 'must be an object with title, description and keywords, or null';
+    }
+  }
+  for (const key of META_KEYS) {
+    const flat = `meta_${key}`;
+    if (!Object.hasOwn(body, flat)) continue;
+    patch ??= {};
+    if (patch === null) {
+      problems[flat] = 'cannot be set while meta is cleared';
+      continue;
+    }
+    setMember(patch, key, body[flat], flat, problems);
+  }
+  return patch;
+}
+
+function setMember(
+  patch: Partial<SeoMeta>,
+  key: MetaKey,
+  value: unknown,
+  name: string,
+  problems: Record<string, string>,
+): void {
+  if (value === null || value === undefined) {
+    patch[key] = '';
+  } else if (typeof value !== 'string') {
+    problems[name] = Array.isArray(value) ? 'was sent more than once' : 'must be a string';
+  } else if (value.length > MAX_META_LENGTH) {
+    problems[name] = `must be at most ${MAX_META_LENGTH} characters`;
+  } else {
+    patch[key] = value;
+  }
+}
+
+/** Applies a patch to the stored meta; an object with every member empty becomes null. */
+export function applyMetaPatch(current: SeoMeta | null, patch: MetaPatch): SeoMeta | null {
+  if (patch === null) return null;
+  const next: SeoMeta = {
+    title: patch.title ?? current?.title ?? '',
+    description: patch.description ?? current?.description ?? '',
+    keywords: patch.keywords ?? current?.keywords ?? '',
+  };
+  return META_KEYS.every((key) => next[key] === '') ? null : next;
+}
+
+/** Parses stored meta JSON. */
+export function parseStoredMeta(stored: unknown): SeoMeta | null {
+  if (typeof stored !== 'string' || stored === '') return null;
+  const value = JSON.parse(stored) as Partial<SeoMeta>;
+  return { title: value.title ?? '', description: value.description ?? '', keywords: value.keywords ?? '' };
+}
+
+/**
+ * The page's SEO meta as a site would render it: each member from the row's meta, else the title
+ * from the row's title, the description from its `description` column, keywords from its `tags`.
+ */
+export function resolvePageMeta(row: StoredRow, meta: SeoMeta | null): SeoMeta {
+  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
+  const tags = (value: unknown): string => {
+    if (Array.isArray(value)) return value.join(', ');
+    if (typeof value === 'string' && value.startsWith('[')) {
+      try {
+        return (JSON.parse(value) as string[]).join(', ');
+      } catch {
+        return '';
+      }
+    }
+    return '';
+  };
+  return {
+    title: meta?.title || text(row.title),
+    description: meta?.description || text(row.description),
+    keywords: meta?.keywords || tags(row.tags),
+  };
+}

@@ -1,0 +1,167 @@
+/**
+ * The API contract: every request and response shape and every error code of Quire's HTTP API.
+ *
+ * This module is the single source of truth shared by the server, the editor (renderer) and the
+ * Electron shell. It must stay free of Node imports so that the renderer can import it type-only.
+ */
+
+/** Column types a descriptor may name; the server has one field implementation per value. */
+export type ColumnType = 'text' | 'slug' | 'select' | 'datetime';
+
+/** One choice of a `select` column. */
+export interface SelectOption {
+  id: string;
+  text: string;
+}
+
+/** Element of a content type's `columns` array: drives validation, storage and the editor widget. */
+export interface ColumnDescriptor {
+  name: string;
+  label: string;
+  type: ColumnType;
+  required: boolean;
+  /** For `slug`: the column the slug is derived from. */
+  parent?: string;
+  /** For `select`: the allowed values and their display text. */
+  options?: SelectOption[];
+}
+
+/** SEO data of a row; every member is a string when the object is present. */
+export interface SeoMeta {
+  title: string;
+  description: string;
+  keywords: string;
+}
+
+/** Fields every row has, whatever its content type. */
+export interface SystemFields {
+  id: string;
+  meta: SeoMeta | null;
+  created_at: string;
+  updated_at: string;
+  created_by: string | null;
+  updated_by: string | null;
+}
+
+/** Names of the fields the server sets itself; sent in a write body they are ignored. */
+export const SYSTEM_FIELDS = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by'] as const;
+
+/** A value of a content column as it appears in JSON. */
+export type ColumnValue = string | number | boolean | null | string[];
+
+/** A content row: system fields plus one member per content column. */
+export type ContentRow = SystemFields & { [column: string]: ColumnValue | SeoMeta };
+
+/** Milliseconds spent in each phase of a read, also sent as a `Server-Timing` header. */
+export interface Timing {
+  total: number;
+  init: number;
+  filter: number;
+  data: number;
+  count: number;
+  format: number;
+}
+
+/** A content type as listed by `GET /api/cms-content` (no rows). */
+export interface ContentTypeSummary {
+  content_type_id: string;
+  type: 'collection';
+  table: string;
+  title: string;
+  status: string;
+  slug: string;
+  columns: ColumnDescriptor[];
+  custom: boolean;
+  preview_path: string | null;
+}
+
+/** `GET /api/cms-content` */
+export interface ContentTypeListResponse {
+  count: number;
+  content_types: ContentTypeSummary[];
+}
+
+/** `GET /api/cms-content/:slug` */
+export interface ContentTypeResponse {
+  content_type_id: string;
+  type: 'collection';
+  table: string;
+  title: string;
+  status: string;
+  slug: string;
+  columns: ColumnDescriptor[];
+  custom: boolean;
+  rows: ContentRow[];
+}
+
+/** `GET /api/cms/:type` */
+export interface ListResponse {
+  time: Timing;
+  /** All rows of the type. */
+  total: number;
+  /** Rows matching the filters. */
+  filtered: number;
+  /** Rows in `rows`. */
+  count: number;
+  pk: 'id';
+  rows: ContentRow[];
+  columns: ColumnDescriptor[];
+  filters: never[];
+  preview_path: string | null;
+  custom: boolean;
+}
+
+/** `GET /api/cms/:type/:id`: the list shape with one row, plus the page's resolved SEO meta. */
+export interface GetRowResponse extends ListResponse {
+  meta: SeoMeta;
+}
+
+/** `POST /api/cms/:type/:id?` (201) */
+export interface CreateRowResponse {
+  id: string;
+  rows: ContentRow[];
+}
+
+/** `PUT /api/cms/:type/:id`: the updated row itself. */
+export type UpdateRowResponse = ContentRow;
+
+/** `DELETE /api/cms/:type/:id`: the deleted row plus `rowCount`. */
+export type DeleteRowResponse = ContentRow & { rowCount: number };
+
+/** Query parameters of the list endpoints (all optional). */
+export interface ListQuery {
+  /** `field=value` or `search=keyword`; repeatable, combined with AND. */
+  filter?: string | string[];
+  limit?: number;
+  offset?: number;
+  order?: string;
+  desc?: boolean;
+}
+
+/** A write body: column values, SEO meta (nested or flat), unknown names are refused. */
+export type WriteBody = Record<string, unknown>;
+
+/** Machine-readable error codes, one per kind of failure. */
+export type ErrorCode =
+  | 'bad_request'
+  | 'validation_failed'
+  | 'unauthorized'
+  | 'forbidden'
+  | 'not_found'
+  | 'method_not_allowed'
+  | 'misdirected_request'
+  | 'conflict'
+  | 'payload_too_large'
+  | 'unsupported_media_type'
+  | 'internal_error';
+
+/** The one JSON shape of every failed request. */
+export interface ErrorBody {
+  error: {
+    status: number;
+    code: ErrorCode;
+    message: string;
+    /** Per-field problems, for validation failures only. */
+    fields?: Record<string, string>;
+  };
+}

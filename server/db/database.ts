@@ -1,0 +1,43 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import type Database from 'better-sqlite3';
+import { Kysely, Migrator } from 'kysely';
+import { migrationProvider } from './migrations/index.js';
+import type { QuireDatabase } from './schema.js';
+import { openSqlite } from './sqlite-dialect.js';
+
+/** An open Quire database: the Kysely instance, the raw handle for SQLite-only chores, its file. */
+export interface QuireDb {
+  db: Kysely<QuireDatabase>;
+  raw: Database.Database;
+  file: string;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens a database file (creating it and its folder if missing) and migrates it to the current
+ * schema. A file that is not a SQLite database fails here with a clear error, before serving.
+ */
+export async function openDatabase(file: string): Promise<QuireDb> {
+  if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const { raw, dialect } = openSqlite(file);
+  const db = new Kysely<QuireDatabase>({ dialect });
+  try {
+    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+    if (error) throw error;
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  let closed = false;
+  return {
+    db,
+    raw,
+    file,
+    async close() {
+      if (closed) return;
+      closed = true;
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,71 @@
+import type { Kysely } from 'kysely';
+import type { ColumnDescriptor } from '../../contract/api-contract.js';
+import { timestampNow } from '../../fields/datetime-format.js';
+import { createContentTable, tableExists } from '../content-schema-repository.js';
+
+interface StarterType {
+  id: string;
+  slug: string;
+  title: string;
+  columns: ColumnDescriptor[];
+}
+
+/** The starter content types of a fresh database (issue: news and categories, no rows). */
+export const STARTER_TYPES: StarterType[] = [
+  {
+    id: 'news',
+    slug: 'news',
+    title: 'News',
+    columns: [
+      { name: 'title', label: 'Title', type: 'text', required: true },
+      { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
+      {
+        name: 'status',
+        label: 'Status',
+        type: 'select',
+        required: true,
+        options: [
+          { id: 'draft', text: 'Draft' },
+          { id: 'published', text: 'Published' },
+          { id: 'archived', text: 'Archived' },
+        ],
+      },
+      { name: 'published_at', label: 'Published at', type: 'datetime', required: true },
+    ],
+  },
+  {
+    id: 'categories',
+    slug: 'categories',
+    title: 'Categories',
+    columns: [
+      { name: 'title', label: 'Title', type: 'text', required: true },
+      { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
+    ],
+  },
+];
+
+/** Registers the starter types and creates their tables. */
+export async function up(db: Kysely<unknown>): Promise<void> {
+  const now = timestampNow();
+  const registry = db as Kysely<{ quire_content_types: Record<string, unknown> }>;
+  for (const [position, starter] of STARTER_TYPES.entries()) {
+    if (!(await tableExists(db, starter.slug))) await createContentTable(db, starter.slug, starter.columns);
+    await registry
+      .insertInto('quire_content_types')
+      .values({
+        id: starter.id,
+        slug: starter.slug,
+        table_name: starter.slug,
+        title: starter.title,
+        status: 'published',
+        type: 'collection',
+        custom: 0,
+        columns: JSON.stringify(starter.columns),
+        preview_path: null,
+        position,
+        created_at: now,
+        updated_at: now,
+      })
+      .execute();
+  }
+}

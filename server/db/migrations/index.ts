@@ -1,0 +1,17 @@
+import type { Migration, MigrationProvider } from 'kysely';
+import * as registry from './001-content-type-registry.js';
+import * as starterTypes from './002-starter-types.js';
+
+/**
+ * The schema's history, in order. Kysely records the applied names in `kysely_migration`, which is
+ * the database's schema version; a database is migrated forward when it is opened.
+ */
+const MIGRATIONS: Record<string, Migration> = {
+  '001-content-type-registry': registry,
+  '002-starter-types': starterTypes,
+};
+
+/** Provides the migrations compiled into the app (no file-system scanning, so it works packaged). */
+export const migrationProvider: MigrationProvider = {
+  getMigrations: async () => MIGRATIONS,
+};

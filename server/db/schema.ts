@@ -1,0 +1,29 @@
+import type { Generated } from 'kysely';
+
+/** Row of the content-type registry table. */
+export interface ContentTypeTable {
+  id: string;
+  slug: string;
+  table_name: string;
+  title: string;
+  status: string;
+  type: string;
+  custom: number;
+  /** The column descriptors, as JSON text. */
+  columns: string;
+  preview_path: string | null;
+  created_at: string;
+  updated_at: string;
+  position: Generated<number>;
+}
+
+/**
+ * The statically known tables. Content tables are created at run time from the registry and are
+ * reached through the content repository, which checks every identifier against the registry.
+ */
+export interface QuireDatabase {
+  quire_content_types: ContentTypeTable;
+}
+
+/** Name of the registry table. */
+export const REGISTRY_TABLE = 'quire_content_types';

@@ -1,0 +1,24 @@
+import { normalizeDatetime } from './datetime-format.js';
+import type { FieldType } from './field.js';
+import { ok, problem, singleString } from './field.js';
+
+const FORMAT_PROBLEM = 'must be a real date and time in the format YYYY-MM-DD HH:MM:SS';
+
+/** `datetime`: wall-clock date and time, stored as sortable `YYYY-MM-DD HH:MM:SS` text. */
+export const datetimeField: FieldType = {
+  type: 'datetime',
+  sqlType: 'text',
+  filterable: true,
+  parse(raw) {
+    const single = singleString(raw);
+    if (!single.ok || single.value === null) return single;
+    const normalized = normalizeDatetime(single.value as string);
+    return normalized === null ? problem(FORMAT_PROBLEM) : ok(normalized);
+  },
+  parseFilter(raw) {
+    const normalized = normalizeDatetime(raw);
+    return normalized === null ? problem(FORMAT_PROBLEM) : ok(normalized);
+  },
+  serialize: (stored) => (stored === null || stored === undefined ? null : String(stored)),
+  checkDescriptor: () => [],
+};

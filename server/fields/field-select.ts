@@ -1,0 +1,33 @@
+import type { FieldType } from './field.js';
+import { problem, singleString } from './field.js';
+
+/** `select`: one of the descriptor's option ids. */
+export const selectField: FieldType = {
+  type: 'select',
+  sqlType: 'text',
+  filterable: true,
+  parse(raw, column) {
+    const single = singleString(raw);
+    if (!single.ok || single.value === null) return single;
+    const ids = (column.options ?? []).map((option) => option.id);
+    if (!ids.includes(single.value as string)) return problem(`must be one of ${ids.join(', ')}`);
+    return single;
+  },
+  parseFilter(raw, column) {
+    return this.parse(raw, column);
+  },
+  serialize: (stored) => (stored === null || stored === undefined ? null : String(stored)),
+  checkDescriptor(column) {
+    const options = column.options;
+    if (!Array.isArray(options) || options.length === 0) return ['a select needs at least one option'];
+    const ids = new Set<string>();
+    for (const option of options) {
+      if (typeof option?.id !== 'string' || option.id === '' || typeof option.text !== 'string') {
+        return ['each option needs a non-empty string id and a string text'];
+      }
+      if (ids.has(option.id)) return [`option id ${option.id} is repeated`];
+      ids.add(option.id);
+    }
+    return [];
+  },
+};

@@ -1,0 +1,28 @@
+import { slugify } from '../content/slugs.js';
+import type { FieldType } from './field.js';
+import { ok, problem, singleString } from './field.js';
+
+/**
+ * `slug`: a URL slug derived from its `parent` column. A given value is normalised the same way as a
+ * generated one; an absent value (null) is filled in from the parent by the content service.
+ */
+export const slugField: FieldType = {
+  type: 'slug',
+  sqlType: 'text',
+  filterable: true,
+  parse(raw) {
+    const single = singleString(raw);
+    if (!single.ok || single.value === null) return single;
+    const slug = slugify(single.value as string);
+    return slug === '' ? problem('must contain letters or digits') : ok(slug);
+  },
+  parseFilter: (raw) => ok(raw),
+  serialize: (stored) => (stored === null || stored === undefined ? null : String(stored)),
+  checkDescriptor(column, all) {
+    if (!column.parent) return ['a slug needs a parent column'];
+    const parent = all.find((other) => other.name === column.parent);
+    if (!parent) return [`parent ${column.parent} is not a column of this type`];
+    if (parent.type === 'slug') return ['a slug cannot be derived from another slug'];
+    return [];
+  },
+};

@@ -1,0 +1,46 @@
+import type { ColumnDescriptor, ColumnType, ColumnValue } from '../contract/api-contract.js';
+
+/** SQL storage class a column type uses; the schema builder maps it to the dialect's type. */
+export type SqlType = 'text' | 'integer' | 'real';
+
+/** What a field's parse returns: a value to store, or a problem to report on that field. */
+export type ParseResult = { ok: true; value: ColumnValue } | { ok: false; problem: string };
+
+/**
+ * One column type: how it is stored, parsed from a request, validated and written to JSON.
+ * Each column type implements this once (like PocketBase's `core/field_*.go`).
+ */
+export interface FieldType {
+  readonly type: ColumnType;
+  readonly sqlType: SqlType;
+  /** Whether equality filters and `order` make sense for the type. */
+  readonly filterable: boolean;
+  /**
+   * Turns a raw request value (form string, JSON value) into the stored value.
+   * `null` means "no value"; `required` is checked by the caller after parsing.
+   */
+  parse(raw: unknown, column: ColumnDescriptor): ParseResult;
+  /** Parses the value side of `filter=<field>=<value>`. */
+  parseFilter(raw: string, column: ColumnDescriptor): ParseResult;
+  /** Turns a stored value into its JSON form. */
+  serialize(stored: unknown, column: ColumnDescriptor): ColumnValue;
+  /** Checks the descriptor itself (options present, parent named...); returns problems. */
+  checkDescriptor(column: ColumnDescriptor, all: readonly ColumnDescriptor[]): string[];
+}
+
+/** Parse outcome helpers, so each field reads as its rules. */
+export const ok = (value: ColumnValue): ParseResult => ({ ok: true, value });
+export const problem = (text: string): ParseResult => ({ ok: false, problem: text });
+
+/**
+ * Reduces a raw value to one string, or null for "absent/empty".
+ * A value sent twice (an array from a form) is refused: one value is expected.
+ */
+export function singleString(raw: unknown): ParseResult {
+  if (raw === undefined || raw === null) return ok(null);
+  if (typeof raw === 'number' || typeof raw === 'boolean') return ok(String(raw));
+  if (typeof raw !== 'string') {
+    return problem(Array.isArray(raw) ? 'was sent more than once' : 'must be a string');
+  }
+  return ok(raw === '' ? null : raw);
+}

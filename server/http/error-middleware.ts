@@ -1,0 +1,68 @@
+import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { AppError } from '../errors/app-error.js';
+
+/** body-parser / raw-body error types and what they mean to a client. */
+const BODY_ERRORS: Record<string, () => AppError> = {
+  'entity.too.large': () => new AppError('payload_too_large', 'The request body is larger than the server accepts'),
+  'entity.parse.failed': () => new AppError('bad_request', 'The request body is not valid JSON'),
+  'entity.verify.failed': () => new AppError('bad_request', 'The request body could not be verified'),
+  'request.aborted': () => new AppError('bad_request', 'The request body was cut off'),
+  'request.size.invalid': () => new AppError('bad_request', 'The request body does not match its Content-Length'),
+  'charset.unsupported': () => new AppError('unsupported_media_type', 'The body charset is not supported; send UTF-8'),
+  'encoding.unsupported': () => new AppError('unsupported_media_type', 'The body Content-Encoding is not supported'),
+  'parameters.too.many': () => new AppError('payload_too_large', 'The request body has too many parameters'),
+  'stream.encoding.set': () => new AppError('internal_error', 'The request could not be read'),
+};
+
+/** Turns whatever went wrong into an AppError; unknown failures become an opaque 500. */
+export function toAppError(error: unknown): AppError {
+  if (error instanceof AppError) return error;
+  if (error && typeof error === 'object') {
+    const type = (error as { type?: unknown }).type;
+    if (typeof type === 'string' && Object.hasOwn(BODY_ERRORS, type)) return BODY_ERRORS[type]();
+    // qs / decodeURIComponent on a malformed percent-encoding.
+    if (error instanceof URIError) return new AppError('bad_request', 'The request has malformed percent-encoding');
+    const status = (error as { status?: unknown }).status;
+    if (typeof status === 'number' && status >= 400 && status < 500) {
+      return new AppError('bad_request', 'The request is malformed');
+    }
+  }
+  return new AppError('internal_error', 'Something went wrong on the server; the change was not saved');
+}
+
+/** Options of the error middleware. */
+export interface ErrorMiddlewareOptions {
+  /** Where unexpected errors are reported (never to the client). */
+  log: (message: string, error: unknown) => void;
+}
+
+/** The one place errors become responses: the API's JSON error shape, never a stack trace. */
+export function errorMiddleware({ log }: ErrorMiddlewareOptions): ErrorRequestHandler {
+  return (error, req, res, _next) => {
+    const appError = toAppError(error);
+    if (appError.status >= 500) log(`${req.method} ${req.originalUrl} failed`, error);
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    res.status(appError.status).json(appError.toBody());
+  };
+}
+
+/** Unknown routes under /api: a JSON 404 rather than Express's HTML page. */
+export const notFoundHandler: RequestHandler = (req, _res, next) => {
+  next(new AppError('not_found', `There is no route ${req.method} ${req.path}`));
+};
+
+/** A route's catch-all for methods it does not support: 405 with an `Allow` header. */
+export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
+  const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
+  return (req, res, next) => {
+    res.setHeader('Allow', allow);
+    if (req.method === 'OPTIONS') {
+      res.status(204).end();
+      return;
+    }
+    next(new AppError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}`));
+  };
+}
