@@ -13,6 +13,8 @@ export interface ServerOptions {
   editorDir?: string | null;
   bodyLimit?: number;
   log?: (message: string, error: unknown) => void;
+  /** better-sqlite3 addon for a non-Node runtime (Electron); see `SqliteOptions`. */
+  nativeBinding?: string;
 }
 
 /** A running server. */
@@ -29,7 +31,7 @@ export interface RunningServer {
 
 /** Opens the database and starts listening; resolves once requests can be served. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const database = await openDatabase(options.dbFile);
+  const database = await openDatabase(options.dbFile, { nativeBinding: options.nativeBinding });
   let server: Server;
   let services: Services;
   try {

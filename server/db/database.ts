@@ -4,7 +4,7 @@ import type Database from 'better-sqlite3';
 import { Kysely, Migrator } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
 import type { QuireDatabase } from './schema.js';
-import { openSqlite } from './sqlite-dialect.js';
+import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 
 /** An open Quire database: the Kysely instance, the raw handle for SQLite-only chores, its file. */
 export interface QuireDb {
@@ -18,9 +18,9 @@ export interface QuireDb {
  * Opens a database file (creating it and its folder if missing) and migrates it to the current
  * schema. A file that is not a SQLite database fails here with a clear error, before serving.
  */
-export async function openDatabase(file: string): Promise<QuireDb> {
+export async function openDatabase(file: string, options: SqliteOptions = {}): Promise<QuireDb> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const { raw, dialect } = openSqlite(file);
+  const { raw, dialect } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
   try {
     const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();

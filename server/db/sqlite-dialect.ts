@@ -18,6 +18,15 @@ export function foldForSearch(text: string): string {
   return text.normalize('NFC').toLowerCase();
 }
 
+/** How to open SQLite. */
+export interface SqliteOptions {
+  /**
+   * Path of a better-sqlite3 addon built for another runtime (Electron's ABI), so one checkout can
+   * serve both `node` and Electron without rebuilding back and forth.
+   */
+  nativeBinding?: string;
+}
+
 /** How many prepared statements to keep; the SQL shapes of a running server are few. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -27,8 +36,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * cut (better-sqlite3 builds default WAL to NORMAL, so it is set explicitly), foreign keys on, and a
  * busy timeout so a second process (backup, import) waits instead of failing.
  */
-export function openSqlite(file: string): SqliteConnection {
-  const raw = new Database(file);
+export function openSqlite(file: string, options: SqliteOptions = {}): SqliteConnection {
+  const raw = new Database(file, options.nativeBinding ? { nativeBinding: options.nativeBinding } : {});
   raw.pragma('journal_mode = WAL');
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');

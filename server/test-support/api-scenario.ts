@@ -1,0 +1,94 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { startTestServer, type TestServer } from './test-server.js';
+
+/** A request body: sent form-encoded (the spec's format) unless `json` is set. */
+export type ScenarioBody = Record<string, string | string[]> | string;
+
+/**
+ * One API scenario, in the spirit of PocketBase's `ApiScenario`: a request and what the answer
+ * must contain. `expect` receives the parsed JSON for deeper checks.
+ */
+export interface ApiScenario {
+  name: string;
+  method?: 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE' | 'HEAD' | 'OPTIONS';
+  url: string;
+  body?: ScenarioBody;
+  /** Send `body` as JSON instead of a form. */
+  json?: unknown;
+  headers?: Record<string, string>;
+  /** Runs before the request (seed rows...). */
+  before?: (server: TestServer) => Promise<void>;
+  expectedStatus: number;
+  /** Substrings the raw response body must contain. */
+  expectedContent?: string[];
+  /** Substrings it must not contain. */
+  notExpectedContent?: string[];
+  expect?: (body: any, response: Response, server: TestServer) => void | Promise<void>;
+}
+
+/** Encodes a form body; arrays become repeated keys. */
+export function formBody(body: Record<string, string | string[]>): string {
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(body)) {
+    for (const one of Array.isArray(value) ? value : [value]) params.append(key, one);
+  }
+  return params.toString();
+}
+
+/** Sends one request to a test server and returns the response and its parsed body. */
+export async function request(
+  server: TestServer,
+  method: string,
+  url: string,
+  options: { body?: ScenarioBody; json?: unknown; headers?: Record<string, string> } = {},
+): Promise<{ response: Response; text: string; body: any }> {
+  const headers: Record<string, string> = { ...options.headers };
+  let payload: string | undefined;
+  if (options.json !== undefined) {
+    headers['content-type'] ??= 'application/json';
+    payload = JSON.stringify(options.json);
+  } else if (options.body !== undefined) {
+    headers['content-type'] ??= 'application/x-www-form-urlencoded';
+    payload = typeof options.body === 'string' ? options.body : formBody(options.body);
+  }
+  const response = await fetch(`${server.api}${url}`, { method, headers, body: payload });
+  const text = await response.text();
+  let body: any = null;
+  try {
+    body = text ? JSON.parse(text) : null;
+  } catch {
+    body = text;
+  }
+  return { response, text, body };
+}
+
+/**
+ * Registers one test per scenario against one server on a fresh temporary database (shared by the
+ * table, so scenarios may build on earlier ones; `before` seeds what a scenario needs).
+ */
+export function runScenarios(scenarios: ApiScenario[], options: { fresh?: boolean } = {}): void {
+  let shared: TestServer | undefined;
+  if (!options.fresh) {
+    beforeAll(async () => {
+      shared = await startTestServer();
+    });
+    afterAll(async () => {
+      await shared?.dispose();
+    });
+  }
+  for (const scenario of scenarios) {
+    it(scenario.name, async () => {
+      const server = shared ?? (await startTestServer());
+      try {
+        await scenario.before?.(server);
+        const { response, text, body } = await request(server, scenario.method ?? 'GET', scenario.url, scenario);
+        expect(response.status, text).toBe(scenario.expectedStatus);
+        for (const content of scenario.expectedContent ?? []) expect(text).toContain(content);
+        for (const content of scenario.notExpectedContent ?? []) expect(text).not.toContain(content);
+        await scenario.expect?.(body, response, server);
+      } finally {
+        if (!shared) await server.dispose();
+      }
+    });
+  }
+}
