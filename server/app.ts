@@ -7,6 +7,7 @@ import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
 import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
+import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { rowRoutes } from './http/row-routes.js';
 import type { Services } from './http/services.js';
@@ -52,7 +53,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
 
   const editorDir = options.editorDir;
   if (editorDir && existsSync(join(editorDir, 'index.html'))) {
-    app.use(express.static(editorDir, { index: 'index.html', maxAge: 0 }));
+    app.use(editorHeaders, express.static(editorDir, { index: 'index.html', maxAge: 0 }));
     // Client-side routes (/news/123) load the editor, which reads the URL itself.
     app.get(/^\/(?!api(?:\/|$)).*/, (_req, res) => res.sendFile(join(editorDir, 'index.html')));
   }
