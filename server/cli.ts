@@ -37,7 +37,9 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     throw new UsageError(`${(error as Error).message}. ${USAGE}`);
   }
   const { values } = parsed;
-  const port = Number(values.port ?? env.QUIRE_PORT ?? DEFAULT_PORT);
+  // An exported but empty variable means "not set", as in most shells' tooling.
+  const fromEnv = (name: string): string | undefined => env[name] || undefined;
+  const port = Number(values.port ?? fromEnv('QUIRE_PORT') ?? DEFAULT_PORT);
   if (!Number.isInteger(port) || port < 0 || port > 65535) {
     throw new UsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port)`);
   }
@@ -45,10 +47,10 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
   if (!Number.isInteger(bodyLimit) || bodyLimit < 1024)
     throw new UsageError('--body-limit must be at least 1024 bytes');
   return {
-    dbFile: resolve(values.db ?? env.QUIRE_DB ?? defaultDatabaseFile()),
+    dbFile: resolve(values.db ?? fromEnv('QUIRE_DB') ?? defaultDatabaseFile()),
     port,
-    host: values.host ?? env.QUIRE_HOST ?? DEFAULT_HOST,
-    editorName: values.editor ?? env.QUIRE_EDITOR ?? osUserName(),
+    host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
+    editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
     demo: values.demo ?? false,
     bodyLimit,
   };

@@ -82,7 +82,7 @@ function parseFilterValue(type: ContentType, name: string, value: string): unkno
   const column = type.columnsByName.get(name);
   if (!column) return value;
   const parsed = fieldFor(column.type).parseFilter(value, column);
-  if (!parsed.ok) throw new AppError('bad_request', `filter ${name}: ${parsed.problem}`, { [name]: parsed.problem });
+  if (!parsed.ok) throw new AppError('bad_request', `filter ${name}: ${parsed.problem}`);
   return parsed.value;
 }
 

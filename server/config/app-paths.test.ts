@@ -1,0 +1,20 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { defaultDatabaseFile, userDataDir } from './app-paths.js';
+
+describe('the default database file', () => {
+  it('is content.sqlite in ~/.config/Quire on Linux, like Electron userData', () => {
+    expect(defaultDatabaseFile('linux', {}, '/home/ann')).toBe(join('/home/ann', '.config', 'Quire', 'content.sqlite'));
+  });
+  it('honours XDG_CONFIG_HOME on Linux', () => {
+    expect(userDataDir('linux', { XDG_CONFIG_HOME: '/cfg' }, '/home/ann')).toBe(join('/cfg', 'Quire'));
+  });
+  it('is in Application Support on macOS', () => {
+    expect(userDataDir('darwin', {}, '/Users/ann')).toBe(join('/Users/ann', 'Library', 'Application Support', 'Quire'));
+  });
+  it('is in APPDATA on Windows', () => {
+    expect(userDataDir('win32', { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, 'C:\\Users\\ann')).toBe(
+      join('C:\\Users\\ann\\AppData\\Roaming', 'Quire'),
+    );
+  });
+});

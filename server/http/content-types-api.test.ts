@@ -1,0 +1,113 @@
+import { describe, expect } from 'vitest';
+import type { ContentTypeSummary } from '../contract/api-contract.js';
+import { runScenarios } from '../test-support/api-scenario.js';
+import { seedNews } from '../test-support/seed.js';
+
+const NEWS_COLUMNS = [
+  { name: 'title', label: 'Title', type: 'text', required: true },
+  { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
+  {
+    name: 'status',
+    label: 'Status',
+    type: 'select',
+    required: true,
+    options: [
+      { id: 'draft', text: 'Draft' },
+      { id: 'published', text: 'Published' },
+      { id: 'archived', text: 'Archived' },
+    ],
+  },
+  { name: 'published_at', label: 'Published at', type: 'datetime', required: true },
+];
+
+describe('GET /api/cms-content', () => {
+  runScenarios([
+    {
+      name: 'lists the starter types of a fresh database, without rows',
+      url: '/cms-content',
+      expectedStatus: 200,
+      expect(body) {
+        expect(body.count).toBe(2);
+        const [news, categories] = body.content_types as ContentTypeSummary[];
+        expect(news).toEqual({
+          content_type_id: 'news',
+          type: 'collection',
+          table: 'news',
+          title: 'News',
+          status: 'published',
+          slug: 'news',
+          columns: NEWS_COLUMNS,
+          custom: false,
+          preview_path: null,
+        });
+        expect(categories).toMatchObject({ table: 'categories', title: 'Categories', custom: false });
+        expect(categories.columns.map((column) => [column.name, column.type])).toEqual([
+          ['title', 'text'],
+          ['slug', 'slug'],
+        ]);
+      },
+    },
+    { name: 'answers 405 to other methods', method: 'DELETE', url: '/cms-content', expectedStatus: 405 },
+  ]);
+});
+
+describe('GET /api/cms-content/:slug', () => {
+  runScenarios([
+    {
+      name: 'describes the type with exactly the spec fields and no rows when empty',
+      url: '/cms-content/news',
+      expectedStatus: 200,
+      expect(body) {
+        expect(Object.keys(body)).toEqual([
+          'content_type_id',
+          'type',
+          'table',
+          'title',
+          'status',
+          'slug',
+          'columns',
+          'custom',
+          'rows',
+        ]);
+        expect(body).toMatchObject({
+          content_type_id: 'news',
+          type: 'collection',
+          table: 'news',
+          title: 'News',
+          slug: 'news',
+          custom: false,
+          rows: [],
+        });
+        expect(body.columns).toEqual(NEWS_COLUMNS);
+      },
+    },
+    {
+      name: 'carries the type’s rows, to which the list parameters apply',
+      url: '/cms-content/news?filter=status=published&order=title&limit=2',
+      async before(server) {
+        await seedNews(server, [
+          { title: 'Charlie', status: 'published' },
+          { title: 'Alpha', status: 'published' },
+          { title: 'Bravo', status: 'draft' },
+          { title: 'Beta', status: 'published' },
+        ]);
+      },
+      expectedStatus: 200,
+      expect(body) {
+        expect(body.rows.map((row: { title: string }) => row.title)).toEqual(['Alpha', 'Beta']);
+      },
+    },
+    {
+      name: 'refuses invalid list parameters',
+      url: '/cms-content/news?filter=nope=1',
+      expectedStatus: 400,
+      expectedContent: ['"code":"bad_request"'],
+    },
+    {
+      name: 'answers 404 for an unknown slug',
+      url: '/cms-content/nope',
+      expectedStatus: 404,
+      expectedContent: ['"code":"not_found"', 'nope'],
+    },
+  ]);
+});

@@ -1,0 +1,134 @@
+import { describe, expect } from 'vitest';
+import { runScenarios } from '../test-support/api-scenario.js';
+import { countRows } from '../test-support/seed.js';
+
+const valid = 'title=Hello&status=draft&published_at=2025-01-01%2010:00:00';
+
+/** Every failure has one shape: { error: { status, code, message[, fields] } }, never a stack. */
+function expectErrorShape(status: number, code: string) {
+  return (body: any, response: Response) => {
+    expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
+    expect(Object.keys(body)).toEqual(['error']);
+    expect(body.error.status).toBe(status);
+    expect(body.error.code).toBe(code);
+    expect(typeof body.error.message).toBe('string');
+    expect(body.error.message).not.toMatch(/\.ts:|\.js:|at .*\(|SQLITE/);
+  };
+}
+
+describe('errors', () => {
+  runScenarios([
+    {
+      name: 'unknown content type: 404',
+      url: '/cms/nope',
+      expectedStatus: 404,
+      expect: expectErrorShape(404, 'not_found'),
+    },
+    {
+      name: 'unknown row: 404',
+      url: '/cms/news/nope',
+      expectedStatus: 404,
+      expect: expectErrorShape(404, 'not_found'),
+    },
+    {
+      name: 'unknown API route: 404',
+      url: '/nothing/here',
+      expectedStatus: 404,
+      expect: expectErrorShape(404, 'not_found'),
+    },
+    {
+      name: 'too many path segments: 404',
+      url: '/cms/news/a/b',
+      expectedStatus: 404,
+      expect: expectErrorShape(404, 'not_found'),
+    },
+    {
+      name: 'wrong method: 405 with an Allow header',
+      method: 'DELETE',
+      url: '/cms/news',
+      expectedStatus: 405,
+      expect(body, response) {
+        expectErrorShape(405, 'method_not_allowed')(body, response);
+        expect(response.headers.get('allow')).toBe('GET, POST, HEAD, OPTIONS');
+      },
+    },
+    {
+      name: 'OPTIONS lists the allowed methods',
+      method: 'OPTIONS',
+      url: '/cms/news/x',
+      expectedStatus: 204,
+      expect(_body, response) {
+        expect(response.headers.get('allow')).toBe('GET, POST, PUT, PATCH, DELETE, HEAD, OPTIONS');
+      },
+    },
+    {
+      name: 'validation failure: 400 with fields',
+      method: 'POST',
+      url: '/cms/news',
+      body: 'title=',
+      expectedStatus: 400,
+      expect(body, response) {
+        expectErrorShape(400, 'validation_failed')(body, response);
+        expect(body.error.fields).toMatchObject({ title: 'is required' });
+      },
+    },
+    {
+      name: 'malformed JSON: 400, nothing written',
+      method: 'POST',
+      url: '/cms/news',
+      body: '{"title": ',
+      headers: { 'content-type': 'application/json' },
+      expectedStatus: 400,
+      async expect(body, response, server) {
+        expectErrorShape(400, 'bad_request')(body, response);
+        expect(countRows(server, 'news')).toBe(0);
+      },
+    },
+    {
+      name: 'a JSON body that is not an object: 400',
+      method: 'POST',
+      url: '/cms/news',
+      json: ['title'],
+      expectedStatus: 400,
+      expect: expectErrorShape(400, 'bad_request'),
+    },
+    {
+      name: 'unsupported content type: 415, nothing written',
+      method: 'POST',
+      url: '/cms/news',
+      body: valid,
+      headers: { 'content-type': 'text/plain' },
+      expectedStatus: 415,
+      async expect(body, response, server) {
+        expectErrorShape(415, 'unsupported_media_type')(body, response);
+        expect(countRows(server, 'news')).toBe(0);
+      },
+    },
+    {
+      name: 'body larger than 1 MiB: 413, nothing written',
+      method: 'POST',
+      url: '/cms/news',
+      body: `${valid}&meta[description]=${'x'.repeat(1024 * 1024)}`,
+      expectedStatus: 413,
+      async expect(body, response, server) {
+        expectErrorShape(413, 'payload_too_large')(body, response);
+        expect(countRows(server, 'news')).toBe(0);
+      },
+    },
+    {
+      name: 'conflict: 409',
+      method: 'POST',
+      url: '/cms/news/taken',
+      body: valid,
+      async before(server) {
+        await server.services.rows.create(
+          server.services.registry.requireByTable('news'),
+          { title: 'First', status: 'draft', published_at: '2025-01-01 10:00:00' },
+          'taken',
+        );
+      },
+      expectedStatus: 409,
+      expect: expectErrorShape(409, 'conflict'),
+    },
+  ]);
+});

@@ -1,0 +1,40 @@
+import { afterEach, describe, expect, it } from 'vitest';
+import { request } from '../test-support/api-scenario.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+
+const servers: TestServer[] = [];
+afterEach(async () => {
+  for (const server of servers.splice(0)) await server.dispose();
+});
+
+describe('the database file', () => {
+  it('keeps every acknowledged write across a restart', async () => {
+    const first = await startTestServer();
+    const created = await request(first, 'POST', '/cms/news', {
+      body: { title: 'Survives', status: 'published', published_at: '2025-01-01 10:00:00', 'meta[title]': 'Kept' },
+    });
+    expect(created.response.status).toBe(201);
+    const updated = await request(first, 'PUT', `/cms/news/${created.body.id}`, { body: { status: 'archived' } });
+    expect(updated.response.status).toBe(200);
+    await first.stop();
+
+    const second = await startTestServer({ dir: first.dir, dbFile: first.dbFile });
+    servers.push(second);
+    const { body } = await request(second, 'GET', `/cms/news/${created.body.id}`);
+    expect(body.rows[0]).toMatchObject({
+      title: 'Survives',
+      slug: 'survives',
+      status: 'archived',
+      meta: { title: 'Kept', description: '', keywords: '' },
+    });
+    const types = await request(second, 'GET', '/cms-content');
+    expect(types.body.count).toBe(2);
+  });
+
+  it('runs in WAL mode with synchronous=FULL, so a 2xx means the write is on disk', async () => {
+    const server = await startTestServer();
+    servers.push(server);
+    expect(server.database.raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(server.database.raw.pragma('synchronous', { simple: true })).toBe(2);
+  });
+});
