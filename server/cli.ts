@@ -3,15 +3,13 @@ import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { defaultDatabaseFile } from './config/app-paths.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 import { builtEditorDir } from './config/package-root.js';
 import { addDemoContent } from './content/demo-content.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { type RunningServer, startServer } from './server.js';
 
-/** The port Quire listens on unless told otherwise. */
-export const DEFAULT_PORT = 4780;
-/** The address Quire listens on unless told otherwise: loopback only. */
-export const DEFAULT_HOST = '127.0.0.1';
+export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE = `Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES]`;
 

@@ -66,6 +66,6 @@ describe('editor Content-Security-Policy', () => {
   it('leaves the API working under the editor origin', async () => {
     const response = await fetch(`${server.api}/cms/news`);
     expect(response.status).toBe(200);
-    expect((await response.json()).pk).toBe('id');
+    expect(((await response.json()) as { pk: string }).pk).toBe('id');
   });
 });
