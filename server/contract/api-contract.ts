@@ -81,18 +81,8 @@ export interface ContentTypeListResponse {
   content_types: ContentTypeSummary[];
 }
 
-/** `GET /api/cms-content/:slug` */
-export interface ContentTypeResponse {
-  content_type_id: string;
-  type: 'collection';
-  table: string;
-  title: string;
-  status: string;
-  slug: string;
-  columns: ColumnDescriptor[];
-  custom: boolean;
-  rows: ContentRow[];
-}
+/** `GET /api/cms-content/:slug`: the type's description (the spec names no `preview_path` here) and its rows. */
+export type ContentTypeResponse = Omit<ContentTypeSummary, 'preview_path'> & { rows: ContentRow[] };
 
 /** `GET /api/cms/:type` */
 export interface ListResponse {
