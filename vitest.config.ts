@@ -1,4 +1,4 @@
-import { defineConfig } from 'vitest/config';
+import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
  * One runner for every suite. Unit and API tests run in parallel files; each API test starts its
@@ -11,6 +11,8 @@ export default defineConfig({
         test: {
           name: 'server',
           include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          // The long crash and load runs: `npm run test:stress` (vitest.stress.config.ts).
+          exclude: [...configDefaults.exclude, '**/*.stress.test.ts'],
           environment: 'node',
           testTimeout: 20_000,
         },

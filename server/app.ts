@@ -9,6 +9,7 @@ import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
+import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { rowRoutes } from './http/row-routes.js';
 import type { Services } from './http/services.js';
 
@@ -23,6 +24,8 @@ export interface AppOptions {
   editorDir?: string | null;
   /** Where unexpected errors are reported. */
   log?: (message: string, error: unknown) => void;
+  /** Allowed hosts, CORS origins and API token; the defaults serve loopback to the editor only. */
+  security?: SecurityOptions;
 }
 
 /** A wired app and the services behind it. */
@@ -43,8 +46,12 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // Localhost guards first: a foreign page or host is refused before any other work.
+  const guards = localhostGuards(options.security);
+  app.use(guards.all);
 
   const api = express.Router();
+  if (guards.api.length > 0) api.use(guards.api);
   api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
   api.use(contentTypeRoutes(services));
   api.use(rowRoutes(services));

@@ -6,12 +6,18 @@ import { defaultDatabaseFile } from './config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 import { builtEditorDir } from './config/package-root.js';
 import { addDemoContent } from './content/demo-content.js';
+import { BackupError, backupFile, restoreDatabase } from './db/backup-service.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
+import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
+import { normalizeOrigin } from './http/origin-guard.js';
+import { checkToken } from './http/token-auth.js';
 import { type RunningServer, startServer } from './server.js';
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
-const USAGE = `Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES]`;
+const USAGE =
+  'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES]' +
+  ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore FILE [--db FILE]';
 
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -24,6 +30,12 @@ export interface ServeOptions {
   editorName: string;
   demo: boolean;
   bodyLimit: number;
+  /** Extra hostnames to serve (`--allow-host`, repeatable), normalized. */
+  allowedHosts: string[];
+  /** Origins allowed to read cross-origin (`--cors-origin`, repeatable), normalized. */
+  corsOrigins: string[];
+  /** API token (`--token` or QUIRE_TOKEN); generated at start when listening beyond loopback. */
+  token: string | null;
 }
 
 /** Parses `serve` arguments; throws UsageError with a one-line explanation. */
@@ -51,7 +63,38 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
     demo: values.demo ?? false,
     bodyLimit,
+    ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
   };
+}
+
+/** `--allow-host`, `--cors-origin`, `--token`, each checked so a typo fails at start, not per request. */
+function parseSecurityFlags(
+  values: { 'allow-host'?: string[]; 'cors-origin'?: string[]; token?: string },
+  envToken: string | undefined,
+): Pick<ServeOptions, 'allowedHosts' | 'corsOrigins' | 'token'> {
+  const allowedHosts = (values['allow-host'] ?? []).map((name) => {
+    const hostname = normalizeHostname(name);
+    if (hostname === null)
+      throw new UsageError(`--allow-host ${JSON.stringify(name)}: give a host name without scheme or port`);
+    return hostname;
+  });
+  const corsOrigins = (values['cors-origin'] ?? []).map((origin) => {
+    try {
+      return normalizeOrigin(origin);
+    } catch (error) {
+      throw new UsageError(`--cors-origin ${(error as Error).message}`);
+    }
+  });
+  const given = values.token ?? envToken;
+  let token: string | null = null;
+  if (given !== undefined) {
+    try {
+      token = checkToken(given);
+    } catch (error) {
+      throw new UsageError(`--token: ${(error as Error).message}`);
+    }
+  }
+  return { allowedHosts, corsOrigins, token };
 }
 
 function parse(args: string[]) {
@@ -66,6 +109,9 @@ function parse(args: string[]) {
       editor: { type: 'string' },
       demo: { type: 'boolean' },
       'body-limit': { type: 'string' },
+      'allow-host': { type: 'string', multiple: true },
+      'cors-origin': { type: 'string', multiple: true },
+      token: { type: 'string' },
     },
   });
 }
@@ -101,6 +147,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     editorName: options.editorName,
     editorDir: builtEditorDir(),
     bodyLimit: options.bodyLimit,
+    allowedHosts: options.allowedHosts,
+    corsOrigins: options.corsOrigins,
+    token: options.token,
   });
   if (options.demo) {
     const added = await addDemoContent(server.services.registry, server.services.rows);
@@ -108,6 +157,15 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   }
   console.log(`Quire API listening on ${server.origin}/api (database ${options.dbFile})`);
   console.log(`Editor: ${server.origin}/`);
+  if (server.token && server.token !== options.token) {
+    console.log(`API token (generated for this run): ${server.token}`);
+    console.log('Requests must send "Authorization: Bearer <token>"; the editor asks for it once.');
+  } else if (server.token) {
+    console.log('API requests must send the token given with --token as "Authorization: Bearer <token>".');
+  }
+  if (!isLoopbackListenAddress(options.host)) {
+    console.log(`Listening beyond this machine (${options.host}): traffic is plain HTTP, not encrypted.`);
+  }
   let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
@@ -130,6 +188,7 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
   if (command !== 'serve') {
     console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
     return 2;
@@ -148,6 +207,38 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`quire: ${explainStartError(error, options)}`);
     return 1;
   }
+}
+
+/** `backup [--db FILE]` and `restore FILE [--db FILE]`: one line on success or failure. */
+async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<number> {
+  let parsed: ReturnType<typeof parseBackupArgs>;
+  try {
+    parsed = parseBackupArgs(args);
+    if (command === 'restore' && parsed.positionals.length !== 1) throw new Error('restore needs one backup FILE');
+    if (command === 'backup' && parsed.positionals.length > 0) throw new Error('backup takes no FILE; use --db');
+  } catch (error) {
+    console.error(`quire: ${(error as Error).message}. ${USAGE}`);
+    return 2;
+  }
+  const dbFile = resolve(parsed.values.db ?? (process.env.QUIRE_DB || defaultDatabaseFile()));
+  try {
+    if (command === 'backup') {
+      console.log(`Backed up ${dbFile} to ${await backupFile(dbFile)}`);
+    } else {
+      const { previous } = await restoreDatabase(parsed.positionals[0], dbFile);
+      const kept = previous ? `; the previous database was kept as ${previous}` : '';
+      console.log(`Restored ${dbFile} from ${resolve(parsed.positionals[0])}${kept}`);
+    }
+    return 0;
+  } catch (error) {
+    const message = error instanceof BackupError ? error.message : `${command} failed: ${(error as Error).message}`;
+    console.error(`quire: ${message}`);
+    return 1;
+  }
+}
+
+function parseBackupArgs(args: string[]) {
+  return parseArgs({ args, strict: true, allowPositionals: true, options: { db: { type: 'string' } } });
 }
 
 const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;

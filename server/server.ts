@@ -1,8 +1,12 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
+import { BackupSchedule } from './db/backup-service.js';
 import { openDatabase, type QuireDb } from './db/database.js';
+import { clientErrorResponse } from './http/error-middleware.js';
+import { isLoopbackListenAddress, listenHostnames, normalizeHostname } from './http/host-guard.js';
 import type { Services } from './http/services.js';
+import { generateToken } from './http/token-auth.js';
 
 /** How to start a Quire server. */
 export interface ServerOptions {
@@ -15,6 +19,17 @@ export interface ServerOptions {
   log?: (message: string, error: unknown) => void;
   /** better-sqlite3 addon for a non-Node runtime (Electron); see `SqliteOptions`. */
   nativeBinding?: string;
+  /** Hostnames to serve besides loopback ones (`--allow-host`). */
+  allowedHosts?: string[];
+  /** Origins allowed to read the API cross-origin (`--cors-origin`), normalized. */
+  corsOrigins?: string[];
+  /**
+   * API token required on every API request. Listening beyond loopback always requires one: when
+   * not given, one is generated (see `RunningServer.token`).
+   */
+  token?: string | null;
+  /** Backups at start and then daily in `backups/` beside the database; `false` turns them off. */
+  backups?: false | { intervalMs?: number; keep?: number };
 }
 
 /** A running server. */
@@ -25,12 +40,26 @@ export interface RunningServer {
   host: string;
   database: QuireDb;
   services: Services;
+  /** The API token requests must carry, or null when none is required (loopback without --token). */
+  token: string | null;
+  /** The scheduled backups, or null when turned off. */
+  backups: BackupSchedule | null;
   /** Stops accepting requests, ends open connections and closes the database. */
   close(): Promise<void>;
 }
 
 /** Opens the database and starts listening; resolves once requests can be served. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
+  const loopbackOnly = isLoopbackListenAddress(options.host);
+  const token = options.token || (loopbackOnly ? null : generateToken());
+  const allowedHosts = (options.allowedHosts ?? []).map((name) => {
+    const hostname = normalizeHostname(name);
+    if (hostname === null) throw new Error(`${JSON.stringify(name)} is not a host name`);
+    return hostname;
+  });
+  if (!loopbackOnly) allowedHosts.push(...listenHostnames(options.host));
+  const log = options.log ?? ((message: string, error: unknown) => console.error(message, error));
+
   const database = await openDatabase(options.dbFile, { nativeBinding: options.nativeBinding });
   let server: Server;
   let services: Services;
@@ -40,11 +69,22 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       editorName: options.editorName,
       editorDir: options.editorDir,
       bodyLimit: options.bodyLimit,
-      log: options.log,
+      log,
+      security: { allowedHosts, corsOrigins: options.corsOrigins ?? [], token },
     });
     services = built.services;
-    server = createServer(built.app);
+    // Host is checked (and a missing one refused in the JSON error shape) by the host guard.
+    server = createServer({ requireHostHeader: false }, built.app);
     server.keepAliveTimeout = 5_000;
+    // Requests Node's parser refuses never reach Express: answer them in the same JSON shape.
+    server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
+      // Timeouts and resets: the client is gone or silent, so there is no one to answer.
+      if (!error.code?.startsWith('HPE_') || !socket.writable) {
+        socket.destroy();
+        return;
+      }
+      socket.end(clientErrorResponse(error));
+    });
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
       server.listen(options.port, options.host, () => {
@@ -56,6 +96,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await database.close();
     throw error;
   }
+  const backups =
+    options.backups === false || options.dbFile === ':memory:'
+      ? null
+      : new BackupSchedule(database.raw, database.file, {
+          ...options.backups,
+          nativeBinding: options.nativeBinding,
+          log,
+        });
+  backups?.start();
   const { port } = server.address() as AddressInfo;
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;
@@ -65,13 +114,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host: options.host,
     database,
     services,
+    token,
+    backups,
     close() {
       closing ??= new Promise<void>((resolve) => {
         server.close(() => resolve());
         server.closeIdleConnections();
         // Requests in flight get a moment to finish; then their sockets are ended.
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
-      }).then(() => database.close());
+      })
+        .then(() => backups?.stop())
+        .then(() => database.close());
       return closing;
     },
   };

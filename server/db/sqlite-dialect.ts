@@ -99,3 +99,82 @@ export async function listTables(db: Kysely<unknown>): Promise<string[]> {
   const result = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
   return result.rows.map((row) => row.name);
 }
+
+/**
+ * Copies the live database behind `raw` into `destination` with SQLite's online backup API (a batch
+ * of pages at a time between other work; writes made meanwhile end up in the copy), then turns the
+ * copy into one self-contained file (rollback journal, no `-wal` beside it).
+ */
+export async function backupSqlite(raw: Database.Database, destination: string, options: SqliteOptions = {}) {
+  await raw.backup(destination);
+  const copy = new Database(destination, nativeBindingOption(options));
+  try {
+    copy.pragma('journal_mode = DELETE');
+  } finally {
+    copy.close();
+  }
+}
+
+/** What `inspectSqliteFile` found. */
+export interface SqliteFileReport {
+  /** Null when the file opened and `PRAGMA integrity_check` said ok. */
+  problem: string | null;
+  tables: string[];
+}
+
+/** Opens a file read-only, runs `PRAGMA integrity_check` and lists its tables; never throws. */
+export function inspectSqliteFile(file: string, options: SqliteOptions = {}): SqliteFileReport {
+  let raw: Database.Database | undefined;
+  try {
+    raw = new Database(file, { ...nativeBindingOption(options), readonly: true, fileMustExist: true });
+    const integrity = raw.pragma('integrity_check', { simple: true });
+    const tables = raw.prepare(`select name from sqlite_master where type = 'table'`).pluck().all() as string[];
+    return { problem: integrity === 'ok' ? null : `integrity check failed: ${String(integrity)}`, tables };
+  } catch (error) {
+    const code = (error as { code?: string }).code;
+    const problem = code === 'SQLITE_NOTADB' ? 'it is not a SQLite database' : (error as Error).message;
+    return { problem, tables: [] };
+  } finally {
+    raw?.close();
+  }
+}
+
+/**
+ * Takes an exclusive lock on a database file without waiting. SQLite's file locks are held by every
+ * open connection (in any process, released when it exits or crashes), so failing here means
+ * something has the file open. Returns null then; otherwise a connection holding the lock, with
+ * the WAL checkpointed into the main file so the file alone is the whole database.
+ */
+export function lockSqliteExclusively(file: string, options: SqliteOptions = {}): Database.Database | null {
+  const raw = new Database(file, { ...nativeBindingOption(options), fileMustExist: true, timeout: 0 });
+  try {
+    raw.pragma('locking_mode = EXCLUSIVE');
+    raw.exec('BEGIN EXCLUSIVE; COMMIT;');
+    raw.pragma('wal_checkpoint(TRUNCATE)');
+    return raw;
+  } catch (error) {
+    raw.close();
+    if ((error as { code?: string }).code === 'SQLITE_BUSY') return null;
+    throw error;
+  }
+}
+
+/** A raw SQLite connection, for chores outside Kysely (backups, restores). */
+export type SqliteHandle = Database.Database;
+
+/**
+ * Opens an existing database file as it is: no pragmas, no migrations (for copying it). Waits up to
+ * 5 s for a lock held by another connection.
+ */
+export function openSqliteFile(file: string, options: SqliteOptions & { readonly?: boolean } = {}): SqliteHandle {
+  return new Database(file, {
+    ...nativeBindingOption(options),
+    readonly: options.readonly ?? false,
+    fileMustExist: true,
+    timeout: 5000,
+  });
+}
+
+function nativeBindingOption(options: SqliteOptions): Database.Options {
+  return options.nativeBinding ? { nativeBinding: options.nativeBinding } : {};
+}

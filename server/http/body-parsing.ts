@@ -1,8 +1,14 @@
+import { isUtf8 } from 'node:buffer';
+import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.js';
+import { checkFormPairs, checkJsonBody } from './untrusted-input.js';
 
 /** Default cap on a request body (forms and JSON). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
+
+/** Most parameters a form body may carry. */
+export const MAX_FORM_PARAMETERS = 1000;
 
 /** Options of the body parsers. */
 export interface BodyLimits {
@@ -11,24 +17,79 @@ export interface BodyLimits {
 }
 
 const WRITE_METHODS = new Set(['POST', 'PUT', 'PATCH']);
+const SUPPORTED_TYPES = ['application/x-www-form-urlencoded', 'application/json'];
 
 /**
  * Parses write bodies: `application/x-www-form-urlencoded` (nested `meta[title]` keys, repeated
  * keys as arrays, which fields refuse where one value is expected) and `application/json`.
- * A body of any other type is a 415; `__proto__`-like keys never reach objects (qs drops them).
+ * Refusals, each before anything is written:
+ * - another media type, a charset other than UTF-8, or a Content-Encoding (gzip...): 415;
+ * - bytes that are not valid UTF-8, malformed percent-encoding, malformed JSON, nesting deeper
+ *   than `meta[title]` (forms) or 4 levels (JSON), a `__proto__`/`constructor`/`prototype` key: 400;
+ * - more than `bodyLimit` bytes or more than 1000 parameters/values: 413.
  */
 export function bodyParsers({ bodyLimit }: BodyLimits): RequestHandler[] {
   // `depth` (body-parser 2) caps nesting at meta[title]; its typings lag behind, hence the spread.
-  const form = express.urlencoded({ extended: true, limit: bodyLimit, parameterLimit: 1000, ...{ depth: 1 } });
-  const json = express.json({ limit: bodyLimit, strict: true });
+  const form = express.urlencoded({
+    extended: true,
+    limit: bodyLimit,
+    parameterLimit: MAX_FORM_PARAMETERS,
+    inflate: false,
+    verify: (_req, _res, raw) => {
+      const problem = utf8Problem(raw) ?? checkFormPairs(raw.toString('utf8'), 'body');
+      if (problem) throw problem;
+    },
+    ...{ depth: 1 },
+  });
+  const json = express.json({
+    limit: bodyLimit,
+    strict: true,
+    inflate: false,
+    verify: (_req, _res, raw) => {
+      const problem = utf8Problem(raw);
+      if (problem) throw problem;
+    },
+  });
   const requireSupportedType: RequestHandler = (req, _res, next) => {
     if (!WRITE_METHODS.has(req.method) || !hasBody(req.headers)) return next();
-    if (req.is(['application/x-www-form-urlencoded', 'application/json'])) return next();
-    next(
-      new AppError('unsupported_media_type', 'Send the body as application/x-www-form-urlencoded or application/json'),
-    );
+    if (!req.is(SUPPORTED_TYPES)) {
+      return next(
+        new AppError(
+          'unsupported_media_type',
+          'Send the body as application/x-www-form-urlencoded or application/json',
+        ),
+      );
+    }
+    const charset = charsetOf(req);
+    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+      return next(new AppError('unsupported_media_type', `The body charset ${charset} is not supported; send UTF-8`));
+    }
+    next();
   };
-  return [requireSupportedType, form, json];
+  // qs has checked form depth and count; JSON.parse has neither limit, so they are checked here.
+  const checkJson: RequestHandler = (req, _res, next) => {
+    next(req.is('application/json') ? (checkJsonBody(req.body) ?? undefined) : undefined);
+  };
+  return [requireSupportedType, form, json, checkJson];
+}
+
+function utf8Problem(raw: Buffer): AppError | null {
+  return isUtf8(raw) ? null : new AppError('bad_request', 'The request body is not valid UTF-8');
+}
+
+/** The lower-cased `charset` parameter of the Content-Type, or null when absent. */
+function charsetOf(req: IncomingMessage): string | null {
+  const parameters = (req.headers['content-type'] ?? '').split(';').slice(1);
+  for (const parameter of parameters) {
+    const [name, ...rest] = parameter.split('=');
+    if (name.trim().toLowerCase() !== 'charset') continue;
+    return rest
+      .join('=')
+      .trim()
+      .replace(/^"(.*)"$/, '$1')
+      .toLowerCase();
+  }
+  return null;
 }
 
 function hasBody(headers: Record<string, string | string[] | undefined>): boolean {

@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.js';
+import { SECURITY_HEADERS } from './security-headers.js';
 
 /** body-parser / raw-body error types and what they mean to a client. */
 const BODY_ERRORS: Record<string, () => AppError> = {
@@ -11,6 +12,8 @@ const BODY_ERRORS: Record<string, () => AppError> = {
   'charset.unsupported': () => new AppError('unsupported_media_type', 'The body charset is not supported; send UTF-8'),
   'encoding.unsupported': () => new AppError('unsupported_media_type', 'The body Content-Encoding is not supported'),
   'parameters.too.many': () => new AppError('payload_too_large', 'The request body has too many parameters'),
+  'querystring.parse.rangeError': () =>
+    new AppError('bad_request', 'The request body is nested too deeply (one level, as in meta[title], is allowed)'),
   'stream.encoding.set': () => new AppError('internal_error', 'The request could not be read'),
 };
 
@@ -65,4 +68,34 @@ export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
     }
     next(new AppError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}`));
   };
+}
+
+/** Node's HTTP parser error codes and what they mean to a client. */
+const PARSER_ERRORS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'The request headers are larger than the server accepts',
+  HPE_INVALID_URL: 'The request target has characters that must be percent-encoded',
+  HPE_INVALID_METHOD: 'The request method is malformed',
+  HPE_INVALID_HEADER_TOKEN: 'A request header is malformed',
+  HPE_INVALID_CONTENT_LENGTH: 'The Content-Length header is malformed',
+  HPE_INVALID_TRANSFER_ENCODING: 'The Transfer-Encoding header is malformed or conflicts with Content-Length',
+  HPE_UNEXPECTED_CONTENT_LENGTH: 'The Content-Length header conflicts with Transfer-Encoding',
+  HPE_INVALID_CHUNK_SIZE: 'The chunked body is malformed',
+};
+
+/**
+ * A complete HTTP/1.1 response for a request Node could not parse (the `clientError` event of
+ * `server.ts`, which Express never sees): the same JSON error shape and security headers, and the
+ * connection closed since the stream can no longer be trusted.
+ */
+export function clientErrorResponse(error: { code?: string }): string {
+  const message = PARSER_ERRORS[error.code ?? ''] ?? 'The request is malformed';
+  const body = JSON.stringify(new AppError('bad_request', message).toBody());
+  const headers = {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': String(Buffer.byteLength(body)),
+    Connection: 'close',
+    ...SECURITY_HEADERS,
+  };
+  const lines = Object.entries(headers).map(([name, value]) => `${name}: ${value}`);
+  return `HTTP/1.1 400 Bad Request\r\n${lines.join('\r\n')}\r\n\r\n${body}`;
 }

@@ -30,6 +30,8 @@ export async function startTestServer(
     host: '127.0.0.1',
     editorName: 'tester',
     log: (_message, error) => errors.push(error),
+    // Backups have their own tests; elsewhere they would only race the test's own requests.
+    backups: false,
     ...options,
     dbFile,
   });

@@ -1,0 +1,43 @@
+import type { RequestHandler } from 'express';
+import { corsPolicy } from './cors-policy.js';
+import { hostGuard } from './host-guard.js';
+import { originGuard } from './origin-guard.js';
+import { requestTargetGuard } from './request-target-guard.js';
+import { securityHeaders } from './security-headers.js';
+import { tokenAuth } from './token-auth.js';
+
+/**
+ * Who may talk to the server. A server on 127.0.0.1 is reachable by every web page the user
+ * opens, so the defaults refuse foreign pages outright; each option widens one thing on purpose.
+ */
+export interface SecurityOptions {
+  /** Hostnames served besides loopback ones, normalized (see `normalizeHostname`). */
+  allowedHosts?: readonly string[];
+  /** Origins allowed to read the API cross-origin, normalized (see `normalizeOrigin`). */
+  corsOrigins?: readonly string[];
+  /** When set, every API request needs `Authorization: Bearer <token>`. */
+  token?: string | null;
+}
+
+/** The guards, in order: for every route, and the extra ones for the API. */
+export interface LocalhostGuards {
+  /** Security headers, Host, request target, CORS and Origin: before any other work. */
+  all: RequestHandler[];
+  /** The token check, when a token is configured (the editor's files stay loadable). */
+  api: RequestHandler[];
+}
+
+/** Builds the guard middleware from the options. */
+export function localhostGuards(options: SecurityOptions = {}): LocalhostGuards {
+  const corsOrigins = options.corsOrigins ?? [];
+  return {
+    all: [
+      securityHeaders,
+      hostGuard({ allowedHosts: options.allowedHosts ?? [] }),
+      requestTargetGuard,
+      corsPolicy({ corsOrigins }),
+      originGuard({ corsOrigins }),
+    ],
+    api: options.token ? [tokenAuth(options.token)] : [],
+  };
+}

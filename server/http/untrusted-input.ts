@@ -1,0 +1,93 @@
+import { AppError } from '../errors/app-error.js';
+
+/**
+ * Checks on raw, untrusted request input (query strings, form bodies, parsed JSON) that the
+ * parsers themselves do not make: qs and `querystring` silently keep or mangle malformed
+ * percent-encoding and qs silently drops `__proto__`, so a client would never learn its request
+ * was not understood. Each check returns the refusal instead of guessing.
+ */
+
+/** Keys that could reach an object's prototype chain; refused wherever they appear. */
+export const FORBIDDEN_KEYS: ReadonlySet<string> = new Set(['__proto__', 'constructor', 'prototype']);
+
+/** Most query parameters a URL may carry (list queries use a handful). */
+export const MAX_QUERY_PARAMETERS = 100;
+
+/** Most members (keys and array elements, all levels) a JSON body may have; forms cap at the same. */
+export const MAX_JSON_ENTRIES = 1000;
+
+/**
+ * Deepest nesting of a JSON body: the deepest write body is an object holding `meta` holding a
+ * member (2 levels); a little headroom lets validation name the field rather than the depth.
+ */
+export const MAX_JSON_DEPTH = 4;
+
+/** Whether a decoded form key (`meta[title]`, `a[b][c]`) names a forbidden key at any level. */
+function hasForbiddenSegment(key: string): boolean {
+  return key.split(/[[\]]/).some((segment) => FORBIDDEN_KEYS.has(segment));
+}
+
+/** Decodes one `application/x-www-form-urlencoded` component, or undefined when malformed. */
+function decodeComponent(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replaceAll('+', ' '));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Checks `key=value&...` text (a query string or a form body): every component must be valid
+ * percent-encoded UTF-8 and no key may name a forbidden key. `where` names the part in messages.
+ */
+export function checkFormPairs(text: string, where: 'query string' | 'body', maxPairs?: number): AppError | null {
+  let pairs = 0;
+  for (const pair of text.split('&')) {
+    if (pair === '') continue;
+    pairs++;
+    if (maxPairs !== undefined && pairs > maxPairs) {
+      return new AppError('bad_request', `The ${where} has more than ${maxPairs} parameters`);
+    }
+    const cut = pair.indexOf('=');
+    const key = decodeComponent(cut < 0 ? pair : pair.slice(0, cut));
+    const value = cut < 0 ? '' : decodeComponent(pair.slice(cut + 1));
+    if (key === undefined || value === undefined) {
+      return new AppError('bad_request', `The ${where} has malformed percent-encoding`);
+    }
+    if (key.includes('\u0000')) return new AppError('bad_request', `The ${where} has a NUL character in a name`);
+    if (hasForbiddenSegment(key)) return forbiddenKey(key, where);
+  }
+  return null;
+}
+
+/**
+ * Checks a parsed JSON body: no forbidden key at any level, at most MAX_JSON_DEPTH levels and
+ * MAX_JSON_ENTRIES members. Iterative, so a deep body cannot exhaust the stack.
+ */
+export function checkJsonBody(value: unknown): AppError | null {
+  let entries = 0;
+  const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
+  while (pending.length > 0) {
+    const { value: current, depth } = pending.pop() as { value: unknown; depth: number };
+    if (current === null || typeof current !== 'object') continue;
+    if (depth + 1 > MAX_JSON_DEPTH) {
+      return new AppError('bad_request', `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
+    }
+    // JSON.parse makes `__proto__` an own key, so Object.keys sees every key that was sent.
+    for (const key of Object.keys(current)) {
+      if (++entries > MAX_JSON_ENTRIES) {
+        return new AppError('payload_too_large', `The request body has more than ${MAX_JSON_ENTRIES} values`);
+      }
+      if (!Array.isArray(current) && FORBIDDEN_KEYS.has(key)) return forbiddenKey(key, 'body');
+      pending.push({ value: (current as Record<string, unknown>)[key], depth: depth + 1 });
+    }
+  }
+  return null;
+}
+
+function forbiddenKey(key: string, where: string): AppError {
+  return new AppError(
+    'bad_request',
+    `The ${where} uses the reserved name ${JSON.stringify(key)} (__proto__, constructor and prototype are refused)`,
+  );
+}
