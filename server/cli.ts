@@ -125,7 +125,7 @@ function osUserName(): string {
 }
 
 /** Turns a start-up failure into the one line a user reads. */
-export function explainStartError(error: unknown, options: ServeOptions): string {
+export function explainStartError(error: unknown, options: Pick<ServeOptions, 'dbFile' | 'port' | 'host'>): string {
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE')
     return `Port ${options.port} is already in use on ${options.host}; pass --port with another number, or --port 0 for a free one.`;
