@@ -17,6 +17,18 @@ export default defineConfig({
           testTimeout: 20_000,
         },
       },
+      {
+        test: {
+          // The desktop shell: main-process logic and the server child without Electron, the
+          // `npm start` launcher and its fallback, and the Electron end-to-end test (skipped,
+          // saying why, where no Electron binary or display is available).
+          name: 'electron',
+          include: ['electron/**/*.test.ts', 'e2e/electron-app.test.ts', 'e2e/start-fallback.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 120_000,
+        },
+      },
     ],
   },
 });

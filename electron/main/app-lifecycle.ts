@@ -1,0 +1,193 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { userInfo } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  app,
+  type BrowserWindow,
+  clipboard,
+  dialog,
+  BrowserWindow as ElectronWindow,
+  Menu,
+  screen,
+  session,
+  shell,
+  utilityProcess,
+} from 'electron';
+import { DATABASE_FILE_NAME } from '../../server/config/app-paths.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../../server/config/listen-defaults.js';
+import { EXIT_REPORTED_FAILURE } from '../launcher/desktop-signals.js';
+import { apiDocumentationUrl } from './app-menu.js';
+import { parseDesktopArgs } from './command-line.js';
+import { DATABASE_EXTENSIONS } from './database-path.js';
+import { DesktopApp, type DesktopConfig, type DesktopHost } from './desktop-app.js';
+import { createMainWindow } from './main-window.js';
+import { nativeBindingFor } from './native-addon.js';
+import { installSecurityHandlers } from './security-handlers.js';
+import { launchServerChild } from './server-launcher.js';
+import { loadSettings, SettingsStore, settingsFile } from './settings-store.js';
+import { claimSingleInstance } from './single-instance.js';
+import { restoreWindowState } from './window-state.js';
+
+const SERVER_CHILD_ENTRY = fileURLToPath(new URL('../server-child/server-child-entry.js', import.meta.url));
+const DATABASE_FILTERS = [{ name: 'Quire database', extensions: DATABASE_EXTENSIONS }];
+
+function osUserName(): string {
+  try {
+    return userInfo().username || 'editor';
+  } catch {
+    return 'editor';
+  }
+}
+
+function readHomepage(appRoot: string): unknown {
+  try {
+    return JSON.parse(readFileSync(join(appRoot, 'package.json'), 'utf8')).homepage;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Facts of this run: the checkout or the installed app, its command line and folders. */
+function desktopConfig(appRoot: string): DesktopConfig & { problems: string[] } {
+  const args = parseDesktopArgs(process.argv.slice(app.isPackaged ? 1 : 2), process.env);
+  return {
+    ...args,
+    platform: process.platform,
+    isDevelopment: !app.isPackaged,
+    cwd: process.cwd(),
+    defaultDatabaseFile: join(app.getPath('userData'), DATABASE_FILE_NAME),
+    defaultPort: DEFAULT_PORT,
+    host: DEFAULT_HOST,
+    editorName: osUserName(),
+    editorDir: join(appRoot, 'dist', 'renderer'),
+    nativeBinding: nativeBindingFor(app.isPackaged, appRoot),
+    apiDocsUrl: apiDocumentationUrl(readHomepage(appRoot), join(appRoot, 'README.md')),
+  };
+}
+
+/**
+ * The desktop app's main process: one instance, a server child serving the database, one window
+ * on the editor it serves, the menu, and a clean stop of the server when the app quits.
+ */
+export function runDesktopApp(): void {
+  let window: BrowserWindow | null = null;
+  const focusWindow = () => {
+    if (!window || window.isDestroyed()) return;
+    if (window.isMinimized()) window.restore();
+    window.show();
+    window.focus();
+  };
+  if (!claimSingleInstance(app, focusWindow)) {
+    console.log('Quire is already open; its window was brought to the front.');
+    app.exit(0);
+    return;
+  }
+  app.enableSandbox();
+
+  const appRoot = app.getAppPath();
+  const config = desktopConfig(appRoot);
+  const loaded = loadSettings(settingsFile(app.getPath('userData')));
+  if (loaded.movedAside) console.error(`Quire: unreadable settings moved to ${loaded.movedAside}; using defaults.`);
+  const store = new SettingsStore(
+    settingsFile(app.getPath('userData')),
+    (error) => console.error(`Quire: could not save settings: ${(error as Error).message}`),
+    loaded.settings,
+  );
+  const iconFile = join(appRoot, 'resources', 'icon.png');
+  let desktop: DesktopApp;
+
+  const showEditor = (origin: string) => {
+    if (!window || window.isDestroyed()) {
+      window = createMainWindow(ElectronWindow, {
+        state: restoreWindowState(
+          store.get().window,
+          screen.getAllDisplays().map((display) => display.workArea),
+        ),
+        isDevelopment: config.isDevelopment,
+        iconFile: existsSync(iconFile) ? iconFile : null,
+        databaseFile: () => desktop.databaseFile,
+        onStateChange: (state) => store.update((settings) => ({ ...settings, window: state })),
+      });
+    }
+    void window.loadURL(`${origin}/`);
+  };
+
+  const host: DesktopHost = {
+    launchServer: (options) =>
+      launchServerChild(
+        () => utilityProcess.fork(SERVER_CHILD_ENTRY, [], { serviceName: 'Quire server', stdio: 'inherit' }),
+        options,
+        { onLog: (message, detail) => console.error(`Quire server: ${message}\n${detail}`) },
+      ),
+    showEditor,
+    setMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(template)),
+    async askNewDatabaseFile(defaultPath) {
+      const options = {
+        title: 'New Database',
+        buttonLabel: 'Create',
+        defaultPath,
+        filters: DATABASE_FILTERS,
+        properties: ['createDirectory' as const],
+      };
+      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
+      return result.canceled || !result.filePath ? null : result.filePath;
+    },
+    async askExistingDatabaseFile(defaultPath) {
+      const options = {
+        title: 'Open Database',
+        defaultPath,
+        filters: [...DATABASE_FILTERS, { name: 'All files', extensions: ['*'] }],
+        properties: ['openFile' as const],
+      };
+      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
+      return result.canceled ? null : (result.filePaths[0] ?? null);
+    },
+    showError(title, message) {
+      console.error(`Quire: ${message}`);
+      dialog.showErrorBox(title, message);
+    },
+    showNotice(title, message) {
+      console.log(`Quire: ${message}`);
+      const options = { type: 'info' as const, title, message: title, detail: message };
+      void (window ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options));
+    },
+    showInFolder: (file) => shell.showItemInFolder(file),
+    copyText: (text) => clipboard.writeText(text),
+    openExternally: (url) => void shell.openExternal(url),
+    fileExists: (file) => existsSync(file),
+    log: (line) => console.log(line),
+  };
+  desktop = new DesktopApp(host, store, config);
+
+  let quitting = false;
+  app.on('before-quit', (event) => {
+    if (quitting) return;
+    // Stop the server first: requests in flight finish and the database closes cleanly.
+    event.preventDefault();
+    quitting = true;
+    void desktop.stop().finally(() => app.quit());
+  });
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
+  app.on('window-all-closed', () => {
+    // macOS apps stay open without windows; the Dock icon brings the editor back.
+    if (process.platform !== 'darwin') app.quit();
+  });
+  app.on('activate', () => {
+    if ((!window || window.isDestroyed()) && desktop.origin) showEditor(desktop.origin);
+  });
+
+  void app.whenReady().then(async () => {
+    installSecurityHandlers(app, session.defaultSession, {
+      appOrigin: () => desktop.origin,
+      openExternally: host.openExternally,
+    });
+    desktop.refreshMenu();
+    if (config.problems.length > 0) {
+      host.showError('Quire could not start', config.problems.join('\n'));
+      app.exit(EXIT_REPORTED_FAILURE);
+      return;
+    }
+    if (!(await desktop.start())) app.exit(EXIT_REPORTED_FAILURE);
+  });
+}

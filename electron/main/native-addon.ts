@@ -1,0 +1,54 @@
+import { join } from 'node:path';
+
+/**
+ * better-sqlite3 is a native addon, and a native addon is built for one runtime's ABI. From a
+ * checkout, `npm test` and `npm run serve` run on Node and use the addon in
+ * node_modules/better-sqlite3; the desktop app runs the server on Electron's Node and loads a
+ * second build of the same addon from native/electron/ (made by `npm run rebuild:electron`, which
+ * `npm start` runs when needed) through better-sqlite3's `nativeBinding` option. Neither build
+ * replaces the other, so there is no rebuilding back and forth. A packaged app has only Electron:
+ * electron-builder rebuilds node_modules/better-sqlite3 for it, and no `nativeBinding` is passed.
+ */
+
+/** The versions an Electron addon build is for; a build for other versions must be redone. */
+export interface AddonBuildInfo {
+  electron: string;
+  betterSqlite3: string;
+  platform: string;
+  arch: string;
+}
+
+/** Where the Electron build of better-sqlite3 lives in a checkout. */
+export interface ElectronAddonPaths {
+  dir: string;
+  addon: string;
+  info: string;
+}
+
+/** The Electron addon's folder, file and build-info file under a checkout's root. */
+export function electronAddonPaths(root: string): ElectronAddonPaths {
+  const dir = join(root, 'native', 'electron');
+  return { dir, addon: join(dir, 'better_sqlite3.node'), info: join(dir, 'build-info.json') };
+}
+
+/** Whether the Electron addon can be used as it is. */
+export type AddonStatus = 'ready' | 'missing' | 'stale';
+
+/**
+ * Compares the recorded build with what the checkout has now: an Electron or better-sqlite3
+ * upgrade (or a checkout moved to another machine) makes the addon stale.
+ */
+export function addonStatus(recorded: unknown, addonExists: boolean, wanted: AddonBuildInfo): AddonStatus {
+  if (!addonExists || typeof recorded !== 'object' || recorded === null) return 'missing';
+  const info = recorded as Partial<AddonBuildInfo>;
+  const same = (Object.keys(wanted) as (keyof AddonBuildInfo)[]).every((key) => info[key] === wanted[key]);
+  return same ? 'ready' : 'stale';
+}
+
+/**
+ * The `nativeBinding` the server child gets: the separate Electron build from a checkout, none in
+ * a packaged app (whose node_modules addon electron-builder already built for Electron).
+ */
+export function nativeBindingFor(isPackaged: boolean, appRoot: string): string | undefined {
+  return isPackaged ? undefined : electronAddonPaths(appRoot).addon;
+}

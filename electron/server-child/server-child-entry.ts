@@ -1,0 +1,20 @@
+// Entry of the server child: runs inside an Electron utilityProcess forked by the main process
+// (electron/main/server-launcher.ts), so SQLite work never blocks the window.
+import { startServer } from '../../server/server.js';
+import { type ParentPortLike, runServerChild } from './server-child.js';
+
+/** Gives a last message time to reach the main process before the child exits. */
+const EXIT_GRACE_MS = 200;
+
+const parentPort = (process as unknown as { parentPort?: ParentPortLike }).parentPort;
+if (!parentPort) {
+  console.error('quire: this file runs inside the Quire desktop app; use `npm run serve` for the headless server.');
+  process.exitCode = 2;
+} else {
+  runServerChild(parentPort, {
+    startServer,
+    exit: (code) => {
+      setTimeout(() => process.exit(code), EXIT_GRACE_MS);
+    },
+  });
+}
