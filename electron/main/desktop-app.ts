@@ -135,6 +135,15 @@ export class DesktopApp {
     openApiDocs: () => this.host.openExternally(this.config.apiDocsUrl),
   };
 
+  /** Resolves once every command started so far has finished (menu commands run in the background). */
+  async whenIdle(): Promise<void> {
+    let queue: Promise<unknown>;
+    do {
+      queue = this.queue;
+      await queue;
+    } while (queue !== this.queue);
+  }
+
   /** Stops the server (finishing requests in flight and closing the database). */
   stop(): Promise<void> {
     this.stopped = true;
