@@ -39,7 +39,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const { database } = options;
   const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
   await registry.reload();
-  const services: Services = { registry, rows: new RowService(database.db, options.editorName) };
+  const services: Services = { registry, rows: new RowService(database.db, options.editorName, database.runner) };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
   const app = express();

@@ -22,6 +22,11 @@ export interface ContentType {
 /** Fields that can be filtered and ordered on besides the content columns. */
 export const SYSTEM_SORTABLE: ReadonlySet<string> = new Set(SYSTEM_FIELDS);
 
+/** Columns searched by `filter=search=`: those named title and slug among `columns`. */
+export function searchColumnsOf(columns: readonly ColumnDescriptor[]): string[] {
+  return ['title', 'slug'].filter((name) => columns.some((column) => column.name === name));
+}
+
 /** Builds a content type from its registry record, refusing descriptors that break the rules. */
 export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
   const columns = JSON.parse(record.columns) as ColumnDescriptor[];
@@ -43,7 +48,7 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     previewPath: record.preview_path,
     columns,
     columnsByName: new Map(columns.map((column) => [column.name, column])),
-    searchColumns: ['title', 'slug'].filter((name) => columns.some((column) => column.name === name)),
+    searchColumns: searchColumnsOf(columns),
   };
 }
 

@@ -1,18 +1,20 @@
 import type { Kysely } from 'kysely';
 import type { ColumnValue, ContentRow, SeoMeta } from '../contract/api-contract.js';
-import { ContentRepository, type StoredRow } from '../db/content-repository.js';
+import { ContentRepository, type RowSelection, type StoredRow } from '../db/content-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { isUniqueViolation } from '../db/sqlite-dialect.js';
+import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { timestampNow } from '../fields/datetime-format.js';
 import type { ContentType } from './content-type.js';
 import type { ListOptions } from './list-query.js';
 import type { PhaseTimer } from './phase-timer.js';
+import { ReadCache, type RowChange, selectionKey } from './read-cache.js';
 import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput, type RowInput } from './row-input.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
-import { slugify, uniqueSlug } from './slugs.js';
+import { slugify, slugWithSuffix, uniqueSlug } from './slugs.js';
 
 /** A page of rows with the counts the list endpoint reports. */
 export interface RowList {
@@ -28,39 +30,71 @@ export interface RowWithPageMeta {
   total: number;
 }
 
+/** What a write reports back to the read cache. */
+interface WriteContext {
+  /** Rows the write changed, in order. */
+  changes: RowChange[];
+  /** The cache's gap token when a create began (undefined for other writes). */
+  gapToken: number | undefined;
+  /** Run once the transaction has committed. */
+  afterCommit: (() => void)[];
+}
+
+/** The empty selection: every row of a table. */
+const ALL_ROWS: RowSelection = { equals: [] };
+
 /**
  * Reads and writes content rows: validation from the column descriptors, slug generation, meta,
  * system fields. Each write is one transaction, so a failed write changes nothing.
+ *
+ * Reads go through a long-lived repository that runs reused prepared statements (given a
+ * `StatementRunner`), with exact counts and search pages served from a `ReadCache` that every write
+ * here keeps true and that another process's commit empties.
  */
 export class RowService {
+  private readonly reader: ContentRepository;
+  /** Reads while a write is in flight wait for the connection through Kysely. */
+  private readonly queuedReader: ContentRepository;
+  private readonly cache: ReadCache | null;
+
   constructor(
     private readonly db: Kysely<QuireDatabase>,
     private readonly editorName: string | null,
-  ) {}
+    runner?: StatementRunner,
+  ) {
+    this.reader = new ContentRepository(db, runner);
+    this.queuedReader = new ContentRepository(db);
+    this.cache = runner ? new ReadCache(() => runner.externalChangeToken()) : null;
+  }
 
   /** A page of rows plus `total` (all rows) and `filtered` (rows matching the selection). */
   async list(type: ContentType, options: ListOptions, timer?: PhaseTimer): Promise<RowList> {
-    const repository = new ContentRepository(this.db);
+    const { selection, page } = options;
+    const repository = this.readerNow();
     timer?.lap('filter');
-    const stored = await repository.list(type.table, options.selection, options.page);
+    const readPage = async () =>
+      (await repository.list(type.table, selection, page)).map((row) => formatRow(type, row));
+    // Search pages cost an index query each; equality pages are an index range, cheaper than a lookup.
+    const rows =
+      this.cache && selection.search
+        ? await this.cache.page(type, `${selectionKey(selection)}${JSON.stringify(page)}`, readPage)
+        : await readPage();
     timer?.lap('data');
-    const total = await repository.count(type.table, { equals: [] });
-    const unfiltered = options.selection.equals.length === 0 && !options.selection.search;
-    const filtered = unfiltered ? total : await repository.count(type.table, options.selection);
+    const total = await this.countOf(repository, type, ALL_ROWS);
+    const unfiltered = selection.equals.length === 0 && !selection.search;
+    const filtered = unfiltered ? total : await this.countOf(repository, type, selection);
     timer?.lap('count');
-    const rows = stored.map((row) => formatRow(type, row));
-    timer?.lap('format');
     return { rows, total, filtered };
   }
 
   /** One row by id with its page meta, or a 404. */
   async get(type: ContentType, id: string, timer?: PhaseTimer): Promise<RowWithPageMeta> {
-    const repository = new ContentRepository(this.db);
+    const repository = this.readerNow();
     timer?.lap('filter');
     const stored = await repository.findById(type.table, id);
     timer?.lap('data');
     if (!stored) throw notFound(type, id);
-    const total = await repository.count(type.table, { equals: [] });
+    const total = await this.countOf(repository, type, ALL_ROWS);
     timer?.lap('count');
     const row = formatRow(type, stored);
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta);
@@ -74,7 +108,7 @@ export class RowService {
       throw validationError({ id: 'must be 1 to 128 letters, digits or . _ ~ - characters' });
     }
     const input = parseRowInput(type, body, 'create');
-    return this.write(async (repository) => {
+    return this.write(type, 'create', async (repository, write) => {
       const rowId = id ?? newRowId();
       if (id !== undefined && (await repository.findById(type.table, id))) {
         throw new AppError('conflict', `A ${type.table} row with id ${JSON.stringify(id)} already exists`, {
@@ -82,7 +116,7 @@ export class RowService {
         });
       }
       const now = timestampNow();
-      const values = await this.withSlugs(repository, type, input, null, rowId);
+      const values = await this.withSlugs(repository, type, input, null, rowId, write);
       const meta = input.meta === undefined ? null : applyMetaPatch(null, input.meta);
       const stored: StoredRow = {
         id: rowId,
@@ -94,6 +128,7 @@ export class RowService {
         updated_by: this.editorName,
       };
       await repository.insert(type.table, stored);
+      write.changes.push({ before: null, after: stored });
       return formatRow(type, stored);
     });
   }
@@ -101,7 +136,7 @@ export class RowService {
   /** Changes the fields a write body names; the others keep their values. */
   async update(type: ContentType, id: string, body: unknown): Promise<ContentRow> {
     const input = parseRowInput(type, body, 'update');
-    return this.write(async (repository) => {
+    return this.write(type, 'change', async (repository, write) => {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
       const values = await this.withSlugs(repository, type, input, current, id);
@@ -114,16 +149,19 @@ export class RowService {
       changes.updated_at = timestampNow();
       changes.updated_by = this.editorName;
       await repository.update(type.table, id, changes);
-      return formatRow(type, { ...current, ...changes });
+      const updated = { ...current, ...changes };
+      write.changes.push({ before: current, after: updated });
+      return formatRow(type, updated);
     });
   }
 
   /** Deletes a row and returns what it held. */
   async delete(type: ContentType, id: string): Promise<ContentRow> {
-    return this.write(async (repository) => {
+    return this.write(type, 'change', async (repository, write) => {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
       await repository.delete(type.table, id);
+      write.changes.push({ before: current, after: null });
       return formatRow(type, current);
     });
   }
@@ -138,6 +176,7 @@ export class RowService {
     input: RowInput,
     current: StoredRow | null,
     id: string,
+    write?: WriteContext,
   ): Promise<Map<string, ColumnValue>> {
     const values = new Map(input.values);
     const problems: Record<string, string> = {};
@@ -162,24 +201,83 @@ export class RowService {
         else values.set(column.name, null);
         continue;
       }
-      const taken = await repository.valuesStartingWith(type.table, column.name, base, id);
-      values.set(
-        column.name,
-        uniqueSlug(base, (candidate) => taken.has(candidate)),
-      );
+      values.set(column.name, await this.freeSlug(repository, type, column.name, base, id, write));
     }
     if (Object.keys(problems).length > 0) throw validationError(problems);
     return values;
   }
 
-  /** Runs a write in one transaction; a unique-constraint race becomes a 409, not a 500. */
-  private async write<T>(work: (repository: ContentRepository) => Promise<T>): Promise<T> {
+  /**
+   * The first free slug for `base` (`base`, `base-2`, `base-3`...). A create remembers how far the
+   * taken run reaches, so the next create with the same base probes one candidate instead of
+   * reading every `base-N` (a thousand "Untitled" rows would otherwise make each create slower).
+   * Hints are only used and kept while no row has been deleted or renamed since.
+   */
+  private async freeSlug(
+    repository: ContentRepository,
+    type: ContentType,
+    column: string,
+    base: string,
+    id: string,
+    write: WriteContext | undefined,
+  ): Promise<string> {
+    // Hints serve creates only: an update's own slug is not "taken" for itself.
+    const cache = write?.gapToken === undefined ? null : this.cache;
+    const hint = cache?.slugHint(type, column, base);
+    let n: number;
+    if (hint !== undefined && !(await repository.isTaken(type.table, column, slugWithSuffix(base, hint + 1), id))) {
+      n = hint + 1;
+    } else {
+      const taken = await repository.valuesStartingWith(type.table, column, base, id);
+      const slug = uniqueSlug(base, (candidate) => taken.has(candidate));
+      n = slug === base ? 1 : Number(slug.slice(slug.lastIndexOf('-') + 1));
+    }
+    const slug = slugWithSuffix(base, n);
+    if (cache && write?.gapToken !== undefined) {
+      const gapToken = write.gapToken;
+      write.afterCommit.push(() => cache.rememberSlug(type, column, base, n, gapToken));
+    }
+    return slug;
+  }
+
+  /**
+   * Runs a write in one transaction; a unique-constraint race becomes a 409, not a 500. The read
+   * cache hears of it before it starts and, with the rows it changed, once it has committed.
+   */
+  private async write<T>(
+    type: ContentType,
+    kind: 'create' | 'change',
+    work: (repository: ContentRepository, write: WriteContext) => Promise<T>,
+  ): Promise<T> {
+    const onlyAdds = kind === 'create';
+    const cache = this.cache;
+    const write: WriteContext = { changes: [], gapToken: onlyAdds ? cache?.gapToken : undefined, afterCommit: [] };
+    cache?.beginWrite(type, onlyAdds);
+    let committed = false;
     try {
-      return await this.db.transaction().execute((trx) => work(new ContentRepository(trx)));
+      const result = await this.db.transaction().execute((trx) => work(new ContentRepository(trx), write));
+      committed = true;
+      return result;
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('conflict', 'The row conflicts with an existing row');
       throw error;
+    } finally {
+      cache?.endWrite(type, onlyAdds, committed ? write.changes : null);
+      if (committed) for (const then of write.afterCommit) then();
     }
+  }
+
+  /** Exact count of a selection, from the read cache when it has it. */
+  private countOf(repository: ContentRepository, type: ContentType, selection: RowSelection): Promise<number> {
+    const compute = () => repository.count(type.table, selection);
+    return this.cache ? this.cache.count(type, selection, compute) : compute();
+  }
+
+  /** The reader to use now: direct statements, unless a write holds the connection. */
+  private readerNow(): ContentRepository {
+    if (!this.cache) return this.queuedReader;
+    this.cache.sync();
+    return this.cache.writing ? this.queuedReader : this.reader;
   }
 }
 

@@ -29,10 +29,15 @@ export function isSlug(value: string): boolean {
  * The suffix search is bounded by how many rows share the base, so it always ends.
  */
 export function uniqueSlug(base: string, isTaken: (candidate: string) => boolean): string {
-  if (!isTaken(base)) return base;
-  for (let n = 2; ; n++) {
-    const suffix = `-${n}`;
-    const candidate = `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
+  for (let n = 1; ; n++) {
+    const candidate = slugWithSuffix(base, n);
     if (!isTaken(candidate)) return candidate;
   }
+}
+
+/** The n-th candidate for `base`: `base` itself for 1, then `base-2`, `base-3`... (cut to fit). */
+export function slugWithSuffix(base: string, n: number): string {
+  if (n === 1) return base;
+  const suffix = `-${n}`;
+  return `${base.slice(0, MAX_SLUG_LENGTH - suffix.length).replace(/-+$/, '')}${suffix}`;
 }

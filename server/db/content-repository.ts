@@ -1,14 +1,17 @@
-import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Compilable, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { QuireDatabase } from './schema.js';
-import { containsIgnoringCase } from './sqlite-dialect.js';
+import { containsIgnoringCase, jsonArrayContains } from './sqlite-dialect.js';
+import { indexedColumns, isIndexableKeyword, matchesSearchIndex, sameColumns } from './sqlite-search-index.js';
+import type { StatementRunner } from './statement-runner.js';
 
 /** A stored content row: column name to SQL value. */
 export type StoredRow = Record<string, unknown>;
 
-/** `column = value` */
+/** `column = value`, or with `match: 'contains'` "the column's JSON array holds value"; null means "no value". */
 export interface EqualsCondition {
   column: string;
   value: unknown;
+  match?: 'equals' | 'contains';
 }
 
 /** What the list query selects; every column name has been checked against the registry. */
@@ -29,12 +32,21 @@ export interface RowPage {
 /**
  * All SQL over content tables. Table and column names reaching this class have been checked
  * against the content-type registry by the caller; values are always bound parameters.
+ *
+ * A long-lived reader (given a `StatementRunner`) compiles its queries with Kysely and runs them as
+ * reused prepared statements, and searches through the table's search index when it has one that
+ * covers the searched columns. A repository over a transaction runs everything through Kysely.
  */
 export class ContentRepository {
   // Content tables are created at run time, so Kysely sees them untyped.
   private readonly db: Kysely<Record<string, StoredRow>>;
+  /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
+  private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
 
-  constructor(db: Kysely<QuireDatabase>) {
+  constructor(
+    db: Kysely<QuireDatabase>,
+    private readonly runner?: StatementRunner,
+  ) {
     this.db = db as unknown as Kysely<Record<string, StoredRow>>;
   }
 
@@ -42,25 +54,51 @@ export class ContentRepository {
   async list(table: string, selection: RowSelection, page: RowPage): Promise<StoredRow[]> {
     const direction = page.desc ? 'desc' : 'asc';
     let query = this.db.selectFrom(table).selectAll();
-    const where = this.whereOf(selection);
+    const where = await this.whereOf(table, selection);
     if (where) query = query.where(where);
     query = query.orderBy(sql.ref(page.order), direction);
     if (page.order !== 'id') query = query.orderBy(sql.ref('id'), direction);
-    return query.limit(page.limit).offset(page.offset).execute();
+    return this.all(query.limit(page.limit).offset(page.offset));
   }
 
   /** Number of rows matching a selection (all rows when the selection is empty). */
   async count(table: string, selection: RowSelection): Promise<number> {
     let query = this.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
-    const where = this.whereOf(selection);
+    const where = await this.whereOf(table, selection);
     if (where) query = query.where(where);
-    const result = await query.executeTakeFirstOrThrow();
+    const [result] = await this.all(query);
     return Number(result.n);
+  }
+
+  /** Rows matching a selection by the plain scan, never the search index (to check the index against). */
+  async listByScan(table: string, selection: RowSelection): Promise<StoredRow[]> {
+    let query = this.db.selectFrom(table).selectAll();
+    const where = this.plainWhereOf(selection);
+    if (where) query = query.where(where);
+    return query.orderBy(sql.ref('id')).execute();
   }
 
   /** One row by id. */
   async findById(table: string, id: string): Promise<StoredRow | undefined> {
-    return this.db.selectFrom(table).selectAll().where(sql.ref('id'), '=', id).executeTakeFirst();
+    const [row] = await this.all(this.db.selectFrom(table).selectAll().where(sql.ref('id'), '=', id));
+    return row;
+  }
+
+  /** The rows with these ids (in no particular order; missing ids are left out). */
+  async findByIds(table: string, ids: readonly string[]): Promise<StoredRow[]> {
+    if (ids.length === 0) return [];
+    return this.db.selectFrom(table).selectAll().where(sql.ref('id'), 'in', ids).execute();
+  }
+
+  /** Up to `limit` rows whose `column` holds `id` (rows pointing at a row through a relation). */
+  async findReferencing(table: string, column: string, id: string, limit: number): Promise<StoredRow[]> {
+    return this.db
+      .selectFrom(table)
+      .selectAll()
+      .where(sql.ref(column), '=', id)
+      .orderBy(sql.ref('id'))
+      .limit(limit)
+      .execute();
   }
 
   /** Whether `value` is used in `column` by a row other than `exceptId`. */
@@ -72,9 +110,12 @@ export class ContentRepository {
 
   /** Values of `column` that start with `prefix` (to pick a free slug suffix in one query). */
   async valuesStartingWith(table: string, column: string, prefix: string, exceptId?: string): Promise<Set<string>> {
+    // The range lets the column's index find the candidates; substr keeps the test exact.
     let query = this.db
       .selectFrom(table)
       .select(sql.ref<string>(column).as('value'))
+      .where(sql.ref(column), '>=', prefix)
+      .where(sql.ref(column), '<', `${prefix}\u{10FFFF}`)
       .where(sql<SqlBool>`substr(${sql.ref(column)}, 1, ${prefix.length}) = ${prefix}`);
     if (exceptId !== undefined) query = query.where(sql.ref('id'), '!=', exceptId);
     const rows = await query.execute();
@@ -98,14 +139,54 @@ export class ContentRepository {
     return Number(result.numDeletedRows);
   }
 
-  private whereOf(selection: RowSelection): Expression<SqlBool> | undefined {
-    const parts: Expression<SqlBool>[] = selection.equals.map(
-      (condition) => sql<SqlBool>`${sql.ref(condition.column)} = ${condition.value}`,
-    );
+  /** The WHERE of a selection: search keywords the index can answer go to the index. */
+  private async whereOf(table: string, selection: RowSelection): Promise<Expression<SqlBool> | undefined> {
+    const search = selection.search;
+    if (!this.runner || !search || !(await this.hasSearchIndex(table, search.columns))) {
+      return this.plainWhereOf(selection);
+    }
+    const indexed = search.keywords.filter(isIndexableKeyword);
+    const scanned = search.keywords.filter((keyword) => !isIndexableKeyword(keyword));
+    const parts = this.equalsOf(selection);
+    if (indexed.length > 0) parts.push(matchesSearchIndex(table, indexed));
+    for (const keyword of scanned) parts.push(containsIgnoringCase(search.columns, keyword));
+    return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+  }
+
+  /** The WHERE of a selection with every keyword checked row by row. */
+  private plainWhereOf(selection: RowSelection): Expression<SqlBool> | undefined {
+    const parts = this.equalsOf(selection);
     for (const keyword of selection.search?.keywords ?? []) {
       parts.push(containsIgnoringCase(selection.search?.columns ?? [], keyword));
     }
     if (parts.length === 0) return undefined;
     return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
+  }
+
+  private equalsOf(selection: RowSelection): Expression<SqlBool>[] {
+    return selection.equals.map((condition) => {
+      // A null value asks for rows with no value (`= NULL` would match nothing).
+      if (condition.value === null) return sql<SqlBool>`${sql.ref(condition.column)} is null`;
+      if (condition.match === 'contains') return jsonArrayContains(condition.column, condition.value);
+      return sql<SqlBool>`${sql.ref(condition.column)} = ${condition.value}`;
+    });
+  }
+
+  private hasSearchIndex(table: string, columns: readonly string[]): Promise<boolean> {
+    let known = this.searchIndexed.get(columns);
+    if (!known) {
+      known = indexedColumns(this.db as unknown as Kysely<unknown>, table).then(
+        (indexed) => indexed !== null && sameColumns(indexed, columns),
+      );
+      this.searchIndexed.set(columns, known);
+    }
+    return known;
+  }
+
+  /** Runs a read: as a reused prepared statement when this repository has a runner. */
+  private async all(query: Compilable<StoredRow>): Promise<StoredRow[]> {
+    if (!this.runner) return (await this.db.executeQuery(query.compile())).rows;
+    const compiled = query.compile();
+    return this.runner.all(compiled.sql, compiled.parameters) as Promise<StoredRow[]>;
   }
 }

@@ -1,13 +1,15 @@
 import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../contract/api-contract.js';
+import { searchColumnsOf } from '../content/content-type.js';
 import { fieldFor } from '../fields/field-registry.js';
+import { dropSearchIndex, ensureSearchIndex } from './sqlite-search-index.js';
 
 /**
  * DDL for content tables: one SQL table per content type, one SQL column per content column,
  * plus the system columns. Identifiers here come from validated descriptors, never from requests.
  */
 
-/** Creates the table of a content type with its indexes. */
+/** Creates the table of a content type with its indexes and its search index. */
 export async function createContentTable(
   db: Kysely<unknown>,
   table: string,
@@ -30,10 +32,12 @@ export async function createContentTable(
     if (index.unique) create = create.unique();
     await create.execute();
   }
+  await ensureSearchIndex(db, table, searchColumnsOf(columns));
 }
 
 /** Drops a content table (used when creating a type fails half-way, and by type deletion). */
 export async function dropContentTable(db: Kysely<unknown>, table: string): Promise<void> {
+  await dropSearchIndex(db, table);
   await db.schema.dropTable(table).ifExists().execute();
 }
 

@@ -5,11 +5,15 @@ import { Kysely, Migrator } from 'kysely';
 import { migrationProvider } from './migrations/index.js';
 import type { QuireDatabase } from './schema.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
+import { sqliteStatementRunner } from './sqlite-statement-runner.js';
+import type { StatementRunner } from './statement-runner.js';
 
 /** An open Quire database: the Kysely instance, the raw handle for SQLite-only chores, its file. */
 export interface QuireDb {
   db: Kysely<QuireDatabase>;
   raw: Database.Database;
+  /** Runs compiled reads as reused prepared statements (the hot read path). */
+  runner: StatementRunner;
   file: string;
   close(): Promise<void>;
 }
@@ -33,6 +37,7 @@ export async function openDatabase(file: string, options: SqliteOptions = {}): P
   return {
     db,
     raw,
+    runner: sqliteStatementRunner(raw),
     file,
     async close() {
       if (closed) return;

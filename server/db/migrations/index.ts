@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
+import * as searchIndex from './005-search-index.js';
 
 /**
  * The schema's history, in order. Kysely records the applied names in `kysely_migration`, which is
@@ -9,6 +10,7 @@ import * as starterTypes from './002-starter-types.js';
 const MIGRATIONS: Record<string, Migration> = {
   '001-content-type-registry': registry,
   '002-starter-types': starterTypes,
+  '005-search-index': searchIndex,
 };
 
 /** Provides the migrations compiled into the app (no file-system scanning, so it works packaged). */

@@ -1,0 +1,252 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentRepository, type RowSelection, type StoredRow } from './content-repository.js';
+import { openDatabase, type QuireDb } from './database.js';
+import { isIndexableKeyword, searchIndexName } from './sqlite-search-index.js';
+
+/** Words with the Unicode cases that differ between folding schemes, in both NFC and NFD. */
+const WORDS = [
+  'alpha',
+  'Bravo',
+  'über',
+  'ÜBER',
+  'U\u0308ber', // NFD: U + combining diaeresis
+  'café',
+  'cafe\u0301',
+  'naïve',
+  'FAÇADE',
+  'jalapeño',
+  'smørrebrød',
+  'İstanbul', // lower-cases to i + combining dot in JavaScript
+  'STRAẞE', // capital sharp s
+  'Ǆemal', // title-case digraph
+  'ΣΊΣΥΦΟΣ', // final sigma
+  'Ωmega',
+  'KELVIN', // Kelvin sign
+  'ﬁsh', // ligature
+  '"quoted"',
+  "it's",
+  'AND',
+  'NEAR',
+  'a*b',
+  '😀smile',
+  'x',
+];
+
+const SEARCH_COLUMNS = ['title', 'slug'] as const;
+
+let dir: string;
+let database: QuireDb;
+let indexed: ContentRepository;
+let plain: ContentRepository;
+const titles: string[] = [];
+
+function titleFrom(seed: number): string {
+  const words: string[] = [];
+  let s = seed;
+  for (let i = 0; i < 2 + (seed % 4); i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    words.push(WORDS[s % WORDS.length]);
+  }
+  return `${words.join(' ')} ${seed}`;
+}
+
+function insertRow(id: string, title: string, slug: string | null): void {
+  database.raw
+    .prepare(
+      `insert into news (id, title, slug, status, published_at, meta, created_at, updated_at) values (?, ?, ?, 'draft', '2025-01-01 00:00:00', null, 'x', 'x')`,
+    )
+    .run(id, title, slug);
+}
+
+function search(keywords: string[]): RowSelection {
+  return { equals: [], search: { columns: SEARCH_COLUMNS, keywords } };
+}
+
+async function expectSameAsScan(keywords: string[]): Promise<void> {
+  const selection = search(keywords);
+  const expected = (await plain.listByScan('news', selection)).map((row: StoredRow) => row.id);
+  const page = { order: 'id', desc: false, limit: 1000, offset: 0 };
+  const actual = (await indexed.list('news', selection, page)).map((row) => row.id);
+  expect(actual, JSON.stringify(keywords)).toEqual(expected);
+  expect(await indexed.count('news', selection), JSON.stringify(keywords)).toBe(expected.length);
+}
+
+/** A keyword drawn from the stored text: substrings (across words too), re-cased, or random text. */
+const keywordArbitrary = fc.oneof(
+  fc
+    .tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 12 }), fc.constantFrom('same', 'upper', 'lower', 'nfd'))
+    .map(([pick, start, length, casing]) => {
+      const title = titles[pick % titles.length];
+      const chars = [...title];
+      const from = start % chars.length;
+      const piece = chars.slice(from, from + length).join('');
+      if (casing === 'upper') return piece.toUpperCase();
+      if (casing === 'lower') return piece.toLowerCase();
+      if (casing === 'nfd') return piece.normalize('NFD');
+      return piece;
+    }),
+  fc.constantFrom(...WORDS),
+  fc.string({ minLength: 1, maxLength: 4 }),
+  fc.string({ unit: 'grapheme', minLength: 1, maxLength: 5 }),
+);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-search-'));
+  database = await openDatabase(join(dir, 'content.sqlite'));
+  indexed = new ContentRepository(database.db, database.runner);
+  plain = new ContentRepository(database.db);
+  database.raw.transaction(() => {
+    for (let i = 0; i < 600; i++) {
+      const title = titleFrom(i);
+      titles.push(title);
+      // Slugs are usually ASCII, but a stored slug may hold anything an older import put there.
+      insertRow(`row-${String(i).padStart(4, '0')}`, title, i % 7 === 0 ? null : `${title.slice(0, 10)}-${i}`);
+    }
+    insertRow('row-null-title', 'placeholder', 'only-a-slug');
+    database.raw.prepare(`update news set title = null where id = 'row-null-title'`).run();
+  })();
+});
+
+afterAll(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('search through the trigram index', () => {
+  it('is used for keywords of three or more characters, and only then', async () => {
+    expect(isIndexableKeyword('übe')).toBe(true);
+    expect(isIndexableKeyword('üb')).toBe(false);
+    expect(isIndexableKeyword('😀sm')).toBe(true);
+    expect(isIndexableKeyword('a\u0000b')).toBe(false);
+    const plan = database.raw
+      .prepare(
+        `explain query plan select * from news where rowid in (select rowid from ${searchIndexName('news')} where ${searchIndexName('news')} match '"über"')`,
+      )
+      .all() as { detail: string }[];
+    expect(plan.map((step) => step.detail).join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
+  });
+
+  it('finds Über for ÜBER, über and the decomposed form', async () => {
+    for (const keyword of ['ÜBER', 'über', 'U\u0308BER', 'üBeR']) {
+      const rows = await indexed.list('news', search([keyword]), { order: 'id', desc: false, limit: 1000, offset: 0 });
+      expect(rows.length, keyword).toBeGreaterThan(0);
+      for (const row of rows) {
+        expect(`${row.title} ${row.slug}`.normalize('NFC').toLowerCase(), keyword).toContain('über');
+      }
+    }
+  });
+
+  it('agrees with the plain scan on fixed tricky keywords', async () => {
+    const tricky = [
+      'i̇stanbul',
+      'İSTANBUL',
+      'istanbul',
+      'straße',
+      'STRASSE',
+      'ǆemal',
+      'σίσυφος',
+      'ΣΊΣΥΦΟΣ',
+      'kelvin',
+      'fish',
+      'ﬁsh',
+      '"quoted',
+      "it's",
+      'and',
+      'near',
+      'a*b',
+      '😀',
+      '😀smi',
+      'ü',
+      'üb',
+      'r ü',
+      'alpha bravo',
+      'o ü',
+      '  ',
+      ' 1',
+      'x 5',
+      '""',
+      'e\u0301',
+      'café',
+      'only-a',
+    ];
+    for (const keyword of tricky) await expectSameAsScan([keyword]);
+  });
+
+  it('agrees with the plain scan on many generated keywords', async () => {
+    await fc.assert(
+      fc.asyncProperty(keywordArbitrary, async (keyword) => {
+        if (keyword.trim() === '') return;
+        await expectSameAsScan([keyword.trim()]);
+      }),
+      { numRuns: 400, seed: 6 },
+    );
+  });
+
+  it('agrees with the plain scan when several keywords must all match, short and long mixed', async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(keywordArbitrary, { minLength: 2, maxLength: 3 }), async (keywords) => {
+        const trimmed = keywords.map((keyword) => keyword.trim()).filter((keyword) => keyword !== '');
+        if (trimmed.length === 0) return;
+        await expectSameAsScan(trimmed);
+      }),
+      { numRuns: 150, seed: 66 },
+    );
+  });
+
+  it('stays in step with the table through inserts, updates and deletes', async () => {
+    insertRow('row-new-1', 'Neue ÜBERSICHT', 'neue-ubersicht');
+    database.raw.prepare(`update news set title = 'Schön KAFFEE' where id = 'row-0003'`).run();
+    database.raw.prepare(`update news set slug = 'renamed-slug' where id = 'row-0004'`).run();
+    database.raw.prepare(`delete from news where id = 'row-0005'`).run();
+    const before = titles[3];
+    for (const keyword of ['übersicht', 'kaffee', 'renamed', before.slice(0, 6), titles[5].slice(0, 8), 'sch']) {
+      await expectSameAsScan([keyword]);
+    }
+    const afterUpdate = await indexed.list('news', search(['kaffee']), {
+      order: 'id',
+      desc: false,
+      limit: 10,
+      offset: 0,
+    });
+    expect(afterUpdate.map((row) => row.id)).toEqual(['row-0003']);
+    const deleted = await indexed.list('news', search([titles[5].slice(-5)]), {
+      order: 'id',
+      desc: false,
+      limit: 1000,
+      offset: 0,
+    });
+    expect(deleted.map((row) => row.id)).not.toContain('row-0005');
+  });
+
+  it('is rebuilt by the migration for a table that had no index', async () => {
+    const file = join(dir, 'migrated.sqlite');
+    const first = await openDatabase(file);
+    const index = searchIndexName('news');
+    first.raw.exec(
+      `drop trigger ${index}_insert; drop trigger ${index}_update; drop trigger ${index}_delete; drop table ${index};`,
+    );
+    first.raw
+      .prepare(
+        `insert into news (id, title, slug, status, published_at, created_at, updated_at) values ('old', 'Vorher Über', 'vorher-uber', 'draft', '2025-01-01 00:00:00', 'x', 'x')`,
+      )
+      .run();
+    first.raw.exec(`delete from kysely_migration where name = '005-search-index'`);
+    await first.close();
+    const reopened = await openDatabase(file);
+    try {
+      const repository = new ContentRepository(reopened.db, reopened.runner);
+      const found = await repository.list('news', search(['ÜBER']), { order: 'id', desc: false, limit: 10, offset: 0 });
+      expect(found.map((row) => row.id)).toEqual(['old']);
+      const triggers = reopened.raw
+        .prepare(`select count(*) as n from sqlite_master where type = 'trigger' and tbl_name = 'news'`)
+        .get() as { n: number };
+      expect(triggers.n).toBe(3);
+    } finally {
+      await reopened.close();
+    }
+  });
+});

@@ -1,0 +1,101 @@
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { foldForSearch } from './sqlite-dialect.js';
+
+/**
+ * The SQLite search index of a content table: an FTS5 `trigram` table over the folded text of its
+ * search columns (title, slug), kept in sync by triggers. It answers "contains this keyword" without
+ * scanning the table, with exactly the plain scan's results:
+ *
+ * - The index holds `quire_fold(column)` (NFC, then JavaScript's Unicode lower-casing), the same
+ *   folding the plain scan applies, and the tokenizer is `case_sensitive 1` so FTS5 folds nothing
+ *   of its own (its folding differs from JavaScript's on characters such as `İ` or `ẞ`, and it
+ *   ignores normalization). A trigram phrase query over folded text is then an exact substring
+ *   test of the folded keyword: the same test as `instr(quire_fold(column), keyword) > 0`.
+ * - Trigrams cannot answer keywords shorter than three characters; those keep the plain scan.
+ * - The table is contentless (`content=''`, `contentless_delete=1`), keyed by the content row's
+ *   rowid: nothing is stored twice. Content tables have an indexed primary key, so VACUUM keeps
+ *   their rowids (SQLite copies rowids of tables with indexes).
+ *
+ * The triggers call `quire_fold`, which Quire registers on every connection it opens: a tool that
+ * writes content rows outside Quire must register it too (reads need nothing).
+ */
+
+/** Shortest keyword, in code points after folding, that the trigram index can answer. */
+export const MIN_INDEXED_KEYWORD_LENGTH = 3;
+
+/** Name of the search index of a content table. */
+export function searchIndexName(table: string): string {
+  return `quire_search_${table}`;
+}
+
+/** Creates (or re-creates, when its columns differ) the search index of a table and fills it. */
+export async function ensureSearchIndex(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
+  const existing = await indexedColumns(db, table);
+  if (existing !== null && sameColumns(existing, columns)) return;
+  await dropSearchIndex(db, table);
+  if (columns.length === 0) return;
+  const index = searchIndexName(table);
+  const list = sql.join(columns.map((column) => sql.id(column)));
+  const folded = (row: 'new' | 'old') =>
+    sql.join(columns.map((column) => sql`quire_fold(${sql.raw(row)}.${sql.id(column)})`));
+  await sql`create virtual table ${sql.id(index)} using fts5(${list}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`.execute(
+    db,
+  );
+  await sql`create trigger ${sql.id(`${index}_insert`)} after insert on ${sql.id(table)} begin
+    insert into ${sql.id(index)}(rowid, ${list}) values (new.rowid, ${folded('new')});
+  end`.execute(db);
+  await sql`create trigger ${sql.id(`${index}_delete`)} after delete on ${sql.id(table)} begin
+    delete from ${sql.id(index)} where rowid = old.rowid;
+  end`.execute(db);
+  await sql`create trigger ${sql.id(`${index}_update`)} after update of ${list} on ${sql.id(table)} begin
+    delete from ${sql.id(index)} where rowid = old.rowid;
+    insert into ${sql.id(index)}(rowid, ${list}) values (new.rowid, ${folded('new')});
+  end`.execute(db);
+  const source = sql.join(columns.map((column) => sql`quire_fold(${sql.id(column)})`));
+  await sql`insert into ${sql.id(index)}(rowid, ${list}) select rowid, ${source} from ${sql.id(table)}`.execute(db);
+}
+
+/** Drops the search index of a table and its triggers (dropping the table drops the triggers too). */
+export async function dropSearchIndex(db: Kysely<unknown>, table: string): Promise<void> {
+  const index = searchIndexName(table);
+  for (const suffix of ['_insert', '_delete', '_update']) {
+    await sql`drop trigger if exists ${sql.id(`${index}${suffix}`)}`.execute(db);
+  }
+  await sql`drop table if exists ${sql.id(index)}`.execute(db);
+}
+
+/** The columns the search index of `table` covers, or null when it has none. */
+export async function indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
+  const index = searchIndexName(table);
+  const found = await sql<{ n: number }>`select count(*) as n from sqlite_master where name = ${index}`.execute(db);
+  if ((found.rows[0]?.n ?? 0) === 0) return null;
+  // Each trigger must exist too, or the index would drift from the table.
+  const triggers = await sql<{ n: number }>`select count(*) as n from sqlite_master
+    where type = 'trigger' and tbl_name = ${table} and name like ${`${index}\\_%`} escape '\\'`.execute(db);
+  if (Number(triggers.rows[0]?.n ?? 0) !== 3) return null;
+  const info = await sql<{ name: string }>`select name from pragma_table_info(${index})`.execute(db);
+  return info.rows.map((row) => row.name);
+}
+
+/** Whether the index columns are exactly the search columns, in any order. */
+export function sameColumns(indexed: readonly string[], columns: readonly string[]): boolean {
+  return indexed.length === columns.length && columns.every((column) => indexed.includes(column));
+}
+
+/** Whether the trigram index can answer this keyword exactly. */
+export function isIndexableKeyword(keyword: string): boolean {
+  const folded = foldForSearch(keyword);
+  // Control characters stay with the plain scan: FTS5 query strings are not meant to carry them.
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: the range is the point.
+  return [...folded].length >= MIN_INDEXED_KEYWORD_LENGTH && !/[\u0000-\u001f]/.test(folded);
+}
+
+/**
+ * Rows of `table` whose search columns contain every keyword (each checked by `isIndexableKeyword`):
+ * one FTS5 query with one quoted phrase per keyword, joined with AND.
+ */
+export function matchesSearchIndex(table: string, keywords: readonly string[]): Expression<SqlBool> {
+  const query = keywords.map((keyword) => `"${foldForSearch(keyword).replaceAll('"', '""')}"`).join(' AND ');
+  const index = searchIndexName(table);
+  return sql<SqlBool>`rowid in (select rowid from ${sql.id(index)} where ${sql.id(index)} match ${query})`;
+}
