@@ -1,8 +1,8 @@
 import { isUtf8 } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
 import express, { type RequestHandler } from 'express';
-import { AppError } from '../errors/app-error.js';
-import { checkFormPairs, checkJsonBody } from './untrusted-input.js';
+import { AppError, validationError } from '../errors/app-error.js';
+import { checkFormPairs, checkJsonBody, duplicateJsonKey } from './untrusted-input.js';
 
 /** Default cap on a request body (forms and JSON). */
 export const DEFAULT_BODY_LIMIT = 1024 * 1024;
@@ -25,7 +25,8 @@ const SUPPORTED_TYPES = ['application/x-www-form-urlencoded', 'application/json'
  * Refusals, each before anything is written:
  * - another media type, a charset other than UTF-8, or a Content-Encoding (gzip...): 415;
  * - bytes that are not valid UTF-8, malformed percent-encoding, malformed JSON, nesting deeper
- *   than `meta[title]` (forms) or 4 levels (JSON), a `__proto__`/`constructor`/`prototype` key: 400;
+ *   than `meta[title]` (forms) or 4 levels (JSON), a `__proto__`/`constructor`/`prototype` key,
+ *   a JSON key given twice in one object (forms: a repeated field fails validation): 400;
  * - more than `bodyLimit` bytes or more than 1000 parameters/values: 413.
  */
 export function bodyParsers({ bodyLimit }: BodyLimits): RequestHandler[] {
@@ -45,11 +46,14 @@ export function bodyParsers({ bodyLimit }: BodyLimits): RequestHandler[] {
     limit: bodyLimit,
     strict: true,
     inflate: false,
-    verify: (_req, _res, raw) => {
+    verify: (req, _res, raw) => {
       const problem = utf8Problem(raw);
       if (problem) throw problem;
+      rawJson.set(req, raw.toString('utf8'));
     },
   });
+  // The JSON text, kept for the duplicate-key check until the request is done with.
+  const rawJson = new WeakMap<IncomingMessage, string>();
   const requireSupportedType: RequestHandler = (req, _res, next) => {
     if (!WRITE_METHODS.has(req.method) || !hasBody(req.headers)) return next();
     if (!req.is(SUPPORTED_TYPES)) {
@@ -68,7 +72,11 @@ export function bodyParsers({ bodyLimit }: BodyLimits): RequestHandler[] {
   };
   // qs has checked form depth and count; JSON.parse has neither limit, so they are checked here.
   const checkJson: RequestHandler = (req, _res, next) => {
-    next(req.is('application/json') ? (checkJsonBody(req.body) ?? undefined) : undefined);
+    if (!req.is('application/json') || req.body === undefined) return next();
+    const problem = checkJsonBody(req.body);
+    if (problem) return next(problem);
+    const twice = duplicateJsonKey(rawJson.get(req) ?? '');
+    next(twice === null ? undefined : validationError({ [twice]: 'was sent more than once' }));
   };
   return [requireSupportedType, form, json, checkJson];
 }

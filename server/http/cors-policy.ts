@@ -31,9 +31,14 @@ export function corsPolicy({ corsOrigins }: CorsPolicyOptions): RequestHandler {
     if (!allowed.has(origin)) {
       return next(preflight ? new AppError('forbidden', 'Cross-origin requests are not allowed') : undefined);
     }
-    res.setHeader('Access-Control-Allow-Origin', origin);
-    res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
-    if (!preflight) return next();
+    if (!preflight) {
+      // Writes from these origins are refused by the origin guard; only reads get the grant.
+      if (CORS_METHODS.includes(req.method)) {
+        res.setHeader('Access-Control-Allow-Origin', origin);
+        res.setHeader('Access-Control-Expose-Headers', EXPOSED_HEADERS);
+      }
+      return next();
+    }
 
     const method = String(req.headers['access-control-request-method']).toUpperCase();
     const headers = String(req.headers['access-control-request-headers'] ?? '')
@@ -42,8 +47,6 @@ export function corsPolicy({ corsOrigins }: CorsPolicyOptions): RequestHandler {
       .filter(Boolean);
     const refusedHeader = headers.find((name) => !CORS_HEADERS.has(name));
     if (!CORS_METHODS.includes(method) || refusedHeader !== undefined) {
-      res.removeHeader('Access-Control-Allow-Origin');
-      res.removeHeader('Access-Control-Expose-Headers');
       return next(
         new AppError(
           'forbidden',
@@ -53,6 +56,7 @@ export function corsPolicy({ corsOrigins }: CorsPolicyOptions): RequestHandler {
         ),
       );
     }
+    res.setHeader('Access-Control-Allow-Origin', origin);
     res.setHeader('Access-Control-Allow-Methods', CORS_METHODS.join(', '));
     if (headers.length > 0) res.setHeader('Access-Control-Allow-Headers', headers.join(', '));
     res.setHeader('Access-Control-Max-Age', '600');

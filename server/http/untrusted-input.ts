@@ -85,6 +85,41 @@ export function checkJsonBody(value: unknown): AppError | null {
   return null;
 }
 
+/**
+ * The first key a JSON text names twice in one object (`{"title":"a","title":"b"}`), or null.
+ * JSON.parse silently keeps the last one; a field sent twice is refused, as in forms. Scans the
+ * text of a body JSON.parse accepted, so strings and nesting are well formed.
+ */
+export function duplicateJsonKey(text: string): string | null {
+  const objects: (Set<string> | null)[] = [];
+  let expectKey = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === '\\' ? 2 : 1;
+      if (expectKey) {
+        const key = JSON.parse(text.slice(i, end + 1)) as string;
+        const keys = objects[objects.length - 1] as Set<string>;
+        if (keys.has(key)) return key;
+        keys.add(key);
+        expectKey = false;
+      }
+      i = end;
+    } else if (char === '{') {
+      objects.push(new Set());
+      expectKey = true;
+    } else if (char === '[') {
+      objects.push(null);
+    } else if (char === '}' || char === ']') {
+      objects.pop();
+    } else if (char === ',') {
+      expectKey = objects[objects.length - 1] instanceof Set;
+    }
+  }
+  return null;
+}
+
 function forbiddenKey(key: string, where: string): AppError {
   return new AppError(
     'bad_request',

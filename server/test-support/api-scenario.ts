@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import type { ServerOptions } from '../server.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /** A request body: sent form-encoded (the spec's format) unless `json` is set. */
@@ -66,11 +67,14 @@ export async function request(
  * Registers one test per scenario against one server on a fresh temporary database (shared by the
  * table, so scenarios may build on earlier ones; `before` seeds what a scenario needs).
  */
-export function runScenarios(scenarios: ApiScenario[], options: { fresh?: boolean } = {}): void {
+export function runScenarios(
+  scenarios: ApiScenario[],
+  options: { fresh?: boolean; server?: Partial<ServerOptions> } = {},
+): void {
   let shared: TestServer | undefined;
   if (!options.fresh) {
     beforeAll(async () => {
-      shared = await startTestServer();
+      shared = await startTestServer(options.server);
     });
     afterAll(async () => {
       await shared?.dispose();
@@ -78,7 +82,7 @@ export function runScenarios(scenarios: ApiScenario[], options: { fresh?: boolea
   }
   for (const scenario of scenarios) {
     it(scenario.name, async () => {
-      const server = shared ?? (await startTestServer());
+      const server = shared ?? (await startTestServer(options.server));
       try {
         await scenario.before?.(server);
         const { response, text, body } = await request(server, scenario.method ?? 'GET', scenario.url, scenario);
