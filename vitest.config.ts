@@ -1,3 +1,4 @@
+import react from '@vitejs/plugin-react';
 import { configDefaults, defineConfig } from 'vitest/config';
 
 /**
@@ -27,6 +28,28 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 120_000,
+        },
+      },
+      {
+        // The editor's widgets, form logic and API client, in jsdom.
+        plugins: [react()],
+        test: {
+          name: 'renderer',
+          include: ['renderer/**/*.test.{ts,tsx}'],
+          environment: 'jsdom',
+          setupFiles: ['renderer/src/test-setup.ts'],
+        },
+      },
+      {
+        // The editor in real Chromium against a real server; one file at a time (one browser each).
+        test: {
+          name: 'e2e',
+          include: ['e2e/editor*.test.ts'],
+          environment: 'node',
+          globalSetup: ['e2e/support/global-setup.ts'],
+          fileParallelism: false,
+          testTimeout: 60_000,
+          hookTimeout: 180_000,
         },
       },
     ],

@@ -1,0 +1,176 @@
+import { existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import { builtEditorDir, packageRoot } from '../../server/config/package-root.js';
+import type { ContentRow, CreateRowResponse, ListResponse } from '../../server/contract/api-contract.js';
+import { startTestServer, type TestServer } from '../../server/test-support/test-server.js';
+
+/** Debian's Chromium; CI installs it with apt-get (no browser downloads). */
+export const CHROMIUM_PATH = process.env.QUIRE_CHROMIUM ?? '/usr/bin/chromium';
+
+/** The launch flags every Quire browser test uses. */
+export const CHROMIUM_ARGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--no-first-run',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+];
+
+/**
+ * The policy the editor must live with: scripts, styles, images and requests from its own origin
+ * only; no inline script, no eval, no inline style attributes, no external fonts or CDNs. Added to
+ * the editor's pages when the server does not send a policy of its own, so a violation fails a test.
+ */
+export const STRICT_CSP =
+  "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
+
+/** Where failure screenshots go. */
+export const RESULTS_DIR = join(packageRoot(), 'test-results');
+
+/** Launches Chromium, or fails with the one line that says how to get it. */
+export async function launchBrowser(): Promise<Browser> {
+  if (!existsSync(CHROMIUM_PATH)) {
+    throw new Error(`Chromium is not at ${CHROMIUM_PATH}: install it with "apt-get install chromium" (.ci/run does).`);
+  }
+  return chromium.launch({ executablePath: CHROMIUM_PATH, args: CHROMIUM_ARGS, headless: true });
+}
+
+/** A Quire server on a temporary database that serves the built editor. */
+export async function startEditorServer(): Promise<TestServer> {
+  const editorDir = builtEditorDir();
+  if (!existsSync(join(editorDir, 'index.html'))) {
+    throw new Error(`The editor is not built (${editorDir}); run "node scripts/build.mjs".`);
+  }
+  return startTestServer({ editorDir });
+}
+
+/** A browser tab on the editor, with what went wrong inside it. */
+export interface EditorTab {
+  context: BrowserContext;
+  page: Page;
+  /** Uncaught page errors and Content-Security-Policy violations. */
+  problems: string[];
+}
+
+/** Opens a fresh browser context (own storage) with the strict CSP and problem collection. */
+export async function openTab(browser: Browser): Promise<EditorTab> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB' });
+  await context.route('**/*', async (route) => {
+    if (route.request().resourceType() !== 'document') return route.continue();
+    const response = await route.fetch();
+    const headers = response.headers();
+    if (!headers['content-security-policy']) headers['content-security-policy'] = STRICT_CSP;
+    return route.fulfill({ response, headers });
+  });
+  const page = await context.newPage();
+  page.setDefaultTimeout(10_000);
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(`page error: ${error.message}`));
+  page.on('console', (message) => {
+    if (message.type() === 'error' && /Content Security Policy/i.test(message.text())) {
+      problems.push(`CSP violation: ${message.text()}`);
+    }
+  });
+  return { context, page, problems };
+}
+
+/** Saves a screenshot of a failed test to test-results/ and returns its path. */
+export async function saveFailureScreenshot(page: Page, testName: string): Promise<string | null> {
+  try {
+    mkdirSync(RESULTS_DIR, { recursive: true });
+    const file = join(RESULTS_DIR, `${testName.replace(/[^a-z0-9]+/gi, '-').slice(0, 100)}.png`);
+    await page.screenshot({ path: file, fullPage: true });
+    return file;
+  } catch {
+    return null;
+  }
+}
+
+/** Minimal typed API calls for arranging and checking data behind the browser's back. */
+export function apiOf(server: TestServer) {
+  const call = async <T>(method: string, path: string, body?: unknown): Promise<{ status: number; body: T }> => {
+    const response = await fetch(`${server.api}${path}`, {
+      method,
+      headers: body === undefined ? {} : { 'Content-Type': 'application/json' },
+      body: body === undefined ? undefined : JSON.stringify(body),
+    });
+    return { status: response.status, body: (await response.json()) as T };
+  };
+  return {
+    async create(type: string, values: Record<string, unknown>): Promise<ContentRow> {
+      const { status, body } = await call<CreateRowResponse>('POST', `/cms/${type}`, values);
+      if (status !== 201) throw new Error(`Seeding ${type} failed with ${status}: ${JSON.stringify(body)}`);
+      return body.rows[0];
+    },
+    async list(type: string, query = ''): Promise<ListResponse> {
+      const { status, body } = await call<ListResponse>('GET', `/cms/${type}${query}`);
+      if (status !== 200) throw new Error(`Listing ${type} failed with ${status}`);
+      return body;
+    },
+    async get(type: string, id: string): Promise<{ status: number; row: ContentRow | null }> {
+      const { status, body } = await call<ListResponse>('GET', `/cms/${type}/${encodeURIComponent(id)}`);
+      return { status, row: status === 200 ? body.rows[0] : null };
+    },
+  };
+}
+
+/** The text of the elements that describe an input (its error and hint), via aria-describedby. */
+export async function descriptionOf(page: Page, label: string): Promise<string> {
+  const ids = (await page.getByLabel(label, { exact: true }).getAttribute('aria-describedby')) ?? '';
+  const texts: string[] = [];
+  for (const id of ids.split(/\s+/).filter(Boolean))
+    texts.push((await page.locator(`[id="${id}"]`).textContent()) ?? '');
+  return texts.join(' ');
+}
+
+/** What a browser test file works with; filled in by the hooks `editorSuite` registers. */
+export interface EditorSuite {
+  server: TestServer;
+  browser: Browser;
+  api: ReturnType<typeof apiOf>;
+  /** The current test's tab. */
+  page: Page;
+  /** An absolute editor URL for a path such as `/news`. */
+  url(path: string): string;
+}
+
+/**
+ * Registers the hooks of a browser test file: one server (temporary database) and one Chromium for
+ * the file, a fresh browser context per test, a screenshot in test-results/ when a test fails, and a
+ * failure when the page threw or broke the Content-Security-Policy.
+ */
+export function editorSuite(): EditorSuite {
+  let tab: EditorTab | null = null;
+  const suite = {
+    url: (path: string) => `${suite.server.origin}${path}`,
+  } as EditorSuite;
+  beforeAll(async () => {
+    suite.server = await startEditorServer();
+    suite.api = apiOf(suite.server);
+    suite.browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await suite.browser?.close();
+    await suite.server?.dispose();
+  });
+  beforeEach(async () => {
+    tab = await openTab(suite.browser);
+    suite.page = tab.page;
+  });
+  afterEach(async (context) => {
+    if (!tab) return;
+    const current = tab;
+    tab = null;
+    if (context.task.result?.state === 'fail') {
+      const file = await saveFailureScreenshot(current.page, context.task.name);
+      if (file) console.error(`Screenshot of the failed test: ${file}`);
+    }
+    await current.context.close();
+    if (current.problems.length > 0) throw new Error(`The editor page had problems:\n${current.problems.join('\n')}`);
+  });
+  return suite;
+}

@@ -1,0 +1,43 @@
+import type { ErrorBody, ErrorCode } from '../../../server/contract/api-contract.js';
+
+/** Error codes the server sends, plus the two failures only the client can see. */
+export type ClientErrorCode = ErrorCode | 'network_error' | 'bad_response';
+
+/** A failed API call, shaped like the server's error body so the UI handles every failure alike. */
+export class ApiError extends Error {
+  readonly status: number;
+  readonly code: ClientErrorCode;
+  /** Per-field problems from a validation failure, keyed by the request's field names. */
+  readonly fields: Readonly<Record<string, string>>;
+
+  constructor(status: number, code: ClientErrorCode, message: string, fields: Record<string, string> = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.status = status;
+    this.code = code;
+    this.fields = fields;
+  }
+
+  /** Builds the error from a response body, tolerating bodies that are not the API's shape. */
+  static fromBody(status: number, body: unknown): ApiError {
+    const error = (body as Partial<ErrorBody> | null)?.error;
+    if (error && typeof error.message === 'string' && typeof error.code === 'string') {
+      return new ApiError(status, error.code, error.message, error.fields ?? {});
+    }
+    return new ApiError(status, 'bad_response', `The server answered ${status} without an explanation`);
+  }
+}
+
+/** A sentence for a person, whatever went wrong (never a stack trace). */
+export function describeError(error: unknown): string {
+  if (error instanceof ApiError) {
+    if (error.code === 'network_error') return 'Cannot reach the Quire server. Check that it is still running.';
+    return error.message;
+  }
+  return 'Something unexpected went wrong in the editor.';
+}
+
+/** Whether the error means the row or type does not exist (any more). */
+export function isNotFound(error: unknown): boolean {
+  return error instanceof ApiError && error.code === 'not_found';
+}

@@ -1,0 +1,118 @@
+import { describe, expect, it, vi } from 'vitest';
+import { ApiError, describeError } from './api-error.js';
+import type { TokenStore } from './auth-token.js';
+import { createApiClient, queryString } from './client.js';
+
+const json = (status: number, body: unknown) =>
+  new Response(JSON.stringify(body), { status, headers: { 'Content-Type': 'application/json' } });
+
+const unauthorized = () =>
+  json(401, { error: { status: 401, code: 'unauthorized', message: 'This server needs an API token' } });
+
+function memoryTokens(initial: string | null = null): TokenStore & { value: string | null } {
+  const store = {
+    value: initial,
+    get: () => store.value,
+    set: (token: string) => {
+      store.value = token;
+    },
+    clear: () => {
+      store.value = null;
+    },
+  };
+  return store;
+}
+
+/** A fake server that wants `Bearer right` and records the Authorization header of each call. */
+function guardedServer() {
+  const seen: (string | null)[] = [];
+  const fetch = vi.fn(async (_url: RequestInfo | URL, init?: RequestInit) => {
+    const auth = new Headers(init?.headers).get('Authorization');
+    seen.push(auth);
+    return auth === 'Bearer right' ? json(200, { count: 0, content_types: [] }) : unauthorized();
+  });
+  return { fetch: fetch as unknown as typeof globalThis.fetch, seen };
+}
+
+describe('the API client', () => {
+  it('builds list queries in the server parameter names', () => {
+    expect(
+      queryString({ filter: ['search=a&b', 'status=published'], limit: 50, offset: 100, order: 'title', desc: true }),
+    ).toBe('?filter=search%3Da%26b&filter=status%3Dpublished&limit=50&offset=100&order=title&desc=true');
+    expect(queryString({ desc: false })).toBe('');
+  });
+
+  it('sends writes as JSON and returns the typed answer', async () => {
+    const fetch = vi.fn(async () => json(201, { id: 'x', rows: [{ id: 'x' }] }));
+    const client = createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch, tokens: memoryTokens() });
+    const created = await client.createRow('news', { title: 'A', meta: null });
+    expect(created.id).toBe('x');
+    const [url, init] = fetch.mock.calls[0] as unknown as [string, RequestInit];
+    expect(url).toBe('/api/cms/news');
+    expect(init.method).toBe('POST');
+    expect(new Headers(init.headers).get('Content-Type')).toBe('application/json');
+    expect(JSON.parse(init.body as string)).toEqual({ title: 'A', meta: null });
+  });
+
+  it('turns the error body into an ApiError with the per-field problems', async () => {
+    const body = {
+      error: { status: 400, code: 'validation_failed', message: 'Invalid', fields: { title: 'is required' } },
+    };
+    const client = createApiClient({ fetch: (async () => json(400, body)) as typeof fetch, tokens: memoryTokens() });
+    const error = await client.createRow('news', {}).catch((failure: unknown) => failure);
+    expect(error).toBeInstanceOf(ApiError);
+    expect(error).toMatchObject({ status: 400, code: 'validation_failed', fields: { title: 'is required' } });
+  });
+
+  it('reports an unreachable server in words, not as a TypeError', async () => {
+    const client = createApiClient({
+      fetch: (async () => {
+        throw new TypeError('Failed to fetch');
+      }) as typeof fetch,
+      tokens: memoryTokens(),
+    });
+    const error = await client.listContentTypes().catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ code: 'network_error' });
+    expect(describeError(error)).toMatch(/Cannot reach the Quire server/);
+  });
+
+  it('asks for the API token once on a 401, keeps it, and sends it as a Bearer token from then on', async () => {
+    const server = guardedServer();
+    const tokens = memoryTokens();
+    const requestToken = vi.fn(async () => 'right');
+    const client = createApiClient({ fetch: server.fetch, tokens, requestToken });
+    await Promise.all([client.listContentTypes(), client.listContentTypes(), client.listContentTypes()]);
+    await client.listContentTypes();
+    expect(requestToken).toHaveBeenCalledTimes(1);
+    expect(requestToken).toHaveBeenCalledWith('missing');
+    expect(tokens.value).toBe('right');
+    expect(server.seen.slice(-4)).toEqual(['Bearer right', 'Bearer right', 'Bearer right', 'Bearer right']);
+  });
+
+  it('asks again, saying so, when the kept token is refused', async () => {
+    const server = guardedServer();
+    const requestToken = vi.fn(async () => 'right');
+    const client = createApiClient({ fetch: server.fetch, tokens: memoryTokens('stale'), requestToken });
+    await client.listContentTypes();
+    expect(requestToken).toHaveBeenCalledWith('rejected');
+    expect(server.seen).toEqual(['Bearer stale', 'Bearer right']);
+  });
+
+  it('gives up with the 401 when the user declines to give a token', async () => {
+    const server = guardedServer();
+    const client = createApiClient({ fetch: server.fetch, tokens: memoryTokens(), requestToken: async () => null });
+    await expect(client.listContentTypes()).rejects.toMatchObject({ status: 401, code: 'unauthorized' });
+  });
+
+  it('keeps the token in sessionStorage by default, so a reload does not ask again', async () => {
+    sessionStorage.clear();
+    const server = guardedServer();
+    const first = createApiClient({ fetch: server.fetch, requestToken: async () => 'right' });
+    await first.listContentTypes();
+    expect(sessionStorage.getItem('quire.apiToken')).toBe('right');
+    const requestToken = vi.fn(async () => 'unused');
+    const second = createApiClient({ fetch: server.fetch, requestToken });
+    await second.listContentTypes();
+    expect(requestToken).not.toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,140 @@
+import { useEffect, useMemo, useState } from 'react';
+import { ApiProvider } from './api/api-context.js';
+import { describeError } from './api/api-error.js';
+import { type ApiClient, createApiClient, type TokenRequestReason } from './api/client.js';
+import { ConfirmDialog } from './components/confirm-dialog.js';
+import { Sidebar } from './components/sidebar.js';
+import { EmptyState, ErrorState, LoadingState } from './components/states.js';
+import { ToastProvider } from './components/toasts.js';
+import { TokenDialog } from './components/token-dialog.js';
+import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
+import { useDocumentTitle } from './hooks/use-document-title.js';
+import { ListPage } from './pages/list-page.js';
+import { RowEditorPage } from './pages/row-editor-page.js';
+import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
+import { EMPTY_LIST_STATE, routeHref } from './routing/routes.js';
+
+interface TokenRequest {
+  reason: TokenRequestReason;
+  resolve(token: string | null): void;
+}
+
+/** The whole editor. Tests pass their own API client; the real one talks to `/api` on this origin. */
+export function EditorApp({ client }: { client?: ApiClient }) {
+  const [tokenRequest, setTokenRequest] = useState<TokenRequest | null>(null);
+  const api = useMemo(
+    () =>
+      client ??
+      createApiClient({
+        requestToken: (reason) => new Promise((resolve) => setTokenRequest({ reason, resolve })),
+      }),
+    [client],
+  );
+  const answer = (token: string | null) => {
+    tokenRequest?.resolve(token);
+    setTokenRequest(null);
+  };
+  return (
+    <ApiProvider client={api}>
+      <RouterProvider>
+        <ToastProvider>
+          <ContentTypesProvider>
+            <Shell />
+          </ContentTypesProvider>
+        </ToastProvider>
+      </RouterProvider>
+      {tokenRequest && (
+        <TokenDialog reason={tokenRequest.reason} onSubmit={(token) => answer(token)} onCancel={() => answer(null)} />
+      )}
+    </ApiProvider>
+  );
+}
+
+function Shell() {
+  const route = useRoute();
+  const currentType = route.name === 'list' || route.name === 'create' || route.name === 'row' ? route.type : null;
+  return (
+    <div className="app">
+      <Sidebar currentType={currentType} />
+      <main className="main">
+        <Screen />
+      </main>
+      <UnsavedChangesDialog />
+    </div>
+  );
+}
+
+function Screen() {
+  const route = useRoute();
+  const navigate = useNavigate();
+  const { types, error, reload } = useContentTypes();
+  const home = useLinkProps('/');
+  const firstType = types?.[0]?.table;
+
+  useEffect(() => {
+    if (route.name === 'home' && firstType) {
+      navigate(routeHref({ name: 'list', type: firstType, list: EMPTY_LIST_STATE }), { replace: true });
+    }
+  }, [route.name, firstType, navigate]);
+
+  if (error && !types) {
+    return (
+      <ErrorState
+        title="Couldn’t load the content types"
+        message={describeError(error)}
+        action={
+          <button type="button" className="button" onClick={reload}>
+            Try again
+          </button>
+        }
+      />
+    );
+  }
+  if (!types) return <LoadingState label="Connecting to Quire…" />;
+  if (route.name === 'home') {
+    return types.length === 0 ? (
+      <EmptyState title="No content types yet">This database has no content types to edit.</EmptyState>
+    ) : (
+      <LoadingState label="Opening…" />
+    );
+  }
+  if (route.name === 'unknown') {
+    return <NotFound message={`There is nothing at ${route.path}.`} homeLink={home} />;
+  }
+  const type = types.find((candidate) => candidate.table === route.type);
+  if (!type) return <NotFound message={`There is no content type named “${route.type}”.`} homeLink={home} />;
+  if (route.name === 'list') return <ListPage key={type.table} type={type} list={route.list} />;
+  return <RowEditorPage key={type.table} type={type} id={route.name === 'row' ? route.id : null} list={route.list} />;
+}
+
+function NotFound({ message, homeLink }: { message: string; homeLink: ReturnType<typeof useLinkProps> }) {
+  useDocumentTitle('Not found');
+  return (
+    <ErrorState
+      title="Not found"
+      message={message}
+      action={
+        <a {...homeLink} className="button">
+          Go to the first content type
+        </a>
+      }
+    />
+  );
+}
+
+/** Asks before a navigation would throw away edits. */
+function UnsavedChangesDialog() {
+  const { pendingHref, confirmPending, cancelPending } = usePendingNavigation();
+  if (pendingHref === null) return null;
+  return (
+    <ConfirmDialog
+      title="Discard unsaved changes?"
+      confirmLabel="Discard changes"
+      cancelLabel="Keep editing"
+      onConfirm={confirmPending}
+      onCancel={cancelPending}
+    >
+      <p>You have changes that are not saved yet. If you leave now, they are lost.</p>
+    </ConfirmDialog>
+  );
+}

@@ -1,0 +1,115 @@
+import type { MouseEvent } from 'react';
+import type { ColumnDescriptor, ContentRow } from '../../../server/contract/api-contract.js';
+import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
+import { widgetFor } from '../fields/field-registry.js';
+import { summarize } from '../fields/field-values.js';
+import { useNavigate } from '../routing/router.js';
+import type { SortState } from '../routing/routes.js';
+import { IconSort } from './icons.js';
+import { titleColumn, UPDATED_COLUMN } from './list-columns.js';
+
+/** Props of the rows table. */
+export interface ContentTableProps {
+  caption: string;
+  columns: ColumnDescriptor[];
+  rows: ContentRow[];
+  sort: SortState;
+  onSort(order: string): void;
+  rowHref(id: string): string;
+  busy: boolean;
+}
+
+function SortableHeader({
+  name,
+  label,
+  sort,
+  onSort,
+}: {
+  name: string;
+  label: string;
+  sort: SortState;
+  onSort(order: string): void;
+}) {
+  const direction = sort?.order === name ? (sort.desc ? 'desc' : 'asc') : null;
+  const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined;
+  return (
+    <th scope="col" aria-sort={ariaSort} className={direction ? 'is-sorted' : undefined}>
+      <button type="button" className="th-button" onClick={() => onSort(name)}>
+        {label}
+        <IconSort direction={direction} />
+      </button>
+    </th>
+  );
+}
+
+/**
+ * The rows of a type as a table: a column per listable content column plus "Updated", sortable
+ * headers, the title cell a link to the row (the whole row is clickable too).
+ */
+export function ContentTable({ caption, columns, rows, sort, onSort, rowHref, busy }: ContentTableProps) {
+  const navigate = useNavigate();
+  const linkColumn = titleColumn(columns)?.name ?? columns[0]?.name;
+  const openRow = (event: MouseEvent, href: string) => {
+    const target = event.target as HTMLElement;
+    if (target.closest('a, button, input, select') || window.getSelection()?.toString()) return;
+    navigate(href);
+  };
+  const now = new Date();
+  return (
+    <div className={busy ? 'table-wrap is-busy' : 'table-wrap'}>
+      <table className="table" aria-busy={busy || undefined}>
+        <caption className="visually-hidden">{caption}</caption>
+        <thead>
+          <tr>
+            {columns.map((column) => (
+              <SortableHeader key={column.name} name={column.name} label={column.label} sort={sort} onSort={onSort} />
+            ))}
+            <SortableHeader name={UPDATED_COLUMN.name} label={UPDATED_COLUMN.label} sort={sort} onSort={onSort} />
+          </tr>
+        </thead>
+        <tbody>
+          {rows.map((row) => {
+            const href = rowHref(row.id);
+            return (
+              <tr key={row.id} onClick={(event) => openRow(event, href)} className="table-row">
+                {columns.map((column) => {
+                  const Cell = widgetFor(column).Cell;
+                  return (
+                    <td
+                      key={column.name}
+                      className={`cell cell-${column.type}${column.name === linkColumn ? ' cell-primary' : ''}`}
+                    >
+                      {column.name === linkColumn ? (
+                        <a
+                          href={href}
+                          className="row-link"
+                          onClick={(event) => {
+                            if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
+                            event.preventDefault();
+                            navigate(href);
+                          }}
+                        >
+                          {summarize(row[column.name]) || 'Untitled'}
+                        </a>
+                      ) : (
+                        <Cell column={column} value={row[column.name]} />
+                      )}
+                    </td>
+                  );
+                })}
+                <td className="cell cell-updated">
+                  <time
+                    dateTime={`${row.updated_at.replace(' ', 'T').slice(0, 19)}Z`}
+                    title={formatTimestamp(row.updated_at)}
+                  >
+                    {timeAgo(row.updated_at, now)}
+                  </time>
+                </td>
+              </tr>
+            );
+          })}
+        </tbody>
+      </table>
+    </div>
+  );
+}

@@ -1,0 +1,62 @@
+import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import { widgetFor } from '../fields/field-registry.js';
+import type { DerivedState, FormValue } from '../fields/field-types.js';
+
+/** Props of one form field. */
+export interface FieldFrameProps {
+  column: ColumnDescriptor;
+  value: FormValue;
+  onChange(value: FormValue): void;
+  error: string | undefined;
+  derived?: DerivedState;
+}
+
+/** The input's DOM id for a column (so error summaries can focus it). */
+export const fieldId = (name: string) => `field-${name}`;
+
+/**
+ * One field of the row form: `<label>` with exactly the column's label (the required mark sits
+ * outside it), the type's widget from the registry, a hint, and the server's problem with it.
+ */
+export function FieldFrame({ column, value, onChange, error, derived }: FieldFrameProps) {
+  const widget = widgetFor(column);
+  const id = fieldId(column.name);
+  const hint = widget.hint?.(column, derived);
+  const hintId = hint ? `${id}-hint` : undefined;
+  const errorId = error ? `${id}-error` : undefined;
+  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
+  const Input = widget.Input;
+  return (
+    <div className={`field field-${column.type}`} data-invalid={error ? 'true' : undefined}>
+      <div className="field-label-row">
+        <label htmlFor={id} className="label">
+          {column.label}
+        </label>
+        {column.required && (
+          <span className="required-mark" title="Required" aria-hidden="true">
+            *
+          </span>
+        )}
+      </div>
+      <Input
+        column={column}
+        id={id}
+        value={value}
+        onChange={onChange}
+        describedBy={describedBy}
+        invalid={!!error}
+        derived={derived}
+      />
+      {error && (
+        <p id={errorId} className="field-error">
+          {column.label} {error}
+        </p>
+      )}
+      {hint && !error && (
+        <p id={hintId} className="field-hint">
+          {hint}
+        </p>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,96 @@
+import { PAGE_SIZES } from '../routing/routes.js';
+import { IconChevronLeft, IconChevronRight } from './icons.js';
+
+const numbers = new Intl.NumberFormat();
+
+/** Props of the pager under the list. */
+export interface PaginationProps {
+  page: number;
+  pageSize: number;
+  /** Rows on this page. */
+  count: number;
+  /** Rows matching the search and filters. */
+  filtered: number;
+  /** All rows of the type. */
+  total: number;
+  onPage(page: number): void;
+  onPageSize(size: number): void;
+}
+
+/** "1–50 of 1,234" (and "filtered from" when a search narrows it), page size, and page buttons. */
+export function Pagination({ page, pageSize, count, filtered, total, onPage, onPageSize }: PaginationProps) {
+  const pages = Math.max(1, Math.ceil(filtered / pageSize));
+  const first = count === 0 ? 0 : (page - 1) * pageSize + 1;
+  const last = count === 0 ? 0 : first + count - 1;
+  return (
+    <nav className="pagination" aria-label="Pagination">
+      <p className="pagination-summary" aria-live="polite">
+        <span className="pagination-range">
+          {numbers.format(first)}–{numbers.format(last)} of {numbers.format(filtered)}
+        </span>
+        {filtered !== total && <span className="muted"> (filtered from {numbers.format(total)})</span>}
+      </p>
+      <div className="pagination-controls">
+        <label className="page-size">
+          <span>Rows per page</span>
+          <select
+            className="input select select-small"
+            value={pageSize}
+            onChange={(event) => onPageSize(Number(event.target.value))}
+          >
+            {PAGE_SIZES.map((size) => (
+              <option key={size} value={size}>
+                {size}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="page-status">
+          Page {numbers.format(page)} of {numbers.format(pages)}
+        </span>
+        <div className="button-group">
+          <button
+            type="button"
+            className="button button-small button-icon"
+            onClick={() => onPage(1)}
+            disabled={page <= 1}
+            aria-label="First page"
+            title="First page"
+          >
+            «
+          </button>
+          <button
+            type="button"
+            className="button button-small button-icon"
+            onClick={() => onPage(page - 1)}
+            disabled={page <= 1}
+            aria-label="Previous page"
+            title="Previous page"
+          >
+            <IconChevronLeft />
+          </button>
+          <button
+            type="button"
+            className="button button-small button-icon"
+            onClick={() => onPage(page + 1)}
+            disabled={page >= pages}
+            aria-label="Next page"
+            title="Next page"
+          >
+            <IconChevronRight />
+          </button>
+          <button
+            type="button"
+            className="button button-small button-icon"
+            onClick={() => onPage(pages)}
+            disabled={page >= pages}
+            aria-label="Last page"
+            title="Last page"
+          >
+            »
+          </button>
+        </div>
+      </div>
+    </nav>
+  );
+}

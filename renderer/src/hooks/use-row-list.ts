@@ -1,0 +1,70 @@
+import { useEffect, useState } from 'react';
+import type { ContentTypeSummary, ListQuery, ListResponse } from '../../../server/contract/api-contract.js';
+import { useApi } from '../api/api-context.js';
+import { filterColumns, isSearchable } from '../components/list-columns.js';
+import type { ListState } from '../routing/routes.js';
+
+/** The list request of a list state: paging, sort (newest first by default), search and filters. */
+export function listRequest(type: ContentTypeSummary, list: ListState): ListQuery {
+  const filter: string[] = [];
+  if (list.search.trim() !== '' && isSearchable(type.columns)) filter.push(`search=${list.search.trim()}`);
+  for (const column of filterColumns(type.columns)) {
+    const value = list.filters[column.name];
+    if (value && column.options?.some((option) => option.id === value)) filter.push(`${column.name}=${value}`);
+  }
+  return {
+    filter,
+    limit: list.pageSize,
+    offset: (list.page - 1) * list.pageSize,
+    order: list.sort?.order ?? 'created_at',
+    desc: list.sort ? list.sort.desc : true,
+  };
+}
+
+/** A list load: the last answer stays on screen while the next one loads, so paging never flashes. */
+export interface RowListState {
+  data: ListResponse | null;
+  loading: boolean;
+  error: unknown;
+  /** Loads again (after "Try again"). */
+  retry(): void;
+}
+
+/** Loads one page of rows for the list state; stale answers are dropped when the state moves on. */
+export function useRowList(type: ContentTypeSummary, list: ListState, dataVersion: number): RowListState {
+  const api = useApi();
+  const [data, setData] = useState<ListResponse | null>(null);
+  const [loading, setLoading] = useState(true);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  const request = JSON.stringify(listRequest(type, list));
+
+  // A different type starts from a blank table rather than showing the previous type's rows.
+  const [shownType, setShownType] = useState(type.table);
+  if (shownType !== type.table) {
+    setShownType(type.table);
+    setData(null);
+  }
+
+  useEffect(() => {
+    void dataVersion;
+    void attempt;
+    const controller = new AbortController();
+    setLoading(true);
+    setError(null);
+    api.listRows(type.table, JSON.parse(request) as ListQuery, controller.signal).then(
+      (answer) => {
+        setData(answer);
+        setLoading(false);
+      },
+      (failure: unknown) => {
+        if (controller.signal.aborted) return;
+        setError(failure);
+        setLoading(false);
+      },
+    );
+    return () => controller.abort();
+  }, [api, type.table, request, dataVersion, attempt]);
+
+  return { data, loading, error, retry: () => setAttempt((n) => n + 1) };
+}

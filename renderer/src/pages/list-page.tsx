@@ -1,0 +1,232 @@
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import { describeError } from '../api/api-error.js';
+import { ContentTable } from '../components/content-table.js';
+import { IconPlus, IconSearch } from '../components/icons.js';
+import { filterColumns, isSearchable, listColumns } from '../components/list-columns.js';
+import { Pagination } from '../components/pagination.js';
+import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { useContentTypes } from '../hooks/content-types.js';
+import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useRowList } from '../hooks/use-row-list.js';
+import { useNavigate } from '../routing/router.js';
+import { EMPTY_LIST_STATE, type ListState, routeHref } from '../routing/routes.js';
+
+/** How long typing pauses before the search runs. */
+const SEARCH_DELAY_MS = 250;
+const numbers = new Intl.NumberFormat();
+
+/** The rows of one content type: search, filters, sortable table, pages. All of it lives in the URL. */
+export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
+  const navigate = useNavigate();
+  const { dataVersion } = useContentTypes();
+  const { data, loading, error, retry } = useRowList(type, list, dataVersion);
+  useDocumentTitle(type.title);
+
+  const go = useCallback(
+    (next: Partial<ListState>, replace = false) =>
+      navigate(routeHref({ name: 'list', type: type.table, list: { ...list, ...next } }), { replace }),
+    [navigate, type.table, list],
+  );
+  const columns = listColumns(type.columns);
+  const filters = filterColumns(type.columns);
+  const searchable = isSearchable(type.columns);
+  const narrowed = list.search.trim() !== '' || Object.values(list.filters).some((value) => value !== '');
+
+  // A page past the end (rows were deleted, or an old link): show the last page instead.
+  useEffect(() => {
+    if (!data || loading || data.count > 0 || list.page === 1) return;
+    const lastPage = Math.max(1, Math.ceil(data.filtered / list.pageSize));
+    if (lastPage < list.page) go({ page: lastPage }, true);
+  }, [data, loading, list.page, list.pageSize, go]);
+
+  const onSort = (order: string) => {
+    const current = list.sort?.order === order ? list.sort : null;
+    // Ascending, then descending, then back to the default (newest first).
+    const sort = !current ? { order, desc: false } : !current.desc ? { order, desc: true } : null;
+    go({ sort, page: 1 });
+  };
+
+  const newHref = routeHref({ name: 'create', type: type.table, list });
+  const rowHref = (id: string) => routeHref({ name: 'row', type: type.table, id, list });
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div className="page-heading">
+          <h1 className="page-title">{type.title}</h1>
+          <p className="page-subtitle">
+            {data ? `${numbers.format(data.total)} ${data.total === 1 ? 'row' : 'rows'}` : '\u00a0'}
+          </p>
+        </div>
+        <div className="page-actions">
+          <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
+            <IconPlus />
+            New
+          </button>
+        </div>
+      </header>
+
+      <div className="toolbar">
+        {searchable && <SearchBox value={list.search} onSearch={(search) => go({ search, page: 1 }, true)} />}
+        {filters.map((column) => (
+          <label key={column.name} className="filter">
+            <span className="filter-label">{column.label}</span>
+            <select
+              className="input select"
+              value={list.filters[column.name] ?? ''}
+              onChange={(event) => go({ filters: { ...list.filters, [column.name]: event.target.value }, page: 1 })}
+            >
+              <option value="">All</option>
+              {(column.options ?? []).map((option) => (
+                <option key={option.id} value={option.id}>
+                  {option.text}
+                </option>
+              ))}
+            </select>
+          </label>
+        ))}
+        {narrowed && (
+          <button
+            type="button"
+            className="button button-ghost button-small"
+            onClick={() => go({ ...EMPTY_LIST_STATE, sort: list.sort, pageSize: list.pageSize })}
+          >
+            Clear filters
+          </button>
+        )}
+      </div>
+
+      <div className="list-body">
+        {error && !loading ? (
+          <ErrorState
+            title={`Couldn’t load ${type.title}`}
+            message={describeError(error)}
+            action={
+              <button type="button" className="button" onClick={retry}>
+                Try again
+              </button>
+            }
+          />
+        ) : !data ? (
+          <LoadingState label={`Loading ${type.title}…`} />
+        ) : data.total === 0 ? (
+          <EmptyState
+            title={`No ${type.title.toLowerCase()} yet`}
+            action={
+              <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
+                <IconPlus />
+                Add the first row
+              </button>
+            }
+          >
+            Rows you add appear here, and through the API at <code>/api/cms/{type.table}</code>.
+          </EmptyState>
+        ) : data.filtered === 0 ? (
+          <EmptyState
+            title="No rows match"
+            action={
+              <button
+                type="button"
+                className="button"
+                onClick={() => go({ ...EMPTY_LIST_STATE, sort: list.sort, pageSize: list.pageSize })}
+              >
+                Clear search and filters
+              </button>
+            }
+          >
+            {list.search ? `Nothing in ${type.title} matches “${list.search}”.` : 'Try another filter.'}
+          </EmptyState>
+        ) : (
+          <>
+            <ContentTable
+              caption={`${type.title}, page ${list.page}`}
+              columns={columns}
+              rows={data.rows}
+              sort={list.sort}
+              onSort={onSort}
+              rowHref={rowHref}
+              busy={loading}
+            />
+            <Pagination
+              page={list.page}
+              pageSize={list.pageSize}
+              count={data.count}
+              filtered={data.filtered}
+              total={data.total}
+              onPage={(page) => go({ page })}
+              onPageSize={(pageSize) => go({ pageSize, page: 1 })}
+            />
+          </>
+        )}
+        {loading && data && <div className="progress-bar" aria-hidden="true" />}
+      </div>
+    </div>
+  );
+}
+
+/** The search box: searches as you type (after a short pause); `/` focuses it from anywhere in the list. */
+function SearchBox({ value, onSearch }: { value: string; onSearch(search: string): void }) {
+  const [draft, setDraft] = useState(value);
+  const input = useRef<HTMLInputElement>(null);
+  const sent = useRef(value);
+  const latest = useRef(onSearch);
+  latest.current = onSearch;
+
+  // Back/forward or "Clear filters" changed the URL: show its search.
+  useEffect(() => {
+    if (value !== sent.current) {
+      sent.current = value;
+      setDraft(value);
+    }
+  }, [value]);
+
+  useEffect(() => {
+    if (draft === sent.current) return;
+    const timer = window.setTimeout(() => {
+      sent.current = draft;
+      latest.current(draft);
+    }, SEARCH_DELAY_MS);
+    return () => window.clearTimeout(timer);
+  }, [draft]);
+
+  useEffect(() => {
+    const onKeyDown = (event: KeyboardEvent) => {
+      const target = event.target as HTMLElement;
+      if (event.key !== '/' || target.closest('input, textarea, select, [contenteditable]')) return;
+      event.preventDefault();
+      input.current?.focus();
+    };
+    window.addEventListener('keydown', onKeyDown);
+    return () => window.removeEventListener('keydown', onKeyDown);
+  }, []);
+
+  return (
+    <div className="search">
+      <label htmlFor="list-search" className="visually-hidden">
+        Search
+      </label>
+      <IconSearch />
+      <input
+        ref={input}
+        id="list-search"
+        type="search"
+        className="input search-input"
+        placeholder="Search titles and slugs…"
+        value={draft}
+        onChange={(event) => setDraft(event.target.value)}
+        onKeyDown={(event) => {
+          if (event.key === 'Enter') {
+            sent.current = draft;
+            onSearch(draft);
+          }
+        }}
+        autoComplete="off"
+        spellCheck={false}
+      />
+      <kbd className="search-kbd" title="Press / to search">
+        /
+      </kbd>
+    </div>
+  );
+}

@@ -1,0 +1,261 @@
+import { type FormEvent, useEffect, useState } from 'react';
+import type { ContentRow, ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import { useApi } from '../api/api-context.js';
+import { describeError, isNotFound } from '../api/api-error.js';
+import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { FieldFrame } from '../components/field-frame.js';
+import { IconAlert, IconArrowLeft, IconClose, IconSave, IconTrash } from '../components/icons.js';
+import { RowDetails } from '../components/row-details.js';
+import { SeoSection } from '../components/seo-section.js';
+import { ErrorState, LoadingState } from '../components/states.js';
+import { asText } from '../fields/field-values.js';
+import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useRowEditor } from '../hooks/use-row-editor.js';
+import { useSaveShortcut } from '../hooks/use-save-shortcut.js';
+import { useLinkProps, useNavigate, useNavigationBlocker } from '../routing/router.js';
+import { type ListState, routeHref } from '../routing/routes.js';
+
+/** Props of the row editor: a saved row (`id`) or a new one (`id` null). */
+export interface RowEditorPageProps {
+  type: ContentTypeSummary;
+  id: string | null;
+  list: ListState;
+}
+
+/** Loads the row (or starts a new one) and shows its form; designed loading and not-found states. */
+export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
+  const api = useApi();
+  const [loaded, setLoaded] = useState<{ id: string; row: ContentRow } | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const [attempt, setAttempt] = useState(0);
+  const backLink = useLinkProps(routeHref({ name: 'list', type: type.table, list }));
+  const current = id !== null && loaded?.id === id ? loaded.row : null;
+
+  useEffect(() => {
+    void attempt;
+    if (id === null) return;
+    // A row this page just created is already here; anything else is fetched.
+    if (loaded?.id === id) return;
+    const controller = new AbortController();
+    setError(null);
+    api.getRow(type.table, id, controller.signal).then(
+      (answer) => setLoaded({ id, row: answer.rows[0] }),
+      (failure: unknown) => {
+        if (!controller.signal.aborted) setError(failure);
+      },
+    );
+    return () => controller.abort();
+  }, [api, type.table, id, loaded?.id, attempt]);
+
+  if (id !== null && !current) {
+    if (error) {
+      return (
+        <div className="page">
+          <ErrorState
+            title={isNotFound(error) ? 'This row does not exist' : 'Couldn’t open this row'}
+            message={
+              isNotFound(error)
+                ? `There is no ${type.title} row with id ${id}. It may have been deleted.`
+                : describeError(error)
+            }
+            action={
+              <>
+                <a {...backLink} className="button">
+                  Back to list
+                </a>
+                {!isNotFound(error) && (
+                  <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
+                    Try again
+                  </button>
+                )}
+              </>
+            }
+          />
+        </div>
+      );
+    }
+    return (
+      <div className="page">
+        <LoadingState label="Loading row…" />
+      </div>
+    );
+  }
+  return (
+    <RowForm
+      key={id ?? 'new'}
+      type={type}
+      initialRow={current}
+      list={list}
+      onCreated={(row) => setLoaded({ id: row.id, row })}
+    />
+  );
+}
+
+const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
+
+function RowForm({
+  type,
+  initialRow,
+  list,
+  onCreated,
+}: {
+  type: ContentTypeSummary;
+  initialRow: ContentRow | null;
+  list: ListState;
+  onCreated(row: ContentRow): void;
+}) {
+  const navigate = useNavigate();
+  const editor = useRowEditor(type, initialRow);
+  const [confirmingDelete, setConfirmingDelete] = useState(false);
+  const listHref = routeHref({ name: 'list', type: type.table, list });
+  const backLink = useLinkProps(listHref);
+  useNavigationBlocker(editor.dirty);
+  useDocumentTitle(editor.label, type.title);
+
+  const save = async () => {
+    const wasNew = editor.row === null;
+    const saved = await editor.save();
+    if (saved && wasNew) {
+      onCreated(saved);
+      navigate(routeHref({ name: 'row', type: type.table, id: saved.id, list }), { replace: true, force: true });
+    }
+  };
+  useSaveShortcut(() => void save());
+
+  const onSubmit = (event: FormEvent) => {
+    event.preventDefault();
+    void save();
+  };
+  const confirmDelete = async () => {
+    if (await editor.remove()) navigate(listHref, { force: true });
+    else setConfirmingDelete(false);
+  };
+
+  const slugColumn = type.columns.find((column) => column.type === 'slug');
+  const shortcut = isMac ? '⌘S' : 'Ctrl+S';
+
+  return (
+    <div className="page page-editor">
+      <header className="page-header editor-header">
+        <div className="page-heading">
+          <a {...backLink} className="back-link">
+            <IconArrowLeft />
+            Back to list
+          </a>
+          <p className="eyebrow">
+            {type.title} · {editor.row ? 'Edit row' : 'New row'}
+          </p>
+          <h1 className="page-title page-title-row">{editor.label}</h1>
+        </div>
+        <div className="page-actions">
+          <span className={editor.dirty ? 'save-state is-dirty' : 'save-state'} aria-live="polite">
+            {editor.saving ? 'Saving…' : editor.dirty ? 'Unsaved changes' : editor.row ? 'All changes saved' : ''}
+          </span>
+          {editor.row && (
+            <button
+              type="button"
+              className="button button-danger-quiet"
+              onClick={() => setConfirmingDelete(true)}
+              disabled={editor.saving || editor.deleting}
+            >
+              <IconTrash />
+              Delete
+            </button>
+          )}
+          <button
+            type="submit"
+            form="row-form"
+            className="button button-primary"
+            disabled={editor.saving}
+            aria-busy={editor.saving || undefined}
+            title={`Save (${shortcut})`}
+            // The name stays exactly "Save"; the shortcut is shown, not announced.
+            aria-label="Save"
+          >
+            <IconSave />
+            Save
+            <kbd className="button-kbd">{shortcut}</kbd>
+          </button>
+        </div>
+      </header>
+
+      <form id="row-form" className="editor-layout" onSubmit={onSubmit} noValidate>
+        <div className="editor-main">
+          {editor.banner && (
+            <div className="banner banner-error" role="alert">
+              <IconAlert />
+              <div className="banner-text">
+                <p>{editor.banner}</p>
+                {editor.errors.other.length > 0 && (
+                  <ul>
+                    {editor.errors.other.map((problem) => (
+                      <li key={problem}>{problem}</li>
+                    ))}
+                  </ul>
+                )}
+              </div>
+              <button
+                type="button"
+                className="banner-close"
+                onClick={editor.dismissBanner}
+                aria-label="Dismiss message"
+              >
+                <IconClose />
+              </button>
+            </div>
+          )}
+          <section className="card" aria-label="Content">
+            <div className="field-grid">
+              {type.columns.map((column) => (
+                <FieldFrame
+                  key={column.name}
+                  column={column}
+                  value={editor.state.values[column.name]}
+                  onChange={(value) => editor.change(column.name, value)}
+                  error={editor.errors.columns[column.name]}
+                  derived={
+                    column.name in editor.state.following
+                      ? {
+                          following: editor.state.following[column.name],
+                          sourceLabel:
+                            type.columns.find((candidate) => candidate.name === column.parent)?.label ??
+                            column.parent ??
+                            '',
+                          regenerate: () => editor.regenerate(column.name),
+                        }
+                      : undefined
+                  }
+                />
+              ))}
+            </div>
+          </section>
+          <SeoSection
+            meta={editor.state.meta}
+            errors={editor.errors.meta}
+            onChange={editor.changeMeta}
+            fallbackTitle={editor.label}
+            slug={slugColumn ? asText(editor.state.values[slugColumn.name]) : ''}
+          />
+        </div>
+        <aside className="editor-side">
+          <RowDetails row={editor.row} type={type.table} />
+        </aside>
+      </form>
+
+      {confirmingDelete && (
+        <ConfirmDialog
+          title={`Delete “${editor.label}”?`}
+          confirmLabel="Delete"
+          busy={editor.deleting}
+          onConfirm={() => void confirmDelete()}
+          onCancel={() => setConfirmingDelete(false)}
+        >
+          <p>
+            The {type.title} row “{editor.label}” will be deleted for good
+            {editor.dirty ? ', along with your unsaved changes' : ''}. This cannot be undone.
+          </p>
+        </ConfirmDialog>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,121 @@
+/** Rows per page unless the URL says otherwise. */
+export const DEFAULT_PAGE_SIZE = 50;
+/** Page sizes the list offers. */
+export const PAGE_SIZES = [25, 50, 100, 200] as const;
+
+/** Sorting of the list: a field and a direction; null = newest first. */
+export type SortState = { order: string; desc: boolean } | null;
+
+/** Where the list is: search, page, filters and sort. Kept in the URL so reload and back work. */
+export interface ListState {
+  search: string;
+  /** 1-based. */
+  page: number;
+  pageSize: number;
+  /** Equality filters by column name (select columns). */
+  filters: Readonly<Record<string, string>>;
+  sort: SortState;
+}
+
+/** A screen of the editor, parsed from the URL. */
+export type Route =
+  | { name: 'home' }
+  | { name: 'list'; type: string; list: ListState }
+  | { name: 'create'; type: string; list: ListState }
+  | { name: 'row'; type: string; id: string; list: ListState }
+  | { name: 'unknown'; path: string };
+
+/** The list state of a fresh visit. */
+export const EMPTY_LIST_STATE: ListState = {
+  search: '',
+  page: 1,
+  pageSize: DEFAULT_PAGE_SIZE,
+  filters: {},
+  sort: null,
+};
+
+const FILTER_PREFIX = 'f.';
+
+/**
+ * Parses a location. Paths: `/` (home), `/:type` (list), `/:type/new` (new row), `/:type/rows/:id`
+ * (a row; the fixed `rows` segment keeps a row whose id is `new` reachable). The query holds the list
+ * state: `q`, `page`, `size`, `order`, `desc`, and `f.<column>` filters.
+ */
+export function parseLocation(pathname: string, search: string): Route {
+  const segments = pathname.split('/').filter((segment) => segment !== '');
+  const decoded = segments.map(safeDecode);
+  if (decoded.some((segment) => segment === null)) return { name: 'unknown', path: pathname };
+  const [type, second, third, ...rest] = decoded as string[];
+  const list = parseListState(search);
+  if (segments.length === 0) return { name: 'home' };
+  if (segments.length === 1) return { name: 'list', type, list };
+  if (segments.length === 2 && second === 'new') return { name: 'create', type, list };
+  if (segments.length === 3 && second === 'rows' && rest.length === 0) return { name: 'row', type, id: third, list };
+  return { name: 'unknown', path: pathname };
+}
+
+/** The URL of a route (path plus the list state as a query). */
+export function routeHref(route: Route): string {
+  switch (route.name) {
+    case 'home':
+      return '/';
+    case 'unknown':
+      return route.path;
+    case 'list':
+      return `/${encodeURIComponent(route.type)}${listQuery(route.list)}`;
+    case 'create':
+      return `/${encodeURIComponent(route.type)}/new${listQuery(route.list)}`;
+    case 'row':
+      return `/${encodeURIComponent(route.type)}/rows/${encodeURIComponent(route.id)}${listQuery(route.list)}`;
+  }
+}
+
+/** Reads the list state from a query string; anything malformed falls back to the default. */
+export function parseListState(search: string): ListState {
+  const params = new URLSearchParams(search);
+  const filters: Record<string, string> = {};
+  for (const [key, value] of params) {
+    if (key.startsWith(FILTER_PREFIX) && key.length > FILTER_PREFIX.length && value !== '') {
+      filters[key.slice(FILTER_PREFIX.length)] = value;
+    }
+  }
+  const order = params.get('order');
+  const size = wholeNumber(params.get('size'));
+  return {
+    search: params.get('q') ?? '',
+    page: Math.max(1, wholeNumber(params.get('page')) ?? 1),
+    pageSize: size !== null && (PAGE_SIZES as readonly number[]).includes(size) ? size : DEFAULT_PAGE_SIZE,
+    filters,
+    sort: order ? { order, desc: params.get('desc') === '1' || params.get('desc') === 'true' } : null,
+  };
+}
+
+/** The query string of a list state, leaving defaults out so URLs stay short. */
+export function listQuery(list: ListState): string {
+  const params = new URLSearchParams();
+  if (list.search !== '') params.set('q', list.search);
+  for (const [name, value] of Object.entries(list.filters)) {
+    if (value !== '') params.set(`${FILTER_PREFIX}${name}`, value);
+  }
+  if (list.sort) {
+    params.set('order', list.sort.order);
+    if (list.sort.desc) params.set('desc', '1');
+  }
+  if (list.pageSize !== DEFAULT_PAGE_SIZE) params.set('size', String(list.pageSize));
+  if (list.page > 1) params.set('page', String(list.page));
+  const text = params.toString();
+  return text === '' ? '' : `?${text}`;
+}
+
+function wholeNumber(text: string | null): number | null {
+  if (text === null || !/^\d{1,9}$/.test(text)) return null;
+  return Number(text);
+}
+
+function safeDecode(segment: string): string | null {
+  try {
+    return decodeURIComponent(segment);
+  } catch {
+    return null;
+  }
+}
