@@ -1,4 +1,5 @@
 import { existsSync } from 'node:fs';
+import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
@@ -9,6 +10,7 @@ import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
+import { withFastReads } from './http/fast-reads.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { rowRoutes } from './http/row-routes.js';
 import type { Services } from './http/services.js';
@@ -31,6 +33,8 @@ export interface AppOptions {
 /** A wired app and the services behind it. */
 export interface QuireApp {
   app: Express;
+  /** What the HTTP server runs: the hot reads answered in front of `app`, everything else by `app`. */
+  listener: RequestListener;
   services: Services;
 }
 
@@ -66,5 +70,5 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   }
   app.use(notFoundHandler);
   app.use(errorMiddleware({ log }));
-  return { app, services };
+  return { app, listener: withFastReads(app, services, [...guards.all, ...guards.api]), services };
 }

@@ -11,12 +11,13 @@ import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
 import { normalizeOrigin } from './http/origin-guard.js';
 import { checkToken } from './http/token-auth.js';
+import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
 import { type RunningServer, startServer } from './server.js';
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE =
-  'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES]' +
+  'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES]' +
   ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore FILE [--db FILE]';
 
 /** A command-line mistake: printed as one line, exit code 2. */
@@ -30,6 +31,8 @@ export interface ServeOptions {
   editorName: string;
   demo: boolean;
   bodyLimit: number;
+  /** Largest uploaded file in bytes (`--upload-limit`). */
+  uploadLimit: number;
   /** Extra hostnames to serve (`--allow-host`, repeatable), normalized. */
   allowedHosts: string[];
   /** Origins allowed to read cross-origin (`--cors-origin`, repeatable), normalized. */
@@ -56,6 +59,9 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
   const bodyLimit = Number(values['body-limit'] ?? DEFAULT_BODY_LIMIT);
   if (!Number.isInteger(bodyLimit) || bodyLimit < 1024)
     throw new UsageError('--body-limit must be at least 1024 bytes');
+  const uploadLimit = Number(values['upload-limit'] ?? DEFAULT_UPLOAD_LIMIT);
+  if (!Number.isInteger(uploadLimit) || uploadLimit < 1024)
+    throw new UsageError('--upload-limit must be a whole number of bytes, at least 1024');
   return {
     dbFile: resolve(values.db ?? fromEnv('QUIRE_DB') ?? defaultDatabaseFile()),
     port,
@@ -63,6 +69,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
     demo: values.demo ?? false,
     bodyLimit,
+    uploadLimit,
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
   };
 }
@@ -109,6 +116,7 @@ function parse(args: string[]) {
       editor: { type: 'string' },
       demo: { type: 'boolean' },
       'body-limit': { type: 'string' },
+      'upload-limit': { type: 'string' },
       'allow-host': { type: 'string', multiple: true },
       'cors-origin': { type: 'string', multiple: true },
       token: { type: 'string' },
@@ -147,6 +155,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     editorName: options.editorName,
     editorDir: builtEditorDir(),
     bodyLimit: options.bodyLimit,
+    uploadLimit: options.uploadLimit,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
     token: options.token,

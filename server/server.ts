@@ -74,7 +74,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     });
     services = built.services;
     // Host is checked (and a missing one refused in the JSON error shape) by the host guard.
-    server = createServer({ requireHostHeader: false }, built.app);
+    server = createServer({ requireHostHeader: false }, built.listener);
     server.keepAliveTimeout = 5_000;
     // Requests Node's parser refuses never reach Express: answer them in the same JSON shape.
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {

@@ -118,6 +118,24 @@ export type UpdateRowResponse = ContentRow;
 /** `DELETE /api/cms/:type/:id`: the deleted row plus `rowCount`. */
 export type DeleteRowResponse = ContentRow & { rowCount: number };
 
+/** Media types an upload may have; decided from the file's first bytes, never from its name. */
+export type UploadMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/avif';
+
+/**
+ * `POST /api/uploads` (201, multipart/form-data with one file part named `file`): where the file
+ * is served, the value an `image` column stores.
+ */
+export interface UploadResponse {
+  /** `/media/YYYY/MM/<uuidv7>.<ext>`, served by the same server. */
+  path: string;
+  type: UploadMediaType;
+  /** Bytes. */
+  size: number;
+  /** Pixels, when the header tells (not for AVIF). */
+  width?: number;
+  height?: number;
+}
+
 /** Query parameters of the list endpoints (all optional). */
 export interface ListQuery {
   /** `field=value` or `search=keyword`; repeatable, combined with AND. */

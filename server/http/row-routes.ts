@@ -13,11 +13,12 @@ import type {
   UpdateRowResponse,
 } from '../contract/api-contract.js';
 import { methodNotAllowed } from './error-middleware.js';
-import { sendTimed } from './send-timed.js';
+import { sendTimed, type TimedRead } from './send-timed.js';
 import type { Services } from './services.js';
 
 /** `/cms/:type` and `/cms/:type/:id`: list, read, create, update and delete rows. */
-export function rowRoutes({ registry, rows }: Services): Router {
+export function rowRoutes(services: Services): Router {
+  const { registry, rows } = services;
   const router = Router();
   const typeOf = (req: Request<{ type: string }>): ContentType => registry.requireByTable(req.params.type);
   const update = async (req: Request<{ type: string; id: string }>, res: Response) => {
@@ -27,33 +28,13 @@ export function rowRoutes({ registry, rows }: Services): Router {
 
   router
     .route('/cms/:type')
-    .get(async (req, res) => {
-      const timer = new PhaseTimer();
-      const type = typeOf(req);
-      const options = parseListQuery(type, req.query);
-      timer.lap('init');
-      const list = await rows.list(type, options, timer);
-      sendTimed(res, timer, (time) => listResponse(type, time, list));
-    })
+    .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query)))
     .post(async (req, res) => sendCreated(req, res, await rows.create(typeOf(req), req.body)))
     .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/cms/:type/:id')
-    .get(async (req, res) => {
-      const timer = new PhaseTimer();
-      const type = typeOf(req);
-      timer.lap('init');
-      const found = await rows.get(type, req.params.id, timer);
-      sendTimed(
-        res,
-        timer,
-        (time): GetRowResponse => ({
-          ...listResponse(type, time, { rows: [found.row], total: found.total, filtered: 1 }),
-          meta: found.pageMeta,
-        }),
-      );
-    })
+    .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id)))
     .post(async (req, res) => sendCreated(req, res, await rows.create(typeOf(req), req.body, req.params.id)))
     .put(update)
     .patch(update)
@@ -74,6 +55,39 @@ function sendCreated(req: Request<{ type: string }>, res: Response, row: Content
     .status(201)
     .location(`${req.baseUrl}/cms/${req.params.type}/${encodeURIComponent(row.id)}`)
     .json(body);
+}
+
+/** `GET /cms/:type`: a page of rows with exact counts (also served by the fast read path). */
+export async function readList(
+  { registry, rows }: Services,
+  table: string,
+  query: Record<string, unknown>,
+): Promise<TimedRead<ListResponse>> {
+  const timer = new PhaseTimer();
+  const type = registry.requireByTable(table);
+  const options = parseListQuery(type, query);
+  timer.lap('init');
+  const list = await rows.list(type, options, timer);
+  const time = timer.result();
+  return { body: listResponse(type, time, list), serverTiming: PhaseTimer.header(time) };
+}
+
+/** `GET /cms/:type/:id`: one row in the list shape plus its page meta (also served by the fast read path). */
+export async function readRow(
+  { registry, rows }: Services,
+  table: string,
+  id: string,
+): Promise<TimedRead<GetRowResponse>> {
+  const timer = new PhaseTimer();
+  const type = registry.requireByTable(table);
+  timer.lap('init');
+  const found = await rows.get(type, id, timer);
+  const time = timer.result();
+  const body: GetRowResponse = {
+    ...listResponse(type, time, { rows: [found.row], total: found.total, filtered: 1 }),
+    meta: found.pageMeta,
+  };
+  return { body, serverTiming: PhaseTimer.header(time) };
 }
 
 /** The list shape shared by the list and single-row reads, fields in the spec's order. */

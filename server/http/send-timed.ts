@@ -1,10 +1,13 @@
 import type { Response } from 'express';
-import { PhaseTimer } from '../content/phase-timer.js';
-import type { Timing } from '../contract/api-contract.js';
+
+/** A read's answer: its JSON body and its `Server-Timing` header value (the `time` object's figures). */
+export interface TimedRead<T> {
+  body: T;
+  serverTiming: string;
+}
 
 /** Sends a read response with its timing object also as a `Server-Timing` header. */
-export function sendTimed(res: Response, timer: PhaseTimer, build: (time: Timing) => object): void {
-  const time = timer.result();
-  res.setHeader('Server-Timing', PhaseTimer.header(time));
-  res.json(build(time));
+export function sendTimed(res: Response, read: TimedRead<object>): void {
+  res.setHeader('Server-Timing', read.serverTiming);
+  res.json(read.body);
 }

@@ -1,0 +1,142 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer, get, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { openDatabase, type QuireDb } from '../db/database.js';
+
+/**
+ * The fast read path must answer exactly as Express does: same status, headers and body (but the
+ * timing figures), guards included. Two servers over one database, one per path, get the same
+ * requests.
+ */
+
+let dir: string;
+let database: QuireDb;
+const servers: Server[] = [];
+let viaExpress: string;
+let viaFastPath: string;
+let tokenExpress: string;
+let tokenFastPath: string;
+let firstId: string;
+
+async function listen(listener: RequestListener): Promise<string> {
+  const server = createServer({ requireHostHeader: false }, listener);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
+}
+
+/** Status, headers and body of an answer, with what legitimately differs per request taken out. */
+async function answer(base: string, path: string, headers: Record<string, string> = {}) {
+  // node:http rather than fetch: fetch will not send a foreign Host header.
+  const [hostname, port] = base.split(':');
+  const response = await new Promise<IncomingMessage>((resolve, reject) => {
+    get({ hostname, port: Number(port), path, headers, agent: false }, resolve).on('error', reject);
+  });
+  let text = '';
+  for await (const chunk of response) text += chunk;
+  const kept = Object.entries(response.headers)
+    .filter(([name]) => !['date', 'server-timing', 'content-length', 'keep-alive', 'connection'].includes(name))
+    .sort();
+  let body: unknown = text;
+  try {
+    body = JSON.parse(text);
+    if (body && typeof body === 'object' && 'time' in body) (body as { time: unknown }).time = 'timing';
+  } catch {}
+  return { status: response.statusCode, headers: kept, body, timing: response.headers['server-timing'] !== undefined };
+}
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-fast-'));
+  database = await openDatabase(join(dir, 'content.sqlite'));
+  const open = await createApp({ database, editorName: 'tester', log: () => {} });
+  const guarded = await createApp({
+    database,
+    editorName: 'tester',
+    log: () => {},
+    security: { token: 'a-long-enough-test-token', corsOrigins: ['http://reader.example'] },
+  });
+  const news = open.services.registry.requireByTable('news');
+  for (const [i, title] of ['Über uns', 'Café', 'Alpha bravo', 'Charlie'].entries()) {
+    const row = await open.services.rows.create(news, {
+      title,
+      status: i % 2 ? 'draft' : 'published',
+      published_at: `2025-01-0${i + 1} 10:00:00`,
+    });
+    firstId ??= row.id;
+  }
+  viaExpress = await listen(open.app);
+  viaFastPath = await listen(open.listener);
+  tokenExpress = await listen(guarded.app);
+  tokenFastPath = await listen(guarded.listener);
+});
+
+afterAll(async () => {
+  for (const server of servers) server.close();
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+const PATHS = [
+  '/api/cms/news',
+  '/api/cms/news?filter=status%3Dpublished&order=published_at&desc=true&limit=2',
+  '/api/cms/news?filter=search%3D%C3%9CBER',
+  '/api/cms/news?filter=search%3Dzz&limit=1',
+  '/api/cms/news?filter=nope%3D1',
+  '/api/cms/news?limit=-1',
+  '/api/cms/news?bogus=1',
+  '/api/cms/news?filter=status%3Dpublished&filter=search%3Dcaf',
+  '/api/cms/nothing',
+  '/api/cms/news/no-such-id',
+  '/api/cms/%E0%A4%A',
+  '/api/cms/news/%00',
+  '/api/cms/news/',
+  '/API/cms/news',
+  '/api/cms/news?__proto__=1',
+];
+
+describe('the fast read path', () => {
+  it('answers every read exactly as Express does', async () => {
+    const paths = [...PATHS, `/api/cms/news/${firstId}`];
+    for (const path of paths) {
+      const expected = await answer(viaExpress, path);
+      const actual = await answer(viaFastPath, path);
+      expect(actual, path).toEqual(expected);
+    }
+  });
+
+  it('runs the guards: a foreign Host, a foreign Origin and a missing token are refused the same way', async () => {
+    const cases: [string, string, Record<string, string>][] = [
+      [viaExpress, viaFastPath, { host: 'evil.example' }],
+      [viaExpress, viaFastPath, { origin: 'http://evil.example' }],
+      [tokenExpress, tokenFastPath, {}],
+      [tokenExpress, tokenFastPath, { authorization: 'Bearer wrong-token-wrong-token' }],
+      [tokenExpress, tokenFastPath, { authorization: 'Bearer a-long-enough-test-token' }],
+      [
+        tokenExpress,
+        tokenFastPath,
+        { authorization: 'Bearer a-long-enough-test-token', origin: 'http://reader.example' },
+      ],
+    ];
+    for (const [express, fast, headers] of cases) {
+      for (const path of ['/api/cms/news?limit=1', `/api/cms/news/${firstId}`]) {
+        const expected = await answer(express, path, headers);
+        const actual = await answer(fast, path, headers);
+        expect(actual, `${path} ${JSON.stringify(headers)}`).toEqual(expected);
+      }
+    }
+    const refused = await answer(viaFastPath, '/api/cms/news', { host: 'evil.example' });
+    expect(refused.status).toBe(421);
+    const unauthorized = await answer(tokenFastPath, '/api/cms/news');
+    expect(unauthorized.status).toBe(401);
+  });
+
+  it('sends the timing object as a Server-Timing header too', async () => {
+    const list = await answer(viaFastPath, '/api/cms/news');
+    expect(list.status).toBe(200);
+    expect(list.timing).toBe(true);
+  });
+});

@@ -1,0 +1,66 @@
+import express, { Router } from 'express';
+import { AppError } from '../errors/app-error.js';
+import { kindOfFileName } from '../media/media-path.js';
+import type { MediaStore } from '../media/media-store.js';
+import { receiveUpload } from '../media/multipart-upload.js';
+import { methodNotAllowed } from './error-middleware.js';
+
+/**
+ * Headers of every served media file. An uploaded file is untrusted content: `nosniff` keeps the
+ * browser to the sniffed image type, and the CSP sandbox means that even a file opened directly
+ * in a tab cannot run script or reach anything. Names are never reused, so a year of caching is safe.
+ */
+export const MEDIA_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+  'Cache-Control': 'public, max-age=31536000, immutable',
+};
+
+/** `POST /uploads` (under `/api`, behind the API guards): stores one image, answers 201 with its path. */
+export function uploadRoutes(store: MediaStore, maxBytes: number): Router {
+  const router = Router();
+  router
+    .route('/uploads')
+    .post(async (req, res) => {
+      res.status(201).json(await receiveUpload(req, store, maxBytes));
+    })
+    .all(methodNotAllowed(['POST']));
+  return router;
+}
+
+/**
+ * `GET /media/...` (mounted at `/media`): serves stored files. A path must be a generated name
+ * whose real location is inside the media folder; anything else (`..`, `%2e%2e`, `%2f`, dotfiles,
+ * folders, symlinks out) is a 404 before express.static sees it, and express.static itself is set
+ * to deny dotfiles and folder indexes as a second line.
+ */
+export function mediaRoutes(store: MediaStore): Router {
+  const router = Router();
+  const serve = express.static(store.root, {
+    dotfiles: 'deny',
+    index: false,
+    redirect: false,
+    fallthrough: true,
+    maxAge: '365d',
+    immutable: true,
+    setHeaders(res, path) {
+      // By the sniffed kind the name was given, not by a MIME table's guess.
+      const kind = kindOfFileName(path);
+      if (kind) res.setHeader('Content-Type', kind.type);
+    },
+  });
+  router.use(async (req, res, next) => {
+    if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(['GET'])(req, res, next);
+    // req.path is still percent-encoded, so an encoded `..` or `/` never matches a generated name.
+    const file = await store.locate(req.path.slice(1));
+    if (!file) return next(notFound());
+    res.set(MEDIA_HEADERS);
+    serve(req, res, next);
+  });
+  router.use((_req, _res, next) => next(notFound()));
+  return router;
+}
+
+function notFound(): AppError {
+  return new AppError('not_found', 'There is no media file at this path');
+}

@@ -1,0 +1,249 @@
+import { randomUUID } from 'node:crypto';
+import { type FileHandle, mkdir, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { dirname, join, sep } from 'node:path';
+import type { Readable } from 'node:stream';
+import { Writable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import type { UploadResponse } from '../contract/api-contract.js';
+import { AppError } from '../errors/app-error.js';
+import { type ImageKind, imageSize, SNIFF_BYTES, sniffImage } from './image-sniffing.js';
+import { newMediaName, parseRelativeMediaPath } from './media-path.js';
+
+/** Default cap on one uploaded file: 10 MiB. */
+export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;
+
+/** Leading bytes kept in memory to read the pixel size (a JPEG's frame header follows its metadata). */
+const HEAD_BYTES = 256 * 1024;
+
+/** Folder under the media folder for files being received; a dot name, so it is never served. */
+const INCOMING = '.incoming';
+
+/** Incoming files older than this at start-up were left by a crash and are removed. */
+const STALE_INCOMING_MS = 60 * 60 * 1000;
+
+/** The media folder of a database: `media/` beside the database file. */
+export function mediaDirFor(dbFile: string): string {
+  return join(dirname(dbFile), 'media');
+}
+
+/** An upload received in full into a temporary file, not yet visible at its path. */
+export interface PendingMedia {
+  readonly kind: ImageKind;
+  readonly size: number;
+  /** Makes the file durable and visible at its generated path. */
+  commit(): Promise<UploadResponse>;
+  /** Removes the temporary file. */
+  discard(): Promise<void>;
+}
+
+/**
+ * The media folder: receives uploads (sniffed, size-capped, written to a temporary name, fsynced,
+ * then renamed to a generated name) and finds stored files for serving.
+ */
+export class MediaStore {
+  constructor(readonly root: string) {}
+
+  /**
+   * Reads one uploaded file to its end. Refuses (after reading it all, so the rest of the request
+   * can still be parsed) a file that is empty (400), not an allowed image (415) or longer than
+   * `maxBytes` (413); nothing is kept on disk in those cases.
+   */
+  async receive(source: Readable, maxBytes: number): Promise<PendingMedia> {
+    const sink = new UploadSink(join(this.root, INCOMING), maxBytes);
+    try {
+      await pipeline(source, sink);
+    } catch (error) {
+      await sink.discard();
+      throw error;
+    }
+    if (sink.refusal || !sink.kind) {
+      await sink.discard();
+      throw sink.refusal ?? new AppError('internal_error', 'The upload could not be read');
+    }
+    const { kind, size } = sink;
+    const pixels = imageSize(kind, sink.head());
+    return {
+      kind,
+      size,
+      commit: async () => {
+        const name = newMediaName(kind);
+        await sink.commit(join(this.root, ...name.folders), name.fileName, this.root);
+        return { path: name.path, type: kind.type, size, ...(pixels ?? {}) };
+      },
+      discard: () => sink.discard(),
+    };
+  }
+
+  /**
+   * The file a media path (the part after `/media/`) names, or null when the path is not a
+   * generated name, the file does not exist, or it resolves outside the media folder (a symlink).
+   */
+  async locate(relative: string): Promise<string | null> {
+    const segments = parseRelativeMediaPath(relative);
+    if (!segments) return null;
+    try {
+      const [root, file] = await Promise.all([realpath(this.root), realpath(join(this.root, ...segments))]);
+      if (!file.startsWith(root + sep)) return null;
+      return (await stat(file)).isFile() ? file : null;
+    } catch {
+      return null;
+    }
+  }
+
+  /** Removes temporary files a crash left behind; never fails (a missing folder is fine). */
+  async sweepIncoming(now: number = Date.now()): Promise<void> {
+    const dir = join(this.root, INCOMING);
+    let names: string[];
+    try {
+      names = await readdir(dir);
+    } catch {
+      return;
+    }
+    for (const name of names) {
+      const file = join(dir, name);
+      try {
+        if (now - (await stat(file)).mtimeMs > STALE_INCOMING_MS) await unlink(file);
+      } catch {
+        // Another process may have removed or renamed it meanwhile.
+      }
+    }
+  }
+}
+
+/**
+ * Consumes the file stream: keeps the first bytes until the format is known, then writes to a
+ * temporary file, or discards everything once the upload is refused. It always reads to the end,
+ * because the multipart parser only finishes the request after each file stream has ended.
+ */
+class UploadSink extends Writable {
+  /** null when refused, undefined until enough bytes arrived to decide. */
+  kind: ImageKind | null | undefined = undefined;
+  size = 0;
+  refusal: AppError | null = null;
+  private readonly headChunks: Buffer[] = [];
+  private headLength = 0;
+  /** Chunks received before the format was decided (they are also in the head). */
+  private undecided: Buffer[] = [];
+  private handle: FileHandle | null = null;
+  private tempFile: string | null = null;
+
+  constructor(
+    private readonly incomingDir: string,
+    private readonly maxBytes: number,
+  ) {
+    super();
+  }
+
+  /** The first bytes of the file (up to HEAD_BYTES). */
+  head(): Buffer {
+    return Buffer.concat(this.headChunks, this.headLength);
+  }
+
+  override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
+    this.accept(chunk).then(() => callback(), callback);
+  }
+
+  override _final(callback: (error?: Error | null) => void): void {
+    this.decide().then(() => callback(), callback);
+  }
+
+  private async accept(chunk: Buffer): Promise<void> {
+    this.size += chunk.length;
+    if (this.refusal) return;
+    if (this.size > this.maxBytes) {
+      this.refusal = new AppError(
+        'payload_too_large',
+        `The file is larger than the upload limit of ${this.maxBytes} bytes`,
+      );
+      return;
+    }
+    if (this.headLength < HEAD_BYTES) {
+      // A copy: the parser may hand out slices of buffers it reuses.
+      const kept = Buffer.from(chunk.subarray(0, HEAD_BYTES - this.headLength));
+      this.headChunks.push(kept);
+      this.headLength += kept.length;
+    }
+    if (this.kind === undefined) {
+      this.undecided.push(chunk);
+      if (this.headLength >= SNIFF_BYTES) await this.decide();
+      return;
+    }
+    await this.writeAll(chunk);
+  }
+
+  /** Settles the format from the head: opens the temporary file and writes what was held back, or refuses. */
+  private async decide(): Promise<void> {
+    if (this.kind !== undefined || this.refusal) return;
+    if (this.size === 0) {
+      this.refusal = new AppError('bad_request', 'The file is empty; choose an image to upload');
+      return;
+    }
+    this.kind = sniffImage(this.head());
+    const held = this.undecided;
+    this.undecided = [];
+    if (this.kind === null) {
+      this.refusal = notAnImage();
+      return;
+    }
+    await mkdir(this.incomingDir, { recursive: true });
+    this.tempFile = join(this.incomingDir, `${randomUUID()}.part`);
+    this.handle = await open(this.tempFile, 'wx', 0o644);
+    for (const chunk of held) await this.writeAll(chunk);
+  }
+
+  private async writeAll(chunk: Buffer): Promise<void> {
+    const handle = this.handle as FileHandle;
+    let offset = 0;
+    while (offset < chunk.length) {
+      const { bytesWritten } = await handle.write(chunk, offset, chunk.length - offset);
+      offset += bytesWritten;
+    }
+  }
+
+  /** fsync, close, rename into `folder/fileName`, then fsync the folders so the rename survives a crash. */
+  async commit(folder: string, fileName: string, root: string): Promise<void> {
+    const handle = this.handle as FileHandle;
+    await handle.sync();
+    await handle.close();
+    this.handle = null;
+    const created = await mkdir(folder, { recursive: true });
+    await rename(this.tempFile as string, join(folder, fileName));
+    this.tempFile = null;
+    await syncDirectory(folder);
+    // New folders must be recorded in their parents too, up to the media folder's own parent.
+    if (created !== undefined) {
+      for (const dir of [dirname(folder), root, dirname(root)]) await syncDirectory(dir);
+    }
+  }
+
+  async discard(): Promise<void> {
+    const { handle, tempFile } = this;
+    this.handle = null;
+    this.tempFile = null;
+    await handle?.close().catch(() => undefined);
+    if (tempFile) await unlink(tempFile).catch(() => undefined);
+  }
+}
+
+function notAnImage(): AppError {
+  return new AppError(
+    'unsupported_media_type',
+    'Only PNG, JPEG, GIF, WebP and AVIF images can be uploaded; the file content is none of them',
+  );
+}
+
+/** fsync on a folder persists its entries; Windows cannot open folders, and NTFS journals renames anyway. */
+async function syncDirectory(dir: string): Promise<void> {
+  let handle: FileHandle;
+  try {
+    handle = await open(dir, 'r');
+  } catch (error) {
+    if (process.platform === 'win32') return;
+    throw error;
+  }
+  try {
+    await handle.sync();
+  } finally {
+    await handle.close();
+  }
+}
