@@ -3,6 +3,7 @@ import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
+import { ContentTypeService } from './content/content-type-service.js';
 import { RowService } from './content/row-service.js';
 import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
@@ -12,8 +13,10 @@ import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { withFastReads } from './http/fast-reads.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
+import { mediaRoutes, uploadRoutes } from './http/media-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import type { Services } from './http/services.js';
+import { DEFAULT_UPLOAD_LIMIT, MediaStore, mediaDirFor } from './media/media-store.js';
 
 /** What the app needs to know to serve a database. */
 export interface AppOptions {
@@ -22,6 +25,8 @@ export interface AppOptions {
   editorName: string | null;
   /** Largest request body in bytes. */
   bodyLimit?: number;
+  /** Largest uploaded file in bytes (`POST /api/uploads`). */
+  uploadLimit?: number;
   /** Folder of the built editor, served at `/` when it exists. */
   editorDir?: string | null;
   /** Where unexpected errors are reported. */
@@ -43,8 +48,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const { database } = options;
   const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
   await registry.reload();
-  const services: Services = { registry, rows: new RowService(database.db, options.editorName, database.runner) };
+  const services: Services = {
+    registry,
+    rows: new RowService(database.db, options.editorName, registry, database.runner),
+    contentTypes: new ContentTypeService(database.db, registry),
+  };
   const log = options.log ?? ((message, error) => console.error(message, error));
+
+  // Uploads live in media/ beside the database file; an in-memory database has nowhere to keep them.
+  const media = database.file === ':memory:' ? null : new MediaStore(mediaDirFor(database.file));
+  await media?.sweepIncoming();
 
   const app = express();
   app.disable('x-powered-by');
@@ -56,11 +69,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
 
   const api = express.Router();
   if (guards.api.length > 0) api.use(guards.api);
+  // Multipart uploads before the form/JSON parsers, which refuse every other body type.
+  if (media) api.use(uploadRoutes(media, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));
   api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
   api.use(contentTypeRoutes(services));
   api.use(rowRoutes(services));
   api.use(notFoundHandler);
   app.use('/api', api);
+  if (media) app.use('/media', mediaRoutes(media));
 
   const editorDir = options.editorDir;
   if (editorDir && existsSync(join(editorDir, 'index.html'))) {

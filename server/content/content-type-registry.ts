@@ -26,6 +26,11 @@ export class ContentTypeRegistry {
     return this.types;
   }
 
+  /** The type whose slug is `slug`, if any. */
+  findBySlug(slug: string): ContentType | undefined {
+    return this.bySlug.get(slug);
+  }
+
   /** The type whose table is `table` (the `:type` path segment), or a 404. */
   requireByTable(table: string): ContentType {
     const type = this.byTable.get(table);

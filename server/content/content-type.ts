@@ -12,6 +12,8 @@ export interface ContentType {
   status: string;
   custom: boolean;
   previewPath: string | null;
+  /** Rows also carry the flat `meta_title`, `meta_description`, `meta_keywords` (article-like types). */
+  flatMeta: boolean;
   columns: readonly ColumnDescriptor[];
   /** Columns by name, for O(1) checks of request field names. */
   columnsByName: ReadonlyMap<string, ColumnDescriptor>;
@@ -46,6 +48,7 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     status: record.status,
     custom: record.custom === 1,
     previewPath: record.preview_path,
+    flatMeta: record.flat_meta === 1,
     columns,
     columnsByName: new Map(columns.map((column) => [column.name, column])),
     searchColumns: searchColumnsOf(columns),

@@ -10,6 +10,7 @@ import { ContentTypeRegistry } from './content-type-registry.js';
 import { parseListQuery } from './list-query.js';
 import { RowService } from './row-service.js';
 
+let registry: ContentTypeRegistry;
 let dir: string;
 let database: QuireDb;
 let other: QuireDb;
@@ -33,7 +34,7 @@ async function expectExactCounts(): Promise<void> {
   for (const query of LISTS) {
     const options = parseListQuery(news, { ...query, limit: '5' });
     const list = await rows.list(news, options);
-    const fresh = await new RowService(database.db, 'checker').list(news, options);
+    const fresh = await new RowService(database.db, 'checker', registry).list(news, options);
     expect(list.total, JSON.stringify(query)).toBe(total);
     expect(list.filtered, JSON.stringify(query)).toBe(fresh.filtered);
     expect(list.rows.map((row) => row.id)).toEqual(fresh.rows.map((row) => row.id));
@@ -46,10 +47,10 @@ beforeAll(async () => {
   database = await openDatabase(file);
   // A second connection to the same file stands for another process (an import, a restore).
   other = await openDatabase(file);
-  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+  registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
   await registry.reload();
   news = registry.requireByTable('news');
-  rows = new RowService(database.db, 'tester', database.runner);
+  rows = new RowService(database.db, 'tester', registry, database.runner);
 });
 
 afterAll(async () => {

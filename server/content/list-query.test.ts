@@ -21,7 +21,7 @@ describe('parseListQuery', () => {
       desc: 'true',
     });
     expect(options.selection).toEqual({
-      equals: [{ column: 'status', value: 'published' }],
+      equals: [{ column: 'status', value: 'published', match: 'equals' }],
       search: { columns: ['title', 'slug'], keywords: ['Über'] },
     });
     expect(options.page).toEqual({ limit: 20, offset: 40, order: 'published_at', desc: true });
@@ -29,16 +29,20 @@ describe('parseListQuery', () => {
 
   it('splits a filter at the first equals sign only', () => {
     const options = parseListQuery(news, { filter: 'title=a=b' });
-    expect(options.selection.equals).toEqual([{ column: 'title', value: 'a=b' }]);
+    expect(options.selection.equals).toEqual([{ column: 'title', value: 'a=b', match: 'equals' }]);
   });
 
   it('normalises datetime filter values', () => {
     const options = parseListQuery(news, { filter: 'published_at=2025-01-02T03:04:05' });
-    expect(options.selection.equals).toEqual([{ column: 'published_at', value: '2025-01-02 03:04:05' }]);
+    expect(options.selection.equals).toEqual([
+      { column: 'published_at', value: '2025-01-02 03:04:05', match: 'equals' },
+    ]);
   });
 
   it('reads an empty filter value as "has no value"', () => {
-    expect(parseListQuery(news, { filter: 'title=' }).selection.equals).toEqual([{ column: 'title', value: null }]);
+    expect(parseListQuery(news, { filter: 'title=' }).selection.equals).toEqual([
+      { column: 'title', value: null, match: 'equals' },
+    ]);
   });
 
   it('ignores an empty search keyword', () => {
@@ -47,7 +51,7 @@ describe('parseListQuery', () => {
 
   it('accepts system fields in filter and order', () => {
     const options = parseListQuery(news, { filter: 'created_by=ann', order: 'updated_at' });
-    expect(options.selection.equals).toEqual([{ column: 'created_by', value: 'ann' }]);
+    expect(options.selection.equals).toEqual([{ column: 'created_by', value: 'ann', match: 'equals' }]);
     expect(options.page.order).toBe('updated_at');
   });
 

@@ -64,7 +64,9 @@ function parseFilters(type: ContentType, raw: unknown): RowSelection {
       if (value.trim() !== '') keywords.push(value.trim());
       continue;
     }
-    equals.push({ column: filterableName(type, name, 'filter'), value: parseFilterValue(type, name, value) });
+    const column = type.columnsByName.get(filterableName(type, name, 'filter'));
+    const match = column && fieldFor(column.type).filter === 'contains' ? 'contains' : 'equals';
+    equals.push({ column: name, value: parseFilterValue(type, name, value), match });
   }
   const selection: RowSelection = { equals };
   if (keywords.length > 0) {
@@ -88,7 +90,13 @@ function parseFilterValue(type: ContentType, name: string, value: string): unkno
 
 function filterableName(type: ContentType, name: string, parameter: 'filter' | 'order'): string {
   const column = type.columnsByName.get(name);
-  if (column ? fieldFor(column.type).filterable : SYSTEM_SORTABLE.has(name)) return name;
+  const field = column && fieldFor(column.type);
+  const allowed = field
+    ? parameter === 'filter'
+      ? field.filter !== 'none'
+      : field.orderable
+    : SYSTEM_SORTABLE.has(name);
+  if (allowed) return name;
   const choices = [...type.columns.map((c) => c.name), ...SYSTEM_SORTABLE].join(', ');
   throw new AppError(
     'bad_request',

@@ -6,10 +6,13 @@ import { isUniqueViolation } from '../db/sqlite-dialect.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { timestampNow } from '../fields/datetime-format.js';
+import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
+import type { ContentTypeRegistry } from './content-type-registry.js';
 import type { ListOptions } from './list-query.js';
 import type { PhaseTimer } from './phase-timer.js';
 import { ReadCache, type RowChange, selectionKey } from './read-cache.js';
+import { assertNotReferenced, checkRelationTargets, resolveRelations } from './relations.js';
 import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput, type RowInput } from './row-input.js';
@@ -60,6 +63,7 @@ export class RowService {
   constructor(
     private readonly db: Kysely<QuireDatabase>,
     private readonly editorName: string | null,
+    private readonly registry: ContentTypeRegistry,
     runner?: StatementRunner,
   ) {
     this.reader = new ContentRepository(db, runner);
@@ -72,18 +76,21 @@ export class RowService {
     const { selection, page } = options;
     const repository = this.readerNow();
     timer?.lap('filter');
-    const readPage = async () =>
-      (await repository.list(type.table, selection, page)).map((row) => formatRow(type, row));
+    const readPage = () => repository.list(type.table, selection, page);
     // Search pages cost an index query each; equality pages are an index range, cheaper than a lookup.
-    const rows =
+    // Pages are cached as stored rows: relations are resolved afresh, as related rows may change.
+    const stored =
       this.cache && selection.search
         ? await this.cache.page(type, `${selectionKey(selection)}${JSON.stringify(page)}`, readPage)
         : await readPage();
+    const relations = await resolveRelations(type, stored, this.registry, repository);
     timer?.lap('data');
     const total = await this.countOf(repository, type, ALL_ROWS);
     const unfiltered = selection.equals.length === 0 && !selection.search;
     const filtered = unfiltered ? total : await this.countOf(repository, type, selection);
     timer?.lap('count');
+    const rows = stored.map((row) => formatRow(type, row, relations));
+    timer?.lap('format');
     return { rows, total, filtered };
   }
 
@@ -96,7 +103,7 @@ export class RowService {
     if (!stored) throw notFound(type, id);
     const total = await this.countOf(repository, type, ALL_ROWS);
     timer?.lap('count');
-    const row = formatRow(type, stored);
+    const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta);
     timer?.lap('format');
     return { row, pageMeta, total };
@@ -117,10 +124,13 @@ export class RowService {
       }
       const now = timestampNow();
       const values = await this.withSlugs(repository, type, input, null, rowId, write);
+      await checkRelationTargets(type, values, this.registry, repository);
       const meta = input.meta === undefined ? null : applyMetaPatch(null, input.meta);
       const stored: StoredRow = {
         id: rowId,
-        ...Object.fromEntries(type.columns.map((column) => [column.name, toStored(values.get(column.name))])),
+        ...Object.fromEntries(
+          type.columns.map((column) => [column.name, toStored(type, column.name, values.get(column.name))]),
+        ),
         meta: meta === null ? null : JSON.stringify(meta),
         created_at: now,
         updated_at: now,
@@ -129,7 +139,7 @@ export class RowService {
       };
       await repository.insert(type.table, stored);
       write.changes.push({ before: null, after: stored });
-      return formatRow(type, stored);
+      return formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
     });
   }
 
@@ -140,8 +150,9 @@ export class RowService {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
       const values = await this.withSlugs(repository, type, input, current, id);
+      await checkRelationTargets(type, values, this.registry, repository);
       const changes: StoredRow = {};
-      for (const [name, value] of values) changes[name] = toStored(value);
+      for (const [name, value] of values) changes[name] = toStored(type, name, value);
       if (input.meta !== undefined) {
         const meta = applyMetaPatch(parseStoredMeta(current.meta), input.meta);
         changes.meta = meta === null ? null : JSON.stringify(meta);
@@ -151,7 +162,7 @@ export class RowService {
       await repository.update(type.table, id, changes);
       const updated = { ...current, ...changes };
       write.changes.push({ before: current, after: updated });
-      return formatRow(type, updated);
+      return formatRow(type, updated, await resolveRelations(type, [updated], this.registry, repository));
     });
   }
 
@@ -160,9 +171,11 @@ export class RowService {
     return this.write(type, 'change', async (repository, write) => {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
+      await assertNotReferenced(type, id, this.registry, repository);
+      const row = formatRow(type, current, await resolveRelations(type, [current], this.registry, repository));
       await repository.delete(type.table, id);
       write.changes.push({ before: current, after: null });
-      return formatRow(type, current);
+      return row;
     });
   }
 
@@ -281,11 +294,11 @@ export class RowService {
   }
 }
 
-function toStored(value: ColumnValue | undefined): unknown {
-  if (value === undefined) return null;
-  if (Array.isArray(value)) return JSON.stringify(value);
-  if (typeof value === 'boolean') return value ? 1 : 0;
-  return value;
+/** What the SQL column of `name` holds for a parsed value (the column's field decides). */
+function toStored(type: ContentType, name: string, value: ColumnValue | undefined): unknown {
+  const column = type.columnsByName.get(name);
+  if (value === undefined || value === null || !column) return null;
+  return fieldFor(column.type).toStored(value);
 }
 
 function notFound(type: ContentType, id: string): AppError {

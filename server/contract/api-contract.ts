@@ -6,7 +6,19 @@
  */
 
 /** Column types a descriptor may name; the server has one field implementation per value. */
-export type ColumnType = 'text' | 'slug' | 'select' | 'datetime';
+export type ColumnType =
+  | 'text'
+  | 'slug'
+  | 'select'
+  | 'datetime'
+  | 'textarea'
+  | 'markdown'
+  | 'number'
+  | 'boolean'
+  | 'date'
+  | 'image'
+  | 'tags'
+  | 'relation';
 
 /** One choice of a `select` column. */
 export interface SelectOption {
@@ -24,6 +36,15 @@ export interface ColumnDescriptor {
   parent?: string;
   /** For `select`: the allowed values and their display text. */
   options?: SelectOption[];
+  /** For `relation`: the slug of the content type whose rows it points at. */
+  target?: string;
+}
+
+/** How a `relation` column reads: the target row's identifying fields. */
+export interface RelationValue {
+  id: string;
+  title: string | null;
+  slug: string | null;
 }
 
 /** SEO data of a row; every member is a string when the object is present. */
@@ -47,7 +68,7 @@ export interface SystemFields {
 export const SYSTEM_FIELDS = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by'] as const;
 
 /** A value of a content column as it appears in JSON. */
-export type ColumnValue = string | number | boolean | null | string[];
+export type ColumnValue = string | number | boolean | null | string[] | RelationValue;
 
 /** A content row: system fields plus one member per content column. */
 export type ContentRow = SystemFields & { [column: string]: ColumnValue | SeoMeta };
@@ -171,5 +192,41 @@ export interface ErrorBody {
     message: string;
     /** Per-field problems, for validation failures only. */
     fields?: Record<string, string>;
+    /** For a refused delete: the rows that still point at the row (at most 20 are named). */
+    references?: RowReference[];
   };
 }
+
+/** A row that points at another through a relation column. */
+export interface RowReference {
+  table: string;
+  id: string;
+  title: string | null;
+  column: string;
+}
+
+/** `POST /api/cms-content`: a new content type. `slug` and `table` default from the title. */
+export interface CreateContentTypeRequest {
+  title: string;
+  slug?: string;
+  table?: string;
+  columns: ColumnDescriptor[];
+  preview_path?: string | null;
+}
+
+/**
+ * A column in `PUT /api/cms-content/:slug`. The new list replaces the old one: columns matched by
+ * `from` (a rename) or by `name` keep their data; listed columns that are new are added; existing
+ * columns left out are removed with their data.
+ */
+export type ColumnChange = ColumnDescriptor & { from?: string };
+
+/** `PUT /api/cms-content/:slug`: what to change; anything left out stays as it is. */
+export interface UpdateContentTypeRequest {
+  title?: string;
+  columns?: ColumnChange[];
+  preview_path?: string | null;
+}
+
+/** `POST`, `PUT`, `DELETE /api/cms-content[/:slug]`: the type as it is now (or was, for DELETE). */
+export type ContentTypeWriteResponse = ContentTypeSummary;

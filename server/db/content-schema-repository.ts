@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import type { ColumnDescriptor } from '../contract/api-contract.js';
 import { searchColumnsOf } from '../content/content-type.js';
+import type { ColumnDescriptor } from '../contract/api-contract.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { dropSearchIndex, ensureSearchIndex } from './sqlite-search-index.js';
 
@@ -49,6 +49,9 @@ export async function tableExists(db: Kysely<unknown>, table: string): Promise<b
   return (result.rows[0]?.found ?? 0) > 0;
 }
 
+/** Column types whose equality filters and orders get an index. */
+const INDEXED_TYPES = new Set(['select', 'datetime', 'date', 'number', 'boolean', 'relation']);
+
 interface IndexPlan {
   name: string;
   columns: string[];
@@ -63,12 +66,15 @@ interface IndexPlan {
 function indexesFor(table: string, columns: readonly ColumnDescriptor[]): IndexPlan[] {
   const plans: IndexPlan[] = [];
   const selects = columns.filter((column) => column.type === 'select');
+  const equalityFiltered = columns.filter(
+    (column) => INDEXED_TYPES.has(column.type) && column.type !== 'select' && column.type !== 'datetime',
+  );
   const datetimes = columns.filter((column) => column.type === 'datetime');
   for (const column of columns) {
     if (column.type === 'slug')
       plans.push({ name: `${table}_${column.name}_unique`, columns: [column.name], unique: true });
   }
-  for (const column of [...selects, ...datetimes]) {
+  for (const column of [...selects, ...datetimes, ...equalityFiltered]) {
     plans.push({ name: `${table}_${column.name}_idx`, columns: [column.name, 'id'], unique: false });
   }
   for (const select of selects) {
@@ -82,4 +88,51 @@ function indexesFor(table: string, columns: readonly ColumnDescriptor[]): IndexP
   }
   plans.push({ name: `${table}_created_at_idx`, columns: ['created_at', 'id'], unique: false });
   return plans;
+}
+
+/** How a content type's table changes: columns renamed, dropped and added, and the columns after. */
+export interface TableChange {
+  renames: readonly { from: string; to: string }[];
+  drops: readonly string[];
+  adds: readonly ColumnDescriptor[];
+  columns: readonly ColumnDescriptor[];
+}
+
+/**
+ * Applies a change to a content table, keeping the data of kept and renamed columns. SQLite cannot
+ * drop an indexed column, so the table's indexes and search index are dropped first and rebuilt
+ * for the new columns after. Run it inside a transaction: a failure leaves the table as it was.
+ */
+export async function alterContentTable(db: Kysely<unknown>, table: string, change: TableChange): Promise<void> {
+  await dropSearchIndex(db, table);
+  const indexes = await sql<{ name: string }>`select name from sqlite_master
+    where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db);
+  for (const index of indexes.rows) await db.schema.dropIndex(index.name).execute();
+  for (const { from, to } of change.renames) await db.schema.alterTable(table).renameColumn(from, to).execute();
+  for (const name of change.drops) await db.schema.alterTable(table).dropColumn(name).execute();
+  for (const column of change.adds) {
+    await db.schema.alterTable(table).addColumn(column.name, fieldFor(column.type).sqlType).execute();
+  }
+  for (const index of indexesFor(table, change.columns)) {
+    let create = db.schema.createIndex(index.name).on(table).columns(index.columns);
+    if (index.unique) create = create.unique();
+    await create.execute();
+  }
+  await ensureSearchIndex(db, table, searchColumnsOf(change.columns));
+}
+
+/** How many rows of `table` hold one of `values` in `column` (to refuse removing a used option). */
+export async function countRowsWithValues(
+  db: Kysely<unknown>,
+  table: string,
+  column: string,
+  values: readonly string[],
+): Promise<number> {
+  if (values.length === 0) return 0;
+  const result = await (db as Kysely<Record<string, Record<string, unknown>>>)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where(sql.ref(column), 'in', values)
+    .executeTakeFirstOrThrow();
+  return Number(result.n);
 }

@@ -1,12 +1,40 @@
-import type { Kysely, Selectable } from 'kysely';
+import type { Insertable, Kysely, Selectable, Updateable } from 'kysely';
 import type { ContentTypeTable, QuireDatabase } from './schema.js';
 
 /** A registry row as stored. */
 export type ContentTypeRecord = Selectable<ContentTypeTable>;
+/** A registry row to insert. */
+export type NewContentTypeRecord = Insertable<ContentTypeTable>;
+/** Changes to a registry row. */
+export type ContentTypeRecordChanges = Updateable<ContentTypeTable>;
 
 /** Reads of the content-type registry. */
 export class ContentTypeRepository {
   constructor(private readonly db: Kysely<QuireDatabase>) {}
+
+  /** Registers a type. */
+  async insert(record: NewContentTypeRecord): Promise<void> {
+    await this.db.insertInto('quire_content_types').values(record).execute();
+  }
+
+  /** Changes a type's registry row. */
+  async update(id: string, changes: ContentTypeRecordChanges): Promise<void> {
+    await this.db.updateTable('quire_content_types').set(changes).where('id', '=', id).execute();
+  }
+
+  /** Removes a type's registry row. */
+  async delete(id: string): Promise<void> {
+    await this.db.deleteFrom('quire_content_types').where('id', '=', id).execute();
+  }
+
+  /** The next sidebar position (after every existing type). */
+  async nextPosition(): Promise<number> {
+    const result = await this.db
+      .selectFrom('quire_content_types')
+      .select((eb) => eb.fn.max('position').as('last'))
+      .executeTakeFirst();
+    return Number(result?.last ?? -1) + 1;
+  }
 
   /** All registered types, in sidebar order. */
   async listAll(): Promise<ContentTypeRecord[]> {

@@ -15,6 +15,8 @@ export interface ContentTypeTable {
   created_at: string;
   updated_at: string;
   position: Generated<number>;
+  /** 1 when rows also carry flat meta_title/meta_description/meta_keywords. */
+  flat_meta: Generated<number>;
 }
 
 /**

@@ -85,6 +85,11 @@ export function containsIgnoringCase(columns: readonly string[], keyword: string
   return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
+/** Whether the JSON array stored in `column` holds `value` (tags membership). */
+export function jsonArrayContains(column: string, value: unknown): Expression<SqlBool> {
+  return sql<SqlBool>`exists (select 1 from json_each(${sql.ref(column)}) where json_each.value = ${value})`;
+}
+
 /** Whether an error is SQLite's unique-constraint failure (a conflict the client can fix). */
 export function isUniqueViolation(error: unknown): boolean {
   return (

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from '../contract/api-contract.js';
+import type { ErrorBody, ErrorCode, RowReference } from '../contract/api-contract.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -19,6 +19,8 @@ export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
   readonly fields?: Record<string, string>;
+  /** Rows that block a delete (see `RowReference`). */
+  references?: RowReference[];
 
   constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
     super(message);
@@ -32,6 +34,7 @@ export class AppError extends Error {
   toBody(): ErrorBody {
     const error: ErrorBody['error'] = { status: this.status, code: this.code, message: this.message };
     if (this.fields) error.fields = this.fields;
+    if (this.references) error.references = this.references;
     return { error };
   }
 }

@@ -1,6 +1,6 @@
 import { normalizeDatetime } from './datetime-format.js';
 import type { FieldType } from './field.js';
-import { ok, problem, singleString } from './field.js';
+import { ok, problem, singleString, storedAsIs, storedText } from './field.js';
 
 const FORMAT_PROBLEM = 'must be a real date and time in the format YYYY-MM-DD HH:MM:SS';
 
@@ -8,7 +8,8 @@ const FORMAT_PROBLEM = 'must be a real date and time in the format YYYY-MM-DD HH
 export const datetimeField: FieldType = {
   type: 'datetime',
   sqlType: 'text',
-  filterable: true,
+  filter: 'equals',
+  orderable: true,
   parse(raw) {
     const single = singleString(raw);
     if (!single.ok || single.value === null) return single;
@@ -19,6 +20,7 @@ export const datetimeField: FieldType = {
     const normalized = normalizeDatetime(raw);
     return normalized === null ? problem(FORMAT_PROBLEM) : ok(normalized);
   },
-  serialize: (stored) => (stored === null || stored === undefined ? null : String(stored)),
+  toStored: storedAsIs,
+  serialize: storedText,
   checkDescriptor: () => [],
 };

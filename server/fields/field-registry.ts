@@ -1,15 +1,31 @@
 import type { ColumnType } from '../contract/api-contract.js';
 import type { FieldType } from './field.js';
+import { booleanField } from './field-boolean.js';
+import { dateField } from './field-date.js';
 import { datetimeField } from './field-datetime.js';
+import { imageField } from './field-image.js';
+import { markdownField } from './field-markdown.js';
+import { numberField } from './field-number.js';
+import { relationField } from './field-relation.js';
 import { selectField } from './field-select.js';
 import { slugField } from './field-slug.js';
+import { tagsField } from './field-tags.js';
 import { textField } from './field-text.js';
+import { textareaField } from './field-textarea.js';
 
 const FIELDS: Record<ColumnType, FieldType> = {
   text: textField,
   slug: slugField,
   select: selectField,
   datetime: datetimeField,
+  textarea: textareaField,
+  markdown: markdownField,
+  number: numberField,
+  boolean: booleanField,
+  date: dateField,
+  image: imageField,
+  tags: tagsField,
+  relation: relationField,
 };
 
 /** All column types the server knows. */

@@ -1,11 +1,12 @@
 import type { FieldType } from './field.js';
-import { problem, singleString } from './field.js';
+import { problem, singleString, storedAsIs, storedText } from './field.js';
 
 /** `select`: one of the descriptor's option ids. */
 export const selectField: FieldType = {
   type: 'select',
   sqlType: 'text',
-  filterable: true,
+  filter: 'equals',
+  orderable: true,
   parse(raw, column) {
     const single = singleString(raw);
     if (!single.ok || single.value === null) return single;
@@ -16,7 +17,8 @@ export const selectField: FieldType = {
   parseFilter(raw, column) {
     return this.parse(raw, column);
   },
-  serialize: (stored) => (stored === null || stored === undefined ? null : String(stored)),
+  toStored: storedAsIs,
+  serialize: storedText,
   checkDescriptor(column) {
     const options = column.options;
     if (!Array.isArray(options) || options.length === 0) return ['a select needs at least one option'];

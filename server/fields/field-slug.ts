@@ -1,6 +1,6 @@
 import { slugify } from '../content/slugs.js';
 import type { FieldType } from './field.js';
-import { ok, problem, singleString } from './field.js';
+import { ok, problem, singleString, storedAsIs, storedText } from './field.js';
 
 /**
  * `slug`: a URL slug derived from its `parent` column. A given value is normalised the same way as a
@@ -9,7 +9,8 @@ import { ok, problem, singleString } from './field.js';
 export const slugField: FieldType = {
   type: 'slug',
   sqlType: 'text',
-  filterable: true,
+  filter: 'equals',
+  orderable: true,
   parse(raw) {
     const single = singleString(raw);
     if (!single.ok || single.value === null) return single;
@@ -17,7 +18,8 @@ export const slugField: FieldType = {
     return slug === '' ? problem('must contain letters or digits') : ok(slug);
   },
   parseFilter: (raw) => ok(raw),
-  serialize: (stored) => (stored === null || stored === undefined ? null : String(stored)),
+  toStored: storedAsIs,
+  serialize: storedText,
   checkDescriptor(column, all) {
     if (!column.parent) return ['a slug needs a parent column'];
     const parent = all.find((other) => other.name === column.parent);

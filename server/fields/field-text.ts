@@ -1,23 +1,33 @@
+import type { ColumnType } from '../contract/api-contract.js';
 import type { FieldType } from './field.js';
-import { ok, problem, singleString } from './field.js';
+import { ok, problem, singleString, storedAsIs, storedText } from './field.js';
 
-/** Longest text value accepted; far above any title, well below the body size limit. */
+/** Longest single-line text accepted; far above any title, well below the body size limit. */
 export const MAX_TEXT_LENGTH = 100_000;
+/** Longest multi-line text (a markdown body) accepted. */
+export const MAX_LONG_TEXT_LENGTH = 1_000_000;
 
-/** `text`: a single line of text, stored verbatim. */
-export const textField: FieldType = {
-  type: 'text',
-  sqlType: 'text',
-  filterable: true,
-  parse(raw) {
-    const single = singleString(raw);
-    if (!single.ok || single.value === null) return single;
-    const value = single.value as string;
-    if (value.length > MAX_TEXT_LENGTH) return problem(`must be at most ${MAX_TEXT_LENGTH} characters`);
-    if (value.includes('\u0000')) return problem('must not contain NUL characters');
-    return ok(value);
-  },
-  parseFilter: (raw) => ok(raw),
-  serialize: (stored) => (stored === null || stored === undefined ? null : String(stored)),
-  checkDescriptor: () => [],
-};
+/** A text column: one string, stored verbatim (SQL text included), NUL characters refused. */
+export function textLikeField(type: ColumnType, maxLength: number): FieldType {
+  return {
+    type,
+    sqlType: 'text',
+    filter: 'equals',
+    orderable: true,
+    parse(raw) {
+      const single = singleString(raw);
+      if (!single.ok || single.value === null) return single;
+      const value = single.value as string;
+      if (value.length > maxLength) return problem(`must be at most ${maxLength} characters`);
+      if (value.includes('\u0000')) return problem('must not contain NUL characters');
+      return ok(value);
+    },
+    parseFilter: (raw) => ok(raw),
+    toStored: storedAsIs,
+    serialize: storedText,
+    checkDescriptor: () => [],
+  };
+}
+
+/** `text`: a single line of text. */
+export const textField = textLikeField('text', MAX_TEXT_LENGTH);

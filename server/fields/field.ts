@@ -13,8 +13,10 @@ export type ParseResult = { ok: true; value: ColumnValue } | { ok: false; proble
 export interface FieldType {
   readonly type: ColumnType;
   readonly sqlType: SqlType;
-  /** Whether equality filters and `order` make sense for the type. */
-  readonly filterable: boolean;
+  /** How `filter=<field>=<value>` matches: equality, membership in an array value, or not at all. */
+  readonly filter: 'equals' | 'contains' | 'none';
+  /** Whether `order=<field>` makes sense for the type. */
+  readonly orderable: boolean;
   /**
    * Turns a raw request value (form string, JSON value) into the stored value.
    * `null` means "no value"; `required` is checked by the caller after parsing.
@@ -22,6 +24,8 @@ export interface FieldType {
   parse(raw: unknown, column: ColumnDescriptor): ParseResult;
   /** Parses the value side of `filter=<field>=<value>`. */
   parseFilter(raw: string, column: ColumnDescriptor): ParseResult;
+  /** Turns a parsed value into what the SQL column holds. */
+  toStored(value: ColumnValue): unknown;
   /** Turns a stored value into its JSON form. */
   serialize(stored: unknown, column: ColumnDescriptor): ColumnValue;
   /** Checks the descriptor itself (options present, parent named...); returns problems. */
@@ -44,3 +48,10 @@ export function singleString(raw: unknown): ParseResult {
   }
   return ok(raw === '' ? null : raw);
 }
+
+/** Stored text back to JSON: null stays null, anything else becomes a string. */
+export const storedText = (stored: unknown): ColumnValue =>
+  stored === null || stored === undefined ? null : String(stored);
+
+/** The common case: the parsed value is stored as it is. */
+export const storedAsIs = (value: ColumnValue): unknown => value;

@@ -1,22 +1,30 @@
 import { Router } from 'express';
 import { summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
-import type { ContentTypeListResponse, ContentTypeResponse } from '../contract/api-contract.js';
+import type {
+  ContentTypeListResponse,
+  ContentTypeResponse,
+  ContentTypeWriteResponse,
+} from '../contract/api-contract.js';
 import { methodNotAllowed } from './error-middleware.js';
 import type { Services } from './services.js';
 
 /** `/cms-content`: the content types and their descriptions. */
-export function contentTypeRoutes({ registry, rows }: Services): Router {
+export function contentTypeRoutes({ registry, rows, contentTypes }: Services): Router {
   const router = Router();
 
   router
     .route('/cms-content')
     .get((_req, res) => {
-      const contentTypes = registry.list().map(summarize);
-      const body: ContentTypeListResponse = { count: contentTypes.length, content_types: contentTypes };
+      const types = registry.list().map(summarize);
+      const body: ContentTypeListResponse = { count: types.length, content_types: types };
       res.json(body);
     })
-    .all(methodNotAllowed(['GET']));
+    .post(async (req, res) => {
+      const body: ContentTypeWriteResponse = await contentTypes.create(req.body);
+      res.status(201).location(`${req.baseUrl}/cms-content/${body.slug}`).json(body);
+    })
+    .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/cms-content/:slug')
@@ -28,7 +36,16 @@ export function contentTypeRoutes({ registry, rows }: Services): Router {
       const body: ContentTypeResponse = { ...description, rows: list.rows };
       res.json(body);
     })
-    .all(methodNotAllowed(['GET']));
+    .put(async (req, res) => {
+      const body: ContentTypeWriteResponse = await contentTypes.update(req.params.slug, req.body);
+      res.json(body);
+    })
+    .delete(async (req, res) => {
+      const force = req.query.force === 'true' || req.query.force === '1';
+      const body: ContentTypeWriteResponse = await contentTypes.delete(req.params.slug, force);
+      res.json(body);
+    })
+    .all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
 
   return router;
 }

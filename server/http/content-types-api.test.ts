@@ -23,12 +23,13 @@ const NEWS_COLUMNS = [
 describe('GET /api/cms-content', () => {
   runScenarios([
     {
-      name: 'lists the starter types of a fresh database, without rows',
+      name: 'lists the four starter types of a fresh database, without rows',
       url: '/cms-content',
       expectedStatus: 200,
       expect(body) {
-        expect(body.count).toBe(2);
-        const [news, categories] = body.content_types as ContentTypeSummary[];
+        expect(body.count).toBe(4);
+        const [news, categories, articles, menuItems] = body.content_types as ContentTypeSummary[];
+        expect([articles.table, menuItems.table]).toEqual(['articles', 'menu_items']);
         expect(news).toEqual({
           content_type_id: 'news',
           type: 'collection',

@@ -28,7 +28,7 @@ describe('the database file', () => {
       meta: { title: 'Kept', description: '', keywords: '' },
     });
     const types = await request(second, 'GET', '/cms-content');
-    expect(types.body.count).toBe(2);
+    expect(types.body.count).toBe(4);
   });
 
   it('runs in WAL mode with synchronous=FULL, so a 2xx means the write is on disk', async () => {

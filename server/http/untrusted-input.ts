@@ -17,10 +17,11 @@ export const MAX_QUERY_PARAMETERS = 100;
 export const MAX_JSON_ENTRIES = 1000;
 
 /**
- * Deepest nesting of a JSON body: the deepest write body is an object holding `meta` holding a
- * member (2 levels); a little headroom lets validation name the field rather than the depth.
+ * Deepest nesting of a JSON body: the deepest write body is a content-type definition, an object
+ * holding `columns` holding a column holding `options` holding an option (5 levels); one more of
+ * headroom lets validation name the field rather than the depth.
  */
-export const MAX_JSON_DEPTH = 4;
+export const MAX_JSON_DEPTH = 6;
 
 /** Whether a decoded form key (`meta[title]`, `a[b][c]`) names a forbidden key at any level. */
 function hasForbiddenSegment(key: string): boolean {

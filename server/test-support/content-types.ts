@@ -17,6 +17,7 @@ export function starterType(slug: 'news' | 'categories'): ContentType {
     columns: JSON.stringify(starter.columns),
     preview_path: null,
     position: 0,
+    flat_meta: 0,
     created_at: '2026-01-01 00:00:00.000000',
     updated_at: '2026-01-01 00:00:00.000000',
   });

@@ -1,6 +1,7 @@
 import type { Migration, MigrationProvider } from 'kysely';
 import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
+import * as articleAndMenuTypes from './004-article-and-menu-types.js';
 import * as searchIndex from './005-search-index.js';
 
 /**
@@ -10,6 +11,7 @@ import * as searchIndex from './005-search-index.js';
 const MIGRATIONS: Record<string, Migration> = {
   '001-content-type-registry': registry,
   '002-starter-types': starterTypes,
+  '004-article-and-menu-types': articleAndMenuTypes,
   '005-search-index': searchIndex,
 };
 

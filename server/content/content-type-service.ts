@@ -1,0 +1,218 @@
+import type { Kysely } from 'kysely';
+import type { ColumnChange, ColumnDescriptor, ContentTypeSummary } from '../contract/api-contract.js';
+import { ContentRepository } from '../db/content-repository.js';
+import {
+  alterContentTable,
+  countRowsWithValues,
+  createContentTable,
+  dropContentTable,
+  type TableChange,
+  tableExists,
+} from '../db/content-schema-repository.js';
+import { ContentTypeRepository } from '../db/content-type-repository.js';
+import type { QuireDatabase } from '../db/schema.js';
+import { AppError, validationError } from '../errors/app-error.js';
+import { timestampNow } from '../fields/datetime-format.js';
+import { type ContentType, summarize } from './content-type.js';
+import {
+  bodyObject,
+  readColumns,
+  readPreviewPath,
+  readTitle,
+  readTypeSlug,
+  refuseUnknownMembers,
+  tableNameProblem,
+} from './content-type-input.js';
+import type { ContentTypeRegistry } from './content-type-registry.js';
+
+/** Storage types that hold the same text, so a column may switch between them. */
+const TEXT_TYPES = new Set(['text', 'textarea', 'markdown']);
+
+/**
+ * Creates, changes and deletes content types. Each change migrates the real table and the registry
+ * inside one transaction, then reloads the registry: a change that fails leaves schema and data as
+ * they were.
+ */
+export class ContentTypeService {
+  constructor(
+    private readonly db: Kysely<QuireDatabase>,
+    private readonly registry: ContentTypeRegistry,
+  ) {}
+
+  /** `POST /api/cms-content`: a new custom type with its table. */
+  async create(rawBody: unknown): Promise<ContentTypeSummary> {
+    const body = bodyObject(rawBody);
+    refuseUnknownMembers(body, ['title', 'slug', 'table', 'columns', 'preview_path']);
+    const problems: Record<string, string> = {};
+    const title = readTitle(body.title, problems);
+    const slug = readTypeSlug(body.slug, title, problems);
+    const table = typeof body.table === 'string' && body.table !== '' ? body.table : slug.replace(/-/g, '_');
+    const tableProblem = tableNameProblem(table);
+    if (tableProblem) problems.table = tableProblem;
+    const previewPath = readPreviewPath(body.preview_path, problems);
+    if (Object.keys(problems).length > 0) throw validationError(problems);
+    const columns = readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: slug, allowFrom: false });
+
+    await this.db.transaction().execute(async (trx) => {
+      if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
+      if (this.registry.list().some((type) => type.table === table) || (await tableExists(schemaOf(trx), table))) {
+        throw conflict('table', `A table named ${table} already exists`);
+      }
+      const repository = new ContentTypeRepository(trx);
+      const now = timestampNow();
+      await createContentTable(schemaOf(trx), table, columns);
+      await repository.insert({
+        id: slug,
+        slug,
+        table_name: table,
+        title: title as string,
+        status: 'published',
+        type: 'collection',
+        custom: 1,
+        columns: JSON.stringify(columns),
+        preview_path: previewPath,
+        position: await repository.nextPosition(),
+        created_at: now,
+        updated_at: now,
+      });
+    });
+    await this.registry.reload();
+    return summarize(this.registry.requireBySlug(slug));
+  }
+
+  /** `PUT /api/cms-content/:slug`: change the title, the preview path, or the columns. */
+  async update(slug: string, rawBody: unknown): Promise<ContentTypeSummary> {
+    const type = this.registry.requireBySlug(slug);
+    const body = bodyObject(rawBody);
+    refuseUnknownMembers(body, ['title', 'columns', 'preview_path']);
+    const problems: Record<string, string> = {};
+    const title = body.title === undefined ? type.title : readTitle(body.title, problems);
+    const previewPath =
+      body.preview_path === undefined ? type.previewPath : readPreviewPath(body.preview_path, problems);
+    if (Object.keys(problems).length > 0) throw validationError(problems);
+    const columns =
+      body.columns === undefined
+        ? undefined
+        : readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: type.slug, allowFrom: true });
+
+    await this.db.transaction().execute(async (trx) => {
+      let descriptors: ColumnDescriptor[] = [...type.columns];
+      if (columns) {
+        const change = planTableChange(type, columns);
+        await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
+        await alterContentTable(schemaOf(trx), type.table, change);
+        descriptors = [...change.columns];
+      }
+      await new ContentTypeRepository(trx).update(type.id, {
+        title: title as string,
+        preview_path: previewPath,
+        columns: JSON.stringify(descriptors),
+        updated_at: timestampNow(),
+      });
+    });
+    await this.registry.reload();
+    return summarize(this.registry.requireBySlug(slug));
+  }
+
+  /** `DELETE /api/cms-content/:slug`: refused while rows exist unless `force`, and while others point at it. */
+  async delete(slug: string, force: boolean): Promise<ContentTypeSummary> {
+    const type = this.registry.requireBySlug(slug);
+    const pointing = this.registry
+      .list()
+      .filter((other) => other.slug !== type.slug)
+      .flatMap((other) =>
+        other.columns
+          .filter((c) => c.type === 'relation' && c.target === type.slug)
+          .map((c) => `${other.table}.${c.name}`),
+      );
+    if (pointing.length > 0) {
+      throw new AppError(
+        'conflict',
+        `Relation columns still point at ${type.slug}: ${pointing.join(', ')}; remove them first`,
+      );
+    }
+    await this.db.transaction().execute(async (trx) => {
+      const rowCount = await new ContentRepository(trx).count(type.table, { equals: [] });
+      if (rowCount > 0 && !force) {
+        throw new AppError(
+          'conflict',
+          `${type.title} still has ${rowCount} row${rowCount === 1 ? '' : 's'}; delete them first or pass force=true`,
+        );
+      }
+      await dropContentTable(schemaOf(trx), type.table);
+      await new ContentTypeRepository(trx).delete(type.id);
+    });
+    await this.registry.reload();
+    return summarize(type);
+  }
+
+  private knownSlugs(): Set<string> {
+    return new Set(this.registry.list().map((type) => type.slug));
+  }
+
+  /** A select option may not go while rows still hold it: their values would become invalid. */
+  private async refuseRemovingUsedOptions(
+    db: Kysely<unknown>,
+    type: ContentType,
+    columns: ColumnChange[],
+  ): Promise<void> {
+    for (const column of columns) {
+      const old = type.columnsByName.get(column.from ?? column.name);
+      if (old?.type !== 'select' || column.type !== 'select') continue;
+      const kept = new Set((column.options ?? []).map((option) => option.id));
+      const removed = (old.options ?? []).map((option) => option.id).filter((id) => !kept.has(id));
+      const used = await countRowsWithValues(db, type.table, old.name, removed);
+      if (used > 0) {
+        throw conflict(
+          column.name,
+          `${used} row${used === 1 ? '' : 's'} of ${type.table} still use${used === 1 ? 's' : ''} the option${removed.length === 1 ? '' : 's'} ${removed.join(', ')} of ${column.name}`,
+          'has rows using a removed option',
+        );
+      }
+    }
+  }
+}
+
+/** Works out renames, drops and adds from the new column list; type changes are refused. */
+export function planTableChange(type: ContentType, columns: readonly ColumnChange[]): TableChange {
+  const problems: Record<string, string> = {};
+  const renames: { from: string; to: string }[] = [];
+  const kept = new Set<string>();
+  const adds: ColumnDescriptor[] = [];
+  const final: ColumnDescriptor[] = [];
+  for (const { from, ...column } of columns) {
+    const sourceName = from ?? column.name;
+    const old = type.columnsByName.get(sourceName);
+    if (from !== undefined && !old) problems[column.name] = `renames ${from}, which is not a column of ${type.table}`;
+    if (old) {
+      if (kept.has(old.name)) problems[column.name] = `takes over ${old.name}, which another column already does`;
+      kept.add(old.name);
+      if (old.type !== column.type && !(TEXT_TYPES.has(old.type) && TEXT_TYPES.has(column.type))) {
+        problems[column.name] = `cannot change type from ${old.type} to ${column.type}; add a new column instead`;
+      }
+      if (old.name !== column.name) renames.push({ from: old.name, to: column.name });
+    } else {
+      adds.push(column);
+    }
+    final.push(column);
+  }
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+  const drops = type.columns.map((column) => column.name).filter((name) => !kept.has(name));
+  // Renames run one by one, so a new name must be free now (no swaps, no reuse of a dropped name).
+  for (const rename of renames) {
+    if (type.columnsByName.has(rename.to)) {
+      problems[rename.to] = `cannot take the name of the existing column ${rename.to} in the same change`;
+    }
+  }
+  if (Object.keys(problems).length > 0) throw validationError(problems);
+  return { renames, drops, adds, columns: final };
+}
+
+/** The DDL helpers work on any database, whatever tables Kysely knows of. */
+function schemaOf(db: Kysely<QuireDatabase>): Kysely<unknown> {
+  return db as unknown as Kysely<unknown>;
+}
+
+function conflict(field: string, message: string, problem = 'is already taken'): AppError {
+  return new AppError('conflict', message, { [field]: problem });
+}

@@ -1,0 +1,32 @@
+import type { RelationValue } from '../contract/api-contract.js';
+import type { FieldType } from './field.js';
+import { ok, problem, singleString, storedText } from './field.js';
+
+/**
+ * `relation`: points at one row of the `target` content type. Written as the target row's id (or
+ * a JSON object with an `id`), stored as that id, read as `{ id, title, slug }` or null. That the
+ * target row exists is checked by the row service, which can see the database.
+ */
+export const relationField: FieldType = {
+  type: 'relation',
+  sqlType: 'text',
+  filter: 'equals',
+  orderable: true,
+  parse(raw) {
+    if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
+      const id = (raw as Partial<RelationValue>).id;
+      return typeof id === 'string' && id !== '' ? ok(id) : problem('must be the id of a row');
+    }
+    return singleString(raw);
+  },
+  parseFilter: (raw) => ok(raw),
+  toStored: (value) => value,
+  // Rows are read with their relations resolved (see row-format); an id alone reads as a stub.
+  serialize: (stored) => {
+    const id = storedText(stored);
+    return id === null ? null : { id: String(id), title: null, slug: null };
+  },
+  checkDescriptor(column) {
+    return typeof column.target === 'string' && column.target !== '' ? [] : ['a relation needs a target content type'];
+  },
+};

@@ -1,0 +1,41 @@
+import type { FieldType } from './field.js';
+import { ok, problem } from './field.js';
+
+/** Most tags one row may carry. */
+export const MAX_TAGS = 100;
+/** Longest tag. */
+export const MAX_TAG_LENGTH = 100;
+
+/**
+ * `tags`: an array of distinct strings. Forms send `tags[]=a&tags[]=b` or repeated `tags=a&tags=b`
+ * (one `tags=a` is one tag); JSON sends an array. Tags are trimmed; empty ones and repeats dropped.
+ * Stored as a JSON array; `filter=tags=a` matches rows carrying the tag.
+ */
+export const tagsField: FieldType = {
+  type: 'tags',
+  sqlType: 'text',
+  filter: 'contains',
+  orderable: false,
+  parse(raw) {
+    if (raw === undefined || raw === null || raw === '') return ok([]);
+    const list = Array.isArray(raw) ? raw : [raw];
+    const tags: string[] = [];
+    for (const item of list) {
+      if (typeof item !== 'string') return problem('must be a list of strings');
+      const tag = item.trim();
+      if (tag.length > MAX_TAG_LENGTH) return problem(`each tag must be at most ${MAX_TAG_LENGTH} characters`);
+      if (tag.includes('\u0000')) return problem('must not contain NUL characters');
+      if (tag !== '' && !tags.includes(tag)) tags.push(tag);
+    }
+    if (tags.length > MAX_TAGS) return problem(`must have at most ${MAX_TAGS} tags`);
+    return ok(tags);
+  },
+  parseFilter: (raw) => ok(raw.trim()),
+  toStored: (value) => JSON.stringify(Array.isArray(value) ? value : []),
+  serialize(stored) {
+    if (typeof stored !== 'string' || stored === '') return [];
+    const value = JSON.parse(stored) as unknown;
+    return Array.isArray(value) ? value.map(String) : [];
+  },
+  checkDescriptor: () => [],
+};

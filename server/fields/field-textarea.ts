@@ -1,0 +1,4 @@
+import { MAX_TEXT_LENGTH, textLikeField } from './field-text.js';
+
+/** `textarea`: plain multi-line text. */
+export const textareaField = textLikeField('textarea', MAX_TEXT_LENGTH);
