@@ -16,6 +16,8 @@ export interface ServerOptions {
   editorName: string | null;
   editorDir?: string | null;
   bodyLimit?: number;
+  /** Largest uploaded file in bytes (`--upload-limit`). */
+  uploadLimit?: number;
   log?: (message: string, error: unknown) => void;
   /** better-sqlite3 addon for a non-Node runtime (Electron); see `SqliteOptions`. */
   nativeBinding?: string;
@@ -69,6 +71,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       editorName: options.editorName,
       editorDir: options.editorDir,
       bodyLimit: options.bodyLimit,
+      uploadLimit: options.uploadLimit,
       log,
       security: { allowedHosts, corsOrigins: options.corsOrigins ?? [], token },
     });
