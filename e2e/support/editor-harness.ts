@@ -120,11 +120,14 @@ export function apiOf(server: TestServer) {
 
 /** The text of the elements that describe an input (its error and hint), via aria-describedby. */
 export async function descriptionOf(page: Page, label: string): Promise<string> {
-  const ids = (await page.getByLabel(label, { exact: true }).getAttribute('aria-describedby')) ?? '';
-  const texts: string[] = [];
-  for (const id of ids.split(/\s+/).filter(Boolean))
-    texts.push((await page.locator(`[id="${id}"]`).textContent()) ?? '');
-  return texts.join(' ');
+  // One read inside the page, so the answer is consistent even while the form re-renders.
+  return page.getByLabel(label, { exact: true }).evaluate((element: any) =>
+    String(element.getAttribute('aria-describedby') ?? '')
+      .split(/\s+/)
+      .filter(Boolean)
+      .map((id: string) => element.ownerDocument.getElementById(id)?.textContent ?? '')
+      .join(' '),
+  );
 }
 
 /** What a browser test file works with; filled in by the hooks `editorSuite` registers. */

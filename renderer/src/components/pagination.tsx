@@ -31,9 +31,10 @@ export function Pagination({ page, pageSize, count, filtered, total, onPage, onP
         {filtered !== total && <span className="muted"> (filtered from {numbers.format(total)})</span>}
       </p>
       <div className="pagination-controls">
-        <label className="page-size">
-          <span>Rows per page</span>
+        <div className="page-size">
+          <label htmlFor="page-size">Rows per page</label>
           <select
+            id="page-size"
             className="input select select-small"
             value={pageSize}
             onChange={(event) => onPageSize(Number(event.target.value))}
@@ -44,7 +45,7 @@ export function Pagination({ page, pageSize, count, filtered, total, onPage, onP
               </option>
             ))}
           </select>
-        </label>
+        </div>
         <span className="page-status">
           Page {numbers.format(page)} of {numbers.format(pages)}
         </span>

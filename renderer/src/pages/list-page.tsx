@@ -70,9 +70,13 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
       <div className="toolbar">
         {searchable && <SearchBox value={list.search} onSearch={(search) => go({ search, page: 1 }, true)} />}
         {filters.map((column) => (
-          <label key={column.name} className="filter">
-            <span className="filter-label">{column.label}</span>
+          <div key={column.name} className="filter">
+            {/* A label of its own (not wrapping the select), so its text is exactly the column label. */}
+            <label htmlFor={`filter-${column.name}`} className="filter-label">
+              {column.label}
+            </label>
             <select
+              id={`filter-${column.name}`}
               className="input select"
               value={list.filters[column.name] ?? ''}
               onChange={(event) => go({ filters: { ...list.filters, [column.name]: event.target.value }, page: 1 })}
@@ -84,7 +88,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
                 </option>
               ))}
             </select>
-          </label>
+          </div>
         ))}
         {narrowed && (
           <button
