@@ -81,9 +81,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     server.keepAliveTimeout = 5_000;
     // Requests Node's parser refuses never reach Express: answer them in the same JSON shape.
     server.on('clientError', (error: NodeJS.ErrnoException, socket) => {
-      // Timeouts and resets: the client is gone or silent, so there is no one to answer.
-      if (!error.code?.startsWith('HPE_') || !socket.writable) {
+      // Timeouts and resets: the client is gone or silent, so there is no one to answer. Once a
+      // response has begun on this socket, another would corrupt the stream (Node's own handler
+      // makes the same check).
+      const inFlight = (socket as { _httpMessage?: { headersSent?: boolean } })._httpMessage;
+      if (!error.code?.startsWith('HPE_') || !socket.writable || inFlight?.headersSent) {
         socket.destroy();
+        return;
+      }
+      // Bytes after a `Connection: close` request (a GET with an unframed body, say): they are
+      // ignored; that request's answer is coming, and the socket closes after it.
+      if (error.code === 'HPE_CLOSED_CONNECTION') {
+        if (!inFlight) socket.end();
         return;
       }
       socket.end(clientErrorResponse(error));

@@ -1,0 +1,246 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import fc from 'fast-check';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openSqliteFile } from '../db/sqlite-dialect.js';
+import { type ChildServer, spawnServer } from '../test-support/child-server.js';
+import { type RawAnswer, rawRequest, sendBytes } from '../test-support/hostile-http.js';
+
+/**
+ * A property-based fuzzer against a real server process: random methods, paths, query strings,
+ * headers and bodies (well-formed writes among them, so rows really change), plus raw garbage on
+ * the socket. Whatever arrives, the answer is never a 5xx, every failure comes in the JSON error
+ * shape, the process stays up, and afterwards the rows the API counts are the rows in the tables.
+ * QUIRE_FUZZ_RUNS sets the number of requests (default 5000).
+ */
+
+const RUNS = Number(process.env.QUIRE_FUZZ_RUNS ?? 5000);
+
+/** A value one request in six carries; the others leave it out. */
+function sometimes<T>(arbitrary: fc.Arbitrary<T>): fc.Arbitrary<T | undefined> {
+  return fc.oneof({ weight: 5, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary });
+}
+
+const text = fc.oneof(
+  fc.string({ maxLength: 30 }),
+  fc.string({ unit: 'binary', maxLength: 30 }),
+  fc.constantFrom('', ' ', "'; drop table news; --", '<script>alert(1)</script>', '\u0000', '2025-01-01 10:00:00'),
+);
+/** A URL component: usually encoded, sometimes a deliberately broken encoding. */
+const component = fc.oneof(
+  { weight: 6, arbitrary: text.map(encodeURIComponent) },
+  {
+    weight: 1,
+    arbitrary: fc.constantFrom('%', '%FF', '%E0%A4%A', '%00', '%2F', '..', '%2e%2e', '__proto__', 'constructor'),
+  },
+);
+const segment = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('cms', 'cms-content', 'news', 'categories', 'fuzz-a', 'nope') },
+  { weight: 1, arbitrary: component },
+);
+const rowId = fc.constantFrom('fuzz-a', 'fuzz-b', 'fuzz-c', 'x%00', '%2e%2e', 'a%2Fb');
+const path = fc.oneof(
+  { weight: 3, arbitrary: fc.constantFrom('/api/cms/news', '/api/cms/categories', '/api/cms-content/news') },
+  {
+    weight: 3,
+    arbitrary: fc.tuple(fc.constantFrom('/api/cms/news/', '/api/cms/categories/'), rowId).map((p) => p.join('')),
+  },
+  {
+    weight: 2,
+    arbitrary: fc
+      .tuple(
+        fc.constantFrom('/api/', '/api/cms/news/', '/api/cms/', '/', '/media/', '//'),
+        fc.array(segment, { maxLength: 3 }),
+      )
+      .map(([prefix, segments]) => prefix + segments.join('/')),
+  },
+);
+const queryKey = fc.oneof(
+  { weight: 4, arbitrary: fc.constantFrom('filter', 'limit', 'offset', 'order', 'desc', '_') },
+  { weight: 1, arbitrary: component },
+);
+const queryValue = fc.oneof(
+  fc.constantFrom('1', '0', '-1', '1000000', 'title', 'true', 'title=a', 'search=a', 'status=draft', 'id=x'),
+  component,
+);
+const query = fc.oneof(
+  { weight: 2, arbitrary: fc.constant('') },
+  {
+    weight: 1,
+    arbitrary: fc
+      .array(fc.tuple(queryKey, queryValue), { minLength: 1, maxLength: 5 })
+      .map((pairs) => `?${pairs.map(([k, v]) => `${k}=${encodeURIComponent(v)}`).join('&')}`),
+  },
+);
+
+const fieldName = fc.oneof(
+  {
+    weight: 5,
+    arbitrary: fc.constantFrom('title', 'status', 'published_at', 'slug', 'meta[title]', 'meta_keywords', 'id'),
+  },
+  { weight: 1, arbitrary: fc.constantFrom('__proto__', 'constructor[prototype]', 'meta[a][b]', 'title[]', 'nope') },
+  { weight: 1, arbitrary: text },
+);
+const validRow = fc
+  .record({
+    title: fc.string({ minLength: 1, maxLength: 40 }),
+    status: fc.constantFrom('draft', 'published', 'archived'),
+  })
+  .map(({ title, status }) => ({ title: title.replace(/\0/g, ''), status, published_at: '2025-01-01 10:00:00' }));
+const form = fc
+  .oneof(
+    { weight: 3, arbitrary: validRow.map((fields) => new URLSearchParams(fields).toString()) },
+    {
+      weight: 2,
+      arbitrary: fc
+        .array(fc.tuple(fieldName, text), { maxLength: 6 })
+        .map((pairs) => pairs.map(([k, v]) => `${encodeURIComponent(k)}=${encodeURIComponent(v)}`).join('&')),
+    },
+    {
+      weight: 1,
+      arbitrary: fc
+        .array(fc.tuple(component, component), { maxLength: 4 })
+        .map((p) => p.map((kv) => kv.join('=')).join('&')),
+    },
+  )
+  .map((body) => ({ type: 'application/x-www-form-urlencoded', body: Buffer.from(body) }));
+const json = fc
+  .oneof(
+    { weight: 3, arbitrary: validRow.map((fields) => JSON.stringify(fields)) },
+    { weight: 1, arbitrary: fc.json({ maxDepth: 6 }) },
+    {
+      weight: 1,
+      arbitrary: fc.dictionary(fieldName, fc.jsonValue({ maxDepth: 3 }), { maxKeys: 5 }).map((o) => JSON.stringify(o)),
+    },
+    {
+      weight: 1,
+      arbitrary: fc.constantFrom(
+        '{"title":"a","title":"b"}',
+        '{"__proto__":{"x":1}}',
+        '{',
+        '[]',
+        'null',
+        '['.repeat(5000),
+      ),
+    },
+  )
+  .map((body) => ({ type: 'application/json', body: Buffer.from(body) }));
+const other = fc
+  .tuple(
+    fc.constantFrom(
+      'text/plain',
+      'multipart/form-data; boundary=x',
+      'application/json; charset=latin1',
+      'application/x-www-form-urlencoded; charset=utf-16',
+      'application/xml',
+      '',
+    ),
+    fc.uint8Array({ maxLength: 200 }),
+  )
+  .map(([type, bytes]) => ({ type, body: Buffer.from(bytes) }));
+const body = fc.oneof(
+  { weight: 1, arbitrary: fc.constant(undefined) },
+  { weight: 3, arbitrary: form },
+  { weight: 2, arbitrary: json },
+  { weight: 1, arbitrary: other },
+);
+
+const httpRequest = fc.record({
+  kind: fc.constant('http' as const),
+  method: fc.constantFrom(
+    'GET',
+    'GET',
+    'POST',
+    'POST',
+    'POST',
+    'PUT',
+    'PUT',
+    'PATCH',
+    'DELETE',
+    'OPTIONS',
+    'HEAD',
+    'TRACE',
+    'PROPFIND',
+  ),
+  path,
+  query,
+  body,
+  origin: sometimes(fc.constantFrom('null', 'http://evil.example', 'own', 'own')),
+  host: sometimes(fc.constantFrom('evil.example', 'localhost', '[::1]', 'a b', '')),
+});
+const garbage = fc
+  .oneof(
+    fc.uint8Array({ minLength: 1, maxLength: 300 }).map((bytes) => Buffer.from(bytes)),
+    fc
+      .string({ unit: 'binary', maxLength: 100 })
+      .map((line) => Buffer.from(`GET /${line} HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n`)),
+  )
+  .map((bytes) => ({ kind: 'bytes' as const, bytes }));
+const anyRequest = fc.oneof({ weight: 12, arbitrary: httpRequest }, { weight: 1, arbitrary: garbage });
+
+describe('the API under random requests', () => {
+  let dir: string;
+  let server: ChildServer;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quire-fuzz-'));
+    server = await spawnServer(join(dir, 'content.sqlite'));
+  }, 60_000);
+  afterAll(async () => {
+    await server?.kill('SIGTERM');
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it(`never answers ${RUNS} random requests with a 5xx, stays up, and keeps its counts true`, async () => {
+    const statuses = new Map<number, number>();
+    await fc.assert(
+      fc.asyncProperty(anyRequest, async (request) => {
+        let answer: RawAnswer;
+        if (request.kind === 'bytes') {
+          answer = await sendBytes(server.origin, request.bytes);
+          // Garbage may be a complete, valid request, or nothing the server must answer at all.
+          if (answer.status === 0) return;
+        } else {
+          const headers: Record<string, string> = {};
+          if (request.body) headers['content-type'] = request.body.type;
+          if (request.origin) headers.origin = request.origin === 'own' ? server.origin : request.origin;
+          if (request.host !== undefined) headers.host = request.host;
+          answer = await rawRequest(server.origin, {
+            method: request.method,
+            path: request.path + request.query,
+            headers,
+            body: request.body?.body,
+          });
+        }
+        statuses.set(answer.status, (statuses.get(answer.status) ?? 0) + 1);
+        expect(answer.status, answer.text).toBeLessThan(500);
+        expect(answer.status).toBeGreaterThanOrEqual(200);
+        expect(answer.headers['x-content-type-options']).toBe('nosniff');
+        const method = request.kind === 'http' ? request.method : '';
+        if (answer.status >= 400 && method !== 'HEAD') {
+          expect(answer.body?.error?.status, answer.text).toBe(answer.status);
+          expect(typeof answer.body.error.code).toBe('string');
+          expect(answer.text).not.toMatch(/SQLITE|\.ts:\d|at \w+ \(/);
+        }
+      }),
+      { numRuns: RUNS },
+    );
+
+    expect(server.alive()).toBe(true);
+    expect(server.stderr()).toBe('');
+    expect([...statuses.keys()].some((status) => status === 201)).toBe(true);
+    const raw = openSqliteFile(join(dir, 'content.sqlite'), { readonly: true });
+    try {
+      for (const table of ['news', 'categories']) {
+        const response = await fetch(`${server.api}/cms/${table}?limit=0`);
+        const { total } = (await response.json()) as { total: number };
+        const { n } = raw.prepare(`select count(*) as n from "${table}"`).get() as { n: number };
+        expect(total, table).toBe(n);
+      }
+      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+    } finally {
+      raw.close();
+    }
+    console.log(`fuzz: ${RUNS} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
+  }, 120_000);
+});
