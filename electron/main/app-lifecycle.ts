@@ -16,11 +16,11 @@ import {
 } from 'electron';
 import { DATABASE_FILE_NAME } from '../../server/config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../server/config/listen-defaults.js';
-import { EXIT_REPORTED_FAILURE } from '../launcher/desktop-signals.js';
 import { apiDocumentationUrl } from './app-menu.js';
 import { parseDesktopArgs } from './command-line.js';
 import { DATABASE_EXTENSIONS } from './database-path.js';
 import { DesktopApp, type DesktopConfig, type DesktopHost } from './desktop-app.js';
+import { EXIT_REPORTED_FAILURE } from './desktop-signals.js';
 import { createMainWindow } from './main-window.js';
 import { nativeBindingFor } from './native-addon.js';
 import { installSecurityHandlers } from './security-handlers.js';
@@ -50,7 +50,8 @@ function readHomepage(appRoot: string): unknown {
 
 /** Facts of this run: the checkout or the installed app, its command line and folders. */
 function desktopConfig(appRoot: string): DesktopConfig & { problems: string[] } {
-  const args = parseDesktopArgs(process.argv.slice(app.isPackaged ? 1 : 2), process.env);
+  // The executable comes first; the app folder (from a checkout) is a positional the parser skips.
+  const args = parseDesktopArgs(process.argv.slice(1), process.env);
   return {
     ...args,
     platform: process.platform,
@@ -61,7 +62,7 @@ function desktopConfig(appRoot: string): DesktopConfig & { problems: string[] } 
     host: DEFAULT_HOST,
     editorName: osUserName(),
     editorDir: join(appRoot, 'dist', 'renderer'),
-    nativeBinding: nativeBindingFor(app.isPackaged, appRoot),
+    nativeBinding: nativeBindingFor(app.isPackaged, appRoot, process.resourcesPath),
     apiDocsUrl: apiDocumentationUrl(readHomepage(appRoot), join(appRoot, 'README.md')),
   };
 }

@@ -4,9 +4,9 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { EDITOR_OPEN_PREFIX } from '../launcher/desktop-signals.js';
 import { InProcessServerChild } from '../test-support/in-process-server-child.js';
 import { DesktopApp, type DesktopConfig, type DesktopHost } from './desktop-app.js';
+import { EDITOR_OPEN_PREFIX } from './desktop-signals.js';
 import { launchServerChild } from './server-launcher.js';
 import { loadSettings, SettingsStore, settingsFile } from './settings-store.js';
 

@@ -1,9 +1,9 @@
 import { dirname, join } from 'node:path';
 import type { MenuItemConstructorOptions } from 'electron';
-import { editorOpenLine } from '../launcher/desktop-signals.js';
 import type { ServerChildOptions } from '../server-child/server-child-protocol.js';
 import { buildMenuTemplate, type MenuActions } from './app-menu.js';
 import { resolveStartupDatabase, withDatabaseExtension } from './database-path.js';
+import { editorOpenLine } from './desktop-signals.js';
 import { choosePort, isExplicit, type PortChoice, startOnFirstFreePort } from './port-choice.js';
 import type { ServerChild } from './server-launcher.js';
 import { forgetRecentDatabase, rememberDatabase, type SettingsStore } from './settings-store.js';

@@ -27,8 +27,10 @@ describe('Electron build of the SQLite addon', () => {
     expect(addonStatus({ ...wanted, arch: 'arm64' }, true, wanted)).toBe('stale');
   });
 
-  it('is passed to the server child from a checkout, not from a packaged app', () => {
-    expect(nativeBindingFor(false, '/repo')).toBe('/repo/native/electron/better_sqlite3.node');
-    expect(nativeBindingFor(true, '/opt/Quire/resources/app.asar')).toBeUndefined();
+  it("is passed to the server child from the checkout, or from a packaged app's resources", () => {
+    expect(nativeBindingFor(false, '/repo', '/unused')).toBe('/repo/native/electron/better_sqlite3.node');
+    expect(nativeBindingFor(true, '/opt/Quire/resources/app.asar', '/opt/Quire/resources')).toBe(
+      '/opt/Quire/resources/native/better_sqlite3.node',
+    );
   });
 });

@@ -3,12 +3,17 @@ import { join } from 'node:path';
 /**
  * better-sqlite3 is a native addon, and a native addon is built for one runtime's ABI. From a
  * checkout, `npm test` and `npm run serve` run on Node and use the addon in
- * node_modules/better-sqlite3; the desktop app runs the server on Electron's Node and loads a
- * second build of the same addon from native/electron/ (made by `npm run rebuild:electron`, which
- * `npm start` runs when needed) through better-sqlite3's `nativeBinding` option. Neither build
- * replaces the other, so there is no rebuilding back and forth. A packaged app has only Electron:
- * electron-builder rebuilds node_modules/better-sqlite3 for it, and no `nativeBinding` is passed.
+ * node_modules/better-sqlite3. The desktop app runs the server on Electron's Node and loads a
+ * second build of the same addon, made by `npm run rebuild:electron` (which `npm start` and
+ * `npm run dist` run when needed) into native/electron/, through better-sqlite3's `nativeBinding`
+ * option. A packaged app carries that same file in its resources folder (electron-builder.yml
+ * `extraResources`) and loads it the same way. node_modules is never rebuilt in place (as
+ * electron-builder's own rebuild would do, breaking the Node build), so there is no rebuilding
+ * back and forth.
  */
+
+/** Where a packaged app keeps the Electron addon, relative to its resources folder. */
+export const PACKAGED_ADDON_PATH = 'native/better_sqlite3.node';
 
 /** The versions an Electron addon build is for; a build for other versions must be redone. */
 export interface AddonBuildInfo {
@@ -46,9 +51,9 @@ export function addonStatus(recorded: unknown, addonExists: boolean, wanted: Add
 }
 
 /**
- * The `nativeBinding` the server child gets: the separate Electron build from a checkout, none in
- * a packaged app (whose node_modules addon electron-builder already built for Electron).
+ * The `nativeBinding` the server child gets: the checkout's Electron build, or the copy in a
+ * packaged app's resources folder.
  */
-export function nativeBindingFor(isPackaged: boolean, appRoot: string): string | undefined {
-  return isPackaged ? undefined : electronAddonPaths(appRoot).addon;
+export function nativeBindingFor(isPackaged: boolean, appRoot: string, resourcesPath: string): string {
+  return isPackaged ? join(resourcesPath, ...PACKAGED_ADDON_PATH.split('/')) : electronAddonPaths(appRoot).addon;
 }

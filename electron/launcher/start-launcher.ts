@@ -1,0 +1,141 @@
+import { spawn } from 'node:child_process';
+import { existsSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import { userDataDir } from '../../server/config/app-paths.js';
+import { DEFAULT_PORT } from '../../server/config/listen-defaults.js';
+import { resolveStartupDatabase } from '../main/database-path.js';
+import { EDITOR_OPEN_PREFIX } from '../main/desktop-signals.js';
+import { choosePort, startOnFirstFreePort } from '../main/port-choice.js';
+import { loadSettings, resolveUserDataDir, settingsFile } from '../main/settings-store.js';
+import { buildElectronAddon, checkoutAddonStatus } from './electron-addon-build.js';
+import {
+  afterDesktopExit,
+  decideLaunch,
+  fallbackLine,
+  findElectronBinary,
+  HEADLESS_REASONS,
+} from './launch-decision.js';
+
+function readText(path: string): string | null {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Runs the desktop app from the checkout and waits for it to end. Its output is passed through;
+ * the "editor open" line tells the launcher that the window came up.
+ */
+function runDesktop(electronBinary: string, root: string, args: string[]) {
+  const env = { ...process.env };
+  // Set by some tools for Electron-as-Node; it would keep the app from being an app.
+  delete env.ELECTRON_RUN_AS_NODE;
+  return new Promise<ReturnType<typeof afterDesktopExit>>((resolve) => {
+    const child = spawn(electronBinary, [root, ...args], {
+      cwd: process.cwd(),
+      env,
+      stdio: ['inherit', 'pipe', 'inherit'],
+    });
+    let editorOpened = false;
+    let interrupted = false;
+    let recent = '';
+    child.stdout.on('data', (chunk: Buffer) => {
+      process.stdout.write(chunk);
+      recent = (recent + chunk.toString('utf8')).slice(-4096);
+      if (recent.includes(EDITOR_OPEN_PREFIX)) editorOpened = true;
+    });
+    const forward = (signal: NodeJS.Signals) => {
+      interrupted = true;
+      child.kill(signal);
+    };
+    process.on('SIGINT', forward);
+    process.on('SIGTERM', forward);
+    const done = (result: ReturnType<typeof afterDesktopExit>) => {
+      process.off('SIGINT', forward);
+      process.off('SIGTERM', forward);
+      resolve(result);
+    };
+    child.once('error', (error: NodeJS.ErrnoException) =>
+      done({ fallback: true, reason: `Electron could not be started (${error.code ?? error.message})` }),
+    );
+    child.once('exit', (code, signal) => done(afterDesktopExit({ code, signal, editorOpened, interrupted })));
+  });
+}
+
+/**
+ * The headless fallback: the same server `npm run serve` runs (its options, output and Ctrl+C
+ * handling), over the database and port the desktop app would use, then the one explaining line.
+ */
+async function runHeadless(reason: string, args: string[]): Promise<void> {
+  const { parseServeArgs, serve, explainStartError, UsageError } = await import('../../server/cli.js');
+  let options: ReturnType<typeof parseServeArgs>;
+  try {
+    options = parseServeArgs(args);
+  } catch (error) {
+    if (!(error instanceof UsageError)) throw error;
+    console.error(`quire: ${error.message}`);
+    process.exitCode = 2;
+    return;
+  }
+  const { values } = parseArgs({ args, strict: false, options: { db: { type: 'string' }, port: { type: 'string' } } });
+  const settings = loadSettings(settingsFile(resolveUserDataDir(process.env, userDataDir()))).settings;
+  const dbGiven = values.db !== undefined || Boolean(process.env.QUIRE_DB?.trim());
+  const portGiven = values.port !== undefined || Boolean(process.env.QUIRE_PORT?.trim());
+  const database = dbGiven
+    ? null
+    : resolveStartupDatabase({
+        lastDatabase: settings.lastDatabase,
+        defaultFile: options.dbFile,
+        cwd: process.cwd(),
+        exists: existsSync,
+      });
+  const dbFile = database?.file ?? options.dbFile;
+  const choice = portGiven
+    ? { port: options.port, source: 'argument' as const }
+    : choosePort({ rememberedPort: settings.port, defaultPort: DEFAULT_PORT });
+  try {
+    const server = await startOnFirstFreePort(choice, (port) => serve({ ...options, dbFile, port }));
+    if (database?.notice) console.log(`Quire: ${database.notice}`);
+    console.log(fallbackLine(reason, `${server.origin}/`));
+  } catch (error) {
+    console.error(`quire: ${explainStartError(error, { ...options, dbFile, port: choice.port })}`);
+    process.exitCode = 1;
+  }
+}
+
+/**
+ * `npm start`: the desktop app when Electron can run here (building its SQLite module first when
+ * needed), otherwise, or when Electron fails before its window opens, the headless server with one
+ * line saying why. `args` are passed on (`--db`, `--port`, and for the fallback every `serve` option).
+ */
+export async function runStart(root: string, args: string[]): Promise<void> {
+  const decision = decideLaunch({
+    platform: process.platform,
+    env: process.env,
+    electronBinary: findElectronBinary({
+      packageDir: existsSync(join(root, 'node_modules', 'electron', 'package.json'))
+        ? join(root, 'node_modules', 'electron')
+        : null,
+      platform: process.platform,
+      env: process.env,
+      exists: existsSync,
+      readText,
+    }),
+  });
+  if (decision.mode === 'headless') return runHeadless(decision.reason, args);
+
+  if (checkoutAddonStatus(root) !== 'ready') {
+    console.log('Quire: building the SQLite module for Electron (first start, or after an upgrade)...');
+    try {
+      await buildElectronAddon(root);
+    } catch {
+      return runHeadless(HEADLESS_REASONS.addonBuildFailed, args);
+    }
+  }
+  const outcome = await runDesktop(decision.electronBinary, root, args);
+  if (outcome.fallback) return runHeadless(outcome.reason, args);
+  process.exitCode = outcome.exitCode;
+}
