@@ -10,7 +10,7 @@ const HARBOUR_TITLES = ['Harbour lights return', 'Harbour swim cancelled', 'Ferr
 const TOTAL = BULLETINS + HARBOUR_TITLES.length;
 
 const summary = (page: Page) => page.locator('.pagination-summary');
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 5_000 });
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 5_000 });
 const bodyRows = (page: Page) => page.locator('tbody tr');
 const firstTitle = (page: Page) => page.locator('tbody tr').first().getByRole('link').textContent();
 

@@ -1,5 +1,7 @@
 import type { Dialog, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import { builtEditorDir } from '../server/config/package-root.js';
+import { startTestServer } from '../server/test-support/test-server.js';
 import { descriptionOf, editorSuite } from './support/editor-harness.js';
 
 const suite = editorSuite();
@@ -7,7 +9,7 @@ const suite = editorSuite();
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const rowIdFromUrl = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
-const poll = <T>(read: () => Promise<T>) => expect.poll(read, { timeout: 5_000 });
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 5_000 });
 
 describe('the row editor in Chromium', () => {
   it('creates a news row through the form: the slug fills in, and the row shows in the list', async () => {
@@ -195,35 +197,32 @@ describe('the row editor in Chromium', () => {
 
   it('asks for the API token once when the server requires one, and sends it on every request', async () => {
     const { page } = suite;
-    const seen: (string | undefined)[] = [];
-    // Stands in for a server started with --token: every API request needs the bearer token.
-    await page.route('**/api/**', async (route) => {
-      const auth = route.request().headers().authorization;
-      seen.push(auth);
-      if (auth === 'Bearer open-sesame') return route.continue();
-      return route.fulfill({
-        status: 401,
-        contentType: 'application/json',
-        body: JSON.stringify({
-          error: { status: 401, code: 'unauthorized', message: 'This server needs an API token' },
-        }),
+    const token = 'open-sesame-0123456789';
+    const guarded = await startTestServer({ editorDir: builtEditorDir(), token });
+    try {
+      const sent: (string | undefined)[] = [];
+      page.on('request', (request) => {
+        if (new URL(request.url()).pathname.startsWith('/api/')) sent.push(request.headers().authorization);
       });
-    });
-    await page.goto(suite.url('/news'));
-    await page.getByRole('dialog', { name: 'This Quire server needs an API token' }).waitFor();
-    await field(page, 'API token').fill('wrong');
-    await button(page, 'Continue').click();
-    await page.getByRole('dialog', { name: 'That API token was not accepted' }).waitFor();
-    await field(page, 'API token').fill('open-sesame');
-    await button(page, 'Continue').click();
-    await page.getByRole('heading', { name: 'News', level: 1 }).waitFor();
-    await page.getByRole('table').waitFor();
+      await page.goto(`${guarded.origin}/news`);
+      await page.getByRole('dialog', { name: 'This Quire server needs an API token' }).waitFor();
+      await field(page, 'API token').fill('wrong-token-0123456789');
+      await button(page, 'Continue').click();
+      await page.getByRole('dialog', { name: 'That API token was not accepted' }).waitFor();
+      await field(page, 'API token').fill(token);
+      await button(page, 'Continue').click();
+      await page.getByRole('heading', { name: 'News', level: 1 }).waitFor();
+      await page.getByRole('heading', { name: 'No news yet' }).waitFor();
 
-    const afterToken = seen.length;
-    await page.reload();
-    await page.getByRole('table').waitFor();
-    expect(await page.getByRole('dialog').count()).toBe(0);
-    expect(await page.evaluate('sessionStorage.getItem("quire.apiToken")')).toBe('open-sesame');
-    expect(seen.slice(afterToken).every((auth) => auth === 'Bearer open-sesame')).toBe(true);
+      const afterToken = sent.length;
+      await page.reload();
+      await page.getByRole('heading', { name: 'No news yet' }).waitFor();
+      expect(await page.getByRole('dialog').count()).toBe(0);
+      expect(await page.evaluate('sessionStorage.getItem("quire.apiToken")')).toBe(token);
+      expect(sent.length).toBeGreaterThan(afterToken);
+      expect(sent.slice(afterToken).every((auth) => auth === `Bearer ${token}`)).toBe(true);
+    } finally {
+      await guarded.dispose();
+    }
   });
 });

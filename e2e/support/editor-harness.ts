@@ -22,8 +22,8 @@ export const CHROMIUM_ARGS = [
 
 /**
  * The policy the editor must live with: scripts, styles, images and requests from its own origin
- * only; no inline script, no eval, no inline style attributes, no external fonts or CDNs. Added to
- * the editor's pages when the server does not send a policy of its own, so a violation fails a test.
+ * only; no inline script, no eval, no inline style attributes, no external fonts or CDNs. Enforced on
+ * the editor's pages on top of the server's own policy, so a violation of either fails a test.
  */
 export const STRICT_CSP =
   "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self'; font-src 'self'; connect-src 'self'; object-src 'none'; base-uri 'none'; form-action 'self'; frame-ancestors 'none'";
@@ -63,7 +63,9 @@ export async function openTab(browser: Browser): Promise<EditorTab> {
     if (route.request().resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
     const headers = response.headers();
-    if (!headers['content-security-policy']) headers['content-security-policy'] = STRICT_CSP;
+    // Comma-joined policies are all enforced: the server's own, and the strict one on top.
+    const own = headers['content-security-policy'];
+    headers['content-security-policy'] = own ? `${own}, ${STRICT_CSP}` : STRICT_CSP;
     return route.fulfill({ response, headers });
   });
   const page = await context.newPage();
