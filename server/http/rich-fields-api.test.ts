@@ -19,7 +19,7 @@ const article = {
   published_at: '2025-06-01 10:00:00',
   description: 'Boats,\nmusic and food.',
   body: '# Festival\n\nAll *weekend*.',
-  image: '/media/2025/06/harbour.jpg',
+  image: '/media/2026/11/01a2044d-71da-7029-9f40-4aee790ee7d5.png',
 };
 
 describe('articles (the spec’s article-like type)', () => {
