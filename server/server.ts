@@ -4,9 +4,8 @@ import { createApp } from './app.js';
 import { BackupSchedule } from './db/backup-service.js';
 import { openDatabase, type QuireDb } from './db/database.js';
 import { clientErrorResponse } from './http/error-middleware.js';
-import { isLoopbackListenAddress, listenHostnames, normalizeHostname } from './http/host-guard.js';
+import { securityFor } from './http/localhost-guards.js';
 import type { Services } from './http/services.js';
-import { generateToken } from './http/token-auth.js';
 
 /** How to start a Quire server. */
 export interface ServerOptions {
@@ -52,14 +51,7 @@ export interface RunningServer {
 
 /** Opens the database and starts listening; resolves once requests can be served. */
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const loopbackOnly = isLoopbackListenAddress(options.host);
-  const token = options.token || (loopbackOnly ? null : generateToken());
-  const allowedHosts = (options.allowedHosts ?? []).map((name) => {
-    const hostname = normalizeHostname(name);
-    if (hostname === null) throw new Error(`${JSON.stringify(name)} is not a host name`);
-    return hostname;
-  });
-  if (!loopbackOnly) allowedHosts.push(...listenHostnames(options.host));
+  const security = securityFor(options.host, options);
   const log = options.log ?? ((message: string, error: unknown) => console.error(message, error));
 
   const database = await openDatabase(options.dbFile, { nativeBinding: options.nativeBinding });
@@ -73,7 +65,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       bodyLimit: options.bodyLimit,
       uploadLimit: options.uploadLimit,
       log,
-      security: { allowedHosts, corsOrigins: options.corsOrigins ?? [], token },
+      security,
     });
     services = built.services;
     // Host is checked (and a missing one refused in the JSON error shape) by the host guard.
@@ -126,7 +118,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     host: options.host,
     database,
     services,
-    token,
+    token: security.token,
     backups,
     close() {
       closing ??= new Promise<void>((resolve) => {

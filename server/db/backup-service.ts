@@ -91,6 +91,16 @@ export function pruneBackups(dbFile: string, keep: number): void {
   for (const old of backups.slice(0, Math.max(0, backups.length - keep))) rmSync(old, { force: true });
 }
 
+/** Deletes partial copies left by a backup that a crash or kill interrupted. */
+export function removeUnfinishedBackups(dbFile: string): void {
+  const dir = backupDir(dbFile);
+  if (!existsSync(dir)) return;
+  const stem = `${databaseStem(dbFile)}-`;
+  for (const name of readdirSync(dir)) {
+    if (name.startsWith(stem) && /\.sqlite\.partial(?:-journal)?$/.test(name)) rmSync(join(dir, name), { force: true });
+  }
+}
+
 /** Options of the running server's backups. */
 export interface BackupScheduleOptions extends BackupOptions {
   /** Time between backups (default BACKUP_INTERVAL_MS). */
@@ -113,6 +123,7 @@ export class BackupSchedule {
 
   /** Takes the start-up backup (in the background) and schedules the next ones. */
   start(): void {
+    removeUnfinishedBackups(this.dbFile);
     void this.runNow();
     this.timer = setInterval(() => void this.runNow(), this.options.intervalMs ?? BACKUP_INTERVAL_MS);
     this.timer.unref();
@@ -190,6 +201,7 @@ export async function restoreDatabase(source: string, dbFile: string, options: B
   // Copy through SQLite (a consistent copy even of a file with a -wal beside it), check it, then
   // swap it in with a rename, after removing WAL files that belonged to the replaced database.
   const incoming = `${to}.restoring`;
+  mkdirSync(dirname(to), { recursive: true });
   rmSync(incoming, { force: true });
   const reader = openSqliteFile(from, { ...options, readonly: true });
   try {
@@ -202,7 +214,6 @@ export async function restoreDatabase(source: string, dbFile: string, options: B
     rmSync(incoming, { force: true });
     throw new BackupError(`The copy of ${source} failed verification (${report.problem}); nothing was changed`);
   }
-  mkdirSync(dirname(to), { recursive: true });
   rmSync(`${to}-wal`, { force: true });
   rmSync(`${to}-shm`, { force: true });
   renameSync(incoming, to);

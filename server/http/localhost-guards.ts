@@ -1,10 +1,10 @@
 import type { RequestHandler } from 'express';
 import { corsPolicy } from './cors-policy.js';
-import { hostGuard } from './host-guard.js';
+import { hostGuard, isLoopbackListenAddress, listenHostnames, normalizeHostname } from './host-guard.js';
 import { originGuard } from './origin-guard.js';
 import { requestTargetGuard } from './request-target-guard.js';
 import { securityHeaders } from './security-headers.js';
-import { tokenAuth } from './token-auth.js';
+import { generateToken, tokenAuth } from './token-auth.js';
 
 /**
  * Who may talk to the server. A server on 127.0.0.1 is reachable by every web page the user
@@ -17,6 +17,29 @@ export interface SecurityOptions {
   corsOrigins?: readonly string[];
   /** When set, every API request needs `Authorization: Bearer <token>`. */
   token?: string | null;
+}
+
+/**
+ * The security a server listening on `listenHost` runs with. Beyond loopback (`0.0.0.0`, a LAN
+ * address) a token is always required, generated when none is given, and the machine's own
+ * addresses are accepted as Host (an IP literal cannot be rebound); names still need allowing.
+ */
+export function securityFor(
+  listenHost: string,
+  options: { allowedHosts?: readonly string[]; corsOrigins?: readonly string[]; token?: string | null },
+): SecurityOptions & { token: string | null; allowedHosts: string[] } {
+  const loopbackOnly = isLoopbackListenAddress(listenHost);
+  const allowedHosts = (options.allowedHosts ?? []).map((name) => {
+    const hostname = normalizeHostname(name);
+    if (hostname === null) throw new Error(`${JSON.stringify(name)} is not a host name`);
+    return hostname;
+  });
+  if (!loopbackOnly) allowedHosts.push(...listenHostnames(listenHost));
+  return {
+    allowedHosts,
+    corsOrigins: options.corsOrigins ?? [],
+    token: options.token || (loopbackOnly ? null : generateToken()),
+  };
 }
 
 /** The guards, in order: for every route, and the extra ones for the API. */
