@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useEffect, useMemo, useRef, useState } from 'react';
 import { ApiProvider } from './api/api-context.js';
 import { describeError } from './api/api-error.js';
 import { type ApiClient, createApiClient, type TokenRequestReason } from './api/client.js';
@@ -52,11 +52,18 @@ export function EditorApp({ client }: { client?: ApiClient }) {
 
 function Shell() {
   const route = useRoute();
+  const main = useRef<HTMLElement>(null);
   const currentType = route.name === 'list' || route.name === 'create' || route.name === 'row' ? route.type : null;
+  // A new screen or page starts at the top (typing a search does not jump).
+  const screenKey = `${route.name}/${currentType}/${route.name === 'row' ? route.id : ''}/${'list' in route ? route.list.page : ''}`;
+  useEffect(() => {
+    void screenKey;
+    if (main.current) main.current.scrollTop = 0;
+  }, [screenKey]);
   return (
     <div className="app">
       <Sidebar currentType={currentType} />
-      <main className="main">
+      <main className="main" ref={main}>
         <Screen />
       </main>
       <UnsavedChangesDialog />

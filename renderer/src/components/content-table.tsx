@@ -77,7 +77,7 @@ export function ContentTable({ caption, columns, rows, sort, onSort, rowHref, bu
                   return (
                     <td
                       key={column.name}
-                      className={`cell cell-${column.type}${column.name === linkColumn ? ' cell-primary' : ''}`}
+                      className={`col col-${column.type}${column.name === linkColumn ? ' col-primary' : ''}`}
                     >
                       {column.name === linkColumn ? (
                         <a
@@ -97,7 +97,7 @@ export function ContentTable({ caption, columns, rows, sort, onSort, rowHref, bu
                     </td>
                   );
                 })}
-                <td className="cell cell-updated">
+                <td className="col col-updated">
                   <time
                     dateTime={`${row.updated_at.replace(' ', 'T').slice(0, 19)}Z`}
                     title={formatTimestamp(row.updated_at)}

@@ -26,7 +26,6 @@ function DatetimeInput({ column, id, value, onChange, describedBy, invalid }: Fi
         title="Set to the current date and time"
       >
         <IconClock />
-        <span className="input-addon-text">Now</span>
       </button>
     </div>
   );

@@ -30,7 +30,10 @@ export interface RowListState {
   retry(): void;
 }
 
-/** Loads one page of rows for the list state; stale answers are dropped when the state moves on. */
+/**
+ * Loads one page of rows for the list state; stale answers are dropped when the state moves on.
+ * (The list page is keyed by type, so another type starts from a blank table.)
+ */
 export function useRowList(type: ContentTypeSummary, list: ListState, dataVersion: number): RowListState {
   const api = useApi();
   const [data, setData] = useState<ListResponse | null>(null);
@@ -38,13 +41,6 @@ export function useRowList(type: ContentTypeSummary, list: ListState, dataVersio
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
   const request = JSON.stringify(listRequest(type, list));
-
-  // A different type starts from a blank table rather than showing the previous type's rows.
-  const [shownType, setShownType] = useState(type.table);
-  if (shownType !== type.table) {
-    setShownType(type.table);
-    setData(null);
-  }
 
   useEffect(() => {
     void dataVersion;

@@ -3,7 +3,7 @@ import type { ContentRow, ContentTypeSummary } from '../../../server/contract/ap
 import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
-import { FieldFrame } from '../components/field-frame.js';
+import { FieldFrame, fieldId } from '../components/field-frame.js';
 import { IconAlert, IconArrowLeft, IconClose, IconSave, IconTrash } from '../components/icons.js';
 import { RowDetails } from '../components/row-details.js';
 import { SeoSection } from '../components/seo-section.js';
@@ -111,6 +111,12 @@ function RowForm({
   const backLink = useLinkProps(listHref);
   useNavigationBlocker(editor.dirty);
   useDocumentTitle(editor.label, type.title);
+
+  // A new row starts with the cursor in its first field.
+  const firstColumn = type.columns[0]?.name;
+  useEffect(() => {
+    if (!initialRow && firstColumn) document.getElementById(fieldId(firstColumn))?.focus();
+  }, [initialRow, firstColumn]);
 
   const save = async () => {
     const wasNew = editor.row === null;
