@@ -35,6 +35,11 @@ describe('the row editor in Chromium', () => {
       meta: null,
     });
 
+    // New from a saved row starts a blank form.
+    await button(page, 'New').click();
+    await page.waitForURL('**/news/new');
+    expect(await field(page, 'Title').inputValue()).toBe('');
+
     await page.getByRole('link', { name: 'Back to list' }).click();
     await page.waitForURL(/\/news$/);
     const listed = page.getByRole('row', { name: /Harbour festival opens/ });

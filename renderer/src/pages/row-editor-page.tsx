@@ -4,7 +4,7 @@ import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { FieldFrame, fieldId } from '../components/field-frame.js';
-import { IconAlert, IconArrowLeft, IconClose, IconSave, IconTrash } from '../components/icons.js';
+import { IconAlert, IconArrowLeft, IconClose, IconPlus, IconSave, IconTrash } from '../components/icons.js';
 import { RowDetails } from '../components/row-details.js';
 import { SeoSection } from '../components/seo-section.js';
 import { ErrorState, LoadingState } from '../components/states.js';
@@ -157,6 +157,17 @@ function RowForm({
           <span className={editor.dirty ? 'save-state is-dirty' : 'save-state'} aria-live="polite">
             {editor.saving ? 'Saving…' : editor.dirty ? 'Unsaved changes' : editor.row ? 'All changes saved' : ''}
           </span>
+          {editor.row && (
+            <button
+              type="button"
+              className="button"
+              onClick={() => navigate(routeHref({ name: 'create', type: type.table, list }))}
+              title={`Start a new ${type.title} row`}
+            >
+              <IconPlus />
+              New
+            </button>
+          )}
           {editor.row && (
             <button
               type="button"
