@@ -21,10 +21,16 @@ export default defineConfig({
       {
         test: {
           // The desktop shell: main-process logic and the server child without Electron, the
-          // `npm start` launcher and its fallback, and the Electron end-to-end test (skipped,
-          // saying why, where no Electron binary or display is available).
+          // built main process under Node with a stand-in for Electron, the `npm start` launcher
+          // and its fallback, and the Electron end-to-end test (skipped, saying why, where no
+          // Electron binary or display is available).
           name: 'electron',
-          include: ['electron/**/*.test.ts', 'e2e/electron-app.test.ts', 'e2e/start-fallback.test.ts'],
+          include: [
+            'electron/**/*.test.ts',
+            'e2e/electron-app.test.ts',
+            'e2e/desktop-main-stand-in.test.ts',
+            'e2e/start-fallback.test.ts',
+          ],
           environment: 'node',
           testTimeout: 30_000,
           hookTimeout: 120_000,

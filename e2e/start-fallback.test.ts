@@ -158,56 +158,67 @@ describe('npm start where Electron cannot start', () => {
     START_TIMEOUT_MS,
   );
 
-  // A stand-in Electron that dies at once, as a real one does without its system libraries.
-  const onWindows = process.platform === 'win32';
-  it.skipIf(onWindows)(
-    `falls back when Electron exits before opening its window${onWindows ? ' (skipped on Windows: the stand-in Electron is a shell script)' : ''}`,
-    async () => {
-      const fakeRoot = join(dir, 'checkout');
-      const electronDir = join(fakeRoot, 'node_modules', 'electron');
-      const sqliteDir = join(fakeRoot, 'node_modules', 'better-sqlite3');
-      mkdirSync(join(electronDir, 'dist'), { recursive: true });
-      mkdirSync(sqliteDir, { recursive: true });
+  /**
+   * A checkout whose Electron is a stand-in that dies at once, as a real one does without its
+   * system libraries; with or without an Electron build of the SQLite addon.
+   */
+  function fakeCheckout(options: { addonBuilt: boolean }): string {
+    const fakeRoot = join(dir, 'checkout');
+    const electronDir = join(fakeRoot, 'node_modules', 'electron');
+    const sqliteDir = join(fakeRoot, 'node_modules', 'better-sqlite3');
+    const versionOf = (name: string) =>
+      JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')).version as string;
+    const versions = { electron: versionOf('electron'), betterSqlite3: versionOf('better-sqlite3') };
+    mkdirSync(sqliteDir, { recursive: true });
+    writeFileSync(join(sqliteDir, 'package.json'), JSON.stringify({ version: versions.betterSqlite3 }));
+    const binary = join(
+      electronDir,
+      'dist',
+      process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron',
+    );
+    mkdirSync(join(binary, '..'), { recursive: true });
+    writeFileSync(join(electronDir, 'package.json'), JSON.stringify({ version: versions.electron }));
+    writeFileSync(binary, '#!/bin/sh\necho "electron: error while loading shared libraries: libnss3.so" >&2\nexit 1\n');
+    chmodSync(binary, 0o755);
+    if (options.addonBuilt) {
       mkdirSync(join(fakeRoot, 'native', 'electron'), { recursive: true });
-      const versions = {
-        electron: JSON.parse(readFileSync(join(root, 'node_modules', 'electron', 'package.json'), 'utf8')).version,
-        betterSqlite3: JSON.parse(readFileSync(join(root, 'node_modules', 'better-sqlite3', 'package.json'), 'utf8'))
-          .version,
-      };
-      writeFileSync(
-        join(electronDir, 'package.json'),
-        JSON.stringify({ name: 'electron', version: versions.electron }),
-      );
-      writeFileSync(
-        join(sqliteDir, 'package.json'),
-        JSON.stringify({ name: 'better-sqlite3', version: versions.betterSqlite3 }),
-      );
       writeFileSync(join(fakeRoot, 'native', 'electron', 'better_sqlite3.node'), '');
       writeFileSync(
         join(fakeRoot, 'native', 'electron', 'build-info.json'),
         JSON.stringify({ ...versions, platform: process.platform, arch: process.arch }),
       );
-      const binary = process.platform === 'darwin' ? 'Electron.app/Contents/MacOS/Electron' : 'electron';
-      mkdirSync(join(electronDir, 'dist', binary, '..'), { recursive: true });
-      writeFileSync(
-        join(electronDir, 'dist', binary),
-        '#!/bin/sh\necho "electron: error while loading shared libraries: libnss3.so" >&2\nexit 1\n',
-      );
-      chmodSync(join(electronDir, 'dist', binary), 0o755);
+    }
+    return fakeRoot;
+  }
 
-      const launcher = pathToFileURL(join(root, 'dist', 'electron', 'launcher', 'start-launcher.js')).href;
-      const script = `const { runStart } = await import(${JSON.stringify(launcher)}); await runStart(${JSON.stringify(fakeRoot)}, process.argv.slice(1));`;
-      running = launch(
-        ['--input-type=module', '-e', script, '--', '--db', join(dir, 'content.sqlite'), '--port', '0'],
-        {
-          ...env,
-          DISPLAY: ':99',
-        },
-      );
-      const [, reason, editorUrl] = await running.waitFor(FALLBACK);
-      expect(reason).toBe('Electron exited with code 1 before opening a window');
-      expect(running.output()).toContain('libnss3.so');
-      await roundTrip(editorUrl);
-    },
-  );
+  /** The built launcher run on another checkout folder, as scripts/start.mjs runs it on this one. */
+  function startIn(fakeRoot: string): Launch {
+    const launcher = pathToFileURL(join(root, 'dist', 'electron', 'launcher', 'start-launcher.js')).href;
+    const script = `const { runStart } = await import(${JSON.stringify(launcher)}); await runStart(${JSON.stringify(fakeRoot)}, process.argv.slice(1));`;
+    return launch(['--input-type=module', '-e', script, '--', '--db', join(dir, 'content.sqlite'), '--port', '0'], {
+      ...env,
+      DISPLAY: ':99',
+    });
+  }
+
+  const onWindows = process.platform === 'win32';
+  const unlessWindows = onWindows ? ' (skipped on Windows: the stand-in Electron is a shell script)' : '';
+
+  it.skipIf(onWindows)(`falls back when Electron exits before opening its window${unlessWindows}`, async () => {
+    running = startIn(fakeCheckout({ addonBuilt: true }));
+    const [, reason, editorUrl] = await running.waitFor(FALLBACK);
+    expect(reason).toBe('Electron exited with code 1 before opening a window');
+    expect(running.output()).toContain('libnss3.so');
+    await roundTrip(editorUrl);
+  });
+
+  it.skipIf(onWindows)(`falls back when the SQLite module for Electron cannot be built${unlessWindows}`, async () => {
+    // The stand-in checkout has no rebuild script, so building the addon fails, as offline.
+    running = startIn(fakeCheckout({ addonBuilt: false }));
+    const [, reason, editorUrl] = await running.waitFor(FALLBACK);
+    expect(reason).toBe(HEADLESS_REASONS.addonBuildFailed);
+    expect(running.output()).toContain('Quire: building the SQLite module for Electron');
+    expect(running.output()).not.toContain('libnss3.so');
+    await roundTrip(editorUrl);
+  });
 });

@@ -8,7 +8,7 @@ import { resolveStartupDatabase } from '../main/database-path.js';
 import { EDITOR_OPEN_PREFIX } from '../main/desktop-signals.js';
 import { choosePort, startOnFirstFreePort } from '../main/port-choice.js';
 import { loadSettings, resolveUserDataDir, settingsFile } from '../main/settings-store.js';
-import { buildElectronAddon, checkoutAddonStatus } from './electron-addon-build.js';
+import { checkoutAddonStatus } from './electron-addon-build.js';
 import {
   afterDesktopExit,
   decideLaunch,
@@ -23,6 +23,21 @@ function readText(path: string): string | null {
   } catch {
     return null;
   }
+}
+
+/**
+ * Runs `npm run rebuild:electron`'s script with its output (compiler and download logs) kept out of
+ * the terminal: on failure the fallback line points to that command, which shows it.
+ */
+function buildAddonQuietly(root: string): Promise<boolean> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(root, 'scripts', 'rebuild-electron.mjs')], {
+      cwd: root,
+      stdio: 'ignore',
+    });
+    child.once('error', () => resolve(false));
+    child.once('exit', (code) => resolve(code === 0));
+  });
 }
 
 /**
@@ -129,11 +144,7 @@ export async function runStart(root: string, args: string[]): Promise<void> {
 
   if (checkoutAddonStatus(root) !== 'ready') {
     console.log('Quire: building the SQLite module for Electron (first start, or after an upgrade)...');
-    try {
-      await buildElectronAddon(root);
-    } catch {
-      return runHeadless(HEADLESS_REASONS.addonBuildFailed, args);
-    }
+    if (!(await buildAddonQuietly(root))) return runHeadless(HEADLESS_REASONS.addonBuildFailed, args);
   }
   const outcome = await runDesktop(decision.electronBinary, root, args);
   if (outcome.fallback) return runHeadless(outcome.reason, args);

@@ -84,7 +84,6 @@ export function runDesktopApp(): void {
     app.exit(0);
     return;
   }
-  app.enableSandbox();
 
   const appRoot = app.getAppPath();
   const config = desktopConfig(appRoot);
@@ -111,7 +110,9 @@ export function runDesktopApp(): void {
         onStateChange: (state) => store.update((settings) => ({ ...settings, window: state })),
       });
     }
-    void window.loadURL(`${origin}/`);
+    window
+      .loadURL(`${origin}/`)
+      .catch((error: Error) => console.error(`Quire: could not load the editor: ${error.message}`));
   };
 
   const host: DesktopHost = {
@@ -155,7 +156,9 @@ export function runDesktopApp(): void {
     },
     showInFolder: (file) => shell.showItemInFolder(file),
     copyText: (text) => clipboard.writeText(text),
-    openExternally: (url) => void shell.openExternal(url),
+    openExternally: (url) => {
+      shell.openExternal(url).catch((error: Error) => console.error(`Quire: could not open ${url}: ${error.message}`));
+    },
     fileExists: (file) => existsSync(file),
     log: (line) => console.log(line),
   };
@@ -167,7 +170,10 @@ export function runDesktopApp(): void {
     // Stop the server first: requests in flight finish and the database closes cleanly.
     event.preventDefault();
     quitting = true;
-    void desktop.stop().finally(() => app.quit());
+    desktop
+      .stop()
+      .catch((error: Error) => console.error(`Quire: the server did not stop cleanly: ${error.message}`))
+      .finally(() => app.quit());
   });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) process.once(signal, () => app.quit());
   app.on('window-all-closed', () => {

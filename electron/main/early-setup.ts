@@ -1,7 +1,10 @@
-// Imported first by main.ts: Electron needs the user-data folder set before the app is ready, and
-// in an ES module only the side effects of imports are sure to run that early.
+// Imported first by main.ts. Some Electron calls must happen before the app is ready, and in an ES
+// module entry only the side effects of its imports are sure to run that early: the user-data
+// folder (QUIRE_USER_DATA_DIR moves it; the single-instance lock and settings live there) and the
+// sandbox for every renderer.
 import { app } from 'electron';
 import { resolveUserDataDir } from './settings-store.js';
 
 const userData = resolveUserDataDir(process.env, app.getPath('userData'));
 if (userData !== app.getPath('userData')) app.setPath('userData', userData);
+app.enableSandbox();

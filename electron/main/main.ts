@@ -1,5 +1,5 @@
 // The desktop app's entry (package.json "main" -> dist/electron/main/main.js).
-import './user-data-override.js';
+import './early-setup.js';
 import { runDesktopApp } from './app-lifecycle.js';
 
 runDesktopApp();
