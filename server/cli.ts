@@ -11,6 +11,7 @@ import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
 import { normalizeOrigin } from './http/origin-guard.js';
 import { checkToken } from './http/token-auth.js';
+import { IMPORT_USAGE, importCommand } from './import/import-command.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
 import { type RunningServer, startServer } from './server.js';
 
@@ -18,7 +19,8 @@ export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE =
   'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES]' +
-  ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore FILE [--db FILE]';
+  ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore FILE [--db FILE]' +
+  ` | ${IMPORT_USAGE}`;
 
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -198,6 +200,7 @@ export async function main(argv: string[]): Promise<number> {
     return 0;
   }
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
+  if (command === 'import') return importCommand(rest);
   if (command !== 'serve') {
     console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
     return 2;

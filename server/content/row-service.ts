@@ -17,7 +17,8 @@ import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput, type RowInput } from './row-input.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
-import { slugify, slugWithSuffix, uniqueSlug } from './slugs.js';
+import { assignSlugs } from './slug-columns.js';
+import { slugWithSuffix, uniqueSlug } from './slugs.js';
 
 /** A page of rows with the counts the list endpoint reports. */
 export interface RowList {
@@ -125,18 +126,7 @@ export class RowService {
       const now = timestampNow();
       const values = await this.withSlugs(repository, type, input, null, rowId, write);
       await checkRelationTargets(type, values, this.registry, repository);
-      const meta = input.meta === undefined ? null : applyMetaPatch(null, input.meta);
-      const stored: StoredRow = {
-        id: rowId,
-        ...Object.fromEntries(
-          type.columns.map((column) => [column.name, toStored(type, column.name, values.get(column.name))]),
-        ),
-        meta: meta === null ? null : JSON.stringify(meta),
-        created_at: now,
-        updated_at: now,
-        created_by: this.editorName,
-        updated_by: this.editorName,
-      };
+      const stored = newStoredRow(type, rowId, values, input, now, this.editorName);
       await repository.insert(type.table, stored);
       write.changes.push({ before: null, after: stored });
       return formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
@@ -179,11 +169,8 @@ export class RowService {
     });
   }
 
-  /**
-   * Fills in slug columns: a given slug is kept (normalised by its field) and must be free; an
-   * absent one is generated from its parent on create, and on update when explicitly cleared.
-   */
-  private async withSlugs(
+  /** Slug columns filled in by the shared rules, with this write's view of taken slugs. */
+  private withSlugs(
     repository: ContentRepository,
     type: ContentType,
     input: RowInput,
@@ -191,33 +178,10 @@ export class RowService {
     id: string,
     write?: WriteContext,
   ): Promise<Map<string, ColumnValue>> {
-    const values = new Map(input.values);
-    const problems: Record<string, string> = {};
-    for (const column of type.columns) {
-      if (column.type !== 'slug') continue;
-      const given = values.get(column.name);
-      if (typeof given === 'string') {
-        if (await repository.isTaken(type.table, column.name, given, id)) {
-          throw new AppError('conflict', `The ${column.name} ${JSON.stringify(given)} is already used by another row`, {
-            [column.name]: 'is already taken',
-          });
-        }
-        continue;
-      }
-      if (current !== null && !values.has(column.name)) continue;
-      const parent = column.parent ?? '';
-      const parentValue = values.has(parent) ? values.get(parent) : current?.[parent];
-      const base = typeof parentValue === 'string' ? slugify(parentValue) : '';
-      if (base === '') {
-        if (column.required)
-          problems[column.name] = `is required; give one or a ${column.parent} with letters or digits`;
-        else values.set(column.name, null);
-        continue;
-      }
-      values.set(column.name, await this.freeSlug(repository, type, column.name, base, id, write));
-    }
-    if (Object.keys(problems).length > 0) throw validationError(problems);
-    return values;
+    return assignSlugs(type, input, current, {
+      isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
+      firstFree: (column, base) => this.freeSlug(repository, type, column, base, id, write),
+    });
   }
 
   /**
@@ -295,6 +259,32 @@ export class RowService {
 }
 
 /** What the SQL column of `name` holds for a parsed value (the column's field decides). */
+/**
+ * The stored form of a new row: id, each column's stored value, meta as JSON, system fields. Shared
+ * by `create` and the bulk import, so both store a row the same way.
+ */
+export function newStoredRow(
+  type: ContentType,
+  id: string,
+  values: ReadonlyMap<string, ColumnValue>,
+  input: RowInput,
+  now: string,
+  editorName: string | null,
+): StoredRow {
+  const meta = input.meta === undefined ? null : applyMetaPatch(null, input.meta);
+  return {
+    id,
+    ...Object.fromEntries(
+      type.columns.map((column) => [column.name, toStored(type, column.name, values.get(column.name))]),
+    ),
+    meta: meta === null ? null : JSON.stringify(meta),
+    created_at: now,
+    updated_at: now,
+    created_by: editorName,
+    updated_by: editorName,
+  };
+}
+
 function toStored(type: ContentType, name: string, value: ColumnValue | undefined): unknown {
   const column = type.columnsByName.get(name);
   if (value === undefined || value === null || !column) return null;

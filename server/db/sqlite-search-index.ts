@@ -12,9 +12,11 @@ import { foldForSearch } from './sqlite-dialect.js';
  *   ignores normalization). A trigram phrase query over folded text is then an exact substring
  *   test of the folded keyword: the same test as `instr(quire_fold(column), keyword) > 0`.
  * - Trigrams cannot answer keywords shorter than three characters; those keep the plain scan.
- * - The table is contentless (`content=''`, `contentless_delete=1`), keyed by the content row's
- *   rowid: nothing is stored twice. Content tables have an indexed primary key, so VACUUM keeps
- *   their rowids (SQLite copies rowids of tables with indexes).
+ * - The index table is keyed by the content row's rowid (content tables have an indexed primary
+ *   key, so VACUUM keeps their rowids: SQLite copies rowids of tables with indexes). It keeps its
+ *   own copy of the folded text: an external-content table cannot, as the folded text is not a
+ *   column of the content table, and a contentless one with deletes (`contentless_delete=1`)
+ *   measured four times slower to fill (64 µs against 14 µs per row).
  *
  * The triggers call `quire_fold`, which Quire registers on every connection it opens: a tool that
  * writes content rows outside Quire must register it too (reads need nothing).
@@ -38,7 +40,7 @@ export async function ensureSearchIndex(db: Kysely<unknown>, table: string, colu
   const list = sql.join(columns.map((column) => sql.id(column)));
   const folded = (row: 'new' | 'old') =>
     sql.join(columns.map((column) => sql`quire_fold(${sql.raw(row)}.${sql.id(column)})`));
-  await sql`create virtual table ${sql.id(index)} using fts5(${list}, content='', contentless_delete=1, tokenize='trigram case_sensitive 1')`.execute(
+  await sql`create virtual table ${sql.id(index)} using fts5(${list}, tokenize='trigram case_sensitive 1')`.execute(
     db,
   );
   await sql`create trigger ${sql.id(`${index}_insert`)} after insert on ${sql.id(table)} begin

@@ -1,0 +1,183 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContentTypeRegistry } from '../content/content-type-registry.js';
+import { parseListQuery } from '../content/list-query.js';
+import { RowService } from '../content/row-service.js';
+import { ContentTypeRepository } from '../db/content-type-repository.js';
+import { openDatabase } from '../db/database.js';
+import { importCommand } from './import-command.js';
+
+let dir: string;
+let dbFile: string;
+
+function capture(): Writable & { text: string; isTTY?: boolean } {
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      stream.text += String(chunk);
+      done();
+    },
+  }) as Writable & { text: string; isTTY?: boolean };
+  stream.text = '';
+  return stream;
+}
+
+async function runImport(file: string, content: string, ...extra: string[]) {
+  const path = join(dir, file);
+  writeFileSync(path, content);
+  const out = capture();
+  const err = capture();
+  const code = await importCommand(['--db', dbFile, '--type', 'news', ...extra, path], { out, err });
+  return { code, out: out.text, err: err.text };
+}
+
+async function withService<T>(work: (rows: RowService, registry: ContentTypeRegistry) => Promise<T>): Promise<T> {
+  const database = await openDatabase(dbFile);
+  try {
+    const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+    await registry.reload();
+    return await work(new RowService(database.db, 'checker', registry, database.runner), registry);
+  } finally {
+    await database.close();
+  }
+}
+
+async function listNews(query: Record<string, string> = {}) {
+  return withService(async (rows, registry) => {
+    const news = registry.requireByTable('news');
+    return rows.list(news, parseListQuery(news, { order: 'id', limit: '1000', ...query }));
+  });
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-import-'));
+  dbFile = join(dir, 'content.sqlite');
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('quire import', () => {
+  it('imports a JSON array through the API rules: validation, slugs, system fields', async () => {
+    const rows = [
+      { title: 'Über uns', status: 'published', published_at: '2025-01-02T10:00' },
+      { title: 'Über uns', status: 'draft', published_at: '2025-01-03 10:00:00' },
+      { title: 'Given slug', slug: 'My Own Slug', status: 'draft', published_at: '2025-01-04 10:00:00' },
+      { id: 'chosen-id', title: 'With id', status: 'archived', published_at: '2025-01-05 10:00:00', meta_title: 'T' },
+    ];
+    const result = await runImport('rows.json', JSON.stringify(rows, null, 2));
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^Imported 4 news rows from rows\.json in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
+    const list = await listNews({ order: 'published_at' });
+    expect(list.total).toBe(4);
+    expect(list.rows.map((row) => row.slug)).toEqual(['uber-uns', 'uber-uns-2', 'my-own-slug', 'with-id']);
+    expect(list.rows[0].published_at).toBe('2025-01-02 10:00:00');
+    expect(list.rows[0].created_by).toBe('import');
+    expect(list.rows[3].id).toBe('chosen-id');
+    expect(list.rows[3].meta).toEqual({ title: 'T', description: '', keywords: '' });
+  });
+
+  it('imports NDJSON and CSV with quoting, and makes the rows searchable', async () => {
+    expect(
+      (await runImport('a.ndjson', '{"title":"Alpha one","status":"draft","published_at":"2025-01-01 00:00:00"}\n'))
+        .code,
+    ).toBe(0);
+    const csv =
+      'title,status,published_at\n"Café, ""quoted""",published,2025-02-01 08:00:00\r\n"Two\nlines",draft,2025-02-02 08:00:00\n';
+    expect((await runImport('b.csv', csv)).code).toBe(0);
+    const list = await listNews({ order: 'published_at' });
+    expect(list.rows.map((row) => row.title)).toEqual(['Alpha one', 'Café, "quoted"', 'Two\nlines']);
+    const found = await listNews({ filter: 'search=CAFÉ, "Q' });
+    expect(found.rows.map((row) => row.title)).toEqual(['Café, "quoted"']);
+    expect((await listNews({ filter: 'search=alp' })).filtered).toBe(1);
+  });
+
+  it('keeps slugs unique against rows already in the table and within the file', async () => {
+    await runImport(
+      'first.json',
+      JSON.stringify([{ title: 'Same', status: 'draft', published_at: '2025-01-01 00:00:00' }]),
+    );
+    const again = Array.from({ length: 3 }, () => ({
+      title: 'Same',
+      status: 'draft',
+      published_at: '2025-01-01 00:00:00',
+    }));
+    expect((await runImport('again.json', JSON.stringify(again))).code).toBe(0);
+    const list = await listNews();
+    expect(list.rows.map((row) => row.slug).sort()).toEqual(['same', 'same-2', 'same-3', 'same-4']);
+  });
+
+  it('refuses the whole file when a row is bad, naming each bad row by line, and writes nothing', async () => {
+    await runImport(
+      'seed.json',
+      JSON.stringify([{ title: 'Kept', status: 'draft', published_at: '2025-01-01 00:00:00' }]),
+    );
+    const content = [
+      '[',
+      '{"title": "Fine", "status": "draft", "published_at": "2025-01-01 00:00:00"},',
+      '{"title": "No status", "published_at": "2025-01-01 00:00:00"},',
+      '{"title": "Bad date", "status": "draft", "published_at": "yesterday"},',
+      '{"title": "Unknown", "status": "draft", "published_at": "2025-01-01 00:00:00", "colour": "red"},',
+      '{"title": "Taken slug", "slug": "kept", "status": "draft", "published_at": "2025-01-01 00:00:00"},',
+      '{"id": "a b", "title": "Bad id", "status": "draft", "published_at": "2025-01-01 00:00:00"}',
+      ']',
+    ].join('\n');
+    const result = await runImport('bad.json', content);
+    expect(result.code).toBe(1);
+    expect(result.out).toBe('');
+    const lines = result.err.trim().split('\n');
+    expect(lines[0]).toBe('bad.json line 3: status is required');
+    expect(lines[1]).toMatch(/^bad\.json line 4: published_at must be a real date/);
+    expect(lines[2]).toMatch(/^bad\.json line 5: colour is not a field of news/);
+    expect(lines[3]).toBe('bad.json line 6: slug is already taken');
+    expect(lines[4]).toMatch(/^bad\.json line 7: id must be/);
+    expect(lines[5]).toBe('quire import: 5 of 6 rows refused; nothing was imported');
+    const list = await listNews();
+    expect(list.rows.map((row) => row.title)).toEqual(['Kept']);
+    expect((await listNews({ filter: 'search=fine' })).filtered).toBe(0);
+  });
+
+  it('reports a malformed file by line and writes nothing', async () => {
+    const result = await runImport('broken.csv', 'title,status,published_at\nOne,draft\n');
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(
+      'quire import: broken.csv line 2: has 2 fields where the header has 3; nothing was imported\n',
+    );
+    expect((await listNews()).total).toBe(0);
+  });
+
+  it('explains usage mistakes in one line', async () => {
+    const out = capture();
+    const err = capture();
+    expect(await importCommand(['--db', dbFile, join(dir, 'x.json')], { out, err })).toBe(2);
+    expect(err.text).toMatch(/^quire import: --type names the content type/);
+    const unknown = await runImport('x.json', '[]', '--type', 'nothing');
+    expect(unknown.code).toBe(2);
+    expect(unknown.err).toMatch(/there is no content type nothing \(types: .*news/);
+    const wrongFormat = await runImport('x.txt', '');
+    expect(wrongFormat.err).toMatch(/must end in \.json, \.ndjson, \.jsonl or \.csv/);
+  });
+
+  it('draws a progress bar on a terminal and clears it before the summary', async () => {
+    const path = join(dir, 'many.json');
+    const rows = Array.from({ length: 5000 }, (_, i) => ({
+      title: `Row ${i}`,
+      status: 'draft',
+      published_at: '2025-01-01 00:00:00',
+    }));
+    writeFileSync(path, JSON.stringify(rows));
+    const out = capture();
+    const err = capture();
+    err.isTTY = true;
+    expect(await importCommand(['--db', dbFile, '--type', 'news', path], { out, err })).toBe(0);
+    expect(err.text).toContain('Importing news [');
+    expect(err.text).toContain('100% 5,000/5,000 rows');
+    expect(err.text.endsWith('\r\u001b[K')).toBe(true);
+    expect(out.text).toMatch(/^Imported 5,000 news rows/);
+    expect((await listNews({ limit: '1' })).total).toBe(5000);
+  });
+});

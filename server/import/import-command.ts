@@ -1,0 +1,142 @@
+import { readFileSync } from 'node:fs';
+import { basename, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { defaultDatabaseFile } from '../config/app-paths.js';
+import { ContentTypeRegistry } from '../content/content-type-registry.js';
+import { ContentTypeRepository } from '../db/content-type-repository.js';
+import { openDatabase } from '../db/database.js';
+import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
+import { importRows } from './row-import.js';
+
+/** How to call `quire import`. */
+export const IMPORT_USAGE = 'quire import --type TYPE [--db FILE] [--editor NAME] FILE.json|FILE.ndjson|FILE.csv';
+
+/** Where the command writes: a summary to `out`, the progress bar and problems to `err`. */
+export interface ImportStreams {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+}
+
+/**
+ * `quire import`: loads a JSON array, NDJSON or CSV file into a content type in one transaction.
+ * Prints a progress bar on a terminal and a one-line summary; returns the exit code (0 imported,
+ * 1 refused or failed, 2 usage).
+ */
+export async function importCommand(
+  args: string[],
+  streams: ImportStreams = { out: process.stdout, err: process.stderr },
+): Promise<number> {
+  const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
+  let parsed: ReturnType<typeof parse>;
+  try {
+    parsed = parse(args);
+    if (parsed.positionals.length !== 1) throw new Error('give exactly one FILE to import');
+    if (!parsed.values.type) throw new Error('--type names the content type to import into');
+  } catch (error) {
+    say(streams.err, `quire import: ${(error as Error).message}. Usage: ${IMPORT_USAGE}`);
+    return 2;
+  }
+  const file = resolve(parsed.positionals[0]);
+  const format: ImportFormat | null = formatOf(file);
+  if (!format) {
+    say(streams.err, `quire import: ${basename(file)} must end in .json, .ndjson, .jsonl or .csv`);
+    return 2;
+  }
+  const started = performance.now();
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch (error) {
+    say(streams.err, `quire import: cannot read ${file} (${(error as NodeJS.ErrnoException).code ?? 'error'})`);
+    return 1;
+  }
+  let records: ReturnType<typeof readRecords>;
+  try {
+    records = readRecords(text, format);
+  } catch (error) {
+    if (!(error instanceof ImportFormatError)) throw error;
+    say(streams.err, `quire import: ${basename(file)} line ${error.line}: ${error.message}; nothing was imported`);
+    return 1;
+  }
+
+  const dbFile = resolve(parsed.values.db ?? (process.env.QUIRE_DB || defaultDatabaseFile()));
+  const database = await openDatabase(dbFile);
+  try {
+    const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+    await registry.reload();
+    const type = registry.list().find((candidate) => candidate.table === parsed.values.type);
+    if (!type) {
+      const known = registry
+        .list()
+        .map((candidate) => candidate.table)
+        .join(', ');
+      say(streams.err, `quire import: there is no content type ${parsed.values.type} (types: ${known})`);
+      return 2;
+    }
+    const bar = progressBar(streams.err, type.table);
+    const result = await importRows(database, registry, type, records, {
+      editorName: parsed.values.editor ?? 'import',
+      onProgress: bar.update,
+    });
+    bar.done();
+    const seconds = (performance.now() - started) / 1000;
+    if (result.refused > 0) {
+      for (const problem of result.problems)
+        say(streams.err, `${basename(file)} line ${problem.line}: ${problem.message}`);
+      const more = result.refused - result.problems.length;
+      if (more > 0) say(streams.err, `... and ${count(more)} more`);
+      say(
+        streams.err,
+        `quire import: ${count(result.refused)} of ${count(records.length)} rows refused; nothing was imported`,
+      );
+      return 1;
+    }
+    const rate = Math.round(result.imported / Math.max(seconds, 0.001));
+    say(
+      streams.out,
+      `Imported ${count(result.imported)} ${type.table} rows from ${basename(file)} in ${seconds.toFixed(1)} s (${count(rate)} rows/s)`,
+    );
+    return 0;
+  } finally {
+    await database.close();
+  }
+}
+
+function parse(args: string[]) {
+  return parseArgs({
+    args,
+    strict: true,
+    allowPositionals: true,
+    options: { db: { type: 'string' }, type: { type: 'string' }, editor: { type: 'string' } },
+  });
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+/** A one-line progress bar redrawn in place on a terminal; silent otherwise. */
+function progressBar(stream: ImportStreams['err'], label: string) {
+  const tty = stream.isTTY === true;
+  let last = -1;
+  const draw = (done: number, total: number) => {
+    const width = 30;
+    const share = total === 0 ? 1 : done / total;
+    const filled = Math.round(share * width);
+    stream.write(
+      `\rImporting ${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${count(done)}/${count(total)} rows${done === total ? ', indexing and saving' : ''}`,
+    );
+  };
+  return {
+    update(done: number, total: number) {
+      if (!tty) return;
+      const percent = Math.floor((done / Math.max(total, 1)) * 100);
+      if (percent === last) return;
+      last = percent;
+      draw(done, total);
+    },
+    done() {
+      if (tty && last >= 0) stream.write('\r\u001b[K');
+    },
+  };
+}

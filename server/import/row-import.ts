@@ -1,0 +1,115 @@
+import type { ContentType } from '../content/content-type.js';
+import type { ContentTypeRegistry } from '../content/content-type-registry.js';
+import { checkRelationTargets } from '../content/relations.js';
+import { isValidRowId, newRowId } from '../content/row-ids.js';
+import { parseRowInput } from '../content/row-input.js';
+import { newStoredRow } from '../content/row-service.js';
+import { assignSlugs } from '../content/slug-columns.js';
+import { uniqueSlug } from '../content/slugs.js';
+import { ContentRepository } from '../db/content-repository.js';
+import type { QuireDb } from '../db/database.js';
+import { runBulkImport } from '../db/sqlite-bulk-import.js';
+import { AppError } from '../errors/app-error.js';
+import { timestampNow } from '../fields/datetime-format.js';
+import type { ImportRecord } from './import-formats.js';
+
+/** Bad rows named in the report; the rest are only counted. */
+export const MAX_REPORTED_PROBLEMS = 20;
+/** How often (in rows) progress is reported. */
+const PROGRESS_EVERY = 2000;
+
+/** A row the import refused, by the line it starts on. */
+export interface ImportProblem {
+  line: number;
+  message: string;
+}
+
+/** What an import did. */
+export interface ImportResult {
+  /** Rows written (0 when any row was refused: an import is all or nothing). */
+  imported: number;
+  /** Rows refused. */
+  refused: number;
+  /** The first refusals, in file order. */
+  problems: ImportProblem[];
+}
+
+/** How to import. */
+export interface ImportOptions {
+  /** Name recorded in created_by/updated_by. */
+  editorName: string | null;
+  /** Called every few thousand rows and at the end. */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Imports rows into a content type through the same rules as `POST /api/cms/:type`: every field
+ * parsed and validated by its column's field type, slugs generated from their parent (or checked
+ * when given), relations checked, meta and system fields set as `create` sets them. An `id` field
+ * is kept when valid and free. The import is one transaction: if any row is refused, nothing is
+ * written and the report names the refused rows by line.
+ */
+export async function importRows(
+  database: QuireDb,
+  registry: ContentTypeRegistry,
+  type: ContentType,
+  records: readonly ImportRecord[],
+  options: ImportOptions,
+): Promise<ImportResult> {
+  const problems: ImportProblem[] = [];
+  let refused = 0;
+  const columns = ['id', ...type.columns.map((column) => column.name), 'meta', 'created_at', 'updated_at'];
+  columns.push('created_by', 'updated_by');
+  const hasRelations = type.columns.some((column) => column.type === 'relation');
+  const relationReader = new ContentRepository(database.db, database.runner);
+  const now = timestampNow();
+
+  await runBulkImport(database, type.table, columns, async (writer) => {
+    const slugs = {
+      isTaken: (column: string, slug: string) => writer.slugTaken(column, slug),
+      firstFree: (column: string, base: string) => {
+        if (!writer.slugTaken(column, base)) return base;
+        const taken = writer.valuesStartingWith(column, base);
+        return uniqueSlug(base, (candidate) => taken.has(candidate));
+      },
+    };
+    for (const [index, record] of records.entries()) {
+      try {
+        const { id: givenId, ...fields } = record.fields;
+        const id = rowIdOf(givenId, (candidate) => writer.rowExists(candidate));
+        const input = parseRowInput(type, fields, 'create');
+        const values = await assignSlugs(type, input, null, slugs);
+        if (hasRelations) await checkRelationTargets(type, values, registry, relationReader);
+        // Rows keep being written after a refusal (the transaction is rolled back at the end), so
+        // the lookups of later rows stay exact and every refusal is reported.
+        writer.insert(newStoredRow(type, id, values, input, now, options.editorName));
+      } catch (error) {
+        if (!(error instanceof AppError)) throw error;
+        refused++;
+        if (problems.length < MAX_REPORTED_PROBLEMS) problems.push({ line: record.line, message: describe(error) });
+      }
+      if ((index + 1) % PROGRESS_EVERY === 0) options.onProgress?.(index + 1, records.length);
+    }
+    options.onProgress?.(records.length, records.length);
+    return refused === 0;
+  });
+  return { imported: refused === 0 ? records.length : 0, refused, problems };
+}
+
+/** The row's id: the file's when given (valid and free), else a new one. */
+function rowIdOf(given: unknown, exists: (id: string) => boolean): string {
+  if (given === undefined || given === null || given === '') return newRowId();
+  const id = typeof given === 'number' ? String(given) : given;
+  if (typeof id !== 'string' || !isValidRowId(id)) {
+    throw new AppError('validation_failed', 'id must be 1 to 128 letters, digits or . _ ~ - characters');
+  }
+  if (exists(id)) throw new AppError('conflict', `id ${JSON.stringify(id)} is already taken`);
+  return id;
+}
+
+function describe(error: AppError): string {
+  if (!error.fields) return error.message;
+  return Object.entries(error.fields)
+    .map(([field, problem]) => `${field} ${problem}`)
+    .join('; ');
+}
