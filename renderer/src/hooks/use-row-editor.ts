@@ -93,7 +93,8 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       const next = initialFormState(columns, result, new Date());
       setRow(result);
       setSaved(next);
-      setState(next);
+      // Keystrokes made while the save was in flight stay (and stay unsaved).
+      setState((current) => (current === state ? next : current));
       setErrors(NO_ERRORS);
       notify('success', mode === 'create' ? `Created “${rowLabel(columns, result, 'row')}”` : 'Saved');
       if (mode === 'create') rowsChanged();
