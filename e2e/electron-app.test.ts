@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -5,24 +6,30 @@ import { fileURLToPath } from 'node:url';
 import { _electron, type ElectronApplication, type Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectronAddon, checkoutAddonStatus } from '../electron/launcher/electron-addon-build.js';
-import { displayAvailable, findElectronBinary } from '../electron/launcher/launch-decision.js';
+import { displayAvailable, findElectronBinary, shouldDownloadElectron } from '../electron/launcher/launch-decision.js';
 import { settingsFile } from '../electron/main/settings-store.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
-const electronBinary = findElectronBinary({
-  packageDir: existsSync(join(root, 'node_modules', 'electron', 'package.json'))
-    ? join(root, 'node_modules', 'electron')
-    : null,
+const packageDir = existsSync(join(root, 'node_modules', 'electron', 'package.json'))
+  ? join(root, 'node_modules', 'electron')
+  : null;
+const lookup = {
+  packageDir,
   platform: process.platform,
   env: process.env,
   exists: existsSync,
-  readText: (path) => (existsSync(path) ? readFileSync(path, 'utf8') : null),
-});
+  readText: (path: string) => (existsSync(path) ? readFileSync(path, 'utf8') : null),
+};
+// As `npm start` does: fetch the binary npm did not download at install time, where it could run.
+if (packageDir && shouldDownloadElectron({ ...lookup, electronBinary: findElectronBinary(lookup) })) {
+  spawnSync(process.execPath, [join(packageDir, 'install.js')], { stdio: 'ignore', timeout: 600_000 });
+}
+const electronBinary = findElectronBinary(lookup);
 
 /** Why this machine cannot run the desktop app, or null when it can. */
 const skipReason = !electronBinary
-  ? 'no Electron binary in node_modules/electron (its download is not possible here)'
+  ? 'no Electron binary: node_modules/electron/dist is missing and could not be downloaded here'
   : !displayAvailable(process.platform, process.env)
     ? 'no display (run under xvfb-run on Linux)'
     : null;

@@ -94,7 +94,9 @@ describe('npm start where Electron cannot start', () => {
 
   beforeEach(() => {
     dir = mkdtempSync(join(tmpdir(), 'quire-start-'));
-    env = { ...process.env, QUIRE_USER_DATA_DIR: join(dir, 'user-data') };
+    // A display, so that on Linux the Electron binary is the one thing missing (as on a desktop).
+    env = { ...process.env, QUIRE_USER_DATA_DIR: join(dir, 'user-data'), DISPLAY: ':99' };
+    delete env.WAYLAND_DISPLAY;
     delete env.QUIRE_DB;
     delete env.QUIRE_PORT;
   });
@@ -136,6 +138,21 @@ describe('npm start where Electron cannot start', () => {
   );
 
   it(
+    'serves content.sqlite in the user-data folder when no database is named or remembered',
+    async () => {
+      mkdirSync(join(dir, 'no-electron'));
+      running = launch([join(root, 'scripts', 'start.mjs'), '--port', '0'], {
+        ...env,
+        ELECTRON_OVERRIDE_DIST_PATH: join(dir, 'no-electron'),
+      });
+      const [, , editorUrl] = await running.waitFor(FALLBACK);
+      expect(running.output()).toContain(`(database ${join(dir, 'user-data', 'content.sqlite')})`);
+      await roundTrip(editorUrl);
+    },
+    START_TIMEOUT_MS,
+  );
+
+  it(
     'opens the database the desktop app used last when no --db is given',
     async () => {
       const lastUsed = join(dir, 'sites', 'blog.sqlite');
@@ -162,7 +179,7 @@ describe('npm start where Electron cannot start', () => {
    * A checkout whose Electron is a stand-in that dies at once, as a real one does without its
    * system libraries; with or without an Electron build of the SQLite addon.
    */
-  function fakeCheckout(options: { addonBuilt: boolean }): string {
+  function fakeCheckout(options: { addonBuilt: boolean; binary?: boolean }): string {
     const fakeRoot = join(dir, 'checkout');
     const electronDir = join(fakeRoot, 'node_modules', 'electron');
     const sqliteDir = join(fakeRoot, 'node_modules', 'better-sqlite3');
@@ -178,8 +195,15 @@ describe('npm start where Electron cannot start', () => {
     );
     mkdirSync(join(binary, '..'), { recursive: true });
     writeFileSync(join(electronDir, 'package.json'), JSON.stringify({ version: versions.electron }));
-    writeFileSync(binary, '#!/bin/sh\necho "electron: error while loading shared libraries: libnss3.so" >&2\nexit 1\n');
-    chmodSync(binary, 0o755);
+    // Where the binary was never downloaded, the package's own installer is there, failing as offline.
+    writeFileSync(join(electronDir, 'install.js'), 'console.error("fetch failed"); process.exit(1);\n');
+    if (options.binary !== false) {
+      writeFileSync(
+        binary,
+        '#!/bin/sh\necho "electron: error while loading shared libraries: libnss3.so" >&2\nexit 1\n',
+      );
+      chmodSync(binary, 0o755);
+    }
     if (options.addonBuilt) {
       mkdirSync(join(fakeRoot, 'native', 'electron'), { recursive: true });
       writeFileSync(join(fakeRoot, 'native', 'electron', 'better_sqlite3.node'), '');
@@ -195,10 +219,7 @@ describe('npm start where Electron cannot start', () => {
   function startIn(fakeRoot: string): Launch {
     const launcher = pathToFileURL(join(root, 'dist', 'electron', 'launcher', 'start-launcher.js')).href;
     const script = `const { runStart } = await import(${JSON.stringify(launcher)}); await runStart(${JSON.stringify(fakeRoot)}, process.argv.slice(1));`;
-    return launch(['--input-type=module', '-e', script, '--', '--db', join(dir, 'content.sqlite'), '--port', '0'], {
-      ...env,
-      DISPLAY: ':99',
-    });
+    return launch(['--input-type=module', '-e', script, '--', '--db', join(dir, 'content.sqlite'), '--port', '0'], env);
   }
 
   const onWindows = process.platform === 'win32';
@@ -209,6 +230,15 @@ describe('npm start where Electron cannot start', () => {
     const [, reason, editorUrl] = await running.waitFor(FALLBACK);
     expect(reason).toBe('Electron exited with code 1 before opening a window');
     expect(running.output()).toContain('libnss3.so');
+    await roundTrip(editorUrl);
+  });
+
+  it('tries to download a missing Electron binary, and falls back saying the download failed', async () => {
+    running = startIn(fakeCheckout({ addonBuilt: true, binary: false }));
+    const [, reason, editorUrl] = await running.waitFor(FALLBACK);
+    expect(reason).toBe(HEADLESS_REASONS.downloadFailed);
+    expect(running.output()).toContain('Quire: downloading Electron for the desktop window (first start only)...');
+    expect(running.output()).not.toContain('fetch failed');
     await roundTrip(editorUrl);
   });
 

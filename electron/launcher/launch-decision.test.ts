@@ -7,6 +7,7 @@ import {
   fallbackLine,
   findElectronBinary,
   HEADLESS_REASONS,
+  shouldDownloadElectron,
 } from './launch-decision.js';
 
 describe('finding the Electron binary', () => {
@@ -81,10 +82,16 @@ describe('launch decision', () => {
     expect(decideLaunch({ platform: 'win32', env: {}, electronBinary: 'C:\\e\\electron.exe' }).mode).toBe('desktop');
   });
 
-  it('serves headless when the Electron binary is missing (this machine)', () => {
-    expect(decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electronBinary: null })).toEqual({
+  it('serves headless when the Electron binary is missing', () => {
+    expect(decideLaunch({ platform: 'darwin', env: {}, electronBinary: null })).toEqual({
       mode: 'headless',
       reason: HEADLESS_REASONS.binaryMissing,
+    });
+    expect(
+      decideLaunch({ platform: 'linux', env: { DISPLAY: ':0' }, electronBinary: null, downloadFailed: true }),
+    ).toEqual({
+      mode: 'headless',
+      reason: 'Electron binary missing; its download failed',
     });
   });
 
@@ -93,6 +100,39 @@ describe('launch decision', () => {
       mode: 'headless',
       reason: HEADLESS_REASONS.noDisplay,
     });
+  });
+
+  it('names both missing pieces on a server with neither binary nor display (this machine)', () => {
+    expect(decideLaunch({ platform: 'linux', env: {}, electronBinary: null })).toEqual({
+      mode: 'headless',
+      reason: 'Electron binary missing; no display: DISPLAY and WAYLAND_DISPLAY are not set',
+    });
+  });
+});
+
+describe('fetching the Electron binary first', () => {
+  const base = {
+    platform: 'linux' as const,
+    env: { DISPLAY: ':0' },
+    packageDir: '/repo/node_modules/electron',
+    electronBinary: null,
+  };
+
+  it('happens when the electron package is there without its binary and a window could open', () => {
+    expect(shouldDownloadElectron(base)).toBe(true);
+    expect(shouldDownloadElectron({ ...base, platform: 'win32', env: {} })).toBe(true);
+  });
+
+  it('does not happen when pointless or unwanted', () => {
+    expect(shouldDownloadElectron({ ...base, electronBinary: '/repo/node_modules/electron/dist/electron' })).toBe(
+      false,
+    );
+    expect(shouldDownloadElectron({ ...base, packageDir: null })).toBe(false);
+    expect(shouldDownloadElectron({ ...base, env: {} })).toBe(false);
+    expect(shouldDownloadElectron({ ...base, env: { DISPLAY: ':0', ELECTRON_OVERRIDE_DIST_PATH: '/opt/e' } })).toBe(
+      false,
+    );
+    expect(shouldDownloadElectron({ ...base, env: { DISPLAY: ':0', ELECTRON_SKIP_BINARY_DOWNLOAD: '1' } })).toBe(false);
   });
 });
 

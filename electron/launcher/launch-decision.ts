@@ -50,19 +50,46 @@ export type LaunchDecision = { mode: 'desktop'; electronBinary: string } | { mod
 /** The reasons `npm start` serves headless, as the fallback line names them. */
 export const HEADLESS_REASONS = {
   binaryMissing: 'Electron binary missing',
+  downloadFailed: 'Electron binary missing; its download failed',
   noDisplay: 'no display: DISPLAY and WAYLAND_DISPLAY are not set',
   addonBuildFailed: 'the SQLite module for Electron could not be built; `npm run rebuild:electron` shows why',
 } as const;
 
-/** Decides between the desktop app and the headless fallback. */
+/**
+ * Whether to fetch the Electron binary before deciding: npm may have skipped the electron package's
+ * download at install time (install scripts not allowed), and the package would otherwise fetch it
+ * on first use. Not when a window could not be shown anyway, nor when the user points to their own
+ * Electron (`ELECTRON_OVERRIDE_DIST_PATH`) or turned downloads off (`ELECTRON_SKIP_BINARY_DOWNLOAD`).
+ */
+export function shouldDownloadElectron(input: {
+  platform: NodeJS.Platform;
+  env: NodeJS.ProcessEnv;
+  packageDir: string | null;
+  electronBinary: string | null;
+}): boolean {
+  const { env } = input;
+  if (input.electronBinary || !input.packageDir || !displayAvailable(input.platform, env)) return false;
+  return !env.ELECTRON_OVERRIDE_DIST_PATH?.trim() && !env.ELECTRON_SKIP_BINARY_DOWNLOAD?.trim();
+}
+
+/**
+ * Decides between the desktop app and the headless fallback; the reason names every missing piece
+ * (on this kind of server: the binary and the display).
+ */
 export function decideLaunch(input: {
   platform: NodeJS.Platform;
   env: NodeJS.ProcessEnv;
   electronBinary: string | null;
+  /** True when a download of the binary was tried and did not produce it. */
+  downloadFailed?: boolean;
 }): LaunchDecision {
-  if (!input.electronBinary) return { mode: 'headless', reason: HEADLESS_REASONS.binaryMissing };
-  if (!displayAvailable(input.platform, input.env)) return { mode: 'headless', reason: HEADLESS_REASONS.noDisplay };
-  return { mode: 'desktop', electronBinary: input.electronBinary };
+  const reasons: string[] = [];
+  if (!input.electronBinary) {
+    reasons.push(input.downloadFailed ? HEADLESS_REASONS.downloadFailed : HEADLESS_REASONS.binaryMissing);
+  }
+  if (!displayAvailable(input.platform, input.env)) reasons.push(HEADLESS_REASONS.noDisplay);
+  if (input.electronBinary && reasons.length === 0) return { mode: 'desktop', electronBinary: input.electronBinary };
+  return { mode: 'headless', reason: reasons.join('; ') };
 }
 
 /** How the desktop app's process ended, as the launcher saw it. */

@@ -2,7 +2,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
-import { userDataDir } from '../../server/config/app-paths.js';
+import { DATABASE_FILE_NAME, userDataDir } from '../../server/config/app-paths.js';
 import { DEFAULT_PORT } from '../../server/config/listen-defaults.js';
 import { resolveStartupDatabase } from '../main/database-path.js';
 import { EDITOR_OPEN_PREFIX } from '../main/desktop-signals.js';
@@ -15,6 +15,7 @@ import {
   fallbackLine,
   findElectronBinary,
   HEADLESS_REASONS,
+  shouldDownloadElectron,
 } from './launch-decision.js';
 
 function readText(path: string): string | null {
@@ -26,15 +27,12 @@ function readText(path: string): string | null {
 }
 
 /**
- * Runs `npm run rebuild:electron`'s script with its output (compiler and download logs) kept out of
- * the terminal: on failure the fallback line points to that command, which shows it.
+ * Runs a Node script (the Electron download, the addon build) with its output kept out of the
+ * terminal: on failure the fallback line names the command that shows it. True when it succeeded.
  */
-function buildAddonQuietly(root: string): Promise<boolean> {
+function runQuietly(root: string, args: string[]): Promise<boolean> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(root, 'scripts', 'rebuild-electron.mjs')], {
-      cwd: root,
-      stdio: 'ignore',
-    });
+    const child = spawn(process.execPath, args, { cwd: root, stdio: 'ignore' });
     child.once('error', () => resolve(false));
     child.once('exit', (code) => resolve(code === 0));
   });
@@ -96,14 +94,16 @@ async function runHeadless(reason: string, args: string[]): Promise<void> {
     return;
   }
   const { values } = parseArgs({ args, strict: false, options: { db: { type: 'string' }, port: { type: 'string' } } });
-  const settings = loadSettings(settingsFile(resolveUserDataDir(process.env, userDataDir()))).settings;
+  // The desktop app's folder (QUIRE_USER_DATA_DIR honoured), its settings and default database.
+  const userData = resolveUserDataDir(process.env, userDataDir());
+  const settings = loadSettings(settingsFile(userData)).settings;
   const dbGiven = values.db !== undefined || Boolean(process.env.QUIRE_DB?.trim());
   const portGiven = values.port !== undefined || Boolean(process.env.QUIRE_PORT?.trim());
   const database = dbGiven
     ? null
     : resolveStartupDatabase({
         lastDatabase: settings.lastDatabase,
-        defaultFile: options.dbFile,
+        defaultFile: join(userData, DATABASE_FILE_NAME),
         cwd: process.cwd(),
         exists: existsSync,
       });
@@ -122,29 +122,30 @@ async function runHeadless(reason: string, args: string[]): Promise<void> {
 }
 
 /**
- * `npm start`: the desktop app when Electron can run here (building its SQLite module first when
- * needed), otherwise, or when Electron fails before its window opens, the headless server with one
+ * `npm start`: the desktop app when Electron can run here (fetching its binary and building its
+ * SQLite module first when needed), otherwise, or when Electron fails before its window opens, the headless server with one
  * line saying why. `args` are passed on (`--db`, `--port`, and for the fallback every `serve` option).
  */
 export async function runStart(root: string, args: string[]): Promise<void> {
-  const decision = decideLaunch({
-    platform: process.platform,
-    env: process.env,
-    electronBinary: findElectronBinary({
-      packageDir: existsSync(join(root, 'node_modules', 'electron', 'package.json'))
-        ? join(root, 'node_modules', 'electron')
-        : null,
-      platform: process.platform,
-      env: process.env,
-      exists: existsSync,
-      readText,
-    }),
-  });
+  const packageDir = existsSync(join(root, 'node_modules', 'electron', 'package.json'))
+    ? join(root, 'node_modules', 'electron')
+    : null;
+  const lookup = { packageDir, platform: process.platform, env: process.env, exists: existsSync, readText };
+  let electronBinary = findElectronBinary(lookup);
+  let downloadFailed = false;
+  if (packageDir && shouldDownloadElectron({ ...lookup, electronBinary })) {
+    console.log('Quire: downloading Electron for the desktop window (first start only)...');
+    await runQuietly(root, [join(packageDir, 'install.js')]);
+    electronBinary = findElectronBinary(lookup);
+    downloadFailed = electronBinary === null;
+  }
+  const decision = decideLaunch({ platform: process.platform, env: process.env, electronBinary, downloadFailed });
   if (decision.mode === 'headless') return runHeadless(decision.reason, args);
 
   if (checkoutAddonStatus(root) !== 'ready') {
     console.log('Quire: building the SQLite module for Electron (first start, or after an upgrade)...');
-    if (!(await buildAddonQuietly(root))) return runHeadless(HEADLESS_REASONS.addonBuildFailed, args);
+    const built = await runQuietly(root, [join(root, 'scripts', 'rebuild-electron.mjs')]);
+    if (!built) return runHeadless(HEADLESS_REASONS.addonBuildFailed, args);
   }
   const outcome = await runDesktop(decision.electronBinary, root, args);
   if (outcome.fallback) return runHeadless(outcome.reason, args);
