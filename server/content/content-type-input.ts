@@ -25,8 +25,11 @@ const RESERVED_COLUMNS = new Set([
   'rowcount',
 ]);
 
-/** Table-name prefixes and names that belong to Quire, SQLite or Kysely. */
-const RESERVED_TABLE = /^(?:sqlite_|quire_|kysely_)|_fts(?:_|$)|^(?:media|uploads|backups)$/;
+/**
+ * Table-name prefixes and names that belong to Quire, SQLite or Kysely, or that the editor's own
+ * paths use (`/api`, `/media`, `/assets` are served at the top level beside `/<table>`).
+ */
+const RESERVED_TABLE = /^(?:sqlite_|quire_|kysely_)|_fts(?:_|$)|^(?:api|assets|media|uploads|backups)$/;
 
 const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target']);
 const MAX_COLUMNS = 100;

@@ -87,6 +87,7 @@ function indexesFor(table: string, columns: readonly ColumnDescriptor[]): IndexP
     }
   }
   plans.push({ name: `${table}_created_at_idx`, columns: ['created_at', 'id'], unique: false });
+  plans.push({ name: `${table}_updated_at_idx`, columns: ['updated_at', 'id'], unique: false });
   return plans;
 }
 

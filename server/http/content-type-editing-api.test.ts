@@ -107,6 +107,8 @@ describe('POST /api/cms-content creates a content type', () => {
     [{ title: 'X', table: 'sqlite_master', columns: EVENT_COLUMNS }, 'table'],
     [{ title: 'X', table: 'quire_content_types', columns: EVENT_COLUMNS }, 'table'],
     [{ title: 'X', table: 'Bad Name', columns: EVENT_COLUMNS }, 'table'],
+    [{ title: 'Api', columns: EVENT_COLUMNS }, 'table'],
+    [{ title: 'X', table: 'assets', columns: EVENT_COLUMNS }, 'table'],
     [{ title: 'X', columns: [{ name: 'id', label: 'Id', type: 'text', required: false }] }, 'columns[0].name'],
     [{ title: 'X', columns: [{ name: 'a"; drop', label: 'A', type: 'text', required: false }] }, 'columns[0].name'],
     [{ title: 'X', columns: [{ name: 'a', label: 'A', type: 'video', required: false }] }, 'columns[0].type'],

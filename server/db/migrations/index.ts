@@ -3,6 +3,7 @@ import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
 import * as articleAndMenuTypes from './004-article-and-menu-types.js';
 import * as searchIndex from './005-search-index.js';
+import * as updatedAtIndex from './006-updated-at-index.js';
 
 /**
  * The schema's history, in order. Kysely records the applied names in `kysely_migration`, which is
@@ -13,6 +14,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '002-starter-types': starterTypes,
   '004-article-and-menu-types': articleAndMenuTypes,
   '005-search-index': searchIndex,
+  '006-updated-at-index': updatedAtIndex,
 };
 
 /** Provides the migrations compiled into the app (no file-system scanning, so it works packaged). */
