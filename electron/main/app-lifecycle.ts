@@ -1,36 +1,20 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import {
-  app,
-  type BrowserWindow,
-  clipboard,
-  dialog,
-  BrowserWindow as ElectronWindow,
-  Menu,
-  screen,
-  session,
-  shell,
-  utilityProcess,
-} from 'electron';
+import { app, type BrowserWindow, BrowserWindow as ElectronWindow, screen, session } from 'electron';
 import { DATABASE_FILE_NAME } from '../../server/config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../../server/config/listen-defaults.js';
 import { apiDocumentationUrl } from './app-menu.js';
 import { parseDesktopArgs } from './command-line.js';
-import { DATABASE_EXTENSIONS } from './database-path.js';
-import { DesktopApp, type DesktopConfig, type DesktopHost } from './desktop-app.js';
+import { DesktopApp, type DesktopConfig } from './desktop-app.js';
 import { EXIT_REPORTED_FAILURE } from './desktop-signals.js';
+import { createElectronHost } from './electron-host.js';
 import { createMainWindow } from './main-window.js';
 import { nativeBindingFor } from './native-addon.js';
 import { installSecurityHandlers } from './security-handlers.js';
-import { launchServerChild } from './server-launcher.js';
 import { loadSettings, SettingsStore, settingsFile } from './settings-store.js';
 import { claimSingleInstance } from './single-instance.js';
 import { restoreWindowState } from './window-state.js';
-
-const SERVER_CHILD_ENTRY = fileURLToPath(new URL('../server-child/server-child-entry.js', import.meta.url));
-const DATABASE_FILTERS = [{ name: 'Quire database', extensions: DATABASE_EXTENSIONS }];
 
 function osUserName(): string {
   try {
@@ -115,53 +99,7 @@ export function runDesktopApp(): void {
       .catch((error: Error) => console.error(`Quire: could not load the editor: ${error.message}`));
   };
 
-  const host: DesktopHost = {
-    launchServer: (options) =>
-      launchServerChild(
-        () => utilityProcess.fork(SERVER_CHILD_ENTRY, [], { serviceName: 'Quire server', stdio: 'inherit' }),
-        options,
-        { onLog: (message, detail) => console.error(`Quire server: ${message}\n${detail}`) },
-      ),
-    showEditor,
-    setMenu: (template) => Menu.setApplicationMenu(Menu.buildFromTemplate(template)),
-    async askNewDatabaseFile(defaultPath) {
-      const options = {
-        title: 'New Database',
-        buttonLabel: 'Create',
-        defaultPath,
-        filters: DATABASE_FILTERS,
-        properties: ['createDirectory' as const],
-      };
-      const result = window ? await dialog.showSaveDialog(window, options) : await dialog.showSaveDialog(options);
-      return result.canceled || !result.filePath ? null : result.filePath;
-    },
-    async askExistingDatabaseFile(defaultPath) {
-      const options = {
-        title: 'Open Database',
-        defaultPath,
-        filters: [...DATABASE_FILTERS, { name: 'All files', extensions: ['*'] }],
-        properties: ['openFile' as const],
-      };
-      const result = window ? await dialog.showOpenDialog(window, options) : await dialog.showOpenDialog(options);
-      return result.canceled ? null : (result.filePaths[0] ?? null);
-    },
-    showError(title, message) {
-      console.error(`Quire: ${message}`);
-      dialog.showErrorBox(title, message);
-    },
-    showNotice(title, message) {
-      console.log(`Quire: ${message}`);
-      const options = { type: 'info' as const, title, message: title, detail: message };
-      void (window ? dialog.showMessageBox(window, options) : dialog.showMessageBox(options));
-    },
-    showInFolder: (file) => shell.showItemInFolder(file),
-    copyText: (text) => clipboard.writeText(text),
-    openExternally: (url) => {
-      shell.openExternal(url).catch((error: Error) => console.error(`Quire: could not open ${url}: ${error.message}`));
-    },
-    fileExists: (file) => existsSync(file),
-    log: (line) => console.log(line),
-  };
+  const host = createElectronHost({ window: () => window, showEditor });
   desktop = new DesktopApp(host, store, config);
 
   let quitting = false;
