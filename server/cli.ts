@@ -18,7 +18,7 @@ import { type RunningServer, startServer } from './server.js';
 export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE =
-  'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES]' +
+  'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
   ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore FILE [--db FILE]' +
   ` | ${IMPORT_USAGE}`;
 
@@ -41,6 +41,8 @@ export interface ServeOptions {
   corsOrigins: string[];
   /** API token (`--token` or QUIRE_TOKEN); generated at start when listening beyond loopback. */
   token: string | null;
+  /** Scheduled backups (off with `--no-backups`, for throwaway databases such as the benchmark's). */
+  backups: boolean;
 }
 
 /** Parses `serve` arguments; throws UsageError with a one-line explanation. */
@@ -72,6 +74,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     demo: values.demo ?? false,
     bodyLimit,
     uploadLimit,
+    backups: !values['no-backups'],
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
   };
 }
@@ -117,6 +120,7 @@ function parse(args: string[]) {
       host: { type: 'string' },
       editor: { type: 'string' },
       demo: { type: 'boolean' },
+      'no-backups': { type: 'boolean' },
       'body-limit': { type: 'string' },
       'upload-limit': { type: 'string' },
       'allow-host': { type: 'string', multiple: true },
@@ -161,6 +165,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
     token: options.token,
+    ...(options.backups ? {} : { backups: false as const }),
   });
   if (options.demo) {
     const added = await addDemoContent(server.services.registry, server.services.rows);

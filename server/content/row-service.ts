@@ -44,6 +44,9 @@ interface WriteContext {
   afterCommit: (() => void)[];
 }
 
+/** Largest page kept in the read cache (bigger ones are rare and would hold much memory). */
+const CACHED_PAGE_LIMIT = 100;
+
 /** The empty selection: every row of a table. */
 const ALL_ROWS: RowSelection = { equals: [] };
 
@@ -78,10 +81,11 @@ export class RowService {
     const repository = this.readerNow();
     timer?.lap('filter');
     const readPage = () => repository.list(type.table, selection, page);
-    // Search pages cost an index query each; equality pages are an index range, cheaper than a lookup.
-    // Pages are cached as stored rows: relations are resolved afresh, as related rows may change.
+    // Pages up to CACHED_PAGE_LIMIT rows are kept until a write (a search costs an index query,
+    // even an indexed listing costs more than the lookup). Pages are cached as stored rows:
+    // relations are resolved afresh, as related rows may change.
     const stored =
-      this.cache && selection.search
+      this.cache && page.limit <= CACHED_PAGE_LIMIT
         ? await this.cache.page(type, `${selectionKey(selection)}${JSON.stringify(page)}`, readPage)
         : await readPage();
     const relations = await resolveRelations(type, stored, this.registry, repository);

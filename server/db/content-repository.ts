@@ -42,6 +42,7 @@ export class ContentRepository {
   private readonly db: Kysely<Record<string, StoredRow>>;
   /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
   private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
+  private readonly findByIdSql = new Map<string, string>();
 
   constructor(
     db: Kysely<QuireDatabase>,
@@ -80,6 +81,16 @@ export class ContentRepository {
 
   /** One row by id. */
   async findById(table: string, id: string): Promise<StoredRow | undefined> {
+    if (this.runner) {
+      // The hottest read: its SQL is compiled once per table.
+      let compiled = this.findByIdSql.get(table);
+      if (compiled === undefined) {
+        compiled = this.db.selectFrom(table).selectAll().where(sql.ref('id'), '=', '').compile().sql;
+        this.findByIdSql.set(table, compiled);
+      }
+      const [row] = await this.runner.all(compiled, [id]);
+      return row;
+    }
     const [row] = await this.all(this.db.selectFrom(table).selectAll().where(sql.ref('id'), '=', id));
     return row;
   }

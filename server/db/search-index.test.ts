@@ -2,9 +2,11 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentRepository, type RowSelection, type StoredRow } from './content-repository.js';
 import { openDatabase, type QuireDb } from './database.js';
+import { up as addSearchIndex } from './migrations/005-search-index.js';
 import { isIndexableKeyword, searchIndexName } from './sqlite-search-index.js';
 
 /** Words with the Unicode cases that differ between folding schemes, in both NFC and NFD. */
@@ -224,29 +226,27 @@ describe('search through the trigram index', () => {
 
   it('is rebuilt by the migration for a table that had no index', async () => {
     const file = join(dir, 'migrated.sqlite');
-    const first = await openDatabase(file);
-    const index = searchIndexName('news');
-    first.raw.exec(
-      `drop trigger ${index}_insert; drop trigger ${index}_update; drop trigger ${index}_delete; drop table ${index};`,
-    );
-    first.raw
-      .prepare(
-        `insert into news (id, title, slug, status, published_at, created_at, updated_at) values ('old', 'Vorher Über', 'vorher-uber', 'draft', '2025-01-01 00:00:00', 'x', 'x')`,
-      )
-      .run();
-    first.raw.exec(`delete from kysely_migration where name = '005-search-index'`);
-    await first.close();
-    const reopened = await openDatabase(file);
+    const old = await openDatabase(file);
     try {
-      const repository = new ContentRepository(reopened.db, reopened.runner);
+      const index = searchIndexName('news');
+      old.raw.exec(
+        `drop trigger ${index}_insert; drop trigger ${index}_update; drop trigger ${index}_delete; drop table ${index};`,
+      );
+      old.raw
+        .prepare(
+          `insert into news (id, title, slug, status, published_at, created_at, updated_at) values ('old', 'Vorher Über', 'vorher-uber', 'draft', '2025-01-01 00:00:00', 'x', 'x')`,
+        )
+        .run();
+      await addSearchIndex(old.db as unknown as Kysely<unknown>);
+      const repository = new ContentRepository(old.db, old.runner);
       const found = await repository.list('news', search(['ÜBER']), { order: 'id', desc: false, limit: 10, offset: 0 });
       expect(found.map((row) => row.id)).toEqual(['old']);
-      const triggers = reopened.raw
+      const triggers = old.raw
         .prepare(`select count(*) as n from sqlite_master where type = 'trigger' and tbl_name = 'news'`)
         .get() as { n: number };
       expect(triggers.n).toBe(3);
     } finally {
-      await reopened.close();
+      await old.close();
     }
   });
 });

@@ -42,9 +42,14 @@ async function fastRead(
   const expressReq = req as unknown as Parameters<RequestHandler>[0];
   const expressRes = res as unknown as Parameters<RequestHandler>[1];
   for (const guard of guards) {
-    const passed = await new Promise<boolean>((resolve) => {
-      guard(expressReq, expressRes, (error?: unknown) => resolve(error === undefined));
+    // Guards call next() at once; one that waits is awaited.
+    let passed: boolean | undefined;
+    let resume: ((passed: boolean) => void) | undefined;
+    guard(expressReq, expressRes, (error?: unknown) => {
+      passed = error === undefined;
+      resume?.(passed);
     });
+    if (passed === undefined) passed = await new Promise<boolean>((resolve) => (resume = resolve));
     // A refusal is answered by Express (guards again, then the error middleware).
     if (!passed) throw new Error('refused');
   }

@@ -1,0 +1,429 @@
+// The benchmark of issue 6: Quire against the SQLite floor (and optionally Directus) on the same rows.
+//
+//   npm run bench [-- --sizes 10k,100k,1m] [--duration 8] [--repeat 1] [--peer] [--out bench/RESULTS.md]
+//
+// For each size it generates the reference rows (../shared/bench/data.mjs), loads them into a fresh
+// Quire database through `quire import`, loads the floor (../shared/bench/limit-server.mjs) with the
+// same rows, starts both, and runs the four workloads of ../shared/bench/README.md with autocannon
+// (16 connections, loopback): list, search, get, create. It prints one table and writes RESULTS.md.
+import { execFileSync, spawn } from 'node:child_process';
+import {
+  copyFileSync,
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import { dirname, join, relative, resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import autocannon from 'autocannon';
+import Database from 'better-sqlite3';
+
+const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
+const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
+const dataDir = join(repo, 'bench', '.data');
+const floorDir = join(repo, 'bench', '.floor');
+const CONNECTIONS = 16;
+const CREATE_BODY = 'title=Bench+post&status=draft&published_at=2026-01-01+00%3A00%3A00';
+const DIRECTUS_TOKEN = 'bench-static-token-0123456789';
+
+/** Targets of issue 6, per workload (req/s; ratio to the floor where the target is relative). */
+const TARGETS = {
+  list: { 100000: 5000, 1000000: 5000 },
+  search: { 100000: 3000, 1000000: 2000 },
+  get: { ratio: 0.7 },
+  create: { ratio: 0.7 },
+};
+
+const { values: args } = parseArgs({
+  options: {
+    sizes: { type: 'string', default: '10k,100k,1m' },
+    duration: { type: 'string', default: '8' },
+    repeat: { type: 'string', default: '1' },
+    peer: { type: 'boolean', default: false },
+    out: { type: 'string', default: join(repo, 'bench', 'RESULTS.md') },
+  },
+});
+const sizes = args.sizes.split(',').map(parseSize);
+const duration = Number(args.duration);
+const repeat = Math.max(1, Number(args.repeat));
+
+function parseSize(text) {
+  const match = /^(\d+(?:\.\d+)?)([km]?)$/i.exec(text.trim());
+  if (!match) throw new Error(`--sizes: ${text} is not a size like 10k or 1m`);
+  return Math.round(Number(match[1]) * { '': 1, k: 1e3, m: 1e6 }[match[2].toLowerCase()]);
+}
+
+const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
+const log = (line) => process.stderr.write(`${line}\n`);
+const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+if (!existsSync(join(shared, 'data.mjs'))) {
+  log(`bench: ${shared} has no data.mjs; set QUIRE_SHARED_BENCH to the shared bench folder`);
+  process.exit(2);
+}
+if (!existsSync(join(repo, 'dist', 'server', 'cli.js'))) {
+  log('bench: dist/server/cli.js is missing; run npm run build (npm run bench does it)');
+  process.exit(2);
+}
+const { newsRows, RARE_KEYWORD } = await import(join(shared, 'data.mjs'));
+mkdirSync(dataDir, { recursive: true });
+// The floor imports better-sqlite3; a copy under bench/ resolves it from Quire's node_modules.
+mkdirSync(floorDir, { recursive: true });
+for (const file of ['limit-server.mjs', 'data.mjs']) copyFileSync(join(shared, file), join(floorDir, file));
+
+async function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** The reference rows as NDJSON, written once per size. */
+async function dataFile(n) {
+  const file = join(dataDir, `news-${label(n)}.ndjson`);
+  if (existsSync(file) && statSync(file).size > 0) return file;
+  const out = createWriteStream(`${file}.tmp`);
+  let chunk = '';
+  for (const row of newsRows(n)) {
+    chunk += `${JSON.stringify(row)}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise((done) => out.once('drain', done));
+      chunk = '';
+    }
+  }
+  out.write(chunk);
+  await new Promise((done) => out.end(done));
+  execFileSync('mv', [`${file}.tmp`, file]);
+  return file;
+}
+
+function removeDb(file) {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  rmSync(join(dirname(file), 'backups'), { recursive: true, force: true });
+}
+
+function run(command, commandArgs) {
+  return new Promise((done, fail) => {
+    const child = spawn(command, commandArgs, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (data) => (output += data));
+    child.stderr.on('data', (data) => (output += data));
+    child.once('error', fail);
+    child.once('exit', (code) =>
+      code === 0 ? done(output) : fail(new Error(`${command} ${commandArgs.join(' ')}: ${output}`)),
+    );
+  });
+}
+
+/** Starts a server process and waits for its first successful answer to `probe`. */
+async function startServer(name, command, commandArgs, probe, timeoutMs) {
+  const started = performance.now();
+  const child = spawn(command, commandArgs, { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (data) => (errors += data));
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`${name} exited: ${errors}`);
+    try {
+      const response = await fetch(probe);
+      if (response.ok) {
+        await response.arrayBuffer();
+        return { child, startMs: performance.now() - started };
+      }
+    } catch {}
+    if (performance.now() - started > timeoutMs)
+      throw new Error(`${name} did not answer within ${timeoutMs} ms: ${errors}`);
+    await sleep(5);
+  }
+}
+
+function stop(child) {
+  return new Promise((done) => {
+    if (child.exitCode !== null) return done();
+    child.once('exit', done);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+function memoryOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+    return { rss: field('VmRSS'), peak: field('VmHWM') };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
+
+/** One autocannon run; the median of `repeat` runs by req/s. */
+async function load(options) {
+  const runs = [];
+  for (let i = 0; i < repeat; i++) {
+    const result = await autocannon({ connections: CONNECTIONS, duration, ...options });
+    runs.push({
+      rps: Math.round(result.requests.average),
+      p50: result.latency.p50,
+      p99: result.latency.p99,
+      errors: result.errors + result.timeouts + result.non2xx,
+    });
+  }
+  runs.sort((a, b) => a.rps - b.rps);
+  return runs[Math.floor(runs.length / 2)];
+}
+
+/** The four workloads against one system (`seed` style: the spec's /api/cms; or `directus`). */
+async function workloads(base, style, id) {
+  const enc = encodeURIComponent;
+  const headers = style === 'directus' ? { authorization: `Bearer ${DIRECTUS_TOKEN}` } : {};
+  const urls =
+    style === 'directus'
+      ? {
+          list: `${base}/items/news?filter[status][_eq]=published&sort=-published_at&limit=20&meta=total_count,filter_count`,
+          search: `${base}/items/news?filter[_or][0][title][_icontains]=${enc(RARE_KEYWORD)}&filter[_or][1][slug][_icontains]=${enc(RARE_KEYWORD)}&limit=20&meta=total_count,filter_count`,
+          get: `${base}/items/news/${id}`,
+          create: `${base}/items/news`,
+        }
+      : {
+          list: `${base}/api/cms/news?filter=${enc('status=published')}&order=published_at&desc=true&limit=20`,
+          search: `${base}/api/cms/news?filter=${enc(`search=${RARE_KEYWORD}`)}&limit=20`,
+          get: `${base}/api/cms/news/${id}`,
+          create: `${base}/api/cms/news`,
+        };
+  const results = {};
+  for (const name of ['list', 'search', 'get']) {
+    const check = await fetch(urls[name], { headers });
+    if (!check.ok) throw new Error(`${style} ${name}: ${check.status} ${await check.text()}`);
+    await check.arrayBuffer();
+    await autocannon({ url: urls[name], connections: CONNECTIONS, duration: 1, headers }); // warm-up
+    results[name] = await load({ url: urls[name], headers });
+  }
+  let n = 0;
+  const createOptions =
+    style === 'directus'
+      ? {
+          url: urls.create,
+          method: 'POST',
+          headers: { ...headers, 'content-type': 'application/json' },
+          requests: [
+            {
+              setupRequest: (request) => ({
+                ...request,
+                body: JSON.stringify({
+                  title: 'Bench post',
+                  slug: `p-${process.pid}-${n++}`,
+                  status: 'draft',
+                  published_at: '2026-01-01T00:00:00',
+                }),
+              }),
+            },
+          ],
+        }
+      : {
+          url: urls.create,
+          method: 'POST',
+          headers: { 'content-type': 'application/x-www-form-urlencoded' },
+          body: CREATE_BODY,
+        };
+  results.create = await load(createOptions);
+  return results;
+}
+
+async function firstId(base, style) {
+  const url = style === 'directus' ? `${base}/items/news?limit=1&sort=id` : `${base}/api/cms/news?limit=1&order=id`;
+  const body = await (
+    await fetch(url, { headers: style === 'directus' ? { authorization: `Bearer ${DIRECTUS_TOKEN}` } : {} })
+  ).json();
+  return style === 'directus' ? body.data[0].id : body.rows[0].id;
+}
+
+const loadBefore = os.loadavg();
+const report = [];
+for (const n of sizes) {
+  log(`\n== ${label(n)} rows`);
+  const file = await dataFile(n);
+
+  const quireDb = join(dataDir, `quire-${label(n)}`, 'content.sqlite');
+  removeDb(quireDb);
+  mkdirSync(dirname(quireDb), { recursive: true });
+  const importStarted = performance.now();
+  const importOutput = await run(process.execPath, [
+    join(repo, 'dist', 'server', 'cli.js'),
+    'import',
+    '--db',
+    quireDb,
+    '--type',
+    'news',
+    file,
+  ]);
+  const importSeconds = (performance.now() - importStarted) / 1000;
+  const importRate = Number(/\(([\d,]+) rows\/s\)/.exec(importOutput)?.[1].replaceAll(',', '') ?? 0);
+  log(importOutput.trim());
+
+  const floorDb = join(dataDir, `floor-${label(n)}.db`);
+  removeDb(floorDb);
+  const floorPort = await freePort();
+  const floorBase = `http://127.0.0.1:${floorPort}`;
+  log('starting the floor (it loads its own copy of the rows)');
+  const floor = await startServer(
+    'floor',
+    process.execPath,
+    [join(floorDir, 'limit-server.mjs'), floorDb, String(floorPort), String(n)],
+    `${floorBase}/api/cms/news?limit=1`,
+    600_000,
+  );
+
+  const quirePort = await freePort();
+  const quireBase = `http://127.0.0.1:${quirePort}`;
+  const quire = await startServer(
+    'quire',
+    process.execPath,
+    [
+      join(repo, 'dist', 'server', 'cli.js'),
+      'serve',
+      '--db',
+      quireDb,
+      '--port',
+      String(quirePort),
+      '--no-backups',
+      '--editor',
+      'bench',
+    ],
+    `${quireBase}/api/cms/news?filter=${encodeURIComponent('status=published')}&order=published_at&desc=true&limit=20`,
+    60_000,
+  );
+  log(`quire answered ${quire.startMs.toFixed(0)} ms after start`);
+
+  const results = { n, importRate, importSeconds, startMs: quire.startMs, systems: {} };
+  try {
+    for (const [name, base, child] of [
+      ['quire', quireBase, quire.child],
+      ['floor', floorBase, floor.child],
+    ]) {
+      const id = await firstId(base, 'seed');
+      results.systems[name] = await workloads(base, 'seed', id);
+      results.systems[name].memory = memoryOf(child.pid);
+      for (const [workload, r] of Object.entries(results.systems[name]).filter(([k]) => k !== 'memory')) {
+        log(
+          `${name} ${workload}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}`,
+        );
+      }
+    }
+  } finally {
+    await stop(quire.child);
+    await stop(floor.child);
+  }
+  report.push(results);
+}
+
+let peer = null;
+if (args.peer) {
+  const n = sizes.includes(100000) ? 100000 : Math.min(...sizes);
+  log(`\n== Directus (peer), ${label(n)} rows: install and load take minutes`);
+  try {
+    await run('bash', [join(shared, 'peer-directus.sh'), String(n)]);
+    const base = 'http://127.0.0.1:8055';
+    const id = await firstId(base, 'directus');
+    peer = { n, results: await workloads(base, 'directus', id) };
+    const pids = execFileSync('pgrep', ['-f', 'directus'], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    peer.results.memory = pids.map(memoryOf).reduce((a, b) => (b.rss > a.rss ? b : a), { rss: 0, peak: 0 });
+  } catch (error) {
+    peer = { n, error: error.message.split('\n')[0] };
+    log(`peer failed: ${peer.error}`);
+  }
+}
+
+// The table.
+const fmt = (x) => Math.round(x).toLocaleString('en-US');
+const rows = [];
+const verdicts = [];
+for (const r of report) {
+  const q = r.systems.quire;
+  const f = r.systems.floor;
+  for (const workload of ['list', 'search', 'get', 'create']) {
+    const ratio = q[workload].rps / Math.max(f[workload].rps, 1);
+    const target = TARGETS[workload];
+    let goal = '';
+    let met = null;
+    if (target.ratio) {
+      goal = `>= ${target.ratio} x floor`;
+      met = ratio >= target.ratio;
+    } else if (target[r.n]) {
+      goal = `>= ${fmt(target[r.n])}`;
+      met = q[workload].rps >= target[r.n];
+    }
+    rows.push(
+      `| ${label(r.n)} | ${workload} | ${fmt(q[workload].rps)} | ${q[workload].p50} | ${q[workload].p99} | ${fmt(f[workload].rps)} | ${f[workload].p50} | ${f[workload].p99} | ${ratio.toFixed(2)} | ${goal}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
+    );
+    if (met !== null) verdicts.push({ what: `${workload} ${label(r.n)}`, met });
+  }
+}
+const extras = report.map((r) => {
+  const q = r.systems.quire.memory;
+  const f = r.systems.floor.memory;
+  const startOk = r.n >= 1e6 ? (r.startMs <= 500 ? ' ✓' : ' ✗') : '';
+  const rssOk = r.n >= 1e6 ? (q.rss <= 150 ? ' ✓' : ' ✗') : '';
+  const importOk = r.importRate >= 100000 ? ' ✓' : ' ✗';
+  if (r.n >= 1e6) verdicts.push({ what: 'start 1M', met: r.startMs <= 500 }, { what: 'RSS 1M', met: q.rss <= 150 });
+  verdicts.push({ what: `import ${label(r.n)}`, met: r.importRate >= 100000 });
+  return `| ${label(r.n)} | ${fmt(r.importRate)} (${r.importSeconds.toFixed(1)} s)${importOk} | ${r.startMs.toFixed(0)} ms${startOk} | ${q.rss.toFixed(0)} MB${rssOk} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)}) |`;
+});
+
+const loadAfter = os.loadavg();
+let commit = 'unknown';
+try {
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+    cwd: repo,
+    encoding: 'utf8',
+  }).trim();
+  if (dirty) commit += ' (with uncommitted changes)';
+} catch {}
+const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
+const cpus = os.cpus();
+const lines = [
+  '# Benchmark results',
+  '',
+  `Written by \`npm run bench\` (bench/run-bench.mjs). Date ${new Date().toISOString()}, commit ${commit}.`,
+  `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, SQLite ${sqliteVersion}.`,
+  `Load: autocannon, ${CONNECTIONS} connections, ${duration} s per run, median of ${repeat} run(s), after a 1 s warm-up, on 127.0.0.1 (load generator and servers share the cores). Load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}.`,
+  'Workloads and rows: ../shared/bench/README.md and data.mjs. Floor: ../shared/bench/limit-server.mjs on its own copy of the same rows.',
+  '',
+  '| rows | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | target |',
+  '|---|---|---|---|---|---|---|---|---|---|',
+  ...rows,
+  '',
+  '| rows | Quire bulk import (rows/s) | Quire start to first list answer | Quire RSS after load | floor RSS after load |',
+  '|---|---|---|---|---|',
+  ...extras,
+];
+if (peer) {
+  lines.push('', `Peer: Directus 12 via ../shared/bench/peer-directus.sh, ${label(peer.n)} rows.`, '');
+  if (peer.error) lines.push(`The peer run failed: ${peer.error}`);
+  else {
+    lines.push('| workload | Directus req/s | p50 ms | p99 ms |', '|---|---|---|---|');
+    for (const workload of ['list', 'search', 'get', 'create']) {
+      const r = peer.results[workload];
+      lines.push(`| ${workload} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} |`);
+    }
+    lines.push('', `Directus RSS after load: ${peer.results.memory.rss.toFixed(0)} MB.`);
+  }
+}
+const met = verdicts.filter((v) => v.met).map((v) => v.what);
+const missed = verdicts.filter((v) => !v.met).map((v) => v.what);
+lines.push('', `Targets met: ${met.join(', ') || 'none'}.`, `Targets missed: ${missed.join(', ') || 'none'}.`, '');
+const markdown = lines.join('\n');
+writeFileSync(args.out, markdown);
+process.stdout.write(`${markdown}\n`);
+log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`);
