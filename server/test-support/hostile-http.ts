@@ -94,10 +94,10 @@ export function databaseSnapshot(server: TestServer): string {
   return JSON.stringify(tables.map((table) => [table, rowsOf(table)]));
 }
 
-/** Rows of each starter type counted through the API and straight in the table. */
+/** Rows of each content type counted through the API and straight in its table. */
 export async function rowCounts(server: TestServer, headers: Record<string, string> = {}) {
   const counts: Record<string, { api: number; table: number }> = {};
-  for (const table of ['news', 'categories']) {
+  for (const { table } of server.services.registry.list()) {
     const response = await fetch(`${server.api}/cms/${table}?limit=0`, { headers });
     const api = ((await response.json()) as { total: number }).total;
     const row = server.database.raw.prepare(`select count(*) as n from "${table}"`).get() as { n: number };
