@@ -25,7 +25,7 @@ const SUPPORTED_TYPES = ['application/x-www-form-urlencoded', 'application/json'
  * Refusals, each before anything is written:
  * - another media type, a charset other than UTF-8, or a Content-Encoding (gzip...): 415;
  * - bytes that are not valid UTF-8, malformed percent-encoding, malformed JSON, nesting deeper
- *   than `meta[title]` (forms) or 4 levels (JSON), a `__proto__`/`constructor`/`prototype` key,
+ *   than `meta[title]` (forms) or MAX_JSON_DEPTH levels (JSON), a `__proto__`/`constructor`/`prototype` key,
  *   a JSON key given twice in one object (forms: a repeated field fails validation): 400;
  * - more than `bodyLimit` bytes or more than 1000 parameters/values: 413.
  */
