@@ -150,7 +150,9 @@ export class ReadCache {
     if (gapToken !== this.gaps) return;
     const slugs = this.entries(table).slugs;
     if (slugs.size >= MAX_SLUG_HINTS_PER_TABLE) slugs.delete(slugs.keys().next().value as string);
-    slugs.set(`${column}\u0000${base}`, highest);
+    const key = `${column}\u0000${base}`;
+    // Concurrent creates may report out of order; the highest run is the truest.
+    slugs.set(key, Math.max(highest, slugs.get(key) ?? 0));
   }
 
   private forgetSlugs(table: object): void {

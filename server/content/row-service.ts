@@ -44,6 +44,9 @@ interface WriteContext {
   afterCommit: (() => void)[];
 }
 
+/** Candidates probed after a slug hint before reading every `base-N` instead. */
+const MAX_SLUG_PROBES = 64;
+
 /** Largest page kept in the read cache (bigger ones are rare and would hold much memory). */
 const CACHED_PAGE_LIMIT = 100;
 
@@ -68,7 +71,7 @@ export class RowService {
     private readonly db: Kysely<QuireDatabase>,
     private readonly editorName: string | null,
     private readonly registry: ContentTypeRegistry,
-    runner?: StatementRunner,
+    private readonly runner?: StatementRunner,
   ) {
     this.reader = new ContentRepository(db, runner);
     this.queuedReader = new ContentRepository(db);
@@ -205,10 +208,16 @@ export class RowService {
     // Hints serve creates only: an update's own slug is not "taken" for itself.
     const cache = write?.gapToken === undefined ? null : this.cache;
     const hint = cache?.slugHint(type, column, base);
-    let n: number;
-    if (hint !== undefined && !(await repository.isTaken(type.table, column, slugWithSuffix(base, hint + 1), id))) {
-      n = hint + 1;
-    } else {
+    let n: number | undefined;
+    // Everything up to the hint is taken and nothing was freed since, so the first free candidate
+    // after it is the first free one (concurrent creates may have taken a few more meanwhile).
+    for (let k = (hint ?? 0) + 1; hint !== undefined && k <= hint + MAX_SLUG_PROBES; k++) {
+      if (!(await repository.isTaken(type.table, column, slugWithSuffix(base, k), id))) {
+        n = k;
+        break;
+      }
+    }
+    if (n === undefined) {
       const taken = await repository.valuesStartingWith(type.table, column, base, id);
       const slug = uniqueSlug(base, (candidate) => taken.has(candidate));
       n = slug === base ? 1 : Number(slug.slice(slug.lastIndexOf('-') + 1));
@@ -236,7 +245,8 @@ export class RowService {
     cache?.beginWrite(type, onlyAdds);
     let committed = false;
     try {
-      const result = await this.db.transaction().execute((trx) => work(new ContentRepository(trx), write));
+      // The transaction's statements run on its connection directly, like reads (Kysely builds them).
+      const result = await this.db.transaction().execute((trx) => work(new ContentRepository(trx, this.runner), write));
       committed = true;
       return result;
     } catch (error) {

@@ -116,7 +116,7 @@ export class ContentRepository {
   async isTaken(table: string, column: string, value: unknown, exceptId?: string): Promise<boolean> {
     let query = this.db.selectFrom(table).select(sql<number>`1`.as('found')).where(sql.ref(column), '=', value);
     if (exceptId !== undefined) query = query.where(sql.ref('id'), '!=', exceptId);
-    return (await query.limit(1).executeTakeFirst()) !== undefined;
+    return (await this.all(query.limit(1))).length > 0;
   }
 
   /** Values of `column` that start with `prefix` (to pick a free slug suffix in one query). */
@@ -129,25 +129,23 @@ export class ContentRepository {
       .where(sql.ref(column), '<', `${prefix}\u{10FFFF}`)
       .where(sql<SqlBool>`substr(${sql.ref(column)}, 1, ${prefix.length}) = ${prefix}`);
     if (exceptId !== undefined) query = query.where(sql.ref('id'), '!=', exceptId);
-    const rows = await query.execute();
+    const rows = await this.all(query);
     return new Set(rows.map((row) => String(row.value)));
   }
 
   /** Inserts a row. */
   async insert(table: string, row: StoredRow): Promise<void> {
-    await this.db.insertInto(table).values(row).execute();
+    await this.write(this.db.insertInto(table).values(row));
   }
 
   /** Updates columns of one row; returns whether it existed. */
   async update(table: string, id: string, changes: StoredRow): Promise<boolean> {
-    const result = await this.db.updateTable(table).set(changes).where(sql.ref('id'), '=', id).executeTakeFirst();
-    return Number(result.numUpdatedRows) === 1;
+    return (await this.write(this.db.updateTable(table).set(changes).where(sql.ref('id'), '=', id))) === 1;
   }
 
   /** Deletes one row; returns how many rows went (0 or 1). */
   async delete(table: string, id: string): Promise<number> {
-    const result = await this.db.deleteFrom(table).where(sql.ref('id'), '=', id).executeTakeFirst();
-    return Number(result.numDeletedRows);
+    return this.write(this.db.deleteFrom(table).where(sql.ref('id'), '=', id));
   }
 
   /** The WHERE of a selection: search keywords the index can answer go to the index. */
@@ -192,6 +190,14 @@ export class ContentRepository {
       this.searchIndexed.set(columns, known);
     }
     return known;
+  }
+
+  /** Runs a write; how many rows it changed. */
+  private async write(query: Compilable<unknown>): Promise<number> {
+    const compiled = query.compile();
+    if (this.runner) return this.runner.run(compiled.sql, compiled.parameters);
+    const result = await this.db.executeQuery(compiled);
+    return Number(result.numAffectedRows ?? 0);
   }
 
   /** Runs a read: as a reused prepared statement when this repository has a runner. */

@@ -24,6 +24,9 @@ export function sqliteStatementRunner(raw: Database.Database): StatementRunner {
     async all(sql, parameters) {
       return prepare(sql).all(...parameters) as Record<string, unknown>[];
     },
+    async run(sql, parameters) {
+      return prepare(sql).run(...parameters).changes;
+    },
     externalChangeToken: () => dataVersion.get() as number,
   };
 }

@@ -7,6 +7,8 @@
 export interface StatementRunner {
   /** All rows of a read query. */
   all(sql: string, parameters: readonly unknown[]): Promise<Record<string, unknown>[]>;
+  /** A write statement; how many rows it changed. */
+  run(sql: string, parameters: readonly unknown[]): Promise<number>;
   /**
    * A number that changes whenever another connection (another process: an import, a restore) has
    * committed a change since the last call; writes of this connection do not change it.
