@@ -1,11 +1,21 @@
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer, get, type IncomingMessage, type RequestListener, type Server } from 'node:http';
+import {
+  createServer,
+  get,
+  type IncomingMessage,
+  type RequestListener,
+  type Server,
+  type ServerResponse,
+} from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type QuireDb } from '../db/database.js';
+import { withFastReads } from './fast-reads.js';
+import { localhostGuards } from './localhost-guards.js';
 
 /**
  * The fast read path must answer exactly as Express does: same status, headers and body (but the
@@ -132,6 +142,23 @@ describe('the fast read path', () => {
     expect(refused.status).toBe(421);
     const unauthorized = await answer(tokenFastPath, '/api/cms/news');
     expect(unauthorized.status).toBe(401);
+  });
+
+  it('answers the hot reads without Express, and hands everything else to it', async () => {
+    const { app, services } = await createApp({ database, editorName: 'tester', log: () => {} });
+    let expressCalls = 0;
+    const counting = ((req: IncomingMessage, res: ServerResponse) => {
+      expressCalls++;
+      return app(req, res);
+    }) as unknown as Express;
+    const base = await listen(withFastReads(counting, services, localhostGuards().all));
+    for (const path of ['/api/cms/news', '/api/cms/news?filter=search%3Dcaf', `/api/cms/news/${firstId}`]) {
+      expect((await answer(base, path)).status, path).toBe(200);
+    }
+    expect(expressCalls).toBe(0);
+    expect((await answer(base, '/api/cms/nothing')).status).toBe(404);
+    expect((await answer(base, '/api/cms-content')).status).toBe(200);
+    expect(expressCalls).toBe(2);
   });
 
   it('sends the timing object as a Server-Timing header too', async () => {
