@@ -9,6 +9,8 @@ import { ToastProvider } from './components/toasts.js';
 import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
 import { useDocumentTitle } from './hooks/use-document-title.js';
+import { ContentTypeEditorPage } from './pages/content-type-editor-page.js';
+import { ContentTypesPage } from './pages/content-types-page.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
@@ -54,15 +56,16 @@ function Shell() {
   const route = useRoute();
   const main = useRef<HTMLElement>(null);
   const currentType = route.name === 'list' || route.name === 'create' || route.name === 'row' ? route.type : null;
+  const inSchema = route.name === 'content-types' || route.name === 'content-type';
   // A new screen or page starts at the top (typing a search does not jump).
-  const screenKey = `${route.name}/${currentType}/${route.name === 'row' ? route.id : ''}/${'list' in route ? route.list.page : ''}`;
+  const screenKey = `${route.name}/${currentType}/${route.name === 'row' ? route.id : route.name === 'content-type' ? route.slug : ''}/${'list' in route ? route.list.page : ''}`;
   useEffect(() => {
     void screenKey;
     if (main.current) main.current.scrollTop = 0;
   }, [screenKey]);
   return (
     <div className="app">
-      <Sidebar currentType={currentType} />
+      <Sidebar currentType={currentType} inSchema={inSchema} />
       <main className="main" ref={main}>
         <Screen />
       </main>
@@ -100,10 +103,31 @@ function Screen() {
   if (!types) return <LoadingState label="Connecting to Quire…" />;
   if (route.name === 'home') {
     return types.length === 0 ? (
-      <EmptyState title="No content types yet">This database has no content types to edit.</EmptyState>
+      <EmptyState
+        title="No content types yet"
+        action={
+          <button
+            type="button"
+            className="button button-primary"
+            onClick={() => navigate(routeHref({ name: 'content-type', slug: null }))}
+          >
+            Create a content type
+          </button>
+        }
+      >
+        This database has no content types to edit. Shape your first one: its fields, their types and labels.
+      </EmptyState>
     ) : (
       <LoadingState label="Opening…" />
     );
+  }
+  if (route.name === 'content-types') return <ContentTypesPage />;
+  if (route.name === 'content-type') {
+    const edited = route.slug === null ? null : types.find((candidate) => candidate.slug === route.slug);
+    if (edited === undefined) {
+      return <NotFound message={`There is no content type with the slug “${route.slug}”.`} homeLink={home} />;
+    }
+    return <ContentTypeEditorPage key={route.slug ?? 'new'} type={edited} />;
   }
   if (route.name === 'unknown') {
     return <NotFound message={`There is nothing at ${route.path}.`} homeLink={home} />;

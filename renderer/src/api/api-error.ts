@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode } from '../../../server/contract/api-contract.js';
+import type { ErrorBody, ErrorCode, RowReference } from '../../../server/contract/api-contract.js';
 
 /** Error codes the server sends, plus the two failures only the client can see. */
 export type ClientErrorCode = ErrorCode | 'network_error' | 'bad_response';
@@ -9,20 +9,30 @@ export class ApiError extends Error {
   readonly code: ClientErrorCode;
   /** Per-field problems from a validation failure, keyed by the request's field names. */
   readonly fields: Readonly<Record<string, string>>;
+  /** For a refused delete (409): the rows that still point at the row. */
+  readonly references: readonly RowReference[];
 
-  constructor(status: number, code: ClientErrorCode, message: string, fields: Record<string, string> = {}) {
+  constructor(
+    status: number,
+    code: ClientErrorCode,
+    message: string,
+    fields: Record<string, string> = {},
+    references: RowReference[] = [],
+  ) {
     super(message);
     this.name = 'ApiError';
     this.status = status;
     this.code = code;
     this.fields = fields;
+    this.references = references;
   }
 
   /** Builds the error from a response body, tolerating bodies that are not the API's shape. */
   static fromBody(status: number, body: unknown): ApiError {
     const error = (body as Partial<ErrorBody> | null)?.error;
     if (error && typeof error.message === 'string' && typeof error.code === 'string') {
-      return new ApiError(status, error.code, error.message, error.fields ?? {});
+      const references = Array.isArray(error.references) ? error.references : [];
+      return new ApiError(status, error.code, error.message, error.fields ?? {}, references);
     }
     return new ApiError(status, 'bad_response', `The server answered ${status} without an explanation`);
   }

@@ -1,12 +1,16 @@
 import type {
   ContentTypeListResponse,
   ContentTypeSummary,
+  ContentTypeWriteResponse,
+  CreateContentTypeRequest,
   CreateRowResponse,
   DeleteRowResponse,
   GetRowResponse,
   ListQuery,
   ListResponse,
+  UpdateContentTypeRequest,
   UpdateRowResponse,
+  UploadResponse,
   WriteBody,
 } from '../../../server/contract/api-contract.js';
 import { ApiError } from './api-error.js';
@@ -23,6 +27,18 @@ export interface ApiClient {
   createRow(type: string, body: WriteBody): Promise<CreateRowResponse>;
   updateRow(type: string, id: string, body: WriteBody): Promise<UpdateRowResponse>;
   deleteRow(type: string, id: string): Promise<DeleteRowResponse>;
+  createContentType(body: CreateContentTypeRequest): Promise<ContentTypeWriteResponse>;
+  updateContentType(slug: string, body: UpdateContentTypeRequest): Promise<ContentTypeWriteResponse>;
+  /** `force` also deletes the type's rows (refused otherwise while it has any). */
+  deleteContentType(slug: string, options?: { force?: boolean }): Promise<ContentTypeWriteResponse>;
+  /** Uploads one image (`POST /api/uploads`); `onProgress` hears the share of bytes sent, 0 to 1. */
+  uploadFile(file: Blob, options?: UploadOptions): Promise<UploadResponse>;
+}
+
+/** How an upload reports progress and can be cancelled. */
+export interface UploadOptions {
+  onProgress?(fraction: number): void;
+  signal?: AbortSignal;
 }
 
 /** How a client is made: where the API is, how to fetch, and how to ask the user for a token. */
@@ -40,9 +56,19 @@ export interface ApiClientOptions {
 
 interface RequestOptions {
   query?: ListQuery;
-  body?: WriteBody;
+  body?: unknown;
   signal?: AbortSignal;
 }
+
+/** A response as the retry loop needs it, whichever transport carried it. */
+interface RawResponse {
+  status: number;
+  ok: boolean;
+  payload: unknown;
+}
+
+/** Sends one attempt of a request with these headers (the token may change between attempts). */
+type Send = (url: string, headers: Record<string, string>) => Promise<RawResponse>;
 
 /** Creates the API client. Every request carries `Authorization: Bearer` once a token is known. */
 export function createApiClient(options: ApiClientOptions = {}): ApiClient {
@@ -59,32 +85,26 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     return pendingQuestion;
   };
 
-  async function request<T>(method: string, path: string, { query, body, signal }: RequestOptions = {}): Promise<T> {
-    const url = `${baseUrl}${path}${queryString(query)}`;
+  /** Runs a request, asking for a token (once for concurrent requests) and retrying after a 401. */
+  async function exchange<T>(url: string, send: Send, signal: AbortSignal | undefined): Promise<T> {
     for (;;) {
       const token = tokens.get();
       const headers: Record<string, string> = { Accept: 'application/json' };
       if (token) headers.Authorization = `Bearer ${token}`;
-      if (body !== undefined) headers['Content-Type'] = 'application/json';
-      let response: Response;
+      let response: RawResponse;
       try {
-        response = await doFetch(url, {
-          method,
-          headers,
-          body: body === undefined ? undefined : JSON.stringify(body),
-          signal,
-          credentials: 'same-origin',
-        });
+        response = await send(url, headers);
       } catch (error) {
         if (signal?.aborted) throw error;
         throw new ApiError(0, 'network_error', 'Cannot reach the Quire server');
       }
-      const payload = await readJson(response);
       if (response.ok) {
-        if (payload === undefined) throw new ApiError(response.status, 'bad_response', 'The server sent no data');
-        return payload as T;
+        if (response.payload === undefined) {
+          throw new ApiError(response.status, 'bad_response', 'The server sent no data');
+        }
+        return response.payload as T;
       }
-      const error = ApiError.fromBody(response.status, payload);
+      const error = ApiError.fromBody(response.status, response.payload);
       if (error.status !== 401 || error.code !== 'unauthorized') throw error;
       // Another request may have obtained a token while this one was in flight: retry with it.
       if (tokens.get() !== token) continue;
@@ -92,6 +112,31 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       if (!given) throw error;
       tokens.set(given.trim());
     }
+  }
+
+  function request<T>(method: string, path: string, { query, body, signal }: RequestOptions = {}): Promise<T> {
+    const send: Send = async (url, headers) => {
+      if (body !== undefined) headers['Content-Type'] = 'application/json';
+      const response = await doFetch(url, {
+        method,
+        headers,
+        body: body === undefined ? undefined : JSON.stringify(body),
+        signal,
+        credentials: 'same-origin',
+      });
+      return { status: response.status, ok: response.ok, payload: parseJson(await response.text().catch(() => '')) };
+    };
+    return exchange<T>(`${baseUrl}${path}${queryString(query)}`, send, signal);
+  }
+
+  /** An upload goes by XMLHttpRequest: fetch cannot report how much of a request body was sent. */
+  function upload(file: Blob, { onProgress, signal }: UploadOptions = {}): Promise<UploadResponse> {
+    const send: Send = (url, headers) => {
+      const form = new FormData();
+      form.append('file', file, file instanceof File ? file.name : 'upload');
+      return sendWithProgress(url, headers, form, onProgress, signal);
+    };
+    return exchange<UploadResponse>(`${baseUrl}/uploads`, send, signal);
   }
 
   const rowPath = (type: string, id?: string) =>
@@ -107,6 +152,15 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     createRow: (type, body) => request<CreateRowResponse>('POST', rowPath(type), { body }),
     updateRow: (type, id, body) => request<UpdateRowResponse>('PUT', rowPath(type, id), { body }),
     deleteRow: (type, id) => request<DeleteRowResponse>('DELETE', rowPath(type, id)),
+    createContentType: (body) => request<ContentTypeWriteResponse>('POST', '/cms-content', { body }),
+    updateContentType: (slug, body) =>
+      request<ContentTypeWriteResponse>('PUT', `/cms-content/${encodeURIComponent(slug)}`, { body }),
+    deleteContentType: (slug, { force = false } = {}) =>
+      request<ContentTypeWriteResponse>(
+        'DELETE',
+        `/cms-content/${encodeURIComponent(slug)}${force ? '?force=true' : ''}`,
+      ),
+    uploadFile: upload,
   };
 }
 
@@ -124,12 +178,43 @@ export function queryString(query: ListQuery | undefined): string {
   return text === '' ? '' : `?${text}`;
 }
 
-async function readJson(response: Response): Promise<unknown> {
-  const text = await response.text().catch(() => '');
+function parseJson(text: string): unknown {
   if (text === '') return undefined;
   try {
     return JSON.parse(text);
   } catch {
     return undefined;
   }
+}
+
+/** POSTs a form with XMLHttpRequest, reporting upload progress; rejects like fetch on network failure. */
+function sendWithProgress(
+  url: string,
+  headers: Record<string, string>,
+  form: FormData,
+  onProgress: ((fraction: number) => void) | undefined,
+  signal: AbortSignal | undefined,
+): Promise<RawResponse> {
+  return new Promise((resolve, reject) => {
+    const xhr = new XMLHttpRequest();
+    xhr.open('POST', url);
+    xhr.withCredentials = false;
+    for (const [name, value] of Object.entries(headers)) xhr.setRequestHeader(name, value);
+    if (onProgress) {
+      xhr.upload.addEventListener('progress', (event) => {
+        if (event.lengthComputable && event.total > 0) onProgress(event.loaded / event.total);
+      });
+    }
+    xhr.addEventListener('load', () =>
+      resolve({ status: xhr.status, ok: xhr.status >= 200 && xhr.status < 300, payload: parseJson(xhr.responseText) }),
+    );
+    xhr.addEventListener('error', () => reject(new TypeError('The upload failed on the network')));
+    xhr.addEventListener('abort', () => reject(new DOMException('The upload was cancelled', 'AbortError')));
+    if (signal?.aborted) {
+      reject(new DOMException('The upload was cancelled', 'AbortError'));
+      return;
+    }
+    signal?.addEventListener('abort', () => xhr.abort(), { once: true });
+    xhr.send(form);
+  });
 }

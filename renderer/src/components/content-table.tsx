@@ -24,16 +24,28 @@ function SortableHeader({
   label,
   sort,
   onSort,
+  sortable = true,
+  className,
 }: {
   name: string;
   label: string;
   sort: SortState;
   onSort(order: string): void;
+  sortable?: boolean;
+  className?: string;
 }) {
   const direction = sort?.order === name ? (sort.desc ? 'desc' : 'asc') : null;
   const ariaSort = direction === 'asc' ? 'ascending' : direction === 'desc' ? 'descending' : undefined;
+  const classes = [className, direction ? 'is-sorted' : null].filter(Boolean).join(' ') || undefined;
+  if (!sortable) {
+    return (
+      <th scope="col" className={classes}>
+        <span className="th-label">{label}</span>
+      </th>
+    );
+  }
   return (
-    <th scope="col" aria-sort={ariaSort} className={direction ? 'is-sorted' : undefined}>
+    <th scope="col" aria-sort={ariaSort} className={classes}>
       <button type="button" className="th-button" onClick={() => onSort(name)}>
         {label}
         <IconSort direction={direction} />
@@ -48,7 +60,9 @@ function SortableHeader({
  */
 export function ContentTable({ caption, columns, rows, sort, onSort, rowHref, busy }: ContentTableProps) {
   const navigate = useNavigate();
-  const linkColumn = titleColumn(columns)?.name ?? columns[0]?.name;
+  // Thumbnails lead the row, but the link is on the row's title.
+  const named = columns.filter((column) => column.type !== 'image');
+  const linkColumn = titleColumn(named)?.name ?? columns[0]?.name;
   const openRow = (event: MouseEvent, href: string) => {
     const target = event.target as HTMLElement;
     if (target.closest('a, button, input, select') || window.getSelection()?.toString()) return;
@@ -62,7 +76,15 @@ export function ContentTable({ caption, columns, rows, sort, onSort, rowHref, bu
         <thead>
           <tr>
             {columns.map((column) => (
-              <SortableHeader key={column.name} name={column.name} label={column.label} sort={sort} onSort={onSort} />
+              <SortableHeader
+                key={column.name}
+                name={column.name}
+                label={column.label}
+                sort={sort}
+                onSort={onSort}
+                sortable={widgetFor(column).sortable ?? true}
+                className={`col-${column.type}`}
+              />
             ))}
             <SortableHeader name={UPDATED_COLUMN.name} label={UPDATED_COLUMN.label} sort={sort} onSort={onSort} />
           </tr>

@@ -9,6 +9,11 @@ export interface FieldFrameProps {
   onChange(value: FormValue): void;
   error: string | undefined;
   derived?: DerivedState;
+  /**
+   * A picture of the field rather than a field (the content-type editor's form preview): the label
+   * is plain text and ids are prefixed, so the page's own labels and ids stay unique.
+   */
+  preview?: boolean;
 }
 
 /** The input's DOM id for a column (so error summaries can focus it). */
@@ -18,20 +23,27 @@ export const fieldId = (name: string) => `field-${name}`;
  * One field of the row form: `<label>` with exactly the column's label (the required mark sits
  * outside it), the type's widget from the registry, a hint, and the server's problem with it.
  */
-export function FieldFrame({ column, value, onChange, error, derived }: FieldFrameProps) {
+export function FieldFrame({ column, value, onChange, error, derived, preview = false }: FieldFrameProps) {
   const widget = widgetFor(column);
-  const id = fieldId(column.name);
+  const id = preview ? `preview-${fieldId(column.name)}` : fieldId(column.name);
   const hint = widget.hint?.(column, derived);
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   const Input = widget.Input;
   return (
-    <div className={`field field-${column.type}`} data-invalid={error ? 'true' : undefined}>
+    <div
+      className={`field field-${column.type}${widget.compact ? ' field-compact' : ''}`}
+      data-invalid={error ? 'true' : undefined}
+    >
       <div className="field-label-row">
-        <label htmlFor={id} className="label">
-          {column.label}
-        </label>
+        {preview ? (
+          <span className="label">{column.label}</span>
+        ) : (
+          <label htmlFor={id} className="label">
+            {column.label}
+          </label>
+        )}
         {column.required && (
           <span className="required-mark" title="Required" aria-hidden="true">
             *

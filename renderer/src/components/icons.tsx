@@ -148,3 +148,103 @@ export const IconGlobe = () => (
     <path d="M3 12h18M12 3a14 14 0 0 1 0 18M12 3a14 14 0 0 0 0 18" />
   </Icon>
 );
+
+/** Chevron pointing down. */
+export const IconChevronDown = () => (
+  <Icon>
+    <path d="m6 9 6 6 6-6" />
+  </Icon>
+);
+
+/** Arrow leaving a box: opens elsewhere. */
+export const IconExternal = () => (
+  <Icon>
+    <path d="M14 4h6v6M20 4l-9 9" />
+    <path d="M18 14v5a1 1 0 0 1-1 1H5a1 1 0 0 1-1-1V7a1 1 0 0 1 1-1h5" />
+  </Icon>
+);
+
+/** Picture frame with a mountain. */
+export const IconImage = () => (
+  <Icon>
+    <rect x="3" y="4" width="18" height="16" rx="2" />
+    <circle cx="9" cy="10" r="2" />
+    <path d="m21 16-5-5-9 9" />
+  </Icon>
+);
+
+/** Arrow rising out of a tray. */
+export const IconUpload = () => (
+  <Icon>
+    <path d="M12 15V4M7 9l5-5 5 5" />
+    <path d="M4 15v4a1 1 0 0 0 1 1h14a1 1 0 0 0 1-1v-4" />
+  </Icon>
+);
+
+/** Chain link. */
+export const IconLink = () => (
+  <Icon>
+    <path d="M10 14a4 4 0 0 0 5.66 0l3-3a4 4 0 0 0-5.66-5.66l-1 1" />
+    <path d="M14 10a4 4 0 0 0-5.66 0l-3 3a4 4 0 0 0 5.66 5.66l1-1" />
+  </Icon>
+);
+
+/** Bulleted list. */
+export const IconList = () => (
+  <Icon>
+    <path d="M9 6h11M9 12h11M9 18h11" />
+    <path d="M4.5 6h.01M4.5 12h.01M4.5 18h.01" />
+  </Icon>
+);
+
+/** Numbered list. */
+export const IconListOrdered = () => (
+  <Icon>
+    <path d="M10 6h10M10 12h10M10 18h10" />
+    <path d="M4 5l1.5-1V9M3.5 14.5a1.5 1.5 0 0 1 3 .5L3.5 19h3" />
+  </Icon>
+);
+
+/** Quotation mark. */
+export const IconQuote = () => (
+  <Icon>
+    <path d="M7 7H4v6h3l-1 4M17 7h-3v6h3l-1 4" />
+  </Icon>
+);
+
+/** Angle brackets. */
+export const IconCode = () => (
+  <Icon>
+    <path d="m8 7-5 5 5 5M16 7l5 5-5 5" />
+  </Icon>
+);
+
+/** Arrow pointing up. */
+export const IconArrowUp = () => (
+  <Icon>
+    <path d="M12 19V5M6 11l6-6 6 6" />
+  </Icon>
+);
+
+/** Arrow pointing down. */
+export const IconArrowDown = () => (
+  <Icon>
+    <path d="M12 5v14M6 13l6 6 6-6" />
+  </Icon>
+);
+
+/** Stacked layers: the content model. */
+export const IconLayers = () => (
+  <Icon>
+    <path d="m12 3 9 5-9 5-9-5z" />
+    <path d="m3 13 9 5 9-5" />
+  </Icon>
+);
+
+/** Eye: preview. */
+export const IconEye = () => (
+  <Icon>
+    <path d="M2 12s3.5-7 10-7 10 7 10 7-3.5 7-10 7S2 12 2 12z" />
+    <circle cx="12" cy="12" r="3" />
+  </Icon>
+);

@@ -2,14 +2,29 @@ import type { ColumnDescriptor } from '../../../server/contract/api-contract.js'
 import { widgetFor } from '../fields/field-registry.js';
 
 /** Most content columns the list shows; the row editor shows them all. */
-const MAX_LIST_COLUMNS = 5;
+const MAX_LIST_COLUMNS = 6;
 
 /** The system column every list ends with. */
 export const UPDATED_COLUMN = { name: 'updated_at', label: 'Updated' } as const;
 
-/** The content columns worth a list column (listable types, in descriptor order). */
+/**
+ * The content columns worth a list column: the title column, then the listable columns of the best
+ * rank (status, relations and images before dates, tags and slugs) while there is room. Images lead
+ * the row as a thumbnail; the others keep the descriptor order.
+ */
 export function listColumns(columns: readonly ColumnDescriptor[]): ColumnDescriptor[] {
-  return columns.filter((column) => widgetFor(column).listable).slice(0, MAX_LIST_COLUMNS);
+  const title = titleColumn(columns);
+  const rank = (column: ColumnDescriptor) => (column === title ? -1 : (widgetFor(column).listRank ?? 2));
+  const chosen = new Set(
+    columns
+      .filter((column) => widgetFor(column).listable)
+      .map((column, index) => ({ column, index }))
+      .sort((a, b) => rank(a.column) - rank(b.column) || a.index - b.index)
+      .slice(0, MAX_LIST_COLUMNS)
+      .map(({ column }) => column),
+  );
+  const shown = columns.filter((column) => chosen.has(column));
+  return [...shown.filter((column) => column.type === 'image'), ...shown.filter((column) => column.type !== 'image')];
 }
 
 /** The column that names a row: the parent of a slug, else the first text column, else the first. */

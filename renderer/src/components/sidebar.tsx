@@ -1,10 +1,9 @@
-import { useEffect, useState } from 'react';
 import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
-import { useApi } from '../api/api-context.js';
 import { useContentTypes } from '../hooks/content-types.js';
+import { useRowCounts } from '../hooks/use-row-counts.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
-import { IconCollection } from './icons.js';
+import { IconCollection, IconLayers } from './icons.js';
 
 const formatCount = new Intl.NumberFormat();
 
@@ -25,31 +24,12 @@ function TypeLink({ type, current, count }: { type: ContentTypeSummary; current:
   );
 }
 
-/** Row counts per type (`limit=0` asks only for `total`), refreshed whenever rows change. */
-function useRowCounts(types: ContentTypeSummary[] | null): Record<string, number> {
-  const api = useApi();
-  const { dataVersion } = useContentTypes();
-  const [counts, setCounts] = useState<Record<string, number>>({});
-  useEffect(() => {
-    void dataVersion;
-    if (!types) return;
-    const controller = new AbortController();
-    for (const type of types) {
-      api.listRows(type.table, { limit: 0 }, controller.signal).then(
-        (list) => setCounts((all) => ({ ...all, [type.table]: list.total })),
-        () => {},
-      );
-    }
-    return () => controller.abort();
-  }, [api, types, dataVersion]);
-  return counts;
-}
-
-/** The content types (links named by their titles), the current one highlighted. */
-export function Sidebar({ currentType }: { currentType: string | null }) {
+/** The content types (links named by their titles), the current one highlighted; then the settings. */
+export function Sidebar({ currentType, inSchema }: { currentType: string | null; inSchema: boolean }) {
   const { types } = useContentTypes();
   const counts = useRowCounts(types);
   const home = useLinkProps('/');
+  const schema = useLinkProps(routeHref({ name: 'content-types' }));
   return (
     <aside className="sidebar">
       <a {...home} className="brand">
@@ -71,6 +51,17 @@ export function Sidebar({ currentType }: { currentType: string | null }) {
             ))}
           </ul>
         )}
+      </nav>
+      <nav aria-label="Settings" className="nav nav-settings">
+        <h2 className="nav-heading">Settings</h2>
+        <ul className="nav-list">
+          <li>
+            <a {...schema} className="nav-link" aria-current={inSchema ? 'page' : undefined}>
+              <IconLayers />
+              <span className="nav-link-text">Content types</span>
+            </a>
+          </li>
+        </ul>
       </nav>
       <div className="sidebar-footer">
         <span className="connection-dot" aria-hidden="true" />

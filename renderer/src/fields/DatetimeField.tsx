@@ -46,6 +46,7 @@ function DatetimeCell({ value }: FieldCellProps) {
  * `YYYY-MM-DD HH:MM:SS`. A required datetime starts at the current time on a new row.
  */
 export const datetimeField: FieldWidget = {
+  typeName: 'Date and time',
   Input: DatetimeInput,
   Cell: DatetimeCell,
   initial: (column, now) => (column.required ? wireFromDate(now) : ''),
@@ -53,4 +54,5 @@ export const datetimeField: FieldWidget = {
   toBody: (value) => textToBody(value),
   editable: () => true,
   listable: true,
+  compact: true,
 };

@@ -42,6 +42,7 @@ function SelectCell({ column, value }: FieldCellProps) {
 
 /** `select`: a dropdown of the options' `text`; the list shows the value as a badge. */
 export const selectField: FieldWidget = {
+  typeName: 'Select',
   Input: SelectInput,
   Cell: SelectCell,
   // A required choice starts on its first option (a news row starts as a draft).
@@ -50,4 +51,6 @@ export const selectField: FieldWidget = {
   toBody: (value) => textToBody(value),
   editable: () => true,
   listable: true,
+  listRank: 1,
+  compact: true,
 };

@@ -51,6 +51,7 @@ function SlugCell({ value }: FieldCellProps) {
  * hand; "Regenerate" makes it follow again. Slugs are made exactly as the server makes them.
  */
 export const slugField: FieldWidget = {
+  typeName: 'Slug',
   Input: SlugInput,
   Cell: SlugCell,
   initial: () => '',
@@ -58,6 +59,7 @@ export const slugField: FieldWidget = {
   toBody: (value) => textToBody(value),
   editable: () => true,
   listable: true,
+  listRank: 4,
   derive: {
     sourceOf: (column) => column.parent,
     compute: (source) => slugify(asText(source)),

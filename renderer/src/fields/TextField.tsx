@@ -54,6 +54,7 @@ function FallbackInput(props: FieldInputProps) {
 
 /** `text`: a single-line text input. */
 export const textField: FieldWidget = {
+  typeName: 'Text',
   Input: TextInput,
   Cell: TextCell,
   initial: () => '',
@@ -61,6 +62,8 @@ export const textField: FieldWidget = {
   toBody: (value) => textToBody(value),
   editable: () => true,
   listable: true,
+  // Beyond the title, extra text columns (a URL) make way for status, dates and relations.
+  listRank: 3,
 };
 
 /**
@@ -68,6 +71,7 @@ export const textField: FieldWidget = {
  * text-like values; structured values (lists, related rows) are shown read-only and sent back as they came.
  */
 export const textFallbackField: FieldWidget = {
+  typeName: 'Unknown type',
   Input: FallbackInput,
   Cell: TextCell,
   initial: () => '',

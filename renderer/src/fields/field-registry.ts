@@ -1,16 +1,36 @@
-import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor, ColumnType } from '../../../server/contract/api-contract.js';
+import { booleanField } from './BooleanField.js';
+import { dateField } from './DateField.js';
 import { datetimeField } from './DatetimeField.js';
 import type { FieldWidget } from './field-types.js';
+import { imageField } from './ImageField.js';
+import { markdownField } from './MarkdownField.js';
+import { numberField } from './NumberField.js';
+import { relationField } from './RelationField.js';
 import { selectField } from './SelectField.js';
 import { slugField } from './SlugField.js';
+import { tagsField } from './TagsField.js';
+import { textareaField } from './TextareaField.js';
 import { textFallbackField, textField } from './TextField.js';
 
-/** The widget of each column type the editor knows, keyed like the server's field registry. */
-const WIDGETS: Readonly<Record<string, FieldWidget>> = {
+/**
+ * The widget of each column type, keyed like the server's field registry. Typed by the contract's
+ * ColumnType, so a type added on the server fails the type check here until it has a widget. The
+ * order is the order of the content-type editor's "Field type" list.
+ */
+const WIDGETS: Readonly<Record<ColumnType, FieldWidget>> = {
   text: textField,
-  slug: slugField,
-  select: selectField,
+  textarea: textareaField,
+  markdown: markdownField,
+  number: numberField,
+  boolean: booleanField,
+  date: dateField,
   datetime: datetimeField,
+  select: selectField,
+  slug: slugField,
+  tags: tagsField,
+  image: imageField,
+  relation: relationField,
 };
 
 /** The widget for a column: its type's entry, or the text fallback for a type the editor does not know. */
@@ -19,6 +39,11 @@ export function widgetFor(column: Pick<ColumnDescriptor, 'type'>): FieldWidget {
 }
 
 /** Whether the editor has a dedicated widget for a column type. */
-export function isKnownType(type: string): boolean {
+export function isKnownType(type: string): type is ColumnType {
   return Object.hasOwn(WIDGETS, type);
+}
+
+/** Every column type with the name the content-type editor shows for it, in menu order. */
+export function columnTypeChoices(): { type: ColumnType; name: string }[] {
+  return (Object.keys(WIDGETS) as ColumnType[]).map((type) => ({ type, name: WIDGETS[type].typeName }));
 }

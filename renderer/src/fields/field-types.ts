@@ -2,8 +2,9 @@ import type { ComponentType } from 'react';
 import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
 
 /**
- * A field's value while it is edited. Widgets of the known column types hold strings ('' = empty);
- * the text fallback keeps values it cannot edit (arrays, objects) as they came.
+ * A field's value while it is edited. Text-like widgets hold strings ('' = empty), `number` the
+ * text typed, `boolean` a boolean, `tags` a string array, `relation` a RelationValue or null; the
+ * text fallback keeps values it cannot edit (arrays, objects) as they came.
  */
 export type FormValue = unknown;
 
@@ -42,6 +43,8 @@ export interface FieldCellProps {
  * values move between the API, the form and a write body. One entry per type in the field registry.
  */
 export interface FieldWidget {
+  /** What the content-type editor calls the type in its "Field type" list (`Long text`). */
+  typeName: string;
   Input: ComponentType<FieldInputProps>;
   Cell: ComponentType<FieldCellProps>;
   /** Value of the field on a new row. */
@@ -54,6 +57,15 @@ export interface FieldWidget {
   editable(value: FormValue): boolean;
   /** Whether the list shows a column of this type. */
   listable: boolean;
+  /**
+   * When the list has room for only some columns, lower ranks win (the title column always shows);
+   * 2 unless given. Ties keep the descriptor order.
+   */
+  listRank?: number;
+  /** Whether the list offers sorting by the column (false where the order would look random). */
+  sortable?: boolean;
+  /** Whether the field takes half a row of the form (short inputs sit side by side). */
+  compact?: boolean;
   /** For derived types: the column the value follows, and how it is computed from it. */
   derive?: {
     sourceOf(column: ColumnDescriptor): string | undefined;

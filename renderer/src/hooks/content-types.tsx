@@ -10,6 +10,10 @@ export interface ContentTypesValue {
   /** Bumped after every create and delete, so counts and lists reload. */
   dataVersion: number;
   rowsChanged(): void;
+  /** A type was created or changed: the editor shows it as the server answered at once. */
+  typeSaved(type: ContentTypeSummary): void;
+  /** A type was deleted, with its rows. */
+  typeDeleted(slug: string): void;
 }
 
 const ContentTypesContext = createContext<ContentTypesValue | null>(null);
@@ -38,9 +42,21 @@ export function ContentTypesProvider({ children }: { children: ReactNode }) {
 
   const reload = useCallback(() => setAttempt((n) => n + 1), []);
   const rowsChanged = useCallback(() => setDataVersion((n) => n + 1), []);
+  const typeSaved = useCallback((saved: ContentTypeSummary) => {
+    setTypes((list) => {
+      if (!list) return [saved];
+      return list.some((type) => type.slug === saved.slug)
+        ? list.map((type) => (type.slug === saved.slug ? saved : type))
+        : [...list, saved];
+    });
+  }, []);
+  const typeDeleted = useCallback((slug: string) => {
+    setTypes((list) => list?.filter((type) => type.slug !== slug) ?? list);
+    setDataVersion((n) => n + 1);
+  }, []);
   const value = useMemo(
-    () => ({ types, error, reload, dataVersion, rowsChanged }),
-    [types, error, reload, dataVersion, rowsChanged],
+    () => ({ types, error, reload, dataVersion, rowsChanged, typeSaved, typeDeleted }),
+    [types, error, reload, dataVersion, rowsChanged, typeSaved, typeDeleted],
   );
   return <ContentTypesContext.Provider value={value}>{children}</ContentTypesContext.Provider>;
 }

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { ContentRow, ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentRow, ContentTypeSummary, RowReference } from '../../../server/contract/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { ApiError, describeError } from '../api/api-error.js';
 import { fieldId } from '../components/field-frame.js';
@@ -34,6 +34,8 @@ export interface RowEditor {
   errors: PlacedErrors;
   /** A failure that belongs to no field, as a sentence. */
   banner: string | null;
+  /** After a refused delete: the rows that still point at this one. */
+  references: readonly RowReference[];
   label: string;
   change(name: string, value: FormValue): void;
   regenerate(name: string): void;
@@ -62,6 +64,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
   const [deleting, setDeleting] = useState(false);
   const [errors, setErrors] = useState<PlacedErrors>(NO_ERRORS);
   const [banner, setBanner] = useState<string | null>(null);
+  const [references, setReferences] = useState<readonly RowReference[]>([]);
   const busy = useRef(false);
 
   const dirty = useMemo(() => isDirty(state, saved, columns), [state, saved, columns]);
@@ -86,6 +89,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
     busy.current = true;
     setSaving(true);
     setBanner(null);
+    setReferences([]);
     try {
       const result = row
         ? await api.updateRow(type.table, row.id, body)
@@ -137,7 +141,13 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       rowsChanged();
       return true;
     } catch (error) {
-      setBanner(`Not deleted: ${describeError(error)}`);
+      const used = error instanceof ApiError ? error.references : [];
+      setReferences(used);
+      setBanner(
+        used.length > 0
+          ? `Not deleted: “${rowLabel(columns, row, 'This row')}” is still used by ${used.length === 1 ? 'another row' : `${used.length} rows`}. Change ${used.length === 1 ? 'it' : 'them'} first:`
+          : `Not deleted: ${describeError(error)}`,
+      );
       return false;
     } finally {
       busy.current = false;
@@ -154,6 +164,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
     deleting,
     errors,
     banner,
+    references,
     label,
     change(name, value) {
       setState((current) => changeField(current, columns, name, value));
@@ -173,6 +184,9 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
     },
     save,
     remove,
-    dismissBanner: () => setBanner(null),
+    dismissBanner: () => {
+      setBanner(null);
+      setReferences([]);
+    },
   };
 }

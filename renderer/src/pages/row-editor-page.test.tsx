@@ -68,6 +68,10 @@ function fakeApi(createRow: ApiClient['createRow']): ApiClient {
     createRow,
     updateRow: unexpected,
     deleteRow: unexpected,
+    createContentType: unexpected,
+    updateContentType: unexpected,
+    deleteContentType: unexpected,
+    uploadFile: unexpected,
   };
 }
 

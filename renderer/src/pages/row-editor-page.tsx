@@ -4,7 +4,8 @@ import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { FieldFrame, fieldId } from '../components/field-frame.js';
-import { IconAlert, IconArrowLeft, IconClose, IconPlus, IconSave, IconTrash } from '../components/icons.js';
+import { FormBanner } from '../components/form-banner.js';
+import { IconArrowLeft, IconExternal, IconPlus, IconSave, IconTrash } from '../components/icons.js';
 import { RowDetails } from '../components/row-details.js';
 import { SeoSection } from '../components/seo-section.js';
 import { ErrorState, LoadingState } from '../components/states.js';
@@ -12,6 +13,7 @@ import { asText } from '../fields/field-values.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowEditor } from '../hooks/use-row-editor.js';
 import { useSaveShortcut } from '../hooks/use-save-shortcut.js';
+import { previewHref } from '../routing/preview-path.js';
 import { useLinkProps, useNavigate, useNavigationBlocker } from '../routing/router.js';
 import { type ListState, routeHref } from '../routing/routes.js';
 
@@ -139,6 +141,7 @@ function RowForm({
 
   const slugColumn = type.columns.find((column) => column.type === 'slug');
   const shortcut = isMac ? '⌘S' : 'Ctrl+S';
+  const preview = previewHref(type.preview_path, type.columns, editor.row);
 
   return (
     <div className="page page-editor">
@@ -157,6 +160,18 @@ function RowForm({
           <span className={editor.dirty ? 'save-state is-dirty' : 'save-state'} aria-live="polite">
             {editor.saving ? 'Saving…' : editor.dirty ? 'Unsaved changes' : editor.row ? 'All changes saved' : ''}
           </span>
+          {preview && (
+            <a
+              href={preview}
+              target="_blank"
+              rel="noopener noreferrer"
+              className="button button-ghost"
+              title={editor.dirty ? 'Opens the saved version: save first to preview your changes' : preview}
+            >
+              <IconExternal />
+              Open preview
+            </a>
+          )}
           {editor.row && (
             <button
               type="button"
@@ -199,27 +214,12 @@ function RowForm({
       <form id="row-form" className="editor-layout" onSubmit={onSubmit} noValidate>
         <div className="editor-main">
           {editor.banner && (
-            <div className="banner banner-error" role="alert">
-              <IconAlert />
-              <div className="banner-text">
-                <p>{editor.banner}</p>
-                {editor.errors.other.length > 0 && (
-                  <ul>
-                    {editor.errors.other.map((problem) => (
-                      <li key={problem}>{problem}</li>
-                    ))}
-                  </ul>
-                )}
-              </div>
-              <button
-                type="button"
-                className="banner-close"
-                onClick={editor.dismissBanner}
-                aria-label="Dismiss message"
-              >
-                <IconClose />
-              </button>
-            </div>
+            <FormBanner
+              message={editor.banner}
+              problems={editor.errors.other}
+              references={editor.references}
+              onDismiss={editor.dismissBanner}
+            />
           )}
           <section className="card" aria-label="Content">
             <div className="field-grid">

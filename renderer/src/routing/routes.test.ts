@@ -9,6 +9,13 @@ describe('editor URLs', () => {
     ['/news/rows/new', { name: 'row', type: 'news', id: 'new', list: EMPTY_LIST_STATE }],
     ['/news/rows/01a2-b_c.d~e', { name: 'row', type: 'news', id: '01a2-b_c.d~e', list: EMPTY_LIST_STATE }],
     ['/news/rows/a/b', { name: 'unknown', path: '/news/rows/a/b' }],
+    ['/settings/content-types', { name: 'content-types' }],
+    ['/settings/content-types/new', { name: 'content-type', slug: null }],
+    ['/settings/content-types/edit/new', { name: 'content-type', slug: 'new' }],
+    ['/settings/content-types/edit/menu_items', { name: 'content-type', slug: 'menu_items' }],
+    ['/settings/content-types/edit/a/b', { name: 'unknown', path: '/settings/content-types/edit/a/b' }],
+    ['/settings', { name: 'list', type: 'settings', list: EMPTY_LIST_STATE }],
+    ['/settings/rows/content-types', { name: 'row', type: 'settings', id: 'content-types', list: EMPTY_LIST_STATE }],
     ['/news/%E0%A4%A', { name: 'unknown', path: '/news/%E0%A4%A' }],
   ])('reads %s', (path, route) => {
     expect(parseLocation(path, '')).toEqual(route);
@@ -28,6 +35,17 @@ describe('editor URLs', () => {
     );
     const url = new URL(href, 'http://x');
     expect(parseLocation(url.pathname, url.search)).toEqual({ name: 'row', type: 'news', id: 'r 1', list });
+  });
+
+  it('writes the content-type screens’ URLs and reads them back', () => {
+    for (const route of [
+      { name: 'content-types' },
+      { name: 'content-type', slug: null },
+      { name: 'content-type', slug: 'blog posts' },
+    ] satisfies Route[]) {
+      const url = new URL(routeHref(route), 'http://x');
+      expect(parseLocation(url.pathname, url.search)).toEqual(route);
+    }
   });
 
   it('leaves defaults out of the URL', () => {

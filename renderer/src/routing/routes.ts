@@ -23,7 +23,13 @@ export type Route =
   | { name: 'list'; type: string; list: ListState }
   | { name: 'create'; type: string; list: ListState }
   | { name: 'row'; type: string; id: string; list: ListState }
+  | { name: 'content-types' }
+  /** A content type's schema; `slug` null for a new type. */
+  | { name: 'content-type'; slug: string | null }
   | { name: 'unknown'; path: string };
+
+/** Where the content-type screens live; no row route has a second segment other than `new` or `rows`. */
+const SCHEMA_PATH = ['settings', 'content-types'] as const;
 
 /** The list state of a fresh visit. */
 export const EMPTY_LIST_STATE: ListState = {
@@ -38,7 +44,8 @@ const FILTER_PREFIX = 'f.';
 
 /**
  * Parses a location. Paths: `/` (home), `/:type` (list), `/:type/new` (new row), `/:type/rows/:id`
- * (a row; the fixed `rows` segment keeps a row whose id is `new` reachable). The query holds the list
+ * (a row; the fixed `rows` segment keeps a row whose id is `new` reachable), and the content-type
+ * screens `/settings/content-types` (all types), `.../new` and `.../edit/:slug`. The query holds the list
  * state: `q`, `page`, `size`, `order`, `desc`, and `f.<column>` filters.
  */
 export function parseLocation(pathname: string, search: string): Route {
@@ -48,6 +55,13 @@ export function parseLocation(pathname: string, search: string): Route {
   const [type, second, third, ...rest] = decoded as string[];
   const list = parseListState(search);
   if (segments.length === 0) return { name: 'home' };
+  if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
+    const [, , action, slug, ...more] = decoded as string[];
+    if (action === undefined) return { name: 'content-types' };
+    if (action === 'new' && slug === undefined) return { name: 'content-type', slug: null };
+    if (action === 'edit' && slug !== undefined && more.length === 0) return { name: 'content-type', slug };
+    return { name: 'unknown', path: pathname };
+  }
   if (segments.length === 1) return { name: 'list', type, list };
   if (segments.length === 2 && second === 'new') return { name: 'create', type, list };
   if (segments.length === 3 && second === 'rows' && rest.length === 0) return { name: 'row', type, id: third, list };
@@ -67,6 +81,12 @@ export function routeHref(route: Route): string {
       return `/${encodeURIComponent(route.type)}/new${listQuery(route.list)}`;
     case 'row':
       return `/${encodeURIComponent(route.type)}/rows/${encodeURIComponent(route.id)}${listQuery(route.list)}`;
+    case 'content-types':
+      return `/${SCHEMA_PATH.join('/')}`;
+    case 'content-type':
+      return route.slug === null
+        ? `/${SCHEMA_PATH.join('/')}/new`
+        : `/${SCHEMA_PATH.join('/')}/edit/${encodeURIComponent(route.slug)}`;
   }
 }
 

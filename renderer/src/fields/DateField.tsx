@@ -1,0 +1,52 @@
+import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
+import { asText, textToBody } from './field-values.js';
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
+const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
+
+/** `2025-03-04` as the reader's locale writes it (`4 Mar 2025`); anything else as it is. */
+export function formatDate(text: string): string {
+  const match = DATE.exec(text);
+  if (!match) return text;
+  // A calendar date has no time zone: format it in UTC so it never shifts a day.
+  return dateFormat.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
+}
+
+function DateInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+  return (
+    <input
+      id={id}
+      name={column.name}
+      type="date"
+      className="input input-date"
+      value={asText(value)}
+      onChange={(event) => onChange(event.target.value)}
+      aria-describedby={describedBy}
+      aria-invalid={invalid || undefined}
+      required={column.required}
+    />
+  );
+}
+
+function DateCell({ value }: FieldCellProps) {
+  const text = asText(value);
+  if (text === '') return <span className="cell-empty">—</span>;
+  return (
+    <time className="cell-date" dateTime={text}>
+      {formatDate(text)}
+    </time>
+  );
+}
+
+/** `date`: a calendar date; the native date picker reads and writes the API's `YYYY-MM-DD`. */
+export const dateField: FieldWidget = {
+  typeName: 'Date',
+  Input: DateInput,
+  Cell: DateCell,
+  initial: () => '',
+  fromRow: (value) => asText(value),
+  toBody: (value) => textToBody(value),
+  editable: () => true,
+  listable: true,
+  compact: true,
+};

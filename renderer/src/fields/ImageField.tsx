@@ -1,0 +1,197 @@
+import { type DragEvent, useEffect, useRef, useState } from 'react';
+import type { UploadResponse } from '../../../server/contract/api-contract.js';
+import { useApi } from '../api/api-context.js';
+import { IconImage, IconTrash, IconUpload } from '../components/icons.js';
+import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
+import { asText, textToBody } from './field-values.js';
+import { ACCEPTED_IMAGES, formatBytes, isMediaPath, mediaFileName, uploadProblem } from './image-upload.js';
+
+const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
+
+/**
+ * An image: the current one as a preview, upload by file picker or by dropping a file on the field
+ * (`POST /api/uploads`, with progress), Replace and Remove. The value is the path the server returns.
+ */
+function ImageInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+  const api = useApi();
+  const path = asText(value);
+  const [uploading, setUploading] = useState<{ name: string; progress: number } | null>(null);
+  const [problem, setProblem] = useState<string | null>(null);
+  const [uploaded, setUploaded] = useState<UploadResponse | null>(null);
+  const [dragging, setDragging] = useState(false);
+  const fileInput = useRef<HTMLInputElement>(null);
+  const inFlight = useRef<AbortController | null>(null);
+  useEffect(() => () => inFlight.current?.abort(), []);
+
+  const upload = async (file: File) => {
+    inFlight.current?.abort();
+    const controller = new AbortController();
+    inFlight.current = controller;
+    setProblem(null);
+    setUploading({ name: file.name, progress: 0 });
+    try {
+      const answer = await api.uploadFile(file, {
+        signal: controller.signal,
+        onProgress: (progress) => setUploading({ name: file.name, progress }),
+      });
+      setUploaded(answer);
+      onChange(answer.path);
+    } catch (error) {
+      if (!controller.signal.aborted) setProblem(uploadProblem(file, error));
+    } finally {
+      if (inFlight.current === controller) {
+        inFlight.current = null;
+        setUploading(null);
+      }
+    }
+  };
+  const cancel = () => {
+    inFlight.current?.abort();
+    inFlight.current = null;
+    setUploading(null);
+  };
+  const choose = () => fileInput.current?.click();
+  const onDrop = (event: DragEvent) => {
+    if (!hasFiles(event)) return;
+    event.preventDefault();
+    setDragging(false);
+    const file = event.dataTransfer.files[0];
+    if (file) void upload(file);
+  };
+
+  const showsImage = path !== '' && isMediaPath(path);
+  const details = uploaded?.path === path ? uploaded : null;
+  return (
+    // biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the Choose file button is the keyboard path
+    <div
+      className={`image-field${dragging ? ' is-dragging' : ''}${invalid ? ' is-invalid' : ''}`}
+      onDragEnter={(event) => hasFiles(event) && setDragging(true)}
+      onDragOver={(event) => {
+        if (!hasFiles(event)) return;
+        event.preventDefault();
+        event.dataTransfer.dropEffect = 'copy';
+      }}
+      onDragLeave={(event) => {
+        if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+      }}
+      onDrop={onDrop}
+    >
+      <input
+        ref={fileInput}
+        id={id}
+        name={column.name}
+        type="file"
+        accept={ACCEPTED_IMAGES}
+        className="visually-hidden"
+        aria-describedby={describedBy}
+        aria-invalid={invalid || undefined}
+        onChange={(event) => {
+          const file = event.target.files?.[0];
+          // Cleared, so choosing the same file again still fires a change.
+          event.target.value = '';
+          if (file) void upload(file);
+        }}
+      />
+      {path !== '' ? (
+        <div className="image-current">
+          {showsImage ? (
+            <img className="image-preview" src={path} alt={`${column.label} preview`} />
+          ) : (
+            <span className="image-preview image-preview-missing" aria-hidden="true">
+              <IconImage />
+            </span>
+          )}
+          <div className="image-info">
+            <p className="image-name" title={path}>
+              {mediaFileName(path)}
+            </p>
+            <p className="image-meta">
+              {details
+                ? `${details.width && details.height ? `${details.width} × ${details.height} px · ` : ''}${formatBytes(details.size)}`
+                : 'Drop another image here to replace it.'}
+            </p>
+            <div className="image-actions">
+              <button
+                type="button"
+                className="button button-small"
+                onClick={choose}
+                disabled={!!uploading}
+                aria-label={`Replace ${column.label}`}
+              >
+                <IconUpload />
+                Replace
+              </button>
+              <button
+                type="button"
+                className="button button-small button-danger-quiet"
+                onClick={() => {
+                  setProblem(null);
+                  onChange('');
+                }}
+                disabled={!!uploading}
+                aria-label={`Remove ${column.label}`}
+              >
+                <IconTrash />
+                Remove
+              </button>
+            </div>
+          </div>
+        </div>
+      ) : (
+        <div className="image-drop">
+          <span className="image-drop-icon" aria-hidden="true">
+            <IconImage />
+          </span>
+          <p className="image-drop-text">{dragging ? 'Drop the image to upload it' : 'Drag an image here, or'}</p>
+          <button
+            type="button"
+            className="button button-small"
+            onClick={choose}
+            disabled={!!uploading}
+            aria-label={`Choose file for ${column.label}`}
+          >
+            <IconUpload />
+            Choose file
+          </button>
+          <p className="image-drop-hint">PNG, JPEG, GIF, WebP or AVIF</p>
+        </div>
+      )}
+      {uploading && (
+        <div className="image-progress" role="status">
+          <progress max={1} value={uploading.progress} aria-label={`Uploading ${uploading.name}`} />
+          <span className="image-progress-text">
+            Uploading “{uploading.name}”… {Math.round(uploading.progress * 100)}%
+          </span>
+          <button type="button" className="button button-ghost button-small" onClick={cancel}>
+            Cancel upload
+          </button>
+        </div>
+      )}
+      {problem && (
+        <p className="field-error image-problem" role="alert">
+          {problem}
+        </p>
+      )}
+    </div>
+  );
+}
+
+function ImageCell({ value }: FieldCellProps) {
+  const path = asText(value);
+  if (path === '' || !isMediaPath(path)) return <span className="cell-empty">—</span>;
+  return <img className="cell-thumb" src={path} alt="" loading="lazy" width={44} height={30} />;
+}
+
+/** `image`: the path of an uploaded file (`/media/…`); the list shows a small thumbnail. */
+export const imageField: FieldWidget = {
+  typeName: 'Image',
+  Input: ImageInput,
+  Cell: ImageCell,
+  initial: () => '',
+  fromRow: (value) => asText(value),
+  toBody: (value) => textToBody(value),
+  editable: () => true,
+  listable: true,
+  listRank: 1,
+  sortable: false,
+};

@@ -1,0 +1,121 @@
+import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
+import type { FieldInputProps, FieldWidget } from './field-types.js';
+import { asText, textToBody } from './field-values.js';
+import { applyEdit, countWords, formatMarkdown, type MarkdownFormat, type TextEdit } from './markdown-format.js';
+import { MarkdownPreview } from './markdown-preview.js';
+import { MarkdownToolbar } from './markdown-toolbar.js';
+import { LongTextCell } from './TextareaField.js';
+
+type Mode = 'write' | 'preview' | 'split';
+const MODES: { mode: Mode; label: string }[] = [
+  { mode: 'write', label: 'Write' },
+  { mode: 'preview', label: 'Preview' },
+  { mode: 'split', label: 'Split' },
+];
+const SHORTCUTS: Readonly<Record<string, MarkdownFormat>> = { b: 'bold', i: 'italic', k: 'link' };
+
+/**
+ * A Markdown editor: the text with formatting buttons (and Ctrl/Cmd+B, I, K), and a rendered
+ * preview instead of or beside it. Formatting goes through the browser's own editing where it can,
+ * so Undo undoes it.
+ */
+function MarkdownInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+  const text = asText(value);
+  const [mode, setMode] = useState<Mode>('write');
+  const area = useRef<HTMLTextAreaElement>(null);
+  const pendingSelection = useRef<[number, number] | null>(null);
+
+  useLayoutEffect(() => {
+    const selection = pendingSelection.current;
+    if (!selection || !area.current) return;
+    pendingSelection.current = null;
+    area.current.setSelectionRange(selection[0], selection[1]);
+  });
+
+  const apply = (edit: TextEdit) => {
+    const element = area.current;
+    if (!element) return;
+    element.focus();
+    element.setSelectionRange(edit.from, edit.to);
+    // insertText keeps the change on the browser's undo stack; where it is missing, set the value.
+    const inserted = document.execCommand?.('insertText', false, edit.insert) ?? false;
+    if (inserted && element.value === applyEdit(text, edit)) {
+      element.setSelectionRange(edit.selectFrom, edit.selectTo);
+      return;
+    }
+    pendingSelection.current = [edit.selectFrom, edit.selectTo];
+    onChange(applyEdit(text, edit));
+  };
+  const format = (kind: MarkdownFormat) => {
+    const element = area.current;
+    if (!element) return;
+    apply(formatMarkdown(element.value, element.selectionStart, element.selectionEnd, kind));
+  };
+  const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
+    const kind = SHORTCUTS[event.key.toLowerCase()];
+    if (!kind || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    event.preventDefault();
+    format(kind);
+  };
+
+  const words = countWords(text);
+  return (
+    <div className={`markdown-field markdown-${mode}${invalid ? ' is-invalid' : ''}`}>
+      <div className="markdown-bar">
+        <MarkdownToolbar label={column.label} disabled={mode === 'preview'} onFormat={format} />
+        <fieldset className="segmented">
+          <legend className="visually-hidden">{column.label} view</legend>
+          {MODES.map((option) => (
+            <button
+              key={option.mode}
+              type="button"
+              className="segmented-button"
+              aria-pressed={mode === option.mode}
+              onClick={() => setMode(option.mode)}
+            >
+              {option.label}
+            </button>
+          ))}
+        </fieldset>
+      </div>
+      <div className="markdown-panes">
+        <textarea
+          ref={area}
+          id={id}
+          name={column.name}
+          className="markdown-text"
+          rows={12}
+          value={text}
+          hidden={mode === 'preview'}
+          onChange={(event) => onChange(event.target.value)}
+          onKeyDown={onKeyDown}
+          aria-describedby={describedBy}
+          aria-invalid={invalid || undefined}
+          required={column.required}
+          spellCheck
+        />
+        {mode !== 'write' && <MarkdownPreview source={text} label={column.label} />}
+      </div>
+      <p className="markdown-footer">
+        <span>
+          {words} {words === 1 ? 'word' : 'words'}
+        </span>
+        <a href="https://commonmark.org/help/" target="_blank" rel="noopener noreferrer">
+          Markdown
+        </a>
+      </p>
+    </div>
+  );
+}
+
+/** `markdown`: a body text in Markdown, edited with formatting buttons and a rendered preview. */
+export const markdownField: FieldWidget = {
+  typeName: 'Markdown',
+  Input: MarkdownInput,
+  Cell: LongTextCell,
+  initial: () => '',
+  fromRow: (value) => asText(value),
+  toBody: (value) => textToBody(value),
+  editable: () => true,
+  listable: false,
+};

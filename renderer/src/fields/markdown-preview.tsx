@@ -1,0 +1,51 @@
+import { useDeferredValue, useEffect, useRef, useState } from 'react';
+
+type Render = (source: string) => DocumentFragment;
+
+let loading: Promise<Render> | null = null;
+
+/** Loads the Markdown renderer (its own chunk) once, the first time a preview is shown. */
+function loadRenderer(): Promise<Render> {
+  loading ??= import('./markdown-render.js').then((module) => module.renderMarkdown);
+  return loading;
+}
+
+/**
+ * The rendered, sanitized preview of a Markdown text. The nodes come from DOMPurify as a fragment
+ * (no HTML string is ever assigned to the page); typing stays responsive because the preview
+ * follows a deferred copy of the text.
+ */
+export function MarkdownPreview({ source, label }: { source: string; label: string }) {
+  const [render, setRender] = useState<Render | null>(null);
+  const [failed, setFailed] = useState(false);
+  const target = useRef<HTMLDivElement>(null);
+  const deferred = useDeferredValue(source);
+
+  useEffect(() => {
+    let live = true;
+    loadRenderer().then(
+      (loaded) => live && setRender(() => loaded),
+      () => live && setFailed(true),
+    );
+    return () => {
+      live = false;
+    };
+  }, []);
+
+  useEffect(() => {
+    if (render && target.current) target.current.replaceChildren(render(deferred));
+  }, [render, deferred]);
+
+  return (
+    <section className="markdown-preview" aria-label={`${label} preview`}>
+      {failed ? (
+        <p className="muted">The preview could not be loaded. The text is saved as you wrote it.</p>
+      ) : !render ? (
+        <p className="muted">Loading the preview…</p>
+      ) : deferred.trim() === '' ? (
+        <p className="markdown-empty">Nothing to preview yet.</p>
+      ) : null}
+      <div ref={target} className="prose" hidden={!render || deferred.trim() === ''} />
+    </section>
+  );
+}

@@ -1,0 +1,220 @@
+import type { ColumnType } from '../../../server/contract/api-contract.js';
+import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
+import { columnTypeChoices, widgetFor } from '../fields/field-registry.js';
+import { LabeledControl } from './labeled-control.js';
+import { OptionsEditor } from './options-editor.js';
+import type { FieldDraft, FieldPatch } from './type-draft.js';
+import { asSentence, type FieldPart } from './type-errors.js';
+
+/** Types whose stored text carries over when a saved field switches between them (the server allows these). */
+const TEXT_TYPES: readonly ColumnType[] = ['text', 'textarea', 'markdown'];
+
+/** Props of one field's editor. */
+export interface FieldEditorProps {
+  field: FieldDraft;
+  index: number;
+  count: number;
+  errors: Partial<Record<FieldPart | 'general', string>>;
+  /** The other fields (a slug's possible sources). */
+  others: readonly FieldDraft[];
+  /** The types a relation may point at. */
+  targets: readonly { slug: string; title: string }[];
+  onChange(patch: FieldPatch, part: FieldPart): void;
+  onMove(delta: -1 | 1): void;
+  onRemove(): void;
+  /** Whether fields added in this edit get a "New" mark (not on a type that is new as a whole). */
+  markNew: boolean;
+}
+
+/** The DOM id prefix of a field editor's controls. */
+export const fieldEditorId = (key: string) => `schema-field-${key}`;
+
+/**
+ * One field of the type: label, name (a rename keeps the data), type, required, and what its type
+ * needs (options, slug source, relation target); move and remove buttons. A group named by the label.
+ */
+export function FieldEditor({
+  field,
+  index,
+  count,
+  errors,
+  others,
+  targets,
+  onChange,
+  onMove,
+  onRemove,
+  markNew,
+}: FieldEditorProps) {
+  const id = fieldEditorId(field.key);
+  const saved = field.original;
+  const allowed = saved ? (TEXT_TYPES.includes(saved.type) ? TEXT_TYPES : [saved.type]) : null;
+  const choices = columnTypeChoices().filter((choice) => !allowed || allowed.includes(choice.type));
+  const renamed = saved && saved.name !== field.name;
+  const title = field.label.trim() || 'New field';
+  return (
+    <li className="field-card">
+      {/* Named "Field 3: Body", not "Body": the page's own inputs are labelled Title and Slug too. */}
+      <fieldset aria-label={`Field ${index + 1}: ${title}`} className="field-editor" data-field-key={field.key}>
+        <div className="field-editor-head">
+          <span className="field-index" aria-hidden="true">
+            {index + 1}
+          </span>
+          <h3 className="field-editor-title">{title}</h3>
+          <span className="type-chip">{widgetFor(field).typeName}</span>
+          {!saved && markNew && <span className="chip chip-new">New</span>}
+          <div className="field-editor-actions">
+            <button
+              type="button"
+              id={`${id}-up`}
+              className="button button-ghost button-small button-icon"
+              onClick={() => onMove(-1)}
+              disabled={index === 0}
+              aria-label="Move up"
+              title="Move up"
+            >
+              <IconArrowUp />
+            </button>
+            <button
+              type="button"
+              id={`${id}-down`}
+              className="button button-ghost button-small button-icon"
+              onClick={() => onMove(1)}
+              disabled={index === count - 1}
+              aria-label="Move down"
+              title="Move down"
+            >
+              <IconArrowDown />
+            </button>
+            <button
+              type="button"
+              className="button button-ghost button-small button-icon button-danger-quiet"
+              onClick={onRemove}
+              disabled={count === 1}
+              aria-label="Remove field"
+              title={count === 1 ? 'A content type needs at least one field' : 'Remove this field'}
+            >
+              <IconTrash />
+            </button>
+          </div>
+        </div>
+        <div className="field-editor-grid">
+          <LabeledControl id={`${id}-label`} label="Field label" error={errors.label}>
+            {(control) => (
+              <input
+                {...control}
+                className="input"
+                value={field.label}
+                onChange={(event) => onChange({ label: event.target.value }, 'label')}
+                placeholder="e.g. Cooking time"
+                autoComplete="off"
+              />
+            )}
+          </LabeledControl>
+          <LabeledControl
+            id={`${id}-name`}
+            label="Field name"
+            error={errors.name}
+            hint={renamed ? `Renamed from ${saved.name}: its data moves along.` : undefined}
+          >
+            {(control) => (
+              <input
+                {...control}
+                className="input input-mono"
+                value={field.name}
+                onChange={(event) => onChange({ name: event.target.value }, 'name')}
+                placeholder="cooking_time"
+                autoComplete="off"
+                spellCheck={false}
+              />
+            )}
+          </LabeledControl>
+          <LabeledControl id={`${id}-type`} label="Field type" error={errors.type}>
+            {(control) => (
+              <select
+                {...control}
+                className="input select"
+                value={field.type}
+                disabled={choices.length === 1}
+                title={
+                  choices.length === 1 ? 'A saved field keeps its type: add a new field for another type' : undefined
+                }
+                onChange={(event) => onChange({ type: event.target.value as ColumnType }, 'type')}
+              >
+                {choices.map((choice) => (
+                  <option key={choice.type} value={choice.type}>
+                    {choice.name}
+                  </option>
+                ))}
+              </select>
+            )}
+          </LabeledControl>
+        </div>
+        <div className="field-editor-extra">
+          <label className="checkbox" htmlFor={`${id}-required`}>
+            <input
+              id={`${id}-required`}
+              type="checkbox"
+              checked={field.required}
+              onChange={(event) => onChange({ required: event.target.checked }, 'required')}
+              aria-invalid={errors.required ? true : undefined}
+            />
+            Required
+          </label>
+          {field.type === 'slug' && (
+            <LabeledControl id={`${id}-parent`} label="Made from" error={errors.parent} className="field-inline">
+              {(control) => (
+                <select
+                  {...control}
+                  className="input select select-small"
+                  value={field.parent}
+                  onChange={(event) => onChange({ parent: event.target.value }, 'parent')}
+                >
+                  <option value="">Choose a field…</option>
+                  {others
+                    .filter((other) => other.type !== 'slug' && other.name !== '')
+                    .map((other) => (
+                      <option key={other.key} value={other.name}>
+                        {other.label.trim() || other.name}
+                      </option>
+                    ))}
+                </select>
+              )}
+            </LabeledControl>
+          )}
+          {field.type === 'relation' && (
+            <LabeledControl id={`${id}-target`} label="Points to" error={errors.target} className="field-inline">
+              {(control) => (
+                <select
+                  {...control}
+                  className="input select select-small"
+                  value={field.target}
+                  onChange={(event) => onChange({ target: event.target.value }, 'target')}
+                >
+                  {field.target === '' && <option value="">Choose a content type…</option>}
+                  {targets.map((target) => (
+                    <option key={target.slug} value={target.slug}>
+                      {target.title}
+                    </option>
+                  ))}
+                </select>
+              )}
+            </LabeledControl>
+          )}
+        </div>
+        {field.type === 'select' && (
+          <OptionsEditor
+            idPrefix={id}
+            options={field.options}
+            error={errors.options}
+            onChange={(options) => onChange({ options }, 'options')}
+          />
+        )}
+        {errors.general && (
+          <p className="field-error field-editor-error" role="alert">
+            {asSentence(errors.general)}
+          </p>
+        )}
+      </fieldset>
+    </li>
+  );
+}

@@ -1,0 +1,74 @@
+import { IconClose, IconPlus } from '../components/icons.js';
+import { addOption, changeOptionId, changeOptionText, type OptionDraft } from './type-draft.js';
+
+/**
+ * The choices of a select field: the text people see and the id the API stores (made from the
+ * text until edited by hand), one row each.
+ */
+export function OptionsEditor({
+  idPrefix,
+  options,
+  error,
+  onChange,
+}: {
+  idPrefix: string;
+  options: readonly OptionDraft[];
+  error: string | undefined;
+  onChange(options: OptionDraft[]): void;
+}) {
+  const errorId = `${idPrefix}-options-error`;
+  return (
+    <div className="options-editor">
+      <div className="options-head" aria-hidden="true">
+        <span>Option text</span>
+        <span>Stored as</span>
+      </div>
+      <ul className="options-list" aria-describedby={error ? errorId : undefined}>
+        {options.map((option, index) => (
+          <li key={option.key} className="option-row">
+            <input
+              className="input input-small"
+              value={option.text}
+              onChange={(event) => onChange(changeOptionText(options, option.key, event.target.value))}
+              aria-label={`Option ${index + 1} text`}
+              placeholder={index === 0 ? 'Draft' : ''}
+              autoComplete="off"
+            />
+            <input
+              className="input input-small input-mono"
+              value={option.id}
+              onChange={(event) => onChange(changeOptionId(options, option.key, event.target.value))}
+              aria-label={`Option ${index + 1} id`}
+              placeholder={index === 0 ? 'draft' : ''}
+              autoComplete="off"
+              spellCheck={false}
+            />
+            <button
+              type="button"
+              className="button button-ghost button-small button-icon"
+              onClick={() => onChange(options.filter((other) => other.key !== option.key))}
+              disabled={options.length === 1}
+              aria-label={`Remove option ${index + 1}`}
+              title="Remove this option"
+            >
+              <IconClose />
+            </button>
+          </li>
+        ))}
+      </ul>
+      {error && (
+        <p id={errorId} className="field-error">
+          Options {error}
+        </p>
+      )}
+      <button
+        type="button"
+        className="button button-ghost button-small options-add"
+        onClick={() => onChange(addOption(options))}
+      >
+        <IconPlus />
+        Add option
+      </button>
+    </div>
+  );
+}

@@ -1,0 +1,289 @@
+import { slugify } from '../../../server/content/slugs.js';
+import type {
+  ColumnChange,
+  ColumnDescriptor,
+  ColumnType,
+  ContentTypeSummary,
+  CreateContentTypeRequest,
+  UpdateContentTypeRequest,
+} from '../../../server/contract/api-contract.js';
+
+/** One choice of a select field while it is edited; its id follows its text until edited by hand. */
+export interface OptionDraft {
+  key: string;
+  id: string;
+  text: string;
+  idFollows: boolean;
+}
+
+/** One field of a content type while it is edited. */
+export interface FieldDraft {
+  /** Stable identity while editing (names change). */
+  key: string;
+  /** The column as saved, or null for a field added in this edit. */
+  original: ColumnDescriptor | null;
+  name: string;
+  /** A new field's name follows its label until edited by hand. */
+  nameFollows: boolean;
+  label: string;
+  type: ColumnType;
+  required: boolean;
+  /** `slug`: the name of the field it is made from. */
+  parent: string;
+  /** `select`: its choices. */
+  options: OptionDraft[];
+  /** `relation`: the slug of the type it points at. */
+  target: string;
+}
+
+/** A content type while it is edited. Slug and table follow the title until edited (new types only). */
+export interface TypeDraft {
+  title: string;
+  slug: string;
+  slugFollows: boolean;
+  table: string;
+  tableFollows: boolean;
+  previewPath: string;
+  fields: FieldDraft[];
+}
+
+let nextKey = 1;
+const newKey = (prefix: string) => `${prefix}${nextKey++}`;
+
+/** A table or column name made from words: `Published at` → `published_at`, as the server would accept. */
+export function identifierFrom(text: string): string {
+  let name = slugify(text).replace(/-/g, '_');
+  if (/^[0-9]/.test(name)) name = `n_${name}`;
+  return name.slice(0, 63).replace(/_+$/, '');
+}
+
+/** The table a type slug makes by default, exactly as the server derives it. */
+export const tableFromSlug = (slug: string) => slug.replace(/-/g, '_');
+
+/** `base`, or `base_2`, `base_3`... whichever no other field has. */
+export function uniqueName(base: string, taken: ReadonlySet<string>): string {
+  if (base === '' || !taken.has(base)) return base;
+  let n = 2;
+  while (taken.has(`${base}_${n}`)) n++;
+  return `${base}_${n}`;
+}
+
+function optionDrafts(column: ColumnDescriptor): OptionDraft[] {
+  return (column.options ?? []).map((option) => ({ key: newKey('o'), ...option, idFollows: false }));
+}
+
+function fieldFromColumn(column: ColumnDescriptor): FieldDraft {
+  return {
+    key: newKey('f'),
+    original: column,
+    name: column.name,
+    nameFollows: false,
+    label: column.label,
+    type: column.type,
+    required: column.required,
+    parent: column.parent ?? '',
+    options: optionDrafts(column),
+    target: column.target ?? '',
+  };
+}
+
+/** A blank field of a type, ready to be named. */
+export function newField(type: ColumnType = 'text', label = ''): FieldDraft {
+  return {
+    key: newKey('f'),
+    original: null,
+    name: identifierFrom(label),
+    nameFollows: true,
+    label,
+    type,
+    required: false,
+    parent: '',
+    options: [],
+    target: '',
+  };
+}
+
+/** The draft of a saved type, or of a new one (which starts with a Title and a Slug made from it). */
+export function draftFromType(type: ContentTypeSummary | null): TypeDraft {
+  if (type) {
+    return {
+      title: type.title,
+      slug: type.slug,
+      slugFollows: false,
+      table: type.table,
+      tableFollows: false,
+      previewPath: type.preview_path ?? '',
+      fields: type.columns.map(fieldFromColumn),
+    };
+  }
+  const title = { ...newField('text', 'Title'), required: true };
+  const slug = { ...newField('slug', 'Slug'), required: true, parent: 'title' };
+  return {
+    title: '',
+    slug: '',
+    slugFollows: true,
+    table: '',
+    tableFollows: true,
+    previewPath: '',
+    fields: [title, slug],
+  };
+}
+
+/** The draft after the title changed: a following slug and table change with it. */
+export function setTitle(draft: TypeDraft, title: string): TypeDraft {
+  const slug = draft.slugFollows ? slugify(title) : draft.slug;
+  return { ...draft, title, slug, table: draft.tableFollows ? tableFromSlug(slug) : draft.table };
+}
+
+/** The draft after the slug was edited by hand: it stops following; a following table follows it. */
+export function setSlug(draft: TypeDraft, slug: string): TypeDraft {
+  return { ...draft, slug, slugFollows: false, table: draft.tableFollows ? tableFromSlug(slug) : draft.table };
+}
+
+/** The draft after the table name was edited by hand (it stops following). */
+export function setTable(draft: TypeDraft, table: string): TypeDraft {
+  return { ...draft, table, tableFollows: false };
+}
+
+/** Slug and table follow the title again. */
+export function followTitle(draft: TypeDraft): TypeDraft {
+  return setTitle({ ...draft, slugFollows: true, tableFollows: true }, draft.title);
+}
+
+const takenNames = (fields: readonly FieldDraft[], except: string) =>
+  new Set(fields.filter((field) => field.key !== except).map((field) => field.name));
+
+/** What a type change brings: a select gets a first option row, a slug a source, a relation a target. */
+function withTypeDefaults(field: FieldDraft, fields: readonly FieldDraft[], targets: readonly string[]): FieldDraft {
+  const next = { ...field };
+  if (next.type === 'select' && next.options.length === 0) {
+    next.options = [{ key: newKey('o'), id: '', text: '', idFollows: true }];
+  }
+  if (next.type === 'slug' && next.parent === '') {
+    next.parent = fields.find((other) => other.key !== field.key && other.type === 'text' && other.name)?.name ?? '';
+  }
+  if (next.type === 'relation' && next.target === '') next.target = targets[0] ?? '';
+  return next;
+}
+
+/** A change to one field, as the field editor reports it. */
+export type FieldPatch = Partial<
+  Pick<FieldDraft, 'label' | 'name' | 'type' | 'required' | 'parent' | 'target' | 'options'>
+>;
+
+/**
+ * The draft after one field changed. A following name follows the label; a name edited by hand
+ * stops following; slugs made from a renamed field follow the new name; a new type gets its settings.
+ * `targets` are the type slugs a new relation may point at (the first is its default).
+ */
+export function changeField(
+  draft: TypeDraft,
+  key: string,
+  patch: FieldPatch,
+  targets: readonly string[] = [],
+): TypeDraft {
+  const before = draft.fields.find((field) => field.key === key);
+  if (!before) return draft;
+  let field: FieldDraft = { ...before, ...patch };
+  if (patch.name !== undefined) field.nameFollows = false;
+  else if (patch.label !== undefined && field.nameFollows) {
+    field.name = uniqueName(identifierFrom(patch.label), takenNames(draft.fields, key));
+  }
+  if (patch.type !== undefined && patch.type !== before.type) field = withTypeDefaults(field, draft.fields, targets);
+  const renamed = before.name !== field.name && before.name !== '';
+  const fields = draft.fields.map((other) => {
+    if (other.key === key) return field;
+    return renamed && other.type === 'slug' && other.parent === before.name ? { ...other, parent: field.name } : other;
+  });
+  return { ...draft, fields };
+}
+
+/** The draft with a field (a new blank one unless given) at the end. */
+export function addField(draft: TypeDraft, field: FieldDraft = newField()): TypeDraft {
+  return { ...draft, fields: [...draft.fields, field] };
+}
+
+/** The draft without a field; slugs made from it lose their source. */
+export function removeField(draft: TypeDraft, key: string): TypeDraft {
+  const removed = draft.fields.find((field) => field.key === key);
+  const fields = draft.fields
+    .filter((field) => field.key !== key)
+    .map((field) =>
+      removed && field.type === 'slug' && field.parent === removed.name ? { ...field, parent: '' } : field,
+    );
+  return { ...draft, fields };
+}
+
+/** The draft with a field moved up (-1) or down (+1); unchanged at either end. */
+export function moveField(draft: TypeDraft, key: string, delta: -1 | 1): TypeDraft {
+  const from = draft.fields.findIndex((field) => field.key === key);
+  const to = from + delta;
+  if (from < 0 || to < 0 || to >= draft.fields.length) return draft;
+  const fields = [...draft.fields];
+  [fields[from], fields[to]] = [fields[to], fields[from]];
+  return { ...draft, fields };
+}
+
+/** An option list after one option's text changed (a following id follows the text). */
+export function changeOptionText(options: readonly OptionDraft[], key: string, text: string): OptionDraft[] {
+  return options.map((option) =>
+    option.key === key ? { ...option, text, id: option.idFollows ? slugify(text) : option.id } : option,
+  );
+}
+
+/** An option list after one option's id was edited by hand. */
+export function changeOptionId(options: readonly OptionDraft[], key: string, id: string): OptionDraft[] {
+  return options.map((option) => (option.key === key ? { ...option, id, idFollows: false } : option));
+}
+
+/** An option list with a blank option at the end. */
+export function addOption(options: readonly OptionDraft[]): OptionDraft[] {
+  return [...options, { key: newKey('o'), id: '', text: '', idFollows: true }];
+}
+
+/** The descriptor of a field as it is sent (type-specific members only where they belong). */
+export function columnOf(field: FieldDraft): ColumnDescriptor {
+  const column: ColumnDescriptor = {
+    name: field.name,
+    label: field.label.trim(),
+    type: field.type,
+    required: field.required,
+  };
+  if (field.type === 'slug') column.parent = field.parent;
+  if (field.type === 'select')
+    column.options = field.options.map(({ id, text }) => ({ id: id.trim(), text: text.trim() }));
+  if (field.type === 'relation') column.target = field.target;
+  return column;
+}
+
+/** The column list of a save: renamed saved fields say which column they were (`from`). */
+export function columnChanges(draft: TypeDraft): ColumnChange[] {
+  return draft.fields.map((field) => {
+    const column: ColumnChange = columnOf(field);
+    if (field.original && field.original.name !== field.name) column.from = field.original.name;
+    return column;
+  });
+}
+
+/** `POST /api/cms-content` for a new type. */
+export function createRequest(draft: TypeDraft): CreateContentTypeRequest {
+  return {
+    title: draft.title.trim(),
+    slug: draft.slug,
+    table: draft.table,
+    columns: columnChanges(draft),
+    preview_path: draft.previewPath.trim() || null,
+  };
+}
+
+/** `PUT /api/cms-content/:slug` for a saved type. */
+export function updateRequest(draft: TypeDraft): UpdateContentTypeRequest {
+  return { title: draft.title.trim(), columns: columnChanges(draft), preview_path: draft.previewPath.trim() || null };
+}
+
+/** Whether the draft would change anything if saved. */
+export function isDraftDirty(draft: TypeDraft, saved: TypeDraft): boolean {
+  const shape = (value: TypeDraft) =>
+    JSON.stringify([value.title, value.slug, value.table, value.previewPath, columnChanges(value)]);
+  return shape(draft) !== shape(saved);
+}

@@ -1,0 +1,67 @@
+import type { FieldDraft } from './type-draft.js';
+
+/** The inputs of a field that can carry a problem of their own. */
+export type FieldPart = 'name' | 'label' | 'type' | 'required' | 'parent' | 'options' | 'target';
+const FIELD_PARTS: readonly string[] = ['name', 'label', 'type', 'required', 'parent', 'options', 'target'];
+
+/** The type's own inputs. */
+export type TypePart = 'title' | 'slug' | 'table' | 'preview_path';
+const TYPE_PARTS: readonly string[] = ['title', 'slug', 'table', 'preview_path'];
+
+/** A content-type save's problems, placed where the screen shows them. */
+export interface TypeErrors {
+  type: Partial<Record<TypePart, string>>;
+  /** By field key: problems of one input, and problems of the field as a whole (`general`). */
+  fields: Record<string, Partial<Record<FieldPart | 'general', string>>>;
+  /** Problems with no input to show them at, as sentences. */
+  other: string[];
+}
+
+/** No problems. */
+export const NO_TYPE_ERRORS: TypeErrors = { type: {}, fields: {}, other: [] };
+
+/**
+ * Places the server's `fields` of a failed save: `columns[2].name` at the name input of the third
+ * field sent, `columns[2]` on that field as a whole, a column's name (renames, type changes, used
+ * options) on that field, `title`/`slug`/`table`/`preview_path` at the type's inputs.
+ * `sent` are the fields in the order the request listed them.
+ */
+export function placeTypeErrors(problems: Readonly<Record<string, string>>, sent: readonly FieldDraft[]): TypeErrors {
+  const placed: TypeErrors = { type: {}, fields: {}, other: [] };
+  const onField = (field: FieldDraft, part: FieldPart | 'general', problem: string) => {
+    const current = placed.fields[field.key] ?? {};
+    current[part] = current[part] ? `${current[part]}; ${problem}` : problem;
+    placed.fields[field.key] = current;
+  };
+  for (const [key, problem] of Object.entries(problems)) {
+    const indexed = /^columns\[(\d+)\](?:\.(\w+))?$/.exec(key);
+    const byIndex = indexed ? sent[Number(indexed[1])] : undefined;
+    const byName = sent.find((field) => field.name === key);
+    if (byIndex) {
+      const part = indexed?.[2];
+      onField(byIndex, part && FIELD_PARTS.includes(part) ? (part as FieldPart) : 'general', problem);
+    } else if (TYPE_PARTS.includes(key)) {
+      placed.type[key as TypePart] = problem;
+    } else if (byName) {
+      onField(byName, 'general', problem);
+    } else {
+      placed.other.push(`${key} ${problem}`);
+    }
+  }
+  return placed;
+}
+
+/** How many inputs and fields the errors mark. */
+export function countTypeErrors(errors: TypeErrors): number {
+  return (
+    Object.keys(errors.type).length +
+    Object.values(errors.fields).reduce((sum, parts) => sum + Object.keys(parts).length, 0)
+  );
+}
+
+/** A server problem as a sentence of its own: `a select needs…` → `A select needs….` */
+export function asSentence(problem: string): string {
+  const text = problem.trim();
+  const capital = text.charAt(0).toUpperCase() + text.slice(1);
+  return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}

@@ -1,0 +1,116 @@
+import { IconRefresh } from '../components/icons.js';
+import { LabeledControl } from './labeled-control.js';
+import { followTitle, setSlug, setTable, setTitle, type TypeDraft } from './type-draft.js';
+import type { TypeEditor } from './use-type-editor.js';
+
+/**
+ * The type itself: title, slug and table (made from the title until edited, fixed once the type
+ * exists), and the preview path template.
+ */
+export function TypeSettings({ editor }: { editor: TypeEditor }) {
+  const { draft, errors, update } = editor;
+  const isNew = editor.saved === null;
+  const fixed = 'Fixed once the type exists: the API address and the rows use it.';
+  const edit = (change: (current: TypeDraft) => TypeDraft, part: 'title' | 'slug' | 'table' | 'preview_path') =>
+    update(change, { type: part });
+  return (
+    <section className="card schema-card" aria-labelledby="type-settings-heading">
+      <header className="card-header">
+        <div>
+          <h2 id="type-settings-heading" className="card-title">
+            Content type
+          </h2>
+          <p className="card-subtitle">Its name in the editor, and where its rows live in the API.</p>
+        </div>
+      </header>
+      <div className="schema-grid">
+        <LabeledControl id="type-title" label="Title" error={errors.type.title} className="schema-span-2">
+          {(control) => (
+            <input
+              {...control}
+              className="input"
+              value={draft.title}
+              onChange={(event) => edit((current) => setTitle(current, event.target.value), 'title')}
+              placeholder="Blog posts"
+              autoComplete="off"
+              required
+            />
+          )}
+        </LabeledControl>
+        <LabeledControl
+          id="type-slug"
+          label="Slug"
+          error={errors.type.slug}
+          hint={isNew ? (draft.slugFollows ? 'Made from the title until you edit it.' : undefined) : fixed}
+        >
+          {(control) => (
+            <div className="input-group">
+              <input
+                {...control}
+                className="input input-mono"
+                value={draft.slug}
+                readOnly={!isNew}
+                onChange={(event) => edit((current) => setSlug(current, event.target.value), 'slug')}
+                autoComplete="off"
+                spellCheck={false}
+              />
+              {isNew && !draft.slugFollows && (
+                <button
+                  type="button"
+                  className="button button-ghost input-addon button-icon-only"
+                  onClick={() => edit(followTitle, 'slug')}
+                  aria-label="Follow the name again"
+                  title="Make the slug and table from the title again"
+                >
+                  <IconRefresh />
+                </button>
+              )}
+            </div>
+          )}
+        </LabeledControl>
+        <LabeledControl
+          id="type-table"
+          label="Table"
+          error={errors.type.table}
+          hint={isNew ? (draft.tableFollows ? `Rows at /api/cms/${draft.table || '…'}` : undefined) : fixed}
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="input input-mono"
+              value={draft.table}
+              readOnly={!isNew}
+              onChange={(event) => edit((current) => setTable(current, event.target.value), 'table')}
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </LabeledControl>
+        <LabeledControl
+          id="type-preview-path"
+          label="Preview path"
+          error={errors.type.preview_path}
+          className="schema-span-2"
+          hint={
+            <>
+              Where a row appears on your site; <code>{'{slug}'}</code> and <code>{'{id}'}</code> are filled in. Rows
+              then get an “Open preview” link.
+            </>
+          }
+        >
+          {(control) => (
+            <input
+              {...control}
+              className="input input-mono"
+              value={draft.previewPath}
+              onChange={(event) => edit((current) => ({ ...current, previewPath: event.target.value }), 'preview_path')}
+              placeholder="http://localhost:4321/blog/{slug}"
+              autoComplete="off"
+              spellCheck={false}
+            />
+          )}
+        </LabeledControl>
+      </div>
+    </section>
+  );
+}
