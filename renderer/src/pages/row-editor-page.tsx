@@ -164,7 +164,7 @@ function RowForm({
             <a
               href={preview}
               target="_blank"
-              rel="noopener noreferrer"
+              rel="noopener"
               className="button button-ghost"
               title={editor.dirty ? 'Opens the saved version: save first to preview your changes' : preview}
             >

@@ -24,9 +24,14 @@ export const NO_TYPE_ERRORS: TypeErrors = { type: {}, fields: {}, other: [] };
  * Places the server's `fields` of a failed save: `columns[2].name` at the name input of the third
  * field sent, `columns[2]` on that field as a whole, a column's name (renames, type changes, used
  * options) on that field, `title`/`slug`/`table`/`preview_path` at the type's inputs.
- * `sent` are the fields in the order the request listed them.
+ * `sent` are the fields in the order the request listed them. A name can mean both a type input and
+ * a column (`slug`): an update keys its column problems by name, a create its type problems.
  */
-export function placeTypeErrors(problems: Readonly<Record<string, string>>, sent: readonly FieldDraft[]): TypeErrors {
+export function placeTypeErrors(
+  problems: Readonly<Record<string, string>>,
+  sent: readonly FieldDraft[],
+  mode: 'create' | 'update',
+): TypeErrors {
   const placed: TypeErrors = { type: {}, fields: {}, other: [] };
   const onField = (field: FieldDraft, part: FieldPart | 'general', problem: string) => {
     const current = placed.fields[field.key] ?? {};
@@ -37,13 +42,14 @@ export function placeTypeErrors(problems: Readonly<Record<string, string>>, sent
     const indexed = /^columns\[(\d+)\](?:\.(\w+))?$/.exec(key);
     const byIndex = indexed ? sent[Number(indexed[1])] : undefined;
     const byName = sent.find((field) => field.name === key);
+    const typePart = TYPE_PARTS.includes(key) ? (key as TypePart) : undefined;
     if (byIndex) {
       const part = indexed?.[2];
       onField(byIndex, part && FIELD_PARTS.includes(part) ? (part as FieldPart) : 'general', problem);
-    } else if (TYPE_PARTS.includes(key)) {
-      placed.type[key as TypePart] = problem;
-    } else if (byName) {
+    } else if (byName && (mode === 'update' || !typePart)) {
       onField(byName, 'general', problem);
+    } else if (typePart) {
+      placed.type[typePart] = problem;
     } else {
       placed.other.push(`${key} ${problem}`);
     }

@@ -70,6 +70,13 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
 
   const save = useCallback(async (): Promise<ContentTypeSummary | null> => {
     if (busy.current) return null;
+    // Checked here too: on an update the server's `title` problem could not be told from a column's.
+    if (draft.title.trim() === '') {
+      setErrors({ ...NO_TYPE_ERRORS, type: { title: 'is required' } });
+      setBanner('Fix the highlighted problem and save again.');
+      document.getElementById('type-title')?.focus();
+      return null;
+    }
     busy.current = true;
     setSaving(true);
     setBanner(null);
@@ -88,7 +95,10 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       notify('success', saved ? `Saved “${result.title}”` : `Created the content type “${result.title}”`);
       return result;
     } catch (error) {
-      const placed = error instanceof ApiError ? placeTypeErrors(error.fields, sent.fields) : NO_TYPE_ERRORS;
+      const placed =
+        error instanceof ApiError
+          ? placeTypeErrors(error.fields, sent.fields, saved ? 'update' : 'create')
+          : NO_TYPE_ERRORS;
       setErrors(placed);
       const marked = countTypeErrors(placed);
       if (marked > 0 && placed.other.length === 0) {

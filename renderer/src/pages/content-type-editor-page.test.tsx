@@ -1,0 +1,127 @@
+import { render, screen, waitFor, within } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import type { ContentTypeSummary, CreateContentTypeRequest } from '../../../server/contract/api-contract.js';
+import { ApiError } from '../api/api-error.js';
+import { EditorApp } from '../app.js';
+import { fakeApi, typeOf } from '../test-support/fake-api.js';
+
+const CATEGORIES = typeOf('categories', [
+  { name: 'title', label: 'Title', type: 'text', required: true },
+  { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
+]);
+
+const group = (name: RegExp) => screen.getByRole('group', { name });
+const exactLabel = (container: HTMLElement, label: string) =>
+  within(container).getByLabelText(label, { selector: 'input, select' });
+
+describe('the content-type editor', () => {
+  beforeEach(() => window.history.replaceState(null, '', '/settings/content-types/new'));
+
+  it('creates a type from the title, the starting fields and added ones, then opens it', async () => {
+    const user = userEvent.setup();
+    const createContentType = vi.fn(async (body: CreateContentTypeRequest) =>
+      typeOf(body.slug ?? '', body.columns, { title: body.title, table: body.table ?? '', custom: true }),
+    );
+    render(<EditorApp client={fakeApi([CATEGORIES], { createContentType })} />);
+    await user.type(await screen.findByLabelText('Title'), 'Recipes');
+    expect((screen.getByLabelText('Slug') as HTMLInputElement).value).toBe('recipes');
+    expect((screen.getByLabelText('Table') as HTMLInputElement).value).toBe('recipes');
+    await user.type(screen.getByLabelText('Preview path'), 'http://localhost:4321/recipes/{{slug}');
+
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    const third = group(/^Field 3/);
+    expect(document.activeElement).toBe(exactLabel(third, 'Field label'));
+    await user.type(exactLabel(third, 'Field label'), 'Cooking time');
+    await user.selectOptions(exactLabel(third, 'Field type'), 'number');
+    await user.click(exactLabel(third, 'Required'));
+
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    const fourth = group(/^Field 4/);
+    await user.type(exactLabel(fourth, 'Field label'), 'Category');
+    await user.selectOptions(exactLabel(fourth, 'Field type'), 'relation');
+    expect((exactLabel(fourth, 'Points to') as HTMLSelectElement).value).toBe('categories');
+
+    await user.click(screen.getByRole('button', { name: 'Save content type' }));
+    await waitFor(() => expect(createContentType).toHaveBeenCalledTimes(1));
+    expect(createContentType).toHaveBeenCalledWith({
+      title: 'Recipes',
+      slug: 'recipes',
+      table: 'recipes',
+      preview_path: 'http://localhost:4321/recipes/{slug}',
+      columns: [
+        { name: 'title', label: 'Title', type: 'text', required: true },
+        { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
+        { name: 'cooking_time', label: 'Cooking time', type: 'number', required: true },
+        { name: 'category', label: 'Category', type: 'relation', required: false, target: 'categories' },
+      ],
+    });
+    await waitFor(() => expect(window.location.pathname).toBe('/settings/content-types/edit/recipes'));
+    expect(await screen.findByRole('link', { name: 'Recipes' })).toBeTruthy();
+  });
+
+  it('shows the server’s problems next to the inputs they name', async () => {
+    const user = userEvent.setup();
+    const createContentType = vi.fn(async () => {
+      throw new ApiError(400, 'validation_failed', 'Invalid input', {
+        table: 'is reserved for Quire itself; pick another name',
+        'columns[2].name': 'id is reserved; pick another name',
+      });
+    });
+    render(<EditorApp client={fakeApi([], { createContentType })} />);
+    await user.type(await screen.findByLabelText('Title'), 'Media');
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    await user.type(exactLabel(group(/^Field 3/), 'Field label'), 'Id');
+    await user.click(screen.getByRole('button', { name: 'Save content type' }));
+
+    const name = exactLabel(group(/^Field 3/), 'Field name');
+    await waitFor(() => expect(name.getAttribute('aria-invalid')).toBe('true'));
+    expect(document.getElementById(name.getAttribute('aria-describedby') ?? '')?.textContent).toBe(
+      'Field name id is reserved; pick another name',
+    );
+    expect(screen.getByText('Table is reserved for Quire itself; pick another name')).toBeTruthy();
+    expect(screen.getByRole('alert').textContent).toContain('Fix the 2 highlighted problems');
+    await user.type(name, '_code');
+    expect(name.getAttribute('aria-invalid')).toBeNull();
+  });
+});
+
+describe('editing a saved content type', () => {
+  const MENU: ContentTypeSummary = typeOf('menu_items', [
+    { name: 'title', label: 'Title', type: 'text', required: true },
+    { name: 'url', label: 'URL', type: 'text', required: false },
+    { name: 'position', label: 'Position', type: 'number', required: false },
+  ]);
+  beforeEach(() => window.history.replaceState(null, '', '/settings/content-types/edit/menu_items'));
+
+  it('asks before removing a saved field, then sends the new list with moves and renames', async () => {
+    const user = userEvent.setup();
+    const updateContentType = vi.fn(async () => MENU);
+    render(<EditorApp client={fakeApi([MENU], { updateContentType })} />);
+    const url = await screen.findByRole('group', { name: 'Field 2: URL' });
+    await user.click(within(url).getByRole('button', { name: 'Remove field' }));
+    const dialog = screen.getByRole('alertdialog', { name: 'Remove the field “URL”?' });
+    expect(dialog.textContent).toContain('its data in every Menu_items row is lost');
+    await user.click(within(dialog).getByRole('button', { name: 'Remove field' }));
+    expect(screen.queryByRole('group', { name: /URL/ })).toBeNull();
+
+    const position = group(/^Field 2: Position/);
+    await user.click(within(position).getByRole('button', { name: 'Move up' }));
+    const moved = group(/^Field 1: Position/);
+    expect(document.activeElement).toBe(within(moved).getByRole('button', { name: 'Move up' }));
+    await user.clear(exactLabel(moved, 'Field name'));
+    await user.type(exactLabel(moved, 'Field name'), 'rank');
+    expect((exactLabel(moved, 'Field type') as HTMLSelectElement).disabled).toBe(true);
+
+    await user.click(screen.getByRole('button', { name: 'Save content type' }));
+    await waitFor(() => expect(updateContentType).toHaveBeenCalledTimes(1));
+    expect(updateContentType).toHaveBeenCalledWith('menu_items', {
+      title: 'Menu_items',
+      preview_path: null,
+      columns: [
+        { name: 'rank', label: 'Position', type: 'number', required: false, from: 'position' },
+        { name: 'title', label: 'Title', type: 'text', required: true },
+      ],
+    });
+  });
+});
