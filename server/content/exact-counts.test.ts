@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase, type QuireDb } from '../db/database.js';
 import type { ContentType } from './content-type.js';
@@ -142,6 +142,23 @@ describe('exact counts from the read cache', () => {
     } finally {
       database.runner.all = original;
     }
+  });
+
+  it('find new rows by search at once, and move them into the search index in one batch soon after', async () => {
+    const pending = () =>
+      (database.raw.prepare('select count(*) as n from quire_search_news_pending').get() as { n: number }).n;
+    await rows.flushSearchIndexes();
+    expect(pending()).toBe(0);
+    const body = { status: 'draft', published_at: '2025-01-01 10:00:00' };
+    await rows.create(news, { ...body, title: 'Zwölf Boxkämpfer' });
+    await rows.create(news, { ...body, title: 'Zwölf Äpfel' });
+    expect(pending()).toBe(2);
+    const search = parseListQuery(news, { filter: 'search=ZWÖLF' });
+    expect((await rows.list(news, search)).filtered).toBe(2);
+    await vi.waitFor(() => expect(pending()).toBe(0), { timeout: 5000, interval: 50 });
+    const after = await rows.list(news, search);
+    expect(after.filtered).toBe(2);
+    expect(after.rows.map((row) => row.title).sort()).toEqual(['Zwölf Boxkämpfer', 'Zwölf Äpfel']);
   });
 
   it('give each create with the same title the first free slug, also after deletes', async () => {

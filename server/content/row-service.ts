@@ -44,6 +44,9 @@ interface WriteContext {
   afterCommit: (() => void)[];
 }
 
+/** How long written rows wait before they are moved into the search index in one batch. */
+const SEARCH_FLUSH_DELAY_MS = 500;
+
 /** Candidates probed after a slug hint before reading every `base-N` instead. */
 const MAX_SLUG_PROBES = 64;
 
@@ -66,6 +69,9 @@ export class RowService {
   /** Reads while a write is in flight wait for the connection through Kysely. */
   private readonly queuedReader: ContentRepository;
   private readonly cache: ReadCache | null;
+  /** Types with rows waiting for the search index, and the timer that will move them. */
+  private readonly searchFlushes = new Set<ContentType>();
+  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     private readonly db: Kysely<QuireDatabase>,
@@ -255,6 +261,40 @@ export class RowService {
     } finally {
       cache?.endWrite(type, onlyAdds, committed ? write.changes : null);
       if (committed) for (const then of write.afterCommit) then();
+      if (committed) this.scheduleSearchFlush(type);
+    }
+  }
+
+  /** Moves the rows written lately into the search index soon, in one batch for all of them. */
+  private scheduleSearchFlush(type: ContentType): void {
+    if (type.searchColumns.length === 0) return;
+    this.searchFlushes.add(type);
+    this.flushTimer ??= setTimeout(() => void this.flushSearchIndexes(), SEARCH_FLUSH_DELAY_MS);
+    this.flushTimer.unref?.();
+  }
+
+  /**
+   * Moves rows written since the last flush into the search indexes (each type in one transaction).
+   * Searches give the same rows before and after; until then they check those rows one by one.
+   */
+  async flushSearchIndexes(): Promise<void> {
+    this.flushTimer = null;
+    const types = [...this.searchFlushes];
+    this.searchFlushes.clear();
+    for (const type of types) {
+      let began = false;
+      try {
+        this.cache?.beginWrite(type, true);
+        began = true;
+        await this.db
+          .transaction()
+          .execute((trx) => new ContentRepository(trx, this.runner).flushSearchIndex(type.table, type.searchColumns));
+      } catch {
+        // The rows stay pending (still found, one by one); the next write schedules another flush.
+        // (Also the way out when the database was closed meanwhile.)
+      } finally {
+        if (began) this.cache?.endWrite(type, true, []);
+      }
     }
   }
 

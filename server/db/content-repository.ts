@@ -1,7 +1,13 @@
 import { type Compilable, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { QuireDatabase } from './schema.js';
 import { containsIgnoringCase, jsonArrayContains } from './sqlite-dialect.js';
-import { indexedColumns, isIndexableKeyword, matchesSearchIndex, sameColumns } from './sqlite-search-index.js';
+import {
+  flushSearchIndex,
+  indexedColumns,
+  isIndexableKeyword,
+  matchesSearchIndex,
+  sameColumns,
+} from './sqlite-search-index.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /** A stored content row: column name to SQL value. */
@@ -148,6 +154,12 @@ export class ContentRepository {
     return this.write(this.db.deleteFrom(table).where(sql.ref('id'), '=', id));
   }
 
+  /** Moves rows written since the last flush into the table's search index (run in a transaction). */
+  async flushSearchIndex(table: string, columns: readonly string[]): Promise<void> {
+    if (!(await this.hasSearchIndex(table, columns))) return;
+    await flushSearchIndex(this.db as unknown as Kysely<unknown>, table, columns);
+  }
+
   /** The WHERE of a selection: search keywords the index can answer go to the index. */
   private async whereOf(table: string, selection: RowSelection): Promise<Expression<SqlBool> | undefined> {
     const search = selection.search;
@@ -157,7 +169,7 @@ export class ContentRepository {
     const indexed = search.keywords.filter(isIndexableKeyword);
     const scanned = search.keywords.filter((keyword) => !isIndexableKeyword(keyword));
     const parts = this.equalsOf(selection);
-    if (indexed.length > 0) parts.push(matchesSearchIndex(table, indexed));
+    if (indexed.length > 0) parts.push(matchesSearchIndex(table, search.columns, indexed));
     for (const keyword of scanned) parts.push(containsIgnoringCase(search.columns, keyword));
     return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
   }

@@ -101,17 +101,31 @@ beforeAll(async () => {
   database = await openDatabase(join(dir, 'content.sqlite'));
   indexed = new ContentRepository(database.db, database.runner);
   plain = new ContentRepository(database.db);
-  database.raw.transaction(() => {
-    for (let i = 0; i < 600; i++) {
-      const title = titleFrom(i);
-      titles.push(title);
-      // Slugs are usually ASCII, but a stored slug may hold anything an older import put there.
-      insertRow(`row-${String(i).padStart(4, '0')}`, title, i % 7 === 0 ? null : `${title.slice(0, 10)}-${i}`);
-    }
-    insertRow('row-null-title', 'placeholder', 'only-a-slug');
-    database.raw.prepare(`update news set title = null where id = 'row-null-title'`).run();
-  })();
+  const insertRows = (from: number, to: number) =>
+    database.raw.transaction(() => {
+      for (let i = from; i < to; i++) {
+        const title = titleFrom(i);
+        titles.push(title);
+        // Slugs are usually ASCII, but a stored slug may hold anything an older import put there.
+        insertRow(`row-${String(i).padStart(4, '0')}`, title, i % 7 === 0 ? null : `${title.slice(0, 10)}-${i}`);
+      }
+    })();
+  // Most rows are flushed into the index; the last ones stay pending, so both paths are compared.
+  insertRows(0, 600);
+  insertRow('row-null-title', 'placeholder', 'only-a-slug');
+  database.raw.prepare(`update news set title = null where id = 'row-null-title'`).run();
+  await flush();
+  insertRows(600, 700);
 });
+
+async function flush(): Promise<void> {
+  await database.db.transaction().execute((trx) => new ContentRepository(trx).flushSearchIndex('news', SEARCH_COLUMNS));
+}
+
+function pendingRows(): number {
+  return (database.raw.prepare(`select count(*) as n from ${searchIndexName('news')}_pending`).get() as { n: number })
+    .n;
+}
 
 afterAll(async () => {
   await database.close();
@@ -199,6 +213,14 @@ describe('search through the trigram index', () => {
     );
   });
 
+  it('holds most rows in the index and checks the pending ones row by row', async () => {
+    expect(pendingRows()).toBe(100);
+    const indexedRows = database.raw.prepare(`select count(*) as n from ${searchIndexName('news')}`).get() as {
+      n: number;
+    };
+    expect(indexedRows.n).toBe(601);
+  });
+
   it('stays in step with the table through inserts, updates and deletes', async () => {
     insertRow('row-new-1', 'Neue ÜBERSICHT', 'neue-ubersicht');
     database.raw.prepare(`update news set title = 'Schön KAFFEE' where id = 'row-0003'`).run();
@@ -222,6 +244,29 @@ describe('search through the trigram index', () => {
       offset: 0,
     });
     expect(deleted.map((row) => row.id)).not.toContain('row-0005');
+  });
+
+  it('gives the same rows before and after a flush', async () => {
+    const keywords = ['übe', 'alpha', 'kaffee', titles[650].slice(0, 9), 'ÜBERSICHT', 'café'];
+    const before = [];
+    for (const keyword of keywords) {
+      before.push(
+        (await indexed.list('news', search([keyword]), { order: 'id', desc: false, limit: 1000, offset: 0 })).map(
+          (row) => row.id,
+        ),
+      );
+    }
+    expect(pendingRows()).toBeGreaterThan(0);
+    await flush();
+    expect(pendingRows()).toBe(0);
+    for (const [i, keyword] of keywords.entries()) {
+      const after = await indexed.list('news', search([keyword]), { order: 'id', desc: false, limit: 1000, offset: 0 });
+      expect(
+        after.map((row) => row.id),
+        keyword,
+      ).toEqual(before[i]);
+      await expectSameAsScan([keyword]);
+    }
   });
 
   it('is rebuilt by the migration for a table that had no index', async () => {

@@ -4,6 +4,7 @@ import * as starterTypes from './002-starter-types.js';
 import * as articleAndMenuTypes from './004-article-and-menu-types.js';
 import * as searchIndex from './005-search-index.js';
 import * as updatedAtIndex from './006-updated-at-index.js';
+import * as searchIndexBatches from './007-search-index-batches.js';
 
 /**
  * The schema's history, in order. Kysely records the applied names in `kysely_migration`, which is
@@ -15,6 +16,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '004-article-and-menu-types': articleAndMenuTypes,
   '005-search-index': searchIndex,
   '006-updated-at-index': updatedAtIndex,
+  '007-search-index-batches': searchIndexBatches,
 };
 
 /** Provides the migrations compiled into the app (no file-system scanning, so it works packaged). */
