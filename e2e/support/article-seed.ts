@@ -1,4 +1,9 @@
-import type { ContentRow, CreateRowResponse, ListResponse, UploadResponse } from '../../server/contract/api-contract.js';
+import type {
+  ContentRow,
+  CreateRowResponse,
+  ListResponse,
+  UploadResponse,
+} from '../../server/contract/api-contract.js';
 import { landscapePng } from './png-image.js';
 
 /** Uploads a PNG through the API, as the editor does. */
@@ -16,7 +21,8 @@ async function post(api: string, type: string, body: unknown): Promise<ContentRo
     headers: { 'Content-Type': 'application/json' },
     body: JSON.stringify(body),
   });
-  if (response.status !== 201) throw new Error(`Seeding ${type} failed with ${response.status}: ${await response.text()}`);
+  if (response.status !== 201)
+    throw new Error(`Seeding ${type} failed with ${response.status}: ${await response.text()}`);
   return ((await response.json()) as CreateRowResponse).rows[0];
 }
 

@@ -6,6 +6,8 @@ const numbers = new Intl.NumberFormat();
 /** Props of the pager under the list. */
 export interface PaginationProps {
   page: number;
+  /** Offset of the rows on screen (the previous page's while the next one loads). */
+  offset: number;
   pageSize: number;
   /** Rows on this page. */
   count: number;
@@ -18,9 +20,9 @@ export interface PaginationProps {
 }
 
 /** "1–50 of 1,234" (and "filtered from" when a search narrows it), page size, and page buttons. */
-export function Pagination({ page, pageSize, count, filtered, total, onPage, onPageSize }: PaginationProps) {
+export function Pagination({ page, offset, pageSize, count, filtered, total, onPage, onPageSize }: PaginationProps) {
   const pages = Math.max(1, Math.ceil(filtered / pageSize));
-  const first = count === 0 ? 0 : (page - 1) * pageSize + 1;
+  const first = count === 0 ? 0 : offset + 1;
   const last = count === 0 ? 0 : first + count - 1;
   return (
     <nav className="pagination" aria-label="Pagination">

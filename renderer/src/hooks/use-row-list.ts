@@ -24,6 +24,8 @@ export function listRequest(type: ContentTypeSummary, list: ListState): ListQuer
 /** A list load: the last answer stays on screen while the next one loads, so paging never flashes. */
 export interface RowListState {
   data: ListResponse | null;
+  /** The offset `data` was asked for: while the next page loads, the rows on screen are still this page's. */
+  offset: number;
   loading: boolean;
   error: unknown;
   /** Loads again (after "Try again"). */
@@ -37,6 +39,7 @@ export interface RowListState {
 export function useRowList(type: ContentTypeSummary, list: ListState, dataVersion: number): RowListState {
   const api = useApi();
   const [data, setData] = useState<ListResponse | null>(null);
+  const [offset, setOffset] = useState(0);
   const [loading, setLoading] = useState(true);
   const [error, setError] = useState<unknown>(null);
   const [attempt, setAttempt] = useState(0);
@@ -48,9 +51,11 @@ export function useRowList(type: ContentTypeSummary, list: ListState, dataVersio
     const controller = new AbortController();
     setLoading(true);
     setError(null);
-    api.listRows(type.table, JSON.parse(request) as ListQuery, controller.signal).then(
+    const query = JSON.parse(request) as ListQuery;
+    api.listRows(type.table, query, controller.signal).then(
       (answer) => {
         setData(answer);
+        setOffset(query.offset ?? 0);
         setLoading(false);
       },
       (failure: unknown) => {
@@ -62,5 +67,5 @@ export function useRowList(type: ContentTypeSummary, list: ListState, dataVersio
     return () => controller.abort();
   }, [api, type.table, request, dataVersion, attempt]);
 
-  return { data, loading, error, retry: () => setAttempt((n) => n + 1) };
+  return { data, offset, loading, error, retry: () => setAttempt((n) => n + 1) };
 }

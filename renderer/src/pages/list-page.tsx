@@ -20,7 +20,7 @@ const numbers = new Intl.NumberFormat();
 export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
   const navigate = useNavigate();
   const { dataVersion } = useContentTypes();
-  const { data, loading, error, retry } = useRowList(type, list, dataVersion);
+  const { data, offset, loading, error, retry } = useRowList(type, list, dataVersion);
   useDocumentTitle(type.title);
 
   const go = useCallback(
@@ -154,6 +154,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
             />
             <Pagination
               page={list.page}
+              offset={offset}
               pageSize={list.pageSize}
               count={data.count}
               filtered={data.filtered}
