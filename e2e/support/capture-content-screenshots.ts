@@ -19,30 +19,47 @@ const browser = await launchBrowser();
 try {
   await addDemoContent(server.services.registry, server.services.rows);
   const articles = await seedArticles(server.api);
+  await fetch(`${server.api}/cms-content/articles`, {
+    method: 'PUT',
+    headers: { 'Content-Type': 'application/json' },
+    body: JSON.stringify({ preview_path: 'http://localhost:4321/blog/{slug}' }),
+  });
   mkdirSync(outDir, { recursive: true });
   const context = await browser.newContext({
-    viewport: { width: 1440, height: 900 },
+    viewport: { width: 1440, height: 1000 },
     deviceScaleFactor: 1.5,
     locale: 'en-GB',
     colorScheme: scheme,
   });
   const page = await context.newPage();
+  const suffix = scheme === 'dark' ? '-dark' : '';
 
+  // The Articles type: its rich fields beside the form they make.
   await page.goto(`${server.origin}/settings/content-types/edit/articles`);
-  await page.getByLabel('Preview path', { exact: true }).fill('http://localhost:4321/blog/{slug}');
-  // Scrolled to the rich fields, so the picture shows the new types beside their preview.
-  await page.getByRole('group', { name: 'Description' }).scrollIntoViewIfNeeded();
-  await page.locator('.main').evaluate((main) => main.scrollBy(0, 40));
+  await page.getByRole('group', { name: 'Field 5: Description' }).waitFor();
+  await page.locator('.main').evaluate((main) => {
+    const target = main.querySelector('[aria-label="Field 5: Description"]') as HTMLElement;
+    main.scrollTop = target.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop - 128;
+  });
+  await page.locator('.schema-side').evaluate((side) => {
+    const target = side.querySelector('.field-markdown') as HTMLElement;
+    side.scrollTop = target.offsetTop - 80;
+  });
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(outDir, `content-types${scheme === 'dark' ? '-dark' : ''}.png`) });
+  await page.screenshot({ path: join(outDir, `content-types${suffix}.png`) });
 
+  // An article: image, Markdown body with its preview, tags and category.
   await page.goto(`${server.origin}/articles/rows/${articles[0].id}`);
   await page.getByRole('img', { name: 'Image preview' }).waitFor();
   await page.getByRole('button', { name: 'Split', exact: true }).click();
   await page.getByRole('region', { name: 'Body preview' }).getByRole('heading').first().waitFor();
-  await page.getByLabel('Description', { exact: true }).scrollIntoViewIfNeeded();
+  await page.locator('.main').evaluate((main) => {
+    const target = main.querySelector('.field-markdown') as HTMLElement;
+    main.scrollTop = target.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop - 132;
+  });
+  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
   await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(outDir, `article-editor${scheme === 'dark' ? '-dark' : ''}.png`) });
+  await page.screenshot({ path: join(outDir, `article-editor${suffix}.png`) });
   await context.close();
   console.log(`Screenshots written to ${outDir}`);
 } finally {
