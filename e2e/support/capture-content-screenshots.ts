@@ -6,6 +6,7 @@
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
+import type { Page } from 'playwright-core';
 import { packageRoot } from '../../server/config/package-root.js';
 import { addDemoContent } from '../../server/content/demo-content.js';
 import { seedArticles } from './article-seed.js';
@@ -13,6 +14,17 @@ import { launchBrowser, startEditorServer } from './editor-harness.js';
 
 const outDir = process.argv[2] ?? join(packageRoot(), 'docs', 'screenshots');
 const scheme = process.env.QUIRE_SCREENSHOT_SCHEME === 'dark' ? 'dark' : 'light';
+
+/** Scrolls a scrolling element so that `target` (inside it) sits `gap` pixels below its top. */
+async function scrollTo(page: Page, scroller: string, target: string, gap: number): Promise<void> {
+  await page.locator(scroller).evaluate(
+    (element: any, { selector, space }) => {
+      const inner = element.querySelector(selector);
+      element.scrollTop += inner.getBoundingClientRect().top - element.getBoundingClientRect().top - space;
+    },
+    { selector: target, space: gap },
+  );
+}
 
 const server = await startEditorServer();
 const browser = await launchBrowser();
@@ -37,14 +49,8 @@ try {
   // The Articles type: its rich fields beside the form they make.
   await page.goto(`${server.origin}/settings/content-types/edit/articles`);
   await page.getByRole('group', { name: 'Field 5: Description' }).waitFor();
-  await page.locator('.main').evaluate((main) => {
-    const target = main.querySelector('[aria-label="Field 5: Description"]') as HTMLElement;
-    main.scrollTop = target.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop - 128;
-  });
-  await page.locator('.schema-side').evaluate((side) => {
-    const target = side.querySelector('.field-markdown') as HTMLElement;
-    side.scrollTop = target.offsetTop - 80;
-  });
+  await scrollTo(page, '.main', '[aria-label="Field 5: Description"]', 128);
+  await scrollTo(page, '.schema-side', '.field-markdown', 80);
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(outDir, `content-types${suffix}.png`) });
 
@@ -53,11 +59,8 @@ try {
   await page.getByRole('img', { name: 'Image preview' }).waitFor();
   await page.getByRole('button', { name: 'Split', exact: true }).click();
   await page.getByRole('region', { name: 'Body preview' }).getByRole('heading').first().waitFor();
-  await page.locator('.main').evaluate((main) => {
-    const target = main.querySelector('.field-markdown') as HTMLElement;
-    main.scrollTop = target.getBoundingClientRect().top - main.getBoundingClientRect().top + main.scrollTop - 132;
-  });
-  await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+  await scrollTo(page, '.main', '.field-markdown', 132);
+  await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
   await page.mouse.move(0, 0);
   await page.screenshot({ path: join(outDir, `article-editor${suffix}.png`) });
   await context.close();
