@@ -116,3 +116,108 @@ describe('the API client', () => {
     expect(requestToken).not.toHaveBeenCalled();
   });
 });
+
+/** A stand-in XMLHttpRequest answering from a script of (status, body) pairs, recording what was sent. */
+function scriptedXhr(answers: [number, unknown][]) {
+  const sent: { url: string; headers: Record<string, string>; body: unknown }[] = [];
+  class FakeXhr {
+    status = 0;
+    responseText = '';
+    upload = new EventTarget();
+    private events = new EventTarget();
+    private url = '';
+    private headers: Record<string, string> = {};
+    withCredentials = false;
+    open(_method: string, url: string) {
+      this.url = url;
+    }
+    setRequestHeader(name: string, value: string) {
+      this.headers[name] = value;
+    }
+    addEventListener(type: string, listener: EventListener) {
+      this.events.addEventListener(type, listener);
+    }
+    abort() {}
+    send(body: unknown) {
+      sent.push({ url: this.url, headers: this.headers, body });
+      const [status, payload] = answers.shift() ?? [500, {}];
+      queueMicrotask(() => {
+        this.upload.dispatchEvent(
+          Object.assign(new Event('progress'), { lengthComputable: true, loaded: 5, total: 10 }),
+        );
+        this.status = status;
+        this.responseText = JSON.stringify(payload);
+        this.events.dispatchEvent(new Event('load'));
+      });
+    }
+  }
+  return { FakeXhr, sent };
+}
+
+describe('uploads', () => {
+  it('send the file as multipart by XMLHttpRequest, report progress, and ask for the token on a 401', async () => {
+    const answer = { path: '/media/2025/03/x.png', type: 'image/png', size: 4 };
+    const { FakeXhr, sent } = scriptedXhr([
+      [401, { error: { status: 401, code: 'unauthorized', message: 'This server needs an API token' } }],
+      [201, answer],
+    ]);
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    try {
+      const requestToken = vi.fn(async () => 'right');
+      const client = createApiClient({ tokens: memoryTokens(), requestToken });
+      const progress = vi.fn();
+      const file = new File([new Uint8Array([1, 2, 3, 4])], 'x.png', { type: 'image/png' });
+      expect(await client.uploadFile(file, { onProgress: progress })).toEqual(answer);
+      expect(requestToken).toHaveBeenCalledWith('missing');
+      expect(progress).toHaveBeenCalledWith(0.5);
+      expect(sent.map((request) => [request.url, request.headers.Authorization])).toEqual([
+        ['/api/uploads', undefined],
+        ['/api/uploads', 'Bearer right'],
+      ]);
+      const form = sent[1].body as FormData;
+      expect((form.get('file') as File).name).toBe('x.png');
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+
+  it('turn a refusal into an ApiError with the status, for the field to explain', async () => {
+    const { FakeXhr } = scriptedXhr([
+      [415, { error: { status: 415, code: 'unsupported_media_type', message: 'Only PNG, JPEG...' } }],
+    ]);
+    vi.stubGlobal('XMLHttpRequest', FakeXhr);
+    try {
+      const client = createApiClient({ tokens: memoryTokens() });
+      const error = await client.uploadFile(new Blob(['text'])).catch((failure: unknown) => failure);
+      expect(error).toMatchObject({ status: 415, code: 'unsupported_media_type' });
+    } finally {
+      vi.unstubAllGlobals();
+    }
+  });
+});
+
+describe('content-type writes', () => {
+  it('go to /api/cms-content with the type as JSON, and force only when asked', async () => {
+    const fetch = vi.fn(async () => json(200, { slug: 'recipes' }));
+    const client = createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch, tokens: memoryTokens() });
+    await client.createContentType({ title: 'Recipes', columns: [] });
+    await client.updateContentType('blog posts', { title: 'Posts' });
+    await client.deleteContentType('recipes');
+    await client.deleteContentType('recipes', { force: true });
+    const calls = fetch.mock.calls as unknown as [string, RequestInit][];
+    expect(calls.map(([url, init]) => [init.method, url, init.body])).toEqual([
+      ['POST', '/api/cms-content', '{"title":"Recipes","columns":[]}'],
+      ['PUT', '/api/cms-content/blog%20posts', '{"title":"Posts"}'],
+      ['DELETE', '/api/cms-content/recipes', undefined],
+      ['DELETE', '/api/cms-content/recipes?force=true', undefined],
+    ]);
+  });
+
+  it('keep the rows that block a delete on the error', async () => {
+    const references = [{ table: 'articles', id: 'a1', title: 'Harbour', column: 'category' }];
+    const body = { error: { status: 409, code: 'conflict', message: 'Still used', references } };
+    const client = createApiClient({ fetch: (async () => json(409, body)) as typeof fetch, tokens: memoryTokens() });
+    const error = await client.deleteRow('categories', 'c1').catch((failure: unknown) => failure);
+    expect(error).toMatchObject({ status: 409, code: 'conflict', references });
+  });
+});
