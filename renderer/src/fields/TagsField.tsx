@@ -1,4 +1,5 @@
 import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react';
+import { flushSync } from 'react-dom';
 import { IconClose } from '../components/icons.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { addTags, removeTagAt, tagsFromRow } from './tags-value.js';
@@ -31,7 +32,10 @@ function TagsInput({ column, id, value, onChange, describedBy, invalid }: FieldI
     input.current?.focus();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key === 'Enter' || event.key === ',') {
+    if ((event.ctrlKey || event.metaKey) && event.key.toLowerCase() === 's' && draft.trim() !== '') {
+      // The save shortcut runs next, on the window: the typed tag must be in the form by then.
+      flushSync(() => commit(draft));
+    } else if (event.key === 'Enter' || event.key === ',') {
       // Enter adds a tag instead of submitting the form.
       event.preventDefault();
       commit(draft);

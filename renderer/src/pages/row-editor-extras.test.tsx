@@ -67,3 +67,25 @@ describe('preview addresses', () => {
     expect(previewHref('/p/{id}', columns, rowOf({ id: 'x/y', slug: '' }))).toBe('/p/x%2Fy');
   });
 });
+
+describe('saving with Ctrl+S while a tag is still being typed', () => {
+  beforeEach(() => window.history.replaceState(null, '', '/posts/new'));
+
+  it('adds the typed tag before saving', async () => {
+    const user = userEvent.setup();
+    const POSTS = typeOf('posts', [
+      { name: 'title', label: 'Title', type: 'text', required: true },
+      { name: 'tags', label: 'Tags', type: 'tags', required: false },
+    ]);
+    const createRow = vi.fn(async (_type: string, body: Record<string, unknown>) => ({
+      id: 'p1',
+      rows: [rowOf({ id: 'p1', ...body })],
+    }));
+    render(<EditorApp client={fakeApi([POSTS], { createRow })} />);
+    await user.type(await screen.findByLabelText('Title'), 'Hello');
+    await user.type(screen.getByLabelText('Tags'), 'first{Enter}second');
+    await user.keyboard('{Control>}s{/Control}');
+    await waitFor(() => expect(createRow).toHaveBeenCalledTimes(1));
+    expect(createRow).toHaveBeenCalledWith('posts', { title: 'Hello', tags: ['first', 'second'] });
+  });
+});
