@@ -183,8 +183,18 @@ async function load(options) {
   return runs[Math.floor(runs.length / 2)];
 }
 
-/** The four workloads against one system (`seed` style: the spec's /api/cms; or `directus`). */
-async function workloads(base, style, id) {
+/**
+ * The four workloads against one system (`seed` style: the spec's /api/cms; or `directus`), with
+ * the highest RSS of `pids` seen after each (a server may not outlive the create run's abrupt end).
+ */
+async function workloads(base, style, id, pids = []) {
+  let memory = { rss: 0, peak: 0 };
+  const sample = () => {
+    for (const pid of pids) {
+      const now = memoryOf(pid);
+      if (now.rss > memory.rss) memory = now;
+    }
+  };
   const enc = encodeURIComponent;
   const headers = style === 'directus' ? { authorization: `Bearer ${DIRECTUS_TOKEN}` } : {};
   const urls =
@@ -208,6 +218,7 @@ async function workloads(base, style, id) {
     await check.arrayBuffer();
     await autocannon({ url: urls[name], connections: CONNECTIONS, duration: 1, headers }); // warm-up
     results[name] = await load({ url: urls[name], headers });
+    sample();
   }
   let n = 0;
   const createOptions =
@@ -237,6 +248,8 @@ async function workloads(base, style, id) {
           body: CREATE_BODY,
         };
   results.create = await load(createOptions);
+  sample();
+  results.memory = memory;
   return results;
 }
 
@@ -318,8 +331,7 @@ for (const n of sizes) {
       ['floor', floorBase, floor.child],
     ]) {
       const id = await firstId(base, 'seed');
-      results.systems[name] = await workloads(base, 'seed', id);
-      results.systems[name].memory = memoryOf(child.pid);
+      results.systems[name] = await workloads(base, 'seed', id, [child.pid]);
       for (const [workload, r] of Object.entries(results.systems[name]).filter(([k]) => k !== 'memory')) {
         log(
           `${name} ${workload}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}`,
@@ -341,9 +353,8 @@ if (args.peer) {
     await run('bash', [join(shared, 'peer-directus.sh'), String(n)]);
     const base = 'http://127.0.0.1:8055';
     const id = await firstId(base, 'directus');
-    peer = { n, results: await workloads(base, 'directus', id) };
-    const pids = execFileSync('pgrep', ['-f', 'directus'], { encoding: 'utf8' }).trim().split('\n').map(Number);
-    peer.results.memory = pids.map(memoryOf).reduce((a, b) => (b.rss > a.rss ? b : a), { rss: 0, peak: 0 });
+    const pids = execFileSync('pgrep', ['-f', 'directus start'], { encoding: 'utf8' }).trim().split('\n').map(Number);
+    peer = { n, results: await workloads(base, 'directus', id, pids) };
   } catch (error) {
     peer = { n, error: error.message.split('\n')[0] };
     log(`peer failed: ${peer.error}`);
@@ -410,7 +421,7 @@ const lines = [
   '|---|---|---|---|---|---|---|---|---|---|',
   ...rows,
   '',
-  '| rows | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire RSS after load | floor RSS after load |',
+  '| rows | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire RSS after load (highest) | floor RSS after load (highest) |',
   '|---|---|---|---|---|---|',
   ...extras,
 ];
