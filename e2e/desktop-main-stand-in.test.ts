@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -9,6 +9,7 @@ import { EDITOR_OPEN_PREFIX, EXIT_REPORTED_FAILURE } from '../electron/main/desk
 import { settingsFile } from '../electron/main/settings-store.js';
 import { REBUILD_COMMAND } from '../electron/server-child/server-child.js';
 import { EDITOR_CONTENT_SECURITY_POLICY } from '../server/http/editor-headers.js';
+import { spawnWatched, type WatchedProcess } from './support/watched-process.js';
 
 /**
  * The real main process (dist/electron/main/main.js: lifecycle, settings, menu, security guards,
@@ -23,52 +24,15 @@ const OPEN = new RegExp(
   'm',
 );
 
-interface MainProcess {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-  waitFor(pattern: RegExp): Promise<RegExpMatchArray>;
-}
+/** The main process can take a while: it may build the editor first. */
+const MAIN_TIMEOUT_MS = 120_000;
 
-function runMain(args: string[], env: NodeJS.ProcessEnv): MainProcess {
-  const child = spawn(
-    process.execPath,
-    ['--import', register, join(root, 'dist', 'electron', 'main', 'main.js'), ...args],
-    {
-      cwd: root,
-      env,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  let output = '';
-  const listeners = new Set<() => void>();
-  const append = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    for (const listener of listeners) listener();
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => output,
-    exited,
-    waitFor: (pattern) =>
-      new Promise((resolve, reject) => {
-        const check = () => {
-          const match = output.match(pattern);
-          if (match) {
-            listeners.delete(check);
-            resolve(match);
-          }
-        };
-        listeners.add(check);
-        void exited.then(() => {
-          if (!output.match(pattern)) reject(new Error(`the main process exited without ${pattern}:\n${output}`));
-        });
-        check();
-      }),
-  };
+function runMain(args: string[], env: NodeJS.ProcessEnv): WatchedProcess {
+  return spawnWatched(['--import', register, join(root, 'dist', 'electron', 'main', 'main.js'), ...args], {
+    cwd: root,
+    env,
+    defaultTimeoutMs: MAIN_TIMEOUT_MS,
+  });
 }
 
 async function freePort(): Promise<number> {
@@ -87,7 +51,7 @@ async function newsTitles(origin: string): Promise<string[]> {
 describe('the desktop main process, under Node with a stand-in for Electron', () => {
   let dir: string;
   let env: NodeJS.ProcessEnv;
-  let running: MainProcess | null = null;
+  let running: WatchedProcess | null = null;
 
   beforeAll(() => {
     const result = spawn(process.execPath, [join(root, 'scripts', 'build.mjs'), '--if-stale'], {

@@ -1,4 +1,3 @@
-import { type ChildProcess, spawn } from 'node:child_process';
 import { chmodSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -6,6 +5,7 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { HEADLESS_REASONS } from '../electron/launcher/launch-decision.js';
 import { EDITOR_CONTENT_SECURITY_POLICY } from '../server/http/editor-headers.js';
+import { spawnWatched, type WatchedProcess } from './support/watched-process.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 /** `npm start` builds first when sources changed since the last build: allow for tsc and vite. */
@@ -13,54 +13,8 @@ const START_TIMEOUT_MS = 240_000;
 const FALLBACK =
   /^Quire: the desktop window is not available here \((.+)\); serving the editor at (http:\/\/127\.0\.0\.1:\d+\/) instead\.$/m;
 
-/** A launcher process, its output so far, and a way to wait for a line. */
-interface Launch {
-  child: ChildProcess;
-  output(): string;
-  exited: Promise<number | null>;
-  waitFor(pattern: RegExp, timeoutMs?: number): Promise<RegExpMatchArray>;
-}
-
-function launch(command: string[], env: NodeJS.ProcessEnv): Launch {
-  const child = spawn(process.execPath, command, { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  let output = '';
-  const listeners = new Set<() => void>();
-  const append = (chunk: Buffer) => {
-    output += chunk.toString('utf8');
-    for (const listener of listeners) listener();
-  };
-  child.stdout?.on('data', append);
-  child.stderr?.on('data', append);
-  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
-  return {
-    child,
-    output: () => output,
-    exited,
-    waitFor(pattern, timeoutMs = START_TIMEOUT_MS - 10_000) {
-      return new Promise((resolve, reject) => {
-        const check = () => {
-          const match = output.match(pattern);
-          if (match) {
-            clearTimeout(timer);
-            listeners.delete(check);
-            resolve(match);
-          }
-        };
-        const timer = setTimeout(() => {
-          listeners.delete(check);
-          reject(new Error(`no line matching ${pattern} within ${timeoutMs} ms; output:\n${output}`));
-        }, timeoutMs);
-        listeners.add(check);
-        void exited.then((code) => {
-          if (!output.match(pattern)) {
-            clearTimeout(timer);
-            reject(new Error(`the launcher exited (${code}) before printing ${pattern}; output:\n${output}`));
-          }
-        });
-        check();
-      });
-    },
-  };
+function launch(command: string[], env: NodeJS.ProcessEnv): WatchedProcess {
+  return spawnWatched(command, { cwd: root, env, defaultTimeoutMs: START_TIMEOUT_MS - 10_000 });
 }
 
 /** Creates a row through the API and reads it back, as a site build would. */
@@ -89,7 +43,7 @@ async function expectEditorPage(editorUrl: string): Promise<void> {
 
 describe('npm start where Electron cannot start', () => {
   let dir: string;
-  let running: Launch | null = null;
+  let running: WatchedProcess | null = null;
   let env: NodeJS.ProcessEnv;
 
   beforeEach(() => {
@@ -216,7 +170,7 @@ describe('npm start where Electron cannot start', () => {
   }
 
   /** The built launcher run on another checkout folder, as scripts/start.mjs runs it on this one. */
-  function startIn(fakeRoot: string): Launch {
+  function startIn(fakeRoot: string): WatchedProcess {
     const launcher = pathToFileURL(join(root, 'dist', 'electron', 'launcher', 'start-launcher.js')).href;
     const script = `const { runStart } = await import(${JSON.stringify(launcher)}); await runStart(${JSON.stringify(fakeRoot)}, process.argv.slice(1));`;
     return launch(['--input-type=module', '-e', script, '--', '--db', join(dir, 'content.sqlite'), '--port', '0'], env);
