@@ -1,17 +1,17 @@
 import type { FieldType, ParseResult } from './field.js';
-import { ok, problem, singleString } from './field.js';
+import { ok, parseText, problem } from './field.js';
 
 const TRUE = new Set(['true', '1', 'on', 'yes']);
 const FALSE = new Set(['false', '0', 'off', 'no']);
 
 function parseBoolean(raw: unknown): ParseResult {
   if (typeof raw === 'boolean') return ok(raw);
-  const single = singleString(raw);
-  if (!single.ok || single.value === null) return single;
-  const text = (single.value as string).trim().toLowerCase();
-  if (TRUE.has(text)) return ok(true);
-  if (FALSE.has(text)) return ok(false);
-  return problem('must be true or false');
+  return parseText(raw, (given) => {
+    const text = given.trim().toLowerCase();
+    if (TRUE.has(text)) return ok(true);
+    if (FALSE.has(text)) return ok(false);
+    return problem('must be true or false');
+  });
 }
 
 /** `boolean`: true or false (forms send true/false, 1/0 or a checkbox's on), stored as 1/0. */

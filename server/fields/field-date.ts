@@ -1,17 +1,17 @@
 import { normalizeDatetime } from './datetime-format.js';
 import type { FieldType, ParseResult } from './field.js';
-import { ok, problem, singleString, storedAsIs, storedText } from './field.js';
+import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
 const FORMAT_PROBLEM = 'must be a real date in the format YYYY-MM-DD';
 
 function parseDate(raw: unknown): ParseResult {
-  const single = singleString(raw);
-  if (!single.ok || single.value === null) return single;
-  const text = (single.value as string).trim();
-  // A date is valid exactly when that day at midnight is a valid datetime.
-  if (!DATE.test(text) || normalizeDatetime(`${text} 00:00:00`) === null) return problem(FORMAT_PROBLEM);
-  return ok(text);
+  return parseText(raw, (given) => {
+    const text = given.trim();
+    // A date is valid exactly when that day at midnight is a valid datetime.
+    if (!DATE.test(text) || normalizeDatetime(`${text} 00:00:00`) === null) return problem(FORMAT_PROBLEM);
+    return ok(text);
+  });
 }
 
 /** `date`: a calendar date, stored as sortable `YYYY-MM-DD` text. */

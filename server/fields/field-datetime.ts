@@ -1,6 +1,6 @@
 import { normalizeDatetime } from './datetime-format.js';
 import type { FieldType } from './field.js';
-import { ok, problem, singleString, storedAsIs, storedText } from './field.js';
+import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 const FORMAT_PROBLEM = 'must be a real date and time in the format YYYY-MM-DD HH:MM:SS';
 
@@ -11,10 +11,10 @@ export const datetimeField: FieldType = {
   filter: 'equals',
   orderable: true,
   parse(raw) {
-    const single = singleString(raw);
-    if (!single.ok || single.value === null) return single;
-    const normalized = normalizeDatetime(single.value as string);
-    return normalized === null ? problem(FORMAT_PROBLEM) : ok(normalized);
+    return parseText(raw, (text) => {
+      const normalized = normalizeDatetime(text);
+      return normalized === null ? problem(FORMAT_PROBLEM) : ok(normalized);
+    });
   },
   parseFilter(raw) {
     const normalized = normalizeDatetime(raw);

@@ -1,16 +1,16 @@
 import type { FieldType, ParseResult } from './field.js';
-import { ok, problem, singleString, storedAsIs } from './field.js';
+import { ok, parseText, problem, storedAsIs } from './field.js';
 
 const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
 
 function parseNumber(raw: unknown): ParseResult {
   if (typeof raw === 'number') return Number.isFinite(raw) ? ok(raw) : problem('must be a finite number');
-  const single = singleString(raw);
-  if (!single.ok || single.value === null) return single;
-  const text = (single.value as string).trim();
-  if (!NUMBER.test(text)) return problem('must be a number, like 42 or 3.5');
-  const value = Number(text);
-  return Number.isFinite(value) ? ok(value) : problem('must be a finite number');
+  return parseText(raw, (given) => {
+    const text = given.trim();
+    if (!NUMBER.test(text)) return problem('must be a number, like 42 or 3.5');
+    const value = Number(text);
+    return Number.isFinite(value) ? ok(value) : problem('must be a finite number');
+  });
 }
 
 /** `number`: a finite number (integer or decimal), stored as a SQL REAL so it sorts numerically. */

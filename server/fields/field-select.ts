@@ -1,5 +1,5 @@
 import type { FieldType } from './field.js';
-import { problem, singleString, storedAsIs, storedText } from './field.js';
+import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 /** `select`: one of the descriptor's option ids. */
 export const selectField: FieldType = {
@@ -8,11 +8,10 @@ export const selectField: FieldType = {
   filter: 'equals',
   orderable: true,
   parse(raw, column) {
-    const single = singleString(raw);
-    if (!single.ok || single.value === null) return single;
-    const ids = (column.options ?? []).map((option) => option.id);
-    if (!ids.includes(single.value as string)) return problem(`must be one of ${ids.join(', ')}`);
-    return single;
+    return parseText(raw, (id) => {
+      const ids = (column.options ?? []).map((option) => option.id);
+      return ids.includes(id) ? ok(id) : problem(`must be one of ${ids.join(', ')}`);
+    });
   },
   parseFilter(raw, column) {
     return this.parse(raw, column);

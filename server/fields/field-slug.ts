@@ -1,6 +1,6 @@
 import { slugify } from '../content/slugs.js';
 import type { FieldType } from './field.js';
-import { ok, problem, singleString, storedAsIs, storedText } from './field.js';
+import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 /**
  * `slug`: a URL slug derived from its `parent` column. A given value is normalised the same way as a
@@ -12,10 +12,10 @@ export const slugField: FieldType = {
   filter: 'equals',
   orderable: true,
   parse(raw) {
-    const single = singleString(raw);
-    if (!single.ok || single.value === null) return single;
-    const slug = slugify(single.value as string);
-    return slug === '' ? problem('must contain letters or digits') : ok(slug);
+    return parseText(raw, (text) => {
+      const slug = slugify(text);
+      return slug === '' ? problem('must contain letters or digits') : ok(slug);
+    });
   },
   parseFilter: (raw) => ok(raw),
   toStored: storedAsIs,

@@ -1,6 +1,6 @@
 import type { ColumnType } from '../contract/api-contract.js';
 import type { FieldType } from './field.js';
-import { ok, problem, singleString, storedAsIs, storedText } from './field.js';
+import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 /** Longest single-line text accepted; far above any title, well below the body size limit. */
 export const MAX_TEXT_LENGTH = 100_000;
@@ -15,12 +15,11 @@ export function textLikeField(type: ColumnType, maxLength: number): FieldType {
     filter: 'equals',
     orderable: true,
     parse(raw) {
-      const single = singleString(raw);
-      if (!single.ok || single.value === null) return single;
-      const value = single.value as string;
-      if (value.length > maxLength) return problem(`must be at most ${maxLength} characters`);
-      if (value.includes('\u0000')) return problem('must not contain NUL characters');
-      return ok(value);
+      return parseText(raw, (value) => {
+        if (value.length > maxLength) return problem(`must be at most ${maxLength} characters`);
+        if (value.includes('\u0000')) return problem('must not contain NUL characters');
+        return ok(value);
+      });
     },
     parseFilter: (raw) => ok(raw),
     toStored: storedAsIs,

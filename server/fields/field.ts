@@ -49,6 +49,16 @@ export function singleString(raw: unknown): ParseResult {
   return ok(raw === '' ? null : raw);
 }
 
+/**
+ * Parses a value that must be one string: absent or empty is null, a repeat or a non-string is a
+ * problem, and anything else goes to `check`.
+ */
+export function parseText(raw: unknown, check: (text: string) => ParseResult): ParseResult {
+  const single = singleString(raw);
+  if (!single.ok || single.value === null) return single;
+  return check(single.value as string);
+}
+
 /** Stored text back to JSON: null stays null, anything else becomes a string. */
 export const storedText = (stored: unknown): ColumnValue =>
   stored === null || stored === undefined ? null : String(stored);
