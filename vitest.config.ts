@@ -11,7 +11,7 @@ export default defineConfig({
       {
         test: {
           name: 'server',
-          include: ['server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
           // The long crash and load runs: `npm run test:stress` (vitest.stress.config.ts).
           exclude: [...configDefaults.exclude, '**/*.stress.test.ts'],
           environment: 'node',

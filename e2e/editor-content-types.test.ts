@@ -1,6 +1,6 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
-import type { ContentTypeListResponse, ContentTypeSummary } from '../server/contract/api-contract.js';
+import type { ContentTypeListResponse, ContentTypeSummary } from '../common/api-contract.js';
 import { editorSuite } from './support/editor-harness.js';
 import { landscapePng } from './support/png-image.js';
 

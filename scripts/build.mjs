@@ -4,10 +4,11 @@
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { bundleReport } from './bundle-report.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
 const stamp = join(root, 'dist', '.build-stamp');
-const SOURCES = ['server', 'electron', 'renderer', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
+const SOURCES = ['common', 'server', 'electron', 'renderer', 'package.json', 'tsconfig.json', 'tsconfig.build.json'];
 
 function newest(path) {
   if (!existsSync(path)) return 0;
@@ -38,6 +39,7 @@ const bin = (name) => join(root, 'node_modules', '.bin', name);
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
 if (existsSync(join(root, 'renderer', 'vite.config.ts'))) {
   run(bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
+  console.log(bundleReport(join(root, 'dist', 'renderer')));
 }
 mkdirSync(join(root, 'dist'), { recursive: true });
 writeFileSync(stamp, new Date().toISOString());

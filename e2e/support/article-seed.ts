@@ -1,9 +1,4 @@
-import type {
-  ContentRow,
-  CreateRowResponse,
-  ListResponse,
-  UploadResponse,
-} from '../../server/contract/api-contract.js';
+import type { ContentRow, CreateRowResponse, ListResponse, UploadResponse } from '../../common/api-contract.js';
 import { landscapePng } from './png-image.js';
 
 /** Uploads a PNG through the API, as the editor does. */

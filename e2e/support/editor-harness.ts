@@ -2,8 +2,8 @@ import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
+import type { ContentRow, CreateRowResponse, ListResponse } from '../../common/api-contract.js';
 import { builtEditorDir, packageRoot } from '../../server/config/package-root.js';
-import type { ContentRow, CreateRowResponse, ListResponse } from '../../server/contract/api-contract.js';
 import { startTestServer, type TestServer } from '../../server/test-support/test-server.js';
 
 /** Debian's Chromium; CI installs it with apt-get (no browser downloads). */

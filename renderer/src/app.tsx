@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
 import { ApiProvider } from './api/api-context.js';
 import { describeError } from './api/api-error.js';
 import { type ApiClient, createApiClient, type TokenRequestReason } from './api/client.js';
@@ -15,6 +15,7 @@ import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from './routing/routes.js';
+import { useTransliteration } from './schema/slugify.js';
 
 interface TokenRequest {
   reason: TokenRequestReason;
@@ -127,7 +128,11 @@ function Screen() {
     if (edited === undefined) {
       return <NotFound message={`There is no content type with the slug “${route.slug}”.`} homeLink={home} />;
     }
-    return <ContentTypeEditorPage key={route.slug ?? 'new'} type={edited} />;
+    return (
+      <SlugsReady needed>
+        <ContentTypeEditorPage key={route.slug ?? 'new'} type={edited} />
+      </SlugsReady>
+    );
   }
   if (route.name === 'unknown') {
     return <NotFound message={`There is nothing at ${route.path}.`} homeLink={home} />;
@@ -135,7 +140,16 @@ function Screen() {
   const type = types.find((candidate) => candidate.table === route.type);
   if (!type) return <NotFound message={`There is no content type named “${route.type}”.`} homeLink={home} />;
   if (route.name === 'list') return <ListPage key={type.table} type={type} list={route.list} />;
-  return <RowEditorPage key={type.table} type={type} id={route.name === 'row' ? route.id : null} list={route.list} />;
+  return (
+    <SlugsReady needed={type.columns.some((column) => column.type === 'slug')}>
+      <RowEditorPage key={type.table} type={type} id={route.name === 'row' ? route.id : null} list={route.list} />
+    </SlugsReady>
+  );
+}
+
+/** Shows a screen that makes slugs once the transliteration tables have loaded (see `slugify`). */
+function SlugsReady({ needed, children }: { needed: boolean; children: ReactNode }) {
+  return useTransliteration(needed) ? children : <LoadingState label="Opening…" />;
 }
 
 function NotFound({ message, homeLink }: { message: string; homeLink: ReturnType<typeof useLinkProps> }) {

@@ -1,50 +1,25 @@
-import type { ColumnChange, ColumnDescriptor } from '../contract/api-contract.js';
+import type { ColumnChange, ColumnDescriptor } from '../../common/api-contract.js';
+import {
+  IDENTIFIER_PROBLEM,
+  isIdentifier,
+  isReservedTable,
+  RESERVED_COLUMNS,
+  tableFromSlug,
+} from '../../common/naming-rules.js';
+import { isSlug } from '../../common/slug-rules.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
-import { isSlug, slugify } from './slugs.js';
-
-/** A table or column name: lower-case letters, digits and `_`, starting with a letter. */
-const IDENTIFIER = /^[a-z][a-z0-9_]{0,62}$/;
-
-/** Column names the server uses itself, or that would be confusing in a query string. */
-const RESERVED_COLUMNS = new Set([
-  'id',
-  'meta',
-  'meta_title',
-  'meta_description',
-  'meta_keywords',
-  'created_at',
-  'updated_at',
-  'created_by',
-  'updated_by',
-  'publish_at',
-  'search',
-  'rowid',
-  'oid',
-  '_rowid_',
-  'rowcount',
-]);
-
-/**
- * Table-name prefixes and names that belong to Quire, SQLite or Kysely, or that the editor's own
- * paths use (`/api`, `/media`, `/assets` are served at the top level beside `/<table>`).
- */
-const RESERVED_TABLE = /^(?:sqlite_|quire_|kysely_)|_fts(?:_|$)|^(?:api|assets|media|uploads|backups)$/;
+import { slugify } from './slugs.js';
 
 const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target']);
 const MAX_COLUMNS = 100;
 const MAX_TITLE_LENGTH = 200;
 const MAX_PREVIEW_LENGTH = 500;
 
-/** Whether a string can name a content table or column. */
-export function isIdentifier(name: string): boolean {
-  return IDENTIFIER.test(name);
-}
-
 /** Checks a table name for a new content type; returns a problem or null. */
 export function tableNameProblem(table: string): string | null {
-  if (!isIdentifier(table)) return 'must be 1 to 63 lower-case letters, digits or _, starting with a letter';
-  if (RESERVED_TABLE.test(table)) return 'is reserved for Quire itself; pick another name';
+  if (!isIdentifier(table)) return IDENTIFIER_PROBLEM;
+  if (isReservedTable(table)) return 'is reserved for Quire itself; pick another name';
   return null;
 }
 
@@ -122,7 +97,7 @@ export function readColumns(
     if (unknown.length > 0) problems[at] = `has unknown properties ${unknown.join(', ')}`;
     const { name, label, type, required } = entry;
     if (typeof name !== 'string' || !isIdentifier(name)) {
-      problems[`${at}.name`] = 'must be 1 to 63 lower-case letters, digits or _, starting with a letter';
+      problems[`${at}.name`] = IDENTIFIER_PROBLEM;
     } else if (RESERVED_COLUMNS.has(name)) {
       problems[`${at}.name`] = `${name} is reserved; pick another name`;
     }

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { ColumnChange, ColumnDescriptor, ContentTypeSummary } from '../contract/api-contract.js';
+import type { ColumnChange, ColumnDescriptor, ContentTypeSummary } from '../../common/api-contract.js';
+import { timestampNow } from '../../common/datetime-syntax.js';
+import { tableFromSlug } from '../../common/naming-rules.js';
 import { ContentRepository } from '../db/content-repository.js';
 import {
   alterContentTable,
@@ -12,7 +14,6 @@ import {
 import { ContentTypeRepository } from '../db/content-type-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
-import { timestampNow } from '../fields/datetime-format.js';
 import { type ContentType, summarize } from './content-type.js';
 import {
   bodyObject,
@@ -46,7 +47,7 @@ export class ContentTypeService {
     const problems: Record<string, string> = {};
     const title = readTitle(body.title, problems);
     const slug = readTypeSlug(body.slug, title, problems);
-    const table = typeof body.table === 'string' && body.table !== '' ? body.table : slug.replace(/-/g, '_');
+    const table = typeof body.table === 'string' && body.table !== '' ? body.table : tableFromSlug(slug);
     const tableProblem = tableNameProblem(table);
     if (tableProblem) problems.table = tableProblem;
     const previewPath = readPreviewPath(body.preview_path, problems);

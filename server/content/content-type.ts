@@ -1,5 +1,6 @@
-import type { ColumnDescriptor, ContentTypeSummary } from '../contract/api-contract.js';
-import { SYSTEM_FIELDS } from '../contract/api-contract.js';
+import type { ColumnDescriptor, ContentTypeSummary, PublishedColumn } from '../../common/api-contract.js';
+import { SYSTEM_FIELDS } from '../../common/api-contract.js';
+import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title-rules.js';
 import type { ContentTypeRecord } from '../db/content-type-repository.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
 
@@ -17,17 +18,18 @@ export interface ContentType {
   columns: readonly ColumnDescriptor[];
   /** Columns by name, for O(1) checks of request field names. */
   columnsByName: ReadonlyMap<string, ColumnDescriptor>;
-  /** Columns searched by `filter=search=`: those named title and slug the type has. */
+  /** The descriptors as published: with whether each can be filtered and ordered on. */
+  publishedColumns: readonly PublishedColumn[];
+  /** The column whose value is a row's title, or null (see `titleColumnOf`). */
+  titleColumn: string | null;
+  /** The first slug column, or null. */
+  slugColumn: string | null;
+  /** Columns searched by `filter=search=`: the title column and the slug columns. */
   searchColumns: readonly string[];
 }
 
 /** Fields that can be filtered and ordered on besides the content columns. */
 export const SYSTEM_SORTABLE: ReadonlySet<string> = new Set(SYSTEM_FIELDS);
-
-/** Columns searched by `filter=search=`: those named title and slug among `columns`. */
-export function searchColumnsOf(columns: readonly ColumnDescriptor[]): string[] {
-  return ['title', 'slug'].filter((name) => columns.some((column) => column.name === name));
-}
 
 /** Builds a content type from its registry record, refusing descriptors that break the rules. */
 export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
@@ -51,6 +53,9 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     flatMeta: record.flat_meta === 1,
     columns,
     columnsByName: new Map(columns.map((column) => [column.name, column])),
+    publishedColumns: columns.map(publishColumn),
+    titleColumn: titleColumnOf(columns),
+    slugColumn: slugColumnOf(columns),
     searchColumns: searchColumnsOf(columns),
   };
 }
@@ -64,8 +69,16 @@ export function summarize(type: ContentType): ContentTypeSummary {
     title: type.title,
     status: type.status,
     slug: type.slug,
-    columns: [...type.columns],
+    columns: [...type.publishedColumns],
     custom: type.custom,
     preview_path: type.previewPath,
+    title_column: type.titleColumn,
+    search_columns: [...type.searchColumns],
   };
+}
+
+/** A descriptor with what its field type allows (the `FieldType` registry decides). */
+export function publishColumn(column: ColumnDescriptor): PublishedColumn {
+  const field = fieldFor(column.type);
+  return { ...column, filterable: field.filter !== 'none', orderable: field.orderable };
 }

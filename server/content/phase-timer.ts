@@ -1,4 +1,4 @@
-import type { Timing } from '../contract/api-contract.js';
+import type { Timing } from '../../common/api-contract.js';
 
 type Phase = Exclude<keyof Timing, 'total'>;
 

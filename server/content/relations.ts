@@ -1,4 +1,4 @@
-import type { RelationValue, RowReference } from '../contract/api-contract.js';
+import type { RelationValue, RowReference } from '../../common/api-contract.js';
 import type { ContentRepository, StoredRow } from '../db/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
@@ -34,7 +34,11 @@ export async function resolveRelations(
     if (ids.length === 0 || !target) continue;
     for (const found of await repository.findByIds(target.table, ids)) {
       const id = String(found.id);
-      resolved.set(id, { id, title: textOrNull(found.title), slug: textOrNull(found.slug) });
+      resolved.set(id, {
+        id,
+        title: textOrNull(target.titleColumn && found[target.titleColumn]),
+        slug: textOrNull(target.slugColumn && found[target.slugColumn]),
+      });
     }
   }
   return lookup;
@@ -73,7 +77,8 @@ export async function assertNotReferenced(
       if (column.target !== type.slug || references.length >= MAX_REFERENCES) continue;
       const rows = await repository.findReferencing(other.table, column.name, id, MAX_REFERENCES - references.length);
       for (const row of rows) {
-        references.push({ table: other.table, id: String(row.id), title: textOrNull(row.title), column: column.name });
+        const title = textOrNull(other.titleColumn && row[other.titleColumn]);
+        references.push({ table: other.table, id: String(row.id), title, column: column.name });
       }
     }
   }

@@ -1,4 +1,4 @@
-import type { ContentRow } from '../contract/api-contract.js';
+import type { ContentRow } from '../../common/api-contract.js';
 import type { StoredRow } from '../db/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';

@@ -1,15 +1,13 @@
-import type { ColumnValue } from '../contract/api-contract.js';
-import { SYSTEM_FIELDS } from '../contract/api-contract.js';
+import type { ColumnValue } from '../../common/api-contract.js';
+import { SYSTEM_FIELDS } from '../../common/api-contract.js';
+import { columnForFieldName, flatMetaName, META_KEYS } from '../../common/row-fields.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
-import { META_KEYS, type MetaPatch, readMetaPatch } from './seo-meta.js';
-
-/** Other names accepted for a column in write bodies (the spec's write responses use `publish_at`). */
-const ALIASES: Readonly<Record<string, string>> = { publish_at: 'published_at' };
+import { type MetaPatch, readMetaPatch } from './seo-meta.js';
 
 const IGNORED: ReadonlySet<string> = new Set(SYSTEM_FIELDS);
-const META_FIELDS: ReadonlySet<string> = new Set(['meta', ...META_KEYS.map((key) => `meta_${key}`)]);
+const META_FIELDS: ReadonlySet<string> = new Set(['meta', ...META_KEYS.map(flatMetaName)]);
 
 /** A write body checked against a content type's columns. */
 export interface RowInput {
@@ -36,7 +34,7 @@ export function parseRowInput(type: ContentType, body: unknown, mode: 'create' |
 
   for (const [rawName, raw] of Object.entries(fields)) {
     if (IGNORED.has(rawName) || META_FIELDS.has(rawName)) continue;
-    const name = !type.columnsByName.has(rawName) && Object.hasOwn(ALIASES, rawName) ? ALIASES[rawName] : rawName;
+    const name = columnForFieldName(rawName, (column) => type.columnsByName.has(column));
     const column = type.columnsByName.get(name);
     if (!column) {
       problems[rawName] = `is not a field of ${type.table}`;

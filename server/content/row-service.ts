@@ -1,11 +1,12 @@
 import type { Kysely } from 'kysely';
-import type { ColumnValue, ContentRow, SeoMeta } from '../contract/api-contract.js';
+import type { ColumnValue, ContentRow, SeoMeta } from '../../common/api-contract.js';
+import { timestampNow } from '../../common/datetime-syntax.js';
+import { slugWithSuffix, uniqueSlug } from '../../common/slug-rules.js';
 import { ContentRepository, type RowSelection, type StoredRow } from '../db/content-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { isUniqueViolation } from '../db/sqlite-dialect.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
-import { timestampNow } from '../fields/datetime-format.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
@@ -18,7 +19,6 @@ import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput, type RowInput } from './row-input.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
 import { assignSlugs } from './slug-columns.js';
-import { slugWithSuffix, uniqueSlug } from './slugs.js';
 
 /** A page of rows with the counts the list endpoint reports. */
 export interface RowList {
@@ -118,7 +118,7 @@ export class RowService {
     const total = await this.countOf(repository, type, ALL_ROWS);
     timer?.lap('count');
     const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
-    const pageMeta = resolvePageMeta(row as StoredRow, row.meta);
+    const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
     timer?.lap('format');
     return { row, pageMeta, total };
   }

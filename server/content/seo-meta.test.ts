@@ -48,16 +48,16 @@ describe('applyMetaPatch', () => {
 describe('resolvePageMeta', () => {
   it('takes each member from meta first', () => {
     const meta = { title: 'SEO', description: 'Desc', keywords: 'k' };
-    expect(resolvePageMeta({ title: 'Row', description: 'Row desc' }, meta)).toEqual(meta);
+    expect(resolvePageMeta({ title: 'Row', description: 'Row desc' }, meta, 'title')).toEqual(meta);
   });
   it('falls back to the title, description and tags columns', () => {
-    expect(resolvePageMeta({ title: 'Row', description: 'About', tags: ['a', 'b'] }, null)).toEqual({
+    expect(resolvePageMeta({ title: 'Row', description: 'About', tags: ['a', 'b'] }, null, 'title')).toEqual({
       title: 'Row',
       description: 'About',
       keywords: 'a, b',
     });
   });
   it('gives empty strings where nothing is known', () => {
-    expect(resolvePageMeta({ title: 'Row' }, null)).toEqual({ title: 'Row', description: '', keywords: '' });
+    expect(resolvePageMeta({ title: 'Row' }, null, 'title')).toEqual({ title: 'Row', description: '', keywords: '' });
   });
 });

@@ -1,9 +1,6 @@
-import type { SeoMeta } from '../contract/api-contract.js';
+import type { SeoMeta } from '../../common/api-contract.js';
+import { flatMetaName, META_KEYS, type MetaKey, nestedMetaName } from '../../common/row-fields.js';
 import type { StoredRow } from '../db/content-repository.js';
-
-/** The members of SEO meta, in order. */
-export const META_KEYS = ['title', 'description', 'keywords'] as const;
-type MetaKey = (typeof META_KEYS)[number];
 
 /** Longest value of one meta member. */
 export const MAX_META_LENGTH = 10_000;
@@ -29,14 +26,14 @@ export function readMetaPatch(body: Record<string, unknown>, problems: Record<st
           problems[`meta[${key}]`] = 'is not a meta member (use title, description, keywords)';
           continue;
         }
-        setMember(patch, key as MetaKey, value, `meta[${key}]`, problems);
+        setMember(patch, key as MetaKey, value, nestedMetaName(key as MetaKey), problems);
       }
     } else {
       problems.meta = 'must be an object with title, description and keywords, or null';
     }
   }
   for (const key of META_KEYS) {
-    const flat = `meta_${key}`;
+    const flat = flatMetaName(key);
     if (!Object.hasOwn(body, flat)) continue;
     patch ??= {};
     if (patch === null) {
@@ -86,9 +83,9 @@ export function parseStoredMeta(stored: unknown): SeoMeta | null {
 
 /**
  * The page's SEO meta as a site would render it: each member from the row's meta, else the title
- * from the row's title, the description from its `description` column, keywords from its `tags`.
+ * from the row's title column, the description from its `description` column, keywords from its `tags`.
  */
-export function resolvePageMeta(row: StoredRow, meta: SeoMeta | null): SeoMeta {
+export function resolvePageMeta(row: StoredRow, meta: SeoMeta | null, titleColumn: string | null): SeoMeta {
   const text = (value: unknown): string => (typeof value === 'string' ? value : '');
   const tags = (value: unknown): string => {
     if (Array.isArray(value)) return value.join(', ');
@@ -102,7 +99,7 @@ export function resolvePageMeta(row: StoredRow, meta: SeoMeta | null): SeoMeta {
     return '';
   };
   return {
-    title: meta?.title || text(row.title),
+    title: meta?.title || text(titleColumn === null ? undefined : row[titleColumn]),
     description: meta?.description || text(row.description),
     keywords: meta?.keywords || tags(row.tags),
   };

@@ -1,4 +1,4 @@
-import type { ColumnValue } from '../contract/api-contract.js';
+import type { ColumnValue } from '../../common/api-contract.js';
 import type { StoredRow } from '../db/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';

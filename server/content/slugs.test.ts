@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { isSlug, MAX_SLUG_LENGTH, slugify, uniqueSlug } from './slugs.js';
+import { isSlug, MAX_SLUG_LENGTH, uniqueSlug } from '../../common/slug-rules.js';
+import { slugify } from './slugs.js';
 
 describe('slugify', () => {
   it.each([

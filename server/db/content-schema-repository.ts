@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { searchColumnsOf } from '../content/content-type.js';
-import type { ColumnDescriptor } from '../contract/api-contract.js';
+import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { searchColumnsOf } from '../../common/title-rules.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { dropSearchIndex, ensureSearchIndex } from './sqlite-search-index.js';
 

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode, RowReference } from '../contract/api-contract.js';
+import type { ErrorBody, ErrorCode, RowReference } from '../../common/api-contract.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,

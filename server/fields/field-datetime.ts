@@ -1,4 +1,4 @@
-import { normalizeDatetime } from './datetime-format.js';
+import { normalizeDatetime } from '../../common/datetime-syntax.js';
 import type { FieldType } from './field.js';
 import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 

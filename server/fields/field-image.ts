@@ -1,4 +1,4 @@
-import { isMediaPath } from '../media/media-path.js';
+import { isMediaPath } from '../../common/media-rules.js';
 import type { FieldType } from './field.js';
 import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 

@@ -1,15 +1,14 @@
+import { parseNumberText } from '../../common/number-syntax.js';
 import type { FieldType, ParseResult } from './field.js';
 import { ok, parseText, problem, storedAsIs } from './field.js';
 
-const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
-
 function parseNumber(raw: unknown): ParseResult {
   if (typeof raw === 'number') return Number.isFinite(raw) ? ok(raw) : problem('must be a finite number');
-  return parseText(raw, (given) => {
-    const text = given.trim();
-    if (!NUMBER.test(text)) return problem('must be a number, like 42 or 3.5');
-    const value = Number(text);
-    return Number.isFinite(value) ? ok(value) : problem('must be a finite number');
+  return parseText(raw, (text) => {
+    const parsed = parseNumberText(text);
+    if (parsed.kind === 'number') return ok(parsed.value);
+    if (parsed.kind === 'invalid' && parsed.reason === 'not_finite') return problem('must be a finite number');
+    return problem('must be a number, like 42 or 3.5');
   });
 }
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ColumnDescriptor, ColumnType } from '../contract/api-contract.js';
+import type { ColumnDescriptor, ColumnType } from '../../common/api-contract.js';
 import { COLUMN_TYPES, fieldFor, isColumnType } from './field-registry.js';
 
 const status: ColumnDescriptor = {

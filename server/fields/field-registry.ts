@@ -1,4 +1,4 @@
-import type { ColumnType } from '../contract/api-contract.js';
+import type { ColumnType } from '../../common/api-contract.js';
 import type { FieldType } from './field.js';
 import { booleanField } from './field-boolean.js';
 import { dateField } from './field-date.js';

@@ -1,4 +1,4 @@
-import type { RelationValue } from '../contract/api-contract.js';
+import type { RelationValue } from '../../common/api-contract.js';
 import type { FieldType } from './field.js';
 import { ok, problem, singleString, storedText } from './field.js';
 

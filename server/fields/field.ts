@@ -1,4 +1,4 @@
-import type { ColumnDescriptor, ColumnType, ColumnValue } from '../contract/api-contract.js';
+import type { ColumnDescriptor, ColumnType, ColumnValue } from '../../common/api-contract.js';
 
 /** SQL storage class a column type uses; the schema builder maps it to the dialect's type. */
 export type SqlType = 'text' | 'integer' | 'real';

@@ -1,5 +1,5 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import type { ColumnDescriptor } from '../contract/api-contract.js';
+import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { request } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -50,9 +50,12 @@ describe('POST /api/cms-content creates a content type', () => {
       title: 'Events',
       status: 'published',
       slug: 'events',
-      columns: EVENT_COLUMNS,
+      columns: EVENT_COLUMNS.map((column) => ({ ...column, filterable: true, orderable: true })),
       custom: true,
       preview_path: 'http://localhost:4321/events/{slug}',
+      // The title is the slug's source column, whatever its name; search covers it and the slug.
+      title_column: 'name',
+      search_columns: ['name', 'slug'],
     });
     expect(sqlColumns('events')).toEqual([
       'id',

@@ -1,11 +1,11 @@
 import { Router } from 'express';
-import { summarize } from '../content/content-type.js';
-import { parseListQuery } from '../content/list-query.js';
 import type {
   ContentTypeListResponse,
   ContentTypeResponse,
   ContentTypeWriteResponse,
-} from '../contract/api-contract.js';
+} from '../../common/api-contract.js';
+import { summarize } from '../content/content-type.js';
+import { parseListQuery } from '../content/list-query.js';
 import { methodNotAllowed } from './error-middleware.js';
 import type { Services } from './services.js';
 

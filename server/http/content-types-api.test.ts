@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import type { ContentTypeSummary } from '../contract/api-contract.js';
+import type { ContentTypeSummary } from '../../common/api-contract.js';
 import { runScenarios } from '../test-support/api-scenario.js';
 import { seedNews } from '../test-support/seed.js';
 
@@ -20,6 +20,9 @@ const NEWS_COLUMNS = [
   { name: 'published_at', label: 'Published at', type: 'datetime', required: true },
 ];
 
+/** The columns as published: each with whether it can be filtered and ordered on. */
+const NEWS_PUBLISHED = NEWS_COLUMNS.map((column) => ({ ...column, filterable: true, orderable: true }));
+
 describe('GET /api/cms-content', () => {
   runScenarios([
     {
@@ -37,9 +40,11 @@ describe('GET /api/cms-content', () => {
           title: 'News',
           status: 'published',
           slug: 'news',
-          columns: NEWS_COLUMNS,
+          columns: NEWS_PUBLISHED,
           custom: false,
           preview_path: null,
+          title_column: 'title',
+          search_columns: ['title', 'slug'],
         });
         expect(categories).toMatchObject({ table: 'categories', title: 'Categories', custom: false });
         expect(categories.columns.map((column) => [column.name, column.type])).toEqual([
@@ -55,7 +60,7 @@ describe('GET /api/cms-content', () => {
 describe('GET /api/cms-content/:slug', () => {
   runScenarios([
     {
-      name: 'describes the type with exactly the spec fields and no rows when empty',
+      name: 'describes the type with the spec fields, the derived title and search columns, and no rows when empty',
       url: '/cms-content/news',
       expectedStatus: 200,
       expect(body) {
@@ -68,6 +73,8 @@ describe('GET /api/cms-content/:slug', () => {
           'slug',
           'columns',
           'custom',
+          'title_column',
+          'search_columns',
           'rows',
         ]);
         expect(body).toMatchObject({
@@ -79,7 +86,7 @@ describe('GET /api/cms-content/:slug', () => {
           custom: false,
           rows: [],
         });
-        expect(body.columns).toEqual(NEWS_COLUMNS);
+        expect(body.columns).toEqual(NEWS_PUBLISHED);
       },
     },
     {

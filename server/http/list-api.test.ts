@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ContentRow, ListResponse } from '../contract/api-contract.js';
+import type { ContentRow, ListResponse } from '../../common/api-contract.js';
 import { request } from '../test-support/api-scenario.js';
 import { seedNews } from '../test-support/seed.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';

@@ -1,8 +1,4 @@
 import { type Request, type Response, Router } from 'express';
-import type { ContentType } from '../content/content-type.js';
-import { parseListQuery } from '../content/list-query.js';
-import { PhaseTimer } from '../content/phase-timer.js';
-import type { RowList } from '../content/row-service.js';
 import type {
   ContentRow,
   CreateRowResponse,
@@ -11,7 +7,11 @@ import type {
   ListResponse,
   Timing,
   UpdateRowResponse,
-} from '../contract/api-contract.js';
+} from '../../common/api-contract.js';
+import type { ContentType } from '../content/content-type.js';
+import { parseListQuery } from '../content/list-query.js';
+import { PhaseTimer } from '../content/phase-timer.js';
+import type { RowList } from '../content/row-service.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { sendTimed, type TimedRead } from './send-timed.js';
 import type { Services } from './services.js';
@@ -99,7 +99,7 @@ function listResponse(type: ContentType, time: Timing, list: RowList): ListRespo
     count: list.rows.length,
     pk: 'id',
     rows: list.rows,
-    columns: [...type.columns],
+    columns: [...type.publishedColumns],
     filters: [],
     preview_path: type.previewPath,
     custom: type.custom,

@@ -1,5 +1,5 @@
 import { describe, expect } from 'vitest';
-import type { ContentRow } from '../contract/api-contract.js';
+import type { ContentRow } from '../../common/api-contract.js';
 import { runScenarios } from '../test-support/api-scenario.js';
 import { addContentType, countRows, seedNews } from '../test-support/seed.js';
 

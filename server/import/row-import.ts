@@ -1,3 +1,5 @@
+import { timestampNow } from '../../common/datetime-syntax.js';
+import { uniqueSlug } from '../../common/slug-rules.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { checkRelationTargets } from '../content/relations.js';
@@ -5,12 +7,10 @@ import { isValidRowId, newRowId } from '../content/row-ids.js';
 import { parseRowInput } from '../content/row-input.js';
 import { newStoredRow } from '../content/row-service.js';
 import { assignSlugs } from '../content/slug-columns.js';
-import { uniqueSlug } from '../content/slugs.js';
 import { ContentRepository } from '../db/content-repository.js';
 import type { QuireDb } from '../db/database.js';
 import { runBulkImport } from '../db/sqlite-bulk-import.js';
 import { AppError } from '../errors/app-error.js';
-import { timestampNow } from '../fields/datetime-format.js';
 import type { ImportRecord } from './import-formats.js';
 
 /** Bad rows named in the report; the rest are only counted. */

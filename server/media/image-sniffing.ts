@@ -1,4 +1,5 @@
-import type { UploadMediaType } from '../contract/api-contract.js';
+import type { UploadMediaType } from '../../common/api-contract.js';
+import type { MediaExtension } from '../../common/media-rules.js';
 
 /**
  * Recognizes uploaded images by their first bytes. The file name and the client's Content-Type are
@@ -10,7 +11,7 @@ import type { UploadMediaType } from '../contract/api-contract.js';
 /** An allowed image format: its media type and the extension stored files get. */
 export interface ImageKind {
   type: UploadMediaType;
-  extension: 'png' | 'jpg' | 'gif' | 'webp' | 'avif';
+  extension: MediaExtension;
 }
 
 /** Pixel size read from an image's header. */

@@ -2,8 +2,9 @@ import { posix } from 'node:path';
 import fc from 'fast-check';
 import { v4 as uuidv4 } from 'uuid';
 import { describe, expect, it } from 'vitest';
+import { isMediaPath, parseRelativeMediaPath } from '../../common/media-rules.js';
 import { IMAGE_KINDS } from './image-sniffing.js';
-import { isMediaPath, kindOfFileName, newMediaName, parseRelativeMediaPath } from './media-path.js';
+import { kindOfFileName, newMediaName } from './media-path.js';
 
 const png = IMAGE_KINDS[0];
 const ID = '019a4c7e-5b2d-7c3e-9f10-2a3b4c5d6e7f';

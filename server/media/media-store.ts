@@ -4,10 +4,11 @@ import { dirname, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
-import type { UploadResponse } from '../contract/api-contract.js';
+import type { UploadResponse } from '../../common/api-contract.js';
+import { parseRelativeMediaPath } from '../../common/media-rules.js';
 import { AppError } from '../errors/app-error.js';
 import { type ImageKind, imageSize, SNIFF_BYTES, sniffImage } from './image-sniffing.js';
-import { newMediaName, parseRelativeMediaPath } from './media-path.js';
+import { newMediaName } from './media-path.js';
 
 /** Default cap on one uploaded file: 10 MiB. */
 export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;

@@ -1,6 +1,6 @@
 import type { IncomingMessage } from 'node:http';
 import busboy, { type Busboy } from 'busboy';
-import type { UploadResponse } from '../contract/api-contract.js';
+import type { UploadResponse } from '../../common/api-contract.js';
 import { AppError } from '../errors/app-error.js';
 import type { MediaStore, PendingMedia } from './media-store.js';
 

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnDescriptor, ContentRow } from '../contract/api-contract.js';
+import type { ColumnDescriptor, ContentRow } from '../../common/api-contract.js';
 import { createContentTable } from '../db/content-schema-repository.js';
 import type { RunningServer } from '../server.js';
 

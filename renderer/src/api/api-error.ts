@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode, RowReference } from '../../../server/contract/api-contract.js';
+import type { ErrorBody, ErrorCode, RowReference } from '../../../common/api-contract.js';
 
 /** Error codes the server sends, plus the two failures only the client can see. */
 export type ClientErrorCode = ErrorCode | 'network_error' | 'bad_response';

@@ -12,7 +12,7 @@ import type {
   UpdateRowResponse,
   UploadResponse,
   WriteBody,
-} from '../../../server/contract/api-contract.js';
+} from '../../../common/api-contract.js';
 import { ApiError } from './api-error.js';
 import { sessionTokenStore, type TokenStore } from './auth-token.js';
 

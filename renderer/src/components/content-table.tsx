@@ -1,17 +1,19 @@
 import type { MouseEvent } from 'react';
-import type { ColumnDescriptor, ContentRow } from '../../../server/contract/api-contract.js';
+import type { ContentRow, PublishedColumn } from '../../../common/api-contract.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { widgetFor } from '../fields/field-registry.js';
 import { summarize } from '../fields/field-values.js';
 import { useNavigate } from '../routing/router.js';
 import type { SortState } from '../routing/routes.js';
 import { IconSort } from './icons.js';
-import { titleColumn, UPDATED_COLUMN } from './list-columns.js';
+import { isSortable, UPDATED_COLUMN } from './list-columns.js';
 
 /** Props of the rows table. */
 export interface ContentTableProps {
   caption: string;
-  columns: ColumnDescriptor[];
+  columns: PublishedColumn[];
+  /** The column that names a row (the type's `title_column`): its cell links to the row. */
+  titleColumn: string | null;
   rows: ContentRow[];
   sort: SortState;
   onSort(order: string): void;
@@ -58,11 +60,12 @@ function SortableHeader({
  * The rows of a type as a table: a column per listable content column plus "Updated", sortable
  * headers, the title cell a link to the row (the whole row is clickable too).
  */
-export function ContentTable({ caption, columns, rows, sort, onSort, rowHref, busy }: ContentTableProps) {
+export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort, rowHref, busy }: ContentTableProps) {
   const navigate = useNavigate();
-  // Thumbnails lead the row, but the link is on the row's title.
-  const named = columns.filter((column) => column.type !== 'image');
-  const linkColumn = titleColumn(named)?.name ?? columns[0]?.name;
+  // Thumbnails lead the row, but the link is on the row's title (or its first other column).
+  const linkColumn = columns.some((column) => column.name === titleColumn)
+    ? titleColumn
+    : (columns.find((column) => column.type !== 'image') ?? columns[0])?.name;
   const openRow = (event: MouseEvent, href: string) => {
     const target = event.target as HTMLElement;
     if (target.closest('a, button, input, select') || window.getSelection()?.toString()) return;
@@ -82,7 +85,7 @@ export function ContentTable({ caption, columns, rows, sort, onSort, rowHref, bu
                 label={column.label}
                 sort={sort}
                 onSort={onSort}
-                sortable={widgetFor(column).sortable ?? true}
+                sortable={isSortable(column)}
                 className={`col-${column.type}`}
               />
             ))}

@@ -1,4 +1,4 @@
-import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { widgetFor } from '../fields/field-registry.js';
 import type { DerivedState, FormValue } from '../fields/field-types.js';
 

@@ -1,4 +1,4 @@
-import type { RowReference } from '../../../server/contract/api-contract.js';
+import type { RowReference } from '../../../common/api-contract.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';

@@ -1,4 +1,4 @@
-import type { ContentRow } from '../../../server/contract/api-contract.js';
+import type { ContentRow } from '../../../common/api-contract.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 
 function Stamp({ label, at, by }: { label: string; at: string; by: string | null }) {

@@ -1,6 +1,6 @@
 import { useId, useState } from 'react';
-import type { SeoMeta } from '../../../server/contract/api-contract.js';
-import type { MetaKey } from '../fields/form-state.js';
+import type { SeoMeta } from '../../../common/api-contract.js';
+import type { MetaKey } from '../../../common/row-fields.js';
 import { IconGlobe } from './icons.js';
 
 /** Lengths search engines show before cutting off; past them the counter turns amber. */

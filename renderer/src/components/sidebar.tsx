@@ -1,4 +1,4 @@
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useRowCounts } from '../hooks/use-row-counts.js';
 import { useLinkProps } from '../routing/router.js';

@@ -1,15 +1,16 @@
+import { normalizeDate } from '../../../common/datetime-syntax.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 
-const DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
 
 /** `2025-03-04` as the reader's locale writes it (`4 Mar 2025`); anything else as it is. */
 export function formatDate(text: string): string {
-  const match = DATE.exec(text);
-  if (!match) return text;
+  const date = normalizeDate(text);
+  if (date === null) return text;
+  const [year, month, day] = date.split('-').map(Number);
   // A calendar date has no time zone: format it in UTC so it never shifts a day.
-  return dateFormat.format(new Date(Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]))));
+  return dateFormat.format(new Date(Date.UTC(year, month - 1, day)));
 }
 
 function DateInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {

@@ -1,10 +1,11 @@
 import { type DragEvent, useEffect, useRef, useState } from 'react';
-import type { UploadResponse } from '../../../server/contract/api-contract.js';
+import type { UploadResponse } from '../../../common/api-contract.js';
+import { isMediaPath } from '../../../common/media-rules.js';
 import { useApi } from '../api/api-context.js';
 import { IconImage, IconTrash, IconUpload } from '../components/icons.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
-import { ACCEPTED_IMAGES, formatBytes, isMediaPath, mediaFileName, uploadProblem } from './image-upload.js';
+import { ACCEPTED_IMAGES, formatBytes, mediaFileName, uploadProblem } from './image-upload.js';
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 

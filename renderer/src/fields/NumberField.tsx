@@ -1,6 +1,7 @@
+import { parseNumberText } from '../../../common/number-syntax.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText } from './field-values.js';
-import { numberToBody, numberToText, parseNumberText, stepNumberText } from './number-value.js';
+import { numberToBody, numberToText, stepNumberText } from './number-value.js';
 
 const display = new Intl.NumberFormat(undefined, { maximumFractionDigits: 10 });
 

@@ -1,11 +1,11 @@
 import { type KeyboardEvent, useId, useRef, useState } from 'react';
-import type { ContentRow, RelationValue } from '../../../server/contract/api-contract.js';
+import type { ContentRow, ContentTypeSummary, RelationValue } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
 import { IconCheck, IconChevronDown, IconClose, IconExternal } from '../components/icons.js';
-import { rowLabel } from '../components/list-columns.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
+import { rowLabel } from '../schema/type-facts.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { relationFromListRow, relationFromRow, relationText, relationToBody } from './relation-value.js';
 import { PICKER_LIMIT, useRelationSearch } from './use-relation-search.js';
@@ -139,8 +139,8 @@ function RelationInput({ column, id, value, onChange, describedBy, invalid }: Fi
               <PickerOption
                 key={row.id}
                 id={`${listId}-${row.id}`}
-                label={rowLabel(target.columns, row, row.id)}
-                slug={typeof row.slug === 'string' ? row.slug : null}
+                label={rowLabel(target.title_column, row, row.id)}
+                slug={slugOf(target, row)}
                 active={index === active}
                 selected={row.id === current?.id}
                 onPick={() => pick(row)}
@@ -218,3 +218,10 @@ export const relationField: FieldWidget = {
   sortable: false,
   compact: true,
 };
+
+/** A row's slug, from the first slug column of its type. */
+function slugOf(type: ContentTypeSummary, row: ContentRow): string | null {
+  const column = type.columns.find((candidate) => candidate.type === 'slug');
+  const value = column ? row[column.name] : undefined;
+  return typeof value === 'string' ? value : null;
+}

@@ -1,4 +1,4 @@
-import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { StatusBadge } from '../components/status-badge.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';

@@ -1,5 +1,5 @@
-import { slugify } from '../../../server/content/slugs.js';
 import { IconRefresh } from '../components/icons.js';
+import { slugify } from '../schema/slugify.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 

@@ -1,59 +1,35 @@
+import { parseWallTime, toWireDatetime } from '../../../common/datetime-syntax.js';
+
 /**
  * Conversions between the API's datetime format, `YYYY-MM-DD HH:MM:SS` (wall-clock time, no zone),
  * and what an `<input type="datetime-local" step="1">` reads and writes (`YYYY-MM-DDTHH:MM[:SS]`).
  * No time-zone arithmetic anywhere: the wall time the editor sees is the one stored.
  */
 
-const WIRE = /^(\d{4})-(\d{2})-(\d{2})[ T](\d{2}):(\d{2})(?::(\d{2})(?:\.\d+)?)?$/;
-
-interface WallTime {
-  year: number;
-  month: number;
-  day: number;
-  hour: number;
-  minute: number;
-  second: number;
-}
-
-function parseWallTime(text: string): WallTime | null {
-  const match = WIRE.exec(text.trim());
-  if (!match) return null;
-  const [, year, month, day, hour, minute, second = '00'] = match;
-  const time = {
-    year: Number(year),
-    month: Number(month),
-    day: Number(day),
-    hour: Number(hour),
-    minute: Number(minute),
-    second: Number(second),
-  };
-  const daysInMonth = new Date(Date.UTC(time.year, time.month, 0)).getUTCDate();
-  if (time.month < 1 || time.month > 12 || time.day < 1 || time.day > daysInMonth) return null;
-  if (time.hour > 23 || time.minute > 59 || time.second > 59) return null;
-  return time;
-}
-
-const pad = (value: number, width = 2) => String(value).padStart(width, '0');
-
 /** API value -> input value (`2025-01-06 08:30:00` -> `2025-01-06T08:30:00`); '' when empty or unreadable. */
 export function toInputValue(wire: string | null | undefined): string {
   if (!wire) return '';
   const time = parseWallTime(wire);
-  if (!time) return '';
-  return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)}T${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
+  return time ? toWireDatetime(time).replace(' ', 'T') : '';
 }
 
 /** Input value -> API value (`2025-01-06T08:30` -> `2025-01-06 08:30:00`); '' when empty or invalid. */
 export function fromInputValue(input: string): string {
   if (input === '') return '';
   const time = parseWallTime(input);
-  if (!time) return '';
-  return `${pad(time.year, 4)}-${pad(time.month)}-${pad(time.day)} ${pad(time.hour)}:${pad(time.minute)}:${pad(time.second)}`;
+  return time ? toWireDatetime(time) : '';
 }
 
 /** The local wall-clock time of `date` in the API format. */
 export function wireFromDate(date: Date): string {
-  return `${pad(date.getFullYear(), 4)}-${pad(date.getMonth() + 1)}-${pad(date.getDate())} ${pad(date.getHours())}:${pad(date.getMinutes())}:${pad(date.getSeconds())}`;
+  return toWireDatetime({
+    year: date.getFullYear(),
+    month: date.getMonth() + 1,
+    day: date.getDate(),
+    hour: date.getHours(),
+    minute: date.getMinutes(),
+    second: date.getSeconds(),
+  });
 }
 
 /** A readable form of an API datetime for lists (`6 Jan 2025, 08:30`); the raw text when unreadable. */

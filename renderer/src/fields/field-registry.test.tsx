@@ -1,6 +1,6 @@
 import { fireEvent, render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
-import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { FieldFrame } from '../components/field-frame.js';
 import { datetimeField } from './DatetimeField.js';
 import { isKnownType, widgetFor } from './field-registry.js';

@@ -1,4 +1,4 @@
-import type { ColumnDescriptor, ColumnType } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor, ColumnType } from '../../../common/api-contract.js';
 import { booleanField } from './BooleanField.js';
 import { dateField } from './DateField.js';
 import { datetimeField } from './DatetimeField.js';

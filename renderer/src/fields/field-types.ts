@@ -1,5 +1,5 @@
 import type { ComponentType } from 'react';
-import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
 
 /**
  * A field's value while it is edited. Text-like widgets hold strings ('' = empty), `number` the

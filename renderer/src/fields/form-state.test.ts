@@ -1,5 +1,5 @@
-import { describe, expect, it } from 'vitest';
-import type { ColumnDescriptor, ContentRow } from '../../../server/contract/api-contract.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnDescriptor, ContentRow } from '../../../common/api-contract.js';
 import {
   buildWriteBody,
   changeField,
@@ -9,6 +9,10 @@ import {
   placeFieldErrors,
   regenerateField,
 } from './form-state.js';
+import { loadTransliteration } from '../schema/slugify.js';
+
+// The row editor opens once the transliteration tables have loaded (see slugify.ts).
+beforeAll(loadTransliteration);
 
 const NEWS: ColumnDescriptor[] = [
   { name: 'title', label: 'Title', type: 'text', required: true },

@@ -1,11 +1,13 @@
-import type { ColumnDescriptor, ContentRow, SeoMeta, WriteBody } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor, ContentRow, SeoMeta, WriteBody } from '../../../common/api-contract.js';
+import {
+  columnForFieldName,
+  flatMetaName,
+  META_KEYS,
+  type MetaKey,
+  nestedMetaName,
+} from '../../../common/row-fields.js';
 import { widgetFor } from './field-registry.js';
 import type { FormValue } from './field-types.js';
-
-/** The SEO members, in the order the form shows them. */
-export const META_KEYS = ['title', 'description', 'keywords'] as const;
-/** One SEO member. */
-export type MetaKey = (typeof META_KEYS)[number];
 
 /** The row form while it is edited. */
 export interface FormState {
@@ -144,11 +146,10 @@ export function placeFieldErrors(fields: Readonly<Record<string, string>>, colum
   const placed: PlacedErrors = { columns: {}, meta: {}, other: [] };
   const names = new Set(columns.map((column) => column.name));
   for (const [key, problem] of Object.entries(fields)) {
-    const alias = key === 'publish_at' && names.has('published_at') ? 'published_at' : key;
-    const metaKey = /^meta(?:\[(\w+)\]|_(\w+))$/.exec(key);
-    const member = metaKey ? (metaKey[1] ?? metaKey[2]) : undefined;
-    if (names.has(alias)) placed.columns[alias] = problem;
-    else if (member && (META_KEYS as readonly string[]).includes(member)) placed.meta[member as MetaKey] = problem;
+    const name = columnForFieldName(key, (column) => names.has(column));
+    const member = META_KEYS.find((meta) => key === flatMetaName(meta) || key === nestedMetaName(meta));
+    if (names.has(name)) placed.columns[name] = problem;
+    else if (member) placed.meta[member] = problem;
     else placed.other.push(`${key} ${problem}`);
   }
   return placed;

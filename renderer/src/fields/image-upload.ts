@@ -1,13 +1,5 @@
 import { ApiError, describeError } from '../api/api-error.js';
 
-/** The prefix of every path the upload endpoint returns; only such paths are shown as images. */
-const MEDIA_PREFIX = '/media/';
-
-/** Whether a value is a path on this server's media folder (same origin, so the editor may load it). */
-export function isMediaPath(value: string): boolean {
-  return value.startsWith(MEDIA_PREFIX) && !value.includes('..');
-}
-
 /** The file name at the end of a media path. */
 export function mediaFileName(path: string): string {
   return path.slice(path.lastIndexOf('/') + 1);

@@ -2,7 +2,7 @@ import { render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it } from 'vitest';
-import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { FieldFrame } from '../components/field-frame.js';
 import { applyEdit, countWords, formatMarkdown } from './markdown-format.js';
 import { renderMarkdown } from './markdown-render.js';

@@ -1,17 +1,4 @@
-/** The number syntax the server accepts (`42`, `-3.5`, `.5`, `1e3`). */
-const NUMBER = /^-?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d+)?$/;
-
-/** What a number input's text means: empty, a finite number, or not a number. */
-export type ParsedNumber = { kind: 'empty' } | { kind: 'number'; value: number } | { kind: 'invalid'; text: string };
-
-/** Reads the text of a number input the way the server will. */
-export function parseNumberText(text: string): ParsedNumber {
-  const trimmed = text.trim();
-  if (trimmed === '') return { kind: 'empty' };
-  if (!NUMBER.test(trimmed)) return { kind: 'invalid', text: trimmed };
-  const value = Number(trimmed);
-  return Number.isFinite(value) ? { kind: 'number', value } : { kind: 'invalid', text: trimmed };
-}
+import { parseNumberText } from '../../../common/number-syntax.js';
 
 /**
  * The write-body value of a number input: null when empty, a JSON number when it reads as one.

@@ -1,4 +1,4 @@
-import type { ContentRow, RelationValue } from '../../../server/contract/api-contract.js';
+import type { ContentRow, RelationValue } from '../../../common/api-contract.js';
 
 const textOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
 

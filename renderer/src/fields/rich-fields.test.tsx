@@ -2,7 +2,8 @@ import { act, fireEvent, render, screen, waitFor } from '@testing-library/react'
 import userEvent from '@testing-library/user-event';
 import { useState } from 'react';
 import { describe, expect, it, vi } from 'vitest';
-import type { ColumnDescriptor, UploadResponse } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor, UploadResponse } from '../../../common/api-contract.js';
+import { parseNumberText } from '../../../common/number-syntax.js';
 import { ApiError } from '../api/api-error.js';
 import type { ApiClient, UploadOptions } from '../api/client.js';
 import { FieldFrame } from '../components/field-frame.js';
@@ -13,7 +14,7 @@ import { widgetFor } from './field-registry.js';
 import type { FormValue } from './field-types.js';
 import { formatBytes, uploadProblem } from './image-upload.js';
 import { numberField } from './NumberField.js';
-import { numberToBody, parseNumberText, stepNumberText } from './number-value.js';
+import { numberToBody, stepNumberText } from './number-value.js';
 import { relationField } from './RelationField.js';
 import { tagsField } from './TagsField.js';
 import { addTags, removeTagAt } from './tags-value.js';
@@ -65,8 +66,8 @@ describe('number fields', () => {
     expect(parseNumberText('.5')).toEqual({ kind: 'number', value: 0.5 });
     expect(parseNumberText('1e3')).toEqual({ kind: 'number', value: 1000 });
     expect(parseNumberText('')).toEqual({ kind: 'empty' });
-    expect(parseNumberText('12 apples')).toEqual({ kind: 'invalid', text: '12 apples' });
-    expect(parseNumberText('1e999')).toEqual({ kind: 'invalid', text: '1e999' });
+    expect(parseNumberText('12 apples')).toEqual({ kind: 'invalid', text: '12 apples', reason: 'syntax' });
+    expect(parseNumberText('1e999')).toEqual({ kind: 'invalid', text: '1e999', reason: 'not_finite' });
   });
 
   it('send a JSON number, null when empty, and unreadable text as it is for the server to name', () => {
@@ -305,7 +306,7 @@ describe('the list', () => {
       column({ name: 'tags', type: 'tags' }),
       column({ name: 'category', type: 'relation', target: 'categories' }),
     ];
-    expect(listColumns(articles).map((shown) => shown.name)).toEqual([
+    expect(listColumns(typeOf('articles', articles)).map((shown) => shown.name)).toEqual([
       'image',
       'title',
       'status',

@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
-import type { ContentRow, ContentTypeSummary, ListQuery } from '../../../server/contract/api-contract.js';
+import type { ContentRow, ContentTypeSummary, ListQuery } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
-import { isSearchable, titleColumn } from '../components/list-columns.js';
+import { isSearchable, titleColumnOf } from '../schema/type-facts.js';
 
 /** Rows a picker shows at once; typing narrows them. */
 export const PICKER_LIMIT = 20;
@@ -16,14 +16,14 @@ export interface RelationSearch {
   error: unknown;
 }
 
-/** The list query of a picker search: by title and slug when the type has them, in title order. */
+/** The list query of a picker search: over the type's search columns, in title order. */
 export function pickerQuery(target: ContentTypeSummary, search: string): ListQuery {
   const text = search.trim();
-  const order = titleColumn(target.columns);
+  const order = titleColumnOf(target);
   return {
-    filter: text !== '' && isSearchable(target.columns) ? [`search=${text}`] : [],
+    filter: text !== '' && isSearchable(target) ? [`search=${text}`] : [],
     limit: PICKER_LIMIT,
-    ...(order && order.type === 'text' ? { order: order.name, desc: false } : { order: 'created_at', desc: true }),
+    ...(order?.orderable ? { order: order.name, desc: false } : { order: 'created_at', desc: true }),
   };
 }
 

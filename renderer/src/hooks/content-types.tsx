@@ -1,5 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 
 /** The content types of the server, loaded once, and a counter that ticks whenever rows change. */

@@ -1,5 +1,5 @@
 import { useEffect, useState } from 'react';
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { useContentTypes } from './content-types.js';
 

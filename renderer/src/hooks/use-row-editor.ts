@@ -1,9 +1,9 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { ContentRow, ContentTypeSummary, RowReference } from '../../../server/contract/api-contract.js';
+import type { ContentRow, ContentTypeSummary, RowReference } from '../../../common/api-contract.js';
+import type { MetaKey } from '../../../common/row-fields.js';
 import { useApi } from '../api/api-context.js';
 import { ApiError, describeError } from '../api/api-error.js';
 import { fieldId } from '../components/field-frame.js';
-import { rowLabel } from '../components/list-columns.js';
 import { useToast } from '../components/toasts.js';
 import type { FormValue } from '../fields/field-types.js';
 import {
@@ -13,11 +13,11 @@ import {
   type FormState,
   initialFormState,
   isDirty,
-  type MetaKey,
   type PlacedErrors,
   placeFieldErrors,
   regenerateField,
 } from '../fields/form-state.js';
+import { rowLabel } from '../schema/type-facts.js';
 import { useContentTypes } from './content-types.js';
 
 const NO_ERRORS: PlacedErrors = { columns: {}, meta: {}, other: [] };
@@ -54,6 +54,7 @@ export interface RowEditor {
  */
 export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | null): RowEditor {
   const api = useApi();
+  const titleColumn = type.title_column;
   const notify = useToast();
   const { rowsChanged } = useContentTypes();
   const columns = type.columns;
@@ -68,7 +69,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
   const busy = useRef(false);
 
   const dirty = useMemo(() => isDirty(state, saved, columns), [state, saved, columns]);
-  const label = rowLabel(columns, state.values, row ? 'Untitled' : 'New row');
+  const label = rowLabel(titleColumn, state.values, row ? 'Untitled' : 'New row');
 
   const clearError = useCallback((name: string) => {
     setErrors((current) => {
@@ -100,7 +101,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       // Keystrokes made while the save was in flight stay (and stay unsaved).
       setState((current) => (current === state ? next : current));
       setErrors(NO_ERRORS);
-      notify('success', mode === 'create' ? `Created “${rowLabel(columns, result, 'row')}”` : 'Saved');
+      notify('success', mode === 'create' ? `Created “${rowLabel(titleColumn, result, 'row')}”` : 'Saved');
       if (mode === 'create') rowsChanged();
       return result;
     } catch (error) {
@@ -129,7 +130,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       busy.current = false;
       setSaving(false);
     }
-  }, [api, columns, notify, row, rowsChanged, saved, state, type.table]);
+  }, [api, columns, notify, row, rowsChanged, saved, state, type.table, titleColumn]);
 
   const remove = useCallback(async (): Promise<boolean> => {
     if (!row || busy.current) return false;
@@ -137,7 +138,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
     setDeleting(true);
     try {
       await api.deleteRow(type.table, row.id);
-      notify('success', `Deleted “${rowLabel(columns, row, 'row')}”`);
+      notify('success', `Deleted “${rowLabel(titleColumn, row, 'row')}”`);
       rowsChanged();
       return true;
     } catch (error) {
@@ -145,7 +146,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       setReferences(used);
       setBanner(
         used.length > 0
-          ? `Not deleted: “${rowLabel(columns, row, 'This row')}” is still used by ${used.length === 1 ? 'another row' : `${used.length} rows`}. Change ${used.length === 1 ? 'it' : 'them'} first:`
+          ? `Not deleted: “${rowLabel(titleColumn, row, 'This row')}” is still used by ${used.length === 1 ? 'another row' : `${used.length} rows`}. Change ${used.length === 1 ? 'it' : 'them'} first:`
           : `Not deleted: ${describeError(error)}`,
       );
       return false;
@@ -153,7 +154,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       busy.current = false;
       setDeleting(false);
     }
-  }, [api, columns, notify, row, rowsChanged, type.table]);
+  }, [api, notify, row, rowsChanged, type.table, titleColumn]);
 
   return {
     state,

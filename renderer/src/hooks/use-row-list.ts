@@ -1,14 +1,14 @@
 import { useEffect, useState } from 'react';
-import type { ContentTypeSummary, ListQuery, ListResponse } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary, ListQuery, ListResponse } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
-import { filterColumns, isSearchable } from '../components/list-columns.js';
 import type { ListState } from '../routing/routes.js';
+import { filterColumns, isSearchable } from '../schema/type-facts.js';
 
 /** The list request of a list state: paging, sort (newest first by default), search and filters. */
 export function listRequest(type: ContentTypeSummary, list: ListState): ListQuery {
   const filter: string[] = [];
-  if (list.search.trim() !== '' && isSearchable(type.columns)) filter.push(`search=${list.search.trim()}`);
-  for (const column of filterColumns(type.columns)) {
+  if (list.search.trim() !== '' && isSearchable(type)) filter.push(`search=${list.search.trim()}`);
+  for (const column of filterColumns(type)) {
     const value = list.filters[column.name];
     if (value && column.options?.some((option) => option.id === value)) filter.push(`${column.name}=${value}`);
   }

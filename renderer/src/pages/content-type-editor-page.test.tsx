@@ -1,7 +1,7 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ContentTypeSummary, CreateContentTypeRequest } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary, CreateContentTypeRequest } from '../../../common/api-contract.js';
 import { ApiError } from '../api/api-error.js';
 import { EditorApp } from '../app.js';
 import { fakeApi, typeOf } from '../test-support/fake-api.js';

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { FormBanner } from '../components/form-banner.js';
 import { IconArrowLeft, IconCollection, IconPlus, IconSave, IconTrash } from '../components/icons.js';

@@ -1,5 +1,5 @@
 import type { MouseEvent } from 'react';
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { IconPlus } from '../components/icons.js';
 import { widgetFor } from '../fields/field-registry.js';
 import { useContentTypes } from '../hooks/content-types.js';

@@ -1,9 +1,9 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
 import { ContentTable } from '../components/content-table.js';
 import { IconPlus, IconSearch } from '../components/icons.js';
-import { filterColumns, isSearchable, listColumns } from '../components/list-columns.js';
+import { listColumns } from '../components/list-columns.js';
 import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useContentTypes } from '../hooks/content-types.js';
@@ -11,6 +11,7 @@ import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowList } from '../hooks/use-row-list.js';
 import { useNavigate } from '../routing/router.js';
 import { EMPTY_LIST_STATE, type ListState, routeHref } from '../routing/routes.js';
+import { filterColumns, isSearchable } from '../schema/type-facts.js';
 
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
@@ -28,9 +29,9 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
       navigate(routeHref({ name: 'list', type: type.table, list: { ...list, ...next } }), { replace }),
     [navigate, type.table, list],
   );
-  const columns = listColumns(type.columns);
-  const filters = filterColumns(type.columns);
-  const searchable = isSearchable(type.columns);
+  const columns = listColumns(type);
+  const filters = filterColumns(type);
+  const searchable = isSearchable(type);
   const narrowed = list.search.trim() !== '' || Object.values(list.filters).some((value) => value !== '');
 
   // A page past the end (rows were deleted, or an old link): show the last page instead.
@@ -146,6 +147,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
             <ContentTable
               caption={`${type.title}, page ${list.page}`}
               columns={columns}
+              titleColumn={type.title_column}
               rows={data.rows}
               sort={list.sort}
               onSort={onSort}

@@ -1,21 +1,15 @@
 import { fireEvent, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ContentRow, ContentTypeSummary, WriteBody } from '../../../server/contract/api-contract.js';
+import type { ContentRow, WriteBody } from '../../../common/api-contract.js';
 import { ApiError } from '../api/api-error.js';
 import type { ApiClient } from '../api/client.js';
 import { EditorApp } from '../app.js';
+import { typeOf } from '../test-support/fake-api.js';
 
-const NEWS: ContentTypeSummary = {
-  content_type_id: 'news',
-  type: 'collection',
-  table: 'news',
-  title: 'News',
-  status: 'published',
-  slug: 'news',
-  custom: false,
-  preview_path: null,
-  columns: [
+const NEWS = typeOf(
+  'news',
+  [
     { name: 'title', label: 'Title', type: 'text', required: true },
     { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
     {
@@ -30,7 +24,8 @@ const NEWS: ContentTypeSummary = {
     },
     { name: 'published_at', label: 'Published at', type: 'datetime', required: true },
   ],
-};
+  { title: 'News' },
+);
 
 function rowFrom(body: WriteBody): ContentRow {
   return {

@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useState } from 'react';
-import type { ContentRow, ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentRow, ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';

@@ -1,4 +1,4 @@
-import type { ColumnDescriptor, ContentRow } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor, ContentRow } from '../../../common/api-contract.js';
 
 /**
  * The address of a row on the site, from the type's `preview_path` template: `{slug}` and `{id}`

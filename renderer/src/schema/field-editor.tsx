@@ -1,4 +1,4 @@
-import type { ColumnType } from '../../../server/contract/api-contract.js';
+import type { ColumnType } from '../../../common/api-contract.js';
 import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
 import { columnTypeChoices, widgetFor } from '../fields/field-registry.js';
 import { LabeledControl } from './labeled-control.js';

@@ -1,5 +1,5 @@
 import { useMemo } from 'react';
-import type { ColumnDescriptor } from '../../../server/contract/api-contract.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { FieldFrame } from '../components/field-frame.js';
 import { IconEye } from '../components/icons.js';
 import { widgetFor } from '../fields/field-registry.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import { typeOf } from '../test-support/fake-api.js';
 import {
   addField,
   changeField,
@@ -17,22 +17,16 @@ import {
 } from './type-draft.js';
 import { placeTypeErrors } from './type-errors.js';
 
-const MENU: ContentTypeSummary = {
-  content_type_id: 'menu_items',
-  type: 'collection',
-  table: 'menu_items',
-  title: 'Menu items',
-  status: 'published',
-  slug: 'menu_items',
-  custom: false,
-  preview_path: null,
-  columns: [
+const MENU = typeOf(
+  'menu_items',
+  [
     { name: 'title', label: 'Title', type: 'text', required: true },
     { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
     { name: 'url', label: 'URL', type: 'text', required: false },
     { name: 'position', label: 'Position', type: 'number', required: false },
   ],
-};
+  { title: 'Menu items' },
+);
 
 const keyOf = (draft: ReturnType<typeof draftFromType>, name: string) =>
   draft.fields.find((field) => field.name === name)?.key ?? '';

@@ -1,4 +1,3 @@
-import { slugify } from '../../../server/content/slugs.js';
 import type {
   ColumnChange,
   ColumnDescriptor,
@@ -6,7 +5,9 @@ import type {
   ContentTypeSummary,
   CreateContentTypeRequest,
   UpdateContentTypeRequest,
-} from '../../../server/contract/api-contract.js';
+} from '../../../common/api-contract.js';
+import { identifierFromSlug, tableFromSlug } from '../../../common/naming-rules.js';
+import { slugify } from './slugify.js';
 
 /** One choice of a select field while it is edited; its id follows its text until edited by hand. */
 export interface OptionDraft {
@@ -52,13 +53,8 @@ const newKey = (prefix: string) => `${prefix}${nextKey++}`;
 
 /** A table or column name made from words: `Published at` → `published_at`, as the server would accept. */
 export function identifierFrom(text: string): string {
-  let name = slugify(text).replace(/-/g, '_');
-  if (/^[0-9]/.test(name)) name = `n_${name}`;
-  return name.slice(0, 63).replace(/_+$/, '');
+  return identifierFromSlug(slugify(text));
 }
-
-/** The table a type slug makes by default, exactly as the server derives it. */
-export const tableFromSlug = (slug: string) => slug.replace(/-/g, '_');
 
 /** `base`, or `base_2`, `base_3`... whichever no other field has. */
 export function uniqueName(base: string, taken: ReadonlySet<string>): string {

@@ -1,5 +1,5 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { ContentTypeSummary } from '../../../server/contract/api-contract.js';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { ApiError, describeError } from '../api/api-error.js';
 import { useToast } from '../components/toasts.js';

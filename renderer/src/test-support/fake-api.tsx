@@ -1,15 +1,35 @@
 import type { ReactNode } from 'react';
 import { vi } from 'vitest';
-import type { ContentRow, ContentTypeSummary, ListResponse } from '../../../server/contract/api-contract.js';
+import type {
+  ColumnDescriptor,
+  ContentRow,
+  ContentTypeSummary,
+  ListResponse,
+  PublishedColumn,
+} from '../../../common/api-contract.js';
+import { searchColumnsOf, titleColumnOf } from '../../../common/title-rules.js';
+import { fieldFor } from '../../../server/fields/field-registry.js';
 import { ApiProvider } from '../api/api-context.js';
 import type { ApiClient } from '../api/client.js';
 import { ContentTypesProvider } from '../hooks/content-types.js';
 import { RouterProvider } from '../routing/router.js';
 
-/** A content type for tests, with the summary members the editor does not care about filled in. */
+/** Descriptors as the server publishes them (what each column allows comes from the server's field types). */
+export function published(columns: readonly ColumnDescriptor[]): PublishedColumn[] {
+  return columns.map((column) => ({
+    ...column,
+    filterable: fieldFor(column.type).filter !== 'none',
+    orderable: fieldFor(column.type).orderable,
+  }));
+}
+
+/**
+ * A content type for tests as the server would describe it: derived members (title and search
+ * columns, what each column allows) by the server's rules, the others filled in.
+ */
 export function typeOf(
   slug: string,
-  columns: ContentTypeSummary['columns'],
+  columns: readonly ColumnDescriptor[],
   extra: Partial<ContentTypeSummary> = {},
 ): ContentTypeSummary {
   return {
@@ -21,7 +41,9 @@ export function typeOf(
     slug,
     custom: false,
     preview_path: null,
-    columns,
+    columns: published(columns),
+    title_column: titleColumnOf(columns),
+    search_columns: searchColumnsOf(columns),
     ...extra,
   };
 }

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import type { ColumnDescriptor } from '../../contract/api-contract.js';
-import { timestampNow } from '../../fields/datetime-format.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import { timestampNow } from '../../../common/datetime-syntax.js';
 import { createContentTable, tableExists } from '../content-schema-repository.js';
 
 interface StarterType {

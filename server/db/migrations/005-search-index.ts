@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { searchColumnsOf } from '../../content/content-type.js';
-import type { ColumnDescriptor } from '../../contract/api-contract.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import { searchColumnsOf } from '../../../common/title-rules.js';
 import { tableExists } from '../content-schema-repository.js';
 import { ensureSearchIndex } from '../sqlite-search-index.js';
 

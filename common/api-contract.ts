@@ -2,7 +2,8 @@
  * The API contract: every request and response shape and every error code of Quire's HTTP API.
  *
  * This module is the single source of truth shared by the server, the editor (renderer) and the
- * Electron shell. It must stay free of Node imports so that the renderer can import it type-only.
+ * Electron shell. Like all of `common/`, it has no Node, DOM or package imports (lint and
+ * `common/tsconfig.json` check that).
  */
 
 /** Column types a descriptor may name; the server has one field implementation per value. */
@@ -40,7 +41,22 @@ export interface ColumnDescriptor {
   target?: string;
 }
 
-/** How a `relation` column reads: the target row's identifying fields. */
+/**
+ * A column as the server publishes it: the descriptor plus what the server derives from its type,
+ * so clients never recompute the rules. Sent back in a content-type write, the derived members are
+ * ignored when unchanged and refused when changed (they cannot be set).
+ */
+export interface PublishedColumn extends ColumnDescriptor {
+  /** Whether `filter=<name>=<value>` is accepted for the column. */
+  filterable: boolean;
+  /** Whether `order=<name>` is accepted for the column. */
+  orderable: boolean;
+}
+
+/**
+ * How a `relation` column reads: the target row's id, its title (the value of its type's
+ * `title_column`) and its slug (its first slug column).
+ */
 export interface RelationValue {
   id: string;
   title: string | null;
@@ -91,9 +107,13 @@ export interface ContentTypeSummary {
   title: string;
   status: string;
   slug: string;
-  columns: ColumnDescriptor[];
+  columns: PublishedColumn[];
   custom: boolean;
   preview_path: string | null;
+  /** The column whose value is a row's title (see `titleColumnOf`), or null when the type has none. */
+  title_column: string | null;
+  /** The columns `filter=search=` looks in (empty: the type cannot be searched). */
+  search_columns: string[];
 }
 
 /** `GET /api/cms-content` */
@@ -116,7 +136,7 @@ export interface ListResponse {
   count: number;
   pk: 'id';
   rows: ContentRow[];
-  columns: ColumnDescriptor[];
+  columns: PublishedColumn[];
   filters: never[];
   preview_path: string | null;
   custom: boolean;

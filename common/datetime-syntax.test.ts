@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { normalizeDatetime, timestampNow } from './datetime-format.js';
+import { normalizeDatetime, timestampNow } from './datetime-syntax.js';
 
 describe('normalizeDatetime', () => {
   it.each([
