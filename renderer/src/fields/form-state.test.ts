@@ -1,5 +1,6 @@
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor, ContentRow } from '../../../common/api-contract.js';
+import { loadTransliteration } from '../schema/slugify.js';
 import {
   buildWriteBody,
   changeField,
@@ -9,7 +10,6 @@ import {
   placeFieldErrors,
   regenerateField,
 } from './form-state.js';
-import { loadTransliteration } from '../schema/slugify.js';
 
 // The row editor opens once the transliteration tables have loaded (see slugify.ts).
 beforeAll(loadTransliteration);
