@@ -127,6 +127,10 @@ class UploadSink extends Writable {
   private undecided: Buffer[] = [];
   private handle: FileHandle | null = null;
   private tempFile: string | null = null;
+  /** The file operation in flight (a write, or opening the temporary file), settled or not. */
+  private busy: Promise<void> = Promise.resolve();
+  /** Set once the upload is given up; memoized so every caller waits for the same cleanup. */
+  private discarding: Promise<void> | null = null;
 
   constructor(
     private readonly incomingDir: string,
@@ -141,11 +145,36 @@ class UploadSink extends Writable {
   }
 
   override _write(chunk: Buffer, _encoding: BufferEncoding, callback: (error?: Error | null) => void): void {
-    this.accept(chunk).then(() => callback(), callback);
+    this.track(this.accept(chunk)).then(() => callback(), callback);
   }
 
   override _final(callback: (error?: Error | null) => void): void {
-    this.decide().then(() => callback(), callback);
+    this.track(this.decide()).then(() => callback(), callback);
+  }
+
+  /**
+   * An aborted upload destroys the sink while a write or the opening of the temporary file may
+   * still be in flight (a Writable does not wait for it): cleanup waits for that operation, so a
+   * descriptor opened a moment after the abort is still closed and its file removed.
+   */
+  override _destroy(error: Error | null, callback: (error?: Error | null) => void): void {
+    // A sink that received the whole file is destroyed too (autoDestroy): that one is kept for commit.
+    if (!error && this.writableFinished) {
+      callback(null);
+      return;
+    }
+    this.discard().then(
+      () => callback(error),
+      () => callback(error),
+    );
+  }
+
+  private track(work: Promise<void>): Promise<void> {
+    this.busy = work.then(
+      () => undefined,
+      () => undefined,
+    );
+    return work;
   }
 
   private async accept(chunk: Buffer): Promise<void> {
@@ -174,7 +203,7 @@ class UploadSink extends Writable {
 
   /** Settles the format from the head: opens the temporary file and writes what was held back, or refuses. */
   private async decide(): Promise<void> {
-    if (this.kind !== undefined || this.refusal) return;
+    if (this.kind !== undefined || this.refusal || this.discarding) return;
     if (this.size === 0) {
       this.refusal = new AppError('bad_request', 'The file is empty; choose an image to upload');
       return;
@@ -217,12 +246,16 @@ class UploadSink extends Writable {
     }
   }
 
-  async discard(): Promise<void> {
-    const { handle, tempFile } = this;
-    this.handle = null;
-    this.tempFile = null;
-    await handle?.close().catch(() => undefined);
-    if (tempFile) await unlink(tempFile).catch(() => undefined);
+  /** Closes and removes the temporary file, once the file operation in flight has settled. */
+  discard(): Promise<void> {
+    this.discarding ??= this.busy.then(async () => {
+      const { handle, tempFile } = this;
+      this.handle = null;
+      this.tempFile = null;
+      await handle?.close().catch(() => undefined);
+      if (tempFile) await unlink(tempFile).catch(() => undefined);
+    });
+    return this.discarding;
   }
 }
 
