@@ -51,6 +51,32 @@ export function isOwnOrigin(origin: string, req: Request): boolean {
   }
 }
 
+/**
+ * `Sec-Fetch-Site` values of requests the server's own pages or the user made (a typed URL, a
+ * bookmark). `same-site` is not one: another port of the same host name (a dev server on
+ * localhost:3000) is another page; an unknown future value is treated as foreign too.
+ */
+const OWN_SITES: ReadonlySet<string> = new Set(['same-origin', 'none']);
+
+/**
+ * Whether a browser says another page made the request. Without `Sec-Fetch-Site` the client is
+ * not a browser (curl, scripts, a static-site build in Node) or an old one, and the Origin check
+ * and the token are what stand.
+ */
+function fromForeignPage(req: Request): boolean {
+  const site = req.headers['sec-fetch-site'];
+  return site !== undefined && !OWN_SITES.has(site);
+}
+
+/**
+ * Whether the request loads a page in a tab or window of its own (the user followed a link to
+ * the editor or to an API address). Frames, `<object>`, `<img>`, `<script>` and `fetch` are not:
+ * those let the foreign page time the answer (XS-Search) or make the server work for it.
+ */
+function isTopLevelNavigation(req: Request): boolean {
+  return req.headers['sec-fetch-mode'] === 'navigate' && req.headers['sec-fetch-dest'] === 'document';
+}
+
 /** What the origin guard accepts. */
 export interface OriginGuardOptions {
   /** Normalized origins allowed to read (GET, HEAD, OPTIONS) cross-origin. */
@@ -58,18 +84,33 @@ export interface OriginGuardOptions {
 }
 
 /**
- * Writes: a foreign `Origin` (including `null`) or `Sec-Fetch-Site: cross-site` is a 403.
- * Reads: a foreign `Origin` not named by `--cors-origin` is a 403 too (defence in depth: the
- * browser would hide the answer anyway). No `Origin` passes; beyond loopback the token decides.
+ * Writes: a foreign `Origin` (including `null`) or a foreign `Sec-Fetch-Site` is a 403.
+ * Reads: a foreign `Origin` not named by `--cors-origin` is a 403, and so is a fetch another
+ * page made (`Sec-Fetch-Site: cross-site` or `same-site`: an `<img>`, `<script>`, frame or
+ * `fetch`), unless it names an allowed origin or is a top-level navigation. The browser would
+ * hide such answers anyway; refusing them before any work stops foreign pages from timing
+ * searches and from loading the server. This covers `/media` too: `Cross-Origin-Resource-Policy`
+ * already keeps hot-linked images from showing, and an allowed origin may still load them with
+ * `<img crossorigin>`, which sends its Origin. No `Origin` and no `Sec-Fetch-Site` passes;
+ * beyond loopback the token decides.
  */
 export function originGuard({ corsOrigins }: OriginGuardOptions): RequestHandler {
   const readers = new Set(corsOrigins);
   return (req, _res, next) => {
     const write = !SAFE_METHODS.has(req.method);
-    if (write && req.headers['sec-fetch-site'] === 'cross-site') {
-      return next(new AppError('forbidden', 'Cross-site requests may not change content'));
-    }
     const origin = req.headers.origin;
+    if (fromForeignPage(req)) {
+      if (write) return next(new AppError('forbidden', 'Requests from other pages may not change content'));
+      const allowedReader = origin !== undefined && readers.has(origin);
+      if (!allowedReader && !isTopLevelNavigation(req)) {
+        return next(
+          new AppError(
+            'forbidden',
+            'Pages of other origins (other sites, or other ports of this host) may not load from this server; start Quire with --cors-origin to let one read with fetch()',
+          ),
+        );
+      }
+    }
     if (origin === undefined || isOwnOrigin(origin, req)) return next();
     if (!write && readers.has(origin)) return next();
     next(
