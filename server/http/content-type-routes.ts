@@ -1,4 +1,4 @@
-import { Router } from 'express';
+import { type RequestHandler, Router } from 'express';
 import type {
   ContentTypeListResponse,
   ContentTypeResponse,
@@ -6,6 +6,7 @@ import type {
 } from '../../common/api-contract.js';
 import { summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
+import { AppError } from '../errors/app-error.js';
 import { methodNotAllowed } from './error-middleware.js';
 import type { Services } from './services.js';
 
@@ -15,12 +16,12 @@ export function contentTypeRoutes({ registry, rows, contentTypes }: Services): R
 
   router
     .route('/cms-content')
-    .get((_req, res) => {
+    .get(onlyQuery(), (_req, res) => {
       const types = registry.list().map(summarize);
       const body: ContentTypeListResponse = { count: types.length, content_types: types };
       res.json(body);
     })
-    .post(async (req, res) => {
+    .post(onlyQuery(), async (req, res) => {
       const body: ContentTypeWriteResponse = await contentTypes.create(req.body);
       res.status(201).location(`${req.baseUrl}/cms-content/${body.slug}`).json(body);
     })
@@ -36,11 +37,11 @@ export function contentTypeRoutes({ registry, rows, contentTypes }: Services): R
       const body: ContentTypeResponse = { ...description, rows: list.rows };
       res.json(body);
     })
-    .put(async (req, res) => {
+    .put(onlyQuery(), async (req, res) => {
       const body: ContentTypeWriteResponse = await contentTypes.update(req.params.slug, req.body);
       res.json(body);
     })
-    .delete(async (req, res) => {
+    .delete(onlyQuery('force'), async (req, res) => {
       const force = req.query.force === 'true' || req.query.force === '1';
       const body: ContentTypeWriteResponse = await contentTypes.delete(req.params.slug, force);
       res.json(body);
@@ -48,4 +49,19 @@ export function contentTypeRoutes({ registry, rows, contentTypes }: Services): R
     .all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
 
   return router;
+}
+
+/**
+ * Refuses query parameters a route does not take, as list reads do: a misspelt `force` or a list
+ * parameter sent to the type list would otherwise be silently ignored. `_`, the usual cache-buster
+ * of HTTP clients, is accepted everywhere. (`GET /cms-content/:slug` checks its own in parseListQuery.)
+ */
+function onlyQuery(...names: string[]): RequestHandler {
+  const allowed = new Set([...names, '_']);
+  return (req, _res, next) => {
+    const unknown = Object.keys(req.query).find((name) => !allowed.has(name));
+    if (unknown === undefined) return next();
+    const hint = names.length === 0 ? `${req.method} here takes none` : `use ${names.join(', ')}`;
+    next(new AppError('bad_request', `Unknown query parameter ${JSON.stringify(unknown)}; ${hint}`));
+  };
 }

@@ -1,6 +1,7 @@
 import { describe, expect } from 'vitest';
 import type { ContentTypeSummary } from '../../common/api-contract.js';
 import { runScenarios } from '../test-support/api-scenario.js';
+import { refusedUnchanged } from '../test-support/hostile-http.js';
 import { seedNews } from '../test-support/seed.js';
 
 const NEWS_COLUMNS = [
@@ -54,6 +55,73 @@ describe('GET /api/cms-content', () => {
       },
     },
     { name: 'answers 405 to other methods', method: 'DELETE', url: '/cms-content', expectedStatus: 405 },
+    {
+      name: 'refuses an unknown query parameter, naming it',
+      url: '/cms-content?bogus=1',
+      expectedStatus: 400,
+      ...refusedUnchanged(400, 'bad_request', {
+        also: (body) => expect(body.error.message).toMatch(/Unknown query parameter "bogus"/),
+      }),
+    },
+    {
+      name: 'refuses list parameters, which do not apply to the type list',
+      url: '/cms-content?filter=title%3Dx&limit=1',
+      expectedStatus: 400,
+      ...refusedUnchanged(400, 'bad_request'),
+    },
+    {
+      name: 'accepts the _ cache-buster',
+      url: '/cms-content?_=1712345678',
+      expectedStatus: 200,
+      expect: (body) => expect(body.count).toBe(4),
+    },
+  ]);
+});
+
+describe('query parameters on content-type writes', () => {
+  const events = {
+    title: 'Events',
+    columns: [{ name: 'name', label: 'Name', type: 'text', required: true }],
+  };
+  runScenarios([
+    {
+      name: 'POST with an unknown query parameter is refused and creates nothing',
+      method: 'POST',
+      url: '/cms-content?draft=1',
+      json: events,
+      expectedStatus: 400,
+      ...refusedUnchanged(400, 'bad_request'),
+    },
+    {
+      name: 'PUT with an unknown query parameter is refused and changes nothing',
+      method: 'PUT',
+      url: '/cms-content/news?bogus=1',
+      json: { title: 'Renamed' },
+      expectedStatus: 400,
+      ...refusedUnchanged(400, 'bad_request'),
+    },
+    {
+      name: 'DELETE with a misspelt force is refused and deletes nothing',
+      method: 'DELETE',
+      url: '/cms-content/categories?forse=true',
+      expectedStatus: 400,
+      ...refusedUnchanged(400, 'bad_request', {
+        also: (body) => expect(body.error.message).toMatch(/"forse"; use force/),
+      }),
+    },
+    {
+      name: 'POST with the _ cache-buster is served',
+      method: 'POST',
+      url: '/cms-content?_=1',
+      json: events,
+      expectedStatus: 201,
+    },
+    {
+      name: 'DELETE with force and the _ cache-buster is served',
+      method: 'DELETE',
+      url: '/cms-content/events?force=true&_=1',
+      expectedStatus: 200,
+    },
   ]);
 });
 
