@@ -1,5 +1,6 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.js';
+import { SAFE_METHODS } from './origin-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** body-parser / raw-body error types and what they mean to a client. */
@@ -17,8 +18,12 @@ const BODY_ERRORS: Record<string, () => AppError> = {
   'stream.encoding.set': () => new AppError('internal_error', 'The request could not be read'),
 };
 
-/** Turns whatever went wrong into an AppError; unknown failures become an opaque 500. */
-export function toAppError(error: unknown): AppError {
+/**
+ * Turns whatever went wrong with a request made with `method` into an AppError; unknown failures
+ * become an opaque 500 that tells the client what it may assume: a read changed nothing, a write
+ * was not saved.
+ */
+export function toAppError(error: unknown, method: string): AppError {
   if (error instanceof AppError) return error;
   if (error && typeof error === 'object') {
     const type = (error as { type?: unknown }).type;
@@ -30,7 +35,12 @@ export function toAppError(error: unknown): AppError {
       return new AppError('bad_request', 'The request is malformed');
     }
   }
-  return new AppError('internal_error', 'Something went wrong on the server; the change was not saved');
+  return new AppError(
+    'internal_error',
+    SAFE_METHODS.has(method)
+      ? 'Something went wrong on the server while reading; nothing was changed'
+      : 'Something went wrong on the server; the change was not saved',
+  );
 }
 
 /** Options of the error middleware. */
@@ -42,7 +52,7 @@ export interface ErrorMiddlewareOptions {
 /** The one place errors become responses: the API's JSON error shape, never a stack trace. */
 export function errorMiddleware({ log }: ErrorMiddlewareOptions): ErrorRequestHandler {
   return (error, req, res, _next) => {
-    const appError = toAppError(error);
+    const appError = toAppError(error, req.method);
     if (appError.status >= 500) log(`${req.method} ${req.originalUrl} failed`, error);
     if (res.headersSent) {
       res.destroy();

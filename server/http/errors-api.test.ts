@@ -1,6 +1,7 @@
-import { describe, expect } from 'vitest';
+import { describe, expect, vi } from 'vitest';
 import { runScenarios } from '../test-support/api-scenario.js';
 import { countRows } from '../test-support/seed.js';
+import type { TestServer } from '../test-support/test-server.js';
 
 const valid = 'title=Hello&status=draft&published_at=2025-01-01%2010:00:00';
 
@@ -129,6 +130,58 @@ describe('errors', () => {
       },
       expectedStatus: 409,
       expect: expectErrorShape(409, 'conflict'),
+    },
+  ]);
+});
+
+/**
+ * Makes the row service fail the way an unexpected fault would (a disk error, a bug): the
+ * stand-in for every 500. Once per server; the failures stay for the rest of its scenarios.
+ */
+function failEverything(server: TestServer): void {
+  const fault = () => Promise.reject(new Error('disk I/O error'));
+  for (const method of ['list', 'get', 'create', 'update', 'delete'] as const) {
+    if (!vi.isMockFunction(server.services.rows[method]))
+      vi.spyOn(server.services.rows, method).mockImplementation(fault);
+  }
+}
+
+describe('unexpected failures: the 500 says what the client may assume', () => {
+  const readFailure = (body: any, response: Response) => {
+    expectErrorShape(500, 'internal_error')(body, response);
+    expect(body.error.message).toMatch(/while reading; nothing was changed/);
+    expect(body.error.message).not.toMatch(/not saved/);
+  };
+  runScenarios([
+    {
+      name: 'a list read on the fast path: nothing was changed',
+      url: '/cms/news',
+      before: async (server) => failEverything(server),
+      expectedStatus: 500,
+      expect: readFailure,
+    },
+    {
+      name: 'a content type with its rows, read through Express: nothing was changed',
+      url: '/cms-content/news',
+      expectedStatus: 500,
+      expect: readFailure,
+    },
+    {
+      name: 'a single row: nothing was changed',
+      url: '/cms/news/some-id',
+      expectedStatus: 500,
+      expect: readFailure,
+    },
+    {
+      name: 'a write: the change was not saved',
+      method: 'POST',
+      url: '/cms/news',
+      body: valid,
+      expectedStatus: 500,
+      expect(body, response) {
+        expectErrorShape(500, 'internal_error')(body, response);
+        expect(body.error.message).toMatch(/the change was not saved/);
+      },
     },
   ]);
 });
