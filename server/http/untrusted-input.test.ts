@@ -5,6 +5,7 @@ import {
   duplicateJsonKey,
   MAX_JSON_DEPTH,
   MAX_JSON_ENTRIES,
+  parseJsonField,
 } from './untrusted-input.js';
 
 describe('checkFormPairs', () => {
@@ -75,5 +76,61 @@ describe('duplicateJsonKey', () => {
   it('allows the same key in different objects, and keys that appear as values', () => {
     expect(duplicateJsonKey('{"title":"title","meta":{"title":"x"},"list":[{"a":1},{"a":2}]}')).toBeNull();
     expect(duplicateJsonKey('{"a":"he said \\"a\\":", "b":["a","a"]}')).toBeNull();
+  });
+});
+
+describe('parseJsonField (JSON inside a form field, with the limits of a JSON body)', () => {
+  /** An array nested `levels` deep: `[[...]]`. */
+  const nested = (levels: number) => `${'['.repeat(levels)}${']'.repeat(levels)}`;
+
+  it('returns the parsed value of well-formed JSON', () => {
+    const text = '[{"name":"status","options":[{"id":"a","text":"A"}]}]';
+    expect(parseJsonField(text, 'columns')).toEqual({ ok: true, value: JSON.parse(text) });
+  });
+
+  it('counts depth from the top of the body: the field is the first level', () => {
+    expect(parseJsonField(nested(MAX_JSON_DEPTH - 1), 'columns').ok).toBe(true);
+    const refused = parseJsonField(nested(MAX_JSON_DEPTH), 'columns');
+    expect(refused.ok).toBe(false);
+    // The same value as a JSON body member is refused too, at the same level.
+    expect(checkJsonBody({ columns: JSON.parse(nested(MAX_JSON_DEPTH)) })?.code).toBe('bad_request');
+    expect(checkJsonBody({ columns: JSON.parse(nested(MAX_JSON_DEPTH - 1)) })).toBeNull();
+  });
+
+  it('refuses a 4,000-deep value without recursing, naming the field', () => {
+    const result = parseJsonField(`[{"options":[{"id":"a","text":${nested(4000)}}]}]`, 'columns');
+    expect(result.ok || result.error).toMatchObject({ status: 400, code: 'bad_request' });
+    expect(result.ok || result.error.message).toMatch(/JSON in columns is nested more than 6 levels/);
+  });
+
+  it(`refuses more than ${MAX_JSON_ENTRIES} values with a 413, the field counting as one as in a body`, () => {
+    const values = (count: number) => JSON.stringify(Array.from({ length: count }, (_, i) => i));
+    expect(parseJsonField(values(MAX_JSON_ENTRIES - 1), 'columns').ok).toBe(true);
+    const refused = parseJsonField(values(MAX_JSON_ENTRIES), 'columns');
+    expect(refused.ok || refused.error.status).toBe(413);
+  });
+
+  it('refuses reserved keys at any level', () => {
+    for (const text of [
+      '{"__proto__":{}}',
+      '[{"options":[{"id":"a","text":"A","constructor":1}]}]',
+      '[{"prototype":1}]',
+    ]) {
+      const result = parseJsonField(text, 'columns');
+      expect(result.ok || result.error.message, text).toMatch(/JSON in columns uses the reserved name/);
+    }
+  });
+
+  it('refuses a key given twice in one object, which JSON.parse would silently collapse', () => {
+    const result = parseJsonField('[{"name":"a","label":"A","name":"b"}]', 'columns');
+    expect(result.ok || result.error).toMatchObject({
+      code: 'bad_request',
+      message: expect.stringMatching(/"name" twice/),
+    });
+  });
+
+  it('refuses malformed JSON, naming the field', () => {
+    const result = parseJsonField('[{"name":', 'columns');
+    expect(result.ok || result.error).toMatchObject({ status: 400, message: 'columns is not valid JSON' });
   });
 });

@@ -66,24 +66,74 @@ export function checkFormPairs(text: string, where: 'query string' | 'body', max
  * MAX_JSON_ENTRIES members. Iterative, so a deep body cannot exhaust the stack.
  */
 export function checkJsonBody(value: unknown): AppError | null {
+  return checkJsonTree(value, {
+    tooDeep: `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`,
+    tooMany: `The request body has more than ${MAX_JSON_ENTRIES} values`,
+    keyed: 'body',
+  });
+}
+
+/** What a JSON check says when it refuses, so a body and a field each get their own wording. */
+interface JsonRefusals {
+  tooDeep: string;
+  tooMany: string;
+  /** Completes "The ... uses the reserved name". */
+  keyed: string;
+}
+
+function checkJsonTree(value: unknown, say: JsonRefusals): AppError | null {
   let entries = 0;
   const pending: { value: unknown; depth: number }[] = [{ value, depth: 0 }];
   while (pending.length > 0) {
     const { value: current, depth } = pending.pop() as { value: unknown; depth: number };
     if (current === null || typeof current !== 'object') continue;
-    if (depth + 1 > MAX_JSON_DEPTH) {
-      return new AppError('bad_request', `The JSON body is nested more than ${MAX_JSON_DEPTH} levels deep`);
-    }
+    if (depth + 1 > MAX_JSON_DEPTH) return new AppError('bad_request', say.tooDeep);
     // JSON.parse makes `__proto__` an own key, so Object.keys sees every key that was sent.
     for (const key of Object.keys(current)) {
-      if (++entries > MAX_JSON_ENTRIES) {
-        return new AppError('payload_too_large', `The request body has more than ${MAX_JSON_ENTRIES} values`);
-      }
-      if (!Array.isArray(current) && FORBIDDEN_KEYS.has(key)) return forbiddenKey(key, 'body');
+      if (++entries > MAX_JSON_ENTRIES) return new AppError('payload_too_large', say.tooMany);
+      if (!Array.isArray(current) && FORBIDDEN_KEYS.has(key)) return forbiddenKey(key, say.keyed);
       pending.push({ value: (current as Record<string, unknown>)[key], depth: depth + 1 });
     }
   }
   return null;
+}
+
+/** A JSON text sent inside a body field: its value, or why it is refused. */
+export type JsonFieldResult = { ok: true; value: unknown } | { ok: false; error: AppError };
+
+/**
+ * Parses JSON text sent inside a body field (a form's `columns=[...]`, or a JSON body's member
+ * given as a string) with exactly the limits of a JSON body, as if the body had been
+ * `{"<field>": <the JSON>}`: depth counted from the body's top (so the field's own value starts
+ * at level 2), at most MAX_JSON_ENTRIES values, no forbidden key, no key twice in one object.
+ * Otherwise the encoding would decide the limits: a form could store what a JSON body cannot
+ * (a 4,000-deep option value that later overflows the stack of every read).
+ */
+export function parseJsonField(text: string, field: string): JsonFieldResult {
+  const where = `The JSON in ${field}`;
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return { ok: false, error: new AppError('bad_request', `${field} is not valid JSON`) };
+  }
+  const problem = checkJsonTree(
+    { [field]: value },
+    {
+      tooDeep: `${where} is nested more than ${MAX_JSON_DEPTH} levels deep, counted from the top of the body`,
+      tooMany: `${where} has more than ${MAX_JSON_ENTRIES} values`,
+      keyed: `JSON in ${field}`,
+    },
+  );
+  if (problem) return { ok: false, error: problem };
+  const twice = duplicateJsonKey(text);
+  if (twice !== null) {
+    return {
+      ok: false,
+      error: new AppError('bad_request', `${where} names ${JSON.stringify(twice)} twice in one object`),
+    };
+  }
+  return { ok: true, value };
 }
 
 /**
