@@ -5,6 +5,7 @@
  * Electron shell. Like all of `common/`, it has no Node, DOM or package imports (lint and
  * `common/tsconfig.json` check that).
  */
+import type { FieldProblem } from './field-problems.js';
 
 /** Column types a descriptor may name; the server has one field implementation per value. */
 export type ColumnType =
@@ -210,8 +211,12 @@ export interface ErrorBody {
     status: number;
     code: ErrorCode;
     message: string;
-    /** Per-field problems, for validation failures only. */
+    /** Per-field problems as sentences (`{ "title": "is required" }`), for people. */
     fields?: Record<string, string>;
+    /** The same problems as data: a code and its parameters per field, for programs. */
+    problems?: Record<string, FieldProblem>;
+    /** What is wrong with the request as a whole, as data (`{ "code": "too_large", "limit": 10485760 }`). */
+    detail?: FieldProblem;
     /** For a refused delete: the rows that still point at the row (at most 20 are named). */
     references?: RowReference[];
   };

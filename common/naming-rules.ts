@@ -48,9 +48,6 @@ export function isIdentifier(name: string): boolean {
   return IDENTIFIER.test(name);
 }
 
-/** What is wrong with a name's shape, or null. */
-export const IDENTIFIER_PROBLEM = 'must be 1 to 63 lower-case letters, digits or _, starting with a letter';
-
 /** Whether a table name is Quire's, the engine's or a path of the editor. */
 export function isReservedTable(table: string): boolean {
   return RESERVED_TABLE.test(table);

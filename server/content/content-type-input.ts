@@ -1,35 +1,33 @@
 import type { ColumnChange, ColumnDescriptor } from '../../common/api-contract.js';
-import {
-  IDENTIFIER_PROBLEM,
-  isIdentifier,
-  isReservedTable,
-  RESERVED_COLUMNS,
-  tableFromSlug,
-} from '../../common/naming-rules.js';
+import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
+import { isIdentifier, isReservedTable, RESERVED_COLUMNS, tableFromSlug } from '../../common/naming-rules.js';
 import { isSlug } from '../../common/slug-rules.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
+import { publishColumn } from './content-type.js';
 import { slugify } from './slugs.js';
 
 const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target']);
+/** What the server publishes about a column (see PublishedColumn); sent back, they must be unchanged. */
+const DERIVED_KEYS = ['filterable', 'orderable'] as const;
 const MAX_COLUMNS = 100;
 const MAX_TITLE_LENGTH = 200;
 const MAX_PREVIEW_LENGTH = 500;
 
 /** Checks a table name for a new content type; returns a problem or null. */
-export function tableNameProblem(table: string): string | null {
-  if (!isIdentifier(table)) return IDENTIFIER_PROBLEM;
-  if (isReservedTable(table)) return 'is reserved for Quire itself; pick another name';
+export function tableNameProblem(table: string): FieldProblem | null {
+  if (!isIdentifier(table)) return { code: 'not_an_identifier' };
+  if (isReservedTable(table)) return { code: 'reserved' };
   return null;
 }
 
 /** Reads a title: a non-empty string of at most 200 characters. */
-export function readTitle(raw: unknown, problems: Record<string, string>): string | undefined {
+export function readTitle(raw: unknown, problems: FieldProblems): string | undefined {
   if (typeof raw !== 'string' || raw.trim() === '') {
-    problems.title = 'is required';
+    problems.title = { code: 'required' };
     return undefined;
   }
-  if (raw.length > MAX_TITLE_LENGTH) problems.title = `must be at most ${MAX_TITLE_LENGTH} characters`;
+  if (raw.length > MAX_TITLE_LENGTH) problems.title = { code: 'too_long', max: MAX_TITLE_LENGTH };
   return raw.trim();
 }
 
@@ -37,21 +35,20 @@ export function readTitle(raw: unknown, problems: Record<string, string>): strin
  * Reads a preview path: null/empty for none, else an http(s) URL or a site path, where `{slug}` and
  * `{id}` are replaced by the row's values (`http://localhost:4321/news/{slug}`).
  */
-export function readPreviewPath(raw: unknown, problems: Record<string, string>): string | null {
+export function readPreviewPath(raw: unknown, problems: FieldProblems): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
   if (typeof raw !== 'string' || raw.length > MAX_PREVIEW_LENGTH || !/^(?:https?:\/\/[^\s]+|\/[^\s]*)$/.test(raw)) {
-    problems.preview_path =
-      'must be an http(s) URL or a path starting with /, such as http://localhost:4321/news/{slug}';
+    problems.preview_path = { code: 'not_a_preview_path' };
     return null;
   }
   return raw;
 }
 
 /** Reads a slug for a new type: given (normalised) or made from the title. */
-export function readTypeSlug(raw: unknown, title: string | undefined, problems: Record<string, string>): string {
+export function readTypeSlug(raw: unknown, title: string | undefined, problems: FieldProblems): string {
   if (raw !== undefined && raw !== null && raw !== '') {
     const slug = typeof raw === 'string' ? slugify(raw) : '';
-    if (!isSlug(slug)) problems.slug = 'must contain letters or digits';
+    if (!isSlug(slug)) problems.slug = { code: 'no_letters' };
     return slug;
   }
   return slugify(title ?? '');
@@ -80,37 +77,47 @@ export function readColumns(
   options: { knownTypes: ReadonlySet<string>; ownSlug: string; allowFrom: boolean },
 ): ColumnChange[] {
   const list = columnsArray(raw);
-  if (!list || list.length === 0) throw validationError({ columns: 'must be a non-empty array of column descriptors' });
-  if (list.length > MAX_COLUMNS) throw validationError({ columns: `must have at most ${MAX_COLUMNS} columns` });
-  const problems: Record<string, string> = {};
+  if (!list || list.length === 0) throw validationError({ columns: { code: 'not_a_column_list' } });
+  if (list.length > MAX_COLUMNS)
+    throw validationError({ columns: { code: 'too_many', max: MAX_COLUMNS, of: 'columns' } });
+  const problems = noProblems();
   const columns: ColumnChange[] = [];
   list.forEach((item, index) => {
     const at = `columns[${index}]`;
     if (!item || typeof item !== 'object' || Array.isArray(item)) {
-      problems[at] = 'must be an object';
+      problems[at] = { code: 'not_an_object' };
       return;
     }
     const entry = item as Record<string, unknown>;
     const unknown = Object.keys(entry).filter(
-      (key) => !DESCRIPTOR_KEYS.has(key) && !(options.allowFrom && key === 'from'),
+      (key) =>
+        !DESCRIPTOR_KEYS.has(key) &&
+        !(DERIVED_KEYS as readonly string[]).includes(key) &&
+        !(options.allowFrom && key === 'from'),
     );
-    if (unknown.length > 0) problems[at] = `has unknown properties ${unknown.join(', ')}`;
+    if (unknown.length > 0) problems[at] = { code: 'unknown_members', members: unknown };
     const { name, label, type, required } = entry;
     if (typeof name !== 'string' || !isIdentifier(name)) {
-      problems[`${at}.name`] = IDENTIFIER_PROBLEM;
+      problems[`${at}.name`] = { code: 'not_an_identifier' };
     } else if (RESERVED_COLUMNS.has(name)) {
-      problems[`${at}.name`] = `${name} is reserved; pick another name`;
+      problems[`${at}.name`] = { code: 'reserved', name };
     }
     if (typeof label !== 'string' || label.trim() === '' || label.length > MAX_TITLE_LENGTH) {
-      problems[`${at}.label`] = `must be a non-empty string of at most ${MAX_TITLE_LENGTH} characters`;
+      problems[`${at}.label`] = { code: 'not_a_label', max: MAX_TITLE_LENGTH };
     }
     if (typeof type !== 'string' || !isColumnType(type)) {
-      problems[`${at}.type`] = 'must be a known column type';
+      problems[`${at}.type`] = { code: 'unknown_column_type' };
       return;
     }
     const required_ = required === undefined ? false : required === true || required === 'true';
     if (required !== undefined && typeof required !== 'boolean' && required !== 'true' && required !== 'false') {
-      problems[`${at}.required`] = 'must be true or false';
+      problems[`${at}.required`] = { code: 'not_a_boolean' };
+    }
+    const published = publishColumn({ name: String(name), label: '', type, required: false });
+    for (const key of DERIVED_KEYS) {
+      if (entry[key] !== undefined && entry[key] !== published[key]) {
+        problems[`${at}.${key}`] = { code: 'read_only', value: published[key] };
+      }
     }
     const column: ColumnChange = { name: String(name), label: String(label ?? '').trim(), type, required: required_ };
     if (entry.parent !== undefined) column.parent = String(entry.parent);
@@ -121,22 +128,22 @@ export function readColumns(
   });
   const names = new Set<string>();
   for (const column of columns) {
-    if (names.has(column.name)) problems.columns = `column ${column.name} is listed twice`;
+    if (names.has(column.name)) problems.columns = { code: 'listed_twice', column: column.name };
     names.add(column.name);
   }
   for (const [index, column] of columns.entries()) {
     const found = fieldFor(column.type).checkDescriptor(column, columns);
-    if (found.length > 0) problems[`columns[${index}]`] = found.join('; ');
+    if (found) problems[`columns[${index}]`] = found;
     if (
       column.type === 'relation' &&
       column.target &&
       column.target !== options.ownSlug &&
       !options.knownTypes.has(column.target)
     ) {
-      problems[`columns[${index}].target`] = `there is no content type ${column.target}`;
+      problems[`columns[${index}].target`] = { code: 'no_such_type', type: column.target };
     }
   }
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (hasProblems(problems)) throw validationError(problems);
   return columns;
 }
 
@@ -144,9 +151,7 @@ export function readColumns(
 export function refuseUnknownMembers(body: Record<string, unknown>, allowed: readonly string[]): void {
   const unknown = Object.keys(body).filter((key) => !allowed.includes(key));
   if (unknown.length > 0) {
-    throw validationError(
-      Object.fromEntries(unknown.map((key) => [key, 'is not something a content type has or can change'])),
-    );
+    throw validationError(Object.fromEntries(unknown.map((key) => [key, { code: 'not_changeable' } as const])));
   }
 }
 

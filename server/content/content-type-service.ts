@@ -1,6 +1,8 @@
+import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { ColumnChange, ColumnDescriptor, ContentTypeSummary } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
+import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { tableFromSlug } from '../../common/naming-rules.js';
 import { ContentRepository } from '../db/content-repository.js';
 import {
@@ -44,14 +46,14 @@ export class ContentTypeService {
   async create(rawBody: unknown): Promise<ContentTypeSummary> {
     const body = bodyObject(rawBody);
     refuseUnknownMembers(body, ['title', 'slug', 'table', 'columns', 'preview_path']);
-    const problems: Record<string, string> = {};
+    const problems = noProblems();
     const title = readTitle(body.title, problems);
     const slug = readTypeSlug(body.slug, title, problems);
     const table = typeof body.table === 'string' && body.table !== '' ? body.table : tableFromSlug(slug);
     const tableProblem = tableNameProblem(table);
     if (tableProblem) problems.table = tableProblem;
     const previewPath = readPreviewPath(body.preview_path, problems);
-    if (Object.keys(problems).length > 0) throw validationError(problems);
+    if (hasProblems(problems)) throw validationError(problems);
     const columns = readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: slug, allowFrom: false });
 
     await this.db.transaction().execute(async (trx) => {
@@ -85,16 +87,19 @@ export class ContentTypeService {
   async update(slug: string, rawBody: unknown): Promise<ContentTypeSummary> {
     const type = this.registry.requireBySlug(slug);
     const body = bodyObject(rawBody);
-    refuseUnknownMembers(body, ['title', 'columns', 'preview_path']);
-    const problems: Record<string, string> = {};
+    // The body GET returns is accepted: its server-set members are ignored while unchanged.
+    refuseUnknownMembers(body, ['title', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows']);
+    const problems = noProblems();
+    refuseChangedMembers(body, summarize(type), problems);
     const title = body.title === undefined ? type.title : readTitle(body.title, problems);
     const previewPath =
       body.preview_path === undefined ? type.previewPath : readPreviewPath(body.preview_path, problems);
-    if (Object.keys(problems).length > 0) throw validationError(problems);
-    const columns =
+    if (hasProblems(problems)) throw validationError(problems);
+    let columns =
       body.columns === undefined
         ? undefined
         : readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: type.slug, allowFrom: true });
+    if (columns && sameColumns(columns, type.columns)) columns = undefined;
 
     await this.db.transaction().execute(async (trx) => {
       let descriptors: ColumnDescriptor[] = [...type.columns];
@@ -167,7 +172,7 @@ export class ContentTypeService {
         throw conflict(
           column.name,
           `${used} row${used === 1 ? '' : 's'} of ${type.table} still use${used === 1 ? 's' : ''} the option${removed.length === 1 ? '' : 's'} ${removed.join(', ')} of ${column.name}`,
-          'has rows using a removed option',
+          { code: 'option_in_use', count: used, options: removed },
         );
       }
     }
@@ -176,7 +181,7 @@ export class ContentTypeService {
 
 /** Works out renames, drops and adds from the new column list; type changes are refused. */
 export function planTableChange(type: ContentType, columns: readonly ColumnChange[]): TableChange {
-  const problems: Record<string, string> = {};
+  const problems = noProblems();
   const renames: { from: string; to: string }[] = [];
   const kept = new Set<string>();
   const adds: ColumnDescriptor[] = [];
@@ -184,12 +189,12 @@ export function planTableChange(type: ContentType, columns: readonly ColumnChang
   for (const { from, ...column } of columns) {
     const sourceName = from ?? column.name;
     const old = type.columnsByName.get(sourceName);
-    if (from !== undefined && !old) problems[column.name] = `renames ${from}, which is not a column of ${type.table}`;
+    if (from !== undefined && !old) problems[column.name] = { code: 'renames_unknown', from, table: type.table };
     if (old) {
-      if (kept.has(old.name)) problems[column.name] = `takes over ${old.name}, which another column already does`;
+      if (kept.has(old.name)) problems[column.name] = { code: 'taken_over', column: old.name };
       kept.add(old.name);
       if (old.type !== column.type && !(TEXT_TYPES.has(old.type) && TEXT_TYPES.has(column.type))) {
-        problems[column.name] = `cannot change type from ${old.type} to ${column.type}; add a new column instead`;
+        problems[column.name] = { code: 'type_change', from: old.type, to: column.type };
       }
       if (old.name !== column.name) renames.push({ from: old.name, to: column.name });
     } else {
@@ -197,15 +202,15 @@ export function planTableChange(type: ContentType, columns: readonly ColumnChang
     }
     final.push(column);
   }
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (hasProblems(problems)) throw validationError(problems);
   const drops = type.columns.map((column) => column.name).filter((name) => !kept.has(name));
   // Renames run one by one, so a new name must be free now (no swaps, no reuse of a dropped name).
   for (const rename of renames) {
     if (type.columnsByName.has(rename.to)) {
-      problems[rename.to] = `cannot take the name of the existing column ${rename.to} in the same change`;
+      problems[rename.to] = { code: 'name_in_use', column: rename.to };
     }
   }
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (hasProblems(problems)) throw validationError(problems);
   return { renames, drops, adds, columns: final };
 }
 
@@ -214,6 +219,38 @@ function schemaOf(db: Kysely<QuireDatabase>): Kysely<unknown> {
   return db as unknown as Kysely<unknown>;
 }
 
-function conflict(field: string, message: string, problem = 'is already taken'): AppError {
+function conflict(field: string, message: string, problem: FieldProblem = { code: 'taken' }): AppError {
   return new AppError('conflict', message, { [field]: problem });
+}
+
+/** Members of a content type the server sets; a write may send them back unchanged (as GET gave them). */
+const READ_ONLY_MEMBERS = [
+  'content_type_id',
+  'type',
+  'table',
+  'status',
+  'slug',
+  'custom',
+  'title_column',
+  'search_columns',
+] as const;
+
+/**
+ * Server-set members sent in a write must be what the type has: a body read with GET and sent back
+ * is accepted, a changed one is refused by name (`rows` are ignored: rows change through /cms/:type).
+ */
+function refuseChangedMembers(body: Record<string, unknown>, current: ContentTypeSummary, problems: FieldProblems) {
+  for (const member of READ_ONLY_MEMBERS) {
+    if (body[member] !== undefined && !isDeepStrictEqual(body[member], current[member])) {
+      problems[member] = { code: 'read_only', value: current[member] };
+    }
+  }
+}
+
+/** Whether a column list says exactly what the type has (a body sent back unchanged needs no migration). */
+function sameColumns(columns: readonly ColumnChange[], current: readonly ColumnDescriptor[]): boolean {
+  return isDeepStrictEqual(
+    columns.map((column) => ({ ...column, from: undefined })),
+    current.map((column) => ({ ...column, from: undefined })),
+  );
 }

@@ -1,5 +1,6 @@
 import type { ColumnDescriptor, ContentTypeSummary, PublishedColumn } from '../../common/api-contract.js';
 import { SYSTEM_FIELDS } from '../../common/api-contract.js';
+import { describeProblem } from '../../common/field-problems.js';
 import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title-rules.js';
 import type { ContentTypeRecord } from '../db/content-type-repository.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
@@ -38,9 +39,8 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     if (!isColumnType(column.type)) {
       throw new Error(`Content type ${record.slug}: column ${column.name} has unknown type ${column.type}`);
     }
-    const problems = fieldFor(column.type).checkDescriptor(column, columns);
-    if (problems.length > 0)
-      throw new Error(`Content type ${record.slug}: column ${column.name}: ${problems.join('; ')}`);
+    const problem = fieldFor(column.type).checkDescriptor(column, columns);
+    if (problem) throw new Error(`Content type ${record.slug}: column ${column.name} ${describeProblem(problem)}`);
   }
   return {
     id: record.id,

@@ -1,3 +1,4 @@
+import { describeProblem } from '../../common/field-problems.js';
 import type { EqualsCondition, RowPage, RowSelection } from '../db/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
@@ -84,7 +85,10 @@ function parseFilterValue(type: ContentType, name: string, value: string): unkno
   const column = type.columnsByName.get(name);
   if (!column) return value;
   const parsed = fieldFor(column.type).parseFilter(value, column);
-  if (!parsed.ok) throw new AppError('bad_request', `filter ${name}: ${parsed.problem}`);
+  if (!parsed.ok)
+    throw new AppError('bad_request', `filter ${name}: ${describeProblem(parsed.problem)}`, {
+      [`filter.${name}`]: parsed.problem,
+    });
   return parsed.value;
 }
 

@@ -1,4 +1,5 @@
 import type { RelationValue, RowReference } from '../../common/api-contract.js';
+import { hasProblems, noProblems } from '../../common/field-problems.js';
 import type { ContentRepository, StoredRow } from '../db/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
@@ -51,17 +52,17 @@ export async function checkRelationTargets(
   registry: ContentTypeRegistry,
   repository: ContentRepository,
 ): Promise<void> {
-  const problems: Record<string, string> = {};
+  const problems = noProblems();
   for (const column of relationColumns(type)) {
     const id = values.get(column.name);
     if (typeof id !== 'string') continue;
     const target = registry.findBySlug(column.target ?? '');
-    if (!target) problems[column.name] = `points at the content type ${column.target}, which no longer exists`;
+    if (!target) problems[column.name] = { code: 'target_type_gone', type: column.target ?? '' };
     else if (!(await repository.findById(target.table, id))) {
-      problems[column.name] = `must be the id of a ${target.table} row; there is none with id ${JSON.stringify(id)}`;
+      problems[column.name] = { code: 'no_such_row', table: target.table, id };
     }
   }
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (hasProblems(problems)) throw validationError(problems);
 }
 
 /** Refuses to delete a row that other rows still point at, naming them (409). */

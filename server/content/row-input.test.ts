@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { AppError } from '../errors/app-error.js';
 import { starterType } from '../test-support/content-types.js';
+import { contentTypeFromRecord } from './content-type.js';
 import { parseRowInput } from './row-input.js';
 
 const news = starterType('news');
@@ -61,5 +62,48 @@ describe('parseRowInput', () => {
       'status',
       'title',
     ]);
+  });
+});
+
+describe('field names that every JavaScript object has', () => {
+  // A column called `constructor` (possible in databases made before such names were reserved)
+  // must be checked like any other: problems are kept without a prototype.
+  const odd = contentTypeFromRecord({
+    id: 'odd',
+    slug: 'odd',
+    table_name: 'odd',
+    title: 'Odd',
+    status: 'published',
+    type: 'collection',
+    custom: 1,
+    columns: JSON.stringify([
+      { name: 'constructor', label: 'Maker', type: 'text', required: true },
+      { name: 'title', label: 'Title', type: 'text', required: true },
+    ]),
+    preview_path: null,
+    position: 0,
+    flat_meta: 0,
+    created_at: '2026-01-01 00:00:00.000000',
+    updated_at: '2026-01-01 00:00:00.000000',
+  });
+
+  it('are required like any other field', () => {
+    const error = (() => {
+      try {
+        parseRowInput(odd, {}, 'create');
+      } catch (thrown) {
+        return thrown as AppError;
+      }
+    })();
+    expect(error?.toBody().error.problems).toEqual({
+      constructor: { code: 'required' },
+      title: { code: 'required' },
+    });
+  });
+
+  it('report unknown names such as toString as unknown fields', () => {
+    expect(() => parseRowInput(news, { ...valid, toString: 'x', hasOwnProperty: 'y' }, 'create')).toThrow(
+      /toString is not a field of news; hasOwnProperty is not a field of news/,
+    );
   });
 });

@@ -1,5 +1,6 @@
 import type { ColumnValue } from '../../common/api-contract.js';
 import { SYSTEM_FIELDS } from '../../common/api-contract.js';
+import { hasProblems, noProblems } from '../../common/field-problems.js';
 import { columnForFieldName, flatMetaName, META_KEYS } from '../../common/row-fields.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
@@ -29,7 +30,7 @@ export function parseRowInput(type: ContentType, body: unknown, mode: 'create' |
     throw new AppError('bad_request', 'The request body must be an object of field values');
   }
   const fields = body as Record<string, unknown>;
-  const problems: Record<string, string> = {};
+  const problems = noProblems();
   const values = new Map<string, ColumnValue>();
 
   for (const [rawName, raw] of Object.entries(fields)) {
@@ -37,11 +38,11 @@ export function parseRowInput(type: ContentType, body: unknown, mode: 'create' |
     const name = columnForFieldName(rawName, (column) => type.columnsByName.has(column));
     const column = type.columnsByName.get(name);
     if (!column) {
-      problems[rawName] = `is not a field of ${type.table}`;
+      problems[rawName] = { code: 'not_a_field', table: type.table };
       continue;
     }
     if (values.has(name)) {
-      problems[rawName] = `names the same field as ${name}; send only one of them`;
+      problems[rawName] = { code: 'same_field', field: name };
       continue;
     }
     const parsed = fieldFor(column.type).parse(raw, column);
@@ -54,11 +55,11 @@ export function parseRowInput(type: ContentType, body: unknown, mode: 'create' |
     const given = values.has(column.name);
     const value = values.get(column.name);
     if ((mode === 'create' && (!given || value === null)) || (mode === 'update' && given && value === null)) {
-      problems[column.name] = 'is required';
+      problems[column.name] = { code: 'required' };
     }
   }
 
   const meta = readMetaPatch(fields, problems);
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (hasProblems(problems)) throw validationError(problems);
   return { values, meta };
 }

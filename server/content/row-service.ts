@@ -126,14 +126,14 @@ export class RowService {
   /** Creates a row from a write body, with the given id or a generated one. */
   async create(type: ContentType, body: unknown, id?: string): Promise<ContentRow> {
     if (id !== undefined && !isValidRowId(id)) {
-      throw validationError({ id: 'must be 1 to 128 letters, digits or . _ ~ - characters' });
+      throw validationError({ id: { code: 'not_a_row_id' } });
     }
     const input = parseRowInput(type, body, 'create');
     return this.write(type, 'create', async (repository, write) => {
       const rowId = id ?? newRowId();
       if (id !== undefined && (await repository.findById(type.table, id))) {
         throw new AppError('conflict', `A ${type.table} row with id ${JSON.stringify(id)} already exists`, {
-          id: 'is already taken',
+          id: { code: 'taken' },
         });
       }
       const now = timestampNow();

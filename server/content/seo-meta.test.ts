@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { noProblems } from '../../common/field-problems.js';
 import { applyMetaPatch, readMetaPatch, resolvePageMeta } from './seo-meta.js';
 
 describe('readMetaPatch', () => {
@@ -20,11 +21,11 @@ describe('readMetaPatch', () => {
   });
 
   it('reports unknown members and repeated values', () => {
-    const problems: Record<string, string> = {};
+    const problems = noProblems();
     readMetaPatch({ meta: { author: 'x', title: ['a', 'b'] } }, problems);
-    expect(problems).toEqual({
-      'meta[author]': 'is not a meta member (use title, description, keywords)',
-      'meta[title]': 'was sent more than once',
+    expect({ ...problems }).toEqual({
+      'meta[author]': { code: 'not_a_meta_member' },
+      'meta[title]': { code: 'repeated' },
     });
   });
 });

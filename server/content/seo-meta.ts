@@ -1,4 +1,5 @@
 import type { SeoMeta } from '../../common/api-contract.js';
+import type { FieldProblems } from '../../common/field-problems.js';
 import { flatMetaName, META_KEYS, type MetaKey, nestedMetaName } from '../../common/row-fields.js';
 import type { StoredRow } from '../db/content-repository.js';
 
@@ -13,7 +14,7 @@ export type MetaPatch = Partial<SeoMeta> | null;
  * `meta_title`, `meta_description`, `meta_keywords`. Returns undefined when the body says nothing
  * about meta; records problems in `problems` keyed like the request fields.
  */
-export function readMetaPatch(body: Record<string, unknown>, problems: Record<string, string>): MetaPatch | undefined {
+export function readMetaPatch(body: Record<string, unknown>, problems: FieldProblems): MetaPatch | undefined {
   let patch: MetaPatch | undefined;
   if (Object.hasOwn(body, 'meta')) {
     const nested = body.meta;
@@ -23,13 +24,13 @@ export function readMetaPatch(body: Record<string, unknown>, problems: Record<st
       patch = {};
       for (const [key, value] of Object.entries(nested as Record<string, unknown>)) {
         if (!(META_KEYS as readonly string[]).includes(key)) {
-          problems[`meta[${key}]`] = 'is not a meta member (use title, description, keywords)';
+          problems[`meta[${key}]`] = { code: 'not_a_meta_member' };
           continue;
         }
         setMember(patch, key as MetaKey, value, nestedMetaName(key as MetaKey), problems);
       }
     } else {
-      problems.meta = 'must be an object with title, description and keywords, or null';
+      problems.meta = { code: 'not_meta' };
     }
   }
   for (const key of META_KEYS) {
@@ -37,7 +38,7 @@ export function readMetaPatch(body: Record<string, unknown>, problems: Record<st
     if (!Object.hasOwn(body, flat)) continue;
     patch ??= {};
     if (patch === null) {
-      problems[flat] = 'cannot be set while meta is cleared';
+      problems[flat] = { code: 'meta_cleared' };
       continue;
     }
     setMember(patch, key, body[flat], flat, problems);
@@ -45,19 +46,13 @@ export function readMetaPatch(body: Record<string, unknown>, problems: Record<st
   return patch;
 }
 
-function setMember(
-  patch: Partial<SeoMeta>,
-  key: MetaKey,
-  value: unknown,
-  name: string,
-  problems: Record<string, string>,
-): void {
+function setMember(patch: Partial<SeoMeta>, key: MetaKey, value: unknown, name: string, problems: FieldProblems): void {
   if (value === null || value === undefined) {
     patch[key] = '';
   } else if (typeof value !== 'string') {
-    problems[name] = Array.isArray(value) ? 'was sent more than once' : 'must be a string';
+    problems[name] = { code: Array.isArray(value) ? 'repeated' : 'not_text' };
   } else if (value.length > MAX_META_LENGTH) {
-    problems[name] = `must be at most ${MAX_META_LENGTH} characters`;
+    problems[name] = { code: 'too_long', max: MAX_META_LENGTH };
   } else {
     patch[key] = value;
   }

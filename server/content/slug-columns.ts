@@ -1,4 +1,5 @@
 import type { ColumnValue } from '../../common/api-contract.js';
+import { hasProblems, noProblems } from '../../common/field-problems.js';
 import type { StoredRow } from '../db/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
@@ -24,14 +25,14 @@ export async function assignSlugs(
   lookup: SlugLookup,
 ): Promise<Map<string, ColumnValue>> {
   const values = new Map(input.values);
-  const problems: Record<string, string> = {};
+  const problems = noProblems();
   for (const column of type.columns) {
     if (column.type !== 'slug') continue;
     const given = values.get(column.name);
     if (typeof given === 'string') {
       if (await lookup.isTaken(column.name, given)) {
         throw new AppError('conflict', `The ${column.name} ${JSON.stringify(given)} is already used by another row`, {
-          [column.name]: 'is already taken',
+          [column.name]: { code: 'taken' },
         });
       }
       continue;
@@ -41,12 +42,12 @@ export async function assignSlugs(
     const parentValue = values.has(parent) ? values.get(parent) : current?.[parent];
     const base = typeof parentValue === 'string' ? slugify(parentValue) : '';
     if (base === '') {
-      if (column.required) problems[column.name] = `is required; give one or a ${column.parent} with letters or digits`;
+      if (column.required) problems[column.name] = { code: 'required_slug', source: parent };
       else values.set(column.name, null);
       continue;
     }
     values.set(column.name, await lookup.firstFree(column.name, base));
   }
-  if (Object.keys(problems).length > 0) throw validationError(problems);
+  if (hasProblems(problems)) throw validationError(problems);
   return values;
 }

@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode, RowReference } from '../../common/api-contract.js';
+import { describeProblem, type FieldProblem, type FieldProblems, hasProblems } from '../../common/field-problems.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
   bad_request: 400,
@@ -18,30 +19,45 @@ const STATUS_OF: Record<ErrorCode, number> = {
 export class AppError extends Error {
   readonly status: number;
   readonly code: ErrorCode;
-  readonly fields?: Record<string, string>;
+  /** What is wrong with each field, as data. */
+  readonly problems?: FieldProblems;
+  /** What is wrong with the request as a whole, as data (a limit it exceeds). */
+  readonly detail?: FieldProblem;
   /** Rows that block a delete (see `RowReference`). */
   references?: RowReference[];
 
-  constructor(code: ErrorCode, message: string, fields?: Record<string, string>) {
+  constructor(code: ErrorCode, message: string, problems?: FieldProblems, detail?: FieldProblem) {
     super(message);
     this.name = 'AppError';
     this.code = code;
     this.status = STATUS_OF[code];
-    if (fields && Object.keys(fields).length > 0) this.fields = fields;
+    if (problems && hasProblems(problems)) this.problems = problems;
+    if (detail) this.detail = detail;
+  }
+
+  /** Each field's problem as a sentence (`{ title: 'is required' }`). */
+  get fields(): Record<string, string> | undefined {
+    if (!this.problems) return undefined;
+    return Object.fromEntries(Object.entries(this.problems).map(([name, problem]) => [name, describeProblem(problem)]));
   }
 
   /** The response body for this error. */
   toBody(): ErrorBody {
     const error: ErrorBody['error'] = { status: this.status, code: this.code, message: this.message };
-    if (this.fields) error.fields = this.fields;
+    if (this.problems) {
+      error.fields = this.fields;
+      error.problems = { ...this.problems };
+    }
+    if (this.detail) error.detail = this.detail;
     if (this.references) error.references = this.references;
     return { error };
   }
 }
 
 /** A validation failure naming each offending field. */
-export function validationError(fields: Record<string, string>): AppError {
-  const names = Object.keys(fields);
-  const summary = names.map((name) => `${name} ${fields[name]}`).join('; ');
-  return new AppError('validation_failed', `Invalid input: ${summary}`, fields);
+export function validationError(problems: FieldProblems): AppError {
+  const summary = Object.entries(problems)
+    .map(([name, problem]) => `${name} ${describeProblem(problem)}`)
+    .join('; ');
+  return new AppError('validation_failed', `Invalid input: ${summary}`, problems);
 }

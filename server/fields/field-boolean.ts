@@ -1,5 +1,5 @@
 import type { FieldType, ParseResult } from './field.js';
-import { ok, parseText, problem } from './field.js';
+import { anyDescriptor, ok, parseText, problem } from './field.js';
 
 const TRUE = new Set(['true', '1', 'on', 'yes']);
 const FALSE = new Set(['false', '0', 'off', 'no']);
@@ -10,7 +10,7 @@ function parseBoolean(raw: unknown): ParseResult {
     const text = given.trim().toLowerCase();
     if (TRUE.has(text)) return ok(true);
     if (FALSE.has(text)) return ok(false);
-    return problem('must be true or false');
+    return problem({ code: 'not_a_boolean' });
   });
 }
 
@@ -23,9 +23,9 @@ export const booleanField: FieldType = {
   parse: parseBoolean,
   parseFilter(raw) {
     const parsed = parseBoolean(raw);
-    return parsed.ok && parsed.value !== null ? ok(parsed.value ? 1 : 0) : problem('must be true or false');
+    return parsed.ok && parsed.value !== null ? ok(parsed.value ? 1 : 0) : problem({ code: 'not_a_boolean' });
   },
   toStored: (value) => (value === null ? null : value ? 1 : 0),
   serialize: (stored) => (stored === null || stored === undefined ? null : Number(stored) === 1),
-  checkDescriptor: () => [],
+  checkDescriptor: anyDescriptor,
 };

@@ -1,8 +1,9 @@
 import { normalizeDate } from '../../common/datetime-syntax.js';
+import type { FieldProblem } from '../../common/field-problems.js';
 import type { FieldType, ParseResult } from './field.js';
-import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
+import { anyDescriptor, ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
-const FORMAT_PROBLEM = 'must be a real date in the format YYYY-MM-DD';
+const FORMAT_PROBLEM: FieldProblem = { code: 'not_a_date' };
 
 function parseDate(raw: unknown): ParseResult {
   return parseText(raw, (text) => {
@@ -21,5 +22,5 @@ export const dateField: FieldType = {
   parseFilter: parseDate,
   toStored: storedAsIs,
   serialize: storedText,
-  checkDescriptor: () => [],
+  checkDescriptor: anyDescriptor,
 };

@@ -1,8 +1,9 @@
 import { normalizeDatetime } from '../../common/datetime-syntax.js';
+import type { FieldProblem } from '../../common/field-problems.js';
 import type { FieldType } from './field.js';
-import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
+import { anyDescriptor, ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
-const FORMAT_PROBLEM = 'must be a real date and time in the format YYYY-MM-DD HH:MM:SS';
+const FORMAT_PROBLEM: FieldProblem = { code: 'not_a_datetime' };
 
 /** `datetime`: wall-clock date and time, stored as sortable `YYYY-MM-DD HH:MM:SS` text. */
 export const datetimeField: FieldType = {
@@ -22,5 +23,5 @@ export const datetimeField: FieldType = {
   },
   toStored: storedAsIs,
   serialize: storedText,
-  checkDescriptor: () => [],
+  checkDescriptor: anyDescriptor,
 };

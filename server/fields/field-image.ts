@@ -1,6 +1,6 @@
 import { isMediaPath } from '../../common/media-rules.js';
 import type { FieldType } from './field.js';
-import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
+import { anyDescriptor, ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 /** `image`: the path of an uploaded file, exactly as `POST /api/uploads` returned it. */
 export const imageField: FieldType = {
@@ -9,12 +9,10 @@ export const imageField: FieldType = {
   filter: 'equals',
   orderable: true,
   parse(raw) {
-    return parseText(raw, (path) =>
-      isMediaPath(path) ? ok(path) : problem('must be the path of an uploaded file, as POST /api/uploads returns it'),
-    );
+    return parseText(raw, (path) => (isMediaPath(path) ? ok(path) : problem({ code: 'not_a_media_path' })));
   },
   parseFilter: (raw) => ok(raw),
   toStored: storedAsIs,
   serialize: storedText,
-  checkDescriptor: () => [],
+  checkDescriptor: anyDescriptor,
 };

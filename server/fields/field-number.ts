@@ -1,14 +1,14 @@
 import { parseNumberText } from '../../common/number-syntax.js';
 import type { FieldType, ParseResult } from './field.js';
-import { ok, parseText, problem, storedAsIs } from './field.js';
+import { anyDescriptor, ok, parseText, problem, storedAsIs } from './field.js';
 
 function parseNumber(raw: unknown): ParseResult {
-  if (typeof raw === 'number') return Number.isFinite(raw) ? ok(raw) : problem('must be a finite number');
+  if (typeof raw === 'number') return Number.isFinite(raw) ? ok(raw) : problem({ code: 'not_finite' });
   return parseText(raw, (text) => {
     const parsed = parseNumberText(text);
     if (parsed.kind === 'number') return ok(parsed.value);
-    if (parsed.kind === 'invalid' && parsed.reason === 'not_finite') return problem('must be a finite number');
-    return problem('must be a number, like 42 or 3.5');
+    if (parsed.kind === 'invalid' && parsed.reason === 'not_finite') return problem({ code: 'not_finite' });
+    return problem({ code: 'not_a_number' });
   });
 }
 
@@ -22,5 +22,5 @@ export const numberField: FieldType = {
   parseFilter: parseNumber,
   toStored: storedAsIs,
   serialize: (stored) => (stored === null || stored === undefined ? null : Number(stored)),
-  checkDescriptor: () => [],
+  checkDescriptor: anyDescriptor,
 };

@@ -60,11 +60,11 @@ describe('every field', () => {
   });
 
   it.each(COLUMN_TYPES.filter((type) => type !== 'tags'))('%s refuses a value sent twice', (type) => {
-    expect(fieldFor(type).parse(['a', 'b'], SAMPLES[type])).toEqual({ ok: false, problem: 'was sent more than once' });
+    expect(fieldFor(type).parse(['a', 'b'], SAMPLES[type])).toEqual({ ok: false, problem: { code: 'repeated' } });
   });
 
   it.each(COLUMN_TYPES)('%s accepts its own sample descriptor', (type) => {
-    expect(fieldFor(type).checkDescriptor(SAMPLES[type], [title, SAMPLES[type]])).toEqual([]);
+    expect(fieldFor(type).checkDescriptor(SAMPLES[type], [title, SAMPLES[type]])).toBeNull();
   });
 });
 
@@ -85,11 +85,11 @@ describe('select field', () => {
   it('refuses a value that is not an option id, listing the choices', () => {
     expect(fieldFor('select').parse('Draft', status)).toEqual({
       ok: false,
-      problem: 'must be one of draft, published',
+      problem: { code: 'not_an_option', options: ['draft', 'published'] },
     });
   });
   it('requires options in its descriptor', () => {
-    expect(fieldFor('select').checkDescriptor({ ...status, options: [] }, [status])).not.toEqual([]);
+    expect(fieldFor('select').checkDescriptor({ ...status, options: [] }, [status])).toEqual({ code: 'no_options' });
   });
 });
 
@@ -101,8 +101,8 @@ describe('slug field', () => {
     expect(fieldFor('slug').parse('!!!', slug).ok).toBe(false);
   });
   it('needs a parent column that exists', () => {
-    expect(fieldFor('slug').checkDescriptor(slug, [title, slug])).toEqual([]);
-    expect(fieldFor('slug').checkDescriptor({ ...slug, parent: 'nope' }, [title, slug])).not.toEqual([]);
+    expect(fieldFor('slug').checkDescriptor(slug, [title, slug])).toBeNull();
+    expect(fieldFor('slug').checkDescriptor({ ...slug, parent: 'nope' }, [title, slug])).toEqual({ code: 'unknown_parent', parent: 'nope' });
   });
 });
 
@@ -158,7 +158,7 @@ describe('boolean field', () => {
   it('refuses anything else', () => {
     expect(fieldFor('boolean').parse('maybe', SAMPLES.boolean)).toEqual({
       ok: false,
-      problem: 'must be true or false',
+      problem: { code: 'not_a_boolean' },
     });
   });
   it('stores 1/0 and reads back true/false', () => {
@@ -227,6 +227,6 @@ describe('relation field', () => {
     });
   });
   it('needs a target in its descriptor', () => {
-    expect(fieldFor('relation').checkDescriptor({ ...SAMPLES.relation, target: undefined }, [])).not.toEqual([]);
+    expect(fieldFor('relation').checkDescriptor({ ...SAMPLES.relation, target: undefined }, [])).toEqual({ code: 'no_target' });
   });
 });

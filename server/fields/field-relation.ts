@@ -15,7 +15,7 @@ export const relationField: FieldType = {
   parse(raw) {
     if (raw !== null && typeof raw === 'object' && !Array.isArray(raw)) {
       const id = (raw as Partial<RelationValue>).id;
-      return typeof id === 'string' && id !== '' ? ok(id) : problem('must be the id of a row');
+      return typeof id === 'string' && id !== '' ? ok(id) : problem({ code: 'not_a_row_reference' });
     }
     return singleString(raw);
   },
@@ -27,6 +27,6 @@ export const relationField: FieldType = {
     return id === null ? null : { id: String(id), title: null, slug: null };
   },
   checkDescriptor(column) {
-    return typeof column.target === 'string' && column.target !== '' ? [] : ['a relation needs a target content type'];
+    return typeof column.target === 'string' && column.target !== '' ? null : { code: 'no_target' };
   },
 };

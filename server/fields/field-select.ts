@@ -1,3 +1,4 @@
+import type { SelectOption } from '../../common/api-contract.js';
 import type { FieldType } from './field.js';
 import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
@@ -10,7 +11,7 @@ export const selectField: FieldType = {
   parse(raw, column) {
     return parseText(raw, (id) => {
       const ids = (column.options ?? []).map((option) => option.id);
-      return ids.includes(id) ? ok(id) : problem(`must be one of ${ids.join(', ')}`);
+      return ids.includes(id) ? ok(id) : problem({ code: 'not_an_option', options: ids });
     });
   },
   parseFilter(raw, column) {
@@ -19,16 +20,21 @@ export const selectField: FieldType = {
   toStored: storedAsIs,
   serialize: storedText,
   checkDescriptor(column) {
-    const options = column.options;
-    if (!Array.isArray(options) || options.length === 0) return ['a select needs at least one option'];
+    const options: unknown = column.options;
+    if (!Array.isArray(options) || options.length === 0) return { code: 'no_options' };
     const ids = new Set<string>();
     for (const option of options) {
-      if (typeof option?.id !== 'string' || option.id === '' || typeof option.text !== 'string') {
-        return ['each option needs a non-empty string id and a string text'];
-      }
-      if (ids.has(option.id)) return [`option id ${option.id} is repeated`];
+      if (!isOption(option)) return { code: 'bad_option' };
+      if (ids.has(option.id)) return { code: 'repeated_option', id: option.id };
       ids.add(option.id);
     }
-    return [];
+    return null;
   },
 };
+
+/** An option is exactly `{ id, text }`: a non-empty string id, a string text, nothing else. */
+function isOption(value: unknown): value is SelectOption {
+  if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
+  const { id, text, ...rest } = value as Record<string, unknown>;
+  return typeof id === 'string' && id !== '' && typeof text === 'string' && Object.keys(rest).length === 0;
+}

@@ -14,17 +14,17 @@ export const slugField: FieldType = {
   parse(raw) {
     return parseText(raw, (text) => {
       const slug = slugify(text);
-      return slug === '' ? problem('must contain letters or digits') : ok(slug);
+      return slug === '' ? problem({ code: 'no_letters' }) : ok(slug);
     });
   },
   parseFilter: (raw) => ok(raw),
   toStored: storedAsIs,
   serialize: storedText,
   checkDescriptor(column, all) {
-    if (!column.parent) return ['a slug needs a parent column'];
+    if (!column.parent) return { code: 'no_parent' };
     const parent = all.find((other) => other.name === column.parent);
-    if (!parent) return [`parent ${column.parent} is not a column of this type`];
-    if (parent.type === 'slug') return ['a slug cannot be derived from another slug'];
-    return [];
+    if (!parent) return { code: 'unknown_parent', parent: column.parent };
+    if (parent.type === 'slug') return { code: 'parent_is_slug' };
+    return null;
   },
 };

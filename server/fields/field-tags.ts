@@ -1,5 +1,5 @@
 import type { FieldType } from './field.js';
-import { ok, problem } from './field.js';
+import { anyDescriptor, ok, problem } from './field.js';
 
 /** Most tags one row may carry. */
 export const MAX_TAGS = 100;
@@ -21,13 +21,13 @@ export const tagsField: FieldType = {
     const list = Array.isArray(raw) ? raw : [raw];
     const tags: string[] = [];
     for (const item of list) {
-      if (typeof item !== 'string') return problem('must be a list of strings');
+      if (typeof item !== 'string') return problem({ code: 'not_a_list' });
       const tag = item.trim();
-      if (tag.length > MAX_TAG_LENGTH) return problem(`each tag must be at most ${MAX_TAG_LENGTH} characters`);
-      if (tag.includes('\u0000')) return problem('must not contain NUL characters');
+      if (tag.length > MAX_TAG_LENGTH) return problem({ code: 'tag_too_long', max: MAX_TAG_LENGTH });
+      if (tag.includes('\u0000')) return problem({ code: 'nul_character' });
       if (tag !== '' && !tags.includes(tag)) tags.push(tag);
     }
-    if (tags.length > MAX_TAGS) return problem(`must have at most ${MAX_TAGS} tags`);
+    if (tags.length > MAX_TAGS) return problem({ code: 'too_many', max: MAX_TAGS, of: 'tags' });
     return ok(tags);
   },
   parseFilter: (raw) => ok(raw.trim()),
@@ -37,5 +37,5 @@ export const tagsField: FieldType = {
     const value = JSON.parse(stored) as unknown;
     return Array.isArray(value) ? value.map(String) : [];
   },
-  checkDescriptor: () => [],
+  checkDescriptor: anyDescriptor,
 };

@@ -1,6 +1,6 @@
 import type { ColumnType } from '../../common/api-contract.js';
 import type { FieldType } from './field.js';
-import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
+import { anyDescriptor, ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 /** Longest single-line text accepted; far above any title, well below the body size limit. */
 export const MAX_TEXT_LENGTH = 100_000;
@@ -16,15 +16,15 @@ export function textLikeField(type: ColumnType, maxLength: number): FieldType {
     orderable: true,
     parse(raw) {
       return parseText(raw, (value) => {
-        if (value.length > maxLength) return problem(`must be at most ${maxLength} characters`);
-        if (value.includes('\u0000')) return problem('must not contain NUL characters');
+        if (value.length > maxLength) return problem({ code: 'too_long', max: maxLength });
+        if (value.includes('\u0000')) return problem({ code: 'nul_character' });
         return ok(value);
       });
     },
     parseFilter: (raw) => ok(raw),
     toStored: storedAsIs,
     serialize: storedText,
-    checkDescriptor: () => [],
+    checkDescriptor: anyDescriptor,
   };
 }
 

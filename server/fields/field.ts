@@ -1,10 +1,11 @@
 import type { ColumnDescriptor, ColumnType, ColumnValue } from '../../common/api-contract.js';
+import type { FieldProblem } from '../../common/field-problems.js';
 
 /** SQL storage class a column type uses; the schema builder maps it to the dialect's type. */
 export type SqlType = 'text' | 'integer' | 'real';
 
 /** What a field's parse returns: a value to store, or a problem to report on that field. */
-export type ParseResult = { ok: true; value: ColumnValue } | { ok: false; problem: string };
+export type ParseResult = { ok: true; value: ColumnValue } | { ok: false; problem: FieldProblem };
 
 /**
  * One column type: how it is stored, parsed from a request, validated and written to JSON.
@@ -28,13 +29,16 @@ export interface FieldType {
   toStored(value: ColumnValue): unknown;
   /** Turns a stored value into its JSON form. */
   serialize(stored: unknown, column: ColumnDescriptor): ColumnValue;
-  /** Checks the descriptor itself (options present, parent named...); returns problems. */
-  checkDescriptor(column: ColumnDescriptor, all: readonly ColumnDescriptor[]): string[];
+  /** Checks the descriptor itself (options present, parent named...); returns its first problem, or null. */
+  checkDescriptor(column: ColumnDescriptor, all: readonly ColumnDescriptor[]): FieldProblem | null;
 }
 
 /** Parse outcome helpers, so each field reads as its rules. */
 export const ok = (value: ColumnValue): ParseResult => ({ ok: true, value });
-export const problem = (text: string): ParseResult => ({ ok: false, problem: text });
+export const problem = (found: FieldProblem): ParseResult => ({ ok: false, problem: found });
+
+/** For types whose descriptors need nothing beyond the common members. */
+export const anyDescriptor = (): FieldProblem | null => null;
 
 /**
  * Reduces a raw value to one string, or null for "absent/empty".
@@ -44,7 +48,7 @@ export function singleString(raw: unknown): ParseResult {
   if (raw === undefined || raw === null) return ok(null);
   if (typeof raw === 'number' || typeof raw === 'boolean') return ok(String(raw));
   if (typeof raw !== 'string') {
-    return problem(Array.isArray(raw) ? 'was sent more than once' : 'must be a string');
+    return problem({ code: Array.isArray(raw) ? 'repeated' : 'not_text' });
   }
   return ok(raw === '' ? null : raw);
 }

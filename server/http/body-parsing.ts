@@ -76,7 +76,7 @@ export function bodyParsers({ bodyLimit }: BodyLimits): RequestHandler[] {
     const problem = checkJsonBody(req.body);
     if (problem) return next(problem);
     const twice = duplicateJsonKey(rawJson.get(req) ?? '');
-    next(twice === null ? undefined : validationError({ [twice]: 'was sent more than once' }));
+    next(twice === null ? undefined : validationError({ [twice]: { code: 'repeated' } }));
   };
   return [requireSupportedType, form, json, checkJson];
 }

@@ -39,10 +39,18 @@ async function list(query: string): Promise<ListResponse> {
 async function refused(query: string): Promise<string> {
   const { response, body } = await request(server, 'GET', `/cms/news${query}`);
   expect(response.status).toBe(400);
-  expect(Object.keys(body.error).sort()).toEqual(['code', 'message', 'status']);
+  const { fields: _fields, problems, ...rest } = body.error;
+  expect(Object.keys(rest).sort()).toEqual(['code', 'message', 'status']);
+  // A filter value its column refuses is also named as data, under `filter.<field>`.
+  if (problems) expect(Object.keys(problems)).toEqual([expect.stringMatching(/^filter\./)]);
   expect(body.error.code).toBe('bad_request');
   return body.error.message;
 }
+
+it('names a refused filter value as data', async () => {
+  const { body } = await request(server, 'GET', '/cms/news?filter=published_at=tomorrow');
+  expect(body.error.problems).toEqual({ 'filter.published_at': { code: 'not_a_datetime' } });
+});
 
 const titles = (response: ListResponse) => response.rows.map((row) => String(row.title));
 

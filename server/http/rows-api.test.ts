@@ -134,6 +134,13 @@ describe('POST /api/cms/:type creates a row', () => {
             published_at: 'must be a real date and time in the format YYYY-MM-DD HH:MM:SS',
             colour: 'is not a field of news',
           },
+          // The same problems as data, for programs (no client parses the sentences).
+          problems: {
+            title: { code: 'required' },
+            status: { code: 'not_an_option', options: ['draft', 'published', 'archived'] },
+            published_at: { code: 'not_a_datetime' },
+            colour: { code: 'not_a_field', table: 'news' },
+          },
         });
         expect(countRows(server, 'news')).toBe(5);
       },

@@ -59,8 +59,8 @@ async function eventually(check: () => boolean): Promise<void> {
   expect(check()).toBe(true);
 }
 
-function expectError(body: any, status: number, code: string) {
-  expect(body).toEqual({ error: { status, code, message: expect.any(String) } });
+function expectError(body: any, status: number, code: string, detail?: object) {
+  expect(body).toEqual({ error: { status, code, message: expect.any(String), ...(detail ? { detail } : {}) } });
 }
 
 const SAMPLES = [
@@ -217,7 +217,8 @@ describe('POST /api/uploads', () => {
     const tooBig = Buffer.concat([pngImage(), Buffer.alloc(DEFAULT_UPLOAD_LIMIT + 1 - pngImage().length)]);
     const { response, body } = await upload(server, fileForm(tooBig, 'big.png', 'image/png'));
     expect(response.status).toBe(413);
-    expectError(body, 413, 'payload_too_large');
+    // The limit is data, so no client has to read it out of the sentence.
+    expectError(body, 413, 'payload_too_large', { code: 'too_large', limit: DEFAULT_UPLOAD_LIMIT });
     expect(body.error.message).toContain(String(DEFAULT_UPLOAD_LIMIT));
     expect(mediaFiles(server)).toEqual(before);
   });
@@ -276,7 +277,7 @@ describe('POST /api/uploads with --upload-limit', () => {
     const before = mediaFiles(server);
     const { response, body } = await upload(server, fileForm(padded(limit + 1), 'a.png'));
     expect(response.status).toBe(413);
-    expectError(body, 413, 'payload_too_large');
+    expectError(body, 413, 'payload_too_large', { code: 'too_large', limit });
     expect(mediaFiles(server)).toEqual(before);
   });
 
@@ -284,7 +285,7 @@ describe('POST /api/uploads with --upload-limit', () => {
     const before = mediaFiles(server);
     const { response, body } = await upload(server, fileForm(padded(2 * 1024 * 1024), 'a.png'));
     expect(response.status).toBe(413);
-    expectError(body, 413, 'payload_too_large');
+    expectError(body, 413, 'payload_too_large', { code: 'too_large', limit });
     expect(mediaFiles(server)).toEqual(before);
   });
 });

@@ -181,10 +181,7 @@ class UploadSink extends Writable {
     this.size += chunk.length;
     if (this.refusal) return;
     if (this.size > this.maxBytes) {
-      this.refusal = new AppError(
-        'payload_too_large',
-        `The file is larger than the upload limit of ${this.maxBytes} bytes`,
-      );
+      this.refusal = tooLarge(this.maxBytes);
       return;
     }
     if (this.headLength < HEAD_BYTES) {
@@ -280,4 +277,12 @@ async function syncDirectory(dir: string): Promise<void> {
   } finally {
     await handle.close();
   }
+}
+
+/** The refusal of a file over the upload limit, with the limit as data for clients. */
+export function tooLarge(maxBytes: number): AppError {
+  return new AppError('payload_too_large', `The file is larger than the upload limit of ${maxBytes} bytes`, undefined, {
+    code: 'too_large',
+    limit: maxBytes,
+  });
 }

@@ -2,7 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import busboy, { type Busboy } from 'busboy';
 import type { UploadResponse } from '../../common/api-contract.js';
 import { AppError } from '../errors/app-error.js';
-import type { MediaStore, PendingMedia } from './media-store.js';
+import { type MediaStore, type PendingMedia, tooLarge } from './media-store.js';
 
 /** The name of the one file part an upload carries. */
 export const UPLOAD_FIELD = 'file';
@@ -119,6 +119,6 @@ function checkRequestHead(req: IncomingMessage, maxBytes: number): void {
   }
   const declared = Number(req.headers['content-length'] ?? Number.NaN);
   if (Number.isFinite(declared) && declared > maxBytes + MULTIPART_OVERHEAD) {
-    throw new AppError('payload_too_large', `The file is larger than the upload limit of ${maxBytes} bytes`);
+    throw tooLarge(maxBytes);
   }
 }

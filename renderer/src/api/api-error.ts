@@ -1,4 +1,5 @@
 import type { ErrorBody, ErrorCode, RowReference } from '../../../common/api-contract.js';
+import type { FieldProblem } from '../../../common/field-problems.js';
 
 /** Error codes the server sends, plus the two failures only the client can see. */
 export type ClientErrorCode = ErrorCode | 'network_error' | 'bad_response';
@@ -9,6 +10,10 @@ export class ApiError extends Error {
   readonly code: ClientErrorCode;
   /** Per-field problems from a validation failure, keyed by the request's field names. */
   readonly fields: Readonly<Record<string, string>>;
+  /** The same problems as data (a code and its parameters per field). */
+  readonly problems: Readonly<Record<string, FieldProblem>>;
+  /** What is wrong with the request as a whole, as data (`{ code: 'too_large', limit }`), if the server said. */
+  readonly detail: FieldProblem | null;
   /** For a refused delete (409): the rows that still point at the row. */
   readonly references: readonly RowReference[];
 
@@ -18,6 +23,8 @@ export class ApiError extends Error {
     message: string,
     fields: Record<string, string> = {},
     references: RowReference[] = [],
+    problems: Record<string, FieldProblem> = {},
+    detail: FieldProblem | null = null,
   ) {
     super(message);
     this.name = 'ApiError';
@@ -25,6 +32,8 @@ export class ApiError extends Error {
     this.code = code;
     this.fields = fields;
     this.references = references;
+    this.problems = problems;
+    this.detail = detail;
   }
 
   /** Builds the error from a response body, tolerating bodies that are not the API's shape. */
@@ -32,7 +41,15 @@ export class ApiError extends Error {
     const error = (body as Partial<ErrorBody> | null)?.error;
     if (error && typeof error.message === 'string' && typeof error.code === 'string') {
       const references = Array.isArray(error.references) ? error.references : [];
-      return new ApiError(status, error.code, error.message, error.fields ?? {}, references);
+      return new ApiError(
+        status,
+        error.code,
+        error.message,
+        error.fields ?? {},
+        references,
+        error.problems ?? {},
+        error.detail ?? null,
+      );
     }
     return new ApiError(status, 'bad_response', `The server answered ${status} without an explanation`);
   }

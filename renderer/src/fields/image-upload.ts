@@ -25,10 +25,10 @@ export const ACCEPTED_IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/
 export function uploadProblem(file: { name: string; size: number }, error: unknown): string {
   const name = file.name ? `“${file.name}”` : 'The file';
   if (error instanceof ApiError && error.status === 413) {
-    const limit = /(\d+) bytes/.exec(error.message);
-    return limit
-      ? `${name} is too large (${formatBytes(file.size)}). This server accepts images up to ${formatBytes(Number(limit[1]))}.`
-      : `${name} is too large (${formatBytes(file.size)}) for this server.`;
+    const limit = error.detail?.code === 'too_large' ? error.detail.limit : null;
+    return limit === null
+      ? `${name} is too large (${formatBytes(file.size)}) for this server.`
+      : `${name} is too large (${formatBytes(file.size)}). This server accepts images up to ${formatBytes(limit)}.`;
   }
   if (error instanceof ApiError && error.status === 415) {
     return `${name} is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP or AVIF file.`;

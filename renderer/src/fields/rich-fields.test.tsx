@@ -263,10 +263,18 @@ describe('image fields', () => {
   });
 
   it('say what to do when the server refuses a file as too large (413) or not an image (415)', async () => {
+    // The limit is read from the error's data, never from its sentence.
     const tooLarge = new ApiError(
       413,
       'payload_too_large',
-      'The file is larger than the upload limit of 10485760 bytes',
+      'The file is too large',
+      {},
+      [],
+      {},
+      {
+        code: 'too_large',
+        limit: 10485760,
+      },
     );
     const uploadFile = vi.fn().mockRejectedValueOnce(tooLarge);
     const spy = renderField(image, '', fakeApi([], { uploadFile }));
