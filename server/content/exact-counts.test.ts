@@ -5,6 +5,7 @@ import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase, type QuireDb } from '../db/database.js';
+import { searchPendingName } from '../db/internal-names.js';
 import type { ContentType } from './content-type.js';
 import { ContentTypeRegistry } from './content-type-registry.js';
 import { parseListQuery } from './list-query.js';
@@ -146,7 +147,7 @@ describe('exact counts from the read cache', () => {
 
   it('find new rows by search at once, and move them into the search index in one batch soon after', async () => {
     const pending = () =>
-      (database.raw.prepare('select count(*) as n from quire_search_news_pending').get() as { n: number }).n;
+      (database.raw.prepare(`select count(*) as n from "${searchPendingName('news')}"`).get() as { n: number }).n;
     await rows.flushSearchIndexes();
     expect(pending()).toBe(0);
     const body = { status: 'draft', published_at: '2025-01-01 10:00:00' };

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { searchColumnsOf } from '../../common/title-rules.js';
 import { fieldFor } from '../fields/field-registry.js';
+import { contentIndexName } from './internal-names.js';
 import { dropSearchIndex, ensureSearchIndex } from './sqlite-search-index.js';
 
 /**
@@ -27,11 +28,7 @@ export async function createContentTable(
     .addColumn('updated_by', 'text')
     .execute();
 
-  for (const index of indexesFor(table, columns)) {
-    let create = db.schema.createIndex(index.name).on(table).columns(index.columns);
-    if (index.unique) create = create.unique();
-    await create.execute();
-  }
+  await createContentIndexes(db, table, indexesFor(table, columns));
   await ensureSearchIndex(db, table, searchColumnsOf(columns));
 }
 
@@ -70,24 +67,21 @@ function indexesFor(table: string, columns: readonly ColumnDescriptor[]): IndexP
     (column) => INDEXED_TYPES.has(column.type) && column.type !== 'select' && column.type !== 'datetime',
   );
   const datetimes = columns.filter((column) => column.type === 'datetime');
+  // Non-unique indexes end with `id`, the tie-breaker of every order, which their names leave out.
+  const plan = (columns: string[], unique: boolean) => ({
+    name: contentIndexName(table, unique ? columns : columns.slice(0, -1), unique),
+    columns,
+    unique,
+  });
   for (const column of columns) {
-    if (column.type === 'slug')
-      plans.push({ name: `${table}_${column.name}_unique`, columns: [column.name], unique: true });
+    if (column.type === 'slug') plans.push(plan([column.name], true));
   }
-  for (const column of [...selects, ...datetimes, ...equalityFiltered]) {
-    plans.push({ name: `${table}_${column.name}_idx`, columns: [column.name, 'id'], unique: false });
-  }
+  for (const column of [...selects, ...datetimes, ...equalityFiltered]) plans.push(plan([column.name, 'id'], false));
   for (const select of selects) {
-    for (const datetime of datetimes) {
-      plans.push({
-        name: `${table}_${select.name}_${datetime.name}_idx`,
-        columns: [select.name, datetime.name, 'id'],
-        unique: false,
-      });
-    }
+    for (const datetime of datetimes) plans.push(plan([select.name, datetime.name, 'id'], false));
   }
-  plans.push({ name: `${table}_created_at_idx`, columns: ['created_at', 'id'], unique: false });
-  plans.push({ name: `${table}_updated_at_idx`, columns: ['updated_at', 'id'], unique: false });
+  plans.push(plan(['created_at', 'id'], false));
+  plans.push(plan(['updated_at', 'id'], false));
   return plans;
 }
 
@@ -106,20 +100,49 @@ export interface TableChange {
  */
 export async function alterContentTable(db: Kysely<unknown>, table: string, change: TableChange): Promise<void> {
   await dropSearchIndex(db, table);
-  const indexes = await sql<{ name: string }>`select name from sqlite_master
-    where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db);
-  for (const index of indexes.rows) await db.schema.dropIndex(index.name).execute();
+  await dropContentIndexes(db, table);
   for (const { from, to } of change.renames) await db.schema.alterTable(table).renameColumn(from, to).execute();
   for (const name of change.drops) await db.schema.alterTable(table).dropColumn(name).execute();
   for (const column of change.adds) {
     await db.schema.alterTable(table).addColumn(column.name, fieldFor(column.type).sqlType).execute();
   }
-  for (const index of indexesFor(table, change.columns)) {
-    let create = db.schema.createIndex(index.name).on(table).columns(index.columns);
-    if (index.unique) create = create.unique();
+  await createContentIndexes(db, table, indexesFor(table, change.columns));
+  await ensureSearchIndex(db, table, searchColumnsOf(change.columns));
+}
+
+/**
+ * Gives a content table exactly the SQL indexes `indexesFor` plans for its columns, rebuilding
+ * them all when any name differs (SQLite cannot rename an index): for migrations.
+ */
+export async function rebuildContentIndexes(
+  db: Kysely<unknown>,
+  table: string,
+  columns: readonly ColumnDescriptor[],
+): Promise<void> {
+  const plans = indexesFor(table, columns);
+  const existing = await contentIndexNames(db, table);
+  if (existing.length === plans.length && plans.every((plan) => existing.includes(plan.name))) return;
+  await dropContentIndexes(db, table);
+  await createContentIndexes(db, table, plans);
+}
+
+async function createContentIndexes(db: Kysely<unknown>, table: string, plans: readonly IndexPlan[]): Promise<void> {
+  for (const plan of plans) {
+    let create = db.schema.createIndex(plan.name).on(table).columns(plan.columns);
+    if (plan.unique) create = create.unique();
     await create.execute();
   }
-  await ensureSearchIndex(db, table, searchColumnsOf(change.columns));
+}
+
+/** Drops every index made for a table (not the automatic one of its primary key, which has no SQL). */
+async function dropContentIndexes(db: Kysely<unknown>, table: string): Promise<void> {
+  for (const name of await contentIndexNames(db, table)) await db.schema.dropIndex(name).execute();
+}
+
+async function contentIndexNames(db: Kysely<unknown>, table: string): Promise<string[]> {
+  const indexes = await sql<{ name: string }>`select name from sqlite_master
+    where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db);
+  return indexes.rows.map((index) => index.name);
 }
 
 /** How many rows of `table` hold one of `values` in `column` (to refuse removing a used option). */

@@ -6,8 +6,9 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentRepository, type RowSelection, type StoredRow } from './content-repository.js';
 import { openDatabase, type QuireDb } from './database.js';
+import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
 import { up as addSearchIndex } from './migrations/005-search-index.js';
-import { isIndexableKeyword, searchIndexName } from './sqlite-search-index.js';
+import { isIndexableKeyword } from './sqlite-search-index.js';
 
 /** Words with the Unicode cases that differ between folding schemes, in both NFC and NFD. */
 const WORDS = [
@@ -123,8 +124,7 @@ async function flush(): Promise<void> {
 }
 
 function pendingRows(): number {
-  return (database.raw.prepare(`select count(*) as n from ${searchIndexName('news')}_pending`).get() as { n: number })
-    .n;
+  return (database.raw.prepare(`select count(*) as n from "${searchPendingName('news')}"`).get() as { n: number }).n;
 }
 
 afterAll(async () => {
@@ -140,7 +140,7 @@ describe('search through the trigram index', () => {
     expect(isIndexableKeyword('a\u0000b')).toBe(false);
     const plan = database.raw
       .prepare(
-        `explain query plan select * from news where rowid in (select rowid from ${searchIndexName('news')} where ${searchIndexName('news')} match '"über"')`,
+        `explain query plan select * from news where rowid in (select rowid from "${searchIndexName('news')}" where "${searchIndexName('news')}" match '"über"')`,
       )
       .all() as { detail: string }[];
     expect(plan.map((step) => step.detail).join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
@@ -215,7 +215,7 @@ describe('search through the trigram index', () => {
 
   it('holds most rows in the index and checks the pending ones row by row', async () => {
     expect(pendingRows()).toBe(100);
-    const indexedRows = database.raw.prepare(`select count(*) as n from ${searchIndexName('news')}`).get() as {
+    const indexedRows = database.raw.prepare(`select count(*) as n from "${searchIndexName('news')}"`).get() as {
       n: number;
     };
     expect(indexedRows.n).toBe(601);
@@ -273,9 +273,9 @@ describe('search through the trigram index', () => {
     const file = join(dir, 'migrated.sqlite');
     const old = await openDatabase(file);
     try {
-      const index = searchIndexName('news');
+      const names = (['insert', 'update', 'delete'] as const).map((event) => searchTriggerName('news', event));
       old.raw.exec(
-        `drop trigger ${index}_insert; drop trigger ${index}_update; drop trigger ${index}_delete; drop table ${index};`,
+        `${names.map((trigger) => `drop trigger "${trigger}";`).join(' ')} drop table "${searchIndexName('news')}";`,
       );
       old.raw
         .prepare(

@@ -2,7 +2,7 @@ import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { StoredRow } from './content-repository.js';
 import type { QuireDb } from './database.js';
-import { searchIndexName } from './sqlite-search-index.js';
+import { searchIndexName, searchTriggerName } from './internal-names.js';
 
 /** Page cache during an import (KiB, as SQLite's negative cache_size): the indexes stay in memory. */
 const IMPORT_CACHE_KIB = 512 * 1024;
@@ -33,10 +33,11 @@ export async function runBulkImport(
   const previousCache = raw.pragma('cache_size', { simple: true });
   raw.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
   const index = searchIndexName(table);
+  const insertTrigger = searchTriggerName(table, 'insert');
   const trigger = raw
     .prepare(`select sql from sqlite_master where type = 'trigger' and name = ?`)
     .pluck()
-    .get(`${index}_insert`) as string | undefined;
+    .get(insertTrigger) as string | undefined;
   raw.exec('begin immediate');
   let committed = false;
   try {
@@ -45,7 +46,7 @@ export async function runBulkImport(
         .prepare(`select coalesce(max(rowid), 0) from ${quote(table)}`)
         .pluck()
         .get() as number) ?? 0;
-    if (trigger) raw.exec(`drop trigger ${quote(`${index}_insert`)}`);
+    if (trigger) raw.exec(`drop trigger ${quote(insertTrigger)}`);
     // Into an empty table, the plain indexes are cheaper built once from the rows than kept row by
     // row (random inserts into five b-trees); unique ones stay, they answer the lookups.
     const deferred =

@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
 import { containsIgnoringCase, foldForSearch } from './sqlite-dialect.js';
 
 /**
@@ -29,10 +30,8 @@ import { containsIgnoringCase, foldForSearch } from './sqlite-dialect.js';
 /** Shortest keyword, in code points after folding, that the trigram index can answer. */
 export const MIN_INDEXED_KEYWORD_LENGTH = 3;
 
-/** Name of the search index of a content table. */
-export function searchIndexName(table: string): string {
-  return `quire_search_${table}`;
-}
+/** The writes each of which has a trigger keeping the index in step. */
+const TRIGGER_EVENTS = ['insert', 'update', 'delete'] as const;
 
 /** Creates (or re-creates, when its columns differ) the search index of a table and fills it. */
 export async function ensureSearchIndex(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
@@ -43,16 +42,16 @@ export async function ensureSearchIndex(db: Kysely<unknown>, table: string, colu
   const index = searchIndexName(table);
   const list = sql.join(columns.map((column) => sql.id(column)));
   await sql`create virtual table ${sql.id(index)} using fts5(${list}, tokenize='trigram case_sensitive 1')`.execute(db);
-  const pending = sql.id(pendingName(table));
+  const pending = sql.id(searchPendingName(table));
   await sql`create table ${pending} (rowid integer primary key)`.execute(db);
-  await sql`create trigger ${sql.id(`${index}_insert`)} after insert on ${sql.id(table)} begin
+  await sql`create trigger ${sql.id(searchTriggerName(table, 'insert'))} after insert on ${sql.id(table)} begin
     insert or replace into ${pending}(rowid) values (new.rowid);
   end`.execute(db);
-  await sql`create trigger ${sql.id(`${index}_delete`)} after delete on ${sql.id(table)} begin
+  await sql`create trigger ${sql.id(searchTriggerName(table, 'delete'))} after delete on ${sql.id(table)} begin
     delete from ${sql.id(index)} where rowid = old.rowid;
     delete from ${pending} where rowid = old.rowid;
   end`.execute(db);
-  await sql`create trigger ${sql.id(`${index}_update`)} after update of ${list} on ${sql.id(table)} begin
+  await sql`create trigger ${sql.id(searchTriggerName(table, 'update'))} after update of ${list} on ${sql.id(table)} begin
     delete from ${sql.id(index)} where rowid = old.rowid;
     insert or replace into ${pending}(rowid) values (new.rowid);
   end`.execute(db);
@@ -62,17 +61,11 @@ export async function ensureSearchIndex(db: Kysely<unknown>, table: string, colu
 
 /** Drops the search index of a table and its triggers (dropping the table drops the triggers too). */
 export async function dropSearchIndex(db: Kysely<unknown>, table: string): Promise<void> {
-  const index = searchIndexName(table);
-  for (const suffix of ['_insert', '_delete', '_update']) {
-    await sql`drop trigger if exists ${sql.id(`${index}${suffix}`)}`.execute(db);
+  for (const event of TRIGGER_EVENTS) {
+    await sql`drop trigger if exists ${sql.id(searchTriggerName(table, event))}`.execute(db);
   }
-  await sql`drop table if exists ${sql.id(index)}`.execute(db);
-  await sql`drop table if exists ${sql.id(pendingName(table))}`.execute(db);
-}
-
-/** Name of the table of rows written since the last flush of the search index. */
-function pendingName(table: string): string {
-  return `${searchIndexName(table)}_pending`;
+  await sql`drop table if exists ${sql.id(searchIndexName(table))}`.execute(db);
+  await sql`drop table if exists ${sql.id(searchPendingName(table))}`.execute(db);
 }
 
 /**
@@ -81,7 +74,7 @@ function pendingName(table: string): string {
  */
 export async function flushSearchIndex(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
   const index = sql.id(searchIndexName(table));
-  const pending = sql.id(pendingName(table));
+  const pending = sql.id(searchPendingName(table));
   const list = sql.join(columns.map((column) => sql.id(column)));
   const folded = sql.join(columns.map((column) => sql`quire_fold(t.${sql.id(column)})`));
   await sql`insert into ${index}(rowid, ${list})
@@ -92,13 +85,15 @@ export async function flushSearchIndex(db: Kysely<unknown>, table: string, colum
 /** The columns the search index of `table` covers, or null when it has none. */
 export async function indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
   const index = searchIndexName(table);
-  const found = await sql<{ n: number }>`select count(*) as n from sqlite_master where name = ${index}`.execute(db);
+  const found = await sql<{ n: number }>`select count(*) as n from sqlite_master
+    where type = 'table' and name = ${index}`.execute(db);
   if ((found.rows[0]?.n ?? 0) === 0) return null;
   // Each trigger must exist too, writing to the pending table, or the index would drift from the table.
+  const triggerNames = TRIGGER_EVENTS.map((event) => searchTriggerName(table, event));
   const triggers = await sql<{ n: number }>`select count(*) as n from sqlite_master
-    where type = 'trigger' and tbl_name = ${table} and name like ${`${index}\\_%`} escape '\\'
-      and sql like ${`%${pendingName(table)}%`}`.execute(db);
-  if (Number(triggers.rows[0]?.n ?? 0) !== 3) return null;
+    where type = 'trigger' and tbl_name = ${table} and name in (${sql.join(triggerNames)})
+      and instr(sql, ${searchPendingName(table)}) > 0`.execute(db);
+  if (Number(triggers.rows[0]?.n ?? 0) !== TRIGGER_EVENTS.length) return null;
   const info = await sql<{ name: string }>`select name from pragma_table_info(${index})`.execute(db);
   return info.rows.map((row) => row.name);
 }
@@ -133,5 +128,5 @@ export function matchesSearchIndex(
     sql` and `,
   );
   return sql<SqlBool>`(rowid in (select rowid from ${index} where ${index} match ${query})
-    or (rowid in (select rowid from ${sql.id(pendingName(table))}) and ${recent}))`;
+    or (rowid in (select rowid from ${sql.id(searchPendingName(table))}) and ${recent}))`;
 }

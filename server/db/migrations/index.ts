@@ -5,6 +5,7 @@ import * as articleAndMenuTypes from './004-article-and-menu-types.js';
 import * as searchIndex from './005-search-index.js';
 import * as updatedAtIndex from './006-updated-at-index.js';
 import * as searchIndexBatches from './007-search-index-batches.js';
+import * as internalNamespace from './008-internal-namespace.js';
 
 /**
  * The schema's history, in order. Kysely records the applied names in `kysely_migration`, which is
@@ -17,6 +18,7 @@ const MIGRATIONS: Record<string, Migration> = {
   '005-search-index': searchIndex,
   '006-updated-at-index': updatedAtIndex,
   '007-search-index-batches': searchIndexBatches,
+  '008-internal-namespace': internalNamespace,
 };
 
 /** Provides the migrations compiled into the app (no file-system scanning, so it works packaged). */

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Kysely, type Migration, Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../database.js';
+import { contentIndexName } from '../internal-names.js';
 import { openSqlite } from '../sqlite-dialect.js';
 import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
@@ -63,7 +64,7 @@ describe('opening a database made by an earlier version', () => {
       const indexes = database.raw
         .prepare(`select name from sqlite_master where type = 'index' and tbl_name = 'news'`)
         .all();
-      expect(indexes).toContainEqual({ name: 'news_updated_at_idx' });
+      expect(indexes).toContainEqual({ name: contentIndexName('news', ['updated_at'], false) });
     } finally {
       await database.close();
     }

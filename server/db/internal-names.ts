@@ -1,0 +1,69 @@
+import { createHash } from 'node:crypto';
+
+/**
+ * Names of the schema objects Quire keeps for a content table (its search index, the index's
+ * pending table and triggers, its SQL indexes). Tables, indexes and triggers share the database's
+ * namespaces with content tables, so these names must be ones no content table can take, and
+ * distinct for different tables:
+ *
+ * - Every name starts with `quire_`, which content tables never do (`isReservedTable`).
+ * - The table and column names inside a name are separated by `:`, which they cannot contain
+ *   (`[a-z][a-z0-9_]*`): `quire_idx:news:status` can only be the `status` index of `news`, where the
+ *   old `news_status_idx` was also the name a type called `news_status_idx` would take.
+ * - The search index's name ends with `:`, because FTS5 names its shadow tables by appending
+ *   `_data`, `_idx`, `_content`, `_docsize` and `_config` to it: `quire_fts:news:_data` cannot be
+ *   the index of another table, while `quire_fts:news_data` was news's shadow table.
+ * - A name longer than PostgreSQL's 63-byte identifiers is cut, and a hash of the whole name is
+ *   appended after a `~` (which the uncut names never contain), so it stays deterministic and
+ *   distinct.
+ *
+ * Quoted identifiers (Kysely's `sql.id`, the schema builder) accept `:` and `~` in both SQLite and
+ * PostgreSQL.
+ */
+
+/** What an internal object is; the first part of its name. */
+export type InternalKind = 'fts' | 'fts_pending' | 'fts_trigger' | 'idx' | 'unique';
+
+/** Prefix of every internal name (content tables can never start with it). */
+export const INTERNAL_PREFIX = 'quire_';
+
+/** Longest name, in bytes: PostgreSQL cuts identifiers at 63. */
+export const MAX_INTERNAL_NAME_BYTES = 63;
+
+/** Hex digits of the hash that ends a shortened name (64 bits: collisions are not a concern). */
+const HASH_LENGTH = 16;
+
+/** The name of an internal object of `table`: `quire_<kind>:<table>[:<part>...]`, at most 63 bytes. */
+export function internalName(kind: InternalKind, table: string, ...parts: readonly string[]): string {
+  return fitted(`${INTERNAL_PREFIX}${kind}:${[table, ...parts].join(':')}`);
+}
+
+/** The FTS5 search index of a content table (its shadow tables append `_data` etc. after the last `:`). */
+export function searchIndexName(table: string): string {
+  return internalName('fts', table, '');
+}
+
+/** The table of rows written since the search index of `table` was last flushed. */
+export function searchPendingName(table: string): string {
+  return internalName('fts_pending', table);
+}
+
+/** The triggers that keep the search index of `table` in step with its rows. */
+export function searchTriggerName(table: string, event: 'insert' | 'update' | 'delete'): string {
+  return internalName('fts_trigger', table, event);
+}
+
+/** A SQL index of a content table over `columns` (the `id` tie-breaker it may end with is not named). */
+export function contentIndexName(table: string, columns: readonly string[], unique: boolean): string {
+  return internalName(unique ? 'unique' : 'idx', table, ...columns);
+}
+
+/** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */
+function fitted(name: string): string {
+  const bytes = Buffer.from(name, 'utf8');
+  if (bytes.length <= MAX_INTERNAL_NAME_BYTES) return name;
+  const hash = createHash('sha256').update(bytes).digest('hex').slice(0, HASH_LENGTH);
+  // Names are ASCII (identifiers and `:`), so cutting bytes cuts no character in two.
+  const kept = bytes.subarray(0, MAX_INTERNAL_NAME_BYTES - HASH_LENGTH - 1).toString('utf8');
+  return `${kept}~${hash}`;
+}
