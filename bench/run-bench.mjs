@@ -157,6 +157,15 @@ function stop(child) {
   });
 }
 
+/** Processes started by `pid` (Linux). */
+function childrenOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
 function memoryOf(pid) {
   try {
     const status = readFileSync(`/proc/${pid}/status`, 'utf8');
@@ -331,7 +340,8 @@ for (const n of sizes) {
       ['floor', floorBase, floor.child],
     ]) {
       const id = await firstId(base, 'seed');
-      results.systems[name] = await workloads(base, 'seed', id, [child.pid]);
+      // `quire serve` is a supervisor; the server is its child process (the floor has none).
+      results.systems[name] = await workloads(base, 'seed', id, [child.pid, ...childrenOf(child.pid)]);
       for (const [workload, r] of Object.entries(results.systems[name]).filter(([k]) => k !== 'memory')) {
         log(
           `${name} ${workload}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}`,

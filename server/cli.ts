@@ -13,6 +13,7 @@ import { normalizeOrigin } from './http/origin-guard.js';
 import { checkToken } from './http/token-auth.js';
 import { IMPORT_USAGE, importCommand } from './import/import-command.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
+import { isSupervisedServer, superviseServer, watchSupervisor } from './process/server-supervisor.js';
 import { type RunningServer, startServer } from './server.js';
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
@@ -152,7 +153,10 @@ export function explainStartError(error: unknown, options: Pick<ServeOptions, 'd
   return `Quire could not start: ${(error as Error).message ?? String(error)}`;
 }
 
-/** `serve`: starts the API and editor; stops cleanly on SIGINT/SIGTERM. */
+/**
+ * `serve`: starts the API and editor; stops cleanly on SIGINT/SIGTERM or when its supervisor
+ * exits (`main` runs it under one; see server-supervisor.ts).
+ */
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const server = await startServer({
     dbFile: options.dbFile,
@@ -183,17 +187,20 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     console.log(`Listening beyond this machine (${options.host}): traffic is plain HTTP, not encrypted.`);
   }
   let stopping = false;
-  const stop = (signal: string) => {
+  const stop = (reason: string) => {
     if (stopping) return;
     stopping = true;
-    console.log(`Received ${signal}; stopping Quire.`);
+    console.log(`Stopping Quire: ${reason}.`);
     server.close().then(
       () => process.exit(0),
       () => process.exit(1),
     );
   };
-  process.once('SIGINT', () => stop('SIGINT'));
-  process.once('SIGTERM', () => stop('SIGTERM'));
+  // `on`, not `once`: under a supervisor, a terminal's Ctrl+C arrives twice (from the terminal and
+  // forwarded), and the second must not fall through to Node's default, which exits at once.
+  process.on('SIGINT', () => stop('received SIGINT'));
+  process.on('SIGTERM', () => stop('received SIGTERM'));
+  watchSupervisor(stop);
   return server;
 }
 
@@ -217,6 +224,8 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`quire: ${(error as Error).message}`);
     return 2;
   }
+  // The server runs in a child process, so that SIGTERM stops it even while a query blocks it.
+  if (!isSupervisedServer()) return superviseServer({ args: [process.argv[1], 'serve', ...rest] });
   try {
     await serve(options);
     return -1; // keeps running

@@ -12,7 +12,10 @@ export interface ChildServer {
   stderr(): string;
   /** Whether the process is still running. */
   alive(): boolean;
-  /** Sends a signal and resolves when the process has exited. */
+  /**
+   * Sends a signal and resolves when the process has exited. SIGKILL kills the supervisor and the
+   * server together; other signals go to the supervisor, which forwards them.
+   */
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
@@ -39,7 +42,9 @@ export async function spawnServer(dbFile: string, extraArgs: string[] = []): Pro
       'stress',
       ...extraArgs,
     ],
-    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'test' } },
+    // Its own process group: `quire serve` is a supervisor with the server as its child, and a
+    // crash drill's SIGKILL must hit both at once, as a machine's crash would.
+    { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, NODE_ENV: 'test' }, detached: true },
   );
   let stdout = '';
   let stderr = '';
@@ -75,8 +80,26 @@ export async function spawnServer(dbFile: string, extraArgs: string[] = []): Pro
     stderr: () => stderr,
     alive: () => !exited,
     async kill(signal) {
-      if (!exited) child.kill(signal);
+      const group = signal === 'SIGKILL' && process.platform !== 'win32';
+      if (!exited) {
+        if (group) process.kill(-(child.pid as number), signal);
+        else child.kill(signal);
+      }
       await exit;
+      // The server (the supervisor's child) may be reaped a moment after its supervisor.
+      if (group) await groupGone(child.pid as number);
     },
   };
+}
+
+/** Resolves once no process of the group is left (or after 5 s). */
+async function groupGone(group: number): Promise<void> {
+  for (let attempt = 0; attempt < 250; attempt++) {
+    try {
+      process.kill(-group, 0);
+    } catch {
+      return;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
 }
