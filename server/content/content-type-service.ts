@@ -10,8 +10,8 @@ import {
   countRowsWithValues,
   createContentTable,
   dropContentTable,
+  schemaObjectType,
   type TableChange,
-  tableExists,
 } from '../db/content-schema-repository.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
@@ -58,9 +58,13 @@ export class ContentTypeService {
 
     await this.db.transaction().execute(async (trx) => {
       if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
-      if (this.registry.list().some((type) => type.table === table) || (await tableExists(schemaOf(trx), table))) {
+      if (this.registry.list().some((type) => type.table === table)) {
         throw conflict('table', `A table named ${table} already exists`);
       }
+      // Any object: tables, indexes and views share one namespace, and a restored or hand-edited
+      // database may hold objects of its own.
+      const taken = await schemaObjectType(schemaOf(trx), table);
+      if (taken) throw conflict('table', `A ${taken} named ${table} already exists`);
       const repository = new ContentTypeRepository(trx);
       const now = timestampNow();
       await createContentTable(schemaOf(trx), table, columns);

@@ -46,6 +46,15 @@ export async function tableExists(db: Kysely<unknown>, table: string): Promise<b
   return (result.rows[0]?.found ?? 0) > 0;
 }
 
+/**
+ * What kind of schema object (`table`, `index`, `view`, `trigger`) already has this name, or null.
+ * A new content table must not take any of them: tables, indexes and views share one namespace.
+ */
+export async function schemaObjectType(db: Kysely<unknown>, name: string): Promise<string | null> {
+  const result = await sql<{ type: string }>`select type from sqlite_master where name = ${name} limit 1`.execute(db);
+  return result.rows[0]?.type ?? null;
+}
+
 /** Column types whose equality filters and orders get an index. */
 const INDEXED_TYPES = new Set(['select', 'datetime', 'date', 'number', 'boolean', 'relation']);
 
