@@ -4,6 +4,7 @@ import { isIdentifier, isReservedTable, RESERVED_COLUMNS, tableFromSlug } from '
 import { isSlug } from '../../common/slug-rules.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
+import { parseJsonField } from '../http/untrusted-input.js';
 import { publishColumn } from './content-type.js';
 import { slugify } from './slugs.js';
 
@@ -54,15 +55,16 @@ export function readTypeSlug(raw: unknown, title: string | undefined, problems: 
   return slugify(title ?? '');
 }
 
-/** `columns` may come as a JSON array or, from a form, as a JSON string. */
+/**
+ * `columns` may come as a JSON array or, from a form, as a JSON string, which gets the limits of
+ * a JSON body (depth, size, reserved and repeated keys) so the encoding does not decide them.
+ */
 function columnsArray(raw: unknown): unknown[] | null {
   let value = raw;
   if (typeof value === 'string') {
-    try {
-      value = JSON.parse(value);
-    } catch {
-      return null;
-    }
+    const parsed = parseJsonField(value, 'columns');
+    if (!parsed.ok) throw parsed.error;
+    value = parsed.value;
   }
   return Array.isArray(value) ? value : null;
 }
