@@ -63,8 +63,8 @@ export class ContentRepository {
     let query = this.db.selectFrom(table).selectAll();
     const where = await this.whereOf(table, selection);
     if (where) query = query.where(where);
-    query = query.orderBy(sql.ref(page.order), direction);
-    if (page.order !== 'id') query = query.orderBy(sql.ref('id'), direction);
+    query = query.orderBy(sql.id(page.order), direction);
+    if (page.order !== 'id') query = query.orderBy(sql.id('id'), direction);
     return this.all(query.limit(page.limit).offset(page.offset));
   }
 
@@ -82,7 +82,7 @@ export class ContentRepository {
     let query = this.db.selectFrom(table).selectAll();
     const where = this.plainWhereOf(selection);
     if (where) query = query.where(where);
-    return query.orderBy(sql.ref('id')).execute();
+    return query.orderBy(sql.id('id')).execute();
   }
 
   /** One row by id. */
@@ -91,20 +91,20 @@ export class ContentRepository {
       // The hottest read: its SQL is compiled once per table.
       let compiled = this.findByIdSql.get(table);
       if (compiled === undefined) {
-        compiled = this.db.selectFrom(table).selectAll().where(sql.ref('id'), '=', '').compile().sql;
+        compiled = this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', '').compile().sql;
         this.findByIdSql.set(table, compiled);
       }
       const [row] = await this.runner.all(compiled, [id]);
       return row;
     }
-    const [row] = await this.all(this.db.selectFrom(table).selectAll().where(sql.ref('id'), '=', id));
+    const [row] = await this.all(this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', id));
     return row;
   }
 
   /** The rows with these ids (in no particular order; missing ids are left out). */
   async findByIds(table: string, ids: readonly string[]): Promise<StoredRow[]> {
     if (ids.length === 0) return [];
-    return this.db.selectFrom(table).selectAll().where(sql.ref('id'), 'in', ids).execute();
+    return this.db.selectFrom(table).selectAll().where(sql.id('id'), 'in', ids).execute();
   }
 
   /** Up to `limit` rows whose `column` holds `id` (rows pointing at a row through a relation). */
@@ -112,16 +112,16 @@ export class ContentRepository {
     return this.db
       .selectFrom(table)
       .selectAll()
-      .where(sql.ref(column), '=', id)
-      .orderBy(sql.ref('id'))
+      .where(sql.id(column), '=', id)
+      .orderBy(sql.id('id'))
       .limit(limit)
       .execute();
   }
 
   /** Whether `value` is used in `column` by a row other than `exceptId`. */
   async isTaken(table: string, column: string, value: unknown, exceptId?: string): Promise<boolean> {
-    let query = this.db.selectFrom(table).select(sql<number>`1`.as('found')).where(sql.ref(column), '=', value);
-    if (exceptId !== undefined) query = query.where(sql.ref('id'), '!=', exceptId);
+    let query = this.db.selectFrom(table).select(sql<number>`1`.as('found')).where(sql.id(column), '=', value);
+    if (exceptId !== undefined) query = query.where(sql.id('id'), '!=', exceptId);
     return (await this.all(query.limit(1))).length > 0;
   }
 
@@ -130,11 +130,11 @@ export class ContentRepository {
     // The range lets the column's index find the candidates; substr keeps the test exact.
     let query = this.db
       .selectFrom(table)
-      .select(sql.ref<string>(column).as('value'))
-      .where(sql.ref(column), '>=', prefix)
-      .where(sql.ref(column), '<', `${prefix}\u{10FFFF}`)
-      .where(sql<SqlBool>`substr(${sql.ref(column)}, 1, ${prefix.length}) = ${prefix}`);
-    if (exceptId !== undefined) query = query.where(sql.ref('id'), '!=', exceptId);
+      .select(sql<string>`${sql.id(column)}`.as('value'))
+      .where(sql.id(column), '>=', prefix)
+      .where(sql.id(column), '<', `${prefix}\u{10FFFF}`)
+      .where(sql<SqlBool>`substr(${sql.id(column)}, 1, ${prefix.length}) = ${prefix}`);
+    if (exceptId !== undefined) query = query.where(sql.id('id'), '!=', exceptId);
     const rows = await this.all(query);
     return new Set(rows.map((row) => String(row.value)));
   }
@@ -146,12 +146,12 @@ export class ContentRepository {
 
   /** Updates columns of one row; returns whether it existed. */
   async update(table: string, id: string, changes: StoredRow): Promise<boolean> {
-    return (await this.write(this.db.updateTable(table).set(changes).where(sql.ref('id'), '=', id))) === 1;
+    return (await this.write(this.db.updateTable(table).set(changes).where(sql.id('id'), '=', id))) === 1;
   }
 
   /** Deletes one row; returns how many rows went (0 or 1). */
   async delete(table: string, id: string): Promise<number> {
-    return this.write(this.db.deleteFrom(table).where(sql.ref('id'), '=', id));
+    return this.write(this.db.deleteFrom(table).where(sql.id('id'), '=', id));
   }
 
   /** Moves rows written since the last flush into the table's search index (run in a transaction). */
@@ -187,9 +187,9 @@ export class ContentRepository {
   private equalsOf(selection: RowSelection): Expression<SqlBool>[] {
     return selection.equals.map((condition) => {
       // A null value asks for rows with no value (`= NULL` would match nothing).
-      if (condition.value === null) return sql<SqlBool>`${sql.ref(condition.column)} is null`;
+      if (condition.value === null) return sql<SqlBool>`${sql.id(condition.column)} is null`;
       if (condition.match === 'contains') return jsonArrayContains(condition.column, condition.value);
-      return sql<SqlBool>`${sql.ref(condition.column)} = ${condition.value}`;
+      return sql<SqlBool>`${sql.id(condition.column)} = ${condition.value}`;
     });
   }
 

@@ -165,7 +165,7 @@ export async function countRowsWithValues(
   const result = await (db as Kysely<Record<string, Record<string, unknown>>>)
     .selectFrom(table)
     .select((eb) => eb.fn.countAll<number>().as('n'))
-    .where(sql.ref(column), 'in', values)
+    .where(sql.id(column), 'in', values)
     .executeTakeFirstOrThrow();
   return Number(result.n);
 }

@@ -81,13 +81,13 @@ function withStatementCache(raw: Database.Database): Database.Database {
 /** A case-insensitive, Unicode-aware substring match of `keyword` in any of `columns`. */
 export function containsIgnoringCase(columns: readonly string[], keyword: string): Expression<SqlBool> {
   const needle = foldForSearch(keyword);
-  const tests = columns.map((column) => sql<SqlBool>`instr(quire_fold(${sql.ref(column)}), ${needle}) > 0`);
+  const tests = columns.map((column) => sql<SqlBool>`instr(quire_fold(${sql.id(column)}), ${needle}) > 0`);
   return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
 /** Whether the JSON array stored in `column` holds `value` (tags membership). */
 export function jsonArrayContains(column: string, value: unknown): Expression<SqlBool> {
-  return sql<SqlBool>`exists (select 1 from json_each(${sql.ref(column)}) where json_each.value = ${value})`;
+  return sql<SqlBool>`exists (select 1 from json_each(${sql.id(column)}) where json_each.value = ${value})`;
 }
 
 /** Whether an error is SQLite's unique-constraint failure (a conflict the client can fix). */
