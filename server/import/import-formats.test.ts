@@ -41,6 +41,21 @@ describe('reading import files', () => {
     expect(readRecords('title,meta_title\nx,\n', 'csv')).toEqual([{ line: 2, fields: { title: 'x', meta_title: '' } }]);
   });
 
+  it('counts a CRLF inside a quoted field as one line, so later rows keep their line numbers', () => {
+    const text = 'title,status\r\n"Two\r\nlines",draft\r\nnext,published\r\n"open\r\n';
+    let caught: unknown;
+    try {
+      readRecords(text, 'csv');
+    } catch (error) {
+      caught = error;
+    }
+    expect((caught as ImportFormatError).line).toBe(5);
+    expect(readRecords(text.slice(0, text.lastIndexOf('"open')), 'csv')).toEqual([
+      { line: 2, fields: { title: 'Two\r\nlines', status: 'draft' } },
+      { line: 4, fields: { title: 'next', status: 'published' } },
+    ]);
+  });
+
   it('refuses a file it cannot read as rows, naming the line', () => {
     const cases: [string, 'json' | 'csv', number, RegExp][] = [
       ['[{"title": "One"},\n{"title": }]', 'json', 2, /not valid JSON/],
