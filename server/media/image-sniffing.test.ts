@@ -1,3 +1,4 @@
+import { crc32 } from 'node:zlib';
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { avifHeaderSample, gifImage, jpegImage, pngImage, webpImage } from '../test-support/sample-images.js';
@@ -44,6 +45,16 @@ describe('sniffImage', () => {
     ftyp.write('ftypmif1', 4, 'latin1');
     ftyp.write('miafavif', 16, 'latin1');
     expect(sniffImage(Buffer.concat([ftyp, Buffer.alloc(40)]))?.type).toBe('image/avif');
+  });
+
+  it('recognizes an animated PNG (an acTL chunk after IHDR) as PNG and reads its size', () => {
+    const png = pngImage(640, 480);
+    const actlData = Buffer.from([0, 0, 0, 2, 0, 0, 0, 0]); // 2 frames, looping forever
+    const actl = Buffer.concat([Buffer.from([0, 0, 0, 8]), Buffer.from('acTL', 'latin1'), actlData, Buffer.alloc(4)]);
+    actl.writeUInt32BE(crc32(actl.subarray(4, 16)), 16);
+    const apng = Buffer.concat([png.subarray(0, 33), actl, png.subarray(33)]);
+    expect(sniffImage(apng)).toEqual({ type: 'image/png', extension: 'png' });
+    expect(imageSize(sniffImage(apng)!, apng)).toEqual({ width: 640, height: 480 });
   });
 
   const text = (value: string) => Buffer.from(value, 'utf8');
