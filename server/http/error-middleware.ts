@@ -4,8 +4,16 @@ import { SAFE_METHODS } from './origin-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';
 
 /** body-parser / raw-body error types and what they mean to a client. */
-const BODY_ERRORS: Record<string, () => AppError> = {
-  'entity.too.large': () => new AppError('payload_too_large', 'The request body is larger than the server accepts'),
+const BODY_ERRORS: Record<string, (error: { limit?: unknown }) => AppError> = {
+  'entity.too.large': ({ limit }) =>
+    new AppError(
+      'payload_too_large',
+      typeof limit === 'number'
+        ? `The request body is larger than the server accepts (${limit} bytes)`
+        : 'The request body is larger than the server accepts',
+      undefined,
+      typeof limit === 'number' ? { code: 'too_large', limit } : undefined,
+    ),
   'entity.parse.failed': () => new AppError('bad_request', 'The request body is not valid JSON'),
   'entity.verify.failed': () => new AppError('bad_request', 'The request body could not be verified'),
   'request.aborted': () => new AppError('bad_request', 'The request body was cut off'),
@@ -27,7 +35,7 @@ export function toAppError(error: unknown, method: string): AppError {
   if (error instanceof AppError) return error;
   if (error && typeof error === 'object') {
     const type = (error as { type?: unknown }).type;
-    if (typeof type === 'string' && Object.hasOwn(BODY_ERRORS, type)) return BODY_ERRORS[type]();
+    if (typeof type === 'string' && Object.hasOwn(BODY_ERRORS, type)) return BODY_ERRORS[type](error);
     // qs / decodeURIComponent on a malformed percent-encoding.
     if (error instanceof URIError) return new AppError('bad_request', 'The request has malformed percent-encoding');
     const status = (error as { status?: unknown }).status;

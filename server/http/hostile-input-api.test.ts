@@ -22,7 +22,9 @@ describe('hostile bodies', () => {
       url: '/cms/news',
       body: `${valid}&meta[description]=${'x'.repeat(DEFAULT_BODY_LIMIT)}`,
       expectedStatus: 413,
-      ...refusedUnchanged(413, 'payload_too_large'),
+      ...refusedUnchanged(413, 'payload_too_large', {
+        also: (body) => expect(body.error.detail).toEqual({ code: 'too_large', limit: DEFAULT_BODY_LIMIT }),
+      }),
     },
     {
       name: `a JSON body over ${DEFAULT_BODY_LIMIT} bytes: 413`,
@@ -30,7 +32,9 @@ describe('hostile bodies', () => {
       url: '/cms/news',
       json: { ...validJson, meta: { description: 'x'.repeat(DEFAULT_BODY_LIMIT) } },
       expectedStatus: 413,
-      ...refusedUnchanged(413, 'payload_too_large'),
+      ...refusedUnchanged(413, 'payload_too_large', {
+        also: (body) => expect(body.error.detail).toEqual({ code: 'too_large', limit: DEFAULT_BODY_LIMIT }),
+      }),
     },
     {
       name: `more than ${MAX_FORM_PARAMETERS} form parameters: 413`,
