@@ -1,6 +1,7 @@
 import type { ColumnDescriptor, ContentTypeSummary, PublishedColumn } from '../../common/api-contract.js';
 import { SYSTEM_FIELDS } from '../../common/api-contract.js';
-import { describeProblem } from '../../common/field-problems.js';
+import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
+import { isIdentifier } from '../../common/naming-rules.js';
 import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title-rules.js';
 import type { ContentTypeRecord } from '../db/content-type-repository.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
@@ -32,10 +33,26 @@ export interface ContentType {
 /** Fields that can be filtered and ordered on besides the content columns. */
 export const SYSTEM_SORTABLE: ReadonlySet<string> = new Set(SYSTEM_FIELDS);
 
-/** Builds a content type from its registry record, refusing descriptors that break the rules. */
+/** Prefixes of tables that are SQLite's or hold Quire's own objects, never a content type's. */
+const INTERNAL_TABLE = /^(?:sqlite_|quire_)/;
+
+/**
+ * Builds a content type from its registry record, refusing descriptors that break the rules. The
+ * registry may come from elsewhere (a restored or hand-edited database), and its names go into SQL
+ * as identifiers: a name that is not one (`a.b`, `Title`) is refused here, before any query.
+ */
 export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
-  const columns = JSON.parse(record.columns) as ColumnDescriptor[];
+  const refuse = (what: string, problem: FieldProblem): never => {
+    throw new Error(`Content type ${record.slug}: ${what} ${describeProblem(problem)}`);
+  };
+  const table = JSON.stringify(record.table_name);
+  if (!isIdentifier(record.table_name)) refuse(`table ${table}`, { code: 'not_an_identifier' });
+  if (INTERNAL_TABLE.test(record.table_name)) refuse(`table ${table}`, { code: 'reserved' });
+  const columns = parseColumns(record.columns) ?? refuse('columns', { code: 'not_a_column_list' });
   for (const column of columns) {
+    if (typeof column.name !== 'string' || !isIdentifier(column.name)) {
+      refuse(`column ${JSON.stringify(column.name)}`, { code: 'not_an_identifier' });
+    }
     if (!isColumnType(column.type)) {
       throw new Error(`Content type ${record.slug}: column ${column.name} has unknown type ${column.type}`);
     }
@@ -58,6 +75,19 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     slugColumn: slugColumnOf(columns),
     searchColumns: searchColumnsOf(columns),
   };
+}
+
+/** The descriptors of a registry record, or null when they are not a non-empty list of objects. */
+function parseColumns(text: string): ColumnDescriptor[] | null {
+  let columns: unknown;
+  try {
+    columns = JSON.parse(text);
+  } catch {
+    return null;
+  }
+  if (!Array.isArray(columns) || columns.length === 0) return null;
+  if (!columns.every((column) => column !== null && typeof column === 'object' && !Array.isArray(column))) return null;
+  return columns as ColumnDescriptor[];
 }
 
 /** The public description of a type (without rows). */
