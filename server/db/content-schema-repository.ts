@@ -120,8 +120,10 @@ export async function alterContentTable(db: Kysely<unknown>, table: string, chan
 }
 
 /**
- * Gives a content table exactly the SQL indexes `indexesFor` plans for its columns, rebuilding
- * them all when any name differs (SQLite cannot rename an index): for migrations.
+ * Gives a content table exactly the SQL indexes `indexesFor` plans for its columns: kept when each
+ * has its planned definition, else all rebuilt (SQLite cannot rename an index), dropping any index
+ * of the table that is not planned and any index elsewhere that has a planned name. For migrations
+ * and restores, where indexes may carry old names or only look like Quire's.
  */
 export async function rebuildContentIndexes(
   db: Kysely<unknown>,
@@ -129,29 +131,40 @@ export async function rebuildContentIndexes(
   columns: readonly ColumnDescriptor[],
 ): Promise<void> {
   const plans = indexesFor(table, columns);
-  const existing = await contentIndexNames(db, table);
-  if (existing.length === plans.length && plans.every((plan) => existing.includes(plan.name))) return;
-  await dropContentIndexes(db, table);
+  const names = plans.map((plan) => plan.name);
+  const existing = await sql<{ name: string; tbl_name: string; sql: string }>`select name, tbl_name, sql
+    from sqlite_master where type = 'index' and sql is not null
+      and (tbl_name = ${table} or name in (${sql.join(names)}))`.execute(db);
+  const planned = new Map(
+    plans.map((plan) => [plan.name, normalizedIndexSql(createIndex(db, table, plan).compile().sql)]),
+  );
+  const kept = existing.rows.filter(
+    (index) => index.tbl_name === table && planned.get(index.name) === normalizedIndexSql(index.sql),
+  );
+  if (kept.length === existing.rows.length && kept.length === plans.length) return;
+  for (const index of existing.rows) await db.schema.dropIndex(index.name).execute();
   await createContentIndexes(db, table, plans);
 }
 
 async function createContentIndexes(db: Kysely<unknown>, table: string, plans: readonly IndexPlan[]): Promise<void> {
-  for (const plan of plans) {
-    let create = db.schema.createIndex(plan.name).on(table).columns(plan.columns);
-    if (plan.unique) create = create.unique();
-    await create.execute();
-  }
+  for (const plan of plans) await createIndex(db, table, plan).execute();
+}
+
+function createIndex(db: Kysely<unknown>, table: string, plan: IndexPlan) {
+  const create = db.schema.createIndex(plan.name).on(table).columns(plan.columns);
+  return plan.unique ? create.unique() : create;
+}
+
+/** SQLite keeps an index's SQL as written, but upper-cases its leading `CREATE [UNIQUE] INDEX`. */
+function normalizedIndexSql(text: string): string {
+  return text.replace(/^\s*create\s+(?:unique\s+)?index\b/i, (start) => start.toLowerCase().replace(/\s+/g, ' '));
 }
 
 /** Drops every index made for a table (not the automatic one of its primary key, which has no SQL). */
 async function dropContentIndexes(db: Kysely<unknown>, table: string): Promise<void> {
-  for (const name of await contentIndexNames(db, table)) await db.schema.dropIndex(name).execute();
-}
-
-async function contentIndexNames(db: Kysely<unknown>, table: string): Promise<string[]> {
   const indexes = await sql<{ name: string }>`select name from sqlite_master
     where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db);
-  return indexes.rows.map((index) => index.name);
+  for (const index of indexes.rows) await db.schema.dropIndex(index.name).execute();
 }
 
 /** How many rows of `table` hold one of `values` in `column` (to refuse removing a used option). */
