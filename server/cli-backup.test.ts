@@ -29,7 +29,7 @@ describe('quire backup / quire restore', () => {
   it('backup writes a backup beside the database and says where, in one line', async () => {
     expect(await main(['backup', '--db', dbFile])).toBe(0);
     const [backup] = listBackups(dbFile);
-    expect(out).toEqual([`Backed up ${dbFile} to ${backup}`]);
+    expect(out).toEqual([`Backed up ${dbFile} and its media to ${backup}`]);
     expect(err).toEqual([]);
   });
 
@@ -38,7 +38,9 @@ describe('quire backup / quire restore', () => {
     const [backup] = listBackups(dbFile);
     expect(await main(['restore', backup, '--db', dbFile])).toBe(0);
     expect(out[1]).toMatch(
-      new RegExp(`^Restored ${dbFile} from ${backup}; the previous database was kept as .*before-restore\\.sqlite$`),
+      new RegExp(
+        `^Restored ${dbFile} and 0 media files from ${backup}; the previous database and media were kept in .*-before-restore$`,
+      ),
     );
     expect(err).toEqual([]);
   });
@@ -52,10 +54,10 @@ describe('quire backup / quire restore', () => {
     expect(err[0]).not.toContain('\n');
   });
 
-  it('restore without a file, or with two, is a usage error (exit code 2)', async () => {
+  it('restore without a backup, or with two, is a usage error (exit code 2)', async () => {
     expect(await main(['restore', '--db', dbFile])).toBe(2);
     expect(await main(['restore', 'a', 'b'])).toBe(2);
-    expect(err.every((line) => line.startsWith('quire: restore needs one backup FILE'))).toBe(true);
+    expect(err.every((line) => line.startsWith('quire: restore needs one BACKUP'))).toBe(true);
   });
 
   it('backup of a missing database fails with one line', async () => {

@@ -6,7 +6,8 @@ import { defaultDatabaseFile } from './config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 import { builtEditorDir } from './config/package-root.js';
 import { addDemoContent } from './content/demo-content.js';
-import { BackupError, backupFile, restoreDatabase } from './db/backup-service.js';
+import { BackupError, backupFile } from './db/backup-service.js';
+import { restoreDatabase } from './db/restore-service.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
 import { normalizeOrigin } from './http/origin-guard.js';
@@ -20,7 +21,7 @@ export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE =
   'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
-  ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore FILE [--db FILE]' +
+  ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore BACKUP [--db FILE]' +
   ` | ${IMPORT_USAGE}`;
 
 /** A command-line mistake: printed as one line, exit code 2. */
@@ -235,12 +236,13 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
-/** `backup [--db FILE]` and `restore FILE [--db FILE]`: one line on success or failure. */
+/** `backup [--db FILE]` and `restore BACKUP [--db FILE]`: one line on success or failure. */
 async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<number> {
   let parsed: ReturnType<typeof parseBackupArgs>;
   try {
     parsed = parseBackupArgs(args);
-    if (command === 'restore' && parsed.positionals.length !== 1) throw new Error('restore needs one backup FILE');
+    if (command === 'restore' && parsed.positionals.length !== 1)
+      throw new Error('restore needs one BACKUP (a folder in backups/)');
     if (command === 'backup' && parsed.positionals.length > 0) throw new Error('backup takes no FILE; use --db');
   } catch (error) {
     console.error(`quire: ${(error as Error).message}. ${USAGE}`);
@@ -249,11 +251,15 @@ async function backupCommand(command: 'backup' | 'restore', args: string[]): Pro
   const dbFile = resolve(parsed.values.db ?? (process.env.QUIRE_DB || defaultDatabaseFile()));
   try {
     if (command === 'backup') {
-      console.log(`Backed up ${dbFile} to ${await backupFile(dbFile)}`);
+      console.log(`Backed up ${dbFile} and its media to ${await backupFile(dbFile)}`);
     } else {
-      const { previous } = await restoreDatabase(parsed.positionals[0], dbFile);
-      const kept = previous ? `; the previous database was kept as ${previous}` : '';
-      console.log(`Restored ${dbFile} from ${resolve(parsed.positionals[0])}${kept}`);
+      const { previous, mediaFiles } = await restoreDatabase(parsed.positionals[0], dbFile);
+      const what =
+        mediaFiles === null
+          ? `${dbFile} (the backup has no media; media/ was left as it was)`
+          : `${dbFile} and ${mediaFiles} media files`;
+      const kept = previous ? `; the previous database and media were kept in ${previous}` : '';
+      console.log(`Restored ${what} from ${resolve(parsed.positionals[0])}${kept}`);
     }
     return 0;
   } catch (error) {

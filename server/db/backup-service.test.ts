@@ -1,20 +1,21 @@
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import {
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { basename, join } from 'node:path';
 import Database from 'better-sqlite3';
+import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { spawnServer } from '../test-support/child-server.js';
 import { startTestServer } from '../test-support/test-server.js';
-import {
-  BackupError,
-  BackupSchedule,
-  backupDatabase,
-  backupDir,
-  backupFile,
-  KEEP_BACKUPS,
-  listBackups,
-  restoreDatabase,
-} from './backup-service.js';
+import { BACKUP_DATABASE, type BackupManifest } from './backup-folder.js';
+import { BackupSchedule, backupDatabase, backupDir, backupFile, KEEP_BACKUPS, listBackups } from './backup-service.js';
 import { openDatabase, type QuireDb } from './database.js';
 
 let dir: string;
@@ -36,8 +37,10 @@ function addNews(database: QuireDb | Database.Database, id: string): void {
     .run(id, `Title ${id}`, `slug-${id}`);
 }
 
+/** The news ids of a database file, or of the database in a backup folder. */
 function newsIds(file: string): string[] {
-  const raw = new Database(file, { readonly: true, fileMustExist: true });
+  const database = existsSync(file) && statSync(file).isDirectory() ? join(file, BACKUP_DATABASE) : file;
+  const raw = new Database(database, { readonly: true, fileMustExist: true });
   try {
     return raw.prepare('select id from news order by id').pluck().all() as string[];
   } finally {
@@ -46,23 +49,61 @@ function newsIds(file: string): string[] {
 }
 
 describe('backupDatabase', () => {
-  it('writes a verified, self-contained copy into backups/ beside the database', async () => {
+  it('writes a verified, self-contained copy of the database into a backup folder beside it', async () => {
     const database = await openDatabase(dbFile);
     addNews(database, 'a');
     addNews(database, 'b');
     const backup = await backupDatabase(database.raw, dbFile, { now: new Date('2026-03-01T09:30:00.000Z') });
     await database.close();
 
-    expect(backup).toBe(join(dir, 'backups', 'content-2026-03-01T09-30-00-000Z.sqlite'));
+    expect(backup).toBe(join(dir, 'backups', 'content-2026-03-01T09-30-00-000Z'));
     expect(newsIds(backup)).toEqual(['a', 'b']);
-    const copy = new Database(backup, { readonly: true });
+    const copy = new Database(join(backup, BACKUP_DATABASE), { readonly: true });
     expect(copy.pragma('journal_mode', { simple: true })).toBe('delete');
     expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
     copy.close();
     expect(readdirSync(backupDir(dbFile)).sort()).toEqual([basename(backup)]);
+    expect(readdirSync(backup).sort()).toEqual([BACKUP_DATABASE, 'manifest.json', 'media']);
   });
 
-  it(`keeps the newest ${KEEP_BACKUPS} backups and deletes older ones`, async () => {
+  it('includes every stored media file, hard-linked, and lists them in its manifest; nothing else from media/', async () => {
+    const media = join(dir, 'media');
+    const stored = [`2026/02/${uuidv7()}.png`, `2026/03/${uuidv7()}.jpg`];
+    for (const [i, path] of stored.entries()) {
+      mkdirSync(join(media, path, '..'), { recursive: true });
+      writeFileSync(join(media, path), `image ${i}`.repeat(i + 1));
+    }
+    // Not media: an upload being received, a stray file, a name the server never makes.
+    mkdirSync(join(media, '.incoming'));
+    writeFileSync(join(media, '.incoming', 'x.part'), 'partial');
+    writeFileSync(join(media, 'notes.txt'), 'stray');
+    writeFileSync(join(media, '2026', '03', 'holiday.png'), 'made up');
+
+    const database = await openDatabase(dbFile);
+    const backup = await backupDatabase(database.raw, dbFile, { now: new Date('2026-03-02T00:00:00.000Z') });
+    await database.close();
+
+    const manifest = JSON.parse(readFileSync(join(backup, 'manifest.json'), 'utf8')) as BackupManifest;
+    expect(manifest).toEqual({
+      format: 'quire-backup',
+      version: 1,
+      created_at: '2026-03-02T00:00:00.000Z',
+      database: BACKUP_DATABASE,
+      media: stored.map((path, i) => ({ path, size: `image ${i}`.repeat(i + 1).length })),
+    });
+    const copied = readdirSync(join(backup, 'media'), { recursive: true, withFileTypes: true })
+      .filter((entry) => entry.isFile())
+      .map((entry) => entry.name);
+    expect(copied.sort()).toEqual(stored.map((path) => basename(path)).sort());
+    for (const path of stored) {
+      expect(statSync(join(backup, 'media', path)).ino).toBe(statSync(join(media, path)).ino);
+    }
+  });
+
+  it(`keeps the newest ${KEEP_BACKUPS} backups and deletes older ones, database-only files of older versions too`, async () => {
+    mkdirSync(backupDir(dbFile));
+    const older = join(backupDir(dbFile), 'content-2025-12-31T00-00-00-000Z.sqlite');
+    writeFileSync(older, 'a backup file of an older version');
     const database = await openDatabase(dbFile);
     for (let day = 1; day <= KEEP_BACKUPS + 2; day++) {
       await backupDatabase(database.raw, dbFile, { now: new Date(Date.UTC(2026, 0, day)) });
@@ -70,8 +111,9 @@ describe('backupDatabase', () => {
     await database.close();
     const kept = listBackups(dbFile).map((file) => basename(file));
     expect(kept).toHaveLength(KEEP_BACKUPS);
-    expect(kept[0]).toBe('content-2026-01-03T00-00-00-000Z.sqlite');
-    expect(kept.at(-1)).toBe(`content-2026-01-${String(KEEP_BACKUPS + 2).padStart(2, '0')}T00-00-00-000Z.sqlite`);
+    expect(existsSync(older)).toBe(false);
+    expect(kept[0]).toBe('content-2026-01-03T00-00-00-000Z');
+    expect(kept.at(-1)).toBe(`content-2026-01-${String(KEEP_BACKUPS + 2).padStart(2, '0')}T00-00-00-000Z`);
   });
 
   it('copies a consistent database while writes go on during the backup', async () => {
@@ -88,7 +130,7 @@ describe('backupDatabase', () => {
     await database.close();
     const ids = newsIds(backup);
     expect(ids.filter((id) => id.startsWith('before-'))).toHaveLength(2000);
-    const copy = new Database(backup, { readonly: true });
+    const copy = new Database(join(backup, BACKUP_DATABASE), { readonly: true });
     expect(copy.pragma('integrity_check', { simple: true })).toBe('ok');
     copy.close();
   });
@@ -97,13 +139,14 @@ describe('backupDatabase', () => {
 describe('the running server', () => {
   it('backs up when it starts and then on its schedule, and stops backing up when closed', async () => {
     mkdirSync(backupDir(dbFile), { recursive: true });
-    const leftover = join(backupDir(dbFile), 'content-2026-01-01T00-00-00-000Z.sqlite.partial');
-    writeFileSync(leftover, 'cut off by a crash');
+    const leftover = join(backupDir(dbFile), 'content-2026-01-01T00-00-00-000Z.partial');
+    mkdirSync(leftover);
+    writeFileSync(join(leftover, BACKUP_DATABASE), 'cut off by a crash');
     const server = await startTestServer({ dir, dbFile, backups: { intervalMs: 150 } });
     try {
       expect(existsSync(leftover)).toBe(false);
       const first = await server.backups?.runNow();
-      expect(first).toMatch(/content-.*Z\.sqlite$/);
+      expect(first).toMatch(/content-[-\dT]*Z$/);
       await new Promise((resolve) => setTimeout(resolve, 400));
       expect(listBackups(dbFile).length).toBeGreaterThanOrEqual(3);
     } finally {
@@ -140,80 +183,5 @@ describe('backupFile (quire backup)', () => {
     await expect(backupFile(join(dir, 'missing.sqlite'))).rejects.toThrow(/There is no database file/);
     writeFileSync(join(dir, 'notes.sqlite'), 'not a database at all, just text'.repeat(50));
     await expect(backupFile(join(dir, 'notes.sqlite'))).rejects.toThrow(/not a valid Quire database/);
-  });
-});
-
-describe('restoreDatabase (quire restore)', () => {
-  async function databaseWithBackup(): Promise<string> {
-    const database = await openDatabase(dbFile);
-    addNews(database, 'old');
-    const backup = await backupDatabase(database.raw, dbFile, { now: new Date('2026-01-01T00:00:00Z') });
-    addNews(database, 'new');
-    await database.close();
-    return backup;
-  }
-
-  it('replaces the database with the backup and keeps the replaced one as a backup first', async () => {
-    const backup = await databaseWithBackup();
-    const { previous } = await restoreDatabase(backup, dbFile);
-    expect(newsIds(dbFile)).toEqual(['old']);
-    expect(previous).toMatch(/-before-restore\.sqlite$/);
-    expect(newsIds(previous as string)).toEqual(['new', 'old']);
-    const reopened = await openDatabase(dbFile);
-    expect(reopened.raw.pragma('integrity_check', { simple: true })).toBe('ok');
-    await reopened.close();
-  });
-
-  it('restores into a place that has no database yet', async () => {
-    const backup = await databaseWithBackup();
-    const elsewhere = join(dir, 'fresh', 'content.sqlite');
-    expect((await restoreDatabase(backup, elsewhere)).previous).toBeNull();
-    expect(newsIds(elsewhere)).toEqual(['old']);
-  });
-
-  it('refuses a file that is not SQLite, or SQLite but not Quire, and changes nothing', async () => {
-    await databaseWithBackup();
-    const junk = join(dir, 'junk.sqlite');
-    writeFileSync(junk, 'definitely not sqlite'.repeat(100));
-    await expect(restoreDatabase(junk, dbFile)).rejects.toThrow(BackupError);
-    const other = join(dir, 'other.sqlite');
-    const raw = new Database(other);
-    raw.exec('create table things (x)');
-    raw.close();
-    await expect(restoreDatabase(other, dbFile)).rejects.toThrow(/not a Quire database/);
-    await expect(restoreDatabase(dbFile, dbFile)).rejects.toThrow(/is the database itself/);
-    expect(newsIds(dbFile)).toEqual(['new', 'old']);
-  });
-
-  it('refuses while a server in this process has the database open', async () => {
-    const backup = await databaseWithBackup();
-    const server = await startTestServer({ dir, dbFile });
-    try {
-      await expect(restoreDatabase(backup, dbFile)).rejects.toThrow(/open in a running Quire server/);
-    } finally {
-      await server.stop();
-    }
-    expect(newsIds(dbFile)).toEqual(['new', 'old']);
-  });
-
-  it('refuses while a server process has it open, and after that process is killed, restores and keeps its last writes', async () => {
-    const backup = await databaseWithBackup();
-    const server = await spawnServer(dbFile);
-    try {
-      const created = await fetch(`${server.api}/cms/news/acknowledged`, {
-        method: 'POST',
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-        body: 'title=Acknowledged&status=draft&published_at=2025-01-01%2010:00:00',
-      });
-      expect(created.status).toBe(201);
-      await expect(restoreDatabase(backup, dbFile)).rejects.toThrow(/open in a running Quire server/);
-    } finally {
-      await server.kill('SIGKILL');
-    }
-    // The killed server left its last write in the -wal file; the pre-restore backup has it.
-    const { previous } = await restoreDatabase(backup, dbFile);
-    expect(newsIds(previous as string)).toEqual(['acknowledged', 'new', 'old']);
-    expect(newsIds(dbFile)).toEqual(['old']);
-    expect(existsSync(`${dbFile}-wal`)).toBe(false);
   });
 });

@@ -1,18 +1,22 @@
-import { existsSync, mkdirSync, readdirSync, renameSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, rmSync } from 'node:fs';
+import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
+import { listMediaFiles, placeMediaFiles } from '../media/media-files.js';
+import { mediaDirFor } from '../media/media-store.js';
+import { BACKUP_DATABASE, BACKUP_MEDIA, readBackupSource, verifyBackupMedia, writeManifest } from './backup-folder.js';
 import {
   backupSqlite,
   inspectSqliteFile,
-  lockSqliteExclusively,
   openSqliteFile,
   type SqliteHandle,
   type SqliteOptions,
 } from './sqlite-dialect.js';
 
 /**
- * Backups of a Quire database: verified copies in a `backups/` folder beside it, the newest
- * KEEP_BACKUPS kept. Taken by the running server (at start, then daily) through its own
- * connection, and by `quire backup` / `quire restore` from the command line.
+ * Backups of a Quire database and its media: verified backup folders (see backup-folder.ts) in a
+ * `backups/` folder beside the database, the newest KEEP_BACKUPS kept. Taken by the running server
+ * (at start, then daily) through its own connection, and by `quire backup` from the command line;
+ * `quire restore` is restore-service.ts.
  */
 
 /** How many backups are kept; older ones are deleted after each successful backup. */
@@ -39,15 +43,15 @@ export function backupDir(dbFile: string): string {
 }
 
 /**
- * Name of a backup: `<db name>-<UTC timestamp>[-label].sqlite`, e.g.
- * `content-2026-03-01T09-30-00-000Z.sqlite`, so sorting names sorts by time.
+ * Name of a backup folder: `<db name>-<UTC timestamp>[-label]`, e.g.
+ * `content-2026-03-01T09-30-00-000Z`, so sorting names sorts by time.
  */
-export function backupFileName(dbFile: string, at: Date, label?: string): string {
+export function backupName(dbFile: string, at: Date, label?: string): string {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
-  return `${databaseStem(dbFile)}-${stamp}${label ? `-${label}` : ''}.sqlite`;
+  return `${databaseStem(dbFile)}-${stamp}${label ? `-${label}` : ''}`;
 }
 
-/** The backups of a database, oldest first. */
+/** The backups of a database, oldest first: folders, and the database-only files of older versions. */
 export function listBackups(dbFile: string): string[] {
   const dir = backupDir(dbFile);
   if (!existsSync(dir)) return [];
@@ -59,9 +63,12 @@ export function listBackups(dbFile: string): string[] {
 }
 
 /**
- * Backs up an open database through its connection: copies it to a partial file, checks the copy
- * with `PRAGMA integrity_check` (opened read-only), then gives it its final name and deletes the
- * backups beyond `keep`. A copy that fails the check is deleted and nothing is pruned.
+ * Backs up an open database and its media folder into a new backup folder: copies the database
+ * through its connection and checks the copy with `PRAGMA integrity_check` (opened read-only),
+ * links (or copies) every media file and checks each is there at its size, writes the manifest,
+ * then gives the folder its final name and deletes the backups beyond `keep`. A backup that fails
+ * a check is deleted and nothing is pruned. The database is copied first, so every media file its
+ * rows name was stored before the media are.
  */
 export async function backupDatabase(
   raw: SqliteHandle,
@@ -69,17 +76,25 @@ export async function backupDatabase(
   options: BackupOptions & { label?: string } = {},
 ): Promise<string> {
   const dir = backupDir(dbFile);
-  mkdirSync(dir, { recursive: true });
-  const target = join(dir, backupFileName(dbFile, options.now ?? new Date(), options.label));
+  const at = options.now ?? new Date();
+  const target = join(dir, backupName(dbFile, at, options.label));
   const partial = `${target}.partial`;
   try {
-    await backupSqlite(raw, partial, options);
-    const report = inspectSqliteFile(partial, options);
+    await rm(partial, { recursive: true, force: true });
+    await mkdir(partial, { recursive: true });
+    const database = join(partial, BACKUP_DATABASE);
+    await backupSqlite(raw, database, options);
+    const report = inspectSqliteFile(database, options);
     if (report.problem) throw new BackupError(`The backup ${target} failed verification: ${report.problem}`);
-    renameSync(partial, target);
+    const media = await listMediaFiles(mediaDirFor(dbFile));
+    await mkdir(join(partial, BACKUP_MEDIA));
+    await placeMediaFiles(mediaDirFor(dbFile), join(partial, BACKUP_MEDIA), media);
+    await writeManifest(partial, at, media);
+    const problem = await verifyBackupMedia(readBackupSource(partial));
+    if (problem) throw new BackupError(`The backup ${target} failed verification: ${problem}`);
+    await rename(partial, target);
   } finally {
-    rmSync(partial, { force: true });
-    rmSync(`${partial}-journal`, { force: true });
+    await rm(partial, { recursive: true, force: true });
   }
   pruneBackups(dbFile, options.keep ?? KEEP_BACKUPS);
   return target;
@@ -88,16 +103,20 @@ export async function backupDatabase(
 /** Deletes all but the newest `keep` backups. */
 export function pruneBackups(dbFile: string, keep: number): void {
   const backups = listBackups(dbFile);
-  for (const old of backups.slice(0, Math.max(0, backups.length - keep))) rmSync(old, { force: true });
+  for (const old of backups.slice(0, Math.max(0, backups.length - keep))) {
+    rmSync(old, { recursive: true, force: true });
+  }
 }
 
-/** Deletes partial copies left by a backup that a crash or kill interrupted. */
+/** Deletes partial backups left by a backup that a crash or kill interrupted. */
 export function removeUnfinishedBackups(dbFile: string): void {
   const dir = backupDir(dbFile);
   if (!existsSync(dir)) return;
   const stem = `${databaseStem(dbFile)}-`;
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(stem) && /\.sqlite\.partial(?:-journal)?$/.test(name)) rmSync(join(dir, name), { force: true });
+    if (name.startsWith(stem) && /\.partial(?:-journal)?$/.test(name)) {
+      rmSync(join(dir, name), { recursive: true, force: true });
+    }
   }
 }
 
@@ -165,62 +184,8 @@ export async function backupFile(dbFile: string, options: BackupOptions = {}): P
   }
 }
 
-/** What a restore did. */
-export interface RestoreResult {
-  /** The backup taken of the database that was replaced (null when there was none). */
-  previous: string | null;
-}
-
-/**
- * `quire restore FILE`: replaces the database with a copy of FILE. FILE must be a Quire database
- * that passes the integrity check; the database must not be open anywhere (a running server, the
- * desktop app), which is detected through SQLite's file lock; the current database is backed up
- * first (label `before-restore`), so a restore can itself be undone.
- */
-export async function restoreDatabase(source: string, dbFile: string, options: BackupOptions = {}) {
-  const from = resolve(source);
-  const to = resolve(dbFile);
-  if (from === to) throw new BackupError(`${source} is the database itself; name a backup to restore from`);
-  requireQuireDatabase(from, 'backup', options);
-
-  let previous: string | null = null;
-  if (existsSync(to)) {
-    const lock = lockSqliteExclusively(to, options);
-    if (!lock) {
-      throw new BackupError(
-        `${to} is open in a running Quire server or desktop app (or another program); stop it, then restore`,
-      );
-    }
-    try {
-      previous = await backupDatabase(lock, to, { ...options, label: 'before-restore' });
-    } finally {
-      lock.close();
-    }
-  }
-
-  // Copy through SQLite (a consistent copy even of a file with a -wal beside it), check it, then
-  // swap it in with a rename, after removing WAL files that belonged to the replaced database.
-  const incoming = `${to}.restoring`;
-  mkdirSync(dirname(to), { recursive: true });
-  rmSync(incoming, { force: true });
-  const reader = openSqliteFile(from, { ...options, readonly: true });
-  try {
-    await backupSqlite(reader, incoming, options);
-  } finally {
-    reader.close();
-  }
-  const report = inspectSqliteFile(incoming, options);
-  if (report.problem) {
-    rmSync(incoming, { force: true });
-    throw new BackupError(`The copy of ${source} failed verification (${report.problem}); nothing was changed`);
-  }
-  rmSync(`${to}-wal`, { force: true });
-  rmSync(`${to}-shm`, { force: true });
-  renameSync(incoming, to);
-  return { previous } satisfies RestoreResult;
-}
-
-function requireQuireDatabase(file: string, role: 'database' | 'backup', options: SqliteOptions): void {
+/** Refuses a file that is missing, not SQLite, damaged, or has no content-type registry. */
+export function requireQuireDatabase(file: string, role: 'database' | 'backup', options: SqliteOptions): void {
   if (!existsSync(file)) throw new BackupError(`There is no ${role} file at ${file}`);
   const report = inspectSqliteFile(file, options);
   if (report.problem) throw new BackupError(`${file} is not a valid Quire database: ${report.problem}`);
@@ -236,5 +201,5 @@ function databaseStem(dbFile: string): string {
 
 function backupPattern(dbFile: string): RegExp {
   const stem = databaseStem(dbFile).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${stem}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z(?:-[a-z-]+)?\\.sqlite$`);
+  return new RegExp(`^${stem}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z(?:-[a-z-]+)?(?:\\.sqlite)?$`);
 }
