@@ -5,6 +5,7 @@ import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { main } from './cli.js';
 import { listBackups } from './db/backup-service.js';
 import { openDatabase } from './db/database.js';
+import { withRecursiveView } from './test-support/hostile-databases.js';
 
 /** `quire backup` and `quire restore`: one line on success or failure, exit codes 0, 1 (failed), 2 (usage). */
 describe('quire backup / quire restore', () => {
@@ -52,6 +53,14 @@ describe('quire backup / quire restore', () => {
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^quire: .*junk\.sqlite is not a valid Quire database: it is not a SQLite database$/);
     expect(err[0]).not.toContain('\n');
+  });
+
+  it('restore of a database Quire did not write (a recursive view) says why in one line, exit code 1', async () => {
+    const hostile = await withRecursiveView(join(dir, 'hostile.sqlite'));
+    expect(await main(['restore', hostile, '--db', dbFile])).toBe(1);
+    expect(err).toEqual([
+      `quire: ${hostile} cannot be restored: it has a view "categories", and Quire never creates views; nothing was changed`,
+    ]);
   });
 
   it('restore without a backup, or with two, is a usage error (exit code 2)', async () => {

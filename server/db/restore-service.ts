@@ -4,6 +4,7 @@ import { replaceMediaFolder } from '../media/media-files.js';
 import { mediaDirFor } from '../media/media-store.js';
 import { type BackupSource, readBackupSource, verifyBackupMedia } from './backup-folder.js';
 import { BackupError, type BackupOptions, backupDatabase, requireQuireDatabase } from './backup-service.js';
+import { admitRestoredCopy, RestoreRefusal } from './restore-validator.js';
 import { backupSqlite, inspectSqliteFile, lockSqliteExclusively, openSqliteFile } from './sqlite-dialect.js';
 
 /** What a restore did. */
@@ -18,7 +19,8 @@ export interface RestoreResult {
  * `quire restore BACKUP`: replaces the database, and the media folder beside it, with a backup.
  * BACKUP is a backup folder (or a database file alone, as older versions made them, which leaves
  * the media as they are). Everything is checked before anything changes: the database copy must
- * pass the integrity check, and every media file the manifest lists must be there. The database must
+ * pass the integrity check and be one Quire writes (see restore-validator.ts; older schemas are
+ * migrated on the copy), and every media file the manifest lists must be there. The database must
  * not be open anywhere (a running server, the desktop app), which is detected through SQLite's file
  * lock; the current database and media are backed up first (label `before-restore`), so a restore
  * can itself be undone.
@@ -56,11 +58,12 @@ export async function restoreDatabase(
     if (report.problem) {
       throw new BackupError(`The copy of ${backup} failed verification (${report.problem}); nothing was changed`);
     }
+    await admitRestoredCopy(incoming, options);
     const missing = await verifyBackupMedia(source);
     if (missing) throw refuse(`the backup is incomplete (${missing})`);
   } catch (error) {
     removeDatabaseFiles(incoming);
-    throw error;
+    throw error instanceof RestoreRefusal ? refuse(error.message) : error;
   }
 
   let previous: string | null = null;
