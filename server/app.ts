@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
+import { ContentWrites } from './content/content-writes.js';
 import { RowService } from './content/row-service.js';
 import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
@@ -48,10 +49,12 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const { database } = options;
   const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
   await registry.reload();
+  // Every change to content tables goes through one write path the read cache sees.
+  const writes = new ContentWrites(database.db, database.runner);
   const services: Services = {
     registry,
-    rows: new RowService(database.db, options.editorName, registry, database.runner),
-    contentTypes: new ContentTypeService(database.db, registry),
+    rows: new RowService(database.db, options.editorName, registry, writes, database.runner),
+    contentTypes: new ContentTypeService(writes, registry),
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 

@@ -27,6 +27,7 @@ import {
   tableNameProblem,
 } from './content-type-input.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
+import type { ContentWrites } from './content-writes.js';
 
 /** Storage types that hold the same text, so a column may switch between them. */
 const TEXT_TYPES = new Set(['text', 'textarea', 'markdown']);
@@ -38,7 +39,7 @@ const TEXT_TYPES = new Set(['text', 'textarea', 'markdown']);
  */
 export class ContentTypeService {
   constructor(
-    private readonly db: Kysely<QuireDatabase>,
+    private readonly writes: ContentWrites,
     private readonly registry: ContentTypeRegistry,
   ) {}
 
@@ -56,7 +57,7 @@ export class ContentTypeService {
     if (hasProblems(problems)) throw validationError(problems);
     const columns = readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: slug, allowFrom: false });
 
-    await this.db.transaction().execute(async (trx) => {
+    await this.writes.run({ schema: true }, async (trx) => {
       if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
       if (this.registry.list().some((type) => type.table === table)) {
         throw conflict('table', `A table named ${table} already exists`);
@@ -105,7 +106,7 @@ export class ContentTypeService {
         : readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: type.slug, allowFrom: true });
     if (columns && sameColumns(columns, type.columns)) columns = undefined;
 
-    await this.db.transaction().execute(async (trx) => {
+    await this.writes.run({ schema: true }, async (trx) => {
       let descriptors: ColumnDescriptor[] = [...type.columns];
       if (columns) {
         const change = planTableChange(type, columns);
@@ -141,7 +142,7 @@ export class ContentTypeService {
         `Relation columns still point at ${type.slug}: ${pointing.join(', ')}; remove them first`,
       );
     }
-    await this.db.transaction().execute(async (trx) => {
+    await this.writes.run({ schema: true }, async (trx) => {
       const rowCount = await new ContentRepository(trx).count(type.table, { equals: [] });
       if (rowCount > 0 && !force) {
         throw new AppError(

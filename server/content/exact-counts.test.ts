@@ -8,6 +8,7 @@ import { openDatabase, type QuireDb } from '../db/database.js';
 import { searchPendingName } from '../db/internal-names.js';
 import type { ContentType } from './content-type.js';
 import { ContentTypeRegistry } from './content-type-registry.js';
+import { ContentWrites } from './content-writes.js';
 import { parseListQuery } from './list-query.js';
 import { RowService } from './row-service.js';
 
@@ -35,7 +36,10 @@ async function expectExactCounts(): Promise<void> {
   for (const query of LISTS) {
     const options = parseListQuery(news, { ...query, limit: '5' });
     const list = await rows.list(news, options);
-    const fresh = await new RowService(database.db, 'checker', registry).list(news, options);
+    const fresh = await new RowService(database.db, 'checker', registry, new ContentWrites(database.db)).list(
+      news,
+      options,
+    );
     expect(list.total, JSON.stringify(query)).toBe(total);
     expect(list.filtered, JSON.stringify(query)).toBe(fresh.filtered);
     expect(list.rows.map((row) => row.id)).toEqual(fresh.rows.map((row) => row.id));
@@ -51,7 +55,13 @@ beforeAll(async () => {
   registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
   await registry.reload();
   news = registry.requireByTable('news');
-  rows = new RowService(database.db, 'tester', registry, database.runner);
+  rows = new RowService(
+    database.db,
+    'tester',
+    registry,
+    new ContentWrites(database.db, database.runner),
+    database.runner,
+  );
 });
 
 afterAll(async () => {

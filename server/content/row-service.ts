@@ -10,9 +10,10 @@ import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
+import type { ContentWrites, WriteLog } from './content-writes.js';
 import type { ListOptions } from './list-query.js';
 import type { PhaseTimer } from './phase-timer.js';
-import { ReadCache, type RowChange, selectionKey } from './read-cache.js';
+import { selectionKey } from './read-cache.js';
 import { assertNotReferenced, checkRelationTargets, resolveRelations } from './relations.js';
 import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
@@ -32,16 +33,6 @@ export interface RowWithPageMeta {
   row: ContentRow;
   pageMeta: SeoMeta;
   total: number;
-}
-
-/** What a write reports back to the read cache. */
-interface WriteContext {
-  /** Rows the write changed, in order. */
-  changes: RowChange[];
-  /** The cache's gap token when a create began (undefined for other writes). */
-  gapToken: number | undefined;
-  /** Run once the transaction has committed. */
-  afterCommit: (() => void)[];
 }
 
 /** How long written rows wait before they are moved into the search index in one batch. */
@@ -68,20 +59,24 @@ export class RowService {
   private readonly reader: ContentRepository;
   /** Reads while a write is in flight wait for the connection through Kysely. */
   private readonly queuedReader: ContentRepository;
-  private readonly cache: ReadCache | null;
   /** Types with rows waiting for the search index, and the timer that will move them. */
   private readonly searchFlushes = new Set<ContentType>();
   private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
-    private readonly db: Kysely<QuireDatabase>,
+    db: Kysely<QuireDatabase>,
     private readonly editorName: string | null,
     private readonly registry: ContentTypeRegistry,
+    private readonly writes: ContentWrites,
     private readonly runner?: StatementRunner,
   ) {
     this.reader = new ContentRepository(db, runner);
     this.queuedReader = new ContentRepository(db);
-    this.cache = runner ? new ReadCache(() => runner.externalChangeToken()) : null;
+  }
+
+  /** The read cache every write keeps true (null when reads are not run as direct statements). */
+  private get cache() {
+    return this.writes.cache;
   }
 
   /** A page of rows plus `total` (all rows) and `filtered` (rows matching the selection). */
@@ -189,7 +184,7 @@ export class RowService {
     input: RowInput,
     current: StoredRow | null,
     id: string,
-    write?: WriteContext,
+    write?: WriteLog,
   ): Promise<Map<string, ColumnValue>> {
     return assignSlugs(type, input, current, {
       isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
@@ -209,7 +204,7 @@ export class RowService {
     column: string,
     base: string,
     id: string,
-    write: WriteContext | undefined,
+    write: WriteLog | undefined,
   ): Promise<string> {
     // Hints serve creates only: an update's own slug is not "taken" for itself.
     const cache = write?.gapToken === undefined ? null : this.cache;
@@ -237,31 +232,24 @@ export class RowService {
   }
 
   /**
-   * Runs a write in one transaction; a unique-constraint race becomes a 409, not a 500. The read
-   * cache hears of it before it starts and, with the rows it changed, once it has committed.
+   * Runs a write in one transaction through the one write path (see ContentWrites); a
+   * unique-constraint race becomes a 409, not a 500. Committed rows reach the search index soon.
    */
   private async write<T>(
     type: ContentType,
     kind: 'create' | 'change',
-    work: (repository: ContentRepository, write: WriteContext) => Promise<T>,
+    work: (repository: ContentRepository, write: WriteLog) => Promise<T>,
   ): Promise<T> {
-    const onlyAdds = kind === 'create';
-    const cache = this.cache;
-    const write: WriteContext = { changes: [], gapToken: onlyAdds ? cache?.gapToken : undefined, afterCommit: [] };
-    cache?.beginWrite(type, onlyAdds);
-    let committed = false;
     try {
-      // The transaction's statements run on its connection directly, like reads (Kysely builds them).
-      const result = await this.db.transaction().execute((trx) => work(new ContentRepository(trx, this.runner), write));
-      committed = true;
+      const result = await this.writes.run({ type, onlyAdds: kind === 'create' }, (trx, log) =>
+        // The transaction's statements run on its connection directly, like reads (Kysely builds them).
+        work(new ContentRepository(trx, this.runner), log),
+      );
+      this.scheduleSearchFlush(type);
       return result;
     } catch (error) {
       if (isUniqueViolation(error)) throw new AppError('conflict', 'The row conflicts with an existing row');
       throw error;
-    } finally {
-      cache?.endWrite(type, onlyAdds, committed ? write.changes : null);
-      if (committed) for (const then of write.afterCommit) then();
-      if (committed) this.scheduleSearchFlush(type);
     }
   }
 
@@ -282,18 +270,14 @@ export class RowService {
     const types = [...this.searchFlushes];
     this.searchFlushes.clear();
     for (const type of types) {
-      let began = false;
       try {
-        this.cache?.beginWrite(type, true);
-        began = true;
-        await this.db
-          .transaction()
-          .execute((trx) => new ContentRepository(trx, this.runner).flushSearchIndex(type.table, type.searchColumns));
+        // Rows only move into the index: a write that adds nothing and changes no counts.
+        await this.writes.run({ type, onlyAdds: true }, (trx) =>
+          new ContentRepository(trx, this.runner).flushSearchIndex(type.table, type.searchColumns),
+        );
       } catch {
         // The rows stay pending (still found, one by one); the next write schedules another flush.
         // (Also the way out when the database was closed meanwhile.)
-      } finally {
-        if (began) this.cache?.endWrite(type, true, []);
       }
     }
   }
@@ -306,9 +290,7 @@ export class RowService {
 
   /** The reader to use now: direct statements, unless a write holds the connection. */
   private readerNow(): ContentRepository {
-    if (!this.cache) return this.queuedReader;
-    this.cache.sync();
-    return this.cache.writing ? this.queuedReader : this.reader;
+    return this.writes.writing ? this.queuedReader : this.reader;
   }
 }
 

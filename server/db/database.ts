@@ -24,7 +24,7 @@ export interface QuireDb {
  */
 export async function openDatabase(file: string, options: SqliteOptions = {}): Promise<QuireDb> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const { raw, dialect } = openSqlite(file, options);
+  const { raw, dialect, statements } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
   try {
     const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
@@ -37,7 +37,7 @@ export async function openDatabase(file: string, options: SqliteOptions = {}): P
   return {
     db,
     raw,
-    runner: sqliteStatementRunner(raw),
+    runner: sqliteStatementRunner(raw, statements),
     file,
     async close() {
       if (closed) return;

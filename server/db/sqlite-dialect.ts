@@ -7,10 +7,12 @@ import { type Expression, type Kysely, type SqlBool, SqliteDialect, sql } from '
  * provide the same exports; handlers and services never see which one is in use.
  */
 
-/** An open SQLite connection: the raw handle (for pragmas, backup) and the Kysely dialect over it. */
+/** An open SQLite connection: the raw handle (for pragmas, backup), the Kysely dialect over it, and
+ * the one cache of prepared statements both Kysely and the statement runner use. */
 export interface SqliteConnection {
   raw: Database.Database;
   dialect: SqliteDialect;
+  statements: SqliteStatements;
 }
 
 /** Folds text for case-insensitive, Unicode-aware matching (`ÜBER` matches `über`). */
@@ -31,6 +33,33 @@ export interface SqliteOptions {
 const STATEMENT_CACHE_SIZE = 500;
 
 /**
+ * Prepared statements by SQL text, oldest dropped first. Preparing costs more than running most of
+ * Quire's queries, so the same SQL reuses one statement, whether Kysely runs it or the statement
+ * runner does.
+ */
+export class SqliteStatements {
+  private readonly cache = new Map<string, Database.Statement>();
+
+  constructor(private readonly raw: Database.Database) {}
+
+  /** The prepared statement for `source`, prepared on first use. */
+  prepare(source: string): Database.Statement {
+    let statement = this.cache.get(source);
+    if (!statement) {
+      statement = this.raw.prepare(source);
+      if (this.cache.size >= STATEMENT_CACHE_SIZE) this.cache.delete(this.cache.keys().next().value as string);
+      this.cache.set(source, statement);
+    }
+    return statement;
+  }
+
+  /** Forgets every statement (before the connection closes). */
+  clear(): void {
+    this.cache.clear();
+  }
+}
+
+/**
  * Opens (creating if needed) a database file with the pragmas Quire relies on:
  * WAL so readers never block the writer, `synchronous=FULL` so a committed write survives a power
  * cut (better-sqlite3 builds default WAL to NORMAL, so it is set explicitly), foreign keys on, and a
@@ -45,30 +74,18 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteCon
   raw.function('quire_fold', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? foldForSearch(value) : value,
   );
-  return { raw, dialect: new SqliteDialect({ database: withStatementCache(raw) }) };
+  const statements = new SqliteStatements(raw);
+  return { raw, dialect: new SqliteDialect({ database: withStatementCache(raw, statements) }), statements };
 }
 
-/**
- * Kysely prepares each query anew; re-preparing the same SQL costs more than running it. This wraps
- * the connection so identical SQL reuses one prepared statement.
- */
-function withStatementCache(raw: Database.Database): Database.Database {
-  const cache = new Map<string, Database.Statement>();
-  const prepare = (source: string): Database.Statement => {
-    let statement = cache.get(source);
-    if (!statement) {
-      statement = raw.prepare(source);
-      if (cache.size >= STATEMENT_CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-      cache.set(source, statement);
-    }
-    return statement;
-  };
+/** The connection as Kysely sees it, preparing through the shared statement cache. */
+function withStatementCache(raw: Database.Database, statements: SqliteStatements): Database.Database {
   return new Proxy(raw, {
     get(target, property, receiver) {
-      if (property === 'prepare') return prepare;
+      if (property === 'prepare') return (source: string) => statements.prepare(source);
       if (property === 'close') {
         return () => {
-          cache.clear();
+          statements.clear();
           return target.close();
         };
       }

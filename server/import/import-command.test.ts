@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
+import { ContentWrites } from '../content/content-writes.js';
 import { parseListQuery } from '../content/list-query.js';
 import { RowService } from '../content/row-service.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
@@ -38,7 +39,16 @@ async function withService<T>(work: (rows: RowService, registry: ContentTypeRegi
   try {
     const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
     await registry.reload();
-    return await work(new RowService(database.db, 'checker', registry, database.runner), registry);
+    return await work(
+      new RowService(
+        database.db,
+        'checker',
+        registry,
+        new ContentWrites(database.db, database.runner),
+        database.runner,
+      ),
+      registry,
+    );
   } finally {
     await database.close();
   }
