@@ -178,6 +178,17 @@ export interface UploadResponse {
   height?: number;
 }
 
+/**
+ * `GET /api/media/unused`: the uploads no row names (and that were not uploaded in the last hour),
+ * which `quire media prune` would delete.
+ */
+export interface UnusedMediaResponse {
+  /** How many files. */
+  count: number;
+  /** Their size in bytes. */
+  bytes: number;
+}
+
 /** Query parameters of the list endpoints (all optional). */
 export interface ListQuery {
   /** `field=value` or `search=keyword`; repeatable, combined with AND. */

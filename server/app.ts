@@ -8,13 +8,14 @@ import { ContentWrites } from './content/content-writes.js';
 import { RowService } from './content/row-service.js';
 import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
+import { mediaReferenceSources } from './db/media-reference-repository.js';
 import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { withFastReads } from './http/fast-reads.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
-import { mediaRoutes, uploadRoutes } from './http/media-routes.js';
+import { mediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import type { Services } from './http/services.js';
 import { DEFAULT_UPLOAD_LIMIT, MediaStore, mediaDirFor } from './media/media-store.js';
@@ -73,7 +74,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const api = express.Router();
   if (guards.api.length > 0) api.use(guards.api);
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
-  if (media) api.use(uploadRoutes(media, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));
+  if (media) {
+    api.use(uploadRoutes(media, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));
+    api.use(unusedMediaRoutes(media, () => mediaReferenceSources(database.raw)));
+  }
   api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
   api.use(contentTypeRoutes(services));
   api.use(rowRoutes(services));

@@ -13,6 +13,7 @@ import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js
 import { normalizeOrigin } from './http/origin-guard.js';
 import { checkToken } from './http/token-auth.js';
 import { IMPORT_USAGE, importCommand } from './import/import-command.js';
+import { MEDIA_USAGE, mediaCommand } from './media/media-prune-command.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
 import { isSupervisedServer, superviseServer, watchSupervisor } from './process/server-supervisor.js';
 import { type RunningServer, startServer } from './server.js';
@@ -22,7 +23,7 @@ export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 const USAGE =
   'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
   ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore BACKUP [--db FILE]' +
-  ` | ${IMPORT_USAGE}`;
+  ` | ${IMPORT_USAGE} | ${MEDIA_USAGE}`;
 
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -214,6 +215,7 @@ export async function main(argv: string[]): Promise<number> {
   }
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
   if (command === 'import') return importCommand(rest);
+  if (command === 'media') return mediaCommand(rest);
   if (command !== 'serve') {
     console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
     return 2;

@@ -1,6 +1,9 @@
 import express, { Router } from 'express';
+import type { UnusedMediaResponse } from '../../common/api-contract.js';
 import { AppError } from '../errors/app-error.js';
 import { kindOfFileName } from '../media/media-path.js';
+import { findUnusedMedia } from '../media/media-prune.js';
+import type { MediaReferenceSource } from '../media/media-references.js';
 import type { MediaStore } from '../media/media-store.js';
 import { receiveUpload } from '../media/multipart-upload.js';
 import { methodNotAllowed } from './error-middleware.js';
@@ -25,6 +28,23 @@ export function uploadRoutes(store: MediaStore, maxBytes: number): Router {
       res.status(201).json(await receiveUpload(req, store, maxBytes));
     })
     .all(methodNotAllowed(['POST']));
+  return router;
+}
+
+/**
+ * `GET /media/unused` (under `/api`): how many uploads no row names and how many bytes they take,
+ * what `quire media prune` would delete. It reads every row that contains a media path.
+ */
+export function unusedMediaRoutes(store: MediaStore, sources: () => readonly MediaReferenceSource[]): Router {
+  const router = Router();
+  router
+    .route('/media/unused')
+    .get(async (_req, res) => {
+      const unused = await findUnusedMedia(store.root, sources());
+      const body: UnusedMediaResponse = { count: unused.files.length, bytes: unused.bytes };
+      res.json(body);
+    })
+    .all(methodNotAllowed(['GET']));
   return router;
 }
 
