@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { formatByteSize } from '../../common/byte-size.js';
 import { defaultDatabaseFile } from '../config/app-paths.js';
 import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
 import { mediaReferenceSources } from '../db/media-reference-repository.js';
@@ -62,22 +63,9 @@ function summary({ files, bytes, total }: UnusedMedia, deleted: boolean): string
   const hours = PRUNE_GRACE_MS / 3_600_000;
   const young = `uploaded in the last ${hours === 1 ? 'hour' : `${hours} hours`}`;
   if (files.length === 0) return `No unused media: each of the ${total} stored files is used by a row or was ${young}.`;
-  const what = `${files.length} unused media ${files.length === 1 ? 'file' : 'files'} (${formatBytes(bytes)}) of ${total}`;
+  const what = `${files.length} unused media ${files.length === 1 ? 'file' : 'files'} (${formatByteSize(bytes)}) of ${total}`;
   if (deleted) return `Deleted ${what}; files used by a row or ${young} were kept.`;
   return `Would delete ${what}; run quire media prune --yes to delete them.`;
-}
-
-/** Bytes for people: `512 bytes`, `3.4 kB`, `12.0 MB` (powers of 1000, as file managers show). */
-export function formatBytes(bytes: number): string {
-  if (bytes < 1000) return `${bytes} ${bytes === 1 ? 'byte' : 'bytes'}`;
-  const units = ['kB', 'MB', 'GB', 'TB'];
-  let value = bytes;
-  let unit = -1;
-  while (value >= 1000 && unit < units.length - 1) {
-    value /= 1000;
-    unit++;
-  }
-  return `${value.toFixed(1)} ${units[unit]}`;
 }
 
 function parse(args: string[]) {

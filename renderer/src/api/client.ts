@@ -8,6 +8,7 @@ import type {
   GetRowResponse,
   ListQuery,
   ListResponse,
+  UnusedMediaResponse,
   UpdateContentTypeRequest,
   UpdateRowResponse,
   UploadResponse,
@@ -33,6 +34,8 @@ export interface ApiClient {
   deleteContentType(slug: string, options?: { force?: boolean }): Promise<ContentTypeWriteResponse>;
   /** Uploads one image (`POST /api/uploads`); `onProgress` hears the share of bytes sent, 0 to 1. */
   uploadFile(file: Blob, options?: UploadOptions): Promise<UploadResponse>;
+  /** How many uploads no row uses, and their bytes (`GET /api/media/unused`). */
+  unusedMedia(signal?: AbortSignal): Promise<UnusedMediaResponse>;
 }
 
 /** How an upload reports progress and can be cancelled. */
@@ -161,6 +164,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         `/cms-content/${encodeURIComponent(slug)}${force ? '?force=true' : ''}`,
       ),
     uploadFile: upload,
+    unusedMedia: (signal) => request<UnusedMediaResponse>('GET', '/media/unused', { signal }),
   };
 }
 

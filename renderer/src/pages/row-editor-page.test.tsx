@@ -67,6 +67,7 @@ function fakeApi(createRow: ApiClient['createRow']): ApiClient {
     updateContentType: unexpected,
     deleteContentType: unexpected,
     uploadFile: unexpected,
+    unusedMedia: unexpected,
   };
 }
 

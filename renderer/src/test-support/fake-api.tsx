@@ -93,6 +93,7 @@ export function fakeApi(types: ContentTypeSummary[], overrides: Partial<ApiClien
     updateContentType: vi.fn(unexpected),
     deleteContentType: vi.fn(unexpected),
     uploadFile: vi.fn(unexpected),
+    unusedMedia: vi.fn(async () => ({ count: 0, bytes: 0 })),
     ...overrides,
   };
 }
