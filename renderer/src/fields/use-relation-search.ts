@@ -1,6 +1,7 @@
-import { useEffect, useState } from 'react';
+import { skipToken, useQuery } from '@tanstack/react-query';
 import type { ContentRow, ContentTypeSummary, ListQuery } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
+import { queryKeys } from '../hooks/row-queries.js';
 import { isSearchable, titleColumnOf } from '../schema/type-facts.js';
 
 /** Rows a picker shows at once; typing narrows them. */
@@ -28,32 +29,41 @@ export function pickerQuery(target: ContentTypeSummary, search: string): ListQue
 }
 
 /**
- * Searches the target type's rows while the picker is open (`search` null = closed); answers to
- * older searches are dropped.
+ * Searches the target type's rows while the picker is open (`search` null = closed). Each search
+ * waits a moment first; a newer keystroke cancels it, waiting or sent.
  */
 export function useRelationSearch(target: ContentTypeSummary | undefined, search: string | null): RelationSearch {
   const api = useApi();
-  const [result, setResult] = useState<RelationSearch>({ rows: [], filtered: 0, loading: false, error: null });
-  const table = target?.table;
-  const query = target && search !== null ? JSON.stringify(pickerQuery(target, search)) : null;
+  const query = target && search !== null ? pickerQuery(target, search) : null;
+  const { data, isFetching, error } = useQuery({
+    queryKey: queryKeys.pickerSearch(target?.table ?? '', query),
+    queryFn:
+      target && query
+        ? async ({ signal }) => {
+            await pause(SEARCH_DELAY_MS, signal);
+            return api.listRows(target.table, query, signal);
+          }
+        : skipToken,
+  });
+  return {
+    rows: error || !data ? [] : data.rows,
+    filtered: error || !data ? 0 : data.filtered,
+    loading: isFetching,
+    error,
+  };
+}
 
-  useEffect(() => {
-    if (!table || query === null) return;
-    const controller = new AbortController();
-    setResult((current) => ({ ...current, loading: true, error: null }));
-    const timer = window.setTimeout(() => {
-      api.listRows(table, JSON.parse(query) as ListQuery, controller.signal).then(
-        (list) => setResult({ rows: list.rows, filtered: list.filtered, loading: false, error: null }),
-        (error: unknown) => {
-          if (!controller.signal.aborted) setResult({ rows: [], filtered: 0, loading: false, error });
-        },
-      );
-    }, SEARCH_DELAY_MS);
-    return () => {
-      window.clearTimeout(timer);
-      controller.abort();
-    };
-  }, [api, table, query]);
-
-  return result;
+/** Resolves after `ms`, or rejects as soon as the signal aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const timer = window.setTimeout(resolve, ms);
+    signal.addEventListener(
+      'abort',
+      () => {
+        window.clearTimeout(timer);
+        reject(signal.reason);
+      },
+      { once: true },
+    );
+  });
 }

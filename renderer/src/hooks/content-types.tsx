@@ -1,15 +1,16 @@
-import { createContext, type ReactNode, useCallback, useContext, useEffect, useMemo, useState } from 'react';
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
+import { forgetRows, queryKeys } from './row-queries.js';
 
-/** The content types of the server, loaded once, and a counter that ticks whenever rows change. */
+/** The content types of the server, loaded once, and what to tell the cache after a write. */
 export interface ContentTypesValue {
   types: ContentTypeSummary[] | null;
   error: unknown;
   reload(): void;
-  /** Bumped after every create and delete, so counts and lists reload. */
-  dataVersion: number;
-  rowsChanged(): void;
+  /** Rows of `table` were written: lists show it, and its row count when one was added or removed. */
+  rowsChanged(table: string, countChanged: boolean): void;
   /** A type was created or changed: the editor shows it as the server answered at once. */
   typeSaved(type: ContentTypeSummary): void;
   /** A type was deleted, with its rows. */
@@ -21,47 +22,46 @@ const ContentTypesContext = createContext<ContentTypesValue | null>(null);
 /** Loads `GET /api/cms-content` for the whole editor. */
 export function ContentTypesProvider({ children }: { children: ReactNode }) {
   const api = useApi();
-  const [types, setTypes] = useState<ContentTypeSummary[] | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-  const [dataVersion, setDataVersion] = useState(0);
+  const queries = useQueryClient();
+  const { data, error, refetch } = useQuery({
+    queryKey: queryKeys.contentTypes,
+    queryFn: ({ signal }) => api.listContentTypes(signal),
+    // Types change only through this editor, which puts the server's answer into the cache.
+    staleTime: Number.POSITIVE_INFINITY,
+  });
 
-  useEffect(() => {
-    // `attempt` is a dependency so "Try again" reloads.
-    void attempt;
-    const controller = new AbortController();
-    setError(null);
-    api.listContentTypes(controller.signal).then(
-      (loaded) => setTypes(loaded),
-      (failure: unknown) => {
-        if (!controller.signal.aborted) setError(failure);
+  const value = useMemo<ContentTypesValue>(() => {
+    const update = (change: (list: ContentTypeSummary[] | undefined) => ContentTypeSummary[] | undefined) =>
+      queries.setQueryData<ContentTypeSummary[]>(queryKeys.contentTypes, change);
+    return {
+      types: data ?? null,
+      error,
+      reload: () => void refetch(),
+      rowsChanged: (table, countChanged) => forgetRows(queries, table, countChanged),
+      typeSaved(saved) {
+        update((list) =>
+          !list
+            ? [saved]
+            : list.some((type) => type.slug === saved.slug)
+              ? list.map((type) => (type.slug === saved.slug ? saved : type))
+              : [...list, saved],
+        );
+        // Cached rows may carry columns by their old names.
+        forgetRows(queries, saved.table, false);
       },
-    );
-    return () => controller.abort();
-  }, [api, attempt]);
-
-  const reload = useCallback(() => setAttempt((n) => n + 1), []);
-  const rowsChanged = useCallback(() => setDataVersion((n) => n + 1), []);
-  const typeSaved = useCallback((saved: ContentTypeSummary) => {
-    setTypes((list) => {
-      if (!list) return [saved];
-      return list.some((type) => type.slug === saved.slug)
-        ? list.map((type) => (type.slug === saved.slug ? saved : type))
-        : [...list, saved];
-    });
-  }, []);
-  const typeDeleted = useCallback((slug: string) => {
-    setTypes((list) => list?.filter((type) => type.slug !== slug) ?? list);
-    setDataVersion((n) => n + 1);
-  }, []);
-  const value = useMemo(
-    () => ({ types, error, reload, dataVersion, rowsChanged, typeSaved, typeDeleted }),
-    [types, error, reload, dataVersion, rowsChanged, typeSaved, typeDeleted],
-  );
+      typeDeleted(slug) {
+        const table = data?.find((type) => type.slug === slug)?.table;
+        update((list) => list?.filter((type) => type.slug !== slug));
+        // Its rows are gone (nothing may ask for them again); other types' rows may have pointed at them.
+        if (table !== undefined) queries.removeQueries({ queryKey: queryKeys.rows(table) });
+        forgetRows(queries);
+      },
+    };
+  }, [data, error, refetch, queries]);
   return <ContentTypesContext.Provider value={value}>{children}</ContentTypesContext.Provider>;
 }
 
-/** The content types and the rows-changed counter. */
+/** The content types and the cache actions that follow writes. */
 export function useContentTypes(): ContentTypesValue {
   const value = useContext(ContentTypesContext);
   if (!value) throw new Error('useContentTypes needs a ContentTypesProvider');

@@ -102,7 +102,8 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       setState((current) => (current === state ? next : current));
       setErrors(NO_ERRORS);
       notify('success', mode === 'create' ? `Created “${rowLabel(titleColumn, result, 'row')}”` : 'Saved');
-      if (mode === 'create') rowsChanged();
+      // Lists (also other types' relation titles) may show this row; a new one also changes the count.
+      rowsChanged(type.table, mode === 'create');
       return result;
     } catch (error) {
       const placed = error instanceof ApiError ? placeFieldErrors(error.fields, columns) : NO_ERRORS;
@@ -139,7 +140,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
     try {
       await api.deleteRow(type.table, row.id);
       notify('success', `Deleted “${rowLabel(titleColumn, row, 'row')}”`);
-      rowsChanged();
+      rowsChanged(type.table, true);
       return true;
     } catch (error) {
       const used = error instanceof ApiError ? error.references : [];

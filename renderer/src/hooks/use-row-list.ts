@@ -1,8 +1,9 @@
-import { useEffect, useState } from 'react';
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ContentTypeSummary, ListQuery, ListResponse } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import type { ListState } from '../routing/routes.js';
 import { filterColumns, isSearchable } from '../schema/type-facts.js';
+import { queryKeys } from './row-queries.js';
 
 /** The list request of a list state: paging, sort (newest first by default), search and filters. */
 export function listRequest(type: ContentTypeSummary, list: ListState): ListQuery {
@@ -33,39 +34,25 @@ export interface RowListState {
 }
 
 /**
- * Loads one page of rows for the list state; stale answers are dropped when the state moves on.
+ * Loads one page of rows for the list state; a request the state has moved on from is cancelled.
  * (The list page is keyed by type, so another type starts from a blank table.)
  */
-export function useRowList(type: ContentTypeSummary, list: ListState, dataVersion: number): RowListState {
+export function useRowList(type: ContentTypeSummary, list: ListState): RowListState {
   const api = useApi();
-  const [data, setData] = useState<ListResponse | null>(null);
-  const [offset, setOffset] = useState(0);
-  const [loading, setLoading] = useState(true);
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
-  const request = JSON.stringify(listRequest(type, list));
-
-  useEffect(() => {
-    void dataVersion;
-    void attempt;
-    const controller = new AbortController();
-    setLoading(true);
-    setError(null);
-    const query = JSON.parse(request) as ListQuery;
-    api.listRows(type.table, query, controller.signal).then(
-      (answer) => {
-        setData(answer);
-        setOffset(query.offset ?? 0);
-        setLoading(false);
-      },
-      (failure: unknown) => {
-        if (controller.signal.aborted) return;
-        setError(failure);
-        setLoading(false);
-      },
-    );
-    return () => controller.abort();
-  }, [api, type.table, request, dataVersion, attempt]);
-
-  return { data, offset, loading, error, retry: () => setAttempt((n) => n + 1) };
+  const query = listRequest(type, list);
+  const { data, isFetching, error, refetch } = useQuery({
+    queryKey: queryKeys.listPage(type.table, query),
+    queryFn: async ({ signal }) => ({
+      answer: await api.listRows(type.table, query, signal),
+      offset: query.offset ?? 0,
+    }),
+    placeholderData: keepPreviousData,
+  });
+  return {
+    data: data?.answer ?? null,
+    offset: data?.offset ?? 0,
+    loading: isFetching,
+    error,
+    retry: () => void refetch(),
+  };
 }

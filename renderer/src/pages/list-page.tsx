@@ -6,7 +6,6 @@ import { IconPlus, IconSearch } from '../components/icons.js';
 import { listColumns } from '../components/list-columns.js';
 import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
-import { useContentTypes } from '../hooks/content-types.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowList } from '../hooks/use-row-list.js';
 import { useNavigate } from '../routing/router.js';
@@ -20,8 +19,7 @@ const numbers = new Intl.NumberFormat();
 /** The rows of one content type: search, filters, sortable table, pages. All of it lives in the URL. */
 export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
   const navigate = useNavigate();
-  const { dataVersion } = useContentTypes();
-  const { data, offset, loading, error, retry } = useRowList(type, list, dataVersion);
+  const { data, offset, loading, error, retry } = useRowList(type, list);
   useDocumentTitle(type.title);
 
   const go = useCallback(

@@ -1,3 +1,4 @@
+import { skipToken, useQuery } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ContentRow, ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
@@ -10,6 +11,7 @@ import { RowDetails } from '../components/row-details.js';
 import { SeoSection } from '../components/seo-section.js';
 import { ErrorState, LoadingState } from '../components/states.js';
 import { asText } from '../fields/field-values.js';
+import { queryKeys } from '../hooks/row-queries.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowEditor } from '../hooks/use-row-editor.js';
 import { useSaveShortcut } from '../hooks/use-save-shortcut.js';
@@ -27,27 +29,20 @@ export interface RowEditorPageProps {
 /** Loads the row (or starts a new one) and shows its form; designed loading and not-found states. */
 export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
   const api = useApi();
-  const [loaded, setLoaded] = useState<{ id: string; row: ContentRow } | null>(null);
-  const [error, setError] = useState<unknown>(null);
-  const [attempt, setAttempt] = useState(0);
+  // A row this page just created is already here; anything else is fetched.
+  const [created, setCreated] = useState<ContentRow | null>(null);
   const backLink = useLinkProps(routeHref({ name: 'list', type: type.table, list }));
-  const current = id !== null && loaded?.id === id ? loaded.row : null;
-
-  useEffect(() => {
-    void attempt;
-    if (id === null) return;
-    // A row this page just created is already here; anything else is fetched.
-    if (loaded?.id === id) return;
-    const controller = new AbortController();
-    setError(null);
-    api.getRow(type.table, id, controller.signal).then(
-      (answer) => setLoaded({ id, row: answer.rows[0] }),
-      (failure: unknown) => {
-        if (!controller.signal.aborted) setError(failure);
-      },
-    );
-    return () => controller.abort();
-  }, [api, type.table, id, loaded?.id, attempt]);
+  const { data, error, refetch } = useQuery({
+    queryKey: queryKeys.row(type.table, id),
+    queryFn:
+      id === null ? skipToken : ({ signal }) => api.getRow(type.table, id, signal).then((answer) => answer.rows[0]),
+    initialData: created && created.id === id ? created : undefined,
+    // The form starts from this answer and then holds the row itself: a later answer would not reach
+    // it, and a later visit must read the row as it is then, so nothing is kept once the form closes.
+    staleTime: Number.POSITIVE_INFINITY,
+    gcTime: 0,
+  });
+  const current = id === null ? null : (data ?? null);
 
   if (id !== null && !current) {
     if (error) {
@@ -66,7 +61,7 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
                   Back to list
                 </a>
                 {!isNotFound(error) && (
-                  <button type="button" className="button" onClick={() => setAttempt((n) => n + 1)}>
+                  <button type="button" className="button" onClick={() => void refetch()}>
                     Try again
                   </button>
                 )}
@@ -82,15 +77,7 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
       </div>
     );
   }
-  return (
-    <RowForm
-      key={id ?? 'new'}
-      type={type}
-      initialRow={current}
-      list={list}
-      onCreated={(row) => setLoaded({ id: row.id, row })}
-    />
-  );
+  return <RowForm key={id ?? 'new'} type={type} initialRow={current} list={list} onCreated={setCreated} />;
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
