@@ -56,6 +56,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     registry,
     rows: new RowService(database.db, options.editorName, registry, writes, database.runner),
     contentTypes: new ContentTypeService(writes, registry),
+    writes,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 

@@ -44,117 +44,123 @@ export class ContentTypeService {
   ) {}
 
   /** `POST /api/cms-content`: a new custom type with its table. */
-  async create(rawBody: unknown): Promise<ContentTypeSummary> {
-    const body = bodyObject(rawBody);
-    refuseUnknownMembers(body, ['title', 'slug', 'table', 'columns', 'preview_path']);
-    const problems = noProblems();
-    const title = readTitle(body.title, problems);
-    const slug = readTypeSlug(body.slug, title, problems);
-    const table = typeof body.table === 'string' && body.table !== '' ? body.table : tableFromSlug(slug);
-    const tableProblem = tableNameProblem(table);
-    if (tableProblem) problems.table = tableProblem;
-    const previewPath = readPreviewPath(body.preview_path, problems);
-    if (hasProblems(problems)) throw validationError(problems);
-    const columns = readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: slug, allowFrom: false });
+  create(rawBody: unknown): Promise<ContentTypeSummary> {
+    return this.writes.changeSchema(async () => {
+      const body = bodyObject(rawBody);
+      refuseUnknownMembers(body, ['title', 'slug', 'table', 'columns', 'preview_path']);
+      const problems = noProblems();
+      const title = readTitle(body.title, problems);
+      const slug = readTypeSlug(body.slug, title, problems);
+      const table = typeof body.table === 'string' && body.table !== '' ? body.table : tableFromSlug(slug);
+      const tableProblem = tableNameProblem(table);
+      if (tableProblem) problems.table = tableProblem;
+      const previewPath = readPreviewPath(body.preview_path, problems);
+      if (hasProblems(problems)) throw validationError(problems);
+      const columns = readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: slug, allowFrom: false });
 
-    await this.writes.run({ schema: true }, async (trx) => {
-      if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
-      if (this.registry.list().some((type) => type.table === table)) {
-        throw conflict('table', `A table named ${table} already exists`);
-      }
-      // Any object: tables, indexes and views share one namespace, and a restored or hand-edited
-      // database may hold objects of its own.
-      const taken = await schemaObjectType(schemaOf(trx), table);
-      if (taken) throw conflict('table', `A ${taken} named ${table} already exists`);
-      const repository = new ContentTypeRepository(trx);
-      const now = timestampNow();
-      await createContentTable(schemaOf(trx), table, columns);
-      await repository.insert({
-        id: slug,
-        slug,
-        table_name: table,
-        title: title as string,
-        status: 'published',
-        type: 'collection',
-        custom: 1,
-        columns: JSON.stringify(columns),
-        preview_path: previewPath,
-        position: await repository.nextPosition(),
-        created_at: now,
-        updated_at: now,
+      await this.writes.run({ schema: true }, async (trx) => {
+        if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
+        if (this.registry.list().some((type) => type.table === table)) {
+          throw conflict('table', `A table named ${table} already exists`);
+        }
+        // Any object: tables, indexes and views share one namespace, and a restored or hand-edited
+        // database may hold objects of its own.
+        const taken = await schemaObjectType(schemaOf(trx), table);
+        if (taken) throw conflict('table', `A ${taken} named ${table} already exists`);
+        const repository = new ContentTypeRepository(trx);
+        const now = timestampNow();
+        await createContentTable(schemaOf(trx), table, columns);
+        await repository.insert({
+          id: slug,
+          slug,
+          table_name: table,
+          title: title as string,
+          status: 'published',
+          type: 'collection',
+          custom: 1,
+          columns: JSON.stringify(columns),
+          preview_path: previewPath,
+          position: await repository.nextPosition(),
+          created_at: now,
+          updated_at: now,
+        });
       });
+      await this.registry.reload();
+      return summarize(this.registry.requireBySlug(slug));
     });
-    await this.registry.reload();
-    return summarize(this.registry.requireBySlug(slug));
   }
 
   /** `PUT /api/cms-content/:slug`: change the title, the preview path, or the columns. */
-  async update(slug: string, rawBody: unknown): Promise<ContentTypeSummary> {
-    const type = this.registry.requireBySlug(slug);
-    const body = bodyObject(rawBody);
-    // The body GET returns is accepted: its server-set members are ignored while unchanged.
-    refuseUnknownMembers(body, ['title', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows']);
-    const problems = noProblems();
-    refuseChangedMembers(body, summarize(type), problems);
-    const title = body.title === undefined ? type.title : readTitle(body.title, problems);
-    const previewPath =
-      body.preview_path === undefined ? type.previewPath : readPreviewPath(body.preview_path, problems);
-    if (hasProblems(problems)) throw validationError(problems);
-    let columns =
-      body.columns === undefined
-        ? undefined
-        : readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: type.slug, allowFrom: true });
-    if (columns && sameColumns(columns, type.columns)) columns = undefined;
+  update(slug: string, rawBody: unknown): Promise<ContentTypeSummary> {
+    return this.writes.changeSchema(async () => {
+      const type = this.registry.requireBySlug(slug);
+      const body = bodyObject(rawBody);
+      // The body GET returns is accepted: its server-set members are ignored while unchanged.
+      refuseUnknownMembers(body, ['title', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows']);
+      const problems = noProblems();
+      refuseChangedMembers(body, summarize(type), problems);
+      const title = body.title === undefined ? type.title : readTitle(body.title, problems);
+      const previewPath =
+        body.preview_path === undefined ? type.previewPath : readPreviewPath(body.preview_path, problems);
+      if (hasProblems(problems)) throw validationError(problems);
+      let columns =
+        body.columns === undefined
+          ? undefined
+          : readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: type.slug, allowFrom: true });
+      if (columns && sameColumns(columns, type.columns)) columns = undefined;
 
-    await this.writes.run({ schema: true }, async (trx) => {
-      let descriptors: ColumnDescriptor[] = [...type.columns];
-      if (columns) {
-        const change = planTableChange(type, columns);
-        await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
-        await alterContentTable(schemaOf(trx), type.table, change);
-        descriptors = [...change.columns];
-      }
-      await new ContentTypeRepository(trx).update(type.id, {
-        title: title as string,
-        preview_path: previewPath,
-        columns: JSON.stringify(descriptors),
-        updated_at: timestampNow(),
+      await this.writes.run({ schema: true }, async (trx) => {
+        let descriptors: ColumnDescriptor[] = [...type.columns];
+        if (columns) {
+          const change = planTableChange(type, columns);
+          await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
+          await alterContentTable(schemaOf(trx), type.table, change);
+          descriptors = [...change.columns];
+        }
+        await new ContentTypeRepository(trx).update(type.id, {
+          title: title as string,
+          preview_path: previewPath,
+          columns: JSON.stringify(descriptors),
+          updated_at: timestampNow(),
+        });
       });
+      await this.registry.reload();
+      return summarize(this.registry.requireBySlug(slug));
     });
-    await this.registry.reload();
-    return summarize(this.registry.requireBySlug(slug));
   }
 
   /** `DELETE /api/cms-content/:slug`: refused while rows exist unless `force`, and while others point at it. */
-  async delete(slug: string, force: boolean): Promise<ContentTypeSummary> {
-    const type = this.registry.requireBySlug(slug);
-    const pointing = this.registry
-      .list()
-      .filter((other) => other.slug !== type.slug)
-      .flatMap((other) =>
-        other.columns
-          .filter((c) => c.type === 'relation' && c.target === type.slug)
-          .map((c) => `${other.table}.${c.name}`),
-      );
-    if (pointing.length > 0) {
-      throw new AppError(
-        'conflict',
-        `Relation columns still point at ${type.slug}: ${pointing.join(', ')}; remove them first`,
-      );
-    }
-    await this.writes.run({ schema: true }, async (trx) => {
-      const rowCount = await new ContentRepository(trx).count(type.table, { equals: [] });
-      if (rowCount > 0 && !force) {
+  delete(slug: string, force: boolean): Promise<ContentTypeSummary> {
+    return this.writes.changeSchema(async () => {
+      const type = this.registry.requireBySlug(slug);
+      const pointing = this.registry
+        .list()
+        .filter((other) => other.slug !== type.slug)
+        .flatMap((other) =>
+          other.columns
+            .filter((c) => c.type === 'relation' && c.target === type.slug)
+            .map((c) => `${other.table}.${c.name}`),
+        );
+      if (pointing.length > 0) {
         throw new AppError(
           'conflict',
-          `${type.title} still has ${rowCount} row${rowCount === 1 ? '' : 's'}; delete them first or pass force=true`,
+          `Relation columns still point at ${type.slug}: ${pointing.join(', ')}; remove them first`,
         );
       }
-      await dropContentTable(schemaOf(trx), type.table);
-      await new ContentTypeRepository(trx).delete(type.id);
+      await this.writes.run({ schema: true }, async (trx) => {
+        const rowCount = await new ContentRepository(trx).count(type.table, { equals: [] });
+        if (rowCount > 0 && !force) {
+          throw new AppError(
+            'conflict',
+            `${type.title} still has ${rowCount} row${rowCount === 1 ? '' : 's'}; delete them first or pass force=true`,
+          );
+        }
+        await dropContentTable(schemaOf(trx), type.table);
+        await new ContentTypeRepository(trx).delete(type.id);
+      });
+      await this.registry.reload();
+      return summarize(type);
     });
-    await this.registry.reload();
-    return summarize(type);
   }
 
   private knownSlugs(): Set<string> {

@@ -35,6 +35,33 @@ export class ContentWrites {
     this.cache = runner ? new ReadCache(() => runner.externalChangeToken()) : null;
   }
 
+  /** The content-type change under way (they run one at a time), or null. */
+  private schemaChanging: Promise<unknown> | null = null;
+
+  /**
+   * Runs a content-type change (validation, migration, registry reload) while no other runs. Its
+   * transaction goes through `run` like every write; callers that resolve a content type by name
+   * wait for `settled()` first, so none plans against a type that is being changed.
+   */
+  changeSchema<T>(operation: () => Promise<T>): Promise<T> {
+    const previous = this.schemaChanging ?? Promise.resolve();
+    const current = previous.then(operation, operation);
+    const tracked = current.then(
+      () => undefined,
+      () => undefined,
+    );
+    this.schemaChanging = tracked;
+    void tracked.then(() => {
+      if (this.schemaChanging === tracked) this.schemaChanging = null;
+    });
+    return current;
+  }
+
+  /** A promise to wait for before resolving a content type by name, or null when none is changing. */
+  settled(): Promise<unknown> | null {
+    return this.schemaChanging;
+  }
+
   /** Whether a write holds the connection now (reads must then queue through Kysely). */
   get writing(): boolean {
     if (!this.cache) return true;

@@ -8,10 +8,11 @@ import { summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { AppError } from '../errors/app-error.js';
 import { methodNotAllowed } from './error-middleware.js';
-import type { Services } from './services.js';
+import { type Services, typeBySlug } from './services.js';
 
 /** `/cms-content`: the content types and their descriptions. */
-export function contentTypeRoutes({ registry, rows, contentTypes }: Services): Router {
+export function contentTypeRoutes(services: Services): Router {
+  const { registry, rows, contentTypes } = services;
   const router = Router();
 
   router
@@ -30,7 +31,7 @@ export function contentTypeRoutes({ registry, rows, contentTypes }: Services): R
   router
     .route('/cms-content/:slug')
     .get(async (req, res) => {
-      const type = registry.requireBySlug(req.params.slug);
+      const type = await typeBySlug(services, req.params.slug);
       const options = parseListQuery(type, req.query);
       const list = await rows.list(type, options);
       const { preview_path: _previewPath, ...description } = summarize(type);

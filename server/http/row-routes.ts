@@ -14,32 +14,32 @@ import { PhaseTimer } from '../content/phase-timer.js';
 import type { RowList } from '../content/row-service.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { sendTimed, type TimedRead } from './send-timed.js';
-import type { Services } from './services.js';
+import { type Services, typeByTable } from './services.js';
 
 /** `/cms/:type` and `/cms/:type/:id`: list, read, create, update and delete rows. */
 export function rowRoutes(services: Services): Router {
-  const { registry, rows } = services;
+  const { rows } = services;
   const router = Router();
-  const typeOf = (req: Request<{ type: string }>): ContentType => registry.requireByTable(req.params.type);
+  const typeOf = (req: Request<{ type: string }>): Promise<ContentType> => typeByTable(services, req.params.type);
   const update = async (req: Request<{ type: string; id: string }>, res: Response) => {
-    const body: UpdateRowResponse = await rows.update(typeOf(req), req.params.id, req.body);
+    const body: UpdateRowResponse = await rows.update(await typeOf(req), req.params.id, req.body);
     res.json(body);
   };
 
   router
     .route('/cms/:type')
     .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query)))
-    .post(async (req, res) => sendCreated(req, res, await rows.create(typeOf(req), req.body)))
+    .post(async (req, res) => sendCreated(req, res, await rows.create(await typeOf(req), req.body)))
     .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/cms/:type/:id')
     .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id)))
-    .post(async (req, res) => sendCreated(req, res, await rows.create(typeOf(req), req.body, req.params.id)))
+    .post(async (req, res) => sendCreated(req, res, await rows.create(await typeOf(req), req.body, req.params.id)))
     .put(update)
     .patch(update)
     .delete(async (req, res) => {
-      const row = await rows.delete(typeOf(req), req.params.id);
+      const row = await rows.delete(await typeOf(req), req.params.id);
       const body: DeleteRowResponse = { ...row, rowCount: 1 };
       res.json(body);
     })
@@ -59,29 +59,25 @@ function sendCreated(req: Request<{ type: string }>, res: Response, row: Content
 
 /** `GET /cms/:type`: a page of rows with exact counts (also served by the fast read path). */
 export async function readList(
-  { registry, rows }: Services,
+  services: Services,
   table: string,
   query: Record<string, unknown>,
 ): Promise<TimedRead<ListResponse>> {
   const timer = new PhaseTimer();
-  const type = registry.requireByTable(table);
+  const type = await typeByTable(services, table);
   const options = parseListQuery(type, query);
   timer.lap('init');
-  const list = await rows.list(type, options, timer);
+  const list = await services.rows.list(type, options, timer);
   const time = timer.result();
   return { body: listResponse(type, time, list), serverTiming: PhaseTimer.header(time) };
 }
 
 /** `GET /cms/:type/:id`: one row in the list shape plus its page meta (also served by the fast read path). */
-export async function readRow(
-  { registry, rows }: Services,
-  table: string,
-  id: string,
-): Promise<TimedRead<GetRowResponse>> {
+export async function readRow(services: Services, table: string, id: string): Promise<TimedRead<GetRowResponse>> {
   const timer = new PhaseTimer();
-  const type = registry.requireByTable(table);
+  const type = await typeByTable(services, table);
   timer.lap('init');
-  const found = await rows.get(type, id, timer);
+  const found = await services.rows.get(type, id, timer);
   const time = timer.result();
   const body: GetRowResponse = {
     ...listResponse(type, time, { rows: [found.row], total: found.total, filtered: 1 }),

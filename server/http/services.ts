@@ -1,5 +1,7 @@
+import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentTypeService } from '../content/content-type-service.js';
+import type { ContentWrites } from '../content/content-writes.js';
 import type { RowService } from '../content/row-service.js';
 
 /** What the HTTP handlers call; built once in `app.ts`. */
@@ -7,4 +9,22 @@ export interface Services {
   registry: ContentTypeRegistry;
   contentTypes: ContentTypeService;
   rows: RowService;
+  writes: ContentWrites;
+}
+
+/**
+ * The content type a request names, once no content-type change is under way: a request never
+ * plans its SQL against columns a migration is renaming or dropping.
+ */
+export async function typeByTable({ registry, writes }: Services, table: string): Promise<ContentType> {
+  const changing = writes.settled();
+  if (changing) await changing;
+  return registry.requireByTable(table);
+}
+
+/** Like `typeByTable`, by the type's slug. */
+export async function typeBySlug({ registry, writes }: Services, slug: string): Promise<ContentType> {
+  const changing = writes.settled();
+  if (changing) await changing;
+  return registry.requireBySlug(slug);
 }
