@@ -219,8 +219,8 @@ describe('content types in Chromium', () => {
     await page.getByText('Saved “Authors”').waitFor();
 
     expect((await contentType('authors'))?.columns).toEqual([
-      { name: 'about', label: 'Bio', type: 'textarea', required: false },
-      { name: 'title', label: 'Name', type: 'text', required: true },
+      { name: 'about', label: 'Bio', type: 'textarea', required: false, filterable: true, orderable: true },
+      { name: 'title', label: 'Name', type: 'text', required: true, filterable: true, orderable: true },
     ]);
     const { row } = await suite.api.get('authors', author.id);
     expect(row).toMatchObject({ title: 'Ada', about: 'Writes about boats.' });
