@@ -86,9 +86,11 @@ export async function backupDatabase(
     await backupSqlite(raw, database, options);
     const report = inspectSqliteFile(database, options);
     if (report.problem) throw new BackupError(`The backup ${target} failed verification: ${report.problem}`);
-    const media = await listMediaFiles(mediaDirFor(dbFile));
     await mkdir(join(partial, BACKUP_MEDIA));
-    await placeMediaFiles(mediaDirFor(dbFile), join(partial, BACKUP_MEDIA), media);
+    const listed = await listMediaFiles(mediaDirFor(dbFile));
+    const media = await placeMediaFiles(mediaDirFor(dbFile), join(partial, BACKUP_MEDIA), listed, {
+      skipMissing: true,
+    });
     await writeManifest(partial, at, media);
     const problem = await verifyBackupMedia(readBackupSource(partial));
     if (problem) throw new BackupError(`The backup ${target} failed verification: ${problem}`);

@@ -51,11 +51,19 @@ export function mediaFileLocation(root: string, path: string): string | null {
 /**
  * Puts `files` of `from` into `to`: a hard link where the file system allows it (a stored file is
  * never changed in place, so a link is as good as a copy, and a daily backup of unchanged media
- * costs neither space nor time), else a copy.
+ * costs neither space nor time), else a copy. With `skipMissing`, a file deleted since it was
+ * listed (pruned meanwhile) is left out; returns the files placed.
  */
-export async function placeMediaFiles(from: string, to: string, files: readonly Pick<MediaFile, 'path'>[]) {
+export async function placeMediaFiles<File extends Pick<MediaFile, 'path'>>(
+  from: string,
+  to: string,
+  files: readonly File[],
+  { skipMissing = false } = {},
+): Promise<File[]> {
   const made = new Set<string>();
-  for (const { path } of files) {
+  const placed: File[] = [];
+  for (const file of files) {
+    const { path } = file;
     const source = mediaFileLocation(from, path);
     const target = mediaFileLocation(to, path);
     if (!source || !target) throw new Error(`${path} is not a media path`);
@@ -68,11 +76,14 @@ export async function placeMediaFiles(from: string, to: string, files: readonly 
       await link(source, target);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException).code;
+      if (code === 'ENOENT' && skipMissing) continue;
       if (code === 'ENOENT' || code === 'EEXIST') throw error;
       // Another device, or a file system without hard links (FAT, some network shares).
       await copyFile(source, target);
     }
+    placed.push(file);
   }
+  return placed;
 }
 
 /** The first of `files` missing in `root` or of another size, described in a few words, or null. */
