@@ -7,7 +7,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { spawnServer } from '../test-support/child-server.js';
 import { startTestServer } from '../test-support/test-server.js';
 import { BACKUP_DATABASE } from './backup-folder.js';
-import { BackupError, backupDatabase, listBackups } from './backup-service.js';
+import { BackupError, backupDatabase, KEEP_BACKUPS, listBackups } from './backup-service.js';
 import { openDatabase, type QuireDb } from './database.js';
 import { restoreDatabase } from './restore-service.js';
 
@@ -82,6 +82,21 @@ describe('restoreDatabase (quire restore)', () => {
     expect(readFileSync(join(dir, 'media', newImage), 'utf8')).toBe('new image');
   });
 
+  it('restores the oldest kept backup, which the before-restore backup prunes on the way', async () => {
+    const { backup, oldImage } = await databaseWithBackup();
+    const database = await openDatabase(dbFile);
+    for (let day = 2; day <= KEEP_BACKUPS; day++) {
+      await backupDatabase(database.raw, dbFile, { now: new Date(Date.UTC(2026, 0, day)) });
+    }
+    await database.close();
+    expect(listBackups(dbFile)[0]).toBe(backup);
+
+    expect((await restoreDatabase(backup, dbFile)).mediaFiles).toBe(1);
+    expect(existsSync(backup)).toBe(false);
+    expect(newsIds(dbFile)).toEqual(['old']);
+    expect(readFileSync(join(dir, 'media', oldImage), 'utf8')).toBe('old image');
+  });
+
   it('accepts the database file inside a backup folder as the folder', async () => {
     const { backup, newImage } = await databaseWithBackup();
     expect((await restoreDatabase(join(backup, BACKUP_DATABASE), dbFile)).mediaFiles).toBe(1);
@@ -150,6 +165,7 @@ describe('restoreDatabase (quire restore)', () => {
     }
     expect(newsIds(dbFile)).toEqual(['new', 'old']);
     expect(existsSync(`${dbFile}.restoring`)).toBe(false);
+    expect(existsSync(join(dir, 'media.restoring'))).toBe(false);
   });
 
   it('refuses while a server process has it open, and after that process is killed, restores and keeps its last writes', async () => {

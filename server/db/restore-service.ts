@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { replaceMediaFolder } from '../media/media-files.js';
+import { discardStagedMedia, stageMediaFolder, swapInStagedMedia } from '../media/media-files.js';
 import { mediaDirFor } from '../media/media-store.js';
 import { type BackupSource, readBackupSource, verifyBackupMedia } from './backup-folder.js';
 import { BackupError, type BackupOptions, backupDatabase, requireQuireDatabase } from './backup-service.js';
@@ -61,8 +61,10 @@ export async function restoreDatabase(
     await admitRestoredCopy(incoming, options);
     const missing = await verifyBackupMedia(source);
     if (missing) throw refuse(`the backup is incomplete (${missing})`);
+    // Placed now: the before-restore backup below may prune the backup being restored from.
+    if (source.media) await stageMediaFolder(mediaDirFor(to), source.media.root, source.media.files);
   } catch (error) {
-    removeDatabaseFiles(incoming);
+    await giveUp(incoming, to);
     throw error instanceof RestoreRefusal ? refuse(error.message) : error;
   }
 
@@ -70,7 +72,7 @@ export async function restoreDatabase(
   if (existsSync(to)) {
     const lock = lockSqliteExclusively(to, options);
     if (!lock) {
-      removeDatabaseFiles(incoming);
+      await giveUp(incoming, to);
       throw new BackupError(
         `${to} is open in a running Quire server or desktop app (or another program); stop it, then restore`,
       );
@@ -78,7 +80,7 @@ export async function restoreDatabase(
     try {
       previous = await backupDatabase(lock, to, { ...options, label: 'before-restore' });
     } catch (error) {
-      removeDatabaseFiles(incoming);
+      await giveUp(incoming, to);
       throw error;
     } finally {
       lock.close();
@@ -89,8 +91,14 @@ export async function restoreDatabase(
   rmSync(`${to}-wal`, { force: true });
   rmSync(`${to}-shm`, { force: true });
   renameSync(incoming, to);
-  if (source.media) await replaceMediaFolder(mediaDirFor(to), source.media.root, source.media.files);
+  if (source.media) await swapInStagedMedia(mediaDirFor(to));
   return { previous, mediaFiles: source.media ? source.media.files.length : null };
+}
+
+/** Removes what a restore that stops before the swap has made. */
+async function giveUp(incoming: string, to: string): Promise<void> {
+  removeDatabaseFiles(incoming);
+  await discardStagedMedia(mediaDirFor(to));
 }
 
 function removeDatabaseFiles(file: string): void {

@@ -101,22 +101,42 @@ export async function findMissingMedia(root: string, files: readonly MediaFile[]
   return null;
 }
 
+/** The folder beside a media folder where a restore places the backup's files first. */
+function stagingFolder(root: string): string {
+  return `${root}.restoring`;
+}
+
 /**
- * Makes `root` hold exactly `files` of `from`: they are placed in a new folder beside it, which
- * then takes its place, so the media folder is never half restored.
+ * First half of replacing a media folder: places `files` of `from` in a new folder beside `root`,
+ * so the backup may go (be pruned) before the swap, and a refused restore only removes this folder.
  */
-export async function replaceMediaFolder(root: string, from: string, files: readonly MediaFile[]): Promise<void> {
-  const incoming = `${root}.restoring`;
+export async function stageMediaFolder(root: string, from: string, files: readonly MediaFile[]): Promise<void> {
+  const staged = stagingFolder(root);
+  await rm(staged, { recursive: true, force: true });
+  await mkdir(staged, { recursive: true });
+  await placeMediaFiles(from, staged, files);
+}
+
+/** Drops a staged media folder (a restore that stopped before the swap). */
+export async function discardStagedMedia(root: string): Promise<void> {
+  await rm(stagingFolder(root), { recursive: true, force: true });
+}
+
+/** Second half: the staged folder takes the media folder's place, so it is never half restored. */
+export async function swapInStagedMedia(root: string): Promise<void> {
   const replaced = `${root}.replaced`;
-  await rm(incoming, { recursive: true, force: true });
-  await mkdir(incoming, { recursive: true });
-  await placeMediaFiles(from, incoming, files);
   await rm(replaced, { recursive: true, force: true });
   try {
     await rename(root, replaced);
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code !== 'ENOENT') throw error;
   }
-  await rename(incoming, root);
+  await rename(stagingFolder(root), root);
   await rm(replaced, { recursive: true, force: true });
+}
+
+/** Makes `root` hold exactly `files` of `from` (stage, then swap). */
+export async function replaceMediaFolder(root: string, from: string, files: readonly MediaFile[]): Promise<void> {
+  await stageMediaFolder(root, from, files);
+  await swapInStagedMedia(root);
 }
