@@ -102,7 +102,10 @@ describe('slug field', () => {
   });
   it('needs a parent column that exists', () => {
     expect(fieldFor('slug').checkDescriptor(slug, [title, slug])).toBeNull();
-    expect(fieldFor('slug').checkDescriptor({ ...slug, parent: 'nope' }, [title, slug])).toEqual({ code: 'unknown_parent', parent: 'nope' });
+    expect(fieldFor('slug').checkDescriptor({ ...slug, parent: 'nope' }, [title, slug])).toEqual({
+      code: 'unknown_parent',
+      parent: 'nope',
+    });
   });
 });
 
@@ -227,6 +230,8 @@ describe('relation field', () => {
     });
   });
   it('needs a target in its descriptor', () => {
-    expect(fieldFor('relation').checkDescriptor({ ...SAMPLES.relation, target: undefined }, [])).toEqual({ code: 'no_target' });
+    expect(fieldFor('relation').checkDescriptor({ ...SAMPLES.relation, target: undefined }, [])).toEqual({
+      code: 'no_target',
+    });
   });
 });
