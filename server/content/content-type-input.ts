@@ -4,7 +4,6 @@ import { isIdentifier, isReservedTable, RESERVED_COLUMNS, tableFromSlug } from '
 import { isSlug } from '../../common/slug-rules.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
-import { parseJsonField } from '../http/untrusted-input.js';
 import { publishColumn } from './content-type.js';
 import { slugify } from './slugs.js';
 
@@ -56,20 +55,6 @@ export function readTypeSlug(raw: unknown, title: string | undefined, problems: 
 }
 
 /**
- * `columns` may come as a JSON array or, from a form, as a JSON string, which gets the limits of
- * a JSON body (depth, size, reserved and repeated keys) so the encoding does not decide them.
- */
-function columnsArray(raw: unknown): unknown[] | null {
-  let value = raw;
-  if (typeof value === 'string') {
-    const parsed = parseJsonField(value, 'columns');
-    if (!parsed.ok) throw parsed.error;
-    value = parsed.value;
-  }
-  return Array.isArray(value) ? value : null;
-}
-
-/**
  * Reads and checks a column list: each descriptor well-formed for its type, names unique and not
  * reserved, slug parents present, relation targets among `knownTypes` (or `ownSlug`, for a type
  * pointing at itself). Returns the clean descriptors (and `from` for renames, when allowed).
@@ -78,7 +63,8 @@ export function readColumns(
   raw: unknown,
   options: { knownTypes: ReadonlySet<string>; ownSlug: string; allowFrom: boolean },
 ): ColumnChange[] {
-  const list = columnsArray(raw);
+  // JSON text sent as `columns` (a form field) was parsed by the HTTP layer, under the body's limits.
+  const list = Array.isArray(raw) ? raw : null;
   if (!list || list.length === 0) throw validationError({ columns: { code: 'not_a_column_list' } });
   if (list.length > MAX_COLUMNS)
     throw validationError({ columns: { code: 'too_many', max: MAX_COLUMNS, of: 'columns' } });

@@ -9,6 +9,7 @@ import { parseListQuery } from '../content/list-query.js';
 import { AppError } from '../errors/app-error.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { type Services, typeBySlug } from './services.js';
+import { parseJsonField } from './untrusted-input.js';
 
 /** `/cms-content`: the content types and their descriptions. */
 export function contentTypeRoutes(services: Services): Router {
@@ -23,7 +24,7 @@ export function contentTypeRoutes(services: Services): Router {
       res.json(body);
     })
     .post(onlyQuery(), async (req, res) => {
-      const body: ContentTypeWriteResponse = await contentTypes.create(req.body);
+      const body: ContentTypeWriteResponse = await contentTypes.create(withJsonFields(req.body));
       res.status(201).location(`${req.baseUrl}/cms-content/${body.slug}`).json(body);
     })
     .all(methodNotAllowed(['GET', 'POST']));
@@ -39,7 +40,7 @@ export function contentTypeRoutes(services: Services): Router {
       res.json(body);
     })
     .put(onlyQuery(), async (req, res) => {
-      const body: ContentTypeWriteResponse = await contentTypes.update(req.params.slug, req.body);
+      const body: ContentTypeWriteResponse = await contentTypes.update(req.params.slug, withJsonFields(req.body));
       res.json(body);
     })
     .delete(onlyQuery('force'), async (req, res) => {
@@ -50,6 +51,19 @@ export function contentTypeRoutes(services: Services): Router {
     .all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
 
   return router;
+}
+
+/**
+ * A content-type body with `columns` sent as JSON text (a form field, or a JSON string member)
+ * parsed, under exactly the limits a JSON body has; the service sees the same value either way.
+ */
+function withJsonFields(body: unknown): unknown {
+  if (body === null || typeof body !== 'object' || Array.isArray(body)) return body;
+  const { columns } = body as { columns?: unknown };
+  if (typeof columns !== 'string') return body;
+  const parsed = parseJsonField(columns, 'columns');
+  if (!parsed.ok) throw parsed.error;
+  return { ...body, columns: parsed.value };
 }
 
 /**
