@@ -2,15 +2,21 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { Kysely, Migrator } from 'kysely';
+import type { DatabaseEngine } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
 import type { QuireDatabase } from './schema.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
+import { sqliteEngine } from './sqlite-engine.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
-/** An open Quire database: the Kysely instance, the raw handle for SQLite-only chores, its file. */
+/**
+ * An open Quire database: the Kysely instance, the engine behind it (everything engine-specific the
+ * repositories need), the raw handle for SQLite-only chores, its file.
+ */
 export interface QuireDb {
   db: Kysely<QuireDatabase>;
+  engine: DatabaseEngine;
   raw: Database.Database;
   /** Runs compiled reads as reused prepared statements (the hot read path). */
   runner: StatementRunner;
@@ -36,6 +42,7 @@ export async function openDatabase(file: string, options: SqliteOptions = {}): P
   let closed = false;
   return {
     db,
+    engine: sqliteEngine,
     raw,
     runner: sqliteStatementRunner(raw, statements),
     file,

@@ -1,10 +1,11 @@
 import Database from 'better-sqlite3';
-import { type Expression, type Kysely, type SqlBool, SqliteDialect, sql } from 'kysely';
+import { type Expression, type SqlBool, SqliteDialect, sql } from 'kysely';
 
 /**
- * Everything SQLite-specific lives here: opening the file with its pragmas, statement caching,
- * the Unicode case-folding search function and the online backup. A PostgreSQL dialect would
- * provide the same exports; handlers and services never see which one is in use.
+ * SQLite's connection-level specifics: opening the file with its pragmas, statement caching, the
+ * Unicode case-folding search function, and the file chores of the SQLite-only tools (backup,
+ * restore). Repositories and services reach the search and error helpers only through
+ * `sqliteEngine` (see engine.ts), so they never see which engine is in use.
  */
 
 /** An open SQLite connection: the raw handle (for pragmas, backup), the Kysely dialect over it, and
@@ -114,12 +115,6 @@ export function isUniqueViolation(error: unknown): boolean {
     'code' in error &&
     (error.code === 'SQLITE_CONSTRAINT_UNIQUE' || error.code === 'SQLITE_CONSTRAINT_PRIMARYKEY')
   );
-}
-
-/** Names of the tables in the database (to spot content tables that already exist). */
-export async function listTables(db: Kysely<unknown>): Promise<string[]> {
-  const result = await sql<{ name: string }>`select name from sqlite_master where type = 'table'`.execute(db);
-  return result.rows.map((row) => row.name);
 }
 
 /**

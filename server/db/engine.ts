@@ -1,0 +1,64 @@
+import type { Expression, Kysely, SqlBool } from 'kysely';
+
+/**
+ * The seam between Quire and the database it runs on. Kysely writes the portable SQL (selects,
+ * writes, `create table` and `alter table` with Quire's column types); what it cannot write the same
+ * way everywhere is listed here, and each engine (`sqlite-engine.ts`) implements it in one place.
+ * Repositories and services reach engine specifics only through the `QuireDb`'s engine, so they
+ * never know which one is in use.
+ *
+ * Every method that runs SQL takes the Kysely to run it on: the database, or a transaction of it.
+ */
+export interface DatabaseEngine {
+  readonly kind: 'sqlite' | 'postgres';
+  /** A case-insensitive, Unicode-aware substring match of `keyword` in any of `columns` (row by row). */
+  containsIgnoringCase(columns: readonly string[], keyword: string): Expression<SqlBool>;
+  /** Whether the JSON array stored in `column` holds `value` (tags membership). */
+  jsonArrayContains(column: string, value: unknown): Expression<SqlBool>;
+  /** Whether an error is a unique-constraint failure (a conflict the client can fix). */
+  isUniqueViolation(error: unknown): boolean;
+  /** The search index of content tables. */
+  readonly searchIndex: SearchIndexEngine;
+  /** What the database holds, as far as content tables need to know. */
+  readonly schema: SchemaIntrospection;
+}
+
+/**
+ * A content table's search index: answers "the search columns contain this keyword" without a scan,
+ * with exactly the results of `containsIgnoringCase` over the same columns.
+ */
+export interface SearchIndexEngine {
+  /** Creates (or re-creates, when its columns differ) the search index of a table and fills it. */
+  ensure(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void>;
+  /** Drops the search index of a table with everything that keeps it in step. */
+  drop(db: Kysely<unknown>, table: string): Promise<void>;
+  /** Moves rows written since the last flush into the index (run it inside a transaction). */
+  flush(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void>;
+  /** The columns the search index of `table` covers, or null when it has none (or a broken one). */
+  indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null>;
+  /** Whether the index can answer this keyword exactly (others are checked row by row). */
+  canAnswer(keyword: string): boolean;
+  /** Rows of `table` whose search columns contain every keyword (each one `canAnswer` accepts). */
+  matches(table: string, columns: readonly string[], keywords: readonly string[]): Expression<SqlBool>;
+}
+
+/** Reading the database's catalog: which tables, schema objects and indexes exist. */
+export interface SchemaIntrospection {
+  /** Whether a table of this name exists. */
+  hasTable(db: Kysely<unknown>, name: string): Promise<boolean>;
+  /** What kind of schema object (`table`, `index`, `view`, ...) already has this name, or null. */
+  objectType(db: Kysely<unknown>, name: string): Promise<string | null>;
+  /**
+   * The indexes made by statements (not those a primary key or constraint makes itself) of `table`,
+   * and of any table when named in `alsoNamed`.
+   */
+  indexes(db: Kysely<unknown>, table: string, alsoNamed?: readonly string[]): Promise<IndexDefinition[]>;
+}
+
+/** An index as the database holds it. */
+export interface IndexDefinition {
+  name: string;
+  table: string;
+  /** Its `create index` statement as Kysely compiles one, to compare with a planned index. */
+  sql: string;
+}

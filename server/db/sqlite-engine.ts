@@ -1,0 +1,59 @@
+import { type Kysely, sql } from 'kysely';
+import type { DatabaseEngine, IndexDefinition } from './engine.js';
+import { containsIgnoringCase, isUniqueViolation, jsonArrayContains } from './sqlite-dialect.js';
+import {
+  dropSearchIndex,
+  ensureSearchIndex,
+  flushSearchIndex,
+  indexedColumns,
+  isIndexableKeyword,
+  matchesSearchIndex,
+} from './sqlite-search-index.js';
+
+/** The SQLite engine: `quire_fold` for search, FTS5 for the search index, `sqlite_master` as catalog. */
+export const sqliteEngine: DatabaseEngine = {
+  kind: 'sqlite',
+  containsIgnoringCase,
+  jsonArrayContains,
+  isUniqueViolation,
+  searchIndex: {
+    ensure: ensureSearchIndex,
+    drop: dropSearchIndex,
+    flush: flushSearchIndex,
+    indexedColumns,
+    canAnswer: isIndexableKeyword,
+    matches: matchesSearchIndex,
+  },
+  schema: { hasTable, objectType, indexes },
+};
+
+async function hasTable(db: Kysely<unknown>, name: string): Promise<boolean> {
+  const result = await sql<{
+    found: number;
+  }>`select count(*) as found from sqlite_master where type = 'table' and name = ${name}`.execute(db);
+  return (result.rows[0]?.found ?? 0) > 0;
+}
+
+// Tables, indexes and views share one namespace in SQLite, so any kind of object takes a name.
+async function objectType(db: Kysely<unknown>, name: string): Promise<string | null> {
+  const result = await sql<{ type: string }>`select type from sqlite_master where name = ${name} limit 1`.execute(db);
+  return result.rows[0]?.type ?? null;
+}
+
+// The automatic indexes of primary keys and UNIQUE constraints are the ones without SQL.
+async function indexes(
+  db: Kysely<unknown>,
+  table: string,
+  alsoNamed: readonly string[] = [],
+): Promise<IndexDefinition[]> {
+  const named = alsoNamed.length === 0 ? sql`0` : sql`name in (${sql.join(alsoNamed)})`;
+  const result = await sql<{ name: string; tbl_name: string; sql: string }>`select name, tbl_name, sql
+    from sqlite_master where type = 'index' and sql is not null
+      and (tbl_name = ${table} or ${named})`.execute(db);
+  return result.rows.map((row) => ({ name: row.name, table: row.tbl_name, sql: normalizedIndexSql(row.sql) }));
+}
+
+/** SQLite keeps an index's SQL as written, but upper-cases its leading `CREATE [UNIQUE] INDEX`. */
+function normalizedIndexSql(text: string): string {
+  return text.replace(/^\s*create\s+(?:unique\s+)?index\b/i, (start) => start.toLowerCase().replace(/\s+/g, ' '));
+}
