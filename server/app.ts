@@ -55,7 +55,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const services: Services = {
     registry,
     rows: new RowService(database.db, options.editorName, registry, writes, database.runner),
-    contentTypes: new ContentTypeService(writes, registry),
+    contentTypes: new ContentTypeService(writes, registry, database.engine),
     writes,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));

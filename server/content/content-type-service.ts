@@ -10,10 +10,10 @@ import {
   countRowsWithValues,
   createContentTable,
   dropContentTable,
-  schemaObjectType,
   type TableChange,
 } from '../db/content-schema-repository.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
+import type { DatabaseEngine } from '../db/engine.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { type ContentType, summarize } from './content-type.js';
@@ -41,6 +41,7 @@ export class ContentTypeService {
   constructor(
     private readonly writes: ContentWrites,
     private readonly registry: ContentTypeRegistry,
+    private readonly engine: DatabaseEngine,
   ) {}
 
   /** `POST /api/cms-content`: a new custom type with its table. */
@@ -65,11 +66,11 @@ export class ContentTypeService {
         }
         // Any object: tables, indexes and views share one namespace, and a restored or hand-edited
         // database may hold objects of its own.
-        const taken = await schemaObjectType(schemaOf(trx), table);
+        const taken = await this.engine.schema.objectType(schemaOf(trx), table);
         if (taken) throw conflict('table', `A ${taken} named ${table} already exists`);
         const repository = new ContentTypeRepository(trx);
         const now = timestampNow();
-        await createContentTable(schemaOf(trx), table, columns);
+        await createContentTable(schemaOf(trx), this.engine, table, columns);
         await repository.insert({
           id: slug,
           slug,
@@ -114,7 +115,7 @@ export class ContentTypeService {
         if (columns) {
           const change = planTableChange(type, columns);
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
-          await alterContentTable(schemaOf(trx), type.table, change);
+          await alterContentTable(schemaOf(trx), this.engine, type.table, change);
           descriptors = [...change.columns];
         }
         await new ContentTypeRepository(trx).update(type.id, {
@@ -155,7 +156,7 @@ export class ContentTypeService {
             `${type.title} still has ${rowCount} row${rowCount === 1 ? '' : 's'}; delete them first or pass force=true`,
           );
         }
-        await dropContentTable(schemaOf(trx), type.table);
+        await dropContentTable(schemaOf(trx), this.engine, type.table);
         await new ContentTypeRepository(trx).delete(type.id);
       });
       await this.registry.reload();

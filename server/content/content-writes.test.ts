@@ -26,7 +26,7 @@ beforeAll(async () => {
   await registry.reload();
   writes = new ContentWrites(database.db, database.runner);
   rows = new RowService(database.db, 'tester', registry, writes, database.runner);
-  contentTypes = new ContentTypeService(writes, registry);
+  contentTypes = new ContentTypeService(writes, registry, database.engine);
   const news = registry.requireByTable('news');
   for (let i = 0; i < 200; i++) {
     await rows.create(news, { title: `Story ${i}`, status: 'draft', published_at: '2026-01-01 10:00:00' });

@@ -22,7 +22,7 @@ function indexes(): { name: string; tbl_name: string; sql: string }[] {
 }
 
 function rebuild(): Promise<void> {
-  return rebuildContentIndexes(database.db as unknown as Kysely<unknown>, 'news', NEWS);
+  return rebuildContentIndexes(database.db as unknown as Kysely<unknown>, database.engine, 'news', NEWS);
 }
 
 describe('rebuilding the indexes of a content table', () => {

@@ -2,17 +2,20 @@ import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { searchColumnsOf } from '../../common/title-rules.js';
 import { fieldFor } from '../fields/field-registry.js';
+import type { DatabaseEngine } from './engine.js';
 import { contentIndexName } from './internal-names.js';
-import { dropSearchIndex, ensureSearchIndex } from './sqlite-search-index.js';
 
 /**
  * DDL for content tables: one SQL table per content type, one SQL column per content column,
  * plus the system columns. Identifiers here come from validated descriptors, never from requests.
+ * Kysely writes the tables, columns and indexes (their SQL is the same on every engine); the search
+ * index and the catalog come from the engine.
  */
 
 /** Creates the table of a content type with its indexes and its search index. */
 export async function createContentTable(
   db: Kysely<unknown>,
+  engine: DatabaseEngine,
   table: string,
   columns: readonly ColumnDescriptor[],
 ): Promise<void> {
@@ -29,30 +32,13 @@ export async function createContentTable(
     .execute();
 
   await createContentIndexes(db, table, indexesFor(table, columns));
-  await ensureSearchIndex(db, table, searchColumnsOf(columns));
+  await engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
 }
 
 /** Drops a content table (used when creating a type fails half-way, and by type deletion). */
-export async function dropContentTable(db: Kysely<unknown>, table: string): Promise<void> {
-  await dropSearchIndex(db, table);
+export async function dropContentTable(db: Kysely<unknown>, engine: DatabaseEngine, table: string): Promise<void> {
+  await engine.searchIndex.drop(db, table);
   await db.schema.dropTable(table).ifExists().execute();
-}
-
-/** Whether a table exists. */
-export async function tableExists(db: Kysely<unknown>, table: string): Promise<boolean> {
-  const result = await sql<{
-    found: number;
-  }>`select count(*) as found from sqlite_master where type = 'table' and name = ${table}`.execute(db);
-  return (result.rows[0]?.found ?? 0) > 0;
-}
-
-/**
- * What kind of schema object (`table`, `index`, `view`, `trigger`) already has this name, or null.
- * A new content table must not take any of them: tables, indexes and views share one namespace.
- */
-export async function schemaObjectType(db: Kysely<unknown>, name: string): Promise<string | null> {
-  const result = await sql<{ type: string }>`select type from sqlite_master where name = ${name} limit 1`.execute(db);
-  return result.rows[0]?.type ?? null;
 }
 
 /** Column types whose equality filters and orders get an index. */
@@ -107,16 +93,21 @@ export interface TableChange {
  * drop an indexed column, so the table's indexes and search index are dropped first and rebuilt
  * for the new columns after. Run it inside a transaction: a failure leaves the table as it was.
  */
-export async function alterContentTable(db: Kysely<unknown>, table: string, change: TableChange): Promise<void> {
-  await dropSearchIndex(db, table);
-  await dropContentIndexes(db, table);
+export async function alterContentTable(
+  db: Kysely<unknown>,
+  engine: DatabaseEngine,
+  table: string,
+  change: TableChange,
+): Promise<void> {
+  await engine.searchIndex.drop(db, table);
+  await dropContentIndexes(db, engine, table);
   for (const { from, to } of change.renames) await db.schema.alterTable(table).renameColumn(from, to).execute();
   for (const name of change.drops) await db.schema.alterTable(table).dropColumn(name).execute();
   for (const column of change.adds) {
     await db.schema.alterTable(table).addColumn(column.name, fieldFor(column.type).sqlType).execute();
   }
   await createContentIndexes(db, table, indexesFor(table, change.columns));
-  await ensureSearchIndex(db, table, searchColumnsOf(change.columns));
+  await engine.searchIndex.ensure(db, table, searchColumnsOf(change.columns));
 }
 
 /**
@@ -127,22 +118,20 @@ export async function alterContentTable(db: Kysely<unknown>, table: string, chan
  */
 export async function rebuildContentIndexes(
   db: Kysely<unknown>,
+  engine: DatabaseEngine,
   table: string,
   columns: readonly ColumnDescriptor[],
 ): Promise<void> {
   const plans = indexesFor(table, columns);
-  const names = plans.map((plan) => plan.name);
-  const existing = await sql<{ name: string; tbl_name: string; sql: string }>`select name, tbl_name, sql
-    from sqlite_master where type = 'index' and sql is not null
-      and (tbl_name = ${table} or name in (${sql.join(names)}))`.execute(db);
-  const planned = new Map(
-    plans.map((plan) => [plan.name, normalizedIndexSql(createIndex(db, table, plan).compile().sql)]),
+  const existing = await engine.schema.indexes(
+    db,
+    table,
+    plans.map((plan) => plan.name),
   );
-  const kept = existing.rows.filter(
-    (index) => index.tbl_name === table && planned.get(index.name) === normalizedIndexSql(index.sql),
-  );
-  if (kept.length === existing.rows.length && kept.length === plans.length) return;
-  for (const index of existing.rows) await db.schema.dropIndex(index.name).execute();
+  const planned = new Map(plans.map((plan) => [plan.name, createIndex(db, table, plan).compile().sql]));
+  const kept = existing.filter((index) => index.table === table && planned.get(index.name) === index.sql);
+  if (kept.length === existing.length && kept.length === plans.length) return;
+  for (const index of existing) await db.schema.dropIndex(index.name).execute();
   await createContentIndexes(db, table, plans);
 }
 
@@ -155,16 +144,9 @@ function createIndex(db: Kysely<unknown>, table: string, plan: IndexPlan) {
   return plan.unique ? create.unique() : create;
 }
 
-/** SQLite keeps an index's SQL as written, but upper-cases its leading `CREATE [UNIQUE] INDEX`. */
-function normalizedIndexSql(text: string): string {
-  return text.replace(/^\s*create\s+(?:unique\s+)?index\b/i, (start) => start.toLowerCase().replace(/\s+/g, ' '));
-}
-
-/** Drops every index made for a table (not the automatic one of its primary key, which has no SQL). */
-async function dropContentIndexes(db: Kysely<unknown>, table: string): Promise<void> {
-  const indexes = await sql<{ name: string }>`select name from sqlite_master
-    where type = 'index' and tbl_name = ${table} and sql is not null`.execute(db);
-  for (const index of indexes.rows) await db.schema.dropIndex(index.name).execute();
+/** Drops every index made for a table (not the automatic one of its primary key). */
+async function dropContentIndexes(db: Kysely<unknown>, engine: DatabaseEngine, table: string): Promise<void> {
+  for (const index of await engine.schema.indexes(db, table)) await db.schema.dropIndex(index.name).execute();
 }
 
 /** How many rows of `table` hold one of `values` in `column` (to refuse removing a used option). */

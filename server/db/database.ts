@@ -33,7 +33,7 @@ export async function openDatabase(file: string, options: SqliteOptions = {}): P
   const { raw, dialect, statements } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateToLatest();
+    const { error } = await new Migrator({ db, provider: migrationProvider(sqliteEngine) }).migrateToLatest();
     if (error) throw error;
   } catch (error) {
     await db.destroy();

@@ -20,6 +20,7 @@ import { startTestServer } from '../test-support/test-server.js';
 import { openDatabase } from './database.js';
 import { migrationProvider } from './migrations/index.js';
 import { restoreDatabase } from './restore-service.js';
+import { sqliteEngine } from './sqlite-engine.js';
 
 let dir: string;
 let dbFile: string;
@@ -143,7 +144,7 @@ describe('restore accepts what Quire writes', () => {
     const raw = new Database(dbFile, { readonly: true });
     const applied = raw.prepare('select name from kysely_migration order by name').pluck().all();
     raw.close();
-    expect(applied).toEqual(Object.keys(await migrationProvider.getMigrations()).sort());
+    expect(applied).toEqual(Object.keys(await migrationProvider(sqliteEngine).getMigrations()).sort());
     expect(existsSync(`${dbFile}-wal`)).toBe(false);
 
     const server = await startTestServer({ dir, dbFile });

@@ -20,7 +20,7 @@ import {
   schemaObjects,
 } from './schema-reference.js';
 import { openSqliteFile, type SqliteHandle, type SqliteOptions } from './sqlite-dialect.js';
-import { dropSearchIndex, ensureSearchIndex } from './sqlite-search-index.js';
+import { sqliteEngine } from './sqlite-engine.js';
 
 /**
  * What a restore accepts: only a database Quire itself writes. A backup is a file from anywhere,
@@ -103,7 +103,7 @@ async function checkSchemaVersion(raw: SqliteHandle, objects: readonly SchemaObj
   if (table(REGISTRY_TABLE)?.type !== 'table') {
     throw new RestoreRefusal(`it has no content-type registry (${REGISTRY_TABLE} table)`);
   }
-  const known = new Set(Object.keys(await migrationProvider.getMigrations()));
+  const known = new Set(Object.keys(await migrationProvider(sqliteEngine).getMigrations()));
   const applied = raw.prepare('select name from kysely_migration order by name').pluck().all() as unknown[];
   const unknown = applied.find((name) => typeof name !== 'string' || !known.has(name));
   if (unknown !== undefined) {
@@ -225,9 +225,9 @@ async function rebuildDerivedObjects(database: QuireDb, types: readonly ContentT
         if (object.type === 'trigger') await sql`drop trigger ${sql.id(object.name)}`.execute(trx);
         if (object.type === 'index') await sql`drop index ${sql.id(object.name)}`.execute(trx);
       }
-      await dropSearchIndex(trx, type.table);
-      await rebuildContentIndexes(trx, type.table, type.columns);
-      await ensureSearchIndex(trx, type.table, searchColumnsOf(type.columns));
+      await database.engine.searchIndex.drop(trx, type.table);
+      await rebuildContentIndexes(trx, database.engine, type.table, type.columns);
+      await database.engine.searchIndex.ensure(trx, type.table, searchColumnsOf(type.columns));
     });
     if (!derivedObjectsMatch(schemaObjects(database.raw), reference, type.table)) {
       throw new RestoreRefusal(`the indexes of the content table ${JSON.stringify(type.table)} could not be rebuilt`);

@@ -4,6 +4,7 @@ import { createContentTable } from './content-schema-repository.js';
 import { openDatabase } from './database.js';
 import { REGISTRY_TABLE } from './schema.js';
 import { openSqlite, type SqliteHandle } from './sqlite-dialect.js';
+import { sqliteEngine } from './sqlite-engine.js';
 
 /**
  * What Quire itself would write, to hold a database from elsewhere (a backup being restored)
@@ -54,7 +55,7 @@ export async function referenceContentSchema(specs: readonly ContentTableSpec[])
   const { raw, dialect } = openSqlite(':memory:');
   const db = new Kysely<unknown>({ dialect });
   try {
-    for (const { table, columns } of specs) await createContentTable(db, table, columns);
+    for (const { table, columns } of specs) await createContentTable(db, sqliteEngine, table, columns);
     const objects = schemaObjects(raw);
     const virtual = objects.filter((object) => object.sql?.toUpperCase().startsWith('CREATE VIRTUAL TABLE'));
     return objects.filter((object) => !virtual.some((index) => object.name.startsWith(`${index.name}_`)));

@@ -282,7 +282,7 @@ describe('search through the trigram index', () => {
           `insert into news (id, title, slug, status, published_at, created_at, updated_at) values ('old', 'Vorher Über', 'vorher-uber', 'draft', '2025-01-01 00:00:00', 'x', 'x')`,
         )
         .run();
-      await addSearchIndex(old.db as unknown as Kysely<unknown>);
+      await addSearchIndex(old.db as unknown as Kysely<unknown>, old.engine);
       const repository = new ContentRepository(old.db, old.runner);
       const found = await repository.list('news', search(['ÜBER']), { order: 'id', desc: false, limit: 10, offset: 0 });
       expect(found.map((row) => row.id)).toEqual(['old']);

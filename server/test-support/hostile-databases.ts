@@ -3,6 +3,7 @@ import { Kysely, Migrator } from 'kysely';
 import { openDatabase } from '../db/database.js';
 import { migrationProvider } from '../db/migrations/index.js';
 import { openSqlite } from '../db/sqlite-dialect.js';
+import { sqliteEngine } from '../db/sqlite-engine.js';
 
 /**
  * Database files that look like Quire's but are not what Quire writes: the hostile backups of
@@ -108,7 +109,7 @@ export async function fromNewerVersion(file: string): Promise<string> {
 export async function fromOlderVersion(file: string, last: string): Promise<string> {
   const db = new Kysely<unknown>({ dialect: openSqlite(file).dialect });
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider }).migrateTo(last);
+    const { error } = await new Migrator({ db, provider: migrationProvider(sqliteEngine) }).migrateTo(last);
     if (error) throw error;
   } finally {
     await db.destroy();

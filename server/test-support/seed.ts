@@ -10,9 +10,9 @@ export async function addContentType(
   columns: ColumnDescriptor[],
   title = table,
 ): Promise<void> {
-  const { db } = server.database;
+  const { db, engine } = server.database;
   await db.transaction().execute(async (trx) => {
-    await createContentTable(trx as unknown as Kysely<unknown>, table, columns);
+    await createContentTable(trx as unknown as Kysely<unknown>, engine, table, columns);
     await trx
       .insertInto('quire_content_types')
       .values({

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { timestampNow } from '../../../common/datetime-syntax.js';
-import { createContentTable, tableExists } from '../content-schema-repository.js';
+import { createContentTable } from '../content-schema-repository.js';
+import type { DatabaseEngine } from '../engine.js';
 
 interface StarterType {
   id: string;
@@ -45,11 +46,13 @@ export const STARTER_TYPES: StarterType[] = [
 ];
 
 /** Registers the starter types and creates their tables. */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   const now = timestampNow();
   const registry = db as Kysely<{ quire_content_types: Record<string, unknown> }>;
   for (const [position, starter] of STARTER_TYPES.entries()) {
-    if (!(await tableExists(db, starter.slug))) await createContentTable(db, starter.slug, starter.columns);
+    if (!(await engine.schema.hasTable(db, starter.slug))) {
+      await createContentTable(db, engine, starter.slug, starter.columns);
+    }
     await registry
       .insertInto('quire_content_types')
       .values({

@@ -1,7 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { timestampNow } from '../../../common/datetime-syntax.js';
-import { createContentTable, tableExists } from '../content-schema-repository.js';
+import { createContentTable } from '../content-schema-repository.js';
+import type { DatabaseEngine } from '../engine.js';
 
 const STATUS: ColumnDescriptor = {
   name: 'status',
@@ -52,7 +53,7 @@ export const ARTICLE_AND_MENU_TYPES = [
  * Adds the registry's `flat_meta` flag and the `articles` and `menu_items` starter types, to fresh
  * databases and to databases created by earlier versions alike (a slug already in use is left alone).
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   await db.schema
     .alterTable('quire_content_types')
     .addColumn('flat_meta', 'integer', (col) => col.notNull().defaultTo(0))
@@ -67,8 +68,8 @@ export async function up(db: Kysely<unknown>): Promise<void> {
   );
   let position = taken.size;
   for (const starter of ARTICLE_AND_MENU_TYPES) {
-    if (taken.has(starter.slug) || (await tableExists(db, starter.slug))) continue;
-    await createContentTable(db, starter.slug, starter.columns);
+    if (taken.has(starter.slug) || (await engine.schema.hasTable(db, starter.slug))) continue;
+    await createContentTable(db, engine, starter.slug, starter.columns);
     await registry
       .insertInto('quire_content_types')
       .values({

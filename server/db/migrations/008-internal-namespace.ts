@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { searchColumnsOf } from '../../../common/title-rules.js';
-import { rebuildContentIndexes, tableExists } from '../content-schema-repository.js';
-import { ensureSearchIndex } from '../sqlite-search-index.js';
+import { rebuildContentIndexes } from '../content-schema-repository.js';
+import type { DatabaseEngine } from '../engine.js';
 
 /**
  * Moves every content table's internal objects into the `quire_` namespace (see `internal-names.ts`):
@@ -12,15 +12,16 @@ import { ensureSearchIndex } from '../sqlite-search-index.js';
  * built over the current search columns (the title rule now also covers a type titled by a column
  * not called `title`). A database where two types already shared a name gets both rebuilt whole.
  */
-export async function up(db: Kysely<unknown>): Promise<void> {
+export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   const registry = db as Kysely<{ quire_content_types: { table_name: string; columns: string } }>;
   const types = await registry.selectFrom('quire_content_types').select(['table_name', 'columns']).execute();
   for (const type of types) {
-    if (!(await tableExists(db, type.table_name))) continue;
+    if (!(await engine.schema.hasTable(db, type.table_name))) continue;
     const columns = JSON.parse(type.columns) as ColumnDescriptor[];
-    await dropLegacySearchIndex(db, type.table_name);
-    await rebuildContentIndexes(db, type.table_name, columns);
-    await ensureSearchIndex(db, type.table_name, searchColumnsOf(columns));
+    // Only SQLite databases are older than this migration, so only they can hold the old names.
+    if (engine.kind === 'sqlite') await dropLegacySearchIndex(db, type.table_name);
+    await rebuildContentIndexes(db, engine, type.table_name, columns);
+    await engine.searchIndex.ensure(db, type.table_name, searchColumnsOf(columns));
   }
 }
 

@@ -1,4 +1,5 @@
-import type { Migration, MigrationProvider } from 'kysely';
+import type { Kysely, Migration, MigrationProvider } from 'kysely';
+import type { DatabaseEngine } from '../engine.js';
 import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
 import * as articleAndMenuTypes from './004-article-and-menu-types.js';
@@ -7,11 +8,14 @@ import * as updatedAtIndex from './006-updated-at-index.js';
 import * as searchIndexBatches from './007-search-index-batches.js';
 import * as internalNamespace from './008-internal-namespace.js';
 
+/** A migration's `up`: those that make content tables need the engine's search index and catalog. */
+type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
+
 /**
  * The schema's history, in order. Kysely records the applied names in `kysely_migration`, which is
  * the database's schema version; a database is migrated forward when it is opened.
  */
-const MIGRATIONS: Record<string, Migration> = {
+const MIGRATIONS: Record<string, { up: Up }> = {
   '001-content-type-registry': registry,
   '002-starter-types': starterTypes,
   '004-article-and-menu-types': articleAndMenuTypes,
@@ -21,7 +25,13 @@ const MIGRATIONS: Record<string, Migration> = {
   '008-internal-namespace': internalNamespace,
 };
 
-/** Provides the migrations compiled into the app (no file-system scanning, so it works packaged). */
-export const migrationProvider: MigrationProvider = {
-  getMigrations: async () => MIGRATIONS,
-};
+/**
+ * Provides the migrations compiled into the app (no file-system scanning, so it works packaged),
+ * each running on `engine`.
+ */
+export function migrationProvider(engine: DatabaseEngine): MigrationProvider {
+  const migrations: Record<string, Migration> = Object.fromEntries(
+    Object.entries(MIGRATIONS).map(([name, migration]) => [name, { up: (db) => migration.up(db, engine) }]),
+  );
+  return { getMigrations: async () => migrations };
+}

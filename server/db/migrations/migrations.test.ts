@@ -6,6 +6,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../database.js';
 import { contentIndexName } from '../internal-names.js';
 import { openSqlite } from '../sqlite-dialect.js';
+import { sqliteEngine } from '../sqlite-engine.js';
 import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
 
@@ -23,7 +24,7 @@ async function firstReleaseDatabase(): Promise<string> {
   const db = new Kysely<unknown>({ dialect });
   const firstRelease: Record<string, Migration> = {
     '001-content-type-registry': registry,
-    '002-starter-types': starterTypes,
+    '002-starter-types': { up: (db) => starterTypes.up(db, sqliteEngine) },
   };
   const { error } = await new Migrator({ db, provider: { getMigrations: async () => firstRelease } }).migrateToLatest();
   expect(error).toBeUndefined();
