@@ -1,0 +1,298 @@
+import pg from 'pg';
+import { describeHost, type PostgresTarget } from './postgres-url.js';
+
+/**
+ * Opening a pool of connections to PostgreSQL and saying, in one line without credentials, why it
+ * could not be used. The server's own messages are never passed on: several of them name the user
+ * (`password authentication failed for user "…"`), so every failure is told from its code.
+ */
+
+/** Why a PostgreSQL server could not be used, for callers that branch on it. */
+export type PostgresFailure =
+  | 'connection_refused'
+  | 'unknown_host'
+  | 'unreachable'
+  | 'timeout'
+  | 'connection_closed'
+  | 'authentication_failed'
+  | 'database_missing'
+  | 'not_ready'
+  | 'tls'
+  | 'version'
+  | 'other';
+
+/** A PostgreSQL server that cannot be used; the message is one line, naming host and port only. */
+export class PostgresConnectionError extends Error {
+  readonly failure: PostgresFailure;
+
+  constructor(failure: PostgresFailure, message: string) {
+    super(message);
+    this.name = 'PostgresConnectionError';
+    this.failure = failure;
+  }
+}
+
+/** The oldest PostgreSQL Quire runs on, as `server_version_num` counts (15.0). */
+export const MINIMUM_SERVER_VERSION_NUM = 150_000;
+
+/** How a pool is sized and what it does with errors no request is waiting for. */
+export interface PostgresPoolOptions {
+  /** Connections at most (node-postgres' default is 10). */
+  max?: number;
+  /** How long a connection attempt may take when the URL has no `connect_timeout`. */
+  connectTimeoutMs?: number;
+  /** Told (with a credential-free description) when an idle connection fails, e.g. the server restarts. */
+  onIdleError?: (description: string) => void;
+}
+
+/** A pool whose server answered and is new enough. */
+export interface PostgresConnection {
+  pool: pg.Pool;
+  /** The server's `server_version`, e.g. `15.20 (Debian 15.20-0+deb12u1)`. */
+  serverVersion: string;
+}
+
+const DEFAULT_CONNECT_TIMEOUT_MS = 10_000;
+
+/** The node-postgres settings for a target (built field by field: pg's own URL reading differs from libpq's). */
+export function poolConfig(target: PostgresTarget, options: PostgresPoolOptions = {}): pg.PoolConfig {
+  const ssl: pg.PoolConfig['ssl'] =
+    target.sslMode === 'disable'
+      ? false
+      : target.sslMode === 'require'
+        ? { rejectUnauthorized: false }
+        : target.sslMode === 'verify-ca'
+          ? { rejectUnauthorized: true, checkServerIdentity: () => undefined }
+          : { rejectUnauthorized: true };
+  return {
+    host: target.host,
+    port: target.port,
+    database: target.database,
+    user: target.user,
+    password: target.password,
+    ssl,
+    application_name: target.applicationName ?? 'quire',
+    // pg waits forever by default: a firewall that drops packets would hang the start.
+    connectionTimeoutMillis: connectTimeoutMs(target, options),
+    // A server that vanished without closing its sockets is noticed instead of waited on.
+    keepAlive: true,
+    max: options.max,
+  };
+}
+
+/**
+ * A pool on the target, not yet connected. An idle connection that fails (the server restarted)
+ * would otherwise be an unhandled 'error' event, which ends the process; the pool drops it and the
+ * next query opens a new one.
+ */
+export function openPostgresPool(target: PostgresTarget, options: PostgresPoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool(poolConfig(target, options));
+  pool.on('error', (error) => options.onIdleError?.(explainPostgresError(error, target, options).message));
+  return pool;
+}
+
+/**
+ * Checks, before anything is served, that the server answers and is PostgreSQL 15 or newer, then
+ * opens the pool. Throws a `PostgresConnectionError` whose message is the one line to show, e.g.
+ * `Cannot reach PostgreSQL at db.example:5432 (connection refused)`; no connection is left open then.
+ */
+export async function connectPostgres(
+  target: PostgresTarget,
+  options: PostgresPoolOptions = {},
+): Promise<PostgresConnection> {
+  // The check runs on a client of its own rather than the pool's: a pool forgets a connection that
+  // failed on the client's side (no password to give) without closing it, and the server then
+  // keeps that half-open login for its authentication_timeout, a minute by default.
+  const probe = new pg.Client(poolConfig(target, options));
+  probe.on('error', () => {}); // a late socket error after a failed connect; the failure is already told
+  let row: { num: string; text: string };
+  try {
+    await probe.connect();
+    const result = await probe.query<{ num: string; text: string }>(
+      "select current_setting('server_version_num') as num, current_setting('server_version') as text",
+    );
+    row = result.rows[0];
+  } catch (error) {
+    throw explainPostgresError(error, target, options);
+  } finally {
+    await endQuietly(probe);
+  }
+  checkServerVersion(Number(row.num), row.text, target);
+  return { pool: openPostgresPool(target, options), serverVersion: row.text };
+}
+
+/** Throws a `PostgresConnectionError` unless `versionNum` (`server_version_num`) is 15 or newer. */
+export function checkServerVersion(versionNum: number, versionText: string, target: PostgresTarget): void {
+  if (Number.isFinite(versionNum) && versionNum >= MINIMUM_SERVER_VERSION_NUM) return;
+  const version = versionText.split(' ')[0] || 'unknown';
+  throw new PostgresConnectionError(
+    'version',
+    `PostgreSQL at ${describeHost(target)} is version ${version}; Quire needs PostgreSQL 15 or newer`,
+  );
+}
+
+/**
+ * Any error from connecting or querying as a `PostgresConnectionError` with one credential-free
+ * line: `Cannot reach PostgreSQL at HOST:PORT (REASON)`.
+ */
+export function explainPostgresError(
+  error: unknown,
+  target: PostgresTarget,
+  options: PostgresPoolOptions = {},
+): PostgresConnectionError {
+  if (error instanceof PostgresConnectionError) return error;
+  const [failure, reason] = classify(error, target, options);
+  return new PostgresConnectionError(failure, `Cannot reach PostgreSQL at ${describeHost(target)} (${reason})`);
+}
+
+/** Node's network errors that mean the server cannot be reached (now). */
+const UNAVAILABLE_NETWORK_CODES = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EHOSTDOWN',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
+/** Server codes that mean "this connection, or the server, went away", not "this statement is wrong". */
+const UNAVAILABLE_SQLSTATES = new Set([
+  '57P01', // admin_shutdown: the server is stopping
+  '57P02', // crash_shutdown: another backend crashed and the server is resetting
+  '57P03', // cannot_connect_now: starting up, shutting down, or in recovery
+  '53300', // too_many_connections: transient, and a retry later is the right answer
+]);
+/** node-postgres' own messages for a connection that ended or never came up. */
+const UNAVAILABLE_MESSAGES = new Set([
+  'Connection terminated',
+  'Connection terminated unexpectedly',
+  'Connection terminated due to connection timeout',
+  'timeout expired',
+  'timeout exceeded when trying to connect',
+  'Client has encountered a connection error and is not queryable',
+  'Client was closed and is not queryable',
+]);
+const UNAVAILABLE_FAILURES: ReadonlySet<PostgresFailure> = new Set([
+  'connection_refused',
+  'unknown_host',
+  'unreachable',
+  'timeout',
+  'connection_closed',
+  'not_ready',
+]);
+
+/**
+ * Whether an error means the database went away (refused, reset, terminated, shutting down, any
+ * SQLSTATE class 08 connection exception) rather than that a statement failed: such a request is
+ * answered 503 `database_unavailable`, and the pool reconnects once the server is back.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  return causes(error).some((candidate) => {
+    if (candidate instanceof PostgresConnectionError) return UNAVAILABLE_FAILURES.has(candidate.failure);
+    const code = codeOf(candidate);
+    if (
+      code &&
+      (UNAVAILABLE_NETWORK_CODES.has(code) || UNAVAILABLE_SQLSTATES.has(code) || /^08[0-9A-Z]{3}$/.test(code))
+    ) {
+      return true;
+    }
+    return candidate instanceof Error && UNAVAILABLE_MESSAGES.has(candidate.message);
+  });
+}
+
+/** Closes a client whatever state it is in, waiting a second at most for the server to see it go. */
+async function endQuietly(client: pg.Client): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    client.end().catch(() => {}),
+    new Promise<void>((resolve) => {
+      timer = setTimeout(resolve, 1_000);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function connectTimeoutMs(target: PostgresTarget, options: PostgresPoolOptions): number {
+  return target.connectTimeoutSeconds !== undefined
+    ? target.connectTimeoutSeconds * 1000
+    : (options.connectTimeoutMs ?? DEFAULT_CONNECT_TIMEOUT_MS);
+}
+
+/** The failure and the words for it; never the server's message, which may name the user. */
+function classify(error: unknown, target: PostgresTarget, options: PostgresPoolOptions): [PostgresFailure, string] {
+  const list = causes(error);
+  const code = list.map(codeOf).find((each) => each !== undefined);
+  const message = list.map((each) => (each instanceof Error ? each.message : '')).find(Boolean) ?? '';
+  switch (code) {
+    case 'ECONNREFUSED':
+      return ['connection_refused', 'connection refused'];
+    case 'ENOTFOUND':
+    case 'EAI_AGAIN':
+    case 'EAI_NONAME':
+    case 'EAI_FAIL':
+      return ['unknown_host', 'unknown host'];
+    case 'EHOSTUNREACH':
+    case 'EHOSTDOWN':
+      return ['unreachable', 'host unreachable'];
+    case 'ENETUNREACH':
+      return ['unreachable', 'network unreachable'];
+    case 'ETIMEDOUT':
+      return ['timeout', 'timeout'];
+    case 'ECONNRESET':
+    case 'EPIPE':
+      return ['connection_closed', 'connection reset by the server'];
+    case 'ENOENT':
+      return ['connection_refused', 'no server socket there'];
+    case 'EACCES':
+      return ['connection_refused', 'permission denied on the server socket'];
+    case '28P01':
+      return ['authentication_failed', 'authentication failed'];
+    case '28000':
+      return ['authentication_failed', 'authentication failed: no such role, or it may not connect from here'];
+    case '3D000':
+      return ['database_missing', `database "${target.database}" does not exist`];
+    case '42501':
+      return ['authentication_failed', `no permission to connect to database "${target.database}"`];
+    case '57P03':
+      return ['not_ready', 'the server is starting up or shutting down'];
+    case '53300':
+      return ['not_ready', 'too many connections'];
+  }
+  if (message === 'timeout expired' || /connection timeout|timeout exceeded/.test(message)) {
+    return ['timeout', `timeout after ${connectTimeoutMs(target, options) / 1000}s`];
+  }
+  if (message.startsWith('Connection terminated')) {
+    return ['connection_closed', 'the server closed the connection; is it PostgreSQL?'];
+  }
+  if (message.includes('client password must be a string') || message.includes('client password must be a non-empty')) {
+    return ['authentication_failed', 'authentication failed: the server asks for a password and the URL has none'];
+  }
+  if (message === 'The server does not support SSL connections') {
+    return ['tls', 'the server does not support SSL; sslmode=disable connects without it'];
+  }
+  if (code && /CERT|SSL|TLS/.test(code)) return ['tls', `TLS certificate not accepted: ${code}`];
+  if (code && /^[0-9A-Z]{5}$/.test(code)) return ['other', `server error ${code}`];
+  if (code && /^E[A-Z_]+$/.test(code)) return ['other', code];
+  return ['other', 'unexpected error'];
+}
+
+/** The error, its causes, and the attempts of an AggregateError (Node tries each address of a host). */
+function causes(error: unknown): unknown[] {
+  const seen: unknown[] = [];
+  const queue = [error];
+  while (queue.length > 0 && seen.length < 10) {
+    const next = queue.shift();
+    if (next === undefined || next === null || seen.includes(next)) continue;
+    seen.push(next);
+    if (next instanceof AggregateError) queue.push(...next.errors);
+    if (next instanceof Error && next.cause !== undefined) queue.push(next.cause);
+  }
+  return seen;
+}
+
+function codeOf(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' ? code : undefined;
+}

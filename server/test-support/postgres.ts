@@ -1,0 +1,132 @@
+import { randomBytes } from 'node:crypto';
+import pg from 'pg';
+import { afterAll, beforeAll } from 'vitest';
+import { connectPostgres, poolConfig } from '../db/postgres-connection.js';
+import { type PostgresTarget, parsePostgresUrl } from '../db/postgres-url.js';
+
+/**
+ * The PostgreSQL server the tests use and the throwaway databases they make on it. Suites ask
+ * `postgresForTests()` first: without a server they skip, saying why in their name, except on CI
+ * (`CI=true`), where a missing PostgreSQL fails the run instead of quietly testing less.
+ */
+
+/** The server (and database to administer it from) when `QUIRE_TEST_PG_URL` names none. */
+export const DEFAULT_TEST_PG_URL = 'postgres://postgres@127.0.0.1:5432/postgres';
+
+/** Every throwaway database's name starts so, and so do leftovers from a run that was killed. */
+export const TEST_DATABASE_PREFIX = 'quire_test_';
+
+/** Whether PostgreSQL suites can run here: the server to use, or the one-line reason they cannot. */
+export type PostgresForTests =
+  | { available: true; url: string; target: PostgresTarget; skipReason: null }
+  | { available: false; url: string; skipReason: string };
+
+/** A database made for one test file. */
+export interface TestDatabase {
+  name: string;
+  /** Its URL, as `--database` or `QUIRE_DATABASE_URL` would take it. */
+  url: string;
+  target: PostgresTarget;
+  /** Drops it, closing any connection still open on it. */
+  drop(): Promise<void>;
+}
+
+/** The URL of the test server: `QUIRE_TEST_PG_URL`, else the local default. */
+export function testPgUrl(env: NodeJS.ProcessEnv = process.env): string {
+  return env.QUIRE_TEST_PG_URL?.trim() || DEFAULT_TEST_PG_URL;
+}
+
+/** Whether `env` is a CI run, where a missing PostgreSQL is a failure. */
+export function isCi(env: NodeJS.ProcessEnv = process.env): boolean {
+  return /^(true|1)$/i.test(env.CI ?? '');
+}
+
+/**
+ * Checks once whether the test server answers (and is PostgreSQL 15 or newer). Not available: the
+ * reason, or on CI a rejection with it, which fails the test file that asked.
+ */
+export async function postgresForTests(env: NodeJS.ProcessEnv = process.env): Promise<PostgresForTests> {
+  const url = testPgUrl(env);
+  let reason: string;
+  try {
+    const target = parsePostgresUrl(url);
+    const { pool } = await connectPostgres(target, { max: 1, connectTimeoutMs: 5_000 });
+    await pool.end();
+    return { available: true, url, target, skipReason: null };
+  } catch (error) {
+    reason = (error as Error).message;
+  }
+  if (isCi(env)) {
+    throw new Error(`PostgreSQL is required on CI (CI=true) and is not usable: ${reason} (QUIRE_TEST_PG_URL)`);
+  }
+  return { available: false, url, skipReason: `no PostgreSQL: ${reason}; set QUIRE_TEST_PG_URL to use another` };
+}
+
+/** ` (skipped: REASON)` for a suite's name when PostgreSQL is missing, else nothing. */
+export function skipNote(postgres: PostgresForTests): string {
+  return postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : '';
+}
+
+/** Makes an empty database `quire_test_<random>` on the server `adminUrl` names (its own database is only for admin). */
+export async function createTestDatabase(adminUrl: string = testPgUrl()): Promise<TestDatabase> {
+  const admin = parsePostgresUrl(adminUrl);
+  const name = `${TEST_DATABASE_PREFIX}${randomBytes(6).toString('hex')}`;
+  await runAdmin(admin, `create database ${quoteIdentifier(name)}`);
+  const url = new URL(adminUrl.trim());
+  url.pathname = `/${name}`;
+  let dropped = false;
+  return {
+    name,
+    url: url.toString(),
+    target: { ...admin, database: name },
+    async drop() {
+      if (dropped) return;
+      dropped = true;
+      // FORCE: a pool the test forgot to close must not keep the database (and the run) alive.
+      await runAdmin(admin, `drop database if exists ${quoteIdentifier(name)} with (force)`);
+    },
+  };
+}
+
+/**
+ * A fresh database for the calling test file: made before its tests, dropped after them. Read
+ * `database()` inside tests and hooks (it does not exist before `beforeAll` has run).
+ */
+export function useTestDatabase(adminUrl: string = testPgUrl()): () => TestDatabase {
+  let current: TestDatabase | undefined;
+  beforeAll(async () => {
+    current = await createTestDatabase(adminUrl);
+  });
+  afterAll(async () => {
+    await current?.drop();
+  });
+  return () => {
+    if (!current) throw new Error('The test database exists only once beforeAll has run');
+    return current;
+  };
+}
+
+/** Runs one statement on the server as its admin user (CREATE/DROP DATABASE cannot run in a pool's transaction). */
+export async function runAdmin(admin: PostgresTarget, statement: string): Promise<pg.QueryResult> {
+  const client = new pg.Client(poolConfig(admin, { connectTimeoutMs: 5_000 }));
+  await client.connect();
+  try {
+    return await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+/** Whether a database of that name exists on the admin server. */
+export async function databaseExists(admin: PostgresTarget, name: string): Promise<boolean> {
+  const result = await runAdmin(admin, `select 1 from pg_database where datname = ${quoteLiteral(name)}`);
+  return result.rowCount === 1;
+}
+
+function quoteIdentifier(name: string): string {
+  return `"${name.replaceAll('"', '""')}"`;
+}
+
+function quoteLiteral(text: string): string {
+  return `'${text.replaceAll("'", "''")}'`;
+}
