@@ -54,7 +54,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const writes = new ContentWrites(database.db, database.runner);
   const services: Services = {
     registry,
-    rows: new RowService(database.db, options.editorName, registry, writes, database.runner),
+    rows: new RowService(database.db, database.engine, options.editorName, registry, writes, database.runner),
     contentTypes: new ContentTypeService(writes, registry, database.engine),
     writes,
   };

@@ -149,7 +149,7 @@ export class ContentTypeService {
         );
       }
       await this.writes.run({ schema: true }, async (trx) => {
-        const rowCount = await new ContentRepository(trx).count(type.table, { equals: [] });
+        const rowCount = await new ContentRepository(trx, this.engine).count(type.table, { equals: [] });
         if (rowCount > 0 && !force) {
           throw new AppError(
             'conflict',

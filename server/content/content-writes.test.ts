@@ -25,7 +25,7 @@ beforeAll(async () => {
   registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
   await registry.reload();
   writes = new ContentWrites(database.db, database.runner);
-  rows = new RowService(database.db, 'tester', registry, writes, database.runner);
+  rows = new RowService(database.db, database.engine, 'tester', registry, writes, database.runner);
   contentTypes = new ContentTypeService(writes, registry, database.engine);
   const news = registry.requireByTable('news');
   for (let i = 0; i < 200; i++) {

@@ -36,10 +36,13 @@ async function expectExactCounts(): Promise<void> {
   for (const query of LISTS) {
     const options = parseListQuery(news, { ...query, limit: '5' });
     const list = await rows.list(news, options);
-    const fresh = await new RowService(database.db, 'checker', registry, new ContentWrites(database.db)).list(
-      news,
-      options,
-    );
+    const fresh = await new RowService(
+      database.db,
+      database.engine,
+      'checker',
+      registry,
+      new ContentWrites(database.db),
+    ).list(news, options);
     expect(list.total, JSON.stringify(query)).toBe(total);
     expect(list.filtered, JSON.stringify(query)).toBe(fresh.filtered);
     expect(list.rows.map((row) => row.id)).toEqual(fresh.rows.map((row) => row.id));
@@ -57,6 +60,7 @@ beforeAll(async () => {
   news = registry.requireByTable('news');
   rows = new RowService(
     database.db,
+    database.engine,
     'tester',
     registry,
     new ContentWrites(database.db, database.runner),

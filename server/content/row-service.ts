@@ -3,8 +3,8 @@ import type { ColumnValue, ContentRow, SeoMeta } from '../../common/api-contract
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { slugWithSuffix, uniqueSlug } from '../../common/slug-rules.js';
 import { ContentRepository, type RowSelection, type StoredRow } from '../db/content-repository.js';
+import type { DatabaseEngine } from '../db/engine.js';
 import type { QuireDatabase } from '../db/schema.js';
-import { isUniqueViolation } from '../db/sqlite-dialect.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
@@ -65,13 +65,14 @@ export class RowService {
 
   constructor(
     db: Kysely<QuireDatabase>,
+    private readonly engine: DatabaseEngine,
     private readonly editorName: string | null,
     private readonly registry: ContentTypeRegistry,
     private readonly writes: ContentWrites,
     private readonly runner?: StatementRunner,
   ) {
-    this.reader = new ContentRepository(db, runner);
-    this.queuedReader = new ContentRepository(db);
+    this.reader = new ContentRepository(db, engine, runner);
+    this.queuedReader = new ContentRepository(db, engine);
   }
 
   /** The read cache every write keeps true (null when reads are not run as direct statements). */
@@ -243,12 +244,13 @@ export class RowService {
     try {
       const result = await this.writes.run({ type, onlyAdds: kind === 'create' }, (trx, log) =>
         // The transaction's statements run on its connection directly, like reads (Kysely builds them).
-        work(new ContentRepository(trx, this.runner), log),
+        work(new ContentRepository(trx, this.engine, this.runner), log),
       );
       this.scheduleSearchFlush(type);
       return result;
     } catch (error) {
-      if (isUniqueViolation(error)) throw new AppError('conflict', 'The row conflicts with an existing row');
+      if (this.engine.isUniqueViolation(error))
+        throw new AppError('conflict', 'The row conflicts with an existing row');
       throw error;
     }
   }
@@ -273,7 +275,7 @@ export class RowService {
       try {
         // Rows only move into the index: a write that adds nothing and changes no counts.
         await this.writes.run({ type, onlyAdds: true }, (trx) =>
-          new ContentRepository(trx, this.runner).flushSearchIndex(type.table, type.searchColumns),
+          new ContentRepository(trx, this.engine, this.runner).flushSearchIndex(type.table, type.searchColumns),
         );
       } catch {
         // The rows stay pending (still found, one by one); the next write schedules another flush.

@@ -32,8 +32,8 @@ afterAll(async () => {
 });
 
 describe.each([
-  ['with prepared statements', () => new ContentRepository(database.db, database.runner)],
-  ['through Kysely', () => new ContentRepository(database.db)],
+  ['with prepared statements', () => new ContentRepository(database.db, database.engine, database.runner)],
+  ['through Kysely', () => new ContentRepository(database.db, database.engine)],
 ])('a column whose name holds a dot, read %s', (_how, repository) => {
   it('orders, filters and searches on it', async () => {
     const ordered = await repository().list(

@@ -1,13 +1,6 @@
 import { type Compilable, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { type DatabaseEngine, sameColumns } from './engine.js';
 import type { QuireDatabase } from './schema.js';
-import { containsIgnoringCase, jsonArrayContains } from './sqlite-dialect.js';
-import {
-  flushSearchIndex,
-  indexedColumns,
-  isIndexableKeyword,
-  matchesSearchIndex,
-  sameColumns,
-} from './sqlite-search-index.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /** A stored content row: column name to SQL value. */
@@ -42,6 +35,7 @@ export interface RowPage {
  * A long-lived reader (given a `StatementRunner`) compiles its queries with Kysely and runs them as
  * reused prepared statements, and searches through the table's search index when it has one that
  * covers the searched columns. A repository over a transaction runs everything through Kysely.
+ * Search and JSON membership are written by the engine.
  */
 export class ContentRepository {
   // Content tables are created at run time, so Kysely sees them untyped.
@@ -52,6 +46,7 @@ export class ContentRepository {
 
   constructor(
     db: Kysely<QuireDatabase>,
+    private readonly engine: DatabaseEngine,
     private readonly runner?: StatementRunner,
   ) {
     this.db = db as unknown as Kysely<Record<string, StoredRow>>;
@@ -157,7 +152,7 @@ export class ContentRepository {
   /** Moves rows written since the last flush into the table's search index (run in a transaction). */
   async flushSearchIndex(table: string, columns: readonly string[]): Promise<void> {
     if (!(await this.hasSearchIndex(table, columns))) return;
-    await flushSearchIndex(this.db as unknown as Kysely<unknown>, table, columns);
+    await this.engine.searchIndex.flush(this.db as unknown as Kysely<unknown>, table, columns);
   }
 
   /** The WHERE of a selection: search keywords the index can answer go to the index. */
@@ -166,11 +161,12 @@ export class ContentRepository {
     if (!this.runner || !search || !(await this.hasSearchIndex(table, search.columns))) {
       return this.plainWhereOf(selection);
     }
-    const indexed = search.keywords.filter(isIndexableKeyword);
-    const scanned = search.keywords.filter((keyword) => !isIndexableKeyword(keyword));
+    const { searchIndex } = this.engine;
+    const indexed = search.keywords.filter((keyword) => searchIndex.canAnswer(keyword));
+    const scanned = search.keywords.filter((keyword) => !searchIndex.canAnswer(keyword));
     const parts = this.equalsOf(selection);
-    if (indexed.length > 0) parts.push(matchesSearchIndex(table, search.columns, indexed));
-    for (const keyword of scanned) parts.push(containsIgnoringCase(search.columns, keyword));
+    if (indexed.length > 0) parts.push(searchIndex.matches(table, search.columns, indexed));
+    for (const keyword of scanned) parts.push(this.engine.containsIgnoringCase(search.columns, keyword));
     return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
   }
 
@@ -178,7 +174,7 @@ export class ContentRepository {
   private plainWhereOf(selection: RowSelection): Expression<SqlBool> | undefined {
     const parts = this.equalsOf(selection);
     for (const keyword of selection.search?.keywords ?? []) {
-      parts.push(containsIgnoringCase(selection.search?.columns ?? [], keyword));
+      parts.push(this.engine.containsIgnoringCase(selection.search?.columns ?? [], keyword));
     }
     if (parts.length === 0) return undefined;
     return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
@@ -188,7 +184,7 @@ export class ContentRepository {
     return selection.equals.map((condition) => {
       // A null value asks for rows with no value (`= NULL` would match nothing).
       if (condition.value === null) return sql<SqlBool>`${sql.id(condition.column)} is null`;
-      if (condition.match === 'contains') return jsonArrayContains(condition.column, condition.value);
+      if (condition.match === 'contains') return this.engine.jsonArrayContains(condition.column, condition.value);
       return sql<SqlBool>`${sql.id(condition.column)} = ${condition.value}`;
     });
   }
@@ -196,9 +192,9 @@ export class ContentRepository {
   private hasSearchIndex(table: string, columns: readonly string[]): Promise<boolean> {
     let known = this.searchIndexed.get(columns);
     if (!known) {
-      known = indexedColumns(this.db as unknown as Kysely<unknown>, table).then(
-        (indexed) => indexed !== null && sameColumns(indexed, columns),
-      );
+      known = this.engine.searchIndex
+        .indexedColumns(this.db as unknown as Kysely<unknown>, table)
+        .then((indexed) => indexed !== null && sameColumns(indexed, columns));
       this.searchIndexed.set(columns, known);
     }
     return known;

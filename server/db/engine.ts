@@ -62,3 +62,8 @@ export interface IndexDefinition {
   /** Its `create index` statement as Kysely compiles one, to compare with a planned index. */
   sql: string;
 }
+
+/** Whether an index's columns are exactly the search columns, in any order (else it is rebuilt). */
+export function sameColumns(indexed: readonly string[], columns: readonly string[]): boolean {
+  return indexed.length === columns.length && columns.every((column) => indexed.includes(column));
+}

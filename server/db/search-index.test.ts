@@ -100,8 +100,8 @@ const keywordArbitrary = fc.oneof(
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'quire-search-'));
   database = await openDatabase(join(dir, 'content.sqlite'));
-  indexed = new ContentRepository(database.db, database.runner);
-  plain = new ContentRepository(database.db);
+  indexed = new ContentRepository(database.db, database.engine, database.runner);
+  plain = new ContentRepository(database.db, database.engine);
   const insertRows = (from: number, to: number) =>
     database.raw.transaction(() => {
       for (let i = from; i < to; i++) {
@@ -120,7 +120,9 @@ beforeAll(async () => {
 });
 
 async function flush(): Promise<void> {
-  await database.db.transaction().execute((trx) => new ContentRepository(trx).flushSearchIndex('news', SEARCH_COLUMNS));
+  await database.db
+    .transaction()
+    .execute((trx) => new ContentRepository(trx, database.engine).flushSearchIndex('news', SEARCH_COLUMNS));
 }
 
 function pendingRows(): number {
@@ -283,7 +285,7 @@ describe('search through the trigram index', () => {
         )
         .run();
       await addSearchIndex(old.db as unknown as Kysely<unknown>, old.engine);
-      const repository = new ContentRepository(old.db, old.runner);
+      const repository = new ContentRepository(old.db, old.engine, old.runner);
       const found = await repository.list('news', search(['ÜBER']), { order: 'id', desc: false, limit: 10, offset: 0 });
       expect(found.map((row) => row.id)).toEqual(['old']);
       const triggers = old.raw

@@ -1,4 +1,5 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { sameColumns } from './engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
 import { containsIgnoringCase, foldForSearch } from './sqlite-dialect.js';
 
@@ -96,11 +97,6 @@ export async function indexedColumns(db: Kysely<unknown>, table: string): Promis
   if (Number(triggers.rows[0]?.n ?? 0) !== TRIGGER_EVENTS.length) return null;
   const info = await sql<{ name: string }>`select name from pragma_table_info(${index})`.execute(db);
   return info.rows.map((row) => row.name);
-}
-
-/** Whether the index columns are exactly the search columns, in any order. */
-export function sameColumns(indexed: readonly string[], columns: readonly string[]): boolean {
-  return indexed.length === columns.length && columns.every((column) => indexed.includes(column));
 }
 
 /** Whether the trigram index can answer this keyword exactly. */

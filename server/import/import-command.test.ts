@@ -42,6 +42,7 @@ async function withService<T>(work: (rows: RowService, registry: ContentTypeRegi
     return await work(
       new RowService(
         database.db,
+        database.engine,
         'checker',
         registry,
         new ContentWrites(database.db, database.runner),

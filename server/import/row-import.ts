@@ -61,7 +61,7 @@ export async function importRows(
   const columns = ['id', ...type.columns.map((column) => column.name), 'meta', 'created_at', 'updated_at'];
   columns.push('created_by', 'updated_by');
   const hasRelations = type.columns.some((column) => column.type === 'relation');
-  const relationReader = new ContentRepository(database.db, database.runner);
+  const relationReader = new ContentRepository(database.db, database.engine, database.runner);
   const now = timestampNow();
 
   await runBulkImport(database, type.table, columns, async (writer) => {

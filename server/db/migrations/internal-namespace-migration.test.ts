@@ -39,7 +39,7 @@ beforeAll(async () => {
   const file = join(dir, 'content.sqlite');
   previousSchemaDatabase(file);
   database = await openDatabase(file);
-  indexed = new ContentRepository(database.db, database.runner);
+  indexed = new ContentRepository(database.db, database.engine, database.runner);
 });
 afterAll(async () => {
   await database.close();
@@ -138,7 +138,7 @@ describe('migrating a database at the previous schema (007)', () => {
     expect(await searchIds('news', 'wolken')).toEqual(['news-new']);
     expect(await searchIds('news_pending', 'wolken')).toEqual(['pending-1']);
     await database.db.transaction().execute(async (trx) => {
-      const repository = new ContentRepository(trx);
+      const repository = new ContentRepository(trx, database.engine);
       for (const [table, columns] of Object.entries(SEARCH_COLUMNS)) await repository.flushSearchIndex(table, columns);
     });
     expect(await searchIds('news', 'wolken')).toEqual(['news-new']);
