@@ -10,6 +10,7 @@ import type { Expression, Kysely, SqlBool } from 'kysely';
  * Every method that runs SQL takes the Kysely to run it on: the database, or a transaction of it.
  */
 export interface DatabaseEngine {
+  /** Which database this is, for the rare step that exists on one only (008's pre-008 names). */
   readonly kind: 'sqlite' | 'postgres';
   /** A case-insensitive, Unicode-aware substring match of `keyword` in any of `columns` (row by row). */
   containsIgnoringCase(columns: readonly string[], keyword: string): Expression<SqlBool>;
