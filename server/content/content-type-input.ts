@@ -1,6 +1,6 @@
 import type { ColumnChange, ColumnDescriptor } from '../../common/api-contract.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
-import { isIdentifier, isReservedTable, RESERVED_COLUMNS, tableFromSlug } from '../../common/naming-rules.js';
+import { isIdentifier, isReservedTable, RESERVED_COLUMNS } from '../../common/naming-rules.js';
 import { isSlug } from '../../common/slug-rules.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
