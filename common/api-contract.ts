@@ -214,7 +214,8 @@ export type ErrorCode =
   | 'conflict'
   | 'payload_too_large'
   | 'unsupported_media_type'
-  | 'internal_error';
+  | 'internal_error'
+  | 'database_unavailable';
 
 /** The one JSON shape of every failed request. */
 export interface ErrorBody {

@@ -13,6 +13,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   payload_too_large: 413,
   unsupported_media_type: 415,
   internal_error: 500,
+  // The database went away (PostgreSQL stopped, the network dropped): a retry later may succeed.
+  database_unavailable: 503,
 };
 
 /** The one error type of the server: thrown anywhere, turned into JSON by the error middleware. */

@@ -1,4 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
+import { isDatabaseUnavailable } from '../db/postgres-connection.js';
 import { AppError } from '../errors/app-error.js';
 import { SAFE_METHODS } from './origin-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -27,15 +28,25 @@ const BODY_ERRORS: Record<string, (error: { limit?: unknown }) => AppError> = {
 };
 
 /**
- * Turns whatever went wrong with a request made with `method` into an AppError; unknown failures
- * become an opaque 500 that tells the client what it may assume: a read changed nothing, a write
- * was not saved.
+ * Turns whatever went wrong with a request made with `method` into an AppError; a database that
+ * went away becomes a 503 `database_unavailable` (worth retrying), other unknown failures an opaque
+ * 500. Both tell the client what it may assume: a read changed nothing, a write was not saved.
  */
 export function toAppError(error: unknown, method: string): AppError {
   if (error instanceof AppError) return error;
   if (error && typeof error === 'object') {
     const type = (error as { type?: unknown }).type;
     if (typeof type === 'string' && Object.hasOwn(BODY_ERRORS, type)) return BODY_ERRORS[type](error);
+    // After the body errors: a client that hangs up mid-body is `request.aborted`, not the database.
+    // The message is ours alone; the driver's would name the database's host (and could name its user).
+    if (isDatabaseUnavailable(error)) {
+      return new AppError(
+        'database_unavailable',
+        SAFE_METHODS.has(method)
+          ? 'The database cannot be reached right now; nothing was changed. Try again shortly'
+          : 'The database cannot be reached right now; the change was not saved. Try again shortly',
+      );
+    }
     // qs / decodeURIComponent on a malformed percent-encoding.
     if (error instanceof URIError) return new AppError('bad_request', 'The request has malformed percent-encoding');
     const status = (error as { status?: unknown }).status;
