@@ -15,7 +15,7 @@ import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { withFastReads } from './http/fast-reads.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
-import { mediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
+import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import type { Services } from './http/services.js';
 import { DEFAULT_UPLOAD_LIMIT, MediaStore, mediaDirFor } from './media/media-store.js';
@@ -60,8 +60,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
-  // Uploads live in media/ beside the database file; an in-memory database has nowhere to keep them.
-  const media = database.file === ':memory:' ? null : new MediaStore(mediaDirFor(database.file));
+  // Uploads live in media/ beside the database file; an in-memory database has nowhere to keep them,
+  // and on PostgreSQL they must reach every server sharing the database (not there yet, issue 12).
+  const sqlite = database.kind === 'sqlite' ? database : null;
+  const media = sqlite && sqlite.file !== ':memory:' ? new MediaStore(mediaDirFor(sqlite.file)) : null;
   await media?.sweepIncoming();
 
   const app = express();
@@ -75,9 +77,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const api = express.Router();
   if (guards.api.length > 0) api.use(guards.api);
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
-  if (media) {
+  if (media && sqlite) {
     api.use(uploadRoutes(media, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));
-    api.use(unusedMediaRoutes(media, () => mediaReferenceSources(database.raw)));
+    api.use(unusedMediaRoutes(media, () => mediaReferenceSources(sqlite.raw)));
+  } else if (!sqlite) {
+    api.use(noMediaRoutes('Uploads are not available on a PostgreSQL database yet (they come with issue 12)'));
   }
   api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
   api.use(contentTypeRoutes(services));

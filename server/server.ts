@@ -2,14 +2,18 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createApp } from './app.js';
 import { BackupSchedule } from './db/backup-service.js';
-import { openDatabase, type QuireDb } from './db/database.js';
+import { openDatabase, openPostgresDatabase, type QuireDb } from './db/database.js';
+import type { PostgresTarget } from './db/postgres-url.js';
 import { clientErrorResponse } from './http/error-middleware.js';
 import { securityFor } from './http/localhost-guards.js';
 import type { Services } from './http/services.js';
 
 /** How to start a Quire server. */
 export interface ServerOptions {
+  /** The SQLite database file (ignored when `postgres` is given). */
   dbFile: string;
+  /** A PostgreSQL database to serve instead of the file (`--database`, `QUIRE_DATABASE_URL`). */
+  postgres?: PostgresTarget | null;
   port: number;
   host: string;
   editorName: string | null;
@@ -54,7 +58,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const security = securityFor(options.host, options);
   const log = options.log ?? ((message: string, error: unknown) => console.error(message, error));
 
-  const database = await openDatabase(options.dbFile, { nativeBinding: options.nativeBinding });
+  const database: QuireDb = options.postgres
+    ? await openPostgresDatabase(options.postgres)
+    : await openDatabase(options.dbFile, { nativeBinding: options.nativeBinding });
   let server: Server;
   let services: Services;
   try {
@@ -100,8 +106,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await database.close();
     throw error;
   }
+  // Backups copy the SQLite file; PostgreSQL's portable dump is still to come (issue 12).
   const backups =
-    options.backups === false || options.dbFile === ':memory:'
+    options.backups === false || database.kind !== 'sqlite' || database.file === ':memory:'
       ? null
       : new BackupSchedule(database.raw, database.file, {
           ...options.backups,

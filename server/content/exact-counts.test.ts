@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
-import { openDatabase, type QuireDb } from '../db/database.js';
+import { openDatabase, type SqliteQuireDb } from '../db/database.js';
 import { searchPendingName } from '../db/internal-names.js';
 import type { ContentType } from './content-type.js';
 import { ContentTypeRegistry } from './content-type-registry.js';
@@ -14,8 +14,8 @@ import { RowService } from './row-service.js';
 
 let registry: ContentTypeRegistry;
 let dir: string;
-let database: QuireDb;
-let other: QuireDb;
+let database: SqliteQuireDb;
+let other: SqliteQuireDb;
 let rows: RowService;
 let news: ContentType;
 

@@ -137,6 +137,7 @@ export class RowService {
       await checkRelationTargets(type, values, this.registry, repository);
       const stored = newStoredRow(type, rowId, values, input, now, this.editorName);
       await repository.insert(type.table, stored);
+      await repository.rowWritten(type.table, type.searchColumns, stored);
       write.changes.push({ before: null, after: stored });
       return formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
     });
@@ -160,6 +161,7 @@ export class RowService {
       changes.updated_by = this.editorName;
       await repository.update(type.table, id, changes);
       const updated = { ...current, ...changes };
+      await repository.rowWritten(type.table, type.searchColumns, updated);
       write.changes.push({ before: current, after: updated });
       return formatRow(type, updated, await resolveRelations(type, [updated], this.registry, repository));
     });

@@ -16,7 +16,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer } from '../test-support/test-server.js';
 import { BACKUP_DATABASE, type BackupManifest } from './backup-folder.js';
 import { BackupSchedule, backupDatabase, backupDir, backupFile, KEEP_BACKUPS, listBackups } from './backup-service.js';
-import { openDatabase, type QuireDb } from './database.js';
+import { openDatabase, type SqliteQuireDb } from './database.js';
 
 let dir: string;
 let dbFile: string;
@@ -27,7 +27,7 @@ beforeEach(() => {
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
 /** Adds a news row straight in SQLite. */
-function addNews(database: QuireDb | Database.Database, id: string): void {
+function addNews(database: SqliteQuireDb | Database.Database, id: string): void {
   const raw = 'raw' in database ? database.raw : database;
   raw
     .prepare(

@@ -1,14 +1,14 @@
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { rebuildContentIndexes } from './content-schema-repository.js';
-import { openDatabase, type QuireDb } from './database.js';
+import { openDatabase, type SqliteQuireDb } from './database.js';
 import { contentIndexName } from './internal-names.js';
 import { STARTER_TYPES } from './migrations/002-starter-types.js';
 
 const NEWS = STARTER_TYPES[0].columns;
 const STATUS = contentIndexName('news', ['status'], false);
 
-let database: QuireDb;
+let database: SqliteQuireDb;
 beforeEach(async () => {
   database = await openDatabase(':memory:');
 });

@@ -75,7 +75,7 @@ export class ContentRepository {
   /** Rows matching a selection by the plain scan, never the search index (to check the index against). */
   async listByScan(table: string, selection: RowSelection): Promise<StoredRow[]> {
     let query = this.db.selectFrom(table).selectAll();
-    const where = this.plainWhereOf(selection);
+    const where = this.plainWhereOf(table, selection);
     if (where) query = query.where(where);
     return query.orderBy(sql.id('id')).execute();
   }
@@ -149,6 +149,12 @@ export class ContentRepository {
     return this.write(this.db.deleteFrom(table).where(sql.id('id'), '=', id));
   }
 
+  /** Takes a row just written (every stored column) into the search index, in this transaction. */
+  async rowWritten(table: string, columns: readonly string[], row: StoredRow): Promise<void> {
+    if (columns.length === 0) return;
+    await this.engine.searchIndex.rowWritten(this.db as unknown as Kysely<unknown>, table, columns, row);
+  }
+
   /** Moves rows written since the last flush into the table's search index (run in a transaction). */
   async flushSearchIndex(table: string, columns: readonly string[]): Promise<void> {
     if (!(await this.hasSearchIndex(table, columns))) return;
@@ -159,22 +165,22 @@ export class ContentRepository {
   private async whereOf(table: string, selection: RowSelection): Promise<Expression<SqlBool> | undefined> {
     const search = selection.search;
     if (!this.runner || !search || !(await this.hasSearchIndex(table, search.columns))) {
-      return this.plainWhereOf(selection);
+      return this.plainWhereOf(table, selection);
     }
     const { searchIndex } = this.engine;
     const indexed = search.keywords.filter((keyword) => searchIndex.canAnswer(keyword));
     const scanned = search.keywords.filter((keyword) => !searchIndex.canAnswer(keyword));
     const parts = this.equalsOf(selection);
     if (indexed.length > 0) parts.push(searchIndex.matches(table, search.columns, indexed));
-    for (const keyword of scanned) parts.push(this.engine.containsIgnoringCase(search.columns, keyword));
+    for (const keyword of scanned) parts.push(this.engine.containsIgnoringCase(table, search.columns, keyword));
     return sql<SqlBool>`${sql.join(parts, sql` and `)}`;
   }
 
   /** The WHERE of a selection with every keyword checked row by row. */
-  private plainWhereOf(selection: RowSelection): Expression<SqlBool> | undefined {
+  private plainWhereOf(table: string, selection: RowSelection): Expression<SqlBool> | undefined {
     const parts = this.equalsOf(selection);
     for (const keyword of selection.search?.keywords ?? []) {
-      parts.push(this.engine.containsIgnoringCase(selection.search?.columns ?? [], keyword));
+      parts.push(this.engine.containsIgnoringCase(table, selection.search?.columns ?? [], keyword));
     }
     if (parts.length === 0) return undefined;
     return sql<SqlBool>`${sql.join(parts, sql` and `)}`;

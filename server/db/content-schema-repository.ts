@@ -19,16 +19,17 @@ export async function createContentTable(
   table: string,
   columns: readonly ColumnDescriptor[],
 ): Promise<void> {
-  let builder = db.schema.createTable(table).addColumn('id', 'text', (col) => col.primaryKey().notNull());
+  const text = engine.columnType('text');
+  let builder = db.schema.createTable(table).addColumn('id', text, (col) => col.primaryKey().notNull());
   for (const column of columns) {
-    builder = builder.addColumn(column.name, fieldFor(column.type).sqlType);
+    builder = builder.addColumn(column.name, engine.columnType(fieldFor(column.type).sqlType));
   }
   await builder
-    .addColumn('meta', 'text')
-    .addColumn('created_at', 'text', (col) => col.notNull())
-    .addColumn('updated_at', 'text', (col) => col.notNull())
-    .addColumn('created_by', 'text')
-    .addColumn('updated_by', 'text')
+    .addColumn('meta', text)
+    .addColumn('created_at', text, (col) => col.notNull())
+    .addColumn('updated_at', text, (col) => col.notNull())
+    .addColumn('created_by', text)
+    .addColumn('updated_by', text)
     .execute();
 
   await createContentIndexes(db, table, indexesFor(table, columns));
@@ -104,7 +105,10 @@ export async function alterContentTable(
   for (const { from, to } of change.renames) await db.schema.alterTable(table).renameColumn(from, to).execute();
   for (const name of change.drops) await db.schema.alterTable(table).dropColumn(name).execute();
   for (const column of change.adds) {
-    await db.schema.alterTable(table).addColumn(column.name, fieldFor(column.type).sqlType).execute();
+    await db.schema
+      .alterTable(table)
+      .addColumn(column.name, engine.columnType(fieldFor(column.type).sqlType))
+      .execute();
   }
   await createContentIndexes(db, table, indexesFor(table, change.columns));
   await engine.searchIndex.ensure(db, table, searchColumnsOf(change.columns));

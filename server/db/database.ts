@@ -1,9 +1,12 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import { Kysely, Migrator } from 'kysely';
+import { Kysely, Migrator, PostgresDialect } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
+import { connectPostgres, type PostgresPoolOptions } from './postgres-connection.js';
+import { postgresEngine } from './postgres-engine.js';
+import { describeTarget, type PostgresTarget } from './postgres-url.js';
 import type { QuireDatabase } from './schema.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
@@ -12,44 +15,106 @@ import type { StatementRunner } from './statement-runner.js';
 
 /**
  * An open Quire database: the Kysely instance, the engine behind it (everything engine-specific the
- * repositories need), the raw handle for SQLite-only chores, its file.
+ * repositories need), and on SQLite the raw handle and the file for the SQLite-only chores (backups,
+ * media beside the file, direct statements). Code that needs those narrows on `kind`, so a
+ * PostgreSQL database can never reach them by mistake.
  */
-export interface QuireDb {
+export type QuireDb = SqliteQuireDb | PostgresQuireDb;
+
+/** What every open database has. */
+interface OpenDatabase {
   db: Kysely<QuireDatabase>;
   engine: DatabaseEngine;
+  /** Where it is, for messages: the file, or `host:port/database` (never credentials). */
+  description: string;
+  close(): Promise<void>;
+}
+
+/** A SQLite database file. */
+export interface SqliteQuireDb extends OpenDatabase {
+  kind: 'sqlite';
   raw: Database.Database;
   /** Runs compiled reads as reused prepared statements (the hot read path). */
   runner: StatementRunner;
   file: string;
-  close(): Promise<void>;
+}
+
+/**
+ * A PostgreSQL database. It has no statement runner (and so no read cache, which assumes one
+ * process: several servers may share the database) and no file.
+ */
+export interface PostgresQuireDb extends OpenDatabase {
+  kind: 'postgres';
+  raw: null;
+  runner?: undefined;
+  file: null;
 }
 
 /**
  * Opens a database file (creating it and its folder if missing) and migrates it to the current
  * schema. A file that is not a SQLite database fails here with a clear error, before serving.
  */
-export async function openDatabase(file: string, options: SqliteOptions = {}): Promise<QuireDb> {
+export async function openDatabase(file: string, options: SqliteOptions = {}): Promise<SqliteQuireDb> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const { raw, dialect, statements } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
+  await migrate(db, sqliteEngine);
+  return {
+    kind: 'sqlite',
+    db,
+    engine: sqliteEngine,
+    description: file,
+    raw,
+    runner: sqliteStatementRunner(raw, statements),
+    file,
+    close: closeOnce(db),
+  };
+}
+
+/**
+ * Connects to a PostgreSQL database (which must exist) and migrates it to the current schema.
+ * Kysely's migrator holds a PostgreSQL advisory lock while it migrates, so servers starting
+ * together migrate once. An unreachable server fails with `connectPostgres`'s one-line error.
+ */
+export async function openPostgresDatabase(
+  target: PostgresTarget,
+  options: PostgresPoolOptions = {},
+): Promise<PostgresQuireDb> {
+  const { pool } = await connectPostgres(target, options);
+  const db = new Kysely<QuireDatabase>({ dialect: new PostgresDialect({ pool }) });
+  await migrate(db, postgresEngine);
+  return {
+    kind: 'postgres',
+    db,
+    engine: postgresEngine,
+    description: describeTarget(target),
+    raw: null,
+    file: null,
+    close: closeOnce(db),
+  };
+}
+
+/** The SQLite side of a database, or an error saying that `what` needs one. */
+export function requireSqlite(database: QuireDb, what: string): SqliteQuireDb {
+  if (database.kind === 'sqlite') return database;
+  throw new Error(`${what} works on a SQLite database only; this one is PostgreSQL (${database.description})`);
+}
+
+async function migrate(db: Kysely<QuireDatabase>, engine: DatabaseEngine): Promise<void> {
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider(sqliteEngine) }).migrateToLatest();
+    const { error } = await new Migrator({ db, provider: migrationProvider(engine) }).migrateToLatest();
     if (error) throw error;
   } catch (error) {
     await db.destroy();
     throw error;
   }
+}
+
+function closeOnce(db: Kysely<QuireDatabase>): () => Promise<void> {
   let closed = false;
-  return {
-    db,
-    engine: sqliteEngine,
-    raw,
-    runner: sqliteStatementRunner(raw, statements),
-    file,
-    async close() {
-      if (closed) return;
-      closed = true;
-      await db.destroy();
-    },
+  return async () => {
+    if (closed) return;
+    closed = true;
+    await db.destroy();
   };
 }

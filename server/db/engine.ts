@@ -1,9 +1,11 @@
-import type { Expression, Kysely, SqlBool } from 'kysely';
+import type { ColumnDataType, Expression, Kysely, SqlBool } from 'kysely';
+import type { SqlType } from '../fields/field.js';
 
 /**
  * The seam between Quire and the database it runs on. Kysely writes the portable SQL (selects,
  * writes, `create table` and `alter table` with Quire's column types); what it cannot write the same
- * way everywhere is listed here, and each engine (`sqlite-engine.ts`) implements it in one place.
+ * way everywhere is listed here, and each engine (`sqlite-engine.ts`, `postgres-engine.ts`) implements
+ * it in one place.
  * Repositories and services reach engine specifics only through the `QuireDb`'s engine, so they
  * never know which one is in use.
  *
@@ -12,8 +14,16 @@ import type { Expression, Kysely, SqlBool } from 'kysely';
 export interface DatabaseEngine {
   /** Which database this is, for the rare step that exists on one only (008's pre-008 names). */
   readonly kind: 'sqlite' | 'postgres';
-  /** A case-insensitive, Unicode-aware substring match of `keyword` in any of `columns` (row by row). */
-  containsIgnoringCase(columns: readonly string[], keyword: string): Expression<SqlBool>;
+  /**
+   * The column type that stores Quire's `text`, `integer` or `real` so that values read back as on
+   * SQLite (PostgreSQL's own `real` is a 4-byte float, and its text sorts by the database's locale).
+   */
+  columnType(type: SqlType): ColumnDataType | Expression<unknown>;
+  /**
+   * A case-insensitive, Unicode-aware substring match of `keyword` in any of `columns` of `table`
+   * (row by row where the engine can fold in SQL; through the search index where it cannot).
+   */
+  containsIgnoringCase(table: string, columns: readonly string[], keyword: string): Expression<SqlBool>;
   /** Whether the JSON array stored in `column` holds `value` (tags membership). */
   jsonArrayContains(column: string, value: unknown): Expression<SqlBool>;
   /** Whether an error is a unique-constraint failure (a conflict the client can fix). */
@@ -33,6 +43,16 @@ export interface SearchIndexEngine {
   ensure(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void>;
   /** Drops the search index of a table with everything that keeps it in step. */
   drop(db: Kysely<unknown>, table: string): Promise<void>;
+  /**
+   * Takes a row just inserted or updated (all its stored columns) into the index, in the write's
+   * transaction. SQLite's triggers do this themselves; PostgreSQL folds the text here, in JavaScript.
+   */
+  rowWritten(
+    db: Kysely<unknown>,
+    table: string,
+    columns: readonly string[],
+    row: Record<string, unknown>,
+  ): Promise<void>;
   /** Moves rows written since the last flush into the index (run it inside a transaction). */
   flush(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void>;
   /** The columns the search index of `table` covers, or null when it has none (or a broken one). */

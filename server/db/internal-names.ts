@@ -22,7 +22,7 @@ import { createHash } from 'node:crypto';
  */
 
 /** What an internal object is; the first part of its name. */
-export type InternalKind = 'fts' | 'fts_pending' | 'fts_trigger' | 'idx' | 'unique';
+export type InternalKind = 'fts' | 'fts_pending' | 'fts_trigger' | 'idx' | 'unique' | 'search' | 'search_trgm';
 
 /** Prefix of every internal name (content tables can never start with it). */
 export const INTERNAL_PREFIX = 'quire_';
@@ -51,6 +51,16 @@ export function searchPendingName(table: string): string {
 /** The triggers that keep the search index of `table` in step with its rows. */
 export function searchTriggerName(table: string, event: 'insert' | 'update' | 'delete'): string {
   return internalName('fts_trigger', table, event);
+}
+
+/** PostgreSQL's search table of `table`: each row's id and the folded text of its search columns. */
+export function searchTextName(table: string): string {
+  return internalName('search', table);
+}
+
+/** The trigram index of one column of PostgreSQL's search table of `table`. */
+export function searchTextIndexName(table: string, column: string): string {
+  return internalName('search_trgm', table, column);
 }
 
 /** A SQL index of a content table over `columns` (the `id` tie-breaker it may end with is not named). */

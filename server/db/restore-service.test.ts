@@ -8,7 +8,7 @@ import { spawnServer } from '../test-support/child-server.js';
 import { startTestServer } from '../test-support/test-server.js';
 import { BACKUP_DATABASE } from './backup-folder.js';
 import { BackupError, backupDatabase, KEEP_BACKUPS, listBackups } from './backup-service.js';
-import { openDatabase, type QuireDb } from './database.js';
+import { openDatabase, type SqliteQuireDb } from './database.js';
 import { restoreDatabase } from './restore-service.js';
 
 let dir: string;
@@ -19,7 +19,7 @@ beforeEach(() => {
 });
 afterEach(() => rmSync(dir, { recursive: true, force: true }));
 
-function addNews(database: QuireDb, id: string): void {
+function addNews(database: SqliteQuireDb, id: string): void {
   database.raw
     .prepare(
       `insert into news (id, title, slug, status, published_at, meta, created_at, updated_at, created_by, updated_by)

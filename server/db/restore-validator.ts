@@ -6,7 +6,7 @@ import { searchColumnsOf } from '../../common/title-rules.js';
 import { contentTypeFromRecord } from '../content/content-type.js';
 import { rebuildContentIndexes } from './content-schema-repository.js';
 import type { ContentTypeRecord } from './content-type-repository.js';
-import { openDatabase, type QuireDb } from './database.js';
+import { openDatabase, type SqliteQuireDb } from './database.js';
 import { migrationProvider } from './migrations/index.js';
 import { REGISTRY_TABLE } from './schema.js';
 import {
@@ -78,7 +78,7 @@ export async function admitRestoredCopy(file: string, options: SqliteOptions = {
     raw.close();
   }
 
-  let database: QuireDb;
+  let database: SqliteQuireDb;
   try {
     database = await openDatabase(file, options);
   } catch (error) {
@@ -214,7 +214,7 @@ async function checkCoreTables(raw: SqliteHandle): Promise<void> {
  * Gives each content table exactly the indexes, search index and triggers today's code makes for
  * its columns, rebuilding those of a table where anything differs.
  */
-async function rebuildDerivedObjects(database: QuireDb, types: readonly ContentTableSpec[]): Promise<void> {
+async function rebuildDerivedObjects(database: SqliteQuireDb, types: readonly ContentTableSpec[]): Promise<void> {
   const reference = await referenceContentSchema(types);
   const db = database.db as unknown as Kysely<unknown>;
   for (const type of types) {

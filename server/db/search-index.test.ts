@@ -5,7 +5,7 @@ import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentRepository, type RowSelection, type StoredRow } from './content-repository.js';
-import { openDatabase, type QuireDb } from './database.js';
+import { openDatabase, type SqliteQuireDb } from './database.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
 import { up as addSearchIndex } from './migrations/005-search-index.js';
 import { isIndexableKeyword } from './sqlite-search-index.js';
@@ -42,7 +42,7 @@ const WORDS = [
 const SEARCH_COLUMNS = ['title', 'slug'] as const;
 
 let dir: string;
-let database: QuireDb;
+let database: SqliteQuireDb;
 let indexed: ContentRepository;
 let plain: ContentRepository;
 const titles: string[] = [];

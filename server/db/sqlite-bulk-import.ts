@@ -1,7 +1,7 @@
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { StoredRow } from './content-repository.js';
-import type { QuireDb } from './database.js';
+import type { SqliteQuireDb } from './database.js';
 import { searchIndexName, searchTriggerName } from './internal-names.js';
 
 /** Page cache during an import (KiB, as SQLite's negative cache_size): the indexes stay in memory. */
@@ -24,7 +24,7 @@ export interface BulkWriter {
  * built once at the end. `work` returns whether to commit.
  */
 export async function runBulkImport(
-  database: QuireDb,
+  database: SqliteQuireDb,
   table: string,
   columns: readonly string[],
   work: (writer: BulkWriter) => Promise<boolean>,

@@ -1,5 +1,6 @@
 import Database from 'better-sqlite3';
 import { type Expression, type SqlBool, SqliteDialect, sql } from 'kysely';
+import { foldForSearch } from './search-folding.js';
 
 /**
  * SQLite's connection-level specifics: opening the file with its pragmas, statement caching, the
@@ -16,10 +17,7 @@ export interface SqliteConnection {
   statements: SqliteStatements;
 }
 
-/** Folds text for case-insensitive, Unicode-aware matching (`ÜBER` matches `über`). */
-export function foldForSearch(text: string): string {
-  return text.normalize('NFC').toLowerCase();
-}
+export { foldForSearch };
 
 /** How to open SQLite. */
 export interface SqliteOptions {

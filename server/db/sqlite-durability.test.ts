@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
-import { openDatabase } from './database.js';
+import { openDatabase, requireSqlite } from './database.js';
 
 /** better-sqlite3 builds default WAL to synchronous=NORMAL; Quire must run with FULL. */
 describe('SQLite durability settings', () => {
@@ -29,8 +29,10 @@ describe('SQLite durability settings', () => {
   });
 
   it('serves with the same settings on its connection', () => {
-    expect(server.database.raw.pragma('journal_mode', { simple: true })).toBe('wal');
-    expect(server.database.raw.pragma('synchronous', { simple: true })).toBe(2);
-    expect(server.database.raw.pragma('busy_timeout', { simple: true })).toBeGreaterThan(0);
+    expect(requireSqlite(server.database, 'this check').raw.pragma('journal_mode', { simple: true })).toBe('wal');
+    expect(requireSqlite(server.database, 'this check').raw.pragma('synchronous', { simple: true })).toBe(2);
+    expect(requireSqlite(server.database, 'this check').raw.pragma('busy_timeout', { simple: true })).toBeGreaterThan(
+      0,
+    );
   });
 });

@@ -13,12 +13,17 @@ import {
 /** The SQLite engine: `quire_fold` for search, FTS5 for the search index, `sqlite_master` as catalog. */
 export const sqliteEngine: DatabaseEngine = {
   kind: 'sqlite',
-  containsIgnoringCase,
+  // SQLite stores any type name as given; these are the ones its tables always had.
+  columnType: (type) => type,
+  // The plain scan folds row by row with quire_fold; it needs no table.
+  containsIgnoringCase: (_table, columns, keyword) => containsIgnoringCase(columns, keyword),
   jsonArrayContains,
   isUniqueViolation,
   searchIndex: {
     ensure: ensureSearchIndex,
     drop: dropSearchIndex,
+    // The triggers note every written row in the pending table themselves.
+    rowWritten: async () => {},
     flush: flushSearchIndex,
     indexedColumns,
     canAnswer: isIndexableKeyword,

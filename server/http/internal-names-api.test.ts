@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { requireSqlite } from '../db/database.js';
 import { request } from '../test-support/api-scenario.js';
 import { startTestServer } from '../test-support/test-server.js';
 
@@ -122,14 +123,16 @@ describe('a new content type named like a schema object that is not a content ta
     ['a trigger', 'legacy_trigger', 'create trigger legacy_trigger after delete on news begin select 1; end'],
     ['a table outside the registry', 'legacy_table', 'create table legacy_table (id text)'],
   ])('is refused with a 409 naming the table when %s has the name', async (_what, table, ddl) => {
-    server.database.raw.exec(ddl);
+    requireSqlite(server.database, 'this check').raw.exec(ddl);
     const before = await request(server, 'GET', '/cms-content');
     const refused = await request(server, 'POST', '/cms-content', { json: { title: table, table, columns: TITLED } });
     expect(refused.response.status, refused.text).toBe(409);
     expect(refused.body.error.message).toContain(table);
     expect(refused.body.error.problems).toEqual({ table: { code: 'taken' } });
     expect((await request(server, 'GET', '/cms-content')).body).toEqual(before.body);
-    const kept = server.database.raw.prepare('select count(*) as n from sqlite_master where name = ?').get(table);
+    const kept = requireSqlite(server.database, 'this check')
+      .raw.prepare('select count(*) as n from sqlite_master where name = ?')
+      .get(table);
     expect(kept).toEqual({ n: 1 });
   });
 });

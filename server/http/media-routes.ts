@@ -84,3 +84,16 @@ export function mediaRoutes(store: MediaStore): Router {
 function notFound(): AppError {
   return new AppError('not_found', 'There is no media file at this path');
 }
+
+/**
+ * `/uploads` and `/media/unused` (under `/api`) where there is no media store (an in-memory
+ * database, or PostgreSQL until media live in the database): a 404 saying why, before the body
+ * parsers could answer a multipart upload with a misleading 415.
+ */
+export function noMediaRoutes(reason: string): Router {
+  const router = Router();
+  router.all(['/uploads', '/media/unused'], () => {
+    throw new AppError('not_found', reason);
+  });
+  return router;
+}

@@ -8,7 +8,7 @@ import { parseRowInput } from '../content/row-input.js';
 import { newStoredRow } from '../content/row-service.js';
 import { assignSlugs } from '../content/slug-columns.js';
 import { ContentRepository } from '../db/content-repository.js';
-import type { QuireDb } from '../db/database.js';
+import type { SqliteQuireDb } from '../db/database.js';
 import { runBulkImport } from '../db/sqlite-bulk-import.js';
 import { AppError } from '../errors/app-error.js';
 import type { ImportRecord } from './import-formats.js';
@@ -50,7 +50,7 @@ export interface ImportOptions {
  * written and the report names the refused rows by line.
  */
 export async function importRows(
-  database: QuireDb,
+  database: SqliteQuireDb,
   registry: ContentTypeRegistry,
   type: ContentType,
   records: readonly ImportRecord[],

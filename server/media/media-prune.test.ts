@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnusedMediaResponse } from '../../common/api-contract.js';
 import { packageRoot } from '../config/package-root.js';
+import { requireSqlite } from '../db/database.js';
 import { mediaReferenceSources } from '../db/media-reference-repository.js';
 import { request } from '../test-support/api-scenario.js';
 import { gifImage, jpegImage, pngImage } from '../test-support/sample-images.js';
@@ -100,8 +101,17 @@ describe('unused uploads: GET /api/media/unused and quire media prune', () => {
       },
     };
     const root = join(server.dir, 'media');
-    expect((await findUnusedMedia(root, mediaReferenceSources(server.database.raw))).files).toHaveLength(1);
-    expect((await findUnusedMedia(root, [...mediaReferenceSources(server.database.raw), revisions])).files).toEqual([]);
+    expect(
+      (await findUnusedMedia(root, mediaReferenceSources(requireSqlite(server.database, 'this check').raw))).files,
+    ).toHaveLength(1);
+    expect(
+      (
+        await findUnusedMedia(root, [
+          ...mediaReferenceSources(requireSqlite(server.database, 'this check').raw),
+          revisions,
+        ])
+      ).files,
+    ).toEqual([]);
   });
 
   it('deletes it with --yes, while the server runs, and keeps every file a row names and the fresh one', async () => {

@@ -25,6 +25,9 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '008-internal-namespace': internalNamespace,
 };
 
+/** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
+export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
+
 /**
  * Provides the migrations compiled into the app (no file-system scanning, so it works packaged),
  * each running on `engine`.

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentRepository, type RowSelection } from '../content-repository.js';
-import { openDatabase, type QuireDb } from '../database.js';
+import { openDatabase, type SqliteQuireDb } from '../database.js';
 import { searchIndexName } from '../internal-names.js';
 import { openSqlite } from '../sqlite-dialect.js';
 import { indexedColumns } from '../sqlite-search-index.js';
@@ -31,7 +31,7 @@ function previousSchemaDatabase(file: string): void {
 }
 
 let dir: string;
-let database: QuireDb;
+let database: SqliteQuireDb;
 let indexed: ContentRepository;
 
 beforeAll(async () => {

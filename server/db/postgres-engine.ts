@@ -1,0 +1,122 @@
+import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import type { DatabaseEngine, IndexDefinition } from './engine.js';
+import {
+  dropSearchText,
+  ensureSearchText,
+  matchesSearchText,
+  rowWrittenInSearchIndex,
+  searchTextColumns,
+} from './postgres-search-index.js';
+
+/**
+ * The PostgreSQL engine: Quire's column types mapped so rows read back as on SQLite, search through
+ * a side table of JavaScript-folded text (see postgres-search-index.ts), jsonb for tags membership,
+ * pg_catalog as the catalog. Everything lives in the connection's current schema (`public` unless
+ * the URL's user has another search_path).
+ */
+export const postgresEngine: DatabaseEngine = {
+  kind: 'postgres',
+  columnType,
+  // There is no row-by-row folding in SQL that matches JavaScript's: the search table answers it.
+  containsIgnoringCase: (table, columns, keyword) => matchesSearchText(table, columns, [keyword]),
+  jsonArrayContains,
+  isUniqueViolation,
+  searchIndex: {
+    ensure: ensureSearchText,
+    drop: dropSearchText,
+    rowWritten: rowWrittenInSearchIndex,
+    // Rows reach the search table in their own write's transaction: nothing waits for a flush.
+    flush: async () => {},
+    indexedColumns: searchTextColumns,
+    canAnswer: () => true,
+    matches: matchesSearchText,
+  },
+  schema: { hasTable, objectType, indexes },
+};
+
+/**
+ * `real` is a double (PostgreSQL's `real` is a 4-byte float, which would round numbers); text is
+ * `collate "C"` so that it orders and compares code point by code point, as SQLite's does,
+ * whatever the database's locale.
+ */
+function columnType(type: 'text' | 'integer' | 'real') {
+  if (type === 'real') return sql`double precision`;
+  if (type === 'text') return sql`text collate "C"`;
+  return type;
+}
+
+/** Whether the JSON array text in `column` holds `value` as a string element (tags are strings). */
+function jsonArrayContains(column: string, value: unknown): Expression<SqlBool> {
+  return sql<SqlBool>`(${sql.id(column)})::jsonb @> jsonb_build_array(${value}::text)`;
+}
+
+/** SQLSTATE 23505, unique_violation (a primary key or unique index). */
+function isUniqueViolation(error: unknown): boolean {
+  return typeof error === 'object' && error !== null && (error as { code?: unknown }).code === '23505';
+}
+
+/** The kinds of pg_class entries, as SQLite's sqlite_master would name them where it has one. */
+const RELATION_KINDS: Record<string, string> = {
+  r: 'table',
+  p: 'table',
+  i: 'index',
+  I: 'index',
+  v: 'view',
+  m: 'materialized view',
+  S: 'sequence',
+  f: 'foreign table',
+  c: 'type',
+  t: 'toast table',
+};
+
+async function hasTable(db: Kysely<unknown>, name: string): Promise<boolean> {
+  return (await objectType(db, name)) === 'table';
+}
+
+// Tables, indexes, views and sequences share one namespace per schema, as in SQLite.
+async function objectType(db: Kysely<unknown>, name: string): Promise<string | null> {
+  const result = await sql<{ relkind: string }>`select c.relkind from pg_class c
+    join pg_namespace n on n.oid = c.relnamespace
+    where n.nspname = current_schema() and c.relname = ${name} limit 1`.execute(db);
+  const kind = result.rows[0]?.relkind;
+  return kind === undefined ? null : (RELATION_KINDS[kind] ?? 'relation');
+}
+
+/**
+ * Indexes made by `create index` (not those of primary keys and constraints) of `table`, and any
+ * named in `alsoNamed`. A plain b-tree index over columns gets the statement Kysely compiles for
+ * one, so it compares equal to a planned index of the same name, uniqueness and columns; any other
+ * (expressions, a predicate, another method) gets PostgreSQL's own definition, which never does.
+ */
+async function indexes(
+  db: Kysely<unknown>,
+  table: string,
+  alsoNamed: readonly string[] = [],
+): Promise<IndexDefinition[]> {
+  const result = await sql<{
+    name: string;
+    table: string;
+    unique: boolean;
+    plain: boolean;
+    columns: string[];
+    definition: string;
+  }>`select i.relname as name, t.relname as table, x.indisunique as unique,
+      (x.indexprs is null and x.indpred is null and am.amname = 'btree') as plain,
+      array(select a.attname::text from unnest(x.indkey::int2[]) with ordinality k(attnum, position)
+        join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
+        order by k.position) as columns,
+      pg_get_indexdef(x.indexrelid) as definition
+    from pg_index x
+    join pg_class i on i.oid = x.indexrelid
+    join pg_class t on t.oid = x.indrelid
+    join pg_am am on am.oid = i.relam
+    join pg_namespace n on n.oid = i.relnamespace
+    where n.nspname = current_schema()
+      and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)
+      and (t.relname = ${table} or i.relname = any(${[...alsoNamed]}::text[]))`.execute(db);
+  return result.rows.map((row) => {
+    let create = db.schema.createIndex(row.name).on(row.table).columns(row.columns);
+    if (row.unique) create = create.unique();
+    return { name: row.name, table: row.table, sql: row.plain ? create.compile().sql : row.definition };
+  });
+}

@@ -1,0 +1,33 @@
+import type { PostgresTarget } from '../db/postgres-url.js';
+import { type RunningServer, type ServerOptions, startServer } from '../server.js';
+
+/** A Quire server on a free 127.0.0.1 port over a PostgreSQL database, for tests. */
+export interface PostgresTestServer extends RunningServer {
+  /** `origin + '/api'`. */
+  api: string;
+  /** Unexpected server errors, collected instead of printed. */
+  errors: unknown[];
+}
+
+/**
+ * Starts a server on `target` (a throwaway database from `useTestDatabase`), without backups. The
+ * database is the caller's to drop; several servers may share it.
+ */
+export async function startPostgresTestServer(
+  target: PostgresTarget,
+  options: Partial<ServerOptions> = {},
+): Promise<PostgresTestServer> {
+  const errors: unknown[] = [];
+  const server = await startServer({
+    port: 0,
+    host: '127.0.0.1',
+    editorName: 'tester',
+    log: (_message, error) => errors.push(error),
+    backups: false,
+    ...options,
+    // Never used: the PostgreSQL target wins, and no file is made.
+    dbFile: ':memory:',
+    postgres: target,
+  });
+  return { ...server, api: `${server.origin}/api`, errors };
+}
