@@ -14,7 +14,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 function runCli(args: string[]): ChildProcess {
   return spawn(process.execPath, ['--import', 'tsx', join(root, 'server', 'cli.ts'), ...args], {
     cwd: root,
-    env: { ...process.env, QUIRE_DB: '', QUIRE_PORT: '', QUIRE_HOST: '' },
+    env: { ...process.env, QUIRE_DB: '', QUIRE_DATABASE_URL: '', QUIRE_PORT: '', QUIRE_HOST: '' },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
 }

@@ -7,6 +7,8 @@ import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 import { builtEditorDir } from './config/package-root.js';
 import { addDemoContent } from './content/demo-content.js';
 import { BackupError, backupFile } from './db/backup-service.js';
+import { PostgresConnectionError } from './db/postgres-connection.js';
+import { describeTarget, type PostgresTarget, parsePostgresUrl, redactPostgresUrl } from './db/postgres-url.js';
 import { restoreDatabase } from './db/restore-service.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
@@ -21,7 +23,7 @@ import { type RunningServer, startServer } from './server.js';
 export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE =
-  'Usage: quire serve [--db FILE] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
+  'Usage: quire serve [--db FILE | --database postgres://...] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
   ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore BACKUP [--db FILE]' +
   ` | ${IMPORT_USAGE} | ${MEDIA_USAGE}`;
 
@@ -30,7 +32,10 @@ export class UsageError extends Error {}
 
 /** Parsed `serve` options. */
 export interface ServeOptions {
+  /** The SQLite file (unused when `postgres` is set). */
   dbFile: string;
+  /** The PostgreSQL database (`--database URL` or `QUIRE_DATABASE_URL`), or null for SQLite. */
+  postgres: PostgresTarget | null;
   port: number;
   host: string;
   editorName: string;
@@ -70,7 +75,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
   if (!Number.isInteger(uploadLimit) || uploadLimit < 1024)
     throw new UsageError('--upload-limit must be a whole number of bytes, at least 1024');
   return {
-    dbFile: resolve(values.db ?? fromEnv('QUIRE_DB') ?? defaultDatabaseFile()),
+    ...parseDatabaseFlags(values, fromEnv),
     port,
     host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
@@ -80,6 +85,37 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     backups: !values['no-backups'],
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
   };
+}
+
+/**
+ * `--db FILE` (SQLite) or `--database URL` (PostgreSQL), each also from its variable (`QUIRE_DB`,
+ * `QUIRE_DATABASE_URL`); a flag overrides the variables. Naming both engines at one level is a
+ * mistake, not a choice to guess at.
+ */
+function parseDatabaseFlags(
+  values: { db?: string; database?: string },
+  fromEnv: (name: string) => string | undefined,
+): Pick<ServeOptions, 'dbFile' | 'postgres'> {
+  if (values.db !== undefined && values.database !== undefined) {
+    throw new UsageError('give either --db FILE (SQLite) or --database URL (PostgreSQL), not both');
+  }
+  let url = values.database;
+  let file = values.db;
+  if (url === undefined && file === undefined) {
+    url = fromEnv('QUIRE_DATABASE_URL');
+    file = fromEnv('QUIRE_DB');
+    if (url !== undefined && file !== undefined) {
+      throw new UsageError('QUIRE_DB and QUIRE_DATABASE_URL are both set: unset one, or pass --db or --database');
+    }
+  }
+  const dbFile = resolve(file ?? defaultDatabaseFile());
+  if (url === undefined) return { dbFile, postgres: null };
+  try {
+    return { dbFile, postgres: parsePostgresUrl(url) };
+  } catch (error) {
+    // The URL parser's messages never repeat the URL, so they are safe to print.
+    throw new UsageError(`--database: ${(error as Error).message}`);
+  }
 }
 
 /** `--allow-host`, `--cors-origin`, `--token`, each checked so a typo fails at start, not per request. */
@@ -119,6 +155,7 @@ function parse(args: string[]) {
     allowPositionals: false,
     options: {
       db: { type: 'string' },
+      database: { type: 'string' },
       port: { type: 'string' },
       host: { type: 'string' },
       editor: { type: 'string' },
@@ -143,6 +180,8 @@ function osUserName(): string {
 
 /** Turns a start-up failure into the one line a user reads. */
 export function explainStartError(error: unknown, options: Pick<ServeOptions, 'dbFile' | 'port' | 'host'>): string {
+  // Already one line naming host and port, without credentials.
+  if (error instanceof PostgresConnectionError) return error.message;
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE')
     return `Port ${options.port} is already in use on ${options.host}; pass --port with another number, or --port 0 for a free one.`;
@@ -152,7 +191,8 @@ export function explainStartError(error: unknown, options: Pick<ServeOptions, 'd
   if (code === 'SQLITE_NOTADB') return `${options.dbFile} is not a Quire database (not a SQLite file).`;
   if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return `Cannot open the database ${options.dbFile}: check that its folder exists and is writable.`;
-  return `Quire could not start: ${(error as Error).message ?? String(error)}`;
+  // A driver message could quote a connection string: never print credentials.
+  return `Quire could not start: ${redactPostgresUrl((error as Error).message ?? String(error))}`;
 }
 
 /**
@@ -162,6 +202,7 @@ export function explainStartError(error: unknown, options: Pick<ServeOptions, 'd
 export async function serve(options: ServeOptions): Promise<RunningServer> {
   const server = await startServer({
     dbFile: options.dbFile,
+    postgres: options.postgres,
     port: options.port,
     host: options.host,
     editorName: options.editorName,
@@ -177,7 +218,13 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     const added = await addDemoContent(server.services.registry, server.services.rows);
     console.log(added > 0 ? `Added ${added} demo rows.` : 'Demo rows skipped: the starter types already have rows.');
   }
-  console.log(`Quire API listening on ${server.origin}/api (database ${options.dbFile})`);
+  const where = options.postgres
+    ? `PostgreSQL database ${describeTarget(options.postgres)}`
+    : `database ${options.dbFile}`;
+  console.log(`Quire API listening on ${server.origin}/api (${where})`);
+  if (options.postgres && options.backups) {
+    console.log('Scheduled backups and uploads are not available on PostgreSQL yet; back up with pg_dump meanwhile.');
+  }
   console.log(`Editor: ${server.origin}/`);
   if (server.token && server.token !== options.token) {
     console.log(`API token (generated for this run): ${server.token}`);
@@ -213,6 +260,11 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
+  const sqliteOnly = sqliteOnlyCommandProblem(command, rest);
+  if (sqliteOnly) {
+    console.error(`quire: ${sqliteOnly}`);
+    return 2;
+  }
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
   if (command === 'import') return importCommand(rest);
   if (command === 'media') return mediaCommand(rest);
@@ -236,6 +288,24 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`quire: ${explainStartError(error, options)}`);
     return 1;
   }
+}
+
+/** Commands that work on a SQLite file only (PostgreSQL's versions come with issue 12). */
+const SQLITE_ONLY_COMMANDS = ['backup', 'restore', 'import', 'media'];
+
+/**
+ * Why a SQLite-only command refuses to run, or null: with `QUIRE_DATABASE_URL` set and no `--db`,
+ * running it on the default SQLite file would quietly act on a database the user does not mean.
+ */
+function sqliteOnlyCommandProblem(command: string, args: readonly string[]): string | null {
+  if (!SQLITE_ONLY_COMMANDS.includes(command)) return null;
+  if (args.some((arg) => arg === '--database' || arg.startsWith('--database='))) {
+    return `${command} works on SQLite files only for now; PostgreSQL support comes later (use pg_dump meanwhile)`;
+  }
+  if (process.env.QUIRE_DATABASE_URL && !args.some((arg) => arg === '--db' || arg.startsWith('--db='))) {
+    return `${command} works on SQLite files only for now, and QUIRE_DATABASE_URL names a PostgreSQL database: pass --db FILE for a SQLite one`;
+  }
+  return null;
 }
 
 /** `backup [--db FILE]` and `restore BACKUP [--db FILE]`: one line on success or failure. */
