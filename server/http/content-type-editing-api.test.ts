@@ -1,3 +1,4 @@
+import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { request } from '../test-support/api-scenario.js';
@@ -32,11 +33,10 @@ async function createEvents() {
   });
 }
 
-/** The SQL columns of a table, straight from SQLite. */
-function sqlColumns(table: string): string[] {
-  return (server.database.raw.prepare(`select name from pragma_table_info(?)`).all(table) as { name: string }[]).map(
-    (column) => column.name,
-  );
+/** The SQL columns of a table, in order, straight from the database's catalog (either engine). */
+async function sqlColumns(table: string): Promise<string[]> {
+  const tables = await server.database.db.introspection.getTables();
+  return tables.find((each) => each.name === table && !each.isView)?.columns.map((column) => column.name) ?? [];
 }
 
 describe('POST /api/cms-content creates a content type', () => {
@@ -57,7 +57,7 @@ describe('POST /api/cms-content creates a content type', () => {
       title_column: 'name',
       search_columns: ['name', 'slug'],
     });
-    expect(sqlColumns('events')).toEqual([
+    expect(await sqlColumns('events')).toEqual([
       'id',
       'name',
       'slug',
@@ -166,12 +166,12 @@ describe('PUT /api/cms-content/:slug changes a content type', () => {
     const { body } = await request(server, 'GET', '/cms/events');
     expect(body.rows[0]).toMatchObject({ date: '2025-07-04' });
     expect(body.rows[0]).not.toHaveProperty('day');
-    expect(sqlColumns('events')).toContain('date');
+    expect(await sqlColumns('events')).toContain('date');
   });
 
   it('removes a column with its data', async () => {
     expect((await changed(EVENT_COLUMNS.filter((c) => c.name !== 'day'))).response.status).toBe(200);
-    expect(sqlColumns('events')).not.toContain('day');
+    expect(await sqlColumns('events')).not.toContain('day');
     expect((await request(server, 'GET', '/cms/events')).body.rows[0]).not.toHaveProperty('day');
   });
 
@@ -218,21 +218,21 @@ describe('PUT /api/cms-content/:slug changes a content type', () => {
   });
 
   it('leaves schema and data as they were when the database refuses the change', async () => {
-    // Something outside Quire depends on the column (a view), so SQLite refuses to drop it.
-    server.database.raw.exec('create view event_days as select day from events');
-    const before = sqlColumns('events');
+    // Something outside Quire depends on the column (a view), so the database refuses to drop it
+    // (SQLite and PostgreSQL alike: neither drops a column a view reads without being told to).
+    await sql`create view event_days as select day from events`.execute(server.database.db);
+    const before = await sqlColumns('events');
     const { response } = await changed([
       ...EVENT_COLUMNS.filter((c) => c.name !== 'day'),
       { name: 'venue', label: 'Venue', type: 'text', required: false },
     ]);
     expect(response.status).toBe(500);
-    expect(sqlColumns('events')).toEqual(before);
+    expect(await sqlColumns('events')).toEqual(before);
     const { body } = await request(server, 'GET', '/cms-content/events');
     expect(body.columns.map((c: { name: string }) => c.name)).toEqual(EVENT_COLUMNS.map((c) => c.name));
     expect(body.rows[0]).toMatchObject({ name: 'Jazz night', day: '2025-07-04' });
-    const indexes = server.database.raw
-      .prepare(`select name from sqlite_master where type = 'index' and tbl_name = 'events' and sql is not null`)
-      .all();
+    const { db, engine } = server.database;
+    const indexes = await engine.schema.indexes(db as unknown as Kysely<unknown>, 'events');
     expect(indexes.length).toBeGreaterThan(0);
   });
 });
@@ -246,7 +246,7 @@ describe('DELETE /api/cms-content/:slug', () => {
     const { response, body } = await request(server, 'DELETE', '/cms-content/events');
     expect(response.status).toBe(200);
     expect(body.slug).toBe('events');
-    expect(sqlColumns('events')).toEqual([]);
+    expect(await sqlColumns('events')).toEqual([]);
     expect((await request(server, 'GET', '/cms/events')).response.status).toBe(404);
   });
 

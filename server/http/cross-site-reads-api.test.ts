@@ -107,7 +107,7 @@ describe('reads another page makes are refused before any database work', () => 
   });
 
   it('refuses a same-site write without Origin and writes nothing', async () => {
-    const before = countRows(seeded.server, 'news');
+    const before = await countRows(seeded.server, 'news');
     const answer = await rawRequest(seeded.server.origin, {
       method: 'POST',
       path: '/api/cms/news',
@@ -115,7 +115,7 @@ describe('reads another page makes are refused before any database work', () => 
       body: 'title=Planted&status=draft&published_at=2025-01-01%2010:00:00',
     });
     expectForbidden(answer);
-    expect(countRows(seeded.server, 'news')).toBe(before);
+    expect(await countRows(seeded.server, 'news')).toBe(before);
   });
 });
 
@@ -177,7 +177,7 @@ describe('with --cors-origin, the named origin may read; its subresources still 
   });
 
   it('refuses a write from the named origin even with Sec-Fetch-Site', async () => {
-    const before = countRows(seeded.server, 'news');
+    const before = await countRows(seeded.server, 'news');
     const answer = await rawRequest(seeded.server.origin, {
       method: 'POST',
       path: '/api/cms/news',
@@ -185,6 +185,6 @@ describe('with --cors-origin, the named origin may read; its subresources still 
       body: 'title=Planted&status=draft&published_at=2025-01-01%2010:00:00',
     });
     expectForbidden(answer);
-    expect(countRows(seeded.server, 'news')).toBe(before);
+    expect(await countRows(seeded.server, 'news')).toBe(before);
   });
 });

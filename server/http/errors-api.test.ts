@@ -82,7 +82,7 @@ describe('errors', () => {
       expectedStatus: 400,
       async expect(body, response, server) {
         expectErrorShape(400, 'bad_request')(body, response);
-        expect(countRows(server, 'news')).toBe(0);
+        expect(await countRows(server, 'news')).toBe(0);
       },
     },
     {
@@ -102,7 +102,7 @@ describe('errors', () => {
       expectedStatus: 415,
       async expect(body, response, server) {
         expectErrorShape(415, 'unsupported_media_type')(body, response);
-        expect(countRows(server, 'news')).toBe(0);
+        expect(await countRows(server, 'news')).toBe(0);
       },
     },
     {
@@ -113,7 +113,7 @@ describe('errors', () => {
       expectedStatus: 413,
       async expect(body, response, server) {
         expectErrorShape(413, 'payload_too_large')(body, response);
-        expect(countRows(server, 'news')).toBe(0);
+        expect(await countRows(server, 'news')).toBe(0);
       },
     },
     {

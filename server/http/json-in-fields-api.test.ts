@@ -73,11 +73,11 @@ describe('JSON inside a form field gets the limits of a JSON body', () => {
     ] as const)(
       '%s as a %s: refused with the JSON body status, nothing stored, reads still work',
       async (method, how) => {
-        const before = databaseSnapshot(server);
+        const before = await databaseSnapshot(server);
         const { response, body } = await send(how, method, columns);
         expect(response.status, JSON.stringify(body).slice(0, 300)).toBe(status);
         expect(body.error.status).toBe(status);
-        expect(databaseSnapshot(server)).toBe(before);
+        expect(await databaseSnapshot(server)).toBe(before);
         const list = await request(server, 'GET', '/cms-content');
         expect(list.response.status).toBe(200);
         expect(list.body.content_types.map((type: { table: string }) => type.table)).not.toContain('hostile');

@@ -142,7 +142,7 @@ describe('POST /api/cms/:type creates a row', () => {
             colour: { code: 'not_a_field', table: 'news' },
           },
         });
-        expect(countRows(server, 'news')).toBe(5);
+        expect(await countRows(server, 'news')).toBe(5);
       },
     },
     {
@@ -161,7 +161,7 @@ describe('POST /api/cms/:type creates a row', () => {
       expectedStatus: 201,
       async expect(body, _response, server) {
         expect(body.rows[0].title).toBe("x'); DROP TABLE news; --");
-        expect(countRows(server, 'news')).toBe(6);
+        expect(await countRows(server, 'news')).toBe(6);
       },
     },
     {
@@ -372,7 +372,7 @@ describe('DELETE /api/cms/:type/:id deletes a row', () => {
       async expect(body, _response, server) {
         expect(Object.keys(body)).toEqual([...ROW_KEYS, 'rowCount']);
         expect(body).toMatchObject({ id: 'doomed', title: form.title, rowCount: 1 });
-        expect(countRows(server, 'news')).toBe(0);
+        expect(await countRows(server, 'news')).toBe(0);
       },
     },
     { name: 'answering 404 once it is gone', url: '/cms/news/doomed', expectedStatus: 404 },

@@ -35,7 +35,7 @@ describe('select options accept only id and text', () => {
       ['PUT', '/cms-content/news', 'JSON'],
       ['PUT', '/cms-content/news', 'form'],
     ] as const)('%s %s as %s: 400 naming the column, nothing stored', async (method, url, encoding) => {
-      const before = databaseSnapshot(server);
+      const before = await databaseSnapshot(server);
       const columns = selectWith(extra);
       const title = method === 'POST' ? 'Extra' : 'News';
       const { response, body } =
@@ -48,7 +48,7 @@ describe('select options accept only id and text', () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(body.error.code).toBe('validation_failed');
       expect(Object.keys(body.error.fields ?? {}).some((name) => name.startsWith('columns[0]'))).toBe(true);
-      expect(databaseSnapshot(server)).toBe(before);
+      expect(await databaseSnapshot(server)).toBe(before);
       const news = await request(server, 'GET', '/cms-content/news');
       expect(news.body.columns.map((column: { name: string }) => column.name)).toContain('title');
     });

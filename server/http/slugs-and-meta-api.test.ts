@@ -46,7 +46,7 @@ describe('slugs', () => {
       expectedStatus: 409,
       async expect(body, _response, server) {
         expect(body.error).toMatchObject({ code: 'conflict', fields: { slug: 'is already taken' } });
-        expect(countRows(server, 'news')).toBe(4);
+        expect(await countRows(server, 'news')).toBe(4);
       },
     },
     {

@@ -1,8 +1,10 @@
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import type { ServerOptions } from '../server.js';
 import type { ApiScenario } from './api-scenario.js';
+import { countRows } from './seed.js';
 import { startTestServer, type TestServer } from './test-server.js';
 
 /**
@@ -81,17 +83,25 @@ function parseJson(text: string): any {
   }
 }
 
-/** Every row of every table, as text: equal before and after means a request changed nothing. */
-export function databaseSnapshot(server: TestServer): string {
-  const raw = server.database.raw;
-  const tables = raw
-    .prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' order by name`)
-    .pluck()
-    .all() as string[];
-  // Rows sorted as text: some tables (search indexes) have no rowid to order by.
-  const rowsOf = (table: string) =>
-    (raw.prepare(`select * from "${table}"`).all() as unknown[]).map((row) => JSON.stringify(row)).sort();
-  return JSON.stringify(tables.map((table) => [table, rowsOf(table)]));
+/**
+ * Every row of every table, as text: equal before and after means a request changed nothing. Read
+ * through Kysely and its catalog introspection, so it works on either engine (on SQLite the search
+ * index's own tables are among them).
+ */
+export async function databaseSnapshot(server: TestServer): Promise<string> {
+  const db = server.database.db;
+  const tables = (await db.introspection.getTables({ withInternalKyselyTables: true }))
+    .filter((table) => !table.isView)
+    .map((table) => ({ schema: table.schema, name: table.name, key: `${table.schema ?? ''}.${table.name}` }))
+    .sort((a, b) => (a.key < b.key ? -1 : a.key > b.key ? 1 : 0));
+  const snapshot: [string, string[]][] = [];
+  for (const table of tables) {
+    const name = table.schema ? sql.table(`${table.schema}.${table.name}`) : sql.table(table.name);
+    const { rows } = await sql<unknown>`select * from ${name}`.execute(db);
+    // Rows sorted as text: some tables (search indexes) have no rowid or key to order by.
+    snapshot.push([table.key, rows.map((row) => JSON.stringify(row)).sort()]);
+  }
+  return JSON.stringify(snapshot);
 }
 
 /** Rows of each content type counted through the API and straight in its table. */
@@ -100,8 +110,7 @@ export async function rowCounts(server: TestServer, headers: Record<string, stri
   for (const { table } of server.services.registry.list()) {
     const response = await fetch(`${server.api}/cms/${table}?limit=0`, { headers });
     const api = ((await response.json()) as { total: number }).total;
-    const row = server.database.raw.prepare(`select count(*) as n from "${table}"`).get() as { n: number };
-    counts[table] = { api, table: row.n };
+    counts[table] = { api, table: await countRows(server, table) };
   }
   return counts;
 }
@@ -136,7 +145,7 @@ export function runRawScenarios(
   });
   for (const scenario of scenarios) {
     it(scenario.name, async () => {
-      const before = databaseSnapshot(server);
+      const before = await databaseSnapshot(server);
       const answer =
         scenario.bytes !== undefined
           ? await sendBytes(
@@ -154,7 +163,7 @@ export function runRawScenarios(
         expect(answer.body?.error?.status).toBe(scenario.expectedStatus);
         if (scenario.expectedCode) expect(answer.body.error.code).toBe(scenario.expectedCode);
         expect(answer.headers['access-control-allow-origin']).toBeUndefined();
-        expect(databaseSnapshot(server)).toBe(before);
+        expect(await databaseSnapshot(server)).toBe(before);
       }
       await scenario.expect?.(answer, server);
       for (const { api, table } of Object.values(await rowCounts(server, options.apiHeaders))) expect(api).toBe(table);
@@ -175,7 +184,7 @@ export function refusedUnchanged(
   let before = '';
   return {
     before: async (server) => {
-      before = databaseSnapshot(server);
+      before = await databaseSnapshot(server);
     },
     expect: async (body, response, server) => {
       expect(body?.error?.status).toBe(status);
@@ -183,7 +192,7 @@ export function refusedUnchanged(
       expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.headers.get('cross-origin-resource-policy')).toBe('same-origin');
       expect(response.headers.get('access-control-allow-origin')).toBeNull();
-      expect(databaseSnapshot(server)).toBe(before);
+      expect(await databaseSnapshot(server)).toBe(before);
       for (const { api, table } of Object.values(await rowCounts(server, options.apiHeaders))) {
         expect(api).toBe(table);
       }

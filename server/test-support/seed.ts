@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor, ContentRow } from '../../common/api-contract.js';
 import { createContentTable } from '../db/content-schema-repository.js';
 import type { RunningServer } from '../server.js';
@@ -46,7 +46,14 @@ export async function seedNews(server: RunningServer, bodies: Record<string, unk
   return rows;
 }
 
-/** Rows of a table counted straight in SQLite (to check that a refused request changed nothing). */
-export function countRows(server: RunningServer, table: string): number {
-  return (server.database.raw.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n;
+/**
+ * Rows of a table counted straight in the database, past Quire's services and caches (to check that
+ * a refused request changed nothing). Through Kysely, so it counts on either engine.
+ */
+export async function countRows(server: RunningServer, table: string): Promise<number> {
+  const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table)}`.execute(
+    server.database.db,
+  );
+  // PostgreSQL's count is a bigint, which node-postgres reads as a string.
+  return Number(rows[0].n);
 }
