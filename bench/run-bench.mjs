@@ -4,8 +4,10 @@
 //
 // For each size it generates the reference rows (../shared/bench/data.mjs), loads them into a fresh
 // Quire database through `quire import`, loads the floor (../shared/bench/limit-server.mjs) with the
-// same rows, starts both, and runs the four workloads of ../shared/bench/README.md with autocannon
-// (16 connections, loopback): list, search, get, create. It prints one table and writes RESULTS.md.
+// same rows, starts both, and runs the workloads of ../shared/bench/README.md with autocannon
+// (16 connections, loopback): first the distinct-request ones of issue 13 (bench/distinct-workloads.mjs:
+// search, list, get, mixed, every request different), then the repeated-URL ones of issue 6 (list,
+// search, get, create), which measure the page and count caches. It prints the tables and writes RESULTS.md.
 import { execFileSync, spawn } from 'node:child_process';
 import {
   copyFileSync,
@@ -23,6 +25,8 @@ import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
+import { floorIds, keywordsOf, quireIds, runDistinct } from './distinct-workloads.mjs';
+import { label, resultsMarkdown } from './report.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
@@ -31,14 +35,6 @@ const floorDir = join(repo, 'bench', '.floor');
 const CONNECTIONS = 16;
 const CREATE_BODY = 'title=Bench+post&status=draft&published_at=2026-01-01+00%3A00%3A00';
 const DIRECTUS_TOKEN = 'bench-static-token-0123456789';
-
-/** Targets of issue 6, per workload (req/s; ratio to the floor where the target is relative). */
-const TARGETS = {
-  list: { 100000: 5000, 1000000: 5000 },
-  search: { 100000: 3000, 1000000: 2000 },
-  get: { ratio: 0.7 },
-  create: { ratio: 0.7 },
-};
 
 const { values: args } = parseArgs({
   options: {
@@ -59,7 +55,6 @@ function parseSize(text) {
   return Math.round(Number(match[1]) * { '': 1, k: 1e3, m: 1e6 }[match[2].toLowerCase()]);
 }
 
-const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
 const log = (line) => process.stderr.write(`${line}\n`);
 const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
 
@@ -72,6 +67,7 @@ if (!existsSync(join(repo, 'dist', 'server', 'cli.js'))) {
   process.exit(2);
 }
 const { newsRows, RARE_KEYWORD } = await import(join(shared, 'data.mjs'));
+const keywords = keywordsOf(newsRows, Math.min(5000, ...sizes));
 mkdirSync(dataDir, { recursive: true });
 // The floor imports better-sqlite3; a copy under bench/ resolves it from Quire's node_modules.
 mkdirSync(floorDir, { recursive: true });
@@ -196,7 +192,7 @@ async function load(options) {
  * The four workloads against one system (`seed` style: the spec's /api/cms; or `directus`), with
  * the highest RSS of `pids` seen after each (a server may not outlive the create run's abrupt end).
  */
-async function workloads(base, style, id, pids = []) {
+async function workloads(base, style, id, pids = [], ids = null) {
   let memory = { rss: 0, peak: 0 };
   const sample = () => {
     for (const pid of pids) {
@@ -221,6 +217,16 @@ async function workloads(base, style, id, pids = []) {
           create: `${base}/api/cms/news`,
         };
   const results = {};
+  if (ids) {
+    results.distinct = await runDistinct({
+      base,
+      keywords,
+      ids,
+      load,
+      warmUp: (options) => autocannon({ connections: CONNECTIONS, duration: 1, ...options }),
+      after: sample,
+    });
+  }
   for (const name of ['list', 'search', 'get']) {
     const check = await fetch(urls[name], { headers });
     if (!check.ok) throw new Error(`${style} ${name}: ${check.status} ${await check.text()}`);
@@ -270,7 +276,23 @@ async function firstId(base, style) {
   return style === 'directus' ? body.data[0].id : body.rows[0].id;
 }
 
+/** Every row id through the API, when the database could not be read directly (slow at 1M rows). */
+async function apiIds(base) {
+  const ids = [];
+  for (let offset = 0; ; offset += 1000) {
+    const body = await (await fetch(`${base}/api/cms/news?order=id&limit=1000&offset=${offset}`)).json();
+    ids.push(...body.rows.map((row) => row.id));
+    if (body.rows.length < 1000) return ids;
+  }
+}
+
 const loadBefore = os.loadavg();
+const loadSamples = [];
+setInterval(() => loadSamples.push(os.loadavg()[0]), 5000).unref();
+const loadDuring = () =>
+  loadSamples.length
+    ? `min ${Math.min(...loadSamples).toFixed(2)}, mean ${(loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length).toFixed(2)}, max ${Math.max(...loadSamples).toFixed(2)} (${loadSamples.length} samples)`
+    : 'no samples';
 const report = [];
 for (const n of sizes) {
   log(`\n== ${label(n)} rows`);
@@ -292,6 +314,7 @@ for (const n of sizes) {
   const importSeconds = (performance.now() - importStarted) / 1000;
   const importRate = Number(/\(([\d,]+) rows\/s\)/.exec(importOutput)?.[1].replaceAll(',', '') ?? 0);
   log(importOutput.trim());
+  const quireIdList = quireIds(quireDb);
 
   const floorDb = join(dataDir, `floor-${label(n)}.db`);
   removeDb(floorDb);
@@ -340,11 +363,18 @@ for (const n of sizes) {
       ['floor', floorBase, floor.child],
     ]) {
       const id = await firstId(base, 'seed');
+      // Each server's own ids in the data's order; the same random indexes pick from them.
+      const ids = name === 'floor' ? floorIds(n) : (quireIdList ?? (await apiIds(base)));
+      if (ids.length !== n) throw new Error(`${name} has ${ids.length} rows, expected ${n}`);
       // `quire serve` is a supervisor; the server is its child process (the floor has none).
-      results.systems[name] = await workloads(base, 'seed', id, [child.pid, ...childrenOf(child.pid)]);
-      for (const [workload, r] of Object.entries(results.systems[name]).filter(([k]) => k !== 'memory')) {
+      results.systems[name] = await workloads(base, 'seed', id, [child.pid, ...childrenOf(child.pid)], ids);
+      const { distinct, memory, ...cache } = results.systems[name];
+      for (const [workload, r] of [
+        ...Object.entries(distinct).map(([k, r]) => [`distinct ${k}`, r]),
+        ...Object.entries(cache).map(([k, r]) => [`cache ${k}`, r]),
+      ]) {
         log(
-          `${name} ${workload}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}`,
+          `${name} ${workload}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}`,
         );
       }
     }
@@ -371,42 +401,6 @@ if (args.peer) {
   }
 }
 
-// The table.
-const fmt = (x) => Math.round(x).toLocaleString('en-US');
-const rows = [];
-const verdicts = [];
-for (const r of report) {
-  const q = r.systems.quire;
-  const f = r.systems.floor;
-  for (const workload of ['list', 'search', 'get', 'create']) {
-    const ratio = q[workload].rps / Math.max(f[workload].rps, 1);
-    const target = TARGETS[workload];
-    let goal = '';
-    let met = null;
-    if (target.ratio) {
-      goal = `>= ${target.ratio} x floor`;
-      met = ratio >= target.ratio;
-    } else if (target[r.n]) {
-      goal = `>= ${fmt(target[r.n])}`;
-      met = q[workload].rps >= target[r.n];
-    }
-    rows.push(
-      `| ${label(r.n)} | ${workload} | ${fmt(q[workload].rps)} | ${q[workload].p50} | ${q[workload].p99} | ${fmt(f[workload].rps)} | ${f[workload].p50} | ${f[workload].p99} | ${ratio.toFixed(2)} | ${goal}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
-    );
-    if (met !== null) verdicts.push({ what: `${workload} ${label(r.n)}`, met });
-  }
-}
-const extras = report.map((r) => {
-  const q = r.systems.quire.memory;
-  const f = r.systems.floor.memory;
-  const startOk = r.n >= 1e6 ? (r.startMs <= 500 ? ' ✓' : ' ✗') : '';
-  const rssOk = r.n >= 1e6 ? (q.rss <= 150 ? ' ✓' : ' ✗') : '';
-  const importOk = r.importRate >= 100000 ? ' ✓' : ' ✗';
-  if (r.n >= 1e6) verdicts.push({ what: 'start 1M', met: r.startMs <= 500 }, { what: 'RSS 1M', met: q.rss <= 150 });
-  verdicts.push({ what: `import ${label(r.n)}`, met: r.importRate >= 100000 });
-  return `| ${label(r.n)} | ${fmt(r.importRate)} (${r.importSeconds.toFixed(1)} s)${importOk} | ${r.startMs.toFixed(0)} ms${startOk} | ${r.firstListMs.toFixed(0)} ms | ${q.rss.toFixed(0)} MB${rssOk} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)}) |`;
-});
-
 const loadAfter = os.loadavg();
 let commit = 'unknown';
 try {
@@ -419,38 +413,19 @@ try {
 } catch {}
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
-const lines = [
-  '# Benchmark results',
-  '',
+const header = [
   `Written by \`npm run bench\` (bench/run-bench.mjs). Date ${new Date().toISOString()}, commit ${commit}.`,
   `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, SQLite ${sqliteVersion}.`,
   `Load: autocannon, ${CONNECTIONS} connections, ${duration} s per run, median of ${repeat} run(s), after a 1 s warm-up, on 127.0.0.1 (load generator and servers share the cores). Load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}.`,
+  `1-minute load average sampled every 5 s during the run: ${loadDuring()}.`,
   'Workloads and rows: ../shared/bench/README.md and data.mjs. Floor: ../shared/bench/limit-server.mjs on its own copy of the same rows.',
-  '',
-  '| rows | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | target |',
-  '|---|---|---|---|---|---|---|---|---|---|',
-  ...rows,
-  '',
-  '| rows | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire RSS after load (highest) | floor RSS after load (highest) |',
-  '|---|---|---|---|---|---|',
-  ...extras,
 ];
-if (peer) {
-  lines.push('', `Peer: Directus 12 via ../shared/bench/peer-directus.sh, ${label(peer.n)} rows.`, '');
-  if (peer.error) lines.push(`The peer run failed: ${peer.error}`);
-  else {
-    lines.push('| workload | Directus req/s | p50 ms | p99 ms |', '|---|---|---|---|');
-    for (const workload of ['list', 'search', 'get', 'create']) {
-      const r = peer.results[workload];
-      lines.push(`| ${workload} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} |`);
-    }
-    lines.push('', `Directus RSS after load: ${peer.results.memory.rss.toFixed(0)} MB.`);
-  }
-}
-const met = verdicts.filter((v) => v.met).map((v) => v.what);
-const missed = verdicts.filter((v) => !v.met).map((v) => v.what);
-lines.push('', `Targets met: ${met.join(', ') || 'none'}.`, `Targets missed: ${missed.join(', ') || 'none'}.`, '');
-const markdown = lines.join('\n');
+// The raw figures, for bench/report.mjs (it can write the tables again, or from several runs).
+writeFileSync(
+  join(dataDir, `report-${args.sizes.replaceAll(',', '-')}.json`),
+  JSON.stringify({ header, report, peer }),
+);
+const markdown = resultsMarkdown({ header, report, peer });
 writeFileSync(args.out, markdown);
 process.stdout.write(`${markdown}\n`);
 log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`);
