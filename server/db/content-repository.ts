@@ -190,6 +190,7 @@ export class ContentRepository {
     return selection.equals.map((condition) => {
       // A null value asks for rows with no value (`= NULL` would match nothing).
       if (condition.value === null) return sql<SqlBool>`${sql.id(condition.column)} is null`;
+      if (!this.engine.canHold(condition.value)) return sql<SqlBool>`false`;
       if (condition.match === 'contains') return this.engine.jsonArrayContains(condition.column, condition.value);
       return sql<SqlBool>`${sql.id(condition.column)} = ${condition.value}`;
     });

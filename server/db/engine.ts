@@ -24,6 +24,11 @@ export interface DatabaseEngine {
    * (row by row where the engine can fold in SQL; through the search index where it cannot).
    */
   containsIgnoringCase(table: string, columns: readonly string[], keyword: string): Expression<SqlBool>;
+  /**
+   * Whether a column can hold `value` at all (PostgreSQL's text cannot hold NUL). A filter on a
+   * value no column can hold matches no row, and is answered so without sending it.
+   */
+  canHold(value: unknown): boolean;
   /** Whether the JSON array stored in `column` holds `value` (tags membership). */
   jsonArrayContains(column: string, value: unknown): Expression<SqlBool>;
   /** Whether an error is a unique-constraint failure (a conflict the client can fix). */

@@ -19,6 +19,7 @@ export const postgresEngine: DatabaseEngine = {
   columnType,
   // There is no row-by-row folding in SQL that matches JavaScript's: the search table answers it.
   containsIgnoringCase: (table, columns, keyword) => matchesSearchText(table, columns, [keyword]),
+  canHold,
   jsonArrayContains,
   isUniqueViolation,
   searchIndex: {
@@ -43,6 +44,14 @@ function columnType(type: 'text' | 'integer' | 'real') {
   if (type === 'real') return sql`double precision`;
   if (type === 'text') return sql`text collate "C"`;
   return type;
+}
+
+/**
+ * PostgreSQL's text cannot hold NUL (binding one fails the statement). Writes refuse NUL before
+ * this, so no stored value has one: a filter value with NUL matches nothing, as on SQLite.
+ */
+function canHold(value: unknown): boolean {
+  return typeof value !== 'string' || !value.includes('\u0000');
 }
 
 /** Whether the JSON array text in `column` holds `value` as a string element (tags are strings). */

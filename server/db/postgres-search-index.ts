@@ -85,6 +85,8 @@ export function matchesSearchText(
 ): Expression<SqlBool> {
   if (columns.length === 0) return sql<SqlBool>`false`;
   const tests = keywords.map((keyword) => {
+    // Stored text never holds NUL (writes refuse it, and PostgreSQL's text cannot), nor can a parameter.
+    if (keyword.includes('\u0000')) return sql<SqlBool>`false`;
     const pattern = `%${escapeLike(foldForSearch(keyword))}%`;
     const any = columns.map((column) => sql<SqlBool>`s.${sql.id(column)} like ${pattern}`);
     return sql<SqlBool>`(${sql.join(any, sql` or `)})`;

@@ -17,6 +17,7 @@ export const sqliteEngine: DatabaseEngine = {
   columnType: (type) => type,
   // The plain scan folds row by row with quire_fold; it needs no table.
   containsIgnoringCase: (_table, columns, keyword) => containsIgnoringCase(columns, keyword),
+  canHold: () => true,
   jsonArrayContains,
   isUniqueViolation,
   searchIndex: {

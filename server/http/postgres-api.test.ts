@@ -175,6 +175,11 @@ describe.skipIf(!postgres.available)(`Quire on PostgreSQL${skipNote(postgres)}`,
     expect(red.body.rows.map((row: { title: string }) => row.title)).toEqual(['Tagged']);
     expect(red.body.rows[0].tags).toEqual(['red', 'blue']);
     expect((await call(server, 'GET', '/cms/articles?filter=tags=re')).body.filtered).toBe(0);
+    // PostgreSQL's text cannot hold NUL, so no row can: such a filter finds nothing, as on SQLite.
+    const nul = await call(server, 'GET', `/cms/articles?filter=${encodeURIComponent('tags=re\u0000d')}`);
+    expect(nul.status).toBe(200);
+    expect(nul.body.filtered).toBe(0);
+    expect((await call(server, 'GET', `/cms/articles?filter=${encodeURIComponent('slug=\u0000')}`)).status).toBe(200);
   });
 
   it('refuses to delete a row another row points at, with a 409', async () => {

@@ -93,6 +93,8 @@ const KEYWORDS: (string | string[])[] = [
   'z',
   'ω',
   'no-such-thing',
+  'a\u0000',
+  '\u0000',
   ['über', 'straße'],
   ['i', 'a'],
   ['é', 'n'],
