@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { openPostgresDatabase } from '../db/database.js';
@@ -78,6 +78,36 @@ describe.skipIf(!postgres.available)(`Quire on PostgreSQL${skipNote(postgres)}`,
       ]),
     );
     expect(await query(sql`select 1 from pg_class where relname = ${searchTextName('news')}`)).toHaveLength(1);
+  });
+
+  it('reads its catalog as the content tables need it: object kinds and indexes as Kysely writes them', async () => {
+    const { engine } = server.database;
+    const db = server.database.db as unknown as Kysely<unknown>;
+    expect(await engine.schema.hasTable(db, 'news')).toBe(true);
+    expect(await engine.schema.hasTable(db, 'nothing_here')).toBe(false);
+    expect(await engine.schema.objectType(db, 'news')).toBe('table');
+    expect(await engine.schema.objectType(db, 'quire_unique:news:slug')).toBe('index');
+    expect(await engine.schema.objectType(db, 'nothing_here')).toBeNull();
+    await sql`create view some_view as select 1 as one`.execute(db);
+    await sql`create sequence some_sequence`.execute(db);
+    expect(await engine.schema.objectType(db, 'some_view')).toBe('view');
+    expect(await engine.schema.objectType(db, 'some_sequence')).toBe('sequence');
+    const indexes = await engine.schema.indexes(db, 'news');
+    // The primary key's own index is not one Quire made, and is left out.
+    expect(indexes.map((index) => index.name).sort()).toEqual([
+      'quire_idx:news:created_at',
+      'quire_idx:news:published_at',
+      'quire_idx:news:status',
+      'quire_idx:news:status:published_at',
+      'quire_idx:news:updated_at',
+      'quire_unique:news:slug',
+    ]);
+    expect(indexes.find((index) => index.name === 'quire_unique:news:slug')?.sql).toBe(
+      'create unique index "quire_unique:news:slug" on "news" ("slug")',
+    );
+    expect(indexes.find((index) => index.name === 'quire_idx:news:status:published_at')?.sql).toBe(
+      'create index "quire_idx:news:status:published_at" on "news" ("status", "published_at", "id")',
+    );
   });
 
   it('creates, reads, updates and deletes rows, numbers staying numbers', async () => {
