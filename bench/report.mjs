@@ -22,7 +22,14 @@ const DISTINCT_TARGETS = {
 };
 
 export const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
-const fmt = (x) => Math.round(x).toLocaleString('en-US');
+const fmt = (x) => (x < 10 && !Number.isInteger(x) ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
+/** Fewer completed requests than this in a run: no ratio and no verdict on a ratio from it. */
+const MIN_DONE = 20;
+const few = (x) => x.completed !== undefined && x.completed < MIN_DONE;
+const ratioOf = (q, f) => (few(q) || few(f) || f.rps <= 0 ? Number.NaN : q.rps / f.rps);
+const ratioText = (ratio) => (Number.isNaN(ratio) ? `— (< ${MIN_DONE} done)` : ratio.toFixed(2));
+const ms = (x, p) => (x.completed === 0 ? '—' : x[p]);
+const done = (x) => (x.completed === undefined ? '' : ` (${fmt(x.completed)} done)`);
 
 /** RESULTS.md: `header` lines, then distinct, cache, import/start/memory and peer tables, then verdicts. */
 export function resultsMarkdown({ header, report, peer }) {
@@ -33,25 +40,24 @@ export function resultsMarkdown({ header, report, peer }) {
     const q = r.systems.quire.distinct;
     const f = r.systems.floor.distinct;
     for (const workload of DISTINCT_WORKLOADS) {
-      const ratio = q[workload].rps / Math.max(f[workload].rps, 1);
+      const ratio = ratioOf(q[workload], f[workload]);
       const target = DISTINCT_TARGETS[workload][r.n] ?? DISTINCT_TARGETS[workload].all;
       const goals = [];
       let met = null;
       if (target) {
-        met = true;
         const checks = [
           [target.rps, `>= ${fmt(target.rps ?? 0)}`, q[workload].rps >= target.rps],
           [target.p99, `p99 <= ${target.p99} ms`, q[workload].p99 <= target.p99],
           [target.ratio, `>= ${target.ratio} x floor`, ratio >= target.ratio],
         ].filter(([wanted]) => wanted);
-        for (const [, goal, ok] of checks) {
-          goals.push(goal);
-          met &&= ok;
-        }
+        goals.push(...checks.map(([, goal]) => goal));
+        met = checks.every(([, , ok]) => ok);
+        if (target.ratio && Number.isNaN(ratio)) met = null;
       }
       const errors = (x) => (x.errors ? ` (${fmt(x.errors)} errors)` : '');
+      const [a, b] = [q[workload], f[workload]];
       distinctRows.push(
-        `| ${label(r.n)} | ${workload} | ${fmt(q[workload].rps)}${errors(q[workload])} | ${q[workload].p50} | ${q[workload].p99} | ${fmt(f[workload].rps)}${errors(f[workload])} | ${f[workload].p50} | ${f[workload].p99} | ${ratio.toFixed(2)} | ${(100 * q[workload].repeatShare).toFixed(0)} % | ${goals.join(', ')}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
+        `| ${label(r.n)} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio)} | ${(100 * q[workload].repeatShare).toFixed(0)} % | ${goals.join(', ')}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
       );
       if (met !== null) verdicts.push({ what: `distinct ${workload} ${label(r.n)}`, met });
     }
@@ -60,19 +66,19 @@ export function resultsMarkdown({ header, report, peer }) {
     const q = r.systems.quire;
     const f = r.systems.floor;
     for (const workload of ['list', 'search', 'get', 'create']) {
-      const ratio = q[workload].rps / Math.max(f[workload].rps, 1);
+      const ratio = ratioOf(q[workload], f[workload]);
       const target = TARGETS[workload];
       let goal = '';
       let met = null;
       if (target.ratio) {
         goal = `>= ${target.ratio} x floor`;
-        met = ratio >= target.ratio;
+        met = Number.isNaN(ratio) ? null : ratio >= target.ratio;
       } else if (target[r.n]) {
         goal = `>= ${fmt(target[r.n])}`;
         met = q[workload].rps >= target[r.n];
       }
       rows.push(
-        `| ${label(r.n)} | ${workload} | ${fmt(q[workload].rps)} | ${q[workload].p50} | ${q[workload].p99} | ${fmt(f[workload].rps)} | ${f[workload].p50} | ${f[workload].p99} | ${ratio.toFixed(2)} | ${goal}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
+        `| ${label(r.n)} | ${workload} | ${fmt(q[workload].rps)}${done(q[workload])} | ${ms(q[workload], 'p50')} | ${ms(q[workload], 'p99')} | ${fmt(f[workload].rps)}${done(f[workload])} | ${ms(f[workload], 'p50')} | ${ms(f[workload], 'p99')} | ${ratioText(ratio)} | ${goal}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
       );
       if (met !== null) verdicts.push({ what: `cache ${workload} ${label(r.n)}`, met });
     }
