@@ -11,7 +11,6 @@ import { postgresForTests } from './server/test-support/postgres.js';
  * - internal-names-api: makes SQLite schema objects by hand (trigger syntax, sqlite_master) and
  *   restarts on the file.
  * - tampered-registry-api: edits a SQLite file outside the API, then restarts on it.
- * - api-fuzz: runs a `quire serve` child on a file (child-server.ts has no PostgreSQL start yet).
  * - db/ backup, restore and durability suites: they test the SQLite file itself.
  */
 const POSTGRES_API_SUITES = [
@@ -31,6 +30,7 @@ const POSTGRES_API_SUITES = [
   'server/http/editor-headers.test.ts',
   'server/http/localhost-guards-api.test.ts',
   'server/http/persistence-api.test.ts',
+  'server/http/api-fuzz.test.ts',
   'server/test-support/test-server.test.ts',
 ];
 

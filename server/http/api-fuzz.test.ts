@@ -2,17 +2,22 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import fc from 'fast-check';
+import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { poolConfig } from '../db/postgres-connection.js';
 import { openSqliteFile } from '../db/sqlite-dialect.js';
 import { type ChildServer, spawnServer } from '../test-support/child-server.js';
 import { type RawAnswer, rawRequest, sendBytes } from '../test-support/hostile-http.js';
+import { createTestDatabase, postgresForTests, type TestDatabase } from '../test-support/postgres.js';
+import { testEngine } from '../test-support/test-server.js';
 
 /**
  * A property-based fuzzer against a real server process: random methods, paths, query strings,
  * headers and bodies (well-formed writes among them, so rows really change), plus raw garbage on
  * the socket. Whatever arrives, the answer is never a 5xx, every failure comes in the JSON error
  * shape, the process stays up, and afterwards the rows the API counts are the rows in the tables.
- * QUIRE_FUZZ_RUNS sets the number of requests (default 5000).
+ * QUIRE_FUZZ_RUNS sets the number of requests (default 5000). QUIRE_TEST_ENGINE=postgres (the
+ * `server-pg` project) serves a throwaway PostgreSQL database instead of a SQLite file.
  */
 
 const RUNS = Number(process.env.QUIRE_FUZZ_RUNS ?? 5000);
@@ -187,15 +192,54 @@ const garbage = fc
   .map((bytes) => ({ kind: 'bytes' as const, bytes }));
 const anyRequest = fc.oneof({ weight: 12, arbitrary: httpRequest }, { weight: 1, arbitrary: garbage });
 
-describe('the API under random requests', () => {
+/** Rows counted straight in the database the child serves, and that database's own integrity check. */
+interface DirectCounts {
+  count(table: string): Promise<number>;
+  /** `ok`, or what is wrong; PostgreSQL checks its pages itself and has no whole-database check to ask. */
+  integrity(): Promise<string>;
+  close(): Promise<void>;
+}
+
+async function sqliteCounts(file: string): Promise<DirectCounts> {
+  const raw = openSqliteFile(file, { readonly: true });
+  return {
+    count: async (table) => (raw.prepare(`select count(*) as n from "${table}"`).get() as { n: number }).n,
+    integrity: async () => String(raw.pragma('integrity_check', { simple: true })),
+    close: async () => {
+      raw.close();
+    },
+  };
+}
+
+async function postgresCounts(database: TestDatabase): Promise<DirectCounts> {
+  const client = new pg.Client(poolConfig(database.target));
+  await client.connect();
+  return {
+    count: async (table) =>
+      Number((await client.query(`select count(*) as n from "${table.replaceAll('"', '""')}"`)).rows[0].n),
+    integrity: async () => 'ok',
+    close: () => client.end(),
+  };
+}
+
+describe(`the API under random requests (${testEngine()})`, () => {
   let dir: string;
+  let database: TestDatabase | null = null;
   let server: ChildServer;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'quire-fuzz-'));
-    server = await spawnServer(join(dir, 'content.sqlite'));
+    if (testEngine() === 'postgres') {
+      const postgres = await postgresForTests();
+      if (!postgres.available) throw new Error(`QUIRE_TEST_ENGINE=postgres, but ${postgres.skipReason}`);
+      database = await createTestDatabase(postgres.url);
+      server = await spawnServer({ postgresUrl: database.url }, ['--no-backups']);
+    } else {
+      server = await spawnServer(join(dir, 'content.sqlite'));
+    }
   }, 60_000);
   afterAll(async () => {
     await server?.kill('SIGTERM');
+    await database?.drop();
     rmSync(dir, { recursive: true, force: true });
   });
 
@@ -237,7 +281,7 @@ describe('the API under random requests', () => {
     expect(server.alive()).toBe(true);
     expect(server.stderr()).toBe('');
     expect([...statuses.keys()].some((status) => status === 201)).toBe(true);
-    const raw = openSqliteFile(join(dir, 'content.sqlite'), { readonly: true });
+    const direct = database ? await postgresCounts(database) : await sqliteCounts(join(dir, 'content.sqlite'));
     try {
       // Content types may have been created, changed or deleted by the fuzzer: count what exists.
       const listed = await fetch(`${server.api}/cms-content`);
@@ -245,12 +289,11 @@ describe('the API under random requests', () => {
       for (const { table } of content_types) {
         const response = await fetch(`${server.api}/cms/${encodeURIComponent(table)}?limit=0`);
         const { total } = (await response.json()) as { total: number };
-        const { n } = raw.prepare(`select count(*) as n from "${table}"`).get() as { n: number };
-        expect(total, table).toBe(n);
+        expect(total, table).toBe(await direct.count(table));
       }
-      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+      expect(await direct.integrity()).toBe('ok');
     } finally {
-      raw.close();
+      await direct.close();
     }
     console.log(`fuzz: ${RUNS} requests, statuses ${JSON.stringify(Object.fromEntries([...statuses].sort()))}`);
   }, 120_000);

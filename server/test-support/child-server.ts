@@ -19,11 +19,14 @@ export interface ChildServer {
   kill(signal: NodeJS.Signals): Promise<void>;
 }
 
+/** What a child server serves: a SQLite file, or a PostgreSQL database by its URL (`--database`). */
+export type ChildDatabase = string | { postgresUrl: string };
+
 /**
  * Spawns the server from the TypeScript sources (node with tsx, as `npm run serve` would run the
- * build) over `dbFile`, and resolves once it prints its address.
+ * build) over `database`, and resolves once it prints its address.
  */
-export async function spawnServer(dbFile: string, extraArgs: string[] = []): Promise<ChildServer> {
+export async function spawnServer(database: ChildDatabase, extraArgs: string[] = []): Promise<ChildServer> {
   const root = packageRoot();
   const child = spawn(
     process.execPath,
@@ -32,8 +35,7 @@ export async function spawnServer(dbFile: string, extraArgs: string[] = []): Pro
       'tsx',
       join(root, 'server', 'cli.ts'),
       'serve',
-      '--db',
-      dbFile,
+      ...(typeof database === 'string' ? ['--db', database] : ['--database', database.postgresUrl]),
       '--port',
       '0',
       '--host',
