@@ -48,7 +48,8 @@ export interface QuireApp {
 /** Builds the Express app: the API under `/api` and the editor at `/`. */
 export async function createApp(options: AppOptions): Promise<QuireApp> {
   const { database } = options;
-  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+  // Servers sharing a PostgreSQL database see each other's content-type changes (SQLite has one writer).
+  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db), database.engine.kind === 'postgres');
   await registry.reload();
   // Every change to content tables goes through one write path the read cache sees.
   const writes = new ContentWrites(database.db, database.runner);

@@ -10,15 +10,48 @@ export class ContentTypeRegistry {
   private types: ContentType[] = [];
   private byTable = new Map<string, ContentType>();
   private bySlug = new Map<string, ContentType>();
+  /** The registry version the types were loaded at. */
+  private loadedVersion = -1;
+  /** A version check under way, shared by the requests that arrive meanwhile. */
+  private following: Promise<void> | null = null;
 
-  constructor(private readonly repository: ContentTypeRepository) {}
+  /**
+   * `followsOtherServers`: other servers may change content types in the same database (PostgreSQL),
+   * so `follow()` checks the registry's version before a request resolves its type.
+   */
+  constructor(
+    private readonly repository: ContentTypeRepository,
+    private readonly followsOtherServers = false,
+  ) {}
 
   /** (Re)loads the registry; call after any change to content types. */
   async reload(): Promise<void> {
+    // The version first: a change committed between the two reads makes the next check reload again.
+    this.loadedVersion = await this.repository.version();
     const records = await this.repository.listAll();
     this.types = records.map(contentTypeFromRecord);
     this.byTable = new Map(this.types.map((type) => [type.table, type]));
     this.bySlug = new Map(this.types.map((type) => [type.slug, type]));
+  }
+
+  /**
+   * Reloads the registry when another server changed content types since it was loaded, or null
+   * when no other server can (SQLite: this process is the only writer; a restore needs a restart).
+   */
+  follow(): Promise<void> | null {
+    if (!this.followsOtherServers) return null;
+    this.following ??= this.repository
+      .version()
+      .then((version) => (version === this.loadedVersion ? undefined : this.reload()))
+      .finally(() => {
+        this.following = null;
+      });
+    return this.following;
+  }
+
+  /** The registry version the loaded types are at. */
+  get version(): number {
+    return this.loadedVersion;
   }
 
   /** All types, in sidebar order. */

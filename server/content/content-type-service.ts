@@ -47,6 +47,7 @@ export class ContentTypeService {
   /** `POST /api/cms-content`: a new custom type with its table. */
   create(rawBody: unknown): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
+      await this.registry.follow();
       const body = bodyObject(rawBody);
       refuseUnknownMembers(body, ['title', 'slug', 'table', 'columns', 'preview_path']);
       const problems = noProblems();
@@ -60,6 +61,7 @@ export class ContentTypeService {
       const columns = readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: slug, allowFrom: false });
 
       await this.writes.run({ schema: true }, async (trx) => {
+        await this.claimRegistry(trx);
         if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
         if (this.registry.list().some((type) => type.table === table)) {
           throw conflict('table', `A table named ${table} already exists`);
@@ -94,6 +96,7 @@ export class ContentTypeService {
   /** `PUT /api/cms-content/:slug`: change the title, the preview path, or the columns. */
   update(slug: string, rawBody: unknown): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
+      await this.registry.follow();
       const type = this.registry.requireBySlug(slug);
       const body = bodyObject(rawBody);
       // The body GET returns is accepted: its server-set members are ignored while unchanged.
@@ -111,6 +114,7 @@ export class ContentTypeService {
       if (columns && sameColumns(columns, type.columns)) columns = undefined;
 
       await this.writes.run({ schema: true }, async (trx) => {
+        await this.claimRegistry(trx);
         let descriptors: ColumnDescriptor[] = [...type.columns];
         if (columns) {
           const change = planTableChange(type, columns);
@@ -133,6 +137,7 @@ export class ContentTypeService {
   /** `DELETE /api/cms-content/:slug`: refused while rows exist unless `force`, and while others point at it. */
   delete(slug: string, force: boolean): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
+      await this.registry.follow();
       const type = this.registry.requireBySlug(slug);
       const pointing = this.registry
         .list()
@@ -149,6 +154,7 @@ export class ContentTypeService {
         );
       }
       await this.writes.run({ schema: true }, async (trx) => {
+        await this.claimRegistry(trx);
         const rowCount = await new ContentRepository(trx, this.engine).count(type.table, { equals: [] });
         if (rowCount > 0 && !force) {
           throw new AppError(
@@ -162,6 +168,20 @@ export class ContentTypeService {
       await this.registry.reload();
       return summarize(type);
     });
+  }
+
+  /**
+   * Takes the registry for this change (its version row stays locked until commit) and refuses
+   * when another server changed content types after this one planned the change.
+   */
+  private async claimRegistry(trx: Kysely<QuireDatabase>): Promise<void> {
+    const version = await new ContentTypeRepository(trx).bumpVersion();
+    if (version !== this.registry.version + 1) {
+      throw new AppError(
+        'conflict',
+        'Another server changed the content types at the same moment; nothing was changed, so send the change again',
+      );
+    }
   }
 
   private knownSlugs(): Set<string> {

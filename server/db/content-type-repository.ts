@@ -12,6 +12,30 @@ export type ContentTypeRecordChanges = Updateable<ContentTypeTable>;
 export class ContentTypeRepository {
   constructor(private readonly db: Kysely<QuireDatabase>) {}
 
+  /** The registry's version: it moves with every committed content-type change, by any server. */
+  async version(): Promise<number> {
+    const row = await this.db
+      .selectFrom('quire_registry_version')
+      .select('version')
+      .where('id', '=', 1)
+      .executeTakeFirst();
+    return Number(row?.version ?? 0);
+  }
+
+  /**
+   * Marks the registry changed and returns its new version. Call it first in the transaction of the
+   * change: the row it updates stays locked until commit, so changes by several servers queue here.
+   */
+  async bumpVersion(): Promise<number> {
+    const row = await this.db
+      .updateTable('quire_registry_version')
+      .set((eb) => ({ version: eb('version', '+', 1) }))
+      .where('id', '=', 1)
+      .returning('version')
+      .executeTakeFirst();
+    return Number(row?.version ?? 0);
+  }
+
   /** Registers a type. */
   async insert(record: NewContentTypeRecord): Promise<void> {
     await this.db.insertInto('quire_content_types').values(record).execute();

@@ -25,6 +25,8 @@ export interface ContentTypeTable {
  */
 export interface QuireDatabase {
   quire_content_types: ContentTypeTable;
+  /** One row: a counter every content-type change increments (see migration 009). */
+  quire_registry_version: { id: number; version: number };
 }
 
 /** Name of the registry table. */

@@ -18,7 +18,8 @@ export function contentTypeRoutes(services: Services): Router {
 
   router
     .route('/cms-content')
-    .get(onlyQuery(), (_req, res) => {
+    .get(onlyQuery(), async (_req, res) => {
+      await registry.follow();
       const types = registry.list().map(summarize);
       const body: ContentTypeListResponse = { count: types.length, content_types: types };
       res.json(body);

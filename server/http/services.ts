@@ -13,12 +13,15 @@ export interface Services {
 }
 
 /**
- * The content type a request names, once no content-type change is under way: a request never
- * plans its SQL against columns a migration is renaming or dropping.
+ * The content type a request names, once no content-type change is under way here, and as another
+ * server sharing the database last changed it: a request never plans its SQL against columns a
+ * migration is renaming or dropping, or that another server has.
  */
 export async function typeByTable({ registry, writes }: Services, table: string): Promise<ContentType> {
   const changing = writes.settled();
   if (changing) await changing;
+  const following = registry.follow();
+  if (following) await following;
   return registry.requireByTable(table);
 }
 
@@ -26,5 +29,7 @@ export async function typeByTable({ registry, writes }: Services, table: string)
 export async function typeBySlug({ registry, writes }: Services, slug: string): Promise<ContentType> {
   const changing = writes.settled();
   if (changing) await changing;
+  const following = registry.follow();
+  if (following) await following;
   return registry.requireBySlug(slug);
 }

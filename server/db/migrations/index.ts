@@ -7,6 +7,7 @@ import * as searchIndex from './005-search-index.js';
 import * as updatedAtIndex from './006-updated-at-index.js';
 import * as searchIndexBatches from './007-search-index-batches.js';
 import * as internalNamespace from './008-internal-namespace.js';
+import * as registryVersion from './009-registry-version.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -23,6 +24,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '006-updated-at-index': updatedAtIndex,
   '007-search-index-batches': searchIndexBatches,
   '008-internal-namespace': internalNamespace,
+  '009-registry-version': registryVersion,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
