@@ -8,8 +8,6 @@ import { postgresForTests } from './server/test-support/postgres.js';
  * it passes there for real; the ones left out, and why:
  * - cross-site-reads-api: its media-file cases need uploads, which PostgreSQL does not store yet.
  * - uploads-api, media/upload-aborts, media/media-prune: media are not stored in PostgreSQL yet.
- * - internal-names-api: makes SQLite schema objects by hand (trigger syntax, sqlite_master) and
- *   restarts on the file.
  * - tampered-registry-api: edits a SQLite file outside the API, then restarts on it.
  * - db/ backup, restore and durability suites: they test the SQLite file itself.
  */
@@ -31,6 +29,7 @@ const POSTGRES_API_SUITES = [
   'server/http/localhost-guards-api.test.ts',
   'server/http/persistence-api.test.ts',
   'server/http/api-fuzz.test.ts',
+  'server/http/internal-names-api.test.ts',
   'server/test-support/test-server.test.ts',
 ];
 
