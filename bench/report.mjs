@@ -54,7 +54,12 @@ export function resultsMarkdown({ header, report, peer }) {
         met = checks.every(([, , ok]) => ok);
         if (target.ratio && Number.isNaN(ratio)) met = null;
       }
-      const errors = (x) => (x.errors ? ` (${fmt(x.errors)} errors)` : '');
+      const errors = (x) =>
+        !x.errors
+          ? ''
+          : x.timeouts === undefined
+            ? ` (${fmt(x.errors)} errors)`
+            : ` (${[x.timeouts && `${fmt(x.timeouts)} timeouts`, x.non2xx && `${fmt(x.non2xx)} non-2xx`, x.errors - x.timeouts - x.non2xx && `${fmt(x.errors - x.timeouts - x.non2xx)} errors`].filter(Boolean).join(', ')})`;
       const [a, b] = [q[workload], f[workload]];
       distinctRows.push(
         `| ${label(r.n)} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio)} | ${(100 * q[workload].repeatShare).toFixed(0)} % | ${goals.join(', ')}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
@@ -141,15 +146,11 @@ export function resultsMarkdown({ header, report, peer }) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const runs = process.argv.slice(2).map((file) => JSON.parse(readFileSync(file, 'utf8')));
-  const header = runs.flatMap((run, i) =>
-    runs.length > 1
-      ? [
-          `Run ${i + 1} (${run.report.map((r) => label(r.n)).join(', ')} rows):`,
-          ...run.header.filter((line) => line),
-          '',
-        ]
-      : run.header,
-  );
+  // One run: its lines as written. Several: one list item per run.
+  const header =
+    runs.length === 1
+      ? runs[0].header
+      : runs.map((run) => `- ${run.report.map((r) => label(r.n)).join(', ')} rows: ${run.header.join(' ')}`);
   const peer = runs.find((run) => run.peer)?.peer ?? null;
   process.stdout.write(resultsMarkdown({ header, report: runs.flatMap((run) => run.report), peer }));
 }

@@ -185,7 +185,9 @@ async function load(options) {
       completed,
       p50: result.latency.p50,
       p99: result.latency.p99,
-      errors: result.errors + result.timeouts + result.non2xx,
+      errors: result.errors + result.non2xx, // autocannon's errors include its timeouts
+      timeouts: result.timeouts,
+      non2xx: result.non2xx,
     });
   }
   runs.sort((a, b) => a.rps - b.rps);
@@ -378,7 +380,7 @@ for (const n of sizes) {
         ...Object.entries(cache).map(([k, r]) => [`cache ${k}`, r]),
       ]) {
         log(
-          `${name} ${workload}: ${r.rps} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}`,
+          `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}`,
         );
       }
     }
