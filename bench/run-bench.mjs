@@ -138,8 +138,10 @@ async function startServer(name, command, commandArgs, probe, timeoutMs) {
         return { child, startMs: performance.now() - started, spawnedAt: started };
       }
     } catch {}
-    if (performance.now() - started > timeoutMs)
+    if (performance.now() - started > timeoutMs) {
+      child.kill('SIGKILL');
       throw new Error(`${name} did not answer within ${timeoutMs} ms: ${errors}`);
+    }
     await sleep(5);
   }
 }
@@ -353,7 +355,10 @@ for (const n of sizes) {
     ],
     `${quireBase}/api/cms-content`,
     60_000,
-  );
+  ).catch(async (error) => {
+    await stop(floor.child); // not left running when Quire cannot start
+    throw error;
+  });
   // The first list has to count every row (exact counts); later ones come from the read cache.
   const listUrl = `${quireBase}/api/cms/news?filter=${encodeURIComponent('status=published')}&order=published_at&desc=true&limit=20`;
   await (await fetch(listUrl)).arrayBuffer();
