@@ -9,6 +9,7 @@ import { RowService } from './content/row-service.js';
 import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
 import { mediaReferenceSources } from './db/media-reference-repository.js';
+import { postgresContentRowReferences } from './db/postgres-media-repository.js';
 import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
@@ -18,7 +19,9 @@ import { localhostGuards, type SecurityOptions } from './http/localhost-guards.j
 import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import type { Services } from './http/services.js';
-import { DEFAULT_UPLOAD_LIMIT, MediaStore, mediaDirFor } from './media/media-store.js';
+import type { MediaReferenceSource } from './media/media-references.js';
+import { DEFAULT_UPLOAD_LIMIT, FileMediaStore, type MediaStore, mediaDirFor } from './media/media-store.js';
+import { PostgresMediaStore } from './media/postgres-media-store.js';
 
 /** What the app needs to know to serve a database. */
 export interface AppOptions {
@@ -61,11 +64,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
-  // Uploads live in media/ beside the database file; an in-memory database has nowhere to keep them,
-  // and on PostgreSQL they must reach every server sharing the database (not there yet, issue 12).
-  const sqlite = database.kind === 'sqlite' ? database : null;
-  const media = sqlite && sqlite.file !== ':memory:' ? new MediaStore(mediaDirFor(sqlite.file)) : null;
-  await media?.sweepIncoming();
+  const media = mediaStoreFor(database);
+  await media?.store.sweepIncoming();
 
   const app = express();
   app.disable('x-powered-by');
@@ -78,18 +78,18 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const api = express.Router();
   if (guards.api.length > 0) api.use(guards.api);
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
-  if (media && sqlite) {
-    api.use(uploadRoutes(media, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));
-    api.use(unusedMediaRoutes(media, () => mediaReferenceSources(sqlite.raw)));
-  } else if (!sqlite) {
-    api.use(noMediaRoutes('Uploads are not available on a PostgreSQL database yet (they come with issue 12)'));
+  if (media) {
+    api.use(uploadRoutes(media.store, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));
+    api.use(unusedMediaRoutes(media.store, media.sources));
+  } else {
+    api.use(noMediaRoutes('Uploads are not available on an in-memory database: it has no folder to keep them in'));
   }
   api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
   api.use(contentTypeRoutes(services));
   api.use(rowRoutes(services));
   api.use(notFoundHandler);
   app.use('/api', api);
-  if (media) app.use('/media', mediaRoutes(media));
+  if (media) app.use('/media', mediaRoutes(media.store));
 
   const editorDir = options.editorDir;
   if (editorDir && existsSync(join(editorDir, 'index.html'))) {
@@ -100,4 +100,19 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   app.use(notFoundHandler);
   app.use(errorMiddleware({ log }));
   return { app, listener: withFastReads(app, services, [...guards.all, ...guards.api]), services };
+}
+
+/**
+ * Where uploads live: in media/ beside a SQLite file, or in a PostgreSQL database itself so every
+ * server sharing it serves every upload. An in-memory SQLite database has nowhere to keep them.
+ */
+function mediaStoreFor(
+  database: QuireDb,
+): { store: MediaStore; sources: () => readonly MediaReferenceSource[] } | null {
+  if (database.kind === 'postgres') {
+    return { store: new PostgresMediaStore(database.db), sources: () => [postgresContentRowReferences(database.db)] };
+  }
+  if (database.file === ':memory:') return null;
+  const raw = database.raw;
+  return { store: new FileMediaStore(mediaDirFor(database.file)), sources: () => mediaReferenceSources(raw) };
 }

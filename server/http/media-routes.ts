@@ -4,7 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import { kindOfFileName } from '../media/media-path.js';
 import { findUnusedMedia } from '../media/media-prune.js';
 import type { MediaReferenceSource } from '../media/media-references.js';
-import type { MediaStore } from '../media/media-store.js';
+import { FileMediaStore, type MediaStore } from '../media/media-store.js';
 import { receiveUpload } from '../media/multipart-upload.js';
 import { methodNotAllowed } from './error-middleware.js';
 
@@ -40,7 +40,7 @@ export function unusedMediaRoutes(store: MediaStore, sources: () => readonly Med
   router
     .route('/media/unused')
     .get(async (_req, res) => {
-      const unused = await findUnusedMedia(store.root, sources());
+      const unused = await findUnusedMedia(() => store.list(), sources());
       const body: UnusedMediaResponse = { count: unused.files.length, bytes: unused.bytes };
       res.json(body);
     })
@@ -50,32 +50,43 @@ export function unusedMediaRoutes(store: MediaStore, sources: () => readonly Med
 
 /**
  * `GET /media/...` (mounted at `/media`): serves stored files. A path must be a generated name
- * whose real location is inside the media folder; anything else (`..`, `%2e%2e`, `%2f`, dotfiles,
- * folders, symlinks out) is a 404 before express.static sees it, and express.static itself is set
- * to deny dotfiles and folder indexes as a second line.
+ * the store holds (for a folder: whose real location is inside it); anything else (`..`, `%2e%2e`,
+ * `%2f`, dotfiles, folders, symlinks out) is a 404 before express.static sees it, and express.static
+ * itself is set to deny dotfiles and folder indexes as a second line.
  */
 export function mediaRoutes(store: MediaStore): Router {
   const router = Router();
-  const serve = express.static(store.root, {
-    dotfiles: 'deny',
-    index: false,
-    redirect: false,
-    fallthrough: true,
-    maxAge: '365d',
-    immutable: true,
-    setHeaders(res, path) {
-      // By the sniffed kind the name was given, not by a MIME table's guess.
-      const kind = kindOfFileName(path);
-      if (kind) res.setHeader('Content-Type', kind.type);
-    },
-  });
+  const serve =
+    store instanceof FileMediaStore
+      ? express.static(store.root, {
+          dotfiles: 'deny',
+          index: false,
+          redirect: false,
+          fallthrough: true,
+          maxAge: '365d',
+          immutable: true,
+          setHeaders(res, path) {
+            // By the sniffed kind the name was given, not by a MIME table's guess.
+            const kind = kindOfFileName(path);
+            if (kind) res.setHeader('Content-Type', kind.type);
+          },
+        })
+      : null;
   router.use(async (req, res, next) => {
     if (req.method !== 'GET' && req.method !== 'HEAD') return methodNotAllowed(['GET'])(req, res, next);
     // req.path is still percent-encoded, so an encoded `..` or `/` never matches a generated name.
-    const file = await store.locate(req.path.slice(1));
-    if (!file) return next(notFound());
+    const relative = req.path.slice(1);
+    const found = await store.find(relative);
+    if (!found) return next(notFound());
     res.set(MEDIA_HEADERS);
-    serve(req, res, next);
+    if ('file' in found) {
+      if (serve) return serve(req, res, next);
+      return res.sendFile(found.file);
+    }
+    // Bytes from the database: the same headers express.static sends for a file.
+    const kind = kindOfFileName(relative);
+    if (kind) res.setHeader('Content-Type', kind.type);
+    res.send(found.bytes);
   });
   router.use((_req, _res, next) => next(notFound()));
   return router;
@@ -87,7 +98,7 @@ function notFound(): AppError {
 
 /**
  * `/uploads` and `/media/unused` (under `/api`) where there is no media store (an in-memory
- * database, or PostgreSQL until media live in the database): a 404 saying why, before the body
+ * SQLite database has nowhere to keep files): a 404 saying why, before the body
  * parsers could answer a multipart upload with a misleading 415.
  */
 export function noMediaRoutes(reason: string): Router {

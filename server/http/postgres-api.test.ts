@@ -6,6 +6,7 @@ import { searchTextName } from '../db/internal-names.js';
 import { MIGRATION_NAMES } from '../db/migrations/index.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
+import { pngImage } from '../test-support/sample-images.js';
 
 /** The API over PostgreSQL, through real HTTP against a real server (issue 12). */
 
@@ -249,11 +250,24 @@ describe.skipIf(!postgres.available)(`Quire on PostgreSQL${skipNote(postgres)}`,
     expect(server.database.engine.isUniqueViolation(new Error('other'))).toBe(false);
   });
 
-  it('refuses uploads with a 404 that says why, not a 415 or a 500', async () => {
-    const upload = await call(server, 'POST', '/uploads', {});
-    expect(upload.status).toBe(404);
-    expect(upload.body.error.message).toMatch(/not available on a PostgreSQL database/);
-    expect((await call(server, 'GET', '/media/unused')).status).toBe(404);
+  it('keeps uploads in quire_media: path, type, size, bytes and when', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([pngImage()]), 'dot.png');
+    const response = await fetch(`${server.api}/uploads`, { method: 'POST', body: form });
+    expect(response.status).toBe(201);
+    const { path } = (await response.json()) as { path: string };
+    const rows = await query<{ path: string; type: string; size: number; bytes: Buffer; created_at: Date }>(
+      sql`select path, type, size, bytes, created_at from quire_media`,
+    );
+    expect(rows).toEqual([
+      {
+        path: path.slice('/media/'.length),
+        type: 'image/png',
+        size: pngImage().length,
+        bytes: pngImage(),
+        created_at: expect.any(Date),
+      },
+    ]);
     expect(server.errors).toEqual([]);
   });
 });

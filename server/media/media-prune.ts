@@ -20,14 +20,17 @@ export interface UnusedMedia {
   total: number;
 }
 
-/** Finds the stored files under `root` that no source names and that are older than the grace period. */
+/**
+ * Finds the stored files (under the folder `root`, or as a store lists them) that no source names
+ * and that are older than the grace period.
+ */
 export async function findUnusedMedia(
-  root: string,
+  root: string | (() => Promise<MediaFile[]>),
   sources: readonly MediaReferenceSource[],
   now: number = Date.now(),
 ): Promise<UnusedMedia> {
   // Files first, references second: a file stored in between is young, so never counted.
-  const stored = await listMediaFiles(root);
+  const stored = await (typeof root === 'string' ? listMediaFiles(root) : root());
   const used = await referencedMedia(sources);
   const files = stored.filter((file) => !used.has(file.path) && now - file.mtimeMs >= PRUNE_GRACE_MS);
   return { files, bytes: files.reduce((sum, file) => sum + file.size, 0), total: stored.length };

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, realpath, rename, stat, unlink } from 'node:fs/promises';
+import { type FileHandle, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
 import { dirname, join, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
@@ -8,7 +8,8 @@ import type { UploadResponse } from '../../common/api-contract.js';
 import { parseRelativeMediaPath } from '../../common/media-rules.js';
 import { AppError } from '../errors/app-error.js';
 import { type ImageKind, imageSize, SNIFF_BYTES, sniffImage } from './image-sniffing.js';
-import { newMediaName } from './media-path.js';
+import { listMediaFiles, type MediaFile } from './media-files.js';
+import { type MediaName, newMediaName } from './media-path.js';
 
 /** Default cap on one uploaded file: 10 MiB. */
 export const DEFAULT_UPLOAD_LIMIT = 10 * 1024 * 1024;
@@ -37,42 +38,95 @@ export interface PendingMedia {
   discard(): Promise<void>;
 }
 
+/** A stored file found for serving: on disk (served by express.static) or its bytes. */
+export type FoundMedia = { readonly file: string } | { readonly bytes: Buffer };
+
+/**
+ * Where uploads are kept: a folder beside a SQLite database (`FileMediaStore`), or the PostgreSQL
+ * database itself, so every server sharing it serves every upload. Either way an upload is
+ * sniffed and size-capped while it streams in, and is visible at its generated path only once
+ * it is durable.
+ */
+export interface MediaStore {
+  /**
+   * Reads one uploaded file to its end. Refuses (after reading it all, so the rest of the request
+   * can still be parsed) a file that is empty (400), not an allowed image (415) or longer than
+   * `maxBytes` (413); nothing is kept in those cases.
+   */
+  receive(source: Readable, maxBytes: number): Promise<PendingMedia>;
+  /** The file a media path (the part after `/media/`) names, or null when there is none. */
+  find(relative: string): Promise<FoundMedia | null>;
+  /** Every stored file with its size and upload time, for the unused-media count. */
+  list(): Promise<MediaFile[]>;
+  /** Removes what a crash left half-received; never fails. */
+  sweepIncoming(now?: number): Promise<void>;
+}
+
+/**
+ * Receives one upload into a temporary file under `incomingDir`: the part every store shares.
+ * `store` is given the finished temporary file and the generated name, and makes it durable.
+ */
+export async function receiveToTemporaryFile(
+  incomingDir: string,
+  source: Readable,
+  maxBytes: number,
+  store: (sink: ReceivedFile, name: MediaName, kind: ImageKind) => Promise<void>,
+): Promise<PendingMedia> {
+  const sink = new UploadSink(incomingDir, maxBytes);
+  try {
+    await pipeline(source, sink);
+  } catch (error) {
+    await sink.discard();
+    throw error;
+  }
+  if (sink.refusal || !sink.kind) {
+    await sink.discard();
+    throw sink.refusal ?? new AppError('internal_error', 'The upload could not be read');
+  }
+  const { kind, size } = sink;
+  const pixels = imageSize(kind, sink.head());
+  return {
+    kind,
+    size,
+    commit: async () => {
+      const name = newMediaName(kind);
+      await store(sink, name, kind);
+      return { path: name.path, type: kind.type, size, ...(pixels ?? {}) };
+    },
+    discard: () => sink.discard(),
+  };
+}
+
+/** A fully received upload in its temporary file, as a store's commit sees it. */
+export interface ReceivedFile {
+  /** fsync, close, rename into `folder/fileName`, then fsync the folders so the rename survives a crash. */
+  commit(folder: string, fileName: string, root: string): Promise<void>;
+  /** Closes the temporary file and reads it back whole (a store that keeps bytes elsewhere). */
+  contents(): Promise<Buffer>;
+  /** Closes and removes the temporary file. */
+  discard(): Promise<void>;
+}
+
 /**
  * The media folder: receives uploads (sniffed, size-capped, written to a temporary name, fsynced,
  * then renamed to a generated name) and finds stored files for serving.
  */
-export class MediaStore {
+export class FileMediaStore implements MediaStore {
   constructor(readonly root: string) {}
 
-  /**
-   * Reads one uploaded file to its end. Refuses (after reading it all, so the rest of the request
-   * can still be parsed) a file that is empty (400), not an allowed image (415) or longer than
-   * `maxBytes` (413); nothing is kept on disk in those cases.
-   */
-  async receive(source: Readable, maxBytes: number): Promise<PendingMedia> {
-    const sink = new UploadSink(join(this.root, INCOMING), maxBytes);
-    try {
-      await pipeline(source, sink);
-    } catch (error) {
-      await sink.discard();
-      throw error;
-    }
-    if (sink.refusal || !sink.kind) {
-      await sink.discard();
-      throw sink.refusal ?? new AppError('internal_error', 'The upload could not be read');
-    }
-    const { kind, size } = sink;
-    const pixels = imageSize(kind, sink.head());
-    return {
-      kind,
-      size,
-      commit: async () => {
-        const name = newMediaName(kind);
-        await sink.commit(join(this.root, ...name.folders), name.fileName, this.root);
-        return { path: name.path, type: kind.type, size, ...(pixels ?? {}) };
-      },
-      discard: () => sink.discard(),
-    };
+  receive(source: Readable, maxBytes: number): Promise<PendingMedia> {
+    return receiveToTemporaryFile(join(this.root, INCOMING), source, maxBytes, (sink, name) =>
+      sink.commit(join(this.root, ...name.folders), name.fileName, this.root),
+    );
+  }
+
+  async find(relative: string): Promise<FoundMedia | null> {
+    const file = await this.locate(relative);
+    return file ? { file } : null;
+  }
+
+  list(): Promise<MediaFile[]> {
+    return listMediaFiles(this.root);
   }
 
   /**
@@ -91,22 +145,25 @@ export class MediaStore {
     }
   }
 
-  /** Removes temporary files a crash left behind; never fails (a missing folder is fine). */
   async sweepIncoming(now: number = Date.now()): Promise<void> {
-    const dir = join(this.root, INCOMING);
-    let names: string[];
+    await sweepIncomingFolder(join(this.root, INCOMING), now);
+  }
+}
+
+/** Removes temporary files older than an hour (a crash left them) from `dir`; never fails. */
+export async function sweepIncomingFolder(dir: string, now: number = Date.now()): Promise<void> {
+  let names: string[];
+  try {
+    names = await readdir(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    const file = join(dir, name);
     try {
-      names = await readdir(dir);
+      if (now - (await stat(file)).mtimeMs > STALE_INCOMING_MS) await unlink(file);
     } catch {
-      return;
-    }
-    for (const name of names) {
-      const file = join(dir, name);
-      try {
-        if (now - (await stat(file)).mtimeMs > STALE_INCOMING_MS) await unlink(file);
-      } catch {
-        // Another process may have removed or renamed it meanwhile.
-      }
+      // Another process may have removed or renamed it meanwhile.
     }
   }
 }
@@ -116,7 +173,7 @@ export class MediaStore {
  * temporary file, or discards everything once the upload is refused. It always reads to the end,
  * because the multipart parser only finishes the request after each file stream has ended.
  */
-class UploadSink extends Writable {
+class UploadSink extends Writable implements ReceivedFile {
   /** null when refused, undefined until enough bytes arrived to decide. */
   kind: ImageKind | null | undefined = undefined;
   size = 0;
@@ -227,7 +284,6 @@ class UploadSink extends Writable {
     }
   }
 
-  /** fsync, close, rename into `folder/fileName`, then fsync the folders so the rename survives a crash. */
   async commit(folder: string, fileName: string, root: string): Promise<void> {
     const handle = this.handle as FileHandle;
     await handle.sync();
@@ -241,6 +297,13 @@ class UploadSink extends Writable {
     if (created !== undefined) {
       for (const dir of [dirname(folder), root, dirname(root)]) await syncDirectory(dir);
     }
+  }
+
+  async contents(): Promise<Buffer> {
+    const handle = this.handle as FileHandle;
+    await handle.close();
+    this.handle = null;
+    return readFile(this.tempFile as string);
   }
 
   /** Closes and removes the temporary file, once the file operation in flight has settled. */

@@ -8,6 +8,7 @@ import * as updatedAtIndex from './006-updated-at-index.js';
 import * as searchIndexBatches from './007-search-index-batches.js';
 import * as internalNamespace from './008-internal-namespace.js';
 import * as registryVersion from './009-registry-version.js';
+import * as mediaTable from './010-media-table.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -25,6 +26,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '007-search-index-batches': searchIndexBatches,
   '008-internal-namespace': internalNamespace,
   '009-registry-version': registryVersion,
+  '010-media-table': mediaTable,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
