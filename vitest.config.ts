@@ -6,9 +6,9 @@ import { postgresForTests } from './server/test-support/postgres.js';
  * The API suites that also run on PostgreSQL (`server-pg`): their test servers get a throwaway
  * database of their own (QUIRE_TEST_ENGINE=postgres, see test-server.ts). A suite is listed once
  * it passes there for real; the ones left out, and why:
- * - uploads-api, media/upload-aborts, media/media-prune: they check the media folder itself (files,
- *   `.incoming`, symlinks out of it) and `quire media prune`, which is SQLite's; uploads on
- *   PostgreSQL (`quire_media`) are tested by postgres-media-api, two servers on one database.
+ * - media/upload-aborts, media/media-prune: they check the media folder's `.incoming` files and
+ *   `quire media prune`, which are SQLite's; on PostgreSQL (`quire_media`) uploads-api runs here,
+ *   and postgres-media-api has two servers on one database and the unused count.
  * - tampered-registry-api: edits a SQLite file outside the API, then restarts on it.
  * - db/ backup, restore and durability suites: they test the SQLite file itself.
  */
@@ -32,6 +32,7 @@ const POSTGRES_API_SUITES = [
   'server/http/api-fuzz.test.ts',
   'server/http/internal-names-api.test.ts',
   'server/http/cross-site-reads-api.test.ts',
+  'server/http/uploads-api.test.ts',
   'server/test-support/test-server.test.ts',
 ];
 

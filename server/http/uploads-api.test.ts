@@ -2,26 +2,48 @@ import { mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { join, relative } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMediaPath } from '../../common/media-rules.js';
 import { parseServeArgs } from '../cli.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
+import { POSTGRES_INCOMING_DIR } from '../media/postgres-media-store.js';
 import { avifHeaderSample, gifImage, jpegImage, pngImage, webpImage } from '../test-support/sample-images.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 type Server = TestServer & { errors: unknown[] };
 
-/** Every file under the server's media folder (temporary ones included), relative to it. */
-function mediaFiles(server: Server): string[] {
-  const root = join(server.dir, 'media');
+/** Every file in a folder (none if it is missing), relative to it. */
+function filesIn(root: string): string[] {
   try {
     return readdirSync(root, { recursive: true, withFileTypes: true })
       .filter((entry) => !entry.isDirectory())
-      .map((entry) => relative(root, join(entry.parentPath, entry.name)))
-      .sort();
+      .map((entry) => relative(root, join(entry.parentPath, entry.name)));
   } catch {
     return [];
   }
+}
+
+/**
+ * Every stored upload and every one being received, as paths under the media folder: on SQLite
+ * the files there (`.incoming` included), on PostgreSQL the rows of quire_media and the files in
+ * this process's incoming folder (the test servers run in this process).
+ */
+async function mediaFiles(server: Server): Promise<string[]> {
+  if (server.engine === 'sqlite') return filesIn(join(server.dir, 'media')).sort();
+  const rows = await sql<{ path: string }>`select path from quire_media`.execute(server.database.db);
+  const incoming = filesIn(POSTGRES_INCOMING_DIR).map((name) => `.incoming/${name}`);
+  return [...rows.rows.map((row) => row.path), ...incoming].sort();
+}
+
+/** The bytes stored for a media path: the file on SQLite, the row on PostgreSQL. */
+async function storedBytes(server: Server, path: string): Promise<Buffer> {
+  if (server.engine === 'sqlite') return readFileSync(join(server.dir, path));
+  const relativePath = path.slice('/media/'.length);
+  const rows = await sql<{ bytes: Buffer }>`select bytes from quire_media where path = ${relativePath}`.execute(
+    server.database.db,
+  );
+  return rows.rows[0].bytes;
 }
 
 /** Posts a FormData to /api/uploads and parses the answer. */
@@ -54,9 +76,11 @@ function rawGet(
 }
 
 /** Polls until `check` holds; for effects that follow a closed connection, which has no answer to await. */
-async function eventually(check: () => boolean): Promise<void> {
-  for (let attempt = 0; attempt < 100 && !check(); attempt++) await new Promise((resolve) => setTimeout(resolve, 20));
-  expect(check()).toBe(true);
+async function eventually(check: () => Promise<boolean>): Promise<void> {
+  for (let attempt = 0; attempt < 100 && !(await check()); attempt++) {
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+  expect(await check()).toBe(true);
 }
 
 function expectError(body: any, status: number, code: string, detail?: object) {
@@ -88,8 +112,8 @@ describe('POST /api/uploads', () => {
     const month = `${now.getUTCFullYear()}/${String(now.getUTCMonth() + 1).padStart(2, '0')}`;
     expect(body.path).toMatch(new RegExp(`^/media/${month}/[0-9a-f-]{36}\\.${sample.extension}$`));
     expect(isMediaPath(body.path)).toBe(true);
-    // On disk beside the database, already under its final name.
-    expect(readFileSync(join(server.dir, body.path))).toEqual(sample.bytes);
+    // Stored (beside the database, or in it), already under its final name.
+    expect(await storedBytes(server, body.path)).toEqual(sample.bytes);
 
     const served = await fetch(`${server.origin}${body.path}`);
     expect(served.status).toBe(200);
@@ -101,15 +125,17 @@ describe('POST /api/uploads', () => {
   });
 
   it('ignores the client file name and Content-Type: the content decides, the server names', async () => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const { response, body } = await upload(server, fileForm(pngImage(), '../../../evil.html', 'text/html'));
     expect(response.status).toBe(201);
     expect(body.type).toBe('image/png');
     expect(body.path).not.toContain('evil');
     expect(body.path).toMatch(/\.png$/);
-    const added = mediaFiles(server).filter((file) => !before.includes(file));
+    const added = (await mediaFiles(server)).filter((file) => !before.includes(file));
     expect(added).toEqual([body.path.slice('/media/'.length)]);
-    expect(readdirSync(server.dir).filter((name) => !name.startsWith('content.sqlite'))).toEqual(['media']);
+    if (server.engine === 'sqlite') {
+      expect(readdirSync(server.dir).filter((name) => !name.startsWith('content.sqlite'))).toEqual(['media']);
+    }
   });
 
   it('gives parallel uploads distinct paths', async () => {
@@ -134,12 +160,12 @@ describe('POST /api/uploads', () => {
     ],
     ['a PDF', Buffer.from('%PDF-1.7\n1 0 obj\n<<>>\nendobj\n'), 'scan.jpg', 'image/jpeg'],
   ])('refuses %s with 415 and keeps nothing', async (_name, bytes, fileName, type) => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const { response, body } = await upload(server, fileForm(bytes, fileName, type));
     expect(response.status).toBe(415);
     expectError(body, 415, 'unsupported_media_type');
     expect(body.error.message).toMatch(/PNG, JPEG, GIF, WebP and AVIF/);
-    expect(mediaFiles(server)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 
   it.each([
@@ -171,11 +197,11 @@ describe('POST /api/uploads', () => {
     ],
     ['an empty file', () => fileForm(new Uint8Array(0), 'empty.png', 'image/png')],
   ])('refuses %s with 400 and keeps nothing', async (_name, makeForm) => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const { response, body } = await upload(server, makeForm());
     expect(response.status).toBe(400);
     expectError(body, 400, 'bad_request');
-    expect(mediaFiles(server)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 
   it.each([
@@ -187,7 +213,7 @@ describe('POST /api/uploads', () => {
     ['a multipart Content-Type without a boundary', 'multipart/form-data', '--XyZ--\r\n'],
     ['malformed part headers', 'multipart/form-data; boundary=XyZ', '--XyZ\r\nno colon here\r\n\r\nx\r\n--XyZ--\r\n'],
   ])('refuses %s with 400', async (_name, contentType, text) => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const response = await fetch(`${server.api}/uploads`, {
       method: 'POST',
       headers: { 'content-type': contentType },
@@ -195,7 +221,7 @@ describe('POST /api/uploads', () => {
     });
     expect(response.status).toBe(400);
     expectError(await response.json(), 400, 'bad_request');
-    expect(mediaFiles(server)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 
   it.each([
@@ -213,14 +239,14 @@ describe('POST /api/uploads', () => {
   });
 
   it('refuses a file one byte over the default 10 MiB limit with 413 and keeps nothing', async () => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const tooBig = Buffer.concat([pngImage(), Buffer.alloc(DEFAULT_UPLOAD_LIMIT + 1 - pngImage().length)]);
     const { response, body } = await upload(server, fileForm(tooBig, 'big.png', 'image/png'));
     expect(response.status).toBe(413);
     // The limit is data, so no client has to read it out of the sentence.
     expectError(body, 413, 'payload_too_large', { code: 'too_large', limit: DEFAULT_UPLOAD_LIMIT });
     expect(body.error.message).toContain(String(DEFAULT_UPLOAD_LIMIT));
-    expect(mediaFiles(server)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 
   it('answers other methods with 405 and an Allow header', async () => {
@@ -230,7 +256,7 @@ describe('POST /api/uploads', () => {
   });
 
   it('removes the partial file when the client hangs up mid-upload', async () => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const head = [
       '--XyZ',
       'Content-Disposition: form-data; name="file"; filename="a.png"',
@@ -247,10 +273,10 @@ describe('POST /api/uploads', () => {
     );
     await new Promise<void>((resolve) => socket.write(partial, () => resolve()));
     // The sniffed PNG is being written to a temporary file now; then the client goes away.
-    await eventually(() => mediaFiles(server).length > before.length);
+    await eventually(async () => (await mediaFiles(server)).length > before.length);
     socket.destroy();
-    await eventually(() => mediaFiles(server).length === before.length);
-    expect(mediaFiles(server)).toEqual(before);
+    await eventually(async () => (await mediaFiles(server)).length === before.length);
+    expect(await mediaFiles(server)).toEqual(before);
     expect(server.errors).toEqual([]);
   });
 });
@@ -274,19 +300,19 @@ describe('POST /api/uploads with --upload-limit', () => {
   });
 
   it('refuses a file one byte over the limit with 413 and keeps nothing', async () => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const { response, body } = await upload(server, fileForm(padded(limit + 1), 'a.png'));
     expect(response.status).toBe(413);
     expectError(body, 413, 'payload_too_large', { code: 'too_large', limit });
-    expect(mediaFiles(server)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 
   it('refuses a body declared far over the limit before reading it', async () => {
-    const before = mediaFiles(server);
+    const before = await mediaFiles(server);
     const { response, body } = await upload(server, fileForm(padded(2 * 1024 * 1024), 'a.png'));
     expect(response.status).toBe(413);
     expectError(body, 413, 'payload_too_large', { code: 'too_large', limit });
-    expect(mediaFiles(server)).toEqual(before);
+    expect(await mediaFiles(server)).toEqual(before);
   });
 });
 
@@ -370,7 +396,7 @@ describe('uploads behind the localhost guards', () => {
     const { response, body } = await upload(server, fileForm(pngImage(), 'a.png'), headers);
     expect(response.status).toBe(403);
     expectError(body, 403, 'forbidden');
-    expect(mediaFiles(server)).toEqual([]);
+    expect(await mediaFiles(server)).toEqual([]);
   });
 
   it('accepts an upload from its own editor origin', async () => {
@@ -399,7 +425,7 @@ describe('uploads with an API token', () => {
     const { response, body } = await upload(server, fileForm(pngImage(), 'a.png'));
     expect(response.status).toBe(401);
     expectError(body, 401, 'unauthorized');
-    expect(mediaFiles(server)).toEqual([]);
+    expect(await mediaFiles(server)).toEqual([]);
   });
 
   it('accepts it with the token; the file is then served like the editor, without one (for <img>)', async () => {

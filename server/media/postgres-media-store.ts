@@ -16,9 +16,10 @@ import {
 
 /**
  * Where an upload waits on this machine until it is complete and sniffed: the same checks as the
- * file store, and no half-received file ever reaches the database.
+ * file store, and no half-received file ever reaches the database. One folder per process, so a
+ * server's sweep never takes a file another server on this machine is still receiving.
  */
-const INCOMING = join(tmpdir(), 'quire-incoming');
+export const POSTGRES_INCOMING_DIR = join(tmpdir(), 'quire-incoming', String(process.pid));
 
 /**
  * Uploads kept in the PostgreSQL database itself, so every server sharing it serves every upload.
@@ -29,7 +30,7 @@ export class PostgresMediaStore implements MediaStore {
   constructor(private readonly db: Kysely<QuireDatabase>) {}
 
   receive(source: Readable, maxBytes: number): Promise<PendingMedia> {
-    return receiveToTemporaryFile(INCOMING, source, maxBytes, async (sink, name, kind) => {
+    return receiveToTemporaryFile(POSTGRES_INCOMING_DIR, source, maxBytes, async (sink, name, kind) => {
       try {
         const path = [...name.folders, name.fileName].join('/');
         await insertMedia(this.db, { path, type: kind.type, bytes: await sink.contents() });
@@ -51,6 +52,6 @@ export class PostgresMediaStore implements MediaStore {
   }
 
   sweepIncoming(now?: number): Promise<void> {
-    return sweepIncomingFolder(INCOMING, now);
+    return sweepIncomingFolder(POSTGRES_INCOMING_DIR, now);
   }
 }
