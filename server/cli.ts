@@ -6,6 +6,7 @@ import { defaultDatabaseFile } from './config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 import { builtEditorDir } from './config/package-root.js';
 import { addDemoContent } from './content/demo-content.js';
+import { COPY_USAGE, copyCommand } from './copy/copy-command.js';
 import { BackupError, backupFile } from './db/backup-service.js';
 import { PostgresConnectionError } from './db/postgres-connection.js';
 import { describeTarget, type PostgresTarget, parsePostgresUrl, redactPostgresUrl } from './db/postgres-url.js';
@@ -25,7 +26,7 @@ export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 const USAGE =
   'Usage: quire serve [--db FILE | --database postgres://...] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
   ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore BACKUP [--db FILE]' +
-  ` | ${IMPORT_USAGE} | ${MEDIA_USAGE}`;
+  ` | ${IMPORT_USAGE} | ${MEDIA_USAGE} | ${COPY_USAGE}`;
 
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -268,6 +269,7 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
   if (command === 'import') return importCommand(rest);
   if (command === 'media') return mediaCommand(rest);
+  if (command === 'copy') return copyCommand(rest);
   if (command !== 'serve') {
     console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
     return 2;

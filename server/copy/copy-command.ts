@@ -1,0 +1,99 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
+import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { parsePostgresUrl, redactPostgresUrl } from '../db/postgres-url.js';
+import { copySite, SiteCopyError } from './site-copy-service.js';
+
+/** How to call `quire copy`. */
+export const COPY_USAGE = 'quire copy --from FILE|postgres://... --to FILE|postgres://... [--force]';
+
+/** Where the command writes: the summary to `out`, progress and problems to `err`. */
+export interface CopyStreams {
+  out: NodeJS.WritableStream;
+  err: NodeJS.WritableStream & { isTTY?: boolean };
+}
+
+/** One side of a copy: a SQLite file or a PostgreSQL URL. */
+type Side = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+function sideOf(text: string): Side {
+  if (/^postgres(ql)?:\/\//i.test(text)) return { kind: 'postgres', url: text };
+  return { kind: 'sqlite', file: resolve(text) };
+}
+
+async function open(side: Side): Promise<QuireDb> {
+  if (side.kind === 'sqlite') return openDatabase(side.file);
+  return openPostgresDatabase(parsePostgresUrl(side.url));
+}
+
+/**
+ * `quire copy`: moves a whole site between a SQLite file and a PostgreSQL database (either way, or
+ * between two of a kind). Prints progress on a terminal and one summary line; returns the exit
+ * code (0 copied, 1 refused or failed, 2 usage). Messages never hold a URL's credentials.
+ */
+export async function copyCommand(
+  args: string[],
+  streams: CopyStreams = { out: process.stdout, err: process.stderr },
+): Promise<number> {
+  const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
+  let from: Side;
+  let to: Side;
+  let force: boolean;
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: { from: { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' } },
+    });
+    if (positionals.length > 0) throw new Error('copy takes no positional arguments');
+    if (!values.from || !values.to) throw new Error('give both --from and --to');
+    from = sideOf(values.from);
+    to = sideOf(values.to);
+    if (from.kind === 'postgres') parsePostgresUrl(from.url);
+    if (to.kind === 'postgres') parsePostgresUrl(to.url);
+    force = values.force ?? false;
+  } catch (error) {
+    say(streams.err, `quire copy: ${redactPostgresUrl((error as Error).message)}. Usage: ${COPY_USAGE}`);
+    return 2;
+  }
+  if (from.kind === 'sqlite' && !existsSync(from.file)) {
+    // Opening a missing file would create a database: the source is never written, not even made.
+    say(streams.err, `quire copy: the source ${from.file} does not exist`);
+    return 1;
+  }
+  const opened: QuireDb[] = [];
+  let progressShown = false;
+  try {
+    const source = await open(from);
+    opened.push(source);
+    const target = await open(to);
+    opened.push(target);
+    if (source.description === target.description)
+      throw new SiteCopyError('the source and the target are the same database');
+    const summary = await copySite(source, target, {
+      force,
+      progress: (line) => {
+        if (!streams.err.isTTY) return;
+        progressShown = true;
+        streams.err.write(`\r${line}\u001b[K`);
+      },
+    });
+    if (progressShown) streams.err.write('\n');
+    say(
+      streams.out,
+      `Copied ${summary.types} content types, ${summary.rows} rows and ${summary.media} uploads from ${source.description} to ${target.description}; counts checked`,
+    );
+    return 0;
+  } catch (error) {
+    if (progressShown) streams.err.write('\n');
+    const known = error instanceof SiteCopyError || error instanceof PostgresConnectionError;
+    const message = known ? (error as Error).message : `copy failed: ${(error as Error).message}`;
+    say(streams.err, `quire copy: ${redactPostgresUrl(message).split('\n')[0]}`);
+    return 1;
+  } finally {
+    for (const database of opened) await database.close();
+  }
+}

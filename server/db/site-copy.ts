@@ -1,0 +1,165 @@
+import { type Kysely, sql } from 'kysely';
+import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { searchColumnsOf } from '../../common/title-rules.js';
+import { createContentTable, dropContentTable } from './content-schema-repository.js';
+import { ContentTypeRepository } from './content-type-repository.js';
+import type { QuireDb } from './database.js';
+import { STARTER_TYPES } from './migrations/002-starter-types.js';
+import { ARTICLE_AND_MENU_TYPES } from './migrations/004-article-and-menu-types.js';
+import { MEDIA_TABLE } from './postgres-media-repository.js';
+import type { QuireDatabase } from './schema.js';
+
+/**
+ * Copying a whole site between two open databases of either engine: the registry, every content
+ * table's rows exactly as stored, and the uploads kept in PostgreSQL. All target writes run in one
+ * transaction (DDL is transactional on both engines), so a failed copy leaves the target as it was.
+ * The source is only read.
+ */
+
+/** Rows read and written per statement. */
+const BATCH_ROWS = 500;
+
+/** An upload to carry: its path under `/media/`, its MIME type, its bytes. */
+export interface CopiedMedia {
+  path: string;
+  type: string;
+  bytes: Buffer;
+}
+
+/** How a copy went: rows per type slug and the upload count, as found in the target afterwards. */
+export interface SiteCopyCounts {
+  rows: Record<string, number>;
+  media: number;
+}
+
+type AnyDb = Kysely<Record<string, Record<string, unknown>>>;
+
+function loose(db: Kysely<QuireDatabase> | Kysely<unknown>): AnyDb {
+  return db as unknown as AnyDb;
+}
+
+/** Why the target cannot take a copy without `--force`, or null when it holds only the starter types, empty. */
+export async function targetContents(target: QuireDb): Promise<string | null> {
+  const starters = new Set([
+    ...STARTER_TYPES.map((starter) => starter.id),
+    ...ARTICLE_AND_MENU_TYPES.map((starter) => starter.slug),
+  ]);
+  const types = await new ContentTypeRepository(target.db).listAll();
+  const extra = types.filter((type) => !starters.has(type.id));
+  if (extra.length > 0) return `it has ${extra.length} content type(s) beyond the starter types`;
+  for (const type of types) {
+    const count = await countRows(target.db, type.table_name);
+    if (count > 0) return `its type ${type.slug} has ${count} row(s)`;
+  }
+  if (target.kind === 'postgres' && (await countRows(target.db, MEDIA_TABLE)) > 0) return 'it holds uploads';
+  return null;
+}
+
+/** The number of rows of a table. */
+export async function countRows(db: Kysely<QuireDatabase>, table: string): Promise<number> {
+  const row = await loose(db)
+    .selectFrom(table)
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
+}
+
+/** Every row of a source table, in id order, a batch at a time. */
+export async function* readRowBatches(
+  db: Kysely<QuireDatabase>,
+  table: string,
+): AsyncGenerator<Record<string, unknown>[]> {
+  let after: string | null = null;
+  for (;;) {
+    let query = loose(db).selectFrom(table).selectAll().orderBy('id').limit(BATCH_ROWS);
+    if (after !== null) query = query.where('id', '>', after);
+    const rows = await query.execute();
+    if (rows.length === 0) return;
+    yield rows;
+    after = String(rows[rows.length - 1].id);
+    if (rows.length < BATCH_ROWS) return;
+  }
+}
+
+/** The uploads a PostgreSQL database keeps, one at a time (bytes can be large). */
+export async function* readPostgresMedia(db: Kysely<QuireDatabase>): AsyncGenerator<CopiedMedia> {
+  const media = loose(db);
+  const paths = await media.selectFrom(MEDIA_TABLE).select('path').orderBy('path').execute();
+  for (const { path } of paths) {
+    const row = await media
+      .selectFrom(MEDIA_TABLE)
+      .select(['type', 'bytes'])
+      .where('path', '=', String(path))
+      .executeTakeFirstOrThrow();
+    yield { path: String(path), type: String(row.type), bytes: row.bytes as Buffer };
+  }
+}
+
+/** What a copy writes into the target's transaction, step by step. */
+export interface SiteCopyWriter {
+  /**
+   * Removes every content type, its table and (on PostgreSQL) every upload: the starter types of a
+   * fresh target (the source's registry replaces them, also where the source deleted one), or all
+   * the target held with `--force`.
+   */
+  clear(): Promise<void>;
+  /** Registers a type as the source has it and creates its table the engine's way. */
+  createType(record: Record<string, unknown>, columns: readonly ColumnDescriptor[]): Promise<void>;
+  /** Inserts rows as stored. */
+  insertRows(table: string, rows: Record<string, unknown>[]): Promise<void>;
+  /** Rebuilds a table's search index from its rows (rows written here bypass the row service). */
+  reindex(table: string, columns: readonly ColumnDescriptor[]): Promise<void>;
+  /** Keeps an upload in the database (PostgreSQL only). */
+  insertMedia(media: CopiedMedia): Promise<void>;
+}
+
+/** Runs `work` with a writer on one transaction of the target; commits when it returns. */
+export async function inTargetTransaction<T>(
+  target: QuireDb,
+  work: (writer: SiteCopyWriter) => Promise<T>,
+): Promise<T> {
+  return target.db.transaction().execute(async (trx) => {
+    const db = trx as unknown as Kysely<unknown>;
+    const writer: SiteCopyWriter = {
+      async clear() {
+        for (const type of await new ContentTypeRepository(trx).listAll()) {
+          await dropContentTable(db, target.engine, type.table_name);
+        }
+        await trx.deleteFrom('quire_content_types').execute();
+        if (target.kind === 'postgres') await loose(db).deleteFrom(MEDIA_TABLE).execute();
+      },
+      async createType(record, columns) {
+        await createContentTable(db, target.engine, String(record.table_name), columns);
+        await loose(db).insertInto('quire_content_types').values(record).execute();
+      },
+      async insertRows(table, rows) {
+        if (rows.length > 0) await loose(db).insertInto(table).values(rows).execute();
+      },
+      async reindex(table, columns) {
+        await target.engine.searchIndex.drop(db, table);
+        await target.engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
+      },
+      async insertMedia(media) {
+        await loose(db)
+          .insertInto(MEDIA_TABLE)
+          .values({ path: media.path, type: media.type, size: media.bytes.length, bytes: media.bytes })
+          .execute();
+      },
+    };
+    const result = await work(writer);
+    // Servers already on the target reload the registry when its version moves.
+    await new ContentTypeRepository(trx).bumpVersion();
+    return result;
+  });
+}
+
+/** The registry rows of a database, as stored. */
+export async function registryRows(database: QuireDb): Promise<Record<string, unknown>[]> {
+  return loose(database.db).selectFrom('quire_content_types').selectAll().orderBy('position').execute();
+}
+
+/** The number of uploads a PostgreSQL database keeps. */
+export async function countPostgresMedia(database: QuireDb): Promise<number> {
+  const row = await sql<{ n: string }>`select count(*) as n from ${sql.table(MEDIA_TABLE)}`.execute(database.db);
+  return Number(row.rows[0]?.n ?? 0);
+}
