@@ -5,24 +5,12 @@ import { openPostgresDatabase } from '../db/database.js';
 import { searchTextName } from '../db/internal-names.js';
 import { MIGRATION_NAMES } from '../db/migrations/index.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
-import { type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
+import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 import { pngImage } from '../test-support/sample-images.js';
 
 /** The API over PostgreSQL, through real HTTP against a real server (issue 12). */
 
 const postgres = await postgresForTests();
-
-/** One request to a server's API; the body parsed as JSON. */
-async function call(server: PostgresTestServer, method: string, path: string, json?: unknown) {
-  const response = await fetch(`${server.api}${path}`, {
-    method,
-    headers: json === undefined ? {} : { 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await response.text();
-  const body: any = text ? JSON.parse(text) : null;
-  return { status: response.status, body };
-}
 
 const EVENT_COLUMNS: ColumnDescriptor[] = [
   { name: 'name', label: 'Name', type: 'text', required: true },

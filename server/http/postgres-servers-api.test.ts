@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
-import { type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
+import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
  * Two Quire servers on one PostgreSQL database behave as one (issue 12): a write acknowledged by
@@ -8,16 +8,6 @@ import { type PostgresTestServer, startPostgresTestServer } from '../test-suppor
  */
 
 const postgres = await postgresForTests();
-
-async function call(server: PostgresTestServer, method: string, path: string, json?: unknown) {
-  const response = await fetch(`${server.api}${path}`, {
-    method,
-    headers: json === undefined ? {} : { 'content-type': 'application/json' },
-    body: json === undefined ? undefined : JSON.stringify(json),
-  });
-  const text = await response.text();
-  return { status: response.status, body: text ? JSON.parse(text) : null };
-}
 
 const news = { title: 'Harbour festival', status: 'published', published_at: '2026-01-01 10:00:00' };
 

@@ -31,3 +31,19 @@ export async function startPostgresTestServer(
   });
   return { ...server, api: `${server.origin}/api`, errors };
 }
+
+/** One JSON request to a test server's API: its status and its body parsed (null when empty). */
+export async function callApi(
+  server: PostgresTestServer,
+  method: string,
+  path: string,
+  json?: unknown,
+): Promise<{ status: number; body: any }> {
+  const response = await fetch(`${server.api}${path}`, {
+    method,
+    headers: json === undefined ? {} : { 'content-type': 'application/json' },
+    body: json === undefined ? undefined : JSON.stringify(json),
+  });
+  const text = await response.text();
+  return { status: response.status, body: text ? JSON.parse(text) : null };
+}
