@@ -7,12 +7,17 @@
 //   list    random status, order among published_at/title/id, random desc, limit=20, offset 0-4,000 by 20
 //   get     a random existing row
 //   mixed   9 reads (search or list as above) to 1 create
+//   create  POST, every body different (title of two data words and a number, random status and date)
+//   update  PATCH of a random existing row, every body different as for create
 import Database from 'better-sqlite3';
 
 const STATUSES = ['published', 'draft', 'archived'];
 const ORDERS = ['published_at', 'title', 'id'];
 const CREATE_BODY = 'title=Bench+post&status=draft&published_at=2026-01-01+00%3A00%3A00';
-export const DISTINCT_WORKLOADS = ['search', 'list', 'get', 'mixed'];
+export const DISTINCT_WORKLOADS = ['search', 'list', 'get', 'mixed', 'create', 'update'];
+/** data.mjs's dates: whole seconds from 2021-01-01 00:00:00 UTC over five years. */
+const DATES_FROM = Date.UTC(2021, 0, 1);
+const DATES_SECONDS = 5 * 365 * 86_400;
 
 /** mulberry32: a small seeded PRNG, numbers in [0, 1). */
 export function mulberry32(seed) {
@@ -89,6 +94,14 @@ function listPath(random) {
   return `/api/cms/news?filter=${enc(`status=${status}`)}&order=${order}${desc ? '&desc=true' : ''}&limit=20&offset=${offset}`;
 }
 
+/** A form body no other request of the stream sends: two words of the data and the stream's count `k`. */
+function writeBody(random, { words }, k) {
+  const title = `${pick(random, words)} ${pick(random, words)} ${k}`;
+  const date = new Date(DATES_FROM + Math.floor(random() * DATES_SECONDS) * 1000);
+  const published = date.toISOString().slice(0, 19).replace('T', ' ');
+  return new URLSearchParams({ title, status: pick(random, STATUSES), published_at: published }).toString();
+}
+
 /**
  * The request stream of one workload: `next()` returns { method, path, body? }. The random choices
  * depend only on `seed` and the workload, never on the server, so every server sees the same sequence.
@@ -103,6 +116,11 @@ export function requestStream(workload, seed, { keywords, ids }) {
     list: () => ({ method: 'GET', path: listPath(random) }),
     get: () => ({ method: 'GET', path: `/api/cms/news/${enc(ids[Math.floor(random() * ids.length)])}` }),
     mixed: () => (k++ % 10 === 9 ? { method: 'POST', path: '/api/cms/news', body: CREATE_BODY } : read()),
+    create: () => ({ method: 'POST', path: '/api/cms/news', body: writeBody(random, keywords, k++) }),
+    update: () => {
+      const id = ids[Math.floor(random() * ids.length)];
+      return { method: 'PATCH', path: `/api/cms/news/${enc(id)}`, body: writeBody(random, keywords, k++) };
+    },
   }[workload];
   if (!next) throw new Error(`unknown distinct workload ${workload}`);
   return next;
@@ -128,7 +146,7 @@ export function autocannonOptions(base, stream, stats) {
           }
           return {
             ...request,
-            method: 'POST',
+            method: next.method,
             path: next.path,
             headers: { ...request.headers, 'content-type': 'application/x-www-form-urlencoded' },
             body: next.body,
@@ -142,7 +160,7 @@ export function autocannonOptions(base, stream, stats) {
 const SEED = 1300; // measured runs; warm-ups use SEED + 1000 so they never send the measured sequence
 
 /**
- * Runs the four distinct workloads against one server: a few checked requests and a 1 s autocannon
+ * Runs the distinct workloads against one server: a few checked requests and a 1 s autocannon
  * warm-up from the warm-up stream, then `load` (the harness's measured run) on the measured stream.
  */
 export async function runDistinct({ base, keywords, ids, load, warmUp, after = () => {} }) {

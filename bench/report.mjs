@@ -3,6 +3,7 @@
 //   node bench/report.mjs bench/.data/report-100k.json [bench/.data/report-1m.json ...] > RESULTS.md
 //
 // With several files (runs of different sizes), the tables hold every size and the header every run.
+// Each table row is one engine under Quire (SQLite, PostgreSQL) beside the floor of the same run.
 import { readFileSync } from 'node:fs';
 import { DISTINCT_WORKLOADS } from './distinct-workloads.mjs';
 
@@ -19,7 +20,14 @@ const DISTINCT_TARGETS = {
   list: { 1000000: { rps: 1000 } },
   get: { all: { ratio: 0.9 } },
   mixed: { 1000000: { ratio: 5 } },
+  create: { 100000: { ratio: 1.5 }, 1000000: { ratio: 1.5 } },
+  update: { 100000: { ratio: 1.5 }, 1000000: { ratio: 1.5 } },
 };
+/** Quire's engines in table order: the key of its figures in a run's `systems`, and its name. */
+const ENGINES = [
+  ['quire', 'sqlite'],
+  ['postgres', 'postgres'],
+];
 
 export const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
 const fmt = (x) => (x < 10 && !Number.isInteger(x) ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
@@ -30,117 +38,184 @@ const ratioOf = (q, f) => (few(q) || few(f) || f.rps <= 0 ? Number.NaN : q.rps /
 const ratioText = (ratio) => (Number.isNaN(ratio) ? `— (< ${MIN_DONE} done)` : ratio.toFixed(2));
 const ms = (x, p) => (x.completed === 0 ? '—' : x[p]);
 const done = (x) => (x.completed === undefined ? '' : ` (${fmt(x.completed)} done)`);
+const mark = (met) => (met === null ? '' : met ? ' ✓' : ' ✗');
+// A target is never met by a run in which Quire answered any request with an error status: failures are not throughput.
+
+function errors(x) {
+  if (!x.errors) return '';
+  if (x.timeouts === undefined) return ` (${fmt(x.errors)} errors)`;
+  const other = x.errors - x.timeouts - x.non2xx;
+  const parts = [
+    x.timeouts && `${fmt(x.timeouts)} timeouts`,
+    x.non2xx && `${fmt(x.non2xx)} non-2xx`,
+    other && `${fmt(other)} errors`,
+  ];
+  return ` (${parts.filter(Boolean).join(', ')})`;
+}
+
+/** A size's import and start figures per engine (runs written before PostgreSQL kept SQLite's at the top). */
+function enginesOf(r) {
+  if (r.engines) return r.engines;
+  const { importRate, importSeconds, startMs, firstListMs } = r;
+  return { sqlite: { importRate, importSeconds, startMs, firstListMs, via: 'import' } };
+}
+
+/** The engines measured in a size's run: [engine name, its figures]. */
+const measured = (r) => ENGINES.filter(([key]) => r.systems[key]).map(([key, engine]) => [engine, r.systems[key]]);
+
+/** Where a verdict goes: SQLite's are the headline, PostgreSQL's (against the SQLite floor) are listed apart. */
+const verdictName = (what, engine) => (engine === 'sqlite' ? what : `${what} (postgres)`);
+
+function distinctRows(report, verdicts) {
+  const rows = [];
+  for (const r of report) {
+    const f = r.systems.floor.distinct;
+    for (const workload of DISTINCT_WORKLOADS) {
+      for (const [engine, system] of measured(r)) {
+        const a = system.distinct[workload];
+        const b = f[workload];
+        if (!a || !b) continue; // a run from before this workload existed
+        const ratio = ratioOf(a, b);
+        const target = DISTINCT_TARGETS[workload][r.n] ?? DISTINCT_TARGETS[workload].all;
+        let goals = '';
+        let met = null;
+        if (target) {
+          const checks = [
+            [target.rps, `>= ${fmt(target.rps ?? 0)}`, a.rps >= target.rps],
+            [target.p99, `p99 <= ${target.p99} ms`, a.p99 <= target.p99],
+            [target.ratio, `>= ${target.ratio} x floor`, ratio >= target.ratio],
+          ].filter(([wanted]) => wanted);
+          goals = checks.map(([, goal]) => goal).join(', ');
+          met = target.ratio && Number.isNaN(ratio) ? null : checks.every(([, , ok]) => ok) && !a.non2xx;
+        }
+        const repeated =
+          a.repeatShare === undefined || workload === 'create' || workload === 'update'
+            ? '—'
+            : `${(100 * a.repeatShare).toFixed(0)} %`;
+        rows.push(
+          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio)} | ${repeated} | ${goals}${mark(met)} |`,
+        );
+        if (met !== null) verdicts.push({ what: verdictName(`distinct ${workload} ${label(r.n)}`, engine), met });
+      }
+    }
+  }
+  return rows;
+}
+
+function cacheRows(report, verdicts) {
+  const rows = [];
+  for (const r of report) {
+    const f = r.systems.floor;
+    for (const workload of ['list', 'search', 'get', 'create']) {
+      for (const [engine, q] of measured(r)) {
+        const ratio = ratioOf(q[workload], f[workload]);
+        const target = TARGETS[workload];
+        let goal = '';
+        let met = null;
+        if (target.ratio) {
+          goal = `>= ${target.ratio} x floor`;
+          met = Number.isNaN(ratio) ? null : ratio >= target.ratio && !q[workload].non2xx;
+        } else if (target[r.n]) {
+          goal = `>= ${fmt(target[r.n])}`;
+          met = q[workload].rps >= target[r.n] && !q[workload].non2xx;
+        }
+        rows.push(
+          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(q[workload].rps)}${done(q[workload])}${errors(q[workload])} | ${ms(q[workload], 'p50')} | ${ms(q[workload], 'p99')} | ${fmt(f[workload].rps)}${done(f[workload])}${errors(f[workload])} | ${ms(f[workload], 'p50')} | ${ms(f[workload], 'p99')} | ${ratioText(ratio)} | ${goal}${mark(met)} |`,
+        );
+        if (met !== null) verdicts.push({ what: verdictName(`cache ${workload} ${label(r.n)}`, engine), met });
+      }
+    }
+  }
+  return rows;
+}
+
+function extraRows(report, verdicts) {
+  const rows = [];
+  for (const r of report) {
+    const engines = enginesOf(r);
+    const f = r.systems.floor.memory;
+    for (const [engine, system] of measured(r)) {
+      const e = engines[engine];
+      const q = system.memory;
+      const big = r.n >= 1e6;
+      const importMet = e.importRate >= 100000;
+      const via = e.via === 'copy' ? ' via quire copy' : '';
+      verdicts.push({ what: verdictName(`import ${label(r.n)}`, engine), met: importMet });
+      if (big) {
+        verdicts.push({ what: verdictName('start 1M', engine), met: e.startMs <= 500 });
+        verdicts.push({ what: verdictName('RSS 1M', engine), met: q.rss <= 150 });
+      }
+      rows.push(
+        `| ${label(r.n)} | ${engine} | ${fmt(e.importRate)} (${e.importSeconds.toFixed(1)} s)${via}${mark(importMet)} | ${e.startMs.toFixed(0)} ms${big ? mark(e.startMs <= 500) : ''} | ${e.firstListMs.toFixed(0)} ms | ${q.rss.toFixed(0)} MB${big ? mark(q.rss <= 150) : ''} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)}) |`,
+      );
+    }
+  }
+  return rows;
+}
+
+function peerLines(peer) {
+  const lines = ['', `Peer: Directus 12 via ../shared/bench/peer-directus.sh, ${label(peer.n)} rows.`, ''];
+  if (peer.error) return [...lines, `The peer run failed: ${peer.error}`];
+  lines.push('| workload | Directus req/s | p50 ms | p99 ms |', '|---|---|---|---|');
+  for (const workload of ['list', 'search', 'get', 'create']) {
+    const r = peer.results[workload];
+    lines.push(`| ${workload} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} |`);
+  }
+  return [...lines, '', `Directus RSS after load: ${peer.results.memory.rss.toFixed(0)} MB.`];
+}
+
+function verdictLines(verdicts, engine) {
+  const mine = verdicts.filter((v) => v.what.endsWith('(postgres)') === (engine === 'postgres'));
+  if (mine.length === 0) return [];
+  const met = mine.filter((v) => v.met).map((v) => v.what);
+  const missed = mine.filter((v) => !v.met).map((v) => v.what);
+  const [prefix, note] =
+    engine === 'postgres' ? ['PostgreSQL targets', ' (ratios against the SQLite floor)'] : ['Targets', ''];
+  return [
+    `${prefix} met${note}: ${met.join(', ') || 'none'}.`,
+    `${prefix} missed${note}: ${missed.join(', ') || 'none'}.`,
+  ];
+}
 
 /** RESULTS.md: `header` lines, then distinct, cache, import/start/memory and peer tables, then verdicts. */
 export function resultsMarkdown({ header, report, peer }) {
-  const rows = [];
-  const distinctRows = [];
   const verdicts = [];
-  for (const r of report) {
-    const q = r.systems.quire.distinct;
-    const f = r.systems.floor.distinct;
-    for (const workload of DISTINCT_WORKLOADS) {
-      const ratio = ratioOf(q[workload], f[workload]);
-      const target = DISTINCT_TARGETS[workload][r.n] ?? DISTINCT_TARGETS[workload].all;
-      const goals = [];
-      let met = null;
-      if (target) {
-        const checks = [
-          [target.rps, `>= ${fmt(target.rps ?? 0)}`, q[workload].rps >= target.rps],
-          [target.p99, `p99 <= ${target.p99} ms`, q[workload].p99 <= target.p99],
-          [target.ratio, `>= ${target.ratio} x floor`, ratio >= target.ratio],
-        ].filter(([wanted]) => wanted);
-        goals.push(...checks.map(([, goal]) => goal));
-        met = checks.every(([, , ok]) => ok);
-        if (target.ratio && Number.isNaN(ratio)) met = null;
-      }
-      const errors = (x) =>
-        !x.errors
-          ? ''
-          : x.timeouts === undefined
-            ? ` (${fmt(x.errors)} errors)`
-            : ` (${[x.timeouts && `${fmt(x.timeouts)} timeouts`, x.non2xx && `${fmt(x.non2xx)} non-2xx`, x.errors - x.timeouts - x.non2xx && `${fmt(x.errors - x.timeouts - x.non2xx)} errors`].filter(Boolean).join(', ')})`;
-      const [a, b] = [q[workload], f[workload]];
-      distinctRows.push(
-        `| ${label(r.n)} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio)} | ${(100 * q[workload].repeatShare).toFixed(0)} % | ${goals.join(', ')}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
-      );
-      if (met !== null) verdicts.push({ what: `distinct ${workload} ${label(r.n)}`, met });
-    }
-  }
-  for (const r of report) {
-    const q = r.systems.quire;
-    const f = r.systems.floor;
-    for (const workload of ['list', 'search', 'get', 'create']) {
-      const ratio = ratioOf(q[workload], f[workload]);
-      const target = TARGETS[workload];
-      let goal = '';
-      let met = null;
-      if (target.ratio) {
-        goal = `>= ${target.ratio} x floor`;
-        met = Number.isNaN(ratio) ? null : ratio >= target.ratio;
-      } else if (target[r.n]) {
-        goal = `>= ${fmt(target[r.n])}`;
-        met = q[workload].rps >= target[r.n];
-      }
-      rows.push(
-        `| ${label(r.n)} | ${workload} | ${fmt(q[workload].rps)}${done(q[workload])} | ${ms(q[workload], 'p50')} | ${ms(q[workload], 'p99')} | ${fmt(f[workload].rps)}${done(f[workload])} | ${ms(f[workload], 'p50')} | ${ms(f[workload], 'p99')} | ${ratioText(ratio)} | ${goal}${met === null ? '' : met ? ' ✓' : ' ✗'} |`,
-      );
-      if (met !== null) verdicts.push({ what: `cache ${workload} ${label(r.n)}`, met });
-    }
-  }
-  const extras = report.map((r) => {
-    const q = r.systems.quire.memory;
-    const f = r.systems.floor.memory;
-    const startOk = r.n >= 1e6 ? (r.startMs <= 500 ? ' ✓' : ' ✗') : '';
-    const rssOk = r.n >= 1e6 ? (q.rss <= 150 ? ' ✓' : ' ✗') : '';
-    const importOk = r.importRate >= 100000 ? ' ✓' : ' ✗';
-    if (r.n >= 1e6) verdicts.push({ what: 'start 1M', met: r.startMs <= 500 }, { what: 'RSS 1M', met: q.rss <= 150 });
-    verdicts.push({ what: `import ${label(r.n)}`, met: r.importRate >= 100000 });
-    return `| ${label(r.n)} | ${fmt(r.importRate)} (${r.importSeconds.toFixed(1)} s)${importOk} | ${r.startMs.toFixed(0)} ms${startOk} | ${r.firstListMs.toFixed(0)} ms | ${q.rss.toFixed(0)} MB${rssOk} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)}) |`;
-  });
-
+  const distinct = distinctRows(report, verdicts);
+  const cache = cacheRows(report, verdicts);
+  const extras = extraRows(report, verdicts);
   const lines = [
     '# Benchmark results',
     '',
     ...header,
     '',
+    '"engine" is the database under Quire: SQLite (a file, the default) or PostgreSQL (`quire serve --database`, a throwaway database on the same machine). The floor is `limit-server.mjs` on SQLite, run once per size: each engine\'s row is compared with the same floor figures.',
+    '',
     '## Distinct requests (the engine)',
     '',
-    'Every request different: seeded random choices (bench/distinct-workloads.mjs), the same sequence for Quire and the floor. search: a word of the data, two words or a 3-5 letter piece of a word; list: random status, order among published_at/title/id, random desc, limit=20, offset 0-4,000 by 20; get: random existing ids; mixed: 9 reads (search or list) to 1 create. Targets of issue 13. "Quire repeated URLs" is the share of Quire\'s GETs whose URL it had already been sent in that workload (warm-up included), which its cache may answer; the floor has no cache.',
+    'Every request different: seeded random choices (bench/distinct-workloads.mjs), the same sequence for Quire and the floor. search: a word of the data, two words or a 3-5 letter piece of a word; list: random status, order among published_at/title/id, random desc, limit=20, offset 0-4,000 by 20; get: random existing ids; mixed: 9 reads (search or list) to 1 create; create: every body different; update: PATCH of random existing ids, every body different. Targets of issue 13. "Quire repeated URLs" is the share of Quire\'s GETs whose URL it had already been sent in that workload (warm-up included), which its cache may answer; the floor has no cache.',
     '',
-    '| rows | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | Quire repeated URLs | target |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...distinctRows,
+    '| rows | engine | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | Quire repeated URLs | target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...distinct,
     '',
     '## Repeated URL (cache figures)',
     '',
     'One URL per workload, repeated: after the first request these measure the page and count caches, not the engine. Targets of issue 6.',
     '',
-    '| rows | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | target |',
-    '|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
+    '| rows | engine | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...cache,
     '',
     '## Import, start, memory',
     '',
-    '| rows | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire RSS after load (highest) | floor RSS after load (highest) |',
-    '|---|---|---|---|---|---|',
+    "Import: `quire import` into an empty database (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, and to its first list with exact counts. RSS: Quire's server process (on PostgreSQL the database server's memory is not counted).",
+    '',
+    '| rows | engine | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire RSS after load (highest) | floor RSS after load (highest) |',
+    '|---|---|---|---|---|---|---|',
     ...extras,
   ];
-  if (peer) {
-    lines.push('', `Peer: Directus 12 via ../shared/bench/peer-directus.sh, ${label(peer.n)} rows.`, '');
-    if (peer.error) lines.push(`The peer run failed: ${peer.error}`);
-    else {
-      lines.push('| workload | Directus req/s | p50 ms | p99 ms |', '|---|---|---|---|');
-      for (const workload of ['list', 'search', 'get', 'create']) {
-        const r = peer.results[workload];
-        lines.push(`| ${workload} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} |`);
-      }
-      lines.push('', `Directus RSS after load: ${peer.results.memory.rss.toFixed(0)} MB.`);
-    }
-  }
-  const met = verdicts.filter((v) => v.met).map((v) => v.what);
-  const missed = verdicts.filter((v) => !v.met).map((v) => v.what);
-  lines.push('', `Targets met: ${met.join(', ') || 'none'}.`, `Targets missed: ${missed.join(', ') || 'none'}.`, '');
+  if (peer) lines.push(...peerLines(peer));
+  lines.push('', ...verdictLines(verdicts, 'sqlite'), ...verdictLines(verdicts, 'postgres'), '');
   return lines.join('\n');
 }
 

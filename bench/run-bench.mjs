@@ -1,44 +1,52 @@
-// The benchmark of issue 6: Quire against the SQLite floor (and optionally Directus) on the same rows.
+// The benchmark of issue 6: Quire against the SQLite floor (and optionally Directus) on the same rows,
+// with Quire on SQLite and on PostgreSQL (issue 12).
 //
-//   npm run bench [-- --sizes 10k,100k,1m] [--duration 8] [--repeat 1] [--peer] [--out bench/RESULTS.md]
+//   npm run bench [-- --sizes 10k,100k,1m] [--engines sqlite,postgres] [--pg-sizes 100k] [--duration 8]
+//                    [--repeat 1] [--peer] [--out bench/RESULTS.md]
 //
 // For each size it generates the reference rows (../shared/bench/data.mjs), loads them into a fresh
-// Quire database through `quire import`, loads the floor (../shared/bench/limit-server.mjs) with the
-// same rows, starts both, and runs the workloads of ../shared/bench/README.md with autocannon
-// (16 connections, loopback): first the distinct-request ones of issue 13 (bench/distinct-workloads.mjs:
-// search, list, get, mixed, every request different), then the repeated-URL ones of issue 6 (list,
-// search, get, create), which measure the page and count caches. It prints the tables and writes RESULTS.md.
-import { execFileSync, spawn } from 'node:child_process';
-import {
-  copyFileSync,
-  createWriteStream,
-  existsSync,
-  mkdirSync,
-  readFileSync,
-  rmSync,
-  statSync,
-  writeFileSync,
-} from 'node:fs';
-import { createServer } from 'node:net';
+// Quire database through `quire import` (on PostgreSQL a throwaway database, bench/postgres-bench.mjs),
+// loads the floor (../shared/bench/limit-server.mjs, with updates added by bench/floor-writes.mjs) with
+// the same rows, and runs the workloads of ../shared/bench/README.md with autocannon (16 connections,
+// loopback) against Quire on each engine in turn, then the floor: first the distinct-request ones of
+// issue 13 (bench/distinct-workloads.mjs: search, list, get, mixed, create, update, every request
+// different), then the repeated-URL ones of issue 6 (list, search, get, create), which measure the page
+// and count caches. It prints the tables (bench/report.mjs) and writes RESULTS.md.
+import { execFileSync } from 'node:child_process';
+import { copyFileSync, createWriteStream, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
 import { floorIds, keywordsOf, quireIds, runDistinct } from './distinct-workloads.mjs';
+import {
+  loadPostgres,
+  PG_ADMIN_URL,
+  postgresIds,
+  redact,
+  serverVersion,
+  throwawayDatabase,
+  unreachableReason,
+} from './postgres-bench.mjs';
+import { childrenOf, freePort, log, memoryOf, run, startServer, stop } from './processes.mjs';
 import { label, resultsMarkdown } from './report.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
 const dataDir = join(repo, 'bench', '.data');
 const floorDir = join(repo, 'bench', '.floor');
+const cli = join(repo, 'dist', 'server', 'cli.js');
 const CONNECTIONS = 16;
 const CREATE_BODY = 'title=Bench+post&status=draft&published_at=2026-01-01+00%3A00%3A00';
 const DIRECTUS_TOKEN = 'bench-static-token-0123456789';
+const ENGINES = ['sqlite', 'postgres'];
 
 const { values: args } = parseArgs({
   options: {
     sizes: { type: 'string', default: '10k,100k,1m' },
+    engines: { type: 'string' },
+    'pg-sizes': { type: 'string', default: '100k' },
     duration: { type: 'string', default: '8' },
     repeat: { type: 'string', default: '1' },
     peer: { type: 'boolean', default: false },
@@ -46,6 +54,7 @@ const { values: args } = parseArgs({
   },
 });
 const sizes = args.sizes.split(',').map(parseSize);
+const pgSizes = args['pg-sizes'].split(',').map(parseSize);
 const duration = Number(args.duration);
 const repeat = Math.max(1, Number(args.repeat));
 
@@ -55,34 +64,46 @@ function parseSize(text) {
   return Math.round(Number(match[1]) * { '': 1, k: 1e3, m: 1e6 }[match[2].toLowerCase()]);
 }
 
-const log = (line) => process.stderr.write(`${line}\n`);
-const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
-
 if (!existsSync(join(shared, 'data.mjs'))) {
   log(`bench: ${shared} has no data.mjs; set QUIRE_SHARED_BENCH to the shared bench folder`);
   process.exit(2);
 }
-if (!existsSync(join(repo, 'dist', 'server', 'cli.js'))) {
+if (!existsSync(cli)) {
   log('bench: dist/server/cli.js is missing; run npm run build (npm run bench does it)');
   process.exit(2);
 }
+
+/** --engines as given (PostgreSQL must then answer), else both when PostgreSQL answers, else SQLite alone. */
+async function chooseEngines() {
+  const unreachable = await unreachableReason();
+  if (args.engines === undefined) {
+    if (!unreachable) return ENGINES;
+    log(`bench: SQLite only: no PostgreSQL at ${unreachable} (set QUIRE_BENCH_PG_URL)`);
+    return ['sqlite'];
+  }
+  const chosen = args.engines.split(',').map((engine) => engine.trim().toLowerCase());
+  const unknown = chosen.filter((engine) => !ENGINES.includes(engine));
+  if (unknown.length > 0 || chosen.length === 0) {
+    log(`bench: --engines takes ${ENGINES.join(', ')} (comma-separated), not ${args.engines}`);
+    process.exit(2);
+  }
+  if (chosen.includes('postgres') && unreachable) {
+    log(`bench: --engines postgres, but no PostgreSQL at ${unreachable} (set QUIRE_BENCH_PG_URL)`);
+    process.exit(2);
+  }
+  return ENGINES.filter((engine) => chosen.includes(engine));
+}
+const engines = await chooseEngines();
+if (engines.includes('postgres') && !sizes.some((n) => pgSizes.includes(n))) {
+  log(`bench: PostgreSQL runs at ${pgSizes.map(label).join(', ')} rows only (--pg-sizes); none of --sizes here`);
+}
+
 const { newsRows, RARE_KEYWORD } = await import(join(shared, 'data.mjs'));
 const keywords = keywordsOf(newsRows, Math.min(5000, ...sizes));
 mkdirSync(dataDir, { recursive: true });
 // The floor imports better-sqlite3; a copy under bench/ resolves it from Quire's node_modules.
 mkdirSync(floorDir, { recursive: true });
 for (const file of ['limit-server.mjs', 'data.mjs']) copyFileSync(join(shared, file), join(floorDir, file));
-
-async function freePort() {
-  return new Promise((done, fail) => {
-    const server = createServer();
-    server.once('error', fail);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address();
-      server.close(() => done(port));
-    });
-  });
-}
 
 /** The reference rows as NDJSON, written once per size. */
 async function dataFile(n) {
@@ -106,72 +127,6 @@ async function dataFile(n) {
 function removeDb(file) {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
   rmSync(join(dirname(file), 'backups'), { recursive: true, force: true });
-}
-
-function run(command, commandArgs) {
-  return new Promise((done, fail) => {
-    const child = spawn(command, commandArgs, { cwd: repo, stdio: ['ignore', 'pipe', 'pipe'] });
-    let output = '';
-    child.stdout.on('data', (data) => (output += data));
-    child.stderr.on('data', (data) => (output += data));
-    child.once('error', fail);
-    child.once('exit', (code) =>
-      code === 0 ? done(output) : fail(new Error(`${command} ${commandArgs.join(' ')}: ${output}`)),
-    );
-  });
-}
-
-/** Starts a server process and waits for its first successful answer to `probe`. */
-async function startServer(name, command, commandArgs, probe, timeoutMs) {
-  const started = performance.now();
-  const child = spawn(command, commandArgs, { cwd: repo, stdio: ['ignore', 'ignore', 'pipe'] });
-  let errors = '';
-  child.stderr.on('data', (data) => (errors += data));
-  let exited = false;
-  child.once('exit', () => (exited = true));
-  for (;;) {
-    if (exited) throw new Error(`${name} exited: ${errors}`);
-    try {
-      const response = await fetch(probe);
-      if (response.ok) {
-        await response.arrayBuffer();
-        return { child, startMs: performance.now() - started, spawnedAt: started };
-      }
-    } catch {}
-    if (performance.now() - started > timeoutMs) {
-      child.kill('SIGKILL');
-      throw new Error(`${name} did not answer within ${timeoutMs} ms: ${errors}`);
-    }
-    await sleep(5);
-  }
-}
-
-function stop(child) {
-  return new Promise((done) => {
-    if (child.exitCode !== null) return done();
-    child.once('exit', done);
-    child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
-  });
-}
-
-/** Processes started by `pid` (Linux). */
-function childrenOf(pid) {
-  try {
-    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
-  } catch {
-    return [];
-  }
-}
-
-function memoryOf(pid) {
-  try {
-    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
-    const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
-    return { rss: field('VmRSS'), peak: field('VmHWM') };
-  } catch {
-    return { rss: 0, peak: 0 };
-  }
 }
 
 /** One autocannon run; the median of `repeat` runs by req/s. */
@@ -301,107 +256,121 @@ const loadDuring = () =>
   loadSamples.length
     ? `min ${Math.min(...loadSamples).toFixed(2)}, mean ${(loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length).toFixed(2)}, max ${Math.max(...loadSamples).toFixed(2)} (${loadSamples.length} samples)`
     : 'no samples';
-const report = [];
-for (const n of sizes) {
-  log(`\n== ${label(n)} rows`);
-  const file = await dataFile(n);
+/** Imports the rows of `file` into a fresh SQLite database: its file, rows/s (as printed) and wall time. */
+async function importSqlite(n, file) {
+  const db = join(dataDir, `quire-${label(n)}`, 'content.sqlite');
+  removeDb(db);
+  mkdirSync(dirname(db), { recursive: true });
+  const started = performance.now();
+  const output = await run(process.execPath, [cli, 'import', '--db', db, '--type', 'news', file], repo);
+  const importSeconds = (performance.now() - started) / 1000;
+  log(`sqlite: ${output.trim()}`);
+  const importRate = Number(/\(([\d,]+) rows\/s\)/.exec(output)?.[1].replaceAll(',', '') ?? 0);
+  return { db, importRate, importSeconds, via: 'import' };
+}
 
-  const quireDb = join(dataDir, `quire-${label(n)}`, 'content.sqlite');
-  removeDb(quireDb);
-  mkdirSync(dirname(quireDb), { recursive: true });
-  const importStarted = performance.now();
-  const importOutput = await run(process.execPath, [
-    join(repo, 'dist', 'server', 'cli.js'),
-    'import',
-    '--db',
-    quireDb,
-    '--type',
-    'news',
-    file,
-  ]);
-  const importSeconds = (performance.now() - importStarted) / 1000;
-  const importRate = Number(/\(([\d,]+) rows\/s\)/.exec(importOutput)?.[1].replaceAll(',', '') ?? 0);
-  log(importOutput.trim());
-  const quireIdList = quireIds(quireDb);
-
-  const floorDb = join(dataDir, `floor-${label(n)}.db`);
-  removeDb(floorDb);
-  const floorPort = await freePort();
-  const floorBase = `http://127.0.0.1:${floorPort}`;
-  log('starting the floor (it loads its own copy of the rows)');
-  const floor = await startServer(
-    'floor',
-    process.execPath,
-    [join(floorDir, 'limit-server.mjs'), floorDb, String(floorPort), String(n)],
-    `${floorBase}/api/cms/news?limit=1`,
-    600_000,
-  );
-
-  const quirePort = await freePort();
-  const quireBase = `http://127.0.0.1:${quirePort}`;
-  const quire = await startServer(
-    'quire',
-    process.execPath,
-    [
-      join(repo, 'dist', 'server', 'cli.js'),
-      'serve',
-      '--db',
-      quireDb,
-      '--port',
-      String(quirePort),
-      '--no-backups',
-      '--editor',
-      'bench',
-    ],
-    `${quireBase}/api/cms-content`,
-    60_000,
-  ).catch(async (error) => {
-    await stop(floor.child); // not left running when Quire cannot start
-    throw error;
-  });
-  // The first list has to count every row (exact counts); later ones come from the read cache.
-  const listUrl = `${quireBase}/api/cms/news?filter=${encodeURIComponent('status=published')}&order=published_at&desc=true&limit=20`;
-  await (await fetch(listUrl)).arrayBuffer();
-  const firstListMs = performance.now() - quire.spawnedAt;
-  log(
-    `quire answered ${quire.startMs.toFixed(0)} ms after start, its first list ${firstListMs.toFixed(0)} ms after start`,
-  );
-
-  const results = { n, importRate, importSeconds, startMs: quire.startMs, firstListMs, systems: {} };
+/**
+ * Starts `quire serve` on one engine's database, runs every workload against it and stops it. Start
+ * figures go into `figures`: first answer, and first list (it has to count every row, exact counts).
+ */
+async function measureQuire(engine, database, figures, n) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const where = engine === 'sqlite' ? ['--db', database] : ['--database', database];
+  const serveArgs = [cli, 'serve', ...where, '--port', String(port), '--no-backups', '--editor', 'bench'];
+  const quire = await startServer('quire', process.execPath, serveArgs, `${base}/api/cms-content`, 60_000, repo);
   try {
-    for (const [name, base, child] of [
-      ['quire', quireBase, quire.child],
-      ['floor', floorBase, floor.child],
-    ]) {
-      const id = await firstId(base, 'seed');
-      // Each server's own ids in the data's order; the same random indexes pick from them.
-      const ids = name === 'floor' ? floorIds(n) : (quireIdList ?? (await apiIds(base)));
-      if (ids.length !== n) throw new Error(`${name} has ${ids.length} rows, expected ${n}`);
-      // `quire serve` is a supervisor; the server is its child process (the floor has none).
-      results.systems[name] = await workloads(base, 'seed', id, [child.pid, ...childrenOf(child.pid)], ids);
-      const { distinct, memory, ...cache } = results.systems[name];
-      for (const [workload, r] of [
-        ...Object.entries(distinct).map(([k, r]) => [`distinct ${k}`, r]),
-        ...Object.entries(cache).map(([k, r]) => [`cache ${k}`, r]),
-      ]) {
-        log(
-          `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}`,
-        );
-      }
-    }
+    const listUrl = `${base}/api/cms/news?filter=${encodeURIComponent('status=published')}&order=published_at&desc=true&limit=20`;
+    await (await fetch(listUrl)).arrayBuffer();
+    figures.startMs = quire.startMs;
+    figures.firstListMs = performance.now() - quire.spawnedAt;
+    log(
+      `${engine}: quire answered ${quire.startMs.toFixed(0)} ms after start, its first list ${figures.firstListMs.toFixed(0)} ms`,
+    );
+    // Each server's own ids in the data's order; the same random indexes pick from them.
+    const ids = (engine === 'sqlite' ? quireIds(database) : await postgresIds(database)) ?? (await apiIds(base));
+    // `quire serve` is a supervisor; the server is its child process.
+    return await measure(`quire ${engine}`, base, ids, n, [quire.child.pid, ...childrenOf(quire.child.pid)]);
   } finally {
     await stop(quire.child);
-    await stop(floor.child);
   }
-  report.push(results);
 }
+
+/** Every workload against one server, logged as it goes. */
+async function measure(name, base, ids, n, pids) {
+  if (ids.length !== n) throw new Error(`${name} has ${ids.length} rows, expected ${n}`);
+  const results = await workloads(base, 'seed', await firstId(base, 'seed'), pids, ids);
+  const { distinct, memory, ...cache } = results;
+  for (const [workload, r] of [
+    ...Object.entries(distinct).map(([k, r]) => [`distinct ${k}`, r]),
+    ...Object.entries(cache).map(([k, r]) => [`cache ${k}`, r]),
+  ]) {
+    log(
+      `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}`,
+    );
+  }
+  return results;
+}
+
+/** One size: the rows loaded on each engine and the floor, then Quire on each engine in turn, then the floor. */
+async function measureSize(n) {
+  log(`\n== ${label(n)} rows`);
+  const file = await dataFile(n);
+  const results = { n, engines: {}, systems: {} };
+  let sqlite = null;
+  const ensureSqlite = async () => {
+    sqlite ??= await importSqlite(n, file);
+    return sqlite;
+  };
+  if (engines.includes('sqlite')) {
+    const { db, ...figures } = await ensureSqlite();
+    results.engines.sqlite = figures;
+  }
+  let pgDb = null;
+  try {
+    if (engines.includes('postgres') && pgSizes.includes(n)) {
+      // Loaded before any server writes to the SQLite file, which a copy may read from.
+      pgDb = await throwawayDatabase(PG_ADMIN_URL, label(n).toLowerCase());
+      const sqliteDb = join(dataDir, `quire-${label(n)}`, 'content.sqlite');
+      const loaded = await loadPostgres({ cli, cwd: repo, db: pgDb, file, sqliteDb, ensureSqlite, n });
+      if (loaded.via === 'copy')
+        log(`postgres: quire import --database did not load the rows (${loaded.reason}); used quire copy`);
+      log(
+        `postgres: ${loaded.output} (${Math.round(loaded.rate).toLocaleString('en-US')} rows/s, ${loaded.seconds.toFixed(1)} s)`,
+      );
+      results.engines.postgres = { importRate: loaded.rate, importSeconds: loaded.seconds, via: loaded.via };
+    }
+    const floorDb = join(dataDir, `floor-${label(n)}.db`);
+    removeDb(floorDb);
+    const floorPort = await freePort();
+    const floorBase = `http://127.0.0.1:${floorPort}`;
+    log('starting the floor (it loads its own copy of the rows)');
+    const floorArgs = [join(repo, 'bench', 'floor-writes.mjs'), floorDb, String(floorPort), String(n)];
+    const floorProbe = `${floorBase}/api/cms/news?limit=1`;
+    const floor = await startServer('floor', process.execPath, floorArgs, floorProbe, 600_000, repo);
+    try {
+      if (results.engines.sqlite)
+        results.systems.quire = await measureQuire('sqlite', sqlite.db, results.engines.sqlite, n);
+      if (pgDb) results.systems.postgres = await measureQuire('postgres', pgDb.url, results.engines.postgres, n);
+      results.systems.floor = await measure('floor', floorBase, floorIds(n), n, [floor.child.pid]);
+    } finally {
+      await stop(floor.child);
+    }
+  } finally {
+    await pgDb?.drop();
+  }
+  return results;
+}
+
+const report = [];
+for (const n of sizes) report.push(await measureSize(n));
 
 let peer = null;
 if (args.peer) {
   const n = sizes.includes(100000) ? 100000 : Math.min(...sizes);
   log(`\n== Directus (peer), ${label(n)} rows: install and load take minutes`);
   try {
-    await run('bash', [join(shared, 'peer-directus.sh'), String(n)]);
+    await run('bash', [join(shared, 'peer-directus.sh'), String(n)], repo);
     const base = 'http://127.0.0.1:8055';
     const id = await firstId(base, 'directus');
     const pids = execFileSync('pgrep', ['-f', 'directus start'], { encoding: 'utf8' }).trim().split('\n').map(Number);
@@ -424,11 +393,19 @@ try {
 } catch {}
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
+const pgRan = report.some((r) => r.systems.postgres);
+const pgLine = pgRan
+  ? `Engines: Quire on SQLite and on PostgreSQL ${await serverVersion()} (${redact(PG_ADMIN_URL)}, same machine, a throwaway database per size, at ${report
+      .filter((r) => r.systems.postgres)
+      .map((r) => label(r.n))
+      .join(', ')} rows).`
+  : `Engines: Quire on SQLite only (${engines.includes('postgres') ? `PostgreSQL runs at ${pgSizes.map(label).join(', ')} rows only` : 'no PostgreSQL reachable, or --engines sqlite'}).`;
 const header = [
   `Written by \`npm run bench\` (bench/run-bench.mjs). Date ${new Date().toISOString()}, commit ${commit}.`,
   `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, SQLite ${sqliteVersion}.`,
   `Load: autocannon, ${CONNECTIONS} connections, ${duration} s per run, median of ${repeat} run(s), after a 1 s warm-up, on 127.0.0.1 (load generator and servers share the cores). Load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}.`,
   `1-minute load average sampled every 5 s during the run: ${loadDuring()}.`,
+  pgLine,
   'Workloads and rows: ../shared/bench/README.md and data.mjs. Floor: ../shared/bench/limit-server.mjs on its own copy of the same rows.',
 ];
 // The raw figures, for bench/report.mjs (it can write the tables again, or from several runs).

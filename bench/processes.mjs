@@ -1,0 +1,89 @@
+// Child processes of the benchmark: commands run to completion, servers started and stopped, their memory.
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { createServer } from 'node:net';
+
+export const log = (line) => process.stderr.write(`${line}\n`);
+export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
+
+/** A free TCP port on 127.0.0.1. */
+export function freePort() {
+  return new Promise((done, fail) => {
+    const server = createServer();
+    server.once('error', fail);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address();
+      server.close(() => done(port));
+    });
+  });
+}
+
+/** Runs a command to its end; resolves with its output (stdout and stderr), rejects with it (`error.output`) on a non-zero exit. */
+export function run(command, commandArgs, cwd) {
+  return new Promise((done, fail) => {
+    const child = spawn(command, commandArgs, { cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    let output = '';
+    child.stdout.on('data', (data) => (output += data));
+    child.stderr.on('data', (data) => (output += data));
+    child.once('error', fail);
+    child.once('exit', (code) => {
+      if (code === 0) return done(output);
+      fail(Object.assign(new Error(`${command} ${commandArgs.join(' ')}: ${output.trim()}`), { output }));
+    });
+  });
+}
+
+/** Starts a server process and waits for its first successful answer to `probe`. */
+export async function startServer(name, command, commandArgs, probe, timeoutMs, cwd) {
+  const started = performance.now();
+  const child = spawn(command, commandArgs, { cwd, stdio: ['ignore', 'ignore', 'pipe'] });
+  let errors = '';
+  child.stderr.on('data', (data) => (errors += data));
+  let exited = false;
+  child.once('exit', () => (exited = true));
+  for (;;) {
+    if (exited) throw new Error(`${name} exited: ${errors}`);
+    try {
+      const response = await fetch(probe);
+      if (response.ok) {
+        await response.arrayBuffer();
+        return { child, startMs: performance.now() - started, spawnedAt: started };
+      }
+    } catch {}
+    if (performance.now() - started > timeoutMs) {
+      child.kill('SIGKILL');
+      throw new Error(`${name} did not answer within ${timeoutMs} ms: ${errors}`);
+    }
+    await sleep(5);
+  }
+}
+
+/** Stops a server: SIGTERM, then SIGKILL after 5 s. */
+export function stop(child) {
+  return new Promise((done) => {
+    if (child.exitCode !== null || child.signalCode !== null) return done();
+    child.once('exit', done);
+    child.kill('SIGTERM');
+    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+  });
+}
+
+/** Processes started by `pid` (Linux). */
+export function childrenOf(pid) {
+  try {
+    return readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/).filter(Boolean).map(Number);
+  } catch {
+    return [];
+  }
+}
+
+/** Resident and peak memory of a process in MB (Linux). */
+export function memoryOf(pid) {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name) => Number(new RegExp(`${name}:\\s+(\\d+) kB`).exec(status)?.[1] ?? 0) / 1024;
+    return { rss: field('VmRSS'), peak: field('VmHWM') };
+  } catch {
+    return { rss: 0, peak: 0 };
+  }
+}
