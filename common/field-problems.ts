@@ -34,6 +34,8 @@ export type FieldProblem =
   | { code: 'meta_cleared' }
   | { code: 'not_a_row_id' }
   | { code: 'too_large'; limit: number }
+  // A write whose database connection ended while it committed (503 database_unavailable)
+  | { code: 'outcome_unknown' }
   // Content types and their column descriptors
   | { code: 'not_an_identifier' }
   | { code: 'reserved'; name?: string }
@@ -124,6 +126,8 @@ export function describeProblem(problem: FieldProblem): string {
       return 'must be 1 to 128 letters, digits or . _ ~ - characters';
     case 'too_large':
       return `must be at most ${problem.limit} bytes`;
+    case 'outcome_unknown':
+      return 'may or may not have been saved';
     case 'not_an_identifier':
       return 'must be 1 to 63 lower-case letters, digits or _, starting with a letter';
     case 'reserved':

@@ -1,10 +1,11 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
-import { Kysely, Migrator, PostgresDialect } from 'kysely';
+import { Kysely, Migrator } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
 import { connectPostgres, type PostgresPoolOptions } from './postgres-connection.js';
+import { QuirePostgresDialect } from './postgres-dialect.js';
 import { postgresEngine } from './postgres-engine.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
 import type { QuireDatabase } from './schema.js';
@@ -81,7 +82,7 @@ export async function openPostgresDatabase(
   options: PostgresPoolOptions = {},
 ): Promise<PostgresQuireDb> {
   const { pool } = await connectPostgres(target, options);
-  const db = new Kysely<QuireDatabase>({ dialect: new PostgresDialect({ pool }) });
+  const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }) });
   await migrate(db, postgresEngine);
   return {
     kind: 'postgres',

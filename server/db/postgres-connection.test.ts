@@ -274,6 +274,30 @@ describe.skipIf(!postgres.available)(`connecting to the test PostgreSQL server${
     }
   });
 
+  it('survives a connection that ends while a request holds it (as a transaction does), and reconnects', async () => {
+    const { pool } = await connectPostgres(database().target);
+    try {
+      // Kysely checks a client out for a whole transaction. node-postgres emits 'error' on a client
+      // whose connection ends even while the pool has lent it out, where the pool listens no more:
+      // without a listener of ours that event ends the process.
+      const client = await pool.connect();
+      try {
+        await client.query('begin');
+        const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+        const ended = new Promise((resolve) => client.once('end', resolve));
+        await runAdmin(admin(), `select pg_terminate_backend(${Number(rows[0].pid)})`);
+        await ended;
+        const error = await rejection(client.query('commit'));
+        expect(isDatabaseUnavailable(error)).toBe(true);
+      } finally {
+        client.release();
+      }
+      expect((await pool.query('select 1 as one')).rows).toEqual([{ one: 1 }]);
+    } finally {
+      await pool.end();
+    }
+  });
+
   it('does not count an error in a statement as the database being unavailable', async () => {
     const { pool } = await connectPostgres(database().target);
     try {

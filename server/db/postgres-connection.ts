@@ -32,6 +32,25 @@ export class PostgresConnectionError extends Error {
   }
 }
 
+/**
+ * A COMMIT whose connection went away before PostgreSQL answered: the transaction may have
+ * committed or not, and only reading the data back tells. (Every other failure inside a
+ * transaction means it did not commit.)
+ */
+export class CommitOutcomeUnknownError extends Error {
+  constructor(cause: unknown) {
+    super('The connection to PostgreSQL ended during COMMIT; the transaction may or may not have committed', {
+      cause,
+    });
+    this.name = 'CommitOutcomeUnknownError';
+  }
+}
+
+/** Whether `error` (or one of its causes) is a COMMIT whose outcome is unknown. */
+export function isCommitOutcomeUnknown(error: unknown): boolean {
+  return causes(error).some((candidate) => candidate instanceof CommitOutcomeUnknownError);
+}
+
 /** The oldest PostgreSQL Quire runs on, as `server_version_num` counts (15.0). */
 export const MINIMUM_SERVER_VERSION_NUM = 150_000;
 
@@ -84,10 +103,17 @@ export function poolConfig(target: PostgresTarget, options: PostgresPoolOptions 
  * A pool on the target, not yet connected. An idle connection that fails (the server restarted)
  * would otherwise be an unhandled 'error' event, which ends the process; the pool drops it and the
  * next query opens a new one.
+ *
+ * A connection that fails while lent out (Kysely holds one for a whole transaction) is the same
+ * danger: node-postgres hands the error to the waiting query and also emits it on the client, where
+ * the pool stops listening while the client is lent. Each client therefore gets a listener of its
+ * own that ignores it: the query's caller (or the next query, refused as not queryable) tells
+ * the request, and the pool drops the client when it comes back unusable.
  */
 export function openPostgresPool(target: PostgresTarget, options: PostgresPoolOptions = {}): pg.Pool {
   const pool = new pg.Pool(poolConfig(target, options));
   pool.on('error', (error) => options.onIdleError?.(explainPostgresError(error, target, options).message));
+  pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
 }
 

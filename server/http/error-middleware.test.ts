@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type QuireDb } from '../db/database.js';
-import { connectPostgres, poolConfig } from '../db/postgres-connection.js';
+import { CommitOutcomeUnknownError, connectPostgres, poolConfig } from '../db/postgres-connection.js';
 import { type PostgresTarget, parsePostgresUrl } from '../db/postgres-url.js';
 import { postgresForTests, runAdmin, skipNote } from '../test-support/postgres.js';
 import { toAppError } from './error-middleware.js';
@@ -84,6 +84,22 @@ describe('a database that cannot be reached', () => {
     const explained = await rejection(() => connectPostgres(target, { max: 1 }));
     expect((explained as Error).message).toContain(`127.0.0.1:${target.port}`);
     expectUnavailable(explained, target.port);
+  });
+});
+
+describe('a write whose connection ended during COMMIT', () => {
+  it('is 503 database_unavailable saying it may or may not have been saved, as data too', () => {
+    const lost = Object.assign(new Error('read ECONNRESET 127.0.0.1:5432 quire_secret_user'), { code: 'ECONNRESET' });
+    const answer = toAppError(new CommitOutcomeUnknownError(lost), 'POST');
+    expect(answer.status).toBe(503);
+    expect(answer.toBody().error).toEqual({
+      status: 503,
+      code: 'database_unavailable',
+      message:
+        'The database went away while the change was being saved; it may or may not have been saved. Read it back before sending it again',
+      detail: { code: 'outcome_unknown' },
+    });
+    expect(JSON.stringify(answer.toBody())).not.toMatch(/127\.0\.0\.1|quire_secret_user/);
   });
 });
 

@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isDatabaseUnavailable } from '../db/postgres-connection.js';
+import { isCommitOutcomeUnknown, isDatabaseUnavailable } from '../db/postgres-connection.js';
 import { AppError } from '../errors/app-error.js';
 import { SAFE_METHODS } from './origin-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';
@@ -30,7 +30,9 @@ const BODY_ERRORS: Record<string, (error: { limit?: unknown }) => AppError> = {
 /**
  * Turns whatever went wrong with a request made with `method` into an AppError; a database that
  * went away becomes a 503 `database_unavailable` (worth retrying), other unknown failures an opaque
- * 500. Both tell the client what it may assume: a read changed nothing, a write was not saved.
+ * 500. Both tell the client what it may assume: a read changed nothing, a write was not saved;
+ * except a write whose connection ended during its COMMIT, which may have been saved: its 503 says
+ * so, with `detail: {"code":"outcome_unknown"}`.
  */
 export function toAppError(error: unknown, method: string): AppError {
   if (error instanceof AppError) return error;
@@ -39,6 +41,15 @@ export function toAppError(error: unknown, method: string): AppError {
     if (typeof type === 'string' && Object.hasOwn(BODY_ERRORS, type)) return BODY_ERRORS[type](error);
     // After the body errors: a client that hangs up mid-body is `request.aborted`, not the database.
     // The message is ours alone; the driver's would name the database's host (and could name its user).
+    if (isCommitOutcomeUnknown(error)) {
+      // The connection ended while PostgreSQL committed: only reading the row back tells.
+      return new AppError(
+        'database_unavailable',
+        'The database went away while the change was being saved; it may or may not have been saved. Read it back before sending it again',
+        undefined,
+        { code: 'outcome_unknown' },
+      );
+    }
     if (isDatabaseUnavailable(error)) {
       return new AppError(
         'database_unavailable',
