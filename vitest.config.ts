@@ -76,7 +76,7 @@ export default defineConfig(async () => ({
       {
         test: {
           name: 'server',
-          include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts'],
+          include: ['common/**/*.test.ts', 'server/**/*.test.ts', 'scripts/**/*.test.ts', 'bench/**/*.test.ts'],
           // The long crash and load runs: `npm run test:stress` (vitest.stress.config.ts).
           exclude: [...configDefaults.exclude, '**/*.stress.test.ts'],
           environment: 'node',

@@ -1,0 +1,95 @@
+import { describe, expect, it } from 'vitest';
+// @ts-expect-error: plain .mjs benchmark modules without type declarations
+import { resultsMarkdown } from './report.mjs';
+
+const WORKLOADS = ['search', 'list', 'get', 'mixed', 'create', 'update'];
+const figures = (rps: number, extra: Record<string, number> = {}) => ({
+  rps,
+  completed: rps * 8,
+  p50: 2,
+  p99: 9,
+  errors: 0,
+  timeouts: 0,
+  non2xx: 0,
+  repeatShare: 0.25,
+  ...extra,
+});
+const system = (rps: number, extra: Record<string, number> = {}) => ({
+  distinct: Object.fromEntries(WORKLOADS.map((w) => [w, figures(rps, extra)])),
+  ...Object.fromEntries(['list', 'search', 'get', 'create'].map((w) => [w, figures(rps, extra)])),
+  memory: { rss: 120, peak: 130 },
+});
+const engine = (importRate: number, via = 'import') => ({
+  importRate,
+  importSeconds: 1,
+  startMs: 300,
+  firstListMs: 320,
+  via,
+});
+
+const rowsOf = (markdown: string, start: string) => markdown.split('\n').filter((line) => line.startsWith(start));
+
+describe('RESULTS.md with both engines', () => {
+  const markdown: string = resultsMarkdown({
+    header: ['header line'],
+    peer: null,
+    report: [
+      {
+        n: 100000,
+        engines: { sqlite: engine(150000), postgres: engine(40000, 'copy') },
+        systems: { quire: system(4000), postgres: system(1000, { non2xx: 3, errors: 3 }), floor: system(500) },
+      },
+    ],
+  });
+
+  it('has one row per engine and workload, each beside the same floor figures', () => {
+    const distinct = rowsOf(markdown, '| 100k | ');
+    expect(distinct.filter((line) => line.includes('| update |'))).toEqual([
+      expect.stringMatching(
+        /^\| 100k \| sqlite \| update \| 4,000 \(32,000 done\) \| 2 \| 9 \| 500 \(4,000 done\) .*\| 8\.00 \| — \| >= 1.5 x floor ✓ \|$/,
+      ),
+      expect.stringMatching(
+        /^\| 100k \| postgres \| update \| 1,000 \(8,000 done\) \(3 non-2xx\) .*\| 2\.00 \| — \| >= 1.5 x floor ✗ \|$/,
+      ),
+    ]);
+    expect(markdown).toContain('| rows | engine | workload | Quire req/s |');
+  });
+
+  it('gives import and start per engine, saying when PostgreSQL was loaded by quire copy', () => {
+    expect(markdown).toContain('| 100k | sqlite | 150,000 (1.0 s) ✓ | 300 ms | 320 ms |');
+    expect(markdown).toContain('| 100k | postgres | 40,000 (1.0 s) via quire copy ✗ | 300 ms | 320 ms |');
+  });
+
+  it("lists PostgreSQL's verdicts apart, and meets no target in a run with error statuses", () => {
+    const verdicts = rowsOf(markdown, 'PostgreSQL targets');
+    expect(verdicts[0]).toBe('PostgreSQL targets met (ratios against the SQLite floor): none.');
+    expect(verdicts[1]).toContain('distinct update 100k (postgres)');
+    expect(rowsOf(markdown, 'Targets missed:')[0]).not.toContain('postgres');
+  });
+});
+
+describe('RESULTS.md from a run written before the engine column', () => {
+  it('reads SQLite import and start from the top of each size, and skips the workloads it did not have', () => {
+    const old = system(4000);
+    delete old.distinct.create;
+    delete old.distinct.update;
+    const markdown: string = resultsMarkdown({
+      header: [],
+      peer: null,
+      report: [
+        {
+          n: 10000,
+          importRate: 20000,
+          importSeconds: 0.5,
+          startMs: 200,
+          firstListMs: 210,
+          systems: { quire: old, floor: system(500) },
+        },
+      ],
+    });
+    expect(markdown).toContain('| 10k | sqlite | 20,000 (0.5 s) ✗ | 200 ms | 210 ms |');
+    expect(rowsOf(markdown, '| 10k | sqlite | search |')).toHaveLength(2); // distinct and cache
+    expect(rowsOf(markdown, '| 10k | sqlite | create |')).toHaveLength(1); // cache only
+    expect(rowsOf(markdown, '| 10k | sqlite | update |')).toHaveLength(0);
+  });
+});
