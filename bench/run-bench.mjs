@@ -335,9 +335,7 @@ async function measureSize(n) {
       const loaded = await loadPostgres({ cli, cwd: repo, db: pgDb, file, sqliteDb, ensureSqlite, n });
       if (loaded.via === 'copy')
         log(`postgres: quire import --database did not load the rows (${loaded.reason}); used quire copy`);
-      log(
-        `postgres: ${loaded.output} (${Math.round(loaded.rate).toLocaleString('en-US')} rows/s, ${loaded.seconds.toFixed(1)} s)`,
-      );
+      log(`postgres: ${loaded.output} (${loaded.seconds.toFixed(1)} s with the process start)`);
       results.engines.postgres = { importRate: loaded.rate, importSeconds: loaded.seconds, via: loaded.via };
     }
     const floorDb = join(dataDir, `floor-${label(n)}.db`);
@@ -363,7 +361,15 @@ async function measureSize(n) {
 }
 
 const report = [];
-for (const n of sizes) report.push(await measureSize(n));
+for (const n of sizes) {
+  if (engines.includes('sqlite') || pgSizes.includes(n)) report.push(await measureSize(n));
+  else log(`\n== ${label(n)} rows: skipped (--engines postgres, and PostgreSQL runs at --pg-sizes only)`);
+}
+
+if (report.length === 0) {
+  log('bench: nothing was measured (see above); RESULTS.md left as it was');
+  process.exit(2);
+}
 
 let peer = null;
 if (args.peer) {
@@ -393,19 +399,31 @@ try {
 } catch {}
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
-const pgRan = report.some((r) => r.systems.postgres);
-const pgLine = pgRan
-  ? `Engines: Quire on SQLite and on PostgreSQL ${await serverVersion()} (${redact(PG_ADMIN_URL)}, same machine, a throwaway database per size, at ${report
-      .filter((r) => r.systems.postgres)
-      .map((r) => label(r.n))
-      .join(', ')} rows).`
-  : `Engines: Quire on SQLite only (${engines.includes('postgres') ? `PostgreSQL runs at ${pgSizes.map(label).join(', ')} rows only` : 'no PostgreSQL reachable, or --engines sqlite'}).`;
+/** Which engines ran at which sizes, and PostgreSQL's version and server. */
+async function enginesLine() {
+  const at = (key) => report.filter((r) => r.systems[key]).map((r) => label(r.n));
+  const parts = [];
+  if (at('quire').length) parts.push(`SQLite at ${at('quire').join(', ')} rows`);
+  if (at('postgres').length) {
+    const version = await serverVersion().catch(() => '(version unknown)');
+    parts.push(
+      `PostgreSQL ${version} at ${at('postgres').join(', ')} rows (${redact(PG_ADMIN_URL)}, same machine, a throwaway database per size)`,
+    );
+  } else {
+    parts.push(
+      engines.includes('postgres')
+        ? 'no PostgreSQL run (--pg-sizes)'
+        : 'no PostgreSQL (not reachable, or --engines sqlite)',
+    );
+  }
+  return `Engines: Quire on ${parts.join('; ')}.`;
+}
 const header = [
   `Written by \`npm run bench\` (bench/run-bench.mjs). Date ${new Date().toISOString()}, commit ${commit}.`,
   `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, SQLite ${sqliteVersion}.`,
   `Load: autocannon, ${CONNECTIONS} connections, ${duration} s per run, median of ${repeat} run(s), after a 1 s warm-up, on 127.0.0.1 (load generator and servers share the cores). Load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}.`,
   `1-minute load average sampled every 5 s during the run: ${loadDuring()}.`,
-  pgLine,
+  await enginesLine(),
   'Workloads and rows: ../shared/bench/README.md and data.mjs. Floor: ../shared/bench/limit-server.mjs on its own copy of the same rows.',
 ];
 // The raw figures, for bench/report.mjs (it can write the tables again, or from several runs).
