@@ -34,6 +34,7 @@ const POSTGRES_API_SUITES = [
   'server/http/cross-site-reads-api.test.ts',
   'server/http/uploads-api.test.ts',
   'server/test-support/test-server.test.ts',
+  'server/http/accounts-api.test.ts',
 ];
 
 /**

@@ -215,7 +215,8 @@ export type ErrorCode =
   | 'payload_too_large'
   | 'unsupported_media_type'
   | 'internal_error'
-  | 'database_unavailable';
+  | 'database_unavailable'
+  | 'too_many_requests';
 
 /** The one JSON shape of every failed request. */
 export interface ErrorBody {
@@ -267,3 +268,110 @@ export interface UpdateContentTypeRequest {
 
 /** `POST`, `PUT`, `DELETE /api/cms-content[/:slug]`: the type as it is now (or was, for DELETE). */
 export type ContentTypeWriteResponse = ContentTypeSummary;
+
+/** What a signed-in person or a token may do (see `common/access-rules.ts`). */
+export type Role = 'admin' | 'editor' | 'author' | 'viewer';
+
+/** The roles, from most to least allowed. */
+export const ROLES: readonly Role[] = ['admin', 'editor', 'author', 'viewer'];
+
+/** What the caller may do, as `GET /api/auth/me` reports it (the server checks every request anyway). */
+export interface Abilities {
+  /** Read rows and content types. */
+  read: boolean;
+  /** Create rows. */
+  create_rows: boolean;
+  /** Change and delete rows anyone created (false for authors: only their own). */
+  change_any_row: boolean;
+  /** Change and delete rows they created. */
+  change_own_rows: boolean;
+  /** Upload media. */
+  upload: boolean;
+  /** Create, change and delete content types. */
+  manage_types: boolean;
+  /** Manage accounts and API tokens. */
+  manage_accounts: boolean;
+}
+
+/** `GET /api/auth/me` (also the answer of sign-in, first-run and sign-out). */
+export interface AuthMeResponse {
+  /** Whether the request carries a credential (a session or a token), or no sign-in is needed. */
+  signed_in: boolean;
+  /** How: a session cookie, a token, or `local` (no accounts yet: loopback needs no sign-in). */
+  via: 'session' | 'token' | 'local' | null;
+  /** The account's or token's name, recorded in created_by/updated_by. */
+  name: string | null;
+  role: Role | null;
+  /** The content types (tables or slugs) the caller is limited to, or null for all. */
+  content_types: string[] | null;
+  can: Abilities;
+  /** Whether any account exists (then every request needs a session or a token). */
+  accounts_exist: boolean;
+  /** Whether `POST /api/auth/first-run` would create the first admin here. */
+  first_run: boolean;
+}
+
+/** `POST /api/auth/sign-in` and `POST /api/auth/first-run`. */
+export interface SignInRequest {
+  name: string;
+  password: string;
+}
+
+/** An account as `/api/accounts` shows it (never its password hash). */
+export interface AccountSummary {
+  name: string;
+  role: Role;
+  content_types: string[] | null;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+/** `GET /api/accounts` */
+export interface AccountListResponse {
+  accounts: AccountSummary[];
+}
+
+/** `POST /api/accounts` */
+export interface CreateAccountRequest {
+  name: string;
+  role: Role;
+  password: string;
+  content_types?: string[] | null;
+}
+
+/** `PATCH /api/accounts/:name`: what to change. */
+export interface UpdateAccountRequest {
+  role?: Role;
+  password?: string;
+  disabled?: boolean;
+  content_types?: string[] | null;
+}
+
+/** An API token as `/api/tokens` shows it (never the token or its hash). */
+export interface TokenSummary {
+  name: string;
+  role: Role;
+  content_types: string[] | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+/** `GET /api/tokens` */
+export interface TokenListResponse {
+  tokens: TokenSummary[];
+}
+
+/** `POST /api/tokens` */
+export interface CreateTokenRequest {
+  name: string;
+  role: Role;
+  content_types?: string[] | null;
+  /** Days until it expires; none: it never expires. */
+  expires_days?: number | null;
+}
+
+/** `POST /api/tokens` (201): the token itself, shown this once. */
+export type CreateTokenResponse = TokenSummary & { token: string };

@@ -2,16 +2,24 @@ import { existsSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
+import { AccountService, sessionIdleFromEnv } from './accounts/account-service.js';
+import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './accounts/sign-in-limiter.js';
+import { TokenService } from './accounts/token-service.js';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
 import { ContentWrites } from './content/content-writes.js';
 import { RowService } from './content/row-service.js';
+import { AccountRepository } from './db/account-repository.js';
 import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
 import { mediaReferenceSources } from './db/media-reference-repository.js';
 import { postgresContentRowReferences } from './db/postgres-media-repository.js';
+import { accountRoutes } from './http/account-routes.js';
+import { authGuard } from './http/auth-guard.js';
+import { authRoutes } from './http/auth-routes.js';
 import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
+import { describeRoutes } from './http/describe-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { withFastReads } from './http/fast-reads.js';
@@ -38,6 +46,10 @@ export interface AppOptions {
   log?: (message: string, error: unknown) => void;
   /** Allowed hosts, CORS origins and API token; the defaults serve loopback to the editor only. */
   security?: SecurityOptions;
+  /** How long a sign-in session lasts without use (default: QUIRE_SESSION_HOURS, else 12 hours). */
+  sessionIdleMs?: number;
+  /** Failed sign-ins per address before slowing and refusing (see SignInLimiter). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 /** A wired app and the services behind it. */
@@ -72,7 +84,20 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   app.set('etag', false);
   app.set('query parser', 'simple');
   // Localhost guards first: a foreign page or host is refused before any other work.
-  const guards = localhostGuards(options.security);
+  // Accounts, API tokens and sessions: who is asking, and what their role lets them do.
+  const accountRepository = new AccountRepository(database.db);
+  const accounts = new AccountService(accountRepository, {
+    sessionIdleMs: options.sessionIdleMs ?? sessionIdleFromEnv(),
+  });
+  const tokens = new TokenService(accountRepository);
+  const auth = authGuard({
+    accounts,
+    tokens,
+    registry,
+    runToken: options.security?.token ?? null,
+    editorName: options.editorName,
+  });
+  const guards = localhostGuards(options.security, auth);
   app.use(guards.all);
 
   const api = express.Router();
@@ -85,6 +110,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     api.use(noMediaRoutes('Uploads are not available on an in-memory database: it has no folder to keep them in'));
   }
   api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
+  const limiter = new SignInLimiter({ ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
+  api.use(authRoutes({ accounts, limiter, loopbackOnly: options.security?.loopbackOnly ?? true }));
+  api.use(accountRoutes(accounts, tokens));
+  api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
   api.use(rowRoutes(services));
   api.use(notFoundHandler);

@@ -15,6 +15,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   internal_error: 500,
   // The database went away (PostgreSQL stopped, the network dropped): a retry later may succeed.
   database_unavailable: 503,
+  // Too many failed sign-ins from one address: refused for a while (Retry-After says how long).
+  too_many_requests: 429,
 };
 
 /** The one error type of the server: thrown anywhere, turned into JSON by the error middleware. */

@@ -15,8 +15,10 @@ export interface SecurityOptions {
   allowedHosts?: readonly string[];
   /** Origins allowed to read the API cross-origin, normalized (see `normalizeOrigin`). */
   corsOrigins?: readonly string[];
-  /** When set, every API request needs `Authorization: Bearer <token>`. */
+  /** When set, every API request needs `Authorization: Bearer <token>` (an admin token for this run). */
   token?: string | null;
+  /** Whether the server listens on loopback only (the default); first run is offered only then. */
+  loopbackOnly?: boolean;
 }
 
 /**
@@ -27,7 +29,7 @@ export interface SecurityOptions {
 export function securityFor(
   listenHost: string,
   options: { allowedHosts?: readonly string[]; corsOrigins?: readonly string[]; token?: string | null },
-): SecurityOptions & { token: string | null; allowedHosts: string[] } {
+): SecurityOptions & { token: string | null; allowedHosts: string[]; loopbackOnly: boolean } {
   const loopbackOnly = isLoopbackListenAddress(listenHost);
   const allowedHosts = (options.allowedHosts ?? []).map((name) => {
     const hostname = normalizeHostname(name);
@@ -39,6 +41,7 @@ export function securityFor(
     allowedHosts,
     corsOrigins: options.corsOrigins ?? [],
     token: options.token || (loopbackOnly ? null : generateToken()),
+    loopbackOnly,
   };
 }
 
@@ -46,12 +49,15 @@ export function securityFor(
 export interface LocalhostGuards {
   /** Security headers, Host, request target, CORS and Origin: before any other work. */
   all: RequestHandler[];
-  /** The token check, when a token is configured (the editor's files stay loadable). */
+  /**
+   * Who is asking and may they (the editor's files stay loadable): `auth` when given (accounts,
+   * tokens and the run token; see auth-guard.ts), else the run token alone when there is one.
+   */
   api: RequestHandler[];
 }
 
 /** Builds the guard middleware from the options. */
-export function localhostGuards(options: SecurityOptions = {}): LocalhostGuards {
+export function localhostGuards(options: SecurityOptions = {}, auth?: RequestHandler): LocalhostGuards {
   const corsOrigins = options.corsOrigins ?? [];
   return {
     all: [
@@ -61,6 +67,6 @@ export function localhostGuards(options: SecurityOptions = {}): LocalhostGuards 
       corsPolicy({ corsOrigins }),
       originGuard({ corsOrigins }),
     ],
-    api: options.token ? [tokenAuth(options.token)] : [],
+    api: auth ? [auth] : options.token ? [tokenAuth(options.token)] : [],
   };
 }

@@ -12,6 +12,7 @@ import type { ContentType } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { PhaseTimer } from '../content/phase-timer.js';
 import type { RowList } from '../content/row-service.js';
+import { rowActor } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { sendTimed, type TimedRead } from './send-timed.js';
 import { type Services, typeByTable } from './services.js';
@@ -22,24 +23,28 @@ export function rowRoutes(services: Services): Router {
   const router = Router();
   const typeOf = (req: Request<{ type: string }>): Promise<ContentType> => typeByTable(services, req.params.type);
   const update = async (req: Request<{ type: string; id: string }>, res: Response) => {
-    const body: UpdateRowResponse = await rows.update(await typeOf(req), req.params.id, req.body);
+    const body: UpdateRowResponse = await rows.update(await typeOf(req), req.params.id, req.body, rowActor(req));
     res.json(body);
   };
 
   router
     .route('/cms/:type')
     .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query)))
-    .post(async (req, res) => sendCreated(req, res, await rows.create(await typeOf(req), req.body)))
+    .post(async (req, res) =>
+      sendCreated(req, res, await rows.create(await typeOf(req), req.body, undefined, rowActor(req))),
+    )
     .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/cms/:type/:id')
     .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id)))
-    .post(async (req, res) => sendCreated(req, res, await rows.create(await typeOf(req), req.body, req.params.id)))
+    .post(async (req, res) =>
+      sendCreated(req, res, await rows.create(await typeOf(req), req.body, req.params.id, rowActor(req))),
+    )
     .put(update)
     .patch(update)
     .delete(async (req, res) => {
-      const row = await rows.delete(await typeOf(req), req.params.id);
+      const row = await rows.delete(await typeOf(req), req.params.id, rowActor(req));
       const body: DeleteRowResponse = { ...row, rowCount: 1 };
       res.json(body);
     })

@@ -1,0 +1,254 @@
+import { randomUUID } from 'node:crypto';
+import { isRole } from '../../common/access-rules.js';
+import type { AccountSummary, Role } from '../../common/api-contract.js';
+import type { AccountRepository, AccountRow } from '../db/account-repository.js';
+import { AppError } from '../errors/app-error.js';
+import { checkName, checkPassword, checkRole, checkTypeLimit } from './account-input.js';
+import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
+import { newSecret, type Principal, parseTypeLimit, secretHash } from './principal.js';
+
+/** How long a session lasts without use, unless told otherwise (QUIRE_SESSION_HOURS or the option). */
+export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * 60_000;
+
+/** The idle time `QUIRE_SESSION_HOURS` sets (a positive number of hours), else the default. */
+export function sessionIdleFromEnv(env: NodeJS.ProcessEnv = process.env): number {
+  const hours = Number(env.QUIRE_SESSION_HOURS);
+  return env.QUIRE_SESSION_HOURS && Number.isFinite(hours) && hours > 0 ? hours * 60 * 60_000 : DEFAULT_SESSION_IDLE_MS;
+}
+
+/** A session's expiry is pushed forward at most this often (not a write on every request). */
+const TOUCH_EVERY_MS = 60_000;
+
+/**
+ * How long "no accounts" is believed before asking the database again: `quire user add` in
+ * another process is noticed within this time, without a query on every request of a single
+ * user's laptop. Once accounts exist that is remembered for good.
+ */
+const NO_ACCOUNTS_RECHECK_MS = 1_000;
+
+/** A new account's details. */
+export interface NewAccount {
+  name: unknown;
+  role: unknown;
+  password: unknown;
+  content_types?: unknown;
+}
+
+/** Changes to an account; absent members stay. */
+export interface AccountChanges {
+  role?: Role;
+  password?: string;
+  disabled?: boolean;
+  content_types?: string[] | null;
+}
+
+/** A signed-in session: the cookie's value (sent once, stored only as a hash) and the account. */
+export interface SignedIn {
+  cookie: string;
+  principal: Principal;
+  expiresAt: string;
+}
+
+/** Accounts, their passwords and their sign-in sessions. */
+export class AccountService {
+  private accountsKnown = false;
+  private noAccountsCheckedAt = Number.NEGATIVE_INFINITY;
+
+  constructor(
+    private readonly repository: AccountRepository,
+    private readonly options: { sessionIdleMs?: number; now?: () => number } = {},
+  ) {}
+
+  private get idleMs(): number {
+    return this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;
+  }
+
+  private now(): number {
+    return this.options.now?.() ?? Date.now();
+  }
+
+  private iso(ms = this.now()): string {
+    return new Date(ms).toISOString();
+  }
+
+  /** Whether any account exists (cached: see NO_ACCOUNTS_RECHECK_MS). */
+  async accountsExist(): Promise<boolean> {
+    if (this.accountsKnown) return true;
+    const now = this.now();
+    if (now - this.noAccountsCheckedAt < NO_ACCOUNTS_RECHECK_MS) return false;
+    this.accountsKnown = await this.repository.anyAccount();
+    this.noAccountsCheckedAt = now;
+    return this.accountsKnown;
+  }
+
+  /** The cached answer when there is one: lets a request with nothing to check pass without waiting. */
+  accountsExistCached(): boolean | undefined {
+    if (this.accountsKnown) return true;
+    return this.now() - this.noAccountsCheckedAt < NO_ACCOUNTS_RECHECK_MS ? false : undefined;
+  }
+
+  async list(): Promise<AccountSummary[]> {
+    return (await this.repository.listAccounts()).map(summaryOf);
+  }
+
+  /** One account, or a 404. */
+  async get(name: string): Promise<AccountSummary> {
+    return summaryOf(await this.require(name));
+  }
+
+  /** Adds an account; a taken name is a 409. */
+  async add(input: NewAccount): Promise<AccountSummary> {
+    const row = await this.newRow(input);
+    if (await this.repository.findAccount(row.name)) throw taken(row.name);
+    // created_by holds either kind of name: a person must not take over a token's rows (or the reverse).
+    if (await this.repository.activeTokenNamed(row.name)) {
+      throw new AppError('conflict', `${JSON.stringify(row.name)} is an API token's name; pick another`);
+    }
+    try {
+      await this.repository.insertAccount(row);
+    } catch (error) {
+      // Two adds of one name at once: the unique index decides.
+      if (await this.repository.findAccount(row.name)) throw taken(row.name);
+      throw error;
+    }
+    this.accountsKnown = true;
+    return summaryOf(row);
+  }
+
+  /** The first admin, only while no account exists (a 409 afterwards). */
+  async addFirst(input: { name: unknown; password: unknown }): Promise<AccountSummary> {
+    const row = await this.newRow({ ...input, role: 'admin' });
+    if (!(await this.repository.insertFirstAccount(row))) {
+      this.accountsKnown = true;
+      throw new AppError('conflict', 'An account already exists: sign in, or ask an admin for an account');
+    }
+    this.accountsKnown = true;
+    return summaryOf(row);
+  }
+
+  private async newRow(input: NewAccount): Promise<AccountRow> {
+    const name = checkName(input.name);
+    const role = checkRole(input.role);
+    const password = checkPassword(input.password);
+    const types = checkTypeLimit(input.content_types);
+    const now = this.iso();
+    return {
+      id: randomUUID(),
+      name,
+      role,
+      content_types: types === null ? null : JSON.stringify(types),
+      password_hash: await hashPassword(password),
+      disabled: 0,
+      created_at: now,
+      updated_at: now,
+    };
+  }
+
+  /**
+   * Changes an account. A new password or disabling ends its sessions (a reset password must lock
+   * out whoever knew the old one); a changed role applies to its next request.
+   */
+  async change(name: string, changes: AccountChanges): Promise<AccountSummary> {
+    const account = await this.require(name);
+    const update: Parameters<AccountRepository['updateAccount']>[1] = { updated_at: this.iso() };
+    if (changes.role !== undefined) update.role = checkRole(changes.role);
+    if (changes.content_types !== undefined) {
+      const types = checkTypeLimit(changes.content_types);
+      update.content_types = types === null ? null : JSON.stringify(types);
+    }
+    if (changes.password !== undefined) update.password_hash = await hashPassword(checkPassword(changes.password));
+    if (changes.disabled !== undefined) update.disabled = changes.disabled ? 1 : 0;
+    await this.repository.updateAccount(name, update);
+    if (changes.password !== undefined || changes.disabled === true) {
+      await this.repository.deleteSessionsOf(account.id);
+    }
+    return summaryOf({ ...account, ...update });
+  }
+
+  /** The account named `name`, or a 404. */
+  async require(name: string): Promise<AccountRow> {
+    const account = await this.repository.findAccount(name);
+    if (!account) throw new AppError('not_found', `There is no account named ${JSON.stringify(name)}`);
+    return account;
+  }
+
+  /**
+   * Checks a name and password; a new session when they match an enabled account, else null. A
+   * wrong name, a disabled account and a wrong password take the same time and give the same answer.
+   */
+  async signIn(name: unknown, password: unknown): Promise<SignedIn | null> {
+    const given = typeof password === 'string' && password.length <= 1024 ? password : '';
+    const account = typeof name === 'string' && name.length <= 64 ? await this.repository.findAccount(name) : undefined;
+    const usable = account !== undefined && account.disabled === 0;
+    const matches = await verifyPassword(given, usable ? account.password_hash : await decoyHash());
+    if (!usable || !matches) return null;
+    if (needsRehash(account.password_hash)) {
+      await this.repository.updateAccount(account.name, { password_hash: await hashPassword(given) });
+    }
+    return this.startSession(account);
+  }
+
+  /** A new session for an account (after sign-in or first run). */
+  async startSession(account: Pick<AccountRow, 'id' | 'name' | 'role' | 'content_types'>): Promise<SignedIn> {
+    const cookie = newSecret();
+    const now = this.now();
+    const expiresAt = this.iso(now + this.idleMs);
+    await this.repository.insertSession({
+      id: secretHash(cookie),
+      account_id: account.id,
+      created_at: this.iso(now),
+      last_seen_at: this.iso(now),
+      expires_at: expiresAt,
+    });
+    // Now and then, forget sessions that ran out (a sign-in is rare enough to carry the cost).
+    await this.repository.deleteExpiredSessions(this.iso(now));
+    return { cookie, principal: principalOf(account, secretHash(cookie)), expiresAt };
+  }
+
+  /** Starts a session for the account `name` (just created by first run). */
+  async startSessionFor(name: string): Promise<SignedIn> {
+    return this.startSession(await this.require(name));
+  }
+
+  /** Who a session cookie belongs to, or null when it is unknown, expired, or its account disabled. */
+  async session(cookie: string): Promise<Principal | null> {
+    const id = secretHash(cookie);
+    const now = this.now();
+    const found = await this.repository.findSession(id, this.iso(now));
+    if (found === undefined || found.account.disabled !== 0 || !isRole(found.account.role)) return null;
+    if (now - Date.parse(found.session.last_seen_at) >= TOUCH_EVERY_MS) {
+      await this.repository.touchSession(id, this.iso(now), this.iso(now + this.idleMs));
+    }
+    return principalOf(found.account, id);
+  }
+
+  /** Ends a session. */
+  async signOut(sessionId: string): Promise<void> {
+    await this.repository.deleteSession(sessionId);
+  }
+}
+
+function principalOf(account: Pick<AccountRow, 'name' | 'role' | 'content_types'>, sessionId: string): Principal {
+  return {
+    via: 'session',
+    name: account.name,
+    role: isRole(account.role) ? account.role : 'viewer',
+    types: parseTypeLimit(account.content_types),
+    sessionId,
+  };
+}
+
+function summaryOf(row: AccountRow): AccountSummary {
+  return {
+    name: row.name,
+    role: isRole(row.role) ? row.role : 'viewer',
+    content_types: parseTypeLimit(row.content_types),
+    disabled: row.disabled !== 0,
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+function taken(name: string): AppError {
+  return new AppError('conflict', `An account named ${JSON.stringify(name)} already exists`);
+}

@@ -1,0 +1,221 @@
+import { type Kysely, sql } from 'kysely';
+import type { QuireDatabase } from './schema.js';
+
+/** Accounts: one per person who signs in. */
+export const ACCOUNTS_TABLE = 'quire_accounts';
+/** API tokens, stored as SHA-256 hashes. */
+export const TOKENS_TABLE = 'quire_tokens';
+/** Sign-in sessions, by the SHA-256 hash of the cookie's value. */
+export const SESSIONS_TABLE = 'quire_sessions';
+
+/** The three tables in the order a copy loads them (sessions point at accounts). */
+export const ACCOUNT_TABLES = [ACCOUNTS_TABLE, TOKENS_TABLE, SESSIONS_TABLE] as const;
+
+/** A stored account row. */
+export interface AccountRow {
+  id: string;
+  name: string;
+  role: string;
+  /** JSON array text, or null for all types. */
+  content_types: string | null;
+  password_hash: string;
+  disabled: number;
+  created_at: string;
+  updated_at: string;
+}
+
+/** A stored token row. */
+export interface TokenRow {
+  id: string;
+  name: string;
+  role: string;
+  content_types: string | null;
+  token_hash: string;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+/** A stored session row. */
+export interface SessionRow {
+  id: string;
+  account_id: string;
+  created_at: string;
+  last_seen_at: string;
+  expires_at: string;
+}
+
+/** The account tables as Kysely sees them. */
+interface AccountTables {
+  quire_accounts: AccountRow;
+  quire_tokens: TokenRow;
+  quire_sessions: SessionRow;
+}
+
+/** A session joined with its account. */
+export interface SessionWithAccount {
+  session: SessionRow;
+  account: AccountRow;
+}
+
+/**
+ * All SQL of accounts, tokens and sessions, the same on both engines. Times are ISO text, so
+ * `expires_at > now` compares as text.
+ */
+export class AccountRepository {
+  private readonly db: Kysely<AccountTables>;
+
+  constructor(db: Kysely<QuireDatabase> | Kysely<unknown>) {
+    this.db = db as unknown as Kysely<AccountTables>;
+  }
+
+  /** Whether any account exists (disabled ones count: the site has been given to people). */
+  async anyAccount(): Promise<boolean> {
+    const row = await this.db.selectFrom(ACCOUNTS_TABLE).select('id').limit(1).executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async listAccounts(): Promise<AccountRow[]> {
+    return this.db.selectFrom(ACCOUNTS_TABLE).selectAll().orderBy('name').execute();
+  }
+
+  async findAccount(name: string): Promise<AccountRow | undefined> {
+    return this.db.selectFrom(ACCOUNTS_TABLE).selectAll().where('name', '=', name).executeTakeFirst();
+  }
+
+  async insertAccount(row: AccountRow): Promise<void> {
+    await this.db.insertInto(ACCOUNTS_TABLE).values(row).execute();
+  }
+
+  /**
+   * Inserts the first account only while there is none, in one statement, so two first-run
+   * requests at once cannot both make an admin. Returns whether it was inserted.
+   */
+  async insertFirstAccount(row: AccountRow): Promise<boolean> {
+    const table = sql.table(ACCOUNTS_TABLE);
+    const result =
+      await sql`insert into ${table} (id, name, role, content_types, password_hash, disabled, created_at, updated_at)
+      select ${row.id}, ${row.name}, ${row.role}, ${row.content_types}, ${row.password_hash}, 0, ${row.created_at}, ${row.updated_at}
+      where not exists (select 1 from ${table})`.execute(this.db);
+    return Number(result.numAffectedRows ?? 0) === 1;
+  }
+
+  /** Changes an account; returns whether it exists. */
+  async updateAccount(
+    name: string,
+    changes: Partial<Pick<AccountRow, 'role' | 'content_types' | 'password_hash' | 'disabled' | 'updated_at'>>,
+  ): Promise<boolean> {
+    const result = await this.db.updateTable(ACCOUNTS_TABLE).set(changes).where('name', '=', name).executeTakeFirst();
+    return Number(result.numUpdatedRows) > 0;
+  }
+
+  async listTokens(): Promise<TokenRow[]> {
+    return this.db.selectFrom(TOKENS_TABLE).selectAll().orderBy('created_at').orderBy('name').execute();
+  }
+
+  /** The token whose hash is `hash` (a unique index lookup: the stored hash is never compared byte by byte here). */
+  async findTokenByHash(hash: string): Promise<TokenRow | undefined> {
+    return this.db.selectFrom(TOKENS_TABLE).selectAll().where('token_hash', '=', hash).executeTakeFirst();
+  }
+
+  /** Whether a token of this name is in use (not revoked). */
+  async activeTokenNamed(name: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom(TOKENS_TABLE)
+      .select('id')
+      .where('name', '=', name)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertToken(row: TokenRow): Promise<void> {
+    await this.db.insertInto(TOKENS_TABLE).values(row).execute();
+  }
+
+  /** Revokes the tokens of this name not yet revoked; returns how many. */
+  async revokeToken(name: string, now: string): Promise<number> {
+    const result = await this.db
+      .updateTable(TOKENS_TABLE)
+      .set({ revoked_at: now })
+      .where('name', '=', name)
+      .where('revoked_at', 'is', null)
+      .executeTakeFirst();
+    return Number(result.numUpdatedRows);
+  }
+
+  async touchToken(id: string, now: string): Promise<void> {
+    await this.db.updateTable(TOKENS_TABLE).set({ last_used_at: now }).where('id', '=', id).execute();
+  }
+
+  async insertSession(row: SessionRow): Promise<void> {
+    await this.db.insertInto(SESSIONS_TABLE).values(row).execute();
+  }
+
+  /** The session with this id hash and its account, when it has not expired. */
+  async findSession(id: string, now: string): Promise<SessionWithAccount | undefined> {
+    const row = await this.db
+      .selectFrom(SESSIONS_TABLE)
+      .innerJoin(ACCOUNTS_TABLE, `${ACCOUNTS_TABLE}.id`, `${SESSIONS_TABLE}.account_id`)
+      .select([
+        `${SESSIONS_TABLE}.id as session_id`,
+        `${SESSIONS_TABLE}.account_id as account_id`,
+        `${SESSIONS_TABLE}.created_at as session_created_at`,
+        `${SESSIONS_TABLE}.last_seen_at as last_seen_at`,
+        `${SESSIONS_TABLE}.expires_at as expires_at`,
+        `${ACCOUNTS_TABLE}.name as name`,
+        `${ACCOUNTS_TABLE}.role as role`,
+        `${ACCOUNTS_TABLE}.content_types as content_types`,
+        `${ACCOUNTS_TABLE}.password_hash as password_hash`,
+        `${ACCOUNTS_TABLE}.disabled as disabled`,
+        `${ACCOUNTS_TABLE}.created_at as created_at`,
+        `${ACCOUNTS_TABLE}.updated_at as updated_at`,
+      ])
+      .where(`${SESSIONS_TABLE}.id`, '=', id)
+      .where(`${SESSIONS_TABLE}.expires_at`, '>', now)
+      .executeTakeFirst();
+    if (!row) return undefined;
+    return {
+      session: {
+        id: row.session_id,
+        account_id: row.account_id,
+        created_at: row.session_created_at,
+        last_seen_at: row.last_seen_at,
+        expires_at: row.expires_at,
+      },
+      account: {
+        id: row.account_id,
+        name: row.name,
+        role: row.role,
+        content_types: row.content_types,
+        password_hash: row.password_hash,
+        disabled: Number(row.disabled),
+        created_at: row.created_at,
+        updated_at: row.updated_at,
+      },
+    };
+  }
+
+  async touchSession(id: string, lastSeen: string, expires: string): Promise<void> {
+    await this.db
+      .updateTable(SESSIONS_TABLE)
+      .set({ last_seen_at: lastSeen, expires_at: expires })
+      .where('id', '=', id)
+      .execute();
+  }
+
+  async deleteSession(id: string): Promise<void> {
+    await this.db.deleteFrom(SESSIONS_TABLE).where('id', '=', id).execute();
+  }
+
+  /** Ends every session of an account (disabled, or its password reset). */
+  async deleteSessionsOf(accountId: string): Promise<void> {
+    await this.db.deleteFrom(SESSIONS_TABLE).where('account_id', '=', accountId).execute();
+  }
+
+  /** Forgets expired sessions. */
+  async deleteExpiredSessions(now: string): Promise<void> {
+    await this.db.deleteFrom(SESSIONS_TABLE).where('expires_at', '<=', now).execute();
+  }
+}

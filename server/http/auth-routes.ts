@@ -1,0 +1,130 @@
+import type { IncomingMessage } from 'node:http';
+import { type Request, type Response, Router } from 'express';
+import { abilitiesOf } from '../../common/access-rules.js';
+import type { AuthMeResponse } from '../../common/api-contract.js';
+import { bodyMembers } from '../accounts/account-input.js';
+import type { AccountService, SignedIn } from '../accounts/account-service.js';
+import type { Principal } from '../accounts/principal.js';
+import type { SignInLimiter } from '../accounts/sign-in-limiter.js';
+import { AppError } from '../errors/app-error.js';
+import { principalOf, SESSION_COOKIE } from './auth-guard.js';
+import { methodNotAllowed } from './error-middleware.js';
+
+/** What the sign-in routes need. */
+export interface AuthRoutesOptions {
+  accounts: AccountService;
+  limiter: SignInLimiter;
+  /** Whether the server listens on loopback only (first run is offered only then). */
+  loopbackOnly: boolean;
+}
+
+/** Whether a request comes from this machine. */
+export function fromLoopback(req: IncomingMessage): boolean {
+  const address = req.socket.remoteAddress ?? '';
+  return address === '::1' || /^(::ffff:)?127\./.test(address);
+}
+
+/** The client's address, as the sign-in limiter counts it. */
+function addressOf(req: IncomingMessage): string {
+  return req.socket.remoteAddress ?? 'unknown';
+}
+
+/**
+ * Whether the browser sees the editor over https: the request came over TLS, or its own origin
+ * (checked by the Origin guard) says https, as behind a TLS proxy. Then the cookie is `Secure`.
+ */
+function overHttps(req: Request): boolean {
+  return req.secure || (req.headers.origin ?? '').startsWith('https://');
+}
+
+/**
+ * The session cookie: `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page or
+ * link sends it), `Secure` over https. It has no expiry of its own: the server ends a session
+ * after `QUIRE_SESSION_HOURS` without use, and the browser forgets the cookie when it closes.
+ */
+function setSessionCookie(req: Request, res: Response, value: string | null): void {
+  const parts = [`${SESSION_COOKIE}=${value ?? ''}`, 'Path=/', 'HttpOnly', 'SameSite=Strict'];
+  if (value === null) parts.push('Max-Age=0');
+  if (overHttps(req)) parts.push('Secure');
+  res.setHeader('Set-Cookie', parts.join('; '));
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** `/auth/sign-in`, `/auth/sign-out`, `/auth/me`, `/auth/first-run`. */
+export function authRoutes(options: AuthRoutesOptions): Router {
+  const { accounts, limiter } = options;
+  const router = Router();
+
+  const me = async (req: IncomingMessage, principal: Principal | null): Promise<AuthMeResponse> => {
+    const exist = await accounts.accountsExist();
+    return {
+      signed_in: principal !== null,
+      via: principal?.via ?? null,
+      name: principal?.name ?? null,
+      role: principal?.role ?? null,
+      content_types: principal?.types ?? null,
+      can: abilitiesOf(principal?.role ?? null),
+      accounts_exist: exist,
+      first_run: !exist && options.loopbackOnly && fromLoopback(req),
+    };
+  };
+  const signedIn = async (req: Request, res: Response, session: SignedIn, status: number) => {
+    setSessionCookie(req, res, session.cookie);
+    res.status(status).json(await me(req, session.principal));
+  };
+
+  router
+    .route('/auth/me')
+    .get(async (req, res) => {
+      res.json(await me(req, principalOf(req)));
+    })
+    .all(methodNotAllowed(['GET']));
+
+  router
+    .route('/auth/sign-in')
+    .post(async (req, res) => {
+      const address = addressOf(req);
+      const wait = limiter.retryAfter(address);
+      if (wait > 0) {
+        res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
+        throw new AppError('too_many_requests', 'Too many failed sign-ins from this address; try again later');
+      }
+      const { name, password } = bodyMembers(req.body, ['name', 'password']);
+      const session = await accounts.signIn(name, password);
+      if (!session) {
+        // Slowed after a few failures, refused (above) after many; never for good.
+        await sleep(limiter.failed(address));
+        throw new AppError('unauthorized', 'Wrong name or password, or the account is disabled');
+      }
+      await signedIn(req, res, session, 200);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route('/auth/sign-out')
+    .post(async (req, res) => {
+      const principal = principalOf(req);
+      if (principal?.sessionId) await accounts.signOut(principal.sessionId);
+      setSessionCookie(req, res, null);
+      res.json(await me(req, null));
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route('/auth/first-run')
+    .post(async (req, res) => {
+      if (!options.loopbackOnly || !fromLoopback(req)) {
+        throw new AppError(
+          'forbidden',
+          'The first account can be made here only on a server that listens on this machine alone; run quire user add NAME --role admin',
+        );
+      }
+      const { name, password } = bodyMembers(req.body, ['name', 'password']);
+      const account = await accounts.addFirst({ name, password });
+      await signedIn(req, res, await accounts.startSessionFor(account.name), 201);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  return router;
+}
