@@ -259,7 +259,7 @@ export class RowService {
 
   /** Moves the rows written lately into the search index soon, in one batch for all of them. */
   private scheduleSearchFlush(type: ContentType): void {
-    if (type.searchColumns.length === 0) return;
+    if (type.searchColumns.length === 0 || !this.engine.searchIndex.flushes) return;
     this.searchFlushes.add(type);
     this.flushTimer ??= setTimeout(() => void this.flushSearchIndexes(), SEARCH_FLUSH_DELAY_MS);
     this.flushTimer.unref?.();

@@ -60,6 +60,11 @@ export interface SearchIndexEngine {
   ): Promise<void>;
   /** Moves rows written since the last flush into the index (run it inside a transaction). */
   flush(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void>;
+  /**
+   * Whether written rows wait for `flush` (SQLite's pending table). Where they do not, nothing
+   * schedules a flush after a write, so no transaction is opened to do nothing.
+   */
+  readonly flushes: boolean;
   /** The columns the search index of `table` covers, or null when it has none (or a broken one). */
   indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null>;
   /** Whether the index can answer this keyword exactly (others are checked row by row). */

@@ -28,6 +28,7 @@ export const postgresEngine: DatabaseEngine = {
     rowWritten: rowWrittenInSearchIndex,
     // Rows reach the search table in their own write's transaction: nothing waits for a flush.
     flush: async () => {},
+    flushes: false,
     indexedColumns: searchTextColumns,
     canAnswer: () => true,
     matches: matchesSearchText,

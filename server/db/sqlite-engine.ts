@@ -26,6 +26,7 @@ export const sqliteEngine: DatabaseEngine = {
     // The triggers note every written row in the pending table themselves.
     rowWritten: async () => {},
     flush: flushSearchIndex,
+    flushes: true,
     indexedColumns,
     canAnswer: isIndexableKeyword,
     matches: matchesSearchIndex,
