@@ -27,5 +27,9 @@ export const booleanField: FieldType = {
   },
   toStored: (value) => (value === null ? null : value ? 1 : 0),
   serialize: (stored) => (stored === null || stored === undefined ? null : Number(stored) === 1),
+  jsonSchema(_column, use) {
+    const words = { type: 'string', enum: [...TRUE, ...FALSE] };
+    return use === 'read' ? { type: 'boolean' } : use === 'write' ? { anyOf: [{ type: 'boolean' }, words] } : words;
+  },
   checkDescriptor: anyDescriptor,
 };

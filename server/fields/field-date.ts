@@ -22,5 +22,6 @@ export const dateField: FieldType = {
   parseFilter: parseDate,
   toStored: storedAsIs,
   serialize: storedText,
+  jsonSchema: () => ({ type: 'string', format: 'date', description: 'A calendar date, YYYY-MM-DD' }),
   checkDescriptor: anyDescriptor,
 };

@@ -23,5 +23,20 @@ export const datetimeField: FieldType = {
   },
   toStored: storedAsIs,
   serialize: storedText,
+  jsonSchema(_column, use) {
+    if (use !== 'read') {
+      return {
+        type: 'string',
+        description: 'YYYY-MM-DD HH:MM:SS; also accepted: a T separator, no seconds, fractional seconds, a trailing Z',
+        examples: ['2026-01-31 09:30:00'],
+      };
+    }
+    return {
+      type: 'string',
+      pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$',
+      description: 'Wall-clock date and time, YYYY-MM-DD HH:MM:SS, no time zone (sorts as text)',
+      examples: ['2026-01-31 09:30:00'],
+    };
+  },
   checkDescriptor: anyDescriptor,
 };

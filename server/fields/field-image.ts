@@ -1,4 +1,4 @@
-import { isMediaPath } from '../../common/media-rules.js';
+import { isMediaPath, MEDIA_EXTENSIONS } from '../../common/media-rules.js';
 import type { FieldType } from './field.js';
 import { anyDescriptor, ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
@@ -14,5 +14,10 @@ export const imageField: FieldType = {
   parseFilter: (raw) => ok(raw),
   toStored: storedAsIs,
   serialize: storedText,
+  jsonSchema: () => ({
+    type: 'string',
+    pattern: `^/media/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.(?:${MEDIA_EXTENSIONS.join('|')})$`,
+    description: 'The path of an uploaded image, as POST /api/uploads returned it (served by this server)',
+  }),
   checkDescriptor: anyDescriptor,
 };

@@ -21,6 +21,12 @@ export const numberField: FieldType = {
   parse: parseNumber,
   parseFilter: parseNumber,
   toStored: storedAsIs,
+  jsonSchema: (_column, use) =>
+    use === 'read'
+      ? { type: 'number' }
+      : use === 'write'
+        ? { type: ['number', 'string'], description: 'A finite number, or its decimal text' }
+        : { type: 'string', description: 'A finite number as decimal text' },
   serialize: (stored) => (stored === null || stored === undefined ? null : Number(stored)),
   checkDescriptor: anyDescriptor,
 };

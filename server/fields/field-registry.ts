@@ -1,5 +1,5 @@
-import type { ColumnType } from '../../common/api-contract.js';
-import type { FieldType } from './field.js';
+import type { ColumnDescriptor, ColumnType } from '../../common/api-contract.js';
+import type { FieldType, JsonSchema, SchemaUse } from './field.js';
 import { booleanField } from './field-boolean.js';
 import { dateField } from './field-date.js';
 import { datetimeField } from './field-datetime.js';
@@ -39,4 +39,21 @@ export function isColumnType(type: string): type is ColumnType {
 /** The implementation of a column type. */
 export function fieldFor(type: ColumnType): FieldType {
   return FIELDS[type];
+}
+
+/**
+ * The JSON Schema of a column's values on one side of the API, with null where the column may be
+ * empty: a column that is not required, on reads and JSON writes (a form sends an empty field
+ * instead). Written to a JSON body, null clears the value.
+ */
+export function columnSchema(column: ColumnDescriptor, use: SchemaUse): JsonSchema {
+  const field = fieldFor(column.type);
+  const { description, ...schema } = field.jsonSchema(column, use);
+  const described = (value: JsonSchema): JsonSchema => ({
+    ...value,
+    ...(column.label ? { title: column.label } : {}),
+    ...(description === undefined ? {} : { description }),
+  });
+  if (column.required || use === 'form' || field.neverNull) return described(schema);
+  return described({ anyOf: [schema, { type: 'null' }] });
 }

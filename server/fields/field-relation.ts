@@ -26,6 +26,22 @@ export const relationField: FieldType = {
     const id = storedText(stored);
     return id === null ? null : { id: String(id), title: null, slug: null };
   },
+  jsonSchema(column, use) {
+    const target = `a row of ${column.target}`;
+    if (use === 'form') return { type: 'string', description: `The id of ${target}` };
+    if (use === 'write') {
+      const byObject = { type: 'object', properties: { id: { type: 'string' } }, required: ['id'] };
+      return { anyOf: [{ type: 'string' }, byObject], description: `The id of ${target} (or an object with its id)` };
+    }
+    const orNull = { type: ['string', 'null'] };
+    return {
+      type: 'object',
+      properties: { id: { type: 'string' }, title: orNull, slug: orNull },
+      required: ['id', 'title', 'slug'],
+      additionalProperties: false,
+      description: `${target[0].toUpperCase()}${target.slice(1)}: its id, title and slug`,
+    };
+  },
   checkDescriptor(column) {
     return typeof column.target === 'string' && column.target !== '' ? null : { code: 'no_target' };
   },

@@ -19,6 +19,14 @@ export const selectField: FieldType = {
   },
   toStored: storedAsIs,
   serialize: storedText,
+  jsonSchema(column) {
+    const options = column.options ?? [];
+    return {
+      type: 'string',
+      enum: options.map((option) => option.id),
+      description: `One of: ${options.map((option) => `${option.id} (${option.text})`).join(', ')}`,
+    };
+  },
   checkDescriptor(column) {
     const options: unknown = column.options;
     if (!Array.isArray(options) || options.length === 0) return { code: 'no_options' };

@@ -1,3 +1,4 @@
+import { MAX_SLUG_LENGTH } from '../../common/slug-rules.js';
 import { slugify } from '../content/slugs.js';
 import type { FieldType } from './field.js';
 import { ok, parseText, problem, storedAsIs, storedText } from './field.js';
@@ -20,6 +21,17 @@ export const slugField: FieldType = {
   parseFilter: (raw) => ok(raw),
   toStored: storedAsIs,
   serialize: storedText,
+  jsonSchema(column, use) {
+    const derived = `made from ${column.parent} when not given`;
+    if (use !== 'read')
+      return { type: 'string', description: `A URL slug (normalised to lowercase a-z, 0-9 and hyphens); ${derived}` };
+    return {
+      type: 'string',
+      pattern: '^[a-z0-9]+(?:-[a-z0-9]+)*$',
+      maxLength: MAX_SLUG_LENGTH,
+      description: `A URL slug, ${derived}`,
+    };
+  },
   checkDescriptor(column, all) {
     if (!column.parent) return { code: 'no_parent' };
     const parent = all.find((other) => other.name === column.parent);

@@ -16,6 +16,7 @@ export const tagsField: FieldType = {
   sqlType: 'text',
   filter: 'contains',
   orderable: false,
+  neverNull: true,
   parse(raw) {
     if (raw === undefined || raw === null || raw === '') return ok([]);
     const list = Array.isArray(raw) ? raw : [raw];
@@ -36,6 +37,17 @@ export const tagsField: FieldType = {
     if (typeof stored !== 'string' || stored === '') return [];
     const value = JSON.parse(stored) as unknown;
     return Array.isArray(value) ? value.map(String) : [];
+  },
+  jsonSchema(_column, use) {
+    const tags = {
+      type: 'array',
+      items: { type: 'string', maxLength: MAX_TAG_LENGTH },
+      maxItems: MAX_TAGS,
+      uniqueItems: true,
+    };
+    if (use === 'read') return tags;
+    // A form repeats the key (tags=a&tags=b); JSON may also send one tag as a string.
+    return use === 'form' ? { type: 'array', items: { type: 'string' } } : { anyOf: [tags, { type: 'string' }] };
   },
   checkDescriptor: anyDescriptor,
 };

@@ -1,5 +1,5 @@
 import type { ColumnType } from '../../common/api-contract.js';
-import type { FieldType } from './field.js';
+import type { FieldType, JsonSchema } from './field.js';
 import { anyDescriptor, ok, parseText, problem, storedAsIs, storedText } from './field.js';
 
 /** Longest single-line text accepted; far above any title, well below the body size limit. */
@@ -8,7 +8,7 @@ export const MAX_TEXT_LENGTH = 100_000;
 export const MAX_LONG_TEXT_LENGTH = 1_000_000;
 
 /** A text column: one string, stored verbatim (SQL text included), NUL characters refused. */
-export function textLikeField(type: ColumnType, maxLength: number): FieldType {
+export function textLikeField(type: ColumnType, maxLength: number, schema: JsonSchema = {}): FieldType {
   return {
     type,
     sqlType: 'text',
@@ -24,6 +24,7 @@ export function textLikeField(type: ColumnType, maxLength: number): FieldType {
     parseFilter: (raw) => ok(raw),
     toStored: storedAsIs,
     serialize: storedText,
+    jsonSchema: () => ({ type: 'string', maxLength, ...schema }),
     checkDescriptor: anyDescriptor,
   };
 }

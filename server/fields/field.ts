@@ -4,6 +4,15 @@ import type { FieldProblem } from '../../common/field-problems.js';
 /** SQL storage class a column type uses; the schema builder maps it to the dialect's type. */
 export type SqlType = 'text' | 'integer' | 'real';
 
+/** A JSON Schema (draft 2020-12, as OpenAPI 3.1 uses it) as a plain object. */
+export type JsonSchema = { [keyword: string]: unknown };
+
+/**
+ * Which side of the API a column's schema describes: a value as rows carry it (`read`), as a JSON
+ * write body may send it (`write`), or as an `application/x-www-form-urlencoded` field (`form`).
+ */
+export type SchemaUse = 'read' | 'write' | 'form';
+
 /** What a field's parse returns: a value to store, or a problem to report on that field. */
 export type ParseResult = { ok: true; value: ColumnValue } | { ok: false; problem: FieldProblem };
 
@@ -29,6 +38,14 @@ export interface FieldType {
   toStored(value: ColumnValue): unknown;
   /** Turns a stored value into its JSON form. */
   serialize(stored: unknown, column: ColumnDescriptor): ColumnValue;
+  /**
+   * The JSON Schema of a value of the column, without null (`columnSchema` in the registry adds
+   * null where the column may be empty): the one mapping the OpenAPI document and the TypeScript
+   * types are made from.
+   */
+  jsonSchema(column: ColumnDescriptor, use: SchemaUse): JsonSchema;
+  /** Set where an empty value reads as something other than null (tags: an empty list). */
+  readonly neverNull?: true;
   /** Checks the descriptor itself (options present, parent named...); returns its first problem, or null. */
   checkDescriptor(column: ColumnDescriptor, all: readonly ColumnDescriptor[]): FieldProblem | null;
 }

@@ -1,0 +1,253 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from '../test-support/api-scenario.js';
+import { openApiProblems, ResponseChecker } from '../test-support/openapi-responses.js';
+import { pngImage } from '../test-support/sample-images.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import type { OpenApiDocument } from './openapi-document.js';
+
+/** A content type with one column of every column type. */
+const EVENT_COLUMNS = [
+  { name: 'name', label: 'Name', type: 'text', required: true },
+  { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'name' },
+  {
+    name: 'stage',
+    label: 'Stage',
+    type: 'select',
+    required: true,
+    options: [
+      { id: 'planned', text: 'Planned' },
+      { id: 'held', text: 'Held' },
+    ],
+  },
+  { name: 'starts_at', label: 'Starts', type: 'datetime', required: true },
+  { name: 'summary', label: 'Summary', type: 'textarea', required: false },
+  { name: 'body', label: 'Body', type: 'markdown', required: false },
+  { name: 'seats', label: 'Seats', type: 'number', required: false },
+  { name: 'free', label: 'Free', type: 'boolean', required: false },
+  { name: 'day', label: 'Day', type: 'date', required: false },
+  { name: 'poster', label: 'Poster', type: 'image', required: false },
+  { name: 'tags', label: 'Tags', type: 'tags', required: false },
+  { name: 'category', label: 'Category', type: 'relation', required: false, target: 'categories' },
+];
+
+let server: TestServer;
+let checker: ResponseChecker;
+let document: OpenApiDocument;
+
+/** Sends a request and checks its answer against the document; returns the answer. */
+async function call(method: string, path: string, options: Parameters<typeof request>[3] = {}) {
+  const answer = await request(server, method, path, options);
+  expect(checker.problems(method, path, answer.response.status, answer.body)).toEqual([]);
+  return answer;
+}
+
+async function fetchDocument(): Promise<OpenApiDocument> {
+  const { response, body } = await request(server, 'GET', '/openapi.json');
+  expect(response.status).toBe(200);
+  expect(response.headers.get('content-type')).toMatch(/^application\/json/);
+  return body;
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const created = await request(server, 'POST', '/cms-content', { json: { title: 'Events', columns: EVENT_COLUMNS } });
+  expect(created.response.status, created.text).toBe(201);
+  document = await fetchDocument();
+  checker = new ResponseChecker(document);
+});
+afterAll(() => server.dispose());
+
+describe('GET /api/openapi.json', () => {
+  it('is a valid OpenAPI 3.1 document', async () => {
+    expect(document.openapi).toBe('3.1.0');
+    expect(await openApiProblems(document)).toEqual([]);
+    // The validator does look: a document without its info, or with a response missing its description, fails.
+    const { info: _info, ...withoutInfo } = document;
+    expect(await openApiProblems(withoutInfo as OpenApiDocument)).not.toEqual([]);
+    const broken = structuredClone(document) as any;
+    delete broken.paths['/cms/events'].get.responses['200'].description;
+    expect(await openApiProblems(broken)).not.toEqual([]);
+  });
+
+  it('describes every endpoint, with each content type’s own paths', () => {
+    expect(Object.keys(document.paths)).toEqual(
+      expect.arrayContaining([
+        '/cms-content',
+        '/cms-content/{slug}',
+        '/uploads',
+        '/media/unused',
+        '/openapi.json',
+        '/types.d.ts',
+        '/cms/news',
+        '/cms/news/{id}',
+        '/cms/events',
+        '/cms/events/{id}',
+        '/cms/articles',
+        '/cms/categories/{id}',
+      ]),
+    );
+    const item = document.paths['/cms/events/{id}'] as Record<string, unknown>;
+    expect(Object.keys(item)).toEqual(expect.arrayContaining(['get', 'post', 'put', 'patch', 'delete']));
+    const list = document.paths['/cms/events'] as any;
+    const parameters = list.get.parameters.map((parameter: { name: string }) => parameter.name);
+    expect(parameters).toEqual(['filter', 'limit', 'offset', 'order', 'desc']);
+    const order = list.get.parameters.find((parameter: { name: string }) => parameter.name === 'order');
+    // Tags cannot be ordered on; the system fields can.
+    expect(order.schema.enum).toContain('starts_at');
+    expect(order.schema.enum).toContain('updated_at');
+    expect(order.schema.enum).not.toContain('tags');
+  });
+
+  it('maps each column type to JSON Schema: options as enums, tags as lists, relations as objects, formats', () => {
+    const event = document.components.schemas.Event as any;
+    expect(event.required).toEqual(expect.arrayContaining(['id', 'name', 'stage', 'tags', 'category', 'meta']));
+    expect(event.additionalProperties).toBe(false);
+    const p = event.properties;
+    expect(p.name).toMatchObject({ type: 'string', title: 'Name' });
+    expect(p.stage).toMatchObject({ type: 'string', enum: ['planned', 'held'] });
+    expect(p.starts_at.pattern).toBe('^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}$');
+    expect(p.day.anyOf).toEqual([expect.objectContaining({ type: 'string', format: 'date' }), { type: 'null' }]);
+    expect(p.seats.anyOf[0]).toEqual({ type: 'number' });
+    expect(p.free.anyOf[0]).toEqual({ type: 'boolean' });
+    expect(p.tags).toMatchObject({ type: 'array', items: { type: 'string' }, uniqueItems: true });
+    expect(p.category.anyOf[0]).toMatchObject({ type: 'object', required: ['id', 'title', 'slug'] });
+    expect(p.body.anyOf[0]).toMatchObject({ contentMediaType: 'text/markdown' });
+    // A create needs the required columns but the slug, which is made from its parent.
+    expect((document.components.schemas.EventInput as any).required).toEqual(['name', 'stage', 'starts_at']);
+    expect((document.components.schemas.EventUpdate as any).required).toBeUndefined();
+    const body = (document.paths['/cms/events'] as any).post.requestBody.content;
+    expect(Object.keys(body)).toEqual(['application/json', 'application/x-www-form-urlencoded']);
+    expect(body['application/x-www-form-urlencoded'].schema).toEqual({ $ref: '#/components/schemas/EventForm' });
+    // Names come from the tables, made singular: news stays news.
+    expect(document['x-quire-content-types'].map((type) => type.name)).toEqual(
+      expect.arrayContaining(['News', 'Category', 'Article', 'MenuItem', 'Event']),
+    );
+  });
+
+  it('documents the error shape and each status', () => {
+    const responses = document.components.responses as Record<string, any>;
+    expect(Object.keys(responses)).toEqual(
+      expect.arrayContaining([
+        'Error400',
+        'Error401',
+        'Error403',
+        'Error404',
+        'Error409',
+        'Error413',
+        'Error415',
+        'Error500',
+        'Error503',
+      ]),
+    );
+    expect(responses.Error400.description).toContain('validation_failed');
+    const remove = (document.paths['/cms/events/{id}'] as any).delete.responses;
+    expect(Object.keys(remove)).toEqual(expect.arrayContaining(['200', '404', '409', '503']));
+  });
+
+  it('changes when a content type changes', async () => {
+    const columns = EVENT_COLUMNS.map((column) =>
+      column.name === 'stage'
+        ? { ...column, options: [...(column.options ?? []), { id: 'cancelled', text: 'Cancelled' }] }
+        : column,
+    );
+    columns.push({ name: 'venue', label: 'Venue', type: 'text', required: false });
+    const changed = await call('PUT', '/cms-content/events', { json: { columns } });
+    expect(changed.response.status).toBe(200);
+    const after = await fetchDocument();
+    const event = after.components.schemas.Event as any;
+    expect(event.properties.stage.enum).toEqual(['planned', 'held', 'cancelled']);
+    expect(event.properties.venue.anyOf[0]).toMatchObject({ type: 'string' });
+    expect(await openApiProblems(after)).toEqual([]);
+    document = after;
+    checker = new ResponseChecker(after);
+  });
+});
+
+describe('answers match the document', () => {
+  it('for reads, writes in JSON and forms, uploads and errors', async () => {
+    const category = await call('POST', '/cms/categories', { body: { title: 'Music' } });
+    expect(category.response.status).toBe(201);
+    const categoryId = category.body.id;
+
+    const upload = new FormData();
+    upload.append('file', new Blob([new Uint8Array(pngImage())], { type: 'image/png' }), 'poster.png');
+    const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', body: upload });
+    const uploadBody = await uploaded.json();
+    expect(uploaded.status).toBe(201);
+    expect(checker.problems('POST', '/uploads', 201, uploadBody)).toEqual([]);
+
+    const json = await call('POST', '/cms/events', {
+      json: {
+        name: 'Harbour concert',
+        stage: 'planned',
+        starts_at: '2026-07-01T19:30',
+        body: '# Bring a chair',
+        seats: 120,
+        free: true,
+        day: '2026-07-01',
+        poster: uploadBody.path,
+        tags: ['music', 'outdoor'],
+        category: categoryId,
+        meta: { title: 'Concert' },
+      },
+    });
+    expect(json.response.status, json.text).toBe(201);
+    const id = json.body.id;
+    const form = await call('POST', '/cms/events', {
+      body: {
+        name: 'Quiet reading',
+        stage: 'held',
+        starts_at: '2026-02-01 10:00:00',
+        tags: ['books', 'calm'],
+        free: 'off',
+      },
+    });
+    expect(form.response.status, form.text).toBe(201);
+    // An id chosen by the client.
+    expect(
+      (
+        await call('POST', '/cms/events/chosen-id', {
+          json: { name: 'Chosen', stage: 'held', starts_at: '2026-03-01 10:00' },
+        })
+      ).response.status,
+    ).toBe(201);
+
+    expect((await call('GET', '/cms/events')).body.count).toBe(3);
+    expect((await call('GET', '/cms/events?filter=stage=held&order=starts_at&desc=true&limit=1')).body.count).toBe(1);
+    expect((await call('GET', `/cms/events/${id}`)).body.rows[0].category).toMatchObject({
+      id: categoryId,
+      title: 'Music',
+    });
+    expect((await call('PUT', `/cms/events/${id}`, { json: { seats: 150 } })).body.seats).toBe(150);
+    expect((await call('PATCH', `/cms/events/${id}`, { body: { venue: 'Pier 4' } })).body.venue).toBe('Pier 4');
+    await call('GET', '/cms/news');
+    await call('GET', '/cms/articles');
+    await call('GET', '/cms-content');
+    await call('GET', '/cms-content/events');
+    await call('GET', '/media/unused');
+
+    // Errors, each in the one error shape and under a documented status.
+    expect((await call('GET', '/cms/events/no-such-row')).response.status).toBe(404);
+    expect((await call('GET', '/cms/events?filter=nothing=1')).response.status).toBe(400);
+    expect((await call('POST', '/cms/events', { json: { name: 'No stage' } })).response.status).toBe(400);
+    expect(
+      (await call('POST', '/cms/events', { json: { name: 'x', stage: 'lost', starts_at: '2026-01-01 00:00' } })).body
+        .error.code,
+    ).toBe('validation_failed');
+    expect((await call('DELETE', `/cms/categories/${categoryId}`)).response.status).toBe(409);
+    expect((await call('DELETE', '/cms/events/chosen-id')).body.rowCount).toBe(1);
+    const typeCheck = await call('POST', '/cms/events', { body: 'a=1', headers: { 'content-type': 'text/plain' } });
+    expect(typeCheck.response.status).toBe(415);
+    expect(checker.checked).toBeGreaterThanOrEqual(22);
+  });
+
+  it('refuses what breaks the schema (the check is not vacuous)', async () => {
+    const { body } = await request(server, 'GET', '/cms/events');
+    const row = body.rows[0];
+    expect(checker.matches('Event', row)).toEqual([]);
+    expect(checker.matches('Event', { ...row, stage: 'lost' })).not.toEqual([]);
+    expect(checker.matches('Event', { ...row, tags: 'music' })).not.toEqual([]);
+    expect(checker.matches('Event', { ...row, starts_at: '2026-07-01T19:30:00Z' })).not.toEqual([]);
+    expect(checker.matches('Event', { ...row, unknown: 1 })).not.toEqual([]);
+  });
+});

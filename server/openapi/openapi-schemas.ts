@@ -1,0 +1,288 @@
+import type { ErrorCode } from '../../common/api-contract.js';
+import { META_KEYS } from '../../common/row-fields.js';
+import type { ContentType } from '../content/content-type.js';
+import { MAX_META_LENGTH } from '../content/seo-meta.js';
+import { AppError } from '../errors/app-error.js';
+import type { JsonSchema } from '../fields/field.js';
+import { COLUMN_TYPES, columnSchema } from '../fields/field-registry.js';
+import { shapeNames } from '../types-gen/type-names.js';
+
+/** A reference to a component schema. */
+export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
+
+const string: JsonSchema = { type: 'string' };
+const integer: JsonSchema = { type: 'integer', minimum: 0 };
+const stringOrNull: JsonSchema = { type: ['string', 'null'] };
+
+/** An object whose listed members are all present and which has no others. */
+function exactObject(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
+  return {
+    type: 'object',
+    ...(description ? { description } : {}),
+    properties,
+    required: Object.keys(properties),
+    additionalProperties: false,
+  };
+}
+
+/** Every error code and what it means (its status comes from AppError). */
+const ERROR_MEANINGS = {
+  bad_request: 'The request is malformed: an unknown query parameter, a bad filter, a body that is not valid JSON',
+  validation_failed: 'One or more fields are invalid; `problems` says which and why',
+  unauthorized: 'The server requires its API token: send Authorization: Bearer <token>',
+  forbidden: 'The request came from a page of another origin that is not allowed',
+  not_found: 'No such content type, row, path or media file',
+  method_not_allowed: 'The path does not take this method',
+  misdirected_request: 'The Host header names a host this server does not serve',
+  conflict: 'The write clashes with what is stored (an id or slug in use, a row still referenced)',
+  payload_too_large: 'The body or the upload is larger than the server accepts',
+  unsupported_media_type:
+    'The body is neither application/x-www-form-urlencoded nor application/json (uploads: not an image)',
+  internal_error: 'Something failed on the server; a read changed nothing, a write was not saved',
+  database_unavailable: 'The database cannot be reached right now; nothing was changed. Retry later',
+  too_many_requests: 'Too many attempts in a short time; wait, then retry',
+} as const;
+
+/** Fails to compile when an error code has no meaning above. */
+type Unexplained = Exclude<ErrorCode, keyof typeof ERROR_MEANINGS>;
+const everyCodeExplained: [Unexplained] extends [never] ? true : Unexplained = true;
+void everyCodeExplained;
+
+/** The codes the server has, each with its status. */
+function errorStatuses(): [ErrorCode, number][] {
+  const found: [ErrorCode, number][] = [];
+  for (const code of Object.keys(ERROR_MEANINGS) as ErrorCode[]) {
+    const { status } = new AppError(code, '');
+    if (typeof status === 'number') found.push([code, status]);
+  }
+  return found;
+}
+
+/** The error codes a status stands for, by status. */
+export function errorCodesByStatus(): Map<number, ErrorCode[]> {
+  const byStatus = new Map<number, ErrorCode[]>();
+  for (const [code, status] of errorStatuses()) byStatus.set(status, [...(byStatus.get(status) ?? []), code]);
+  return byStatus;
+}
+
+/** What an error code means, for the document's descriptions. */
+export const errorMeaning = (code: ErrorCode): string => (ERROR_MEANINGS as Record<string, string>)[code];
+
+const TIMESTAMP: JsonSchema = {
+  type: 'string',
+  pattern: '^\\d{4}-\\d{2}-\\d{2} \\d{2}:\\d{2}:\\d{2}(?:\\.\\d+)?$',
+  description: 'Set by the server: UTC, YYYY-MM-DD HH:MM:SS.ffffff',
+};
+
+const SYSTEM_PROPERTIES: Record<string, JsonSchema> = {
+  created_at: TIMESTAMP,
+  updated_at: TIMESTAMP,
+  created_by: { ...stringOrNull, description: 'Who created the row (the editor name of the server that wrote it)' },
+  updated_by: { ...stringOrNull, description: 'Who last changed the row' },
+};
+
+/** The shapes every content type shares: errors, timing, columns, content types, uploads. */
+export function sharedSchemas(): Record<string, JsonSchema> {
+  const column: Record<string, JsonSchema> = {
+    name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+    label: string,
+    type: { type: 'string', enum: [...COLUMN_TYPES] },
+    required: { type: 'boolean' },
+    parent: { ...string, description: 'For slug columns: the column the slug is made from' },
+    options: { type: 'array', items: ref('SelectOption'), description: 'For select columns: the choices' },
+    target: { ...string, description: 'For relation columns: the slug of the content type it points at' },
+  };
+  const columnRequired = ['name', 'label', 'type', 'required'];
+  const summary: Record<string, JsonSchema> = {
+    content_type_id: string,
+    type: { const: 'collection' },
+    table: { ...string, description: 'The :type segment of /api/cms/:type' },
+    title: string,
+    status: string,
+    slug: string,
+    columns: { type: 'array', items: ref('PublishedColumn') },
+    custom: { type: 'boolean' },
+    preview_path: stringOrNull,
+    title_column: stringOrNull,
+    search_columns: { type: 'array', items: string },
+  };
+  const { preview_path: _previewPath, ...described } = summary;
+  return {
+    FieldProblem: {
+      type: 'object',
+      description: 'One problem as data: a code and its parameters (`{ "code": "too_long", "max": 100 }`)',
+      properties: { code: string },
+      required: ['code'],
+      additionalProperties: true,
+    },
+    RowReference: exactObject({ table: string, id: string, title: stringOrNull, column: string }),
+    ErrorBody: exactObject({
+      error: {
+        type: 'object',
+        properties: {
+          status: { type: 'integer', minimum: 400, maximum: 599 },
+          code: { type: 'string', enum: errorStatuses().map(([code]) => code) },
+          message: string,
+          fields: { type: 'object', additionalProperties: string, description: 'Each field’s problem, for people' },
+          problems: { type: 'object', additionalProperties: ref('FieldProblem') },
+          detail: ref('FieldProblem'),
+          references: { type: 'array', items: ref('RowReference'), maxItems: 20 },
+        },
+        required: ['status', 'code', 'message'],
+        additionalProperties: false,
+      },
+    }),
+    Timing: exactObject(
+      Object.fromEntries(
+        ['total', 'init', 'filter', 'data', 'count', 'format'].map((name) => [name, { type: 'number' }]),
+      ),
+      'Milliseconds spent in each phase of the read (also sent as Server-Timing)',
+    ),
+    SeoMeta: exactObject(Object.fromEntries(META_KEYS.map((key) => [key, string]))),
+    RelationValue: exactObject({ id: string, title: stringOrNull, slug: stringOrNull }),
+    SelectOption: exactObject({ id: { type: 'string', minLength: 1 }, text: string }),
+    ColumnDescriptor: {
+      type: 'object',
+      properties: {
+        ...column,
+        from: { ...string, description: 'In a content-type update: the old name of a renamed column' },
+      },
+      required: columnRequired,
+      additionalProperties: false,
+    },
+    PublishedColumn: {
+      type: 'object',
+      properties: { ...column, filterable: { type: 'boolean' }, orderable: { type: 'boolean' } },
+      required: [...columnRequired, 'filterable', 'orderable'],
+      additionalProperties: false,
+    },
+    ContentTypeSummary: exactObject(summary),
+    ContentTypeListResponse: exactObject({
+      count: integer,
+      content_types: { type: 'array', items: ref('ContentTypeSummary') },
+    }),
+    ContentRow: {
+      type: 'object',
+      description: 'A row of any content type: its id, one member per column, meta and the system fields',
+      properties: { id: string, meta: { anyOf: [ref('SeoMeta'), { type: 'null' }] }, ...SYSTEM_PROPERTIES },
+      required: ['id', 'meta', ...Object.keys(SYSTEM_PROPERTIES)],
+      additionalProperties: true,
+    },
+    ContentTypeResponse: exactObject({ ...described, rows: { type: 'array', items: ref('ContentRow') } }),
+    ContentTypeRequest: {
+      type: 'object',
+      properties: {
+        title: string,
+        slug: { ...string, description: 'Made from the title when not given (create only)' },
+        table: { ...string, description: 'Made from the slug when not given (create only)' },
+        columns: {
+          type: 'array',
+          items: ref('ColumnDescriptor'),
+          description:
+            'The whole new list: columns matched by name or `from` keep their data, new ones are added, left-out ones are removed',
+        },
+        preview_path: stringOrNull,
+      },
+      additionalProperties: false,
+    },
+    ContentTypeForm: {
+      type: 'object',
+      properties: {
+        title: string,
+        slug: string,
+        table: string,
+        columns: { ...string, description: 'The columns as JSON text' },
+        preview_path: string,
+      },
+      additionalProperties: false,
+    },
+    UploadResponse: {
+      type: 'object',
+      properties: {
+        path: { ...columnSchema({ name: 'image', label: '', type: 'image', required: true }, 'read') },
+        type: { type: 'string', enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] },
+        size: integer,
+        width: integer,
+        height: integer,
+      },
+      required: ['path', 'type', 'size'],
+      additionalProperties: false,
+    },
+    UnusedMediaResponse: exactObject({ count: integer, bytes: integer }),
+  };
+}
+
+/** A content type's shapes: its row, list and single-row responses, write bodies, write responses. */
+export function typeSchemas(type: ContentType, name: string): Record<string, JsonSchema> {
+  const names = shapeNames(name);
+  const row: Record<string, JsonSchema> = { id: { ...string, description: 'The row’s id (its primary key)' } };
+  for (const column of type.columns) row[column.name] = columnSchema(column, 'read');
+  row.meta = { anyOf: [ref('SeoMeta'), { type: 'null' }], description: 'SEO data, or null when none is set' };
+  if (type.flatMeta) for (const key of META_KEYS) row[`meta_${key}`] = stringOrNull;
+  Object.assign(row, SYSTEM_PROPERTIES);
+
+  const list: Record<string, JsonSchema> = {
+    time: ref('Timing'),
+    total: { ...integer, description: 'All rows of the type' },
+    filtered: { ...integer, description: 'Rows matching the filters' },
+    count: { ...integer, description: 'Rows in `rows`' },
+    pk: { const: 'id' },
+    rows: { type: 'array', items: ref(names.row) },
+    columns: { type: 'array', items: ref('PublishedColumn') },
+    filters: { type: 'array', maxItems: 0 },
+    preview_path: stringOrNull,
+    custom: { type: 'boolean' },
+  };
+  const metaMember: JsonSchema = { type: ['string', 'null'], maxLength: MAX_META_LENGTH };
+  const ignored = Object.fromEntries(
+    ['id', ...Object.keys(SYSTEM_PROPERTIES)].map((field) => [field, { description: 'Set by the server; ignored' }]),
+  );
+  const input: Record<string, JsonSchema> = {};
+  const form: Record<string, JsonSchema> = {};
+  for (const column of type.columns) {
+    input[column.name] = columnSchema(column, 'write');
+    form[column.name] = columnSchema(column, 'form');
+  }
+  input.meta = {
+    anyOf: [
+      {
+        type: 'object',
+        properties: Object.fromEntries(META_KEYS.map((key) => [key, metaMember])),
+        additionalProperties: false,
+      },
+      { type: 'null' },
+    ],
+    description: 'SEO data to set (members left out stay as they are), or null to clear it',
+  };
+  for (const key of META_KEYS) {
+    input[`meta_${key}`] = metaMember;
+    form[`meta[${key}]`] = { type: 'string', maxLength: MAX_META_LENGTH };
+    form[`meta_${key}`] = { type: 'string', maxLength: MAX_META_LENGTH };
+  }
+  // A create needs every required column but slugs, which are made from their parent.
+  const required = type.columns.filter((column) => column.required && column.type !== 'slug').map((c) => c.name);
+  const writeBody = (properties: Record<string, JsonSchema>, create: boolean, description: string): JsonSchema => ({
+    type: 'object',
+    description,
+    properties: { ...properties, ...ignored },
+    ...(create && required.length > 0 ? { required } : {}),
+    additionalProperties: false,
+  });
+  return {
+    [names.row]: exactObject(row, `A row of ${type.title} (/api/cms/${type.table})`),
+    [names.list]: exactObject(list, `GET /api/cms/${type.table}`),
+    [names.item]: exactObject(
+      { ...list, meta: ref('SeoMeta') },
+      `GET /api/cms/${type.table}/{id}: one row, and its page meta`,
+    ),
+    [names.input]: writeBody(input, true, `A new row of ${type.title} as JSON`),
+    [names.update]: writeBody(input, false, `A change to a row of ${type.title} as JSON: what changes`),
+    [names.form]: writeBody(form, true, `A new row of ${type.title} as a form; tags repeat their key (tags=a&tags=b)`),
+    [names.updateForm]: writeBody(form, false, `A change to a row of ${type.title} as a form: what changes`),
+    [names.created]: exactObject({
+      id: string,
+      rows: { type: 'array', items: ref(names.row), minItems: 1, maxItems: 1 },
+    }),
+    [names.deleted]: exactObject({ ...row, rowCount: { const: 1 } }, 'The deleted row and rowCount'),
+  };
+}
