@@ -58,6 +58,16 @@ export async function rowWrittenInSearchIndex(
   await upsertFolded(db, table, columns, [row]);
 }
 
+/** Writes the folded search text of many stored rows in one statement (a bulk import's). */
+export async function rowsWrittenInSearchIndex(
+  db: Kysely<unknown>,
+  table: string,
+  columns: readonly string[],
+  rows: readonly Record<string, unknown>[],
+): Promise<void> {
+  await upsertFolded(db, table, columns, rows);
+}
+
 /** The columns the search table of `table` covers, or null when it has none. */
 export async function searchTextColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
   const result = await sql<{ name: string }>`select a.attname as name

@@ -1,20 +1,11 @@
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { StoredRow } from './content-repository.js';
+import type { BulkWriter } from './bulk-writer.js';
 import type { SqliteQuireDb } from './database.js';
 import { searchIndexName, searchTriggerName } from './internal-names.js';
 
 /** Page cache during an import (KiB, as SQLite's negative cache_size): the indexes stay in memory. */
 const IMPORT_CACHE_KIB = 512 * 1024;
-
-/** What an import writes through: lookups that see the rows already written, and the insert. */
-export interface BulkWriter {
-  rowExists(id: string): boolean;
-  slugTaken(column: string, slug: string): boolean;
-  /** Values of `column` that start with `prefix`. */
-  valuesStartingWith(column: string, prefix: string): Set<string>;
-  insert(row: StoredRow): void;
-}
 
 /**
  * Runs a bulk import into `table` as ONE SQLite transaction (all rows or none): prepared statements

@@ -1,15 +1,18 @@
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDatabaseFile } from '../config/app-paths.js';
+import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
-import { openDatabase } from '../db/database.js';
+import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
+import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { redactPostgresUrl } from '../db/postgres-url.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
 import { importRows } from './row-import.js';
 
 /** How to call `quire import`. */
-export const IMPORT_USAGE = 'quire import --type TYPE [--db FILE] [--editor NAME] FILE.json|FILE.ndjson|FILE.csv';
+export const IMPORT_USAGE =
+  'quire import --type TYPE [--db FILE | --database postgres://...] [--editor NAME] FILE.json|FILE.ndjson|FILE.csv';
 
 /** Where the command writes: a summary to `out`, the progress bar and problems to `err`. */
 export interface ImportStreams {
@@ -28,12 +31,14 @@ export async function importCommand(
 ): Promise<number> {
   const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
   let parsed: ReturnType<typeof parse>;
+  let choice: DatabaseChoice;
   try {
     parsed = parse(args);
     if (parsed.positionals.length !== 1) throw new Error('give exactly one FILE to import');
     if (!parsed.values.type) throw new Error('--type names the content type to import into');
+    choice = chooseDatabase(parsed.values);
   } catch (error) {
-    say(streams.err, `quire import: ${(error as Error).message}. Usage: ${IMPORT_USAGE}`);
+    say(streams.err, `quire import: ${redactPostgresUrl((error as Error).message)}. Usage: ${IMPORT_USAGE}`);
     return 2;
   }
   const file = resolve(parsed.positionals[0]);
@@ -59,8 +64,14 @@ export async function importCommand(
     return 1;
   }
 
-  const dbFile = resolve(parsed.values.db ?? (process.env.QUIRE_DB || defaultDatabaseFile()));
-  const database = await openDatabase(dbFile);
+  let database: QuireDb;
+  try {
+    database = choice.postgres ? await openPostgresDatabase(choice.postgres) : await openDatabase(choice.dbFile);
+  } catch (error) {
+    if (!(error instanceof PostgresConnectionError)) throw error;
+    say(streams.err, `quire import: ${error.message}`);
+    return 1;
+  }
   try {
     const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
     await registry.reload();
@@ -107,7 +118,12 @@ function parse(args: string[]) {
     args,
     strict: true,
     allowPositionals: true,
-    options: { db: { type: 'string' }, type: { type: 'string' }, editor: { type: 'string' } },
+    options: {
+      db: { type: 'string' },
+      database: { type: 'string' },
+      type: { type: 'string' },
+      editor: { type: 'string' },
+    },
   });
 }
 

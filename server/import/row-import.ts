@@ -7,8 +7,10 @@ import { isValidRowId, newRowId } from '../content/row-ids.js';
 import { parseRowInput } from '../content/row-input.js';
 import { newStoredRow } from '../content/row-service.js';
 import { assignSlugs } from '../content/slug-columns.js';
-import { ContentRepository } from '../db/content-repository.js';
-import type { SqliteQuireDb } from '../db/database.js';
+import type { BulkWriter } from '../db/bulk-writer.js';
+import { ContentRepository, type StoredRow } from '../db/content-repository.js';
+import type { QuireDb } from '../db/database.js';
+import { runPostgresBulkImport } from '../db/postgres-bulk-import.js';
 import { runBulkImport } from '../db/sqlite-bulk-import.js';
 import { AppError } from '../errors/app-error.js';
 import type { ImportRecord } from './import-formats.js';
@@ -50,7 +52,7 @@ export interface ImportOptions {
  * written and the report names the refused rows by line.
  */
 export async function importRows(
-  database: SqliteQuireDb,
+  database: QuireDb,
   registry: ContentTypeRegistry,
   type: ContentType,
   records: readonly ImportRecord[],
@@ -61,10 +63,10 @@ export async function importRows(
   const columns = ['id', ...type.columns.map((column) => column.name), 'meta', 'created_at', 'updated_at'];
   columns.push('created_by', 'updated_by');
   const hasRelations = type.columns.some((column) => column.type === 'relation');
-  const relationReader = new ContentRepository(database.db, database.engine, database.runner);
   const now = timestampNow();
 
-  await runBulkImport(database, type.table, columns, async (writer) => {
+  await bulkImport(database, type, columns, async (writer) => {
+    const relationReader = new ImportRelationReader(database, type.table, writer);
     const slugs = {
       isTaken: (column: string, slug: string) => writer.slugTaken(column, slug),
       firstFree: (column: string, base: string) => {
@@ -94,6 +96,38 @@ export async function importRows(
     return refused === 0;
   });
   return { imported: refused === 0 ? records.length : 0, refused, problems };
+}
+
+/**
+ * Finds relation targets for the import: in the type's own table through the writer, which sees
+ * the rows this import wrote before (a menu item's parent a few lines up) on either engine, even
+ * where they are not inserted yet (PostgreSQL's import inserts them once all passed).
+ */
+class ImportRelationReader extends ContentRepository {
+  constructor(
+    database: QuireDb,
+    private readonly table: string,
+    private readonly writer: BulkWriter,
+  ) {
+    super(database.db, database.engine, database.runner);
+  }
+
+  override async findById(table: string, id: string): Promise<StoredRow | undefined> {
+    if (table === this.table) return this.writer.rowExists(id) ? { id } : undefined;
+    return super.findById(table, id);
+  }
+}
+
+/** One transaction of bulk writes, the engine's way (see sqlite-bulk-import.ts, postgres-bulk-import.ts). */
+function bulkImport(
+  database: QuireDb,
+  type: ContentType,
+  columns: readonly string[],
+  work: (writer: BulkWriter) => Promise<boolean>,
+): Promise<boolean> {
+  if (database.kind === 'sqlite') return runBulkImport(database, type.table, columns, work);
+  const slugs = type.columns.filter((column) => column.type === 'slug').map((column) => column.name);
+  return runPostgresBulkImport(database, type.table, columns, slugs, work);
 }
 
 /** The row's id: the file's when given (valid and free), else a new one. */
