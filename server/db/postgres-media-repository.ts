@@ -46,6 +46,16 @@ export async function listMedia(db: Kysely<QuireDatabase>): Promise<MediaFile[]>
   return rows.map((row) => ({ path: row.path, size: row.size, mtimeMs: row.created_at.getTime() }));
 }
 
+/** Deletes stored uploads by path (`quire media prune --yes`); a path already gone is no error. */
+export async function deleteMedia(db: Kysely<QuireDatabase>, paths: readonly string[]): Promise<void> {
+  for (let start = 0; start < paths.length; start += 1000) {
+    await media(db)
+      .deleteFrom(MEDIA_TABLE)
+      .where('path', 'in', paths.slice(start, start + 1000))
+      .execute();
+  }
+}
+
 /** Text that may hold a media path: the check PostgreSQL runs on a row's text before it is sent. */
 const MEDIA_MARK = '%/media/%';
 

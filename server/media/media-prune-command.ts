@@ -1,15 +1,24 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { formatByteSize } from '../../common/byte-size.js';
-import { defaultDatabaseFile } from '../config/app-paths.js';
+import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
+import { openPostgresDatabase } from '../db/database.js';
 import { mediaReferenceSources } from '../db/media-reference-repository.js';
+import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { deleteMedia, listMedia, postgresContentRowReferences } from '../db/postgres-media-repository.js';
+import { type PostgresTarget, redactPostgresUrl } from '../db/postgres-url.js';
 import { openSqliteFile } from '../db/sqlite-dialect.js';
-import { findUnusedMedia, PRUNE_GRACE_MS, pruneUnusedMedia, type UnusedMedia } from './media-prune.js';
+import {
+  findUnusedMedia,
+  PRUNE_GRACE_MS,
+  type PrunableMedia,
+  pruneUnusedMedia,
+  type UnusedMedia,
+} from './media-prune.js';
 import { mediaDirFor } from './media-store.js';
 
 /** How to call `quire media`. */
-export const MEDIA_USAGE = 'quire media prune [--db FILE] [--yes]';
+export const MEDIA_USAGE = 'quire media prune [--db FILE | --database postgres://...] [--yes]';
 
 /** Where the command writes: the files and the summary to `out`, problems to `err`. */
 export interface MediaStreams {
@@ -28,28 +37,24 @@ export async function mediaCommand(
 ): Promise<number> {
   const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
   let parsed: ReturnType<typeof parse>;
+  let choice: DatabaseChoice;
   try {
     parsed = parse(args);
     if (parsed.positionals.join(' ') !== 'prune') throw new Error('the only media command is prune');
+    choice = chooseDatabase(parsed.values);
   } catch (error) {
-    say(streams.err, `quire media: ${(error as Error).message}. Usage: ${MEDIA_USAGE}`);
+    say(streams.err, `quire media: ${redactPostgresUrl((error as Error).message)}. Usage: ${MEDIA_USAGE}`);
     return 2;
   }
-  const dbFile = resolve(parsed.values.db ?? (process.env.QUIRE_DB || defaultDatabaseFile()));
-  const root = mediaDirFor(dbFile);
   const deleting = parsed.values.yes === true;
   let unused: UnusedMedia;
   try {
-    requireQuireDatabase(dbFile, 'database', {});
-    const raw = openSqliteFile(dbFile, { readonly: true });
-    try {
-      const sources = mediaReferenceSources(raw);
-      unused = deleting ? await pruneUnusedMedia(root, sources) : await findUnusedMedia(root, sources);
-    } finally {
-      raw.close();
-    }
+    unused = choice.postgres
+      ? await prunePostgres(choice.postgres, deleting)
+      : await pruneSqlite(choice.dbFile, deleting);
   } catch (error) {
-    const message = error instanceof BackupError ? error.message : (error as Error).message.split('\n')[0];
+    const known = error instanceof BackupError || error instanceof PostgresConnectionError;
+    const message = known ? (error as Error).message : redactPostgresUrl((error as Error).message).split('\n')[0];
     say(streams.err, `quire media: ${message}`);
     return 1;
   }
@@ -57,6 +62,38 @@ export async function mediaCommand(
     say(streams.out, `${deleting ? 'deleted' : 'unused'} media/${file.path} (${file.size} bytes)`);
   say(streams.out, summary(unused, deleting));
   return 0;
+}
+
+/** The media folder beside a SQLite file, its rows read through a read-only connection. */
+async function pruneSqlite(dbFile: string, deleting: boolean): Promise<UnusedMedia> {
+  const root = mediaDirFor(dbFile);
+  requireQuireDatabase(dbFile, 'database', {});
+  const raw = openSqliteFile(dbFile, { readonly: true });
+  try {
+    const sources = mediaReferenceSources(raw);
+    return deleting ? await pruneUnusedMedia(root, sources) : await findUnusedMedia(root, sources);
+  } finally {
+    raw.close();
+  }
+}
+
+/** The uploads a PostgreSQL database keeps in `quire_media`, named by its content rows. */
+async function prunePostgres(target: PostgresTarget, deleting: boolean): Promise<UnusedMedia> {
+  const database = await openPostgresDatabase(target);
+  try {
+    const sources = [postgresContentRowReferences(database.db)];
+    const store: PrunableMedia = {
+      list: () => listMedia(database.db),
+      remove: (files) =>
+        deleteMedia(
+          database.db,
+          files.map((file) => file.path),
+        ),
+    };
+    return deleting ? await pruneUnusedMedia(store, sources) : await findUnusedMedia(() => store.list(), sources);
+  } finally {
+    await database.close();
+  }
 }
 
 function summary({ files, bytes, total }: UnusedMedia, deleted: boolean): string {
@@ -73,6 +110,6 @@ function parse(args: string[]) {
     args,
     strict: true,
     allowPositionals: true,
-    options: { db: { type: 'string' }, yes: { type: 'boolean' } },
+    options: { db: { type: 'string' }, database: { type: 'string' }, yes: { type: 'boolean' } },
   });
 }

@@ -36,24 +36,45 @@ export async function findUnusedMedia(
   return { files, bytes: files.reduce((sum, file) => sum + file.size, 0), total: stored.length };
 }
 
+/** Where uploads are kept, for pruning: a media folder (a path), or a store that lists and deletes. */
+export interface PrunableMedia {
+  list(): Promise<MediaFile[]>;
+  /** Deletes these stored files (one already gone is no error). */
+  remove(files: readonly MediaFile[]): Promise<void>;
+}
+
 /**
  * Deletes the unused uploads, found afresh (never from an earlier dry run's list: a row saved since
- * may name one now), then month and year folders left empty.
+ * may name one now); in a media folder, also month and year folders left empty.
  */
-export async function pruneUnusedMedia(root: string, sources: readonly MediaReferenceSource[]): Promise<UnusedMedia> {
-  const unused = await findUnusedMedia(root, sources);
-  const folders = new Set<string>();
-  for (const file of unused.files) {
-    const location = mediaFileLocation(root, file.path);
-    if (!location) continue;
-    await unlink(location).catch(() => undefined);
-    folders.add(dirname(location));
-  }
-  for (const folder of folders) {
-    // Fails, as it should, when the folder still holds files.
-    await rmdir(folder)
-      .then(() => rmdir(dirname(folder)))
-      .catch(() => undefined);
-  }
+export async function pruneUnusedMedia(
+  root: string | PrunableMedia,
+  sources: readonly MediaReferenceSource[],
+): Promise<UnusedMedia> {
+  const store = typeof root === 'string' ? mediaFolder(root) : root;
+  const unused = await findUnusedMedia(() => store.list(), sources);
+  await store.remove(unused.files);
   return unused;
+}
+
+/** A media folder as a prunable store. */
+function mediaFolder(root: string): PrunableMedia {
+  return {
+    list: () => listMediaFiles(root),
+    async remove(files) {
+      const folders = new Set<string>();
+      for (const file of files) {
+        const location = mediaFileLocation(root, file.path);
+        if (!location) continue;
+        await unlink(location).catch(() => undefined);
+        folders.add(dirname(location));
+      }
+      for (const folder of folders) {
+        // Fails, as it should, when the folder still holds files.
+        await rmdir(folder)
+          .then(() => rmdir(dirname(folder)))
+          .catch(() => undefined);
+      }
+    },
+  };
 }
