@@ -1,5 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseServeArgs, UsageError } from './cli.js';
@@ -95,10 +97,27 @@ describe('quire serve --database', () => {
     expect(run.stdout() + run.stderr()).not.toContain(SECRET);
   });
 
-  it('refuses the SQLite-only commands when QUIRE_DATABASE_URL names PostgreSQL', async () => {
-    const run = runCli(['backup'], { QUIRE_DATABASE_URL: 'postgres://u@127.0.0.1:5432/site' });
-    expect(await run.exit).toBe(2);
-    expect(run.stderr().trim()).toMatch(/^quire: backup works on SQLite files only for now.*pass --db FILE/);
+  it('runs backup, restore, import and media prune on the PostgreSQL database QUIRE_DATABASE_URL names', async () => {
+    const port = await closedPort();
+    const url = `postgres://quire:${SECRET}@127.0.0.1:${port}/site`;
+    const dir = mkdtempSync(join(tmpdir(), 'quire-cli-pg-'));
+    const empty = join(dir, 'empty.json');
+    writeFileSync(empty, '[]');
+    const commands = [['backup'], ['restore', dir], ['import', '--type', 'news', empty], ['media', 'prune']];
+    try {
+      for (const args of commands) {
+        const run = runCli(args, { QUIRE_DATABASE_URL: url });
+        expect(await run.exit, args.join(' ')).toBe(1);
+        expect(run.stderr()).toMatch(
+          new RegExp(
+            `^quire( import| media)?: Cannot reach PostgreSQL at 127\\.0\\.0\\.1:${port} \\(connection refused\\)\n$`,
+          ),
+        );
+        expect(run.stderr()).not.toContain(SECRET);
+      }
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
 
@@ -110,7 +129,10 @@ describe.skipIf(!postgres.available)(`quire serve on a PostgreSQL database${skip
     const url = new URL(database().url);
     url.username = 'postgres';
     url.password = SECRET;
-    const run = runCli(['serve', '--port', '0', '--demo'], { QUIRE_DATABASE_URL: url.toString() });
+    const backups = mkdtempSync(join(tmpdir(), 'quire-cli-pg-'));
+    const run = runCli(['serve', '--port', '0', '--demo', '--backup-dir', backups], {
+      QUIRE_DATABASE_URL: url.toString(),
+    });
     const match = await waitFor(() =>
       run.stdout().match(/^Quire API listening on (http:\/\/127\.0\.0\.1:\d+\/api) \(PostgreSQL database (.+)\)$/m),
     );
@@ -119,8 +141,12 @@ describe.skipIf(!postgres.available)(`quire serve on a PostgreSQL database${skip
     const body = (await response.json()) as { total: number; rows: unknown[] };
     expect(response.status).toBe(200);
     expect(body.total).toBeGreaterThan(0);
+    expect(run.stdout()).toContain(`Backups (at start, then daily): ${backups}\n`);
     run.child.kill('SIGTERM');
     expect(await run.exit).toBe(0);
     expect(run.stdout() + run.stderr()).not.toContain(SECRET);
+    // The start-up backup was taken: stopping waits for one in progress.
+    expect(readdirSync(backups)).toEqual([expect.stringMatching(/^quire_test_\w+-postgres-[\dTZ-]+$/)]);
+    rmSync(backups, { recursive: true, force: true });
   });
 });

@@ -2,15 +2,15 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { defaultDatabaseFile } from './config/app-paths.js';
+import { chooseDatabase, type DatabaseFlags } from './config/database-choice.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 import { builtEditorDir } from './config/package-root.js';
 import { addDemoContent } from './content/demo-content.js';
+import { BACKUP_USAGE, backupCommand } from './copy/backup-command.js';
 import { COPY_USAGE, copyCommand } from './copy/copy-command.js';
-import { BackupError, backupFile } from './db/backup-service.js';
+import { postgresBackupPlace } from './copy/postgres-backup.js';
 import { PostgresConnectionError } from './db/postgres-connection.js';
-import { describeTarget, type PostgresTarget, parsePostgresUrl, redactPostgresUrl } from './db/postgres-url.js';
-import { restoreDatabase } from './db/restore-service.js';
+import { describeTarget, type PostgresTarget, redactPostgresUrl } from './db/postgres-url.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
 import { normalizeOrigin } from './http/origin-guard.js';
@@ -25,8 +25,8 @@ export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE =
   'Usage: quire serve [--db FILE | --database postgres://...] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
-  ' [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] | quire backup [--db FILE] | quire restore BACKUP [--db FILE]' +
-  ` | ${IMPORT_USAGE} | ${MEDIA_USAGE} | ${COPY_USAGE}`;
+  ' [--backup-dir DIR] [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN]' +
+  ` | ${BACKUP_USAGE} | ${IMPORT_USAGE} | ${MEDIA_USAGE} | ${COPY_USAGE}`;
 
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -52,6 +52,8 @@ export interface ServeOptions {
   token: string | null;
   /** Scheduled backups (off with `--no-backups`, for throwaway databases such as the benchmark's). */
   backups: boolean;
+  /** Where a PostgreSQL site's scheduled backups go (`--backup-dir`); null for the default. */
+  backupDir: string | null;
 }
 
 /** Parses `serve` arguments; throws UsageError with a one-line explanation. */
@@ -75,8 +77,12 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
   const uploadLimit = Number(values['upload-limit'] ?? DEFAULT_UPLOAD_LIMIT);
   if (!Number.isInteger(uploadLimit) || uploadLimit < 1024)
     throw new UsageError('--upload-limit must be a whole number of bytes, at least 1024');
+  const database = parseDatabaseFlags(values, fromEnv);
+  if (values['backup-dir'] !== undefined && !database.postgres) {
+    throw new UsageError('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
+  }
   return {
-    ...parseDatabaseFlags(values, fromEnv),
+    ...database,
     port,
     host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
@@ -84,38 +90,20 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     bodyLimit,
     uploadLimit,
     backups: !values['no-backups'],
+    backupDir: values['backup-dir'] === undefined ? null : resolve(values['backup-dir']),
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
   };
 }
 
-/**
- * `--db FILE` (SQLite) or `--database URL` (PostgreSQL), each also from its variable (`QUIRE_DB`,
- * `QUIRE_DATABASE_URL`); a flag overrides the variables. Naming both engines at one level is a
- * mistake, not a choice to guess at.
- */
+/** `--db FILE` or `--database URL` (see database-choice.ts), as a usage error when they conflict. */
 function parseDatabaseFlags(
-  values: { db?: string; database?: string },
+  values: DatabaseFlags,
   fromEnv: (name: string) => string | undefined,
 ): Pick<ServeOptions, 'dbFile' | 'postgres'> {
-  if (values.db !== undefined && values.database !== undefined) {
-    throw new UsageError('give either --db FILE (SQLite) or --database URL (PostgreSQL), not both');
-  }
-  let url = values.database;
-  let file = values.db;
-  if (url === undefined && file === undefined) {
-    url = fromEnv('QUIRE_DATABASE_URL');
-    file = fromEnv('QUIRE_DB');
-    if (url !== undefined && file !== undefined) {
-      throw new UsageError('QUIRE_DB and QUIRE_DATABASE_URL are both set: unset one, or pass --db or --database');
-    }
-  }
-  const dbFile = resolve(file ?? defaultDatabaseFile());
-  if (url === undefined) return { dbFile, postgres: null };
   try {
-    return { dbFile, postgres: parsePostgresUrl(url) };
+    return chooseDatabase(values, { QUIRE_DB: fromEnv('QUIRE_DB'), QUIRE_DATABASE_URL: fromEnv('QUIRE_DATABASE_URL') });
   } catch (error) {
-    // The URL parser's messages never repeat the URL, so they are safe to print.
-    throw new UsageError(`--database: ${(error as Error).message}`);
+    throw new UsageError((error as Error).message);
   }
 }
 
@@ -162,6 +150,7 @@ function parse(args: string[]) {
       editor: { type: 'string' },
       demo: { type: 'boolean' },
       'no-backups': { type: 'boolean' },
+      'backup-dir': { type: 'string' },
       'body-limit': { type: 'string' },
       'upload-limit': { type: 'string' },
       'allow-host': { type: 'string', multiple: true },
@@ -213,7 +202,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
     token: options.token,
-    ...(options.backups ? {} : { backups: false as const }),
+    backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
   });
   if (options.demo) {
     const added = await addDemoContent(server.services.registry, server.services.rows);
@@ -223,8 +212,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     ? `PostgreSQL database ${describeTarget(options.postgres)}`
     : `database ${options.dbFile}`;
   console.log(`Quire API listening on ${server.origin}/api (${where})`);
-  if (options.postgres && options.backups) {
-    console.log('Scheduled backups and uploads are not available on PostgreSQL yet; back up with pg_dump meanwhile.');
+  if (options.postgres && server.backups) {
+    const place = postgresBackupPlace(options.postgres, options.backupDir ?? undefined);
+    console.log(`Backups (at start, then daily): ${place.dir}`);
   }
   console.log(`Editor: ${server.origin}/`);
   if (server.token && server.token !== options.token) {
@@ -261,11 +251,6 @@ export async function main(argv: string[]): Promise<number> {
     console.log(USAGE);
     return 0;
   }
-  const sqliteOnly = sqliteOnlyCommandProblem(command, rest);
-  if (sqliteOnly) {
-    console.error(`quire: ${sqliteOnly}`);
-    return 2;
-  }
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
   if (command === 'import') return importCommand(rest);
   if (command === 'media') return mediaCommand(rest);
@@ -290,61 +275,6 @@ export async function main(argv: string[]): Promise<number> {
     console.error(`quire: ${explainStartError(error, options)}`);
     return 1;
   }
-}
-
-/** Commands that work on a SQLite file only (PostgreSQL's versions come with issue 12). */
-const SQLITE_ONLY_COMMANDS = ['backup', 'restore', 'import', 'media'];
-
-/**
- * Why a SQLite-only command refuses to run, or null: with `QUIRE_DATABASE_URL` set and no `--db`,
- * running it on the default SQLite file would quietly act on a database the user does not mean.
- */
-function sqliteOnlyCommandProblem(command: string, args: readonly string[]): string | null {
-  if (!SQLITE_ONLY_COMMANDS.includes(command)) return null;
-  if (args.some((arg) => arg === '--database' || arg.startsWith('--database='))) {
-    return `${command} works on SQLite files only for now; PostgreSQL support comes later (use pg_dump meanwhile)`;
-  }
-  if (process.env.QUIRE_DATABASE_URL && !args.some((arg) => arg === '--db' || arg.startsWith('--db='))) {
-    return `${command} works on SQLite files only for now, and QUIRE_DATABASE_URL names a PostgreSQL database: pass --db FILE for a SQLite one`;
-  }
-  return null;
-}
-
-/** `backup [--db FILE]` and `restore BACKUP [--db FILE]`: one line on success or failure. */
-async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<number> {
-  let parsed: ReturnType<typeof parseBackupArgs>;
-  try {
-    parsed = parseBackupArgs(args);
-    if (command === 'restore' && parsed.positionals.length !== 1)
-      throw new Error('restore needs one BACKUP (a folder in backups/)');
-    if (command === 'backup' && parsed.positionals.length > 0) throw new Error('backup takes no FILE; use --db');
-  } catch (error) {
-    console.error(`quire: ${(error as Error).message}. ${USAGE}`);
-    return 2;
-  }
-  const dbFile = resolve(parsed.values.db ?? (process.env.QUIRE_DB || defaultDatabaseFile()));
-  try {
-    if (command === 'backup') {
-      console.log(`Backed up ${dbFile} and its media to ${await backupFile(dbFile)}`);
-    } else {
-      const { previous, mediaFiles } = await restoreDatabase(parsed.positionals[0], dbFile);
-      const what =
-        mediaFiles === null
-          ? `${dbFile} (the backup has no media; media/ was left as it was)`
-          : `${dbFile} and ${mediaFiles} media files`;
-      const kept = previous ? `; the previous database and media were kept in ${previous}` : '';
-      console.log(`Restored ${what} from ${resolve(parsed.positionals[0])}${kept}`);
-    }
-    return 0;
-  } catch (error) {
-    const message = error instanceof BackupError ? error.message : `${command} failed: ${(error as Error).message}`;
-    console.error(`quire: ${message}`);
-    return 1;
-  }
-}
-
-function parseBackupArgs(args: string[]) {
-  return parseArgs({ args, strict: true, allowPositionals: true, options: { db: { type: 'string' } } });
 }
 
 const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;

@@ -1,7 +1,9 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import type { SignInLimits } from './accounts/sign-in-limiter.js';
 import { createApp } from './app.js';
-import { BackupSchedule } from './db/backup-service.js';
+import { postgresBackupJob, postgresBackupPlace } from './copy/postgres-backup.js';
+import { BackupSchedule, sqliteBackupJob } from './db/backup-service.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from './db/database.js';
 import type { PostgresTarget } from './db/postgres-url.js';
 import { clientErrorResponse } from './http/error-middleware.js';
@@ -33,8 +35,15 @@ export interface ServerOptions {
    * not given, one is generated (see `RunningServer.token`).
    */
   token?: string | null;
-  /** Backups at start and then daily in `backups/` beside the database; `false` turns them off. */
-  backups?: false | { intervalMs?: number; keep?: number };
+  /**
+   * Backups at start and then daily in `backups/` beside the database (on PostgreSQL in `dir`, by
+   * default `backups/` in the app-data folder); `false` turns them off.
+   */
+  backups?: false | { intervalMs?: number; keep?: number; dir?: string };
+  /** How long a sign-in session lasts without use (default: QUIRE_SESSION_HOURS, else 12 hours). */
+  sessionIdleMs?: number;
+  /** Failed sign-ins per address before slowing and refusing (tests pass small ones). */
+  signInLimits?: Partial<SignInLimits>;
 }
 
 /** A running server. */
@@ -51,6 +60,23 @@ export interface RunningServer {
   backups: BackupSchedule | null;
   /** Stops accepting requests, ends open connections and closes the database. */
   close(): Promise<void>;
+}
+
+/** The scheduled backups of the served database, or null (turned off, or an in-memory database). */
+function backupScheduleOf(
+  database: QuireDb,
+  options: ServerOptions,
+  log: (message: string, error: unknown) => void,
+): BackupSchedule | null {
+  if (options.backups === false) return null;
+  const { intervalMs, keep, dir } = options.backups ?? {};
+  if (database.kind === 'postgres' && options.postgres) {
+    const place = postgresBackupPlace(options.postgres, dir);
+    return new BackupSchedule(postgresBackupJob(database, place, { keep }), { intervalMs, log });
+  }
+  if (database.kind !== 'sqlite' || database.file === ':memory:') return null;
+  const job = sqliteBackupJob(database.raw, database.file, { keep, nativeBinding: options.nativeBinding });
+  return new BackupSchedule(job, { intervalMs, log });
 }
 
 /** Opens the database and starts listening; resolves once requests can be served. */
@@ -72,6 +98,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       uploadLimit: options.uploadLimit,
       log,
       security,
+      sessionIdleMs: options.sessionIdleMs,
+      signInLimits: options.signInLimits,
     });
     services = built.services;
     // Host is checked (and a missing one refused in the JSON error shape) by the host guard.
@@ -106,15 +134,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await database.close();
     throw error;
   }
-  // Backups copy the SQLite file; PostgreSQL's portable dump is still to come (issue 12).
-  const backups =
-    options.backups === false || database.kind !== 'sqlite' || database.file === ':memory:'
-      ? null
-      : new BackupSchedule(database.raw, database.file, {
-          ...options.backups,
-          nativeBinding: options.nativeBinding,
-          log,
-        });
+  const backups = backupScheduleOf(database, options, log);
   backups?.start();
   const { port } = server.address() as AddressInfo;
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;

@@ -25,6 +25,8 @@ export interface SiteCopyOptions {
   force?: boolean;
   /** Called as the copy moves on, with one line (a progress line is rewritten in place). */
   progress?: (line: string) => void;
+  /** A SQLite source's uploads when they are not in `media/` beside its file (a backup's copy). */
+  sourceMedia?: string;
 }
 
 /** What a finished copy moved: content types, rows and uploads, checked against the target. */
@@ -71,7 +73,7 @@ export async function copySite(
         }
         await writer.reindex(table, columns);
       }
-      for await (const file of sourceMedia(source)) {
+      for await (const file of sourceMedia(source, options.sourceMedia)) {
         if (target.kind === 'postgres') await writer.insertMedia(file);
         else placedFiles.push(...(await placeFile(mediaDirFor(target.file), file)));
         media += 1;
@@ -87,12 +89,12 @@ export async function copySite(
 }
 
 /** The uploads of the source: its media folder on SQLite, `quire_media` on PostgreSQL. */
-async function* sourceMedia(source: QuireDb): AsyncGenerator<CopiedMedia> {
+async function* sourceMedia(source: QuireDb, folder?: string): AsyncGenerator<CopiedMedia> {
   if (source.kind === 'postgres') {
     yield* readPostgresMedia(source.db);
     return;
   }
-  const root = mediaDirFor(source.file);
+  const root = folder ?? mediaDirFor(source.file);
   for (const file of await listMediaFiles(root)) {
     const location = mediaFileLocation(root, file.path);
     if (!location) continue;

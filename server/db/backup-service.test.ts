@@ -15,7 +15,15 @@ import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { startTestServer } from '../test-support/test-server.js';
 import { BACKUP_DATABASE, type BackupManifest } from './backup-folder.js';
-import { BackupSchedule, backupDatabase, backupDir, backupFile, KEEP_BACKUPS, listBackups } from './backup-service.js';
+import {
+  BackupSchedule,
+  backupDatabase,
+  backupDir,
+  backupFile,
+  KEEP_BACKUPS,
+  listBackups,
+  sqliteBackupJob,
+} from './backup-service.js';
 import { openDatabase, type SqliteQuireDb } from './database.js';
 
 let dir: string;
@@ -161,7 +169,9 @@ describe('the running server', () => {
     writeFileSync(backupDir(dbFile), 'a file where the backups folder should be');
     const failures: unknown[] = [];
     const database = await openDatabase(dbFile);
-    const schedule = new BackupSchedule(database.raw, dbFile, { log: (_m, error) => failures.push(error) });
+    const schedule = new BackupSchedule(sqliteBackupJob(database.raw, dbFile), {
+      log: (_m, error) => failures.push(error),
+    });
     expect(await schedule.runNow()).toBeNull();
     await schedule.stop();
     expect(failures).toHaveLength(1);

@@ -1,7 +1,7 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { listMediaFiles, placeMediaFiles } from '../media/media-files.js';
+import { listMediaFiles, type MediaFile, placeMediaFiles } from '../media/media-files.js';
 import { mediaDirFor } from '../media/media-store.js';
 import { BACKUP_DATABASE, BACKUP_MEDIA, readBackupSource, verifyBackupMedia, writeManifest } from './backup-folder.js';
 import {
@@ -43,23 +43,66 @@ export function backupDir(dbFile: string): string {
 }
 
 /**
- * Name of a backup folder: `<db name>-<UTC timestamp>[-label]`, e.g.
+ * Name of a backup folder: `<stem>-<UTC timestamp>[-label]`, e.g.
  * `content-2026-03-01T09-30-00-000Z`, so sorting names sorts by time.
  */
-export function backupName(dbFile: string, at: Date, label?: string): string {
+export function backupName(stem: string, at: Date, label?: string): string {
   const stamp = at.toISOString().replace(/[:.]/g, '-');
-  return `${databaseStem(dbFile)}-${stamp}${label ? `-${label}` : ''}`;
+  return `${stem}-${stamp}${label ? `-${label}` : ''}`;
+}
+
+/**
+ * Where a database's backups go: a folder, and the stem every backup name there starts with (the
+ * database's name), so that two databases' backups can share a folder without pruning each other's.
+ */
+export interface BackupPlace {
+  dir: string;
+  stem: string;
+}
+
+/** The backups of a database file: `backups/` beside it, named after the file. */
+export function sqliteBackupPlace(dbFile: string): BackupPlace {
+  return { dir: backupDir(dbFile), stem: databaseStem(dbFile) };
 }
 
 /** The backups of a database, oldest first: folders, and the database-only files of older versions. */
-export function listBackups(dbFile: string): string[] {
-  const dir = backupDir(dbFile);
-  if (!existsSync(dir)) return [];
-  const pattern = backupPattern(dbFile);
-  return readdirSync(dir)
+export function listBackups(dbFile: string | BackupPlace): string[] {
+  const place = typeof dbFile === 'string' ? sqliteBackupPlace(dbFile) : dbFile;
+  if (!existsSync(place.dir)) return [];
+  const pattern = backupPattern(place.stem);
+  return readdirSync(place.dir)
     .filter((name) => pattern.test(name))
     .sort()
-    .map((name) => join(dir, name));
+    .map((name) => join(place.dir, name));
+}
+
+/**
+ * Writes a new backup folder at `place`: `fill` writes the database copy and the media into the
+ * (partial) folder and returns the media files it placed; then the manifest is written, the media
+ * checked against it, the folder given its final name, and the backups beyond `keep` deleted. A
+ * backup that fails is deleted and nothing is pruned.
+ */
+export async function writeBackupFolder(
+  place: BackupPlace,
+  options: { keep?: number; now?: Date; label?: string },
+  fill: (partial: string) => Promise<MediaFile[]>,
+): Promise<string> {
+  const at = options.now ?? new Date();
+  const target = join(place.dir, backupName(place.stem, at, options.label));
+  const partial = `${target}.partial`;
+  try {
+    await rm(partial, { recursive: true, force: true });
+    await mkdir(partial, { recursive: true });
+    const media = await fill(partial);
+    await writeManifest(partial, at, media);
+    const problem = await verifyBackupMedia(readBackupSource(partial));
+    if (problem) throw new BackupError(`The backup ${target} failed verification: ${problem}`);
+    await rename(partial, target);
+  } finally {
+    await rm(partial, { recursive: true, force: true });
+  }
+  pruneBackups(place, options.keep ?? KEEP_BACKUPS);
+  return target;
 }
 
 /**
@@ -75,35 +118,19 @@ export async function backupDatabase(
   dbFile: string,
   options: BackupOptions & { label?: string } = {},
 ): Promise<string> {
-  const dir = backupDir(dbFile);
-  const at = options.now ?? new Date();
-  const target = join(dir, backupName(dbFile, at, options.label));
-  const partial = `${target}.partial`;
-  try {
-    await rm(partial, { recursive: true, force: true });
-    await mkdir(partial, { recursive: true });
+  return writeBackupFolder(sqliteBackupPlace(dbFile), options, async (partial) => {
     const database = join(partial, BACKUP_DATABASE);
     await backupSqlite(raw, database, options);
     const report = inspectSqliteFile(database, options);
-    if (report.problem) throw new BackupError(`The backup ${target} failed verification: ${report.problem}`);
+    if (report.problem) throw new BackupError(`The backup ${partial} failed verification: ${report.problem}`);
     await mkdir(join(partial, BACKUP_MEDIA));
     const listed = await listMediaFiles(mediaDirFor(dbFile));
-    const media = await placeMediaFiles(mediaDirFor(dbFile), join(partial, BACKUP_MEDIA), listed, {
-      skipMissing: true,
-    });
-    await writeManifest(partial, at, media);
-    const problem = await verifyBackupMedia(readBackupSource(partial));
-    if (problem) throw new BackupError(`The backup ${target} failed verification: ${problem}`);
-    await rename(partial, target);
-  } finally {
-    await rm(partial, { recursive: true, force: true });
-  }
-  pruneBackups(dbFile, options.keep ?? KEEP_BACKUPS);
-  return target;
+    return placeMediaFiles(mediaDirFor(dbFile), join(partial, BACKUP_MEDIA), listed, { skipMissing: true });
+  });
 }
 
 /** Deletes all but the newest `keep` backups. */
-export function pruneBackups(dbFile: string, keep: number): void {
+export function pruneBackups(dbFile: string | BackupPlace, keep: number): void {
   const backups = listBackups(dbFile);
   for (const old of backups.slice(0, Math.max(0, backups.length - keep))) {
     rmSync(old, { recursive: true, force: true });
@@ -111,23 +138,41 @@ export function pruneBackups(dbFile: string, keep: number): void {
 }
 
 /** Deletes partial backups left by a backup that a crash or kill interrupted. */
-export function removeUnfinishedBackups(dbFile: string): void {
-  const dir = backupDir(dbFile);
+export function removeUnfinishedBackups(dbFile: string | BackupPlace): void {
+  const { dir, stem } = typeof dbFile === 'string' ? sqliteBackupPlace(dbFile) : dbFile;
   if (!existsSync(dir)) return;
-  const stem = `${databaseStem(dbFile)}-`;
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(stem) && /\.partial(?:-journal)?$/.test(name)) {
+    if (name.startsWith(`${stem}-`) && /\.partial(?:-journal)?$/.test(name)) {
       rmSync(join(dir, name), { recursive: true, force: true });
     }
   }
 }
 
 /** Options of the running server's backups. */
-export interface BackupScheduleOptions extends BackupOptions {
+export interface BackupScheduleOptions {
   /** Time between backups (default BACKUP_INTERVAL_MS). */
   intervalMs?: number;
   /** Where a failed backup is reported; the server keeps running. */
   log: (message: string, error: unknown) => void;
+}
+
+/** What the schedule runs: a backup of one database, wherever its backups go. */
+export interface BackupJob {
+  /** The database, for the message of a failed backup (never credentials). */
+  what: string;
+  /** Where its backups go (partial ones left by a crash are removed there at start). */
+  place: BackupPlace;
+  /** Takes one backup; resolves to its folder. */
+  take(): Promise<string>;
+}
+
+/** The scheduled backups of a SQLite database, through the server's own connection. */
+export function sqliteBackupJob(raw: SqliteHandle, dbFile: string, options: BackupOptions = {}): BackupJob {
+  return {
+    what: dbFile,
+    place: sqliteBackupPlace(dbFile),
+    take: () => backupDatabase(raw, dbFile, { ...options, now: undefined }),
+  };
 }
 
 /** The running server's backups: one when it starts, then one per interval; one at a time. */
@@ -137,14 +182,13 @@ export class BackupSchedule {
   private stopped = false;
 
   constructor(
-    private readonly raw: SqliteHandle,
-    private readonly dbFile: string,
+    private readonly job: BackupJob,
     private readonly options: BackupScheduleOptions,
   ) {}
 
   /** Takes the start-up backup (in the background) and schedules the next ones. */
   start(): void {
-    removeUnfinishedBackups(this.dbFile);
+    removeUnfinishedBackups(this.job.place);
     void this.runNow();
     this.timer = setInterval(() => void this.runNow(), this.options.intervalMs ?? BACKUP_INTERVAL_MS);
     this.timer.unref();
@@ -155,9 +199,9 @@ export class BackupSchedule {
     this.running = this.running.then(async () => {
       if (this.stopped) return null;
       try {
-        return await backupDatabase(this.raw, this.dbFile, { ...this.options, now: undefined });
+        return await this.job.take();
       } catch (error) {
-        this.options.log(`Backup of ${this.dbFile} failed`, error);
+        this.options.log(`Backup of ${this.job.what} failed`, error);
         return null;
       }
     });
@@ -201,7 +245,7 @@ function databaseStem(dbFile: string): string {
   return name.slice(0, name.length - extname(name).length) || name;
 }
 
-function backupPattern(dbFile: string): RegExp {
-  const stem = databaseStem(dbFile).replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-  return new RegExp(`^${stem}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z(?:-[a-z-]+)?(?:\\.sqlite)?$`);
+function backupPattern(stem: string): RegExp {
+  const escaped = stem.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  return new RegExp(`^${escaped}-\\d{4}-\\d{2}-\\d{2}T\\d{2}-\\d{2}-\\d{2}-\\d{3}Z(?:-[a-z-]+)?(?:\\.sqlite)?$`);
 }

@@ -35,7 +35,8 @@ export async function spawnServer(database: ChildDatabase, extraArgs: string[] =
       'tsx',
       join(root, 'server', 'cli.ts'),
       'serve',
-      ...(typeof database === 'string' ? ['--db', database] : ['--database', database.postgresUrl]),
+      // A PostgreSQL server's backups would go to the app-data folder, outside the test's.
+      ...(typeof database === 'string' ? ['--db', database] : ['--database', database.postgresUrl, '--no-backups']),
       '--port',
       '0',
       '--host',
