@@ -7,10 +7,12 @@ import { postgresForTests } from './server/test-support/postgres.js';
  * database of their own (QUIRE_TEST_ENGINE=postgres, see test-server.ts). A suite is listed once
  * it passes there for real; the ones left out, and why:
  * - media/upload-aborts, media/media-prune: they check the media folder's `.incoming` files and
- *   `quire media prune`, which are SQLite's; on PostgreSQL (`quire_media`) uploads-api runs here,
- *   and postgres-media-api has two servers on one database and the unused count.
+ *   its files' times; on PostgreSQL (`quire_media`) uploads-api runs here, postgres-media-api has
+ *   two servers on one database and the unused count, and `quire media prune --database` is
+ *   media-prune-postgres.test.ts (in `server`, on a throwaway database of its own).
  * - tampered-registry-api: edits a SQLite file outside the API, then restarts on it.
- * - db/ backup, restore and durability suites: they test the SQLite file itself.
+ * - db/ backup, restore and durability suites: they test the SQLite file itself; PostgreSQL's
+ *   backup, restore and import are copy/postgres-backup.test.ts and import/import-postgres.test.ts.
  */
 const POSTGRES_API_SUITES = [
   'server/http/rows-api.test.ts',
