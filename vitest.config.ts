@@ -5,7 +5,8 @@ import { postgresForTests } from './server/test-support/postgres.js';
 /**
  * The API suites that also run on PostgreSQL (`server-pg`): their test servers get a throwaway
  * database of their own (QUIRE_TEST_ENGINE=postgres, see test-server.ts). A suite is listed once
- * it passes there for real; the ones left out, and why:
+ * it passes there for real (suites that open a database themselves use test-database.ts's
+ * openTestDatabase). The ones left out, and why:
  * - media/upload-aborts, media/media-prune: they check the media folder's `.incoming` files and
  *   its files' times; on PostgreSQL (`quire_media`) uploads-api runs here, postgres-media-api has
  *   two servers on one database and the unused count, and `quire media prune --database` is
@@ -13,6 +14,15 @@ import { postgresForTests } from './server/test-support/postgres.js';
  * - tampered-registry-api: edits a SQLite file outside the API, then restarts on it.
  * - db/ backup, restore and durability suites: they test the SQLite file itself; PostgreSQL's
  *   backup, restore and import are copy/postgres-backup.test.ts and import/import-postgres.test.ts.
+ * - durability/ crash and load runs: the SQLite file under SIGKILL, backups taken during the load;
+ *   PostgreSQL's are http/postgres-outage-drill (the database stopped under writes) and
+ *   http/postgres-load-api (two servers under load), in `server` on databases of their own.
+ * - content/exact-counts: SQLite's read cache against another connection's commits; PostgreSQL has
+ *   no read cache (several servers share the database), and its counts through the API are
+ *   checked here by list-api and api-fuzz, and by postgres-load-api.
+ * - db/search-index, content-indexes, column-identifiers, migrations/: SQLite's trigram index and
+ *   pending table, sqlite_master, tables made through the raw SQLite handle, files of earlier
+ *   versions. PostgreSQL's search is compared with SQLite's row for row in http/postgres-search.
  */
 const POSTGRES_API_SUITES = [
   'server/http/rows-api.test.ts',
@@ -37,6 +47,9 @@ const POSTGRES_API_SUITES = [
   'server/http/uploads-api.test.ts',
   'server/test-support/test-server.test.ts',
   'server/http/accounts-api.test.ts',
+  'server/http/fast-reads.test.ts',
+  'server/content/content-writes.test.ts',
+  'server/openapi/openapi-api.test.ts',
 ];
 
 /**

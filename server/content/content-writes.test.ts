@@ -1,18 +1,16 @@
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
-import { openDatabase, type QuireDb } from '../db/database.js';
+import type { QuireDb } from '../db/database.js';
 import { AppError } from '../errors/app-error.js';
 import { readList } from '../http/row-routes.js';
 import type { Services } from '../http/services.js';
+import { type OpenTestDatabase, openTestDatabase } from '../test-support/test-database.js';
 import { ContentTypeRegistry } from './content-type-registry.js';
 import { ContentTypeService } from './content-type-service.js';
 import { ContentWrites } from './content-writes.js';
 import { RowService } from './row-service.js';
 
-let dir: string;
+let opened: OpenTestDatabase;
 let database: QuireDb;
 let registry: ContentTypeRegistry;
 let rows: RowService;
@@ -20,8 +18,9 @@ let contentTypes: ContentTypeService;
 let writes: ContentWrites;
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quire-writes-'));
-  database = await openDatabase(join(dir, 'content.sqlite'));
+  // SQLite, or PostgreSQL in the server-pg project (no statement runner there: reads queue through Kysely).
+  opened = await openTestDatabase();
+  database = opened.database;
   registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
   await registry.reload();
   writes = new ContentWrites(database.db, database.runner);
@@ -34,8 +33,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
+  await opened?.dispose();
 });
 
 describe('requests during a content-type change', () => {

@@ -1,4 +1,3 @@
-import { mkdtempSync, rmSync } from 'node:fs';
 import {
   createServer,
   get,
@@ -8,22 +7,21 @@ import {
   type ServerResponse,
 } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
-import { openDatabase, type QuireDb } from '../db/database.js';
+import type { QuireDb } from '../db/database.js';
+import { type OpenTestDatabase, openTestDatabase } from '../test-support/test-database.js';
 import { withFastReads } from './fast-reads.js';
 import { localhostGuards } from './localhost-guards.js';
 
 /**
  * The fast read path must answer exactly as Express does: same status, headers and body (but the
  * timing figures), guards included. Two servers over one database, one per path, get the same
- * requests.
+ * requests; in `server-pg` the database is PostgreSQL, where the fast path runs too.
  */
 
-let dir: string;
+let opened: OpenTestDatabase;
 let database: QuireDb;
 const servers: Server[] = [];
 let viaExpress: string;
@@ -60,8 +58,8 @@ async function answer(base: string, path: string, headers: Record<string, string
 }
 
 beforeAll(async () => {
-  dir = mkdtempSync(join(tmpdir(), 'quire-fast-'));
-  database = await openDatabase(join(dir, 'content.sqlite'));
+  opened = await openTestDatabase();
+  database = opened.database;
   const open = await createApp({ database, editorName: 'tester', log: () => {} });
   const guarded = await createApp({
     database,
@@ -86,8 +84,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   for (const server of servers) server.close();
-  await database.close();
-  rmSync(dir, { recursive: true, force: true });
+  await opened?.dispose();
 });
 
 const PATHS = [
