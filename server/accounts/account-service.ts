@@ -16,7 +16,7 @@ export function sessionIdleFromEnv(env: NodeJS.ProcessEnv = process.env): number
   return env.QUIRE_SESSION_HOURS && Number.isFinite(hours) && hours > 0 ? hours * 60 * 60_000 : DEFAULT_SESSION_IDLE_MS;
 }
 
-/** A session's expiry is pushed forward at most this often (not a write on every request). */
+/** A session's expiry is pushed forward at most this often (not a write on every request), or a tenth of the idle time. */
 const TOUCH_EVERY_MS = 60_000;
 
 /**
@@ -216,7 +216,7 @@ export class AccountService {
     const now = this.now();
     const found = await this.repository.findSession(id, this.iso(now));
     if (found === undefined || found.account.disabled !== 0 || !isRole(found.account.role)) return null;
-    if (now - Date.parse(found.session.last_seen_at) >= TOUCH_EVERY_MS) {
+    if (now - Date.parse(found.session.last_seen_at) >= Math.min(TOUCH_EVERY_MS, this.idleMs / 10)) {
       await this.repository.touchSession(id, this.iso(now), this.iso(now + this.idleMs));
     }
     return principalOf(found.account, id);
