@@ -82,7 +82,7 @@ describe('no accounts: the single user notices nothing', () => {
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     try {
       const api = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api`;
-      const me = await (await fetch(`${api}/auth/me`)).json();
+      const me = (await (await fetch(`${api}/auth/me`)).json()) as { first_run: boolean };
       expect(me.first_run).toBe(false);
       const first = await fetch(`${api}/auth/first-run`, {
         method: 'POST',
@@ -179,7 +179,7 @@ describe('signing in', () => {
     const as = await makeTeam(server);
     const cookie = as.editor.cookie;
     const before = await siteState(server, ['news']);
-    const attempts = [
+    const attempts: Record<string, string>[] = [
       { cookie, origin: 'https://evil.example', 'sec-fetch-site': 'cross-site' },
       { cookie, 'sec-fetch-site': 'cross-site' },
       { cookie, origin: 'null' },
