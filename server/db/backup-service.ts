@@ -16,7 +16,8 @@ import {
  * Backups of a Quire database and its media: verified backup folders (see backup-folder.ts) in a
  * `backups/` folder beside the database, the newest KEEP_BACKUPS kept. Taken by the running server
  * (at start, then daily) through its own connection, and by `quire backup` from the command line;
- * `quire restore` is restore-service.ts.
+ * `quire restore` is restore-service.ts. A PostgreSQL site's backups are folders of the same format,
+ * written through the same `writeBackupFolder` and `BackupSchedule` (copy/postgres-backup.ts).
  */
 
 /** How many backups are kept; older ones are deleted after each successful backup. */
