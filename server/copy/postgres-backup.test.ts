@@ -129,6 +129,44 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
     }
   });
 
+  it('restores a backup a SQLite server took into PostgreSQL', async () => {
+    const file = join(dir, 'laptop', 'content.sqlite');
+    const laptop = await startServer({
+      dbFile: file,
+      port: 0,
+      host: '127.0.0.1',
+      editorName: 'tester',
+      backups: false,
+    });
+    let fromLaptop: Awaited<ReturnType<typeof siteThroughApi>>;
+    let laptopUploads: string[];
+    try {
+      laptopUploads = await buildSite(laptop.origin);
+      fromLaptop = await siteThroughApi(laptop.origin, laptopUploads);
+    } finally {
+      await laptop.close();
+    }
+    expect(await main(['backup', '--db', file])).toBe(0);
+    const [sqliteBackup] = listBackups(file);
+    const code = await main([
+      'restore',
+      sqliteBackup,
+      '--database',
+      target.url,
+      '--force',
+      '--backup-dir',
+      join(dir, 'backups'),
+    ]);
+    expect(err).toEqual([]);
+    expect(code).toBe(0);
+    const server = await startPostgresTestServer(target.target);
+    try {
+      expect(await siteThroughApi(server.origin, laptopUploads)).toEqual(fromLaptop);
+    } finally {
+      await server.close();
+    }
+  });
+
   it('refuses an incomplete backup before changing anything', async () => {
     const broken = join(dir, 'broken');
     await main(['backup', '--database', source.url, '--backup-dir', broken]);
