@@ -172,7 +172,7 @@ describe('answers match the document', () => {
     const upload = new FormData();
     upload.append('file', new Blob([new Uint8Array(pngImage())], { type: 'image/png' }), 'poster.png');
     const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', body: upload });
-    const uploadBody = await uploaded.json();
+    const uploadBody = (await uploaded.json()) as { path: string };
     expect(uploaded.status).toBe(201);
     expect(checker.problems('POST', '/uploads', 201, uploadBody)).toEqual([]);
 

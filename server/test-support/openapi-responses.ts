@@ -11,7 +11,7 @@ const addFormats = ((addFormatsModule as unknown as { default?: unknown }).defau
 export async function openApiProblems(document: OpenApiDocument): Promise<unknown[]> {
   const validator = new Validator();
   // The validator keeps the object it is given: hand it a copy.
-  const result = await validator.validate(structuredClone(document) as unknown as object);
+  const result = await validator.validate(structuredClone(document) as Record<string, unknown>);
   if (result.valid) return [];
   return Array.isArray(result.errors) ? result.errors : [result.errors];
 }

@@ -1,0 +1,141 @@
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenApiDocument } from '../openapi/openapi-document.js';
+import { request } from '../test-support/api-scenario.js';
+import { ResponseChecker } from '../test-support/openapi-responses.js';
+import { pngImage } from '../test-support/sample-images.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { exportCommand } from './export-command.js';
+import type { ExportIndex } from './site-export.js';
+
+let server: TestServer;
+let out: string;
+let image: string;
+let published: string;
+let draft: string;
+let article: string;
+
+/** Runs `quire export` in-process; returns its exit code and what it said. */
+async function runExport(args: string[]): Promise<{ code: number; said: string; problems: string }> {
+  const stdout = new PassThrough();
+  const stderr = new PassThrough();
+  let said = '';
+  let problems = '';
+  stdout.on('data', (chunk) => {
+    said += chunk;
+  });
+  stderr.on('data', (chunk) => {
+    problems += chunk;
+  });
+  const code = await exportCommand(args, { out: stdout, err: stderr });
+  return { code, said, problems };
+}
+
+const readJson = (path: string) => JSON.parse(readFileSync(join(out, path), 'utf8'));
+
+beforeAll(async () => {
+  server = await startTestServer();
+  out = mkdtempSync(join(tmpdir(), 'quire-export-'));
+  const upload = new FormData();
+  upload.append('file', new Blob([new Uint8Array(pngImage())], { type: 'image/png' }), 'harbour.png');
+  const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', body: upload });
+  image = ((await uploaded.json()) as { path: string }).path;
+  const news = (title: string, status: string) => ({ title, status, published_at: '2026-01-02 09:00:00' });
+  published = (await request(server, 'POST', '/cms/news', { json: news('Harbour opens', 'published') })).body.id;
+  draft = (await request(server, 'POST', '/cms/news', { json: news('Secret plans', 'draft') })).body.id;
+  const created = await request(server, 'POST', '/cms/articles', {
+    json: { ...news('Boats', 'published'), body: `![boat](${image})`, image, tags: ['sea'] },
+  });
+  expect(created.response.status, created.text).toBe(201);
+  article = created.body.id;
+});
+afterAll(async () => {
+  await server.dispose();
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('quire export', () => {
+  it('writes every type, every row, the content types, the media used and an index', async () => {
+    const result = await runExport(['--db', server.dbFile, '--out', out, '--published-only']);
+    expect(result.problems).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.said).toMatch(
+      /^Exported 4 content types, 2 rows and 1 media files to .+: \d+ files written, 0 unchanged, 0 removed\n$/,
+    );
+    const index: ExportIndex = readJson('index.json');
+    expect(index.published_only).toBe(true);
+    expect(index.content_types.map((type) => [type.table, type.name, type.count])).toEqual(
+      expect.arrayContaining([
+        ['news', 'News', 1],
+        ['articles', 'Article', 1],
+        ['categories', 'Category', 0],
+      ]),
+    );
+    expect(index.content_types.find((type) => type.table === 'news')?.slugs).toEqual({ 'harbour-opens': published });
+    expect(index.media).toEqual([image]);
+
+    // The list file is what the list endpoint answers (drafts left out), and matches the document.
+    const list = readJson('news.json');
+    expect(list.rows.map((row: { title: string }) => row.title)).toEqual(['Harbour opens']);
+    const document: OpenApiDocument = readJson('openapi.json');
+    const checker = new ResponseChecker(document);
+    expect(checker.matches('NewsList', list)).toEqual([]);
+    expect(checker.matches('ArticleList', readJson('articles.json'))).toEqual([]);
+    expect(checker.matches('Article', readJson(`articles/${article}.json`))).toEqual([]);
+    const live = (await request(server, 'GET', `/cms/news/${published}`)).body.rows[0];
+    expect(readJson(`news/${published}.json`)).toEqual(live);
+    expect(existsSync(join(out, 'news', `${draft}.json`))).toBe(false);
+    expect(readJson('content-types.json').content_types.map((type: { table: string }) => type.table)).toContain('news');
+    expect(readFileSync(join(out, 'types.d.ts'), 'utf8')).toContain('export interface Article {');
+    // The image, byte for byte, where its path says.
+    expect(readFileSync(join(out, image))).toEqual(pngImage());
+  });
+
+  it('rewrites only what changed, and removes what is gone', async () => {
+    const file = join(out, 'news', `${published}.json`);
+    const before = statSync(file).mtimeMs;
+    const again = await runExport(['--db', server.dbFile, '--out', out, '--published-only']);
+    expect(again.code).toBe(0);
+    expect(again.said).toMatch(/: 0 files written, \d+ unchanged, 0 removed\n$/);
+
+    await request(server, 'PUT', `/cms/news/${draft}`, { json: { status: 'published' } });
+    await request(server, 'DELETE', `/cms/articles/${article}`);
+    const changed = await runExport(['--db', server.dbFile, '--out', out, '--published-only']);
+    expect(changed.code).toBe(0);
+    // news.json, the new row's file, index.json written; the article's file and the image removed
+    // (articles.json rewritten too).
+    expect(changed.said).toMatch(/2 rows and 0 media files .*: 4 files written, \d+ unchanged, 2 removed\n$/);
+    expect(existsSync(join(out, 'articles', `${article}.json`))).toBe(false);
+    expect(existsSync(join(out, image))).toBe(false);
+    expect(readJson(`news/${draft}.json`).title).toBe('Secret plans');
+    // A file whose content did not change was not touched.
+    expect(statSync(file).mtimeMs).toBe(before);
+  });
+
+  it('exports only the types named, with every row without --published-only', async () => {
+    const only = mkdtempSync(join(tmpdir(), 'quire-export-news-'));
+    try {
+      const result = await runExport(['--db', server.dbFile, '--out', only, '--type', 'news']);
+      expect(result.code).toBe(0);
+      expect(result.said).toMatch(/^Exported 1 content types, 2 rows and 0 media files/);
+      expect(existsSync(join(only, 'articles.json'))).toBe(false);
+    } finally {
+      rmSync(only, { recursive: true, force: true });
+    }
+  });
+
+  it('says in one line what is wrong', async () => {
+    const unknown = await runExport(['--db', server.dbFile, '--out', out, '--type', 'nope']);
+    expect(unknown.code).toBe(1);
+    expect(unknown.problems).toMatch(/^quire export: no content type nope; the types are news, .*\n$/);
+    const noOut = await runExport(['--db', server.dbFile]);
+    expect(noOut.code).toBe(2);
+    expect(noOut.problems).toMatch(/^quire export: --out names the folder to write\. Usage: quire export/);
+    const both = await runExport(['--db', server.dbFile, '--database', 'postgres://x@127.0.0.1/y', '--out', out]);
+    expect(both.code).toBe(2);
+    expect(both.problems).toContain('not both');
+  });
+});
