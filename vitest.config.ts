@@ -47,6 +47,7 @@ const POSTGRES_API_SUITES = [
   'server/http/uploads-api.test.ts',
   'server/test-support/test-server.test.ts',
   'server/http/accounts-api.test.ts',
+  'server/accounts/account-command.test.ts',
   'server/http/fast-reads.test.ts',
   'server/content/content-writes.test.ts',
   'server/openapi/openapi-api.test.ts',

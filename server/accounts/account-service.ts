@@ -39,7 +39,8 @@ export interface AccountChanges {
   role?: Role;
   password?: string;
   disabled?: boolean;
-  content_types?: string[] | null;
+  /** A list, or text separated by commas (checked here), or null for all types. */
+  content_types?: unknown;
 }
 
 /** A signed-in session: the cookie's value (sent once, stored only as a hash) and the account. */
