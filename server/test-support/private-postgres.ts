@@ -96,11 +96,26 @@ export async function startPrivatePostgres(binDir: string): Promise<PrivatePostg
     await run('pg_ctl', ['-D', data, '-m', mode, '-w', '-t', '60', 'stop']);
     running = false;
   };
+  // A test run that ends without disposing (a crash, a killed worker) must not leave a server behind.
+  const stopAtExit = () => {
+    if (!running) return;
+    try {
+      const args = ['-D', data, '-m', 'immediate', 'stop'];
+      if (asRoot)
+        execFileSync('runuser', ['-u', 'postgres', '--', join(binDir, 'pg_ctl'), ...args], { stdio: 'ignore' });
+      else execFileSync(join(binDir, 'pg_ctl'), args, { stdio: 'ignore' });
+    } catch {
+      // already gone
+    }
+    rmSync(dir, { recursive: true, force: true });
+  };
+  process.once('exit', stopAtExit);
   try {
     await run('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '-E', 'UTF8', '--locale=C.UTF-8', '--no-sync']);
     await start();
   } catch (error) {
-    rmSync(dir, { recursive: true, force: true });
+    process.removeListener('exit', stopAtExit);
+    stopAtExit();
     throw new Error(`Could not start a private PostgreSQL: ${(error as Error).message}`);
   }
   return {
@@ -110,6 +125,7 @@ export async function startPrivatePostgres(binDir: string): Promise<PrivatePostg
     start,
     log: () => (existsSync(logFile) ? readFileSync(logFile, 'utf8') : ''),
     async dispose() {
+      process.removeListener('exit', stopAtExit);
       try {
         await stop('immediate');
       } finally {
