@@ -28,8 +28,8 @@ export interface OutageDrillOptions {
   upMs: number;
   /** How long the database stays down each round (writes continue meanwhile). */
   downMs: number;
-  /** Stops the database (resolves once it is down) and starts it (resolves once it accepts connections). */
-  stopDatabase(): Promise<void>;
+  /** Stops the database in round `round` (resolves once it is down), and starts it (once it accepts connections). */
+  stopDatabase(round: number): Promise<void>;
   startDatabase(): Promise<void>;
   /** How long a server may take to answer again after the database is back. */
   recoveryTimeoutMs: number;
@@ -102,7 +102,7 @@ export async function runOutageDrill(options: OutageDrillOptions): Promise<Outag
       state.round = round;
       report.refusedWhileDown.push(0);
       await sleep(options.upMs);
-      await options.stopDatabase();
+      await options.stopDatabase(round);
       state.down = true;
       await sleep(options.downMs);
       state.down = false;
