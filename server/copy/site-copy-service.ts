@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
 import {
+  accountRows,
   type CopiedMedia,
   countPostgresMedia,
   countRows,
@@ -79,6 +80,7 @@ export async function copySite(
         media += 1;
         progress(`Copying uploads: ${media}`);
       }
+      for (const [table, rows] of await accountRows(source)) await writer.insertRows(table, rows);
     });
   } catch (error) {
     for (const file of placedFiles) await rm(file, { force: true });

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { searchColumnsOf } from '../../common/title-rules.js';
+import { ACCOUNT_TABLES, SESSIONS_TABLE } from './account-repository.js';
 import { createContentTable, dropContentTable } from './content-schema-repository.js';
 import { ContentTypeRepository } from './content-type-repository.js';
 import type { QuireDb } from './database.js';
@@ -127,6 +128,7 @@ export async function inTargetTransaction<T>(
         }
         await trx.deleteFrom('quire_content_types').execute();
         if (target.kind === 'postgres') await loose(db).deleteFrom(MEDIA_TABLE).execute();
+        for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
       },
       async createType(record, columns) {
         await createContentTable(db, target.engine, String(record.table_name), columns);
@@ -162,4 +164,18 @@ export async function registryRows(database: QuireDb): Promise<Record<string, un
 export async function countPostgresMedia(database: QuireDb): Promise<number> {
   const row = await sql<{ n: string }>`select count(*) as n from ${sql.table(MEDIA_TABLE)}`.execute(database.db);
   return Number(row.rows[0]?.n ?? 0);
+}
+
+/**
+ * The accounts and API tokens of a database as stored (issue 14), table by table in the order they
+ * load. Sessions are not carried: people sign in again on the copy.
+ */
+export async function accountRows(database: QuireDb): Promise<[string, Record<string, unknown>[]][]> {
+  const tables = ACCOUNT_TABLES.filter((table) => table !== SESSIONS_TABLE);
+  return Promise.all(
+    tables.map(async (table) => [
+      table,
+      await loose(database.db).selectFrom(table).selectAll().orderBy('id').execute(),
+    ]),
+  ) as Promise<[string, Record<string, unknown>[]][]>;
 }
