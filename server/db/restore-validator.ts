@@ -86,6 +86,7 @@ export async function admitRestoredCopy(file: string, options: SqliteOptions = {
   }
   try {
     await checkCoreTables(database.raw);
+    await checkOwnTableIndexes(database.raw);
     await rebuildDerivedObjects(database, readRegistry(database.raw, schemaObjects(database.raw)));
     // Self-contained again: one file, nothing in a -wal beside it, before it is renamed into place.
     database.raw.pragma('wal_checkpoint(TRUNCATE)');
@@ -173,8 +174,10 @@ function checkOwnership(objects: readonly SchemaObject[], types: readonly Conten
     if (object.type === 'trigger' && (!own(object.name) || !contentTables.has(object.tbl_name))) {
       throw new RestoreRefusal(`it has a trigger ${name} on ${table} that Quire did not write`);
     }
-    // Quire's only indexes are on content tables (the registry's are SQLite's own, with no SQL).
-    if (object.type === 'index' && object.sql !== null && !contentTables.has(object.tbl_name)) {
+    // Quire's indexes are on content tables, and on its own tables where a migration makes one (held
+    // against a fresh database's once migrated, checkOwnTableIndexes); the registry's are SQLite's.
+    const onOwnTable = own(object.name) && own(object.tbl_name) && !isCoreObject(object);
+    if (object.type === 'index' && object.sql !== null && !contentTables.has(object.tbl_name) && !onOwnTable) {
       throw new RestoreRefusal(`it has an index ${name} on ${table} that Quire did not write`);
     }
   }
@@ -208,6 +211,36 @@ async function checkCoreTables(raw: SqliteHandle): Promise<void> {
       throw new RestoreRefusal(`its ${object.type} ${JSON.stringify(object.name)} is not the one Quire writes`);
     }
   }
+}
+
+/**
+ * After migrating: the indexes made by statements on Quire's own tables (not content tables) are
+ * exactly those a fresh database has, so an index a backup adds there is refused, not kept.
+ */
+async function checkOwnTableIndexes(raw: SqliteHandle): Promise<void> {
+  const fresh = await openDatabase(':memory:');
+  let reference: SchemaObject[];
+  try {
+    reference = ownTableIndexes(fresh.raw);
+  } finally {
+    await fresh.close();
+  }
+  const actual = ownTableIndexes(raw);
+  for (const object of [...reference, ...actual]) {
+    const expected = reference.find((other) => other.name === object.name);
+    const found = actual.find((other) => other.name === object.name);
+    if (!expected || !found || normalizeSql(expected.sql ?? '') !== normalizeSql(found.sql ?? '')) {
+      throw new RestoreRefusal(
+        `its index ${JSON.stringify(object.name)} on ${JSON.stringify(object.tbl_name)} is not the one Quire writes`,
+      );
+    }
+  }
+}
+
+/** Indexes made by statements on tables named like Quire's own (content tables never are). */
+function ownTableIndexes(raw: SqliteHandle): SchemaObject[] {
+  const own = (name: string) => OWN_PREFIXES.some((prefix) => name.startsWith(prefix));
+  return schemaObjects(raw).filter((object) => object.type === 'index' && object.sql !== null && own(object.tbl_name));
 }
 
 /**
