@@ -9,7 +9,8 @@
  * - a 503 `database_unavailable` write changed nothing (the row stays as acknowledged before);
  * - a 503 with `detail.code` `outcome_unknown` (the connection ended during COMMIT) left the row
  *   wholly before or wholly after; the client leaves that row alone from then on.
- * Any other answer, or a request the server did not answer at all, is reported as unexpected.
+ * Reads go along (every fourth request): 200, or 503 while the database is away. Any other
+ * answer, or a request the server did not answer at all, is reported as unexpected.
  */
 
 /** A server to write through. */
@@ -90,7 +91,10 @@ export async function runOutageDrill(options: OutageDrillOptions): Promise<Outag
   const clients = Array.from({ length: options.clients }, async (_, client) => {
     for (let turn = client; !state.stopping; turn++) {
       const server = options.servers[turn % options.servers.length];
-      const status = await writeOnce(server, rows, client, `c${client}-${state.sequence++}`, report);
+      const status =
+        turn % 4 === 3
+          ? await readOnce(server, rows, client, report)
+          : await writeOnce(server, rows, client, `c${client}-${state.sequence++}`, report);
       if (status === 503 && state.down) report.refusedWhileDown[state.round]++;
       // A down database answers at once: pause so the clients do not spin on the CPU others need.
       if (status !== null && status >= 500) await sleep(25);
@@ -211,6 +215,32 @@ async function writeOnce(
     row.maybe = after; // unknown what it did: the final check allows either, the report fails the drill
   }
   return status;
+}
+
+/**
+ * A read of the client's rows (a list, or one row it has): 200, or 503 database_unavailable while
+ * the database is away; anything else (a 500, a 404 for an acknowledged row) is unexpected.
+ */
+async function readOnce(
+  server: DrillServer,
+  rows: Map<string, RowModel>,
+  client: number,
+  report: OutageDrillReport,
+): Promise<number | null> {
+  const own = [...rows.values()].find((row) => row.owner === client && row.acked.present && !row.maybe);
+  const path = own ? `/cms/news/${own.id}` : `/cms/news?limit=5&filter=${encodeURIComponent(`search=c${client}-`)}`;
+  try {
+    const response = await fetch(`${server.api}${path}`);
+    const text = await response.text();
+    const unavailable = response.status === 503 && parseError(text)?.code === 'database_unavailable';
+    if (response.status !== 200 && !unavailable) {
+      report.unexpected.push(`GET ${path}: ${response.status} ${text.slice(0, 300)}`);
+    }
+    return response.status;
+  } catch (error) {
+    report.unexpected.push(`GET ${path}: no answer (${(error as Error).message})`);
+    return null;
+  }
 }
 
 /** Polls a read until it is 200: milliseconds since `started`, or null after `timeoutMs`. */
