@@ -70,7 +70,7 @@ describe.skipIf(!support.available)(`two servers while PostgreSQL is stopped and
 
     expect(report.unexpected, database.log()).toEqual([]);
     expect(report.mismatches).toEqual([]);
-    expect(report.acknowledged).toBeGreaterThan(20);
+    expect(report.acknowledged).toBeGreaterThan(10);
     // Each outage was met by writes, and each was told the database is unavailable.
     for (const refused of report.refusedWhileDown) expect(refused).toBeGreaterThan(0);
     // Both servers answered after each start, without a restart.
@@ -106,7 +106,7 @@ describe.skipIf(!postgres.available)(`a COMMIT whose connection ends${skipNote(p
     await runAdmin(
       database.target,
       `create function slow_commit() returns trigger language plpgsql as $$
-        begin perform pg_sleep(10); return null; end $$;
+        begin perform pg_sleep(30); return null; end $$;
       create constraint trigger slow_commit after insert on news deferrable initially deferred
         for each row when (new.title = 'Slow commit') execute function slow_commit();`,
     );
@@ -124,7 +124,8 @@ describe.skipIf(!postgres.available)(`a COMMIT whose connection ends${skipNote(p
       published_at: '2025-01-01 10:00:00',
     });
     let ended = false;
-    for (let attempt = 0; attempt < 200 && !ended; attempt++) {
+    const deadline = Date.now() + 15_000;
+    while (!ended && Date.now() < deadline) {
       const result = await runAdmin(
         database.target,
         `select pg_terminate_backend(pid) as ended from pg_stat_activity
@@ -146,7 +147,7 @@ describe.skipIf(!postgres.available)(`a COMMIT whose connection ends${skipNote(p
     const list = await callApi(server, 'GET', '/cms/news');
     expect(list.status).toBe(200);
     expect(list.body.total).toBe(0);
-  });
+  }, 40_000);
 });
 
 /** The search side table has one row per content row, holding the folded text of each search column. */
