@@ -47,7 +47,17 @@ export async function backupCommand(command: 'backup' | 'restore', args: string[
           return 0;
         }
         const backup = parsed.positionals[0];
-        const done = await restoreIntoPostgres(backup, database, { force: parsed.values.force, place });
+        let shown = false;
+        const progress = (line: string) => {
+          if (!process.stderr.isTTY) return;
+          shown = true;
+          process.stderr.write(`\r${line}\u001b[K`);
+        };
+        const done = await restoreIntoPostgres(backup, database, {
+          force: parsed.values.force,
+          place,
+          progress,
+        }).finally(() => shown && process.stderr.write('\n'));
         const kept = done.previous ? `; the content it replaced was kept in ${done.previous}` : '';
         console.log(
           `Restored ${done.types} content types, ${done.rows} rows and ${done.media} uploads from ${resolve(backup)} into ${database.description}; counts checked${kept}`,

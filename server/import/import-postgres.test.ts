@@ -68,7 +68,7 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
     const response = await fetch(`${origin}/api/cms/menu_items?limit=100&order=id${filter}`);
     expect(response.status).toBe(200);
     const body = (await response.json()) as { total: number; filtered: number; rows: Record<string, unknown>[] };
-    const rows = body.rows.map(({ created_at, updated_at, ...row }) => {
+    const rows = body.rows.map(({ created_at, updated_at, ...row }): Record<string, unknown> => {
       expect(created_at).toEqual(expect.any(String));
       expect(updated_at).toEqual(expect.any(String));
       // Generated ids differ by run: named by their slug, which both engines make the same.
