@@ -2,8 +2,8 @@ import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { searchColumnsOf } from '../../common/title-rules.js';
 import { fieldFor } from '../fields/field-registry.js';
+import { type IndexPlan, indexesFor } from './content-index-plan.js';
 import type { DatabaseEngine } from './engine.js';
-import { contentIndexName } from './internal-names.js';
 
 /**
  * DDL for content tables: one SQL table per content type, one SQL column per content column,
@@ -32,7 +32,7 @@ export async function createContentTable(
     .addColumn('updated_by', text)
     .execute();
 
-  await createContentIndexes(db, table, indexesFor(table, columns));
+  await createContentIndexes(db, table, indexesFor(engine, table, columns));
   await engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
 }
 
@@ -40,45 +40,6 @@ export async function createContentTable(
 export async function dropContentTable(db: Kysely<unknown>, engine: DatabaseEngine, table: string): Promise<void> {
   await engine.searchIndex.drop(db, table);
   await db.schema.dropTable(table).ifExists().execute();
-}
-
-/** Column types whose equality filters and orders get an index. */
-const INDEXED_TYPES = new Set(['select', 'datetime', 'date', 'number', 'boolean', 'relation']);
-
-interface IndexPlan {
-  name: string;
-  columns: string[];
-  unique: boolean;
-}
-
-/**
- * Indexes that make the list endpoint's filters and orders cheap: slugs unique, one index per
- * select and datetime column, and (select, datetime, id) pairs for the common "published, newest
- * first" listing. Text columns are not indexed: search uses its own path.
- */
-function indexesFor(table: string, columns: readonly ColumnDescriptor[]): IndexPlan[] {
-  const plans: IndexPlan[] = [];
-  const selects = columns.filter((column) => column.type === 'select');
-  const equalityFiltered = columns.filter(
-    (column) => INDEXED_TYPES.has(column.type) && column.type !== 'select' && column.type !== 'datetime',
-  );
-  const datetimes = columns.filter((column) => column.type === 'datetime');
-  // Non-unique indexes end with `id`, the tie-breaker of every order, which their names leave out.
-  const plan = (columns: string[], unique: boolean) => ({
-    name: contentIndexName(table, unique ? columns : columns.slice(0, -1), unique),
-    columns,
-    unique,
-  });
-  for (const column of columns) {
-    if (column.type === 'slug') plans.push(plan([column.name], true));
-  }
-  for (const column of [...selects, ...datetimes, ...equalityFiltered]) plans.push(plan([column.name, 'id'], false));
-  for (const select of selects) {
-    for (const datetime of datetimes) plans.push(plan([select.name, datetime.name, 'id'], false));
-  }
-  plans.push(plan(['created_at', 'id'], false));
-  plans.push(plan(['updated_at', 'id'], false));
-  return plans;
 }
 
 /** How a content type's table changes: columns renamed, dropped and added, and the columns after. */
@@ -90,9 +51,11 @@ export interface TableChange {
 }
 
 /**
- * Applies a change to a content table, keeping the data of kept and renamed columns. SQLite cannot
- * drop an indexed column, so the table's indexes and search index are dropped first and rebuilt
- * for the new columns after. Run it inside a transaction: a failure leaves the table as it was.
+ * Applies a change to a content table, keeping the data of kept and renamed columns. Indexes the
+ * change leaves as they are stay (rebuilding one is a pass over every row); those on renamed or
+ * dropped columns, and any the new columns do not plan, are dropped first (SQLite cannot drop an
+ * indexed column) and the missing ones made after. The search index is rebuilt for the new
+ * columns. Run it inside a transaction: a failure leaves the table as it was.
  */
 export async function alterContentTable(
   db: Kysely<unknown>,
@@ -101,7 +64,12 @@ export async function alterContentTable(
   change: TableChange,
 ): Promise<void> {
   await engine.searchIndex.drop(db, table);
-  await dropContentIndexes(db, engine, table);
+  const plans = indexesFor(engine, table, change.columns);
+  // A plan naming a renamed column (either side) may match, by name and SQL, an index that is on
+  // another column until the renames have run: it is rebuilt.
+  const moved = new Set([...change.renames.flatMap(({ from, to }) => [from, to]), ...change.drops]);
+  const stable = plans.filter((plan) => !plan.columns.some((column) => moved.has(column)));
+  const kept = await keepPlannedIndexes(db, engine, table, stable);
   for (const { from, to } of change.renames) await db.schema.alterTable(table).renameColumn(from, to).execute();
   for (const name of change.drops) await db.schema.alterTable(table).dropColumn(name).execute();
   for (const column of change.adds) {
@@ -110,15 +78,19 @@ export async function alterContentTable(
       .addColumn(column.name, engine.columnType(fieldFor(column.type).sqlType))
       .execute();
   }
-  await createContentIndexes(db, table, indexesFor(table, change.columns));
+  await createContentIndexes(
+    db,
+    table,
+    plans.filter((plan) => !kept.has(plan.name)),
+  );
   await engine.searchIndex.ensure(db, table, searchColumnsOf(change.columns));
 }
 
 /**
- * Gives a content table exactly the SQL indexes `indexesFor` plans for its columns: kept when each
- * has its planned definition, else all rebuilt (SQLite cannot rename an index), dropping any index
- * of the table that is not planned and any index elsewhere that has a planned name. For migrations
- * and restores, where indexes may carry old names or only look like Quire's.
+ * Gives a content table exactly the SQL indexes `indexesFor` plans for its columns: each kept when
+ * it has its planned definition, else rebuilt (SQLite cannot rename an index), dropping any index of
+ * the table that is not planned and any index elsewhere that has a planned name. For migrations and
+ * restores, where indexes may carry old names, be missing or only look like Quire's.
  */
 export async function rebuildContentIndexes(
   db: Kysely<unknown>,
@@ -126,17 +98,37 @@ export async function rebuildContentIndexes(
   table: string,
   columns: readonly ColumnDescriptor[],
 ): Promise<void> {
-  const plans = indexesFor(table, columns);
+  const plans = indexesFor(engine, table, columns);
+  const kept = await keepPlannedIndexes(db, engine, table, plans);
+  await createContentIndexes(
+    db,
+    table,
+    plans.filter((plan) => !kept.has(plan.name)),
+  );
+}
+
+/**
+ * Drops every index of `table` that is not one of `plans` as planned (name, table, uniqueness and
+ * columns), and any index elsewhere holding a planned name; returns the names of those kept.
+ */
+async function keepPlannedIndexes(
+  db: Kysely<unknown>,
+  engine: DatabaseEngine,
+  table: string,
+  plans: readonly IndexPlan[],
+): Promise<Set<string>> {
   const existing = await engine.schema.indexes(
     db,
     table,
     plans.map((plan) => plan.name),
   );
   const planned = new Map(plans.map((plan) => [plan.name, createIndex(db, table, plan).compile().sql]));
-  const kept = existing.filter((index) => index.table === table && planned.get(index.name) === index.sql);
-  if (kept.length === existing.length && kept.length === plans.length) return;
-  for (const index of existing) await db.schema.dropIndex(index.name).execute();
-  await createContentIndexes(db, table, plans);
+  const kept = new Set<string>();
+  for (const index of existing) {
+    if (index.table === table && planned.get(index.name) === index.sql) kept.add(index.name);
+    else await db.schema.dropIndex(index.name).execute();
+  }
+  return kept;
 }
 
 async function createContentIndexes(db: Kysely<unknown>, table: string, plans: readonly IndexPlan[]): Promise<void> {
@@ -146,11 +138,6 @@ async function createContentIndexes(db: Kysely<unknown>, table: string, plans: r
 function createIndex(db: Kysely<unknown>, table: string, plan: IndexPlan) {
   const create = db.schema.createIndex(plan.name).on(table).columns(plan.columns);
   return plan.unique ? create.unique() : create;
-}
-
-/** Drops every index made for a table (not the automatic one of its primary key). */
-async function dropContentIndexes(db: Kysely<unknown>, engine: DatabaseEngine, table: string): Promise<void> {
-  for (const index of await engine.schema.indexes(db, table)) await db.schema.dropIndex(index.name).execute();
 }
 
 /** How many rows of `table` hold one of `values` in `column` (to refuse removing a used option). */

@@ -31,6 +31,11 @@ export interface DatabaseEngine {
   canHold(value: unknown): boolean;
   /** Whether the JSON array stored in `column` holds `value` (tags membership). */
   jsonArrayContains(column: string, value: unknown): Expression<SqlBool>;
+  /**
+   * Whether an index can hold any text value. PostgreSQL's b-tree refuses entries over about 2.7 kB,
+   * so there a text column (up to 100,000 characters) gets no index and lists ordered by it sort.
+   */
+  readonly indexesAnyText: boolean;
   /** Whether an error is a unique-constraint failure (a conflict the client can fix). */
   isUniqueViolation(error: unknown): boolean;
   /** The search index of content tables. */

@@ -22,7 +22,15 @@ import { createHash } from 'node:crypto';
  */
 
 /** What an internal object is; the first part of its name. */
-export type InternalKind = 'fts' | 'fts_pending' | 'fts_trigger' | 'idx' | 'unique' | 'search' | 'search_trgm';
+export type InternalKind =
+  | 'fts'
+  | 'fts_pending'
+  | 'fts_trigger'
+  | 'idx'
+  | 'unique'
+  | 'count'
+  | 'search'
+  | 'search_trgm';
 
 /** Prefix of every internal name (content tables can never start with it). */
 export const INTERNAL_PREFIX = 'quire_';
@@ -66,6 +74,11 @@ export function searchTextIndexName(table: string, column: string): string {
 /** A SQL index of a content table over `columns` (the `id` tie-breaker it may end with is not named). */
 export function contentIndexName(table: string, columns: readonly string[], unique: boolean): string {
   return internalName(unique ? 'unique' : 'idx', table, ...columns);
+}
+
+/** The narrow index of a content table over `column` alone, which exact counts of its values read. */
+export function contentCountIndexName(table: string, column: string): string {
+  return internalName('count', table, column);
 }
 
 /** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */

@@ -21,6 +21,8 @@ export const postgresEngine: DatabaseEngine = {
   containsIgnoringCase: (table, columns, keyword) => matchesSearchText(table, columns, [keyword]),
   canHold,
   jsonArrayContains,
+  // Its b-tree entries are limited to about 2.7 kB.
+  indexesAnyText: false,
   isUniqueViolation,
   searchIndex: {
     ensure: ensureSearchText,

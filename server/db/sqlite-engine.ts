@@ -19,6 +19,8 @@ export const sqliteEngine: DatabaseEngine = {
   containsIgnoringCase: (_table, columns, keyword) => containsIgnoringCase(columns, keyword),
   canHold: () => true,
   jsonArrayContains,
+  // Index keys of any length spill to overflow pages.
+  indexesAnyText: true,
   isUniqueViolation,
   searchIndex: {
     ensure: ensureSearchIndex,

@@ -9,6 +9,7 @@ import * as searchIndexBatches from './007-search-index-batches.js';
 import * as internalNamespace from './008-internal-namespace.js';
 import * as registryVersion from './009-registry-version.js';
 import * as mediaTable from './010-media-table.js';
+import * as listIndexes from './011-list-indexes.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -27,6 +28,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '008-internal-namespace': internalNamespace,
   '009-registry-version': registryVersion,
   '010-media-table': mediaTable,
+  '011-list-indexes': listIndexes,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */

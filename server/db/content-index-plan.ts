@@ -1,0 +1,72 @@
+import type { ColumnDescriptor, ColumnType } from '../../common/api-contract.js';
+import type { DatabaseEngine } from './engine.js';
+import { contentCountIndexName, contentIndexName } from './internal-names.js';
+
+/** One SQL index of a content table, as planned. */
+export interface IndexPlan {
+  name: string;
+  columns: string[];
+  unique: boolean;
+}
+
+/**
+ * Column types whose values are short enough for any index (and are ordered or filtered on by
+ * lists). `text` joins them where the engine can index any text; `textarea` and `markdown` (bodies
+ * up to 1 MB) never do: an index would copy every body, and ordering by one is a sort.
+ */
+const ORDER_INDEXED: ReadonlySet<ColumnType> = new Set<ColumnType>([
+  'select',
+  'relation',
+  'datetime',
+  'date',
+  'number',
+  'boolean',
+  'image',
+  'slug',
+]);
+
+/** Column types lists are filtered by with an order: each gets a composite index with every order. */
+const FILTER_INDEXED: ReadonlySet<ColumnType> = new Set<ColumnType>(['select', 'relation']);
+
+/**
+ * System columns lists are ordered by. `created_by` and `updated_by` (editor names) are orderable
+ * too but not indexed: each column costs every write 1 + (select and relation columns) index
+ * entries, and sorting a list by who wrote it is rare enough to pay a sort instead.
+ */
+const SYSTEM_ORDERS = ['created_at', 'updated_at'] as const;
+
+/**
+ * The indexes that make every list cheap, whatever its select or relation filter and its order:
+ *
+ * - `(o, id)` for every indexed orderable column `o` (the order and its `id` tie-breaker walk the
+ *   index; SQLite skips an offset's rows in the index without reading them);
+ * - `(f, o, id)` for every select or relation column `f` and every other such `o`, and `(f, id)`:
+ *   a filtered list in any order is one range of one index;
+ * - `(f)` alone for every select or relation column: the narrowest index holding `f`, so the exact
+ *   count of a filter value (and of all rows) reads the fewest pages;
+ * - slugs unique.
+ *
+ * Text columns that are not indexed (bodies) are sorted when a list orders by them.
+ */
+export function indexesFor(engine: DatabaseEngine, table: string, columns: readonly ColumnDescriptor[]): IndexPlan[] {
+  const indexed = (type: ColumnType) => ORDER_INDEXED.has(type) || (type === 'text' && engine.indexesAnyText);
+  const orders = [...columns.filter((column) => indexed(column.type)).map((column) => column.name), ...SYSTEM_ORDERS];
+  const filters = columns.filter((column) => FILTER_INDEXED.has(column.type)).map((column) => column.name);
+  // Non-unique indexes end with `id`, the tie-breaker of every order, which their names leave out.
+  const ordered = (columns: string[]): IndexPlan => ({
+    name: contentIndexName(table, columns, false),
+    columns: [...columns, 'id'],
+    unique: false,
+  });
+  const plans: IndexPlan[] = [];
+  for (const column of columns) {
+    if (column.type === 'slug')
+      plans.push({ name: contentIndexName(table, [column.name], true), columns: [column.name], unique: true });
+  }
+  for (const order of orders) plans.push(ordered([order]));
+  for (const filter of filters) {
+    plans.push({ name: contentCountIndexName(table, filter), columns: [filter], unique: false });
+    for (const order of orders) if (order !== filter) plans.push(ordered([filter, order]));
+  }
+  return plans;
+}

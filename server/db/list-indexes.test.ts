@@ -1,0 +1,232 @@
+import { type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { ContentRepository } from './content-repository.js';
+import { alterContentTable, createContentTable } from './content-schema-repository.js';
+import { openDatabase, openPostgresDatabase, type QuireDb } from './database.js';
+import { MAX_INTERNAL_NAME_BYTES } from './internal-names.js';
+import { up as migrate011 } from './migrations/011-list-indexes.js';
+import type { StatementRunner } from './statement-runner.js';
+
+/**
+ * The indexes lists need (issue 13): one per orderable column, one per select or relation filter and
+ * order, a narrow one per filter for counts; made with the table, following its columns through
+ * renames, drops and adds, and given to existing tables by migration 011. On both engines.
+ */
+
+const postgres = await postgresForTests();
+
+const COLUMNS: ColumnDescriptor[] = [
+  { name: 'title', label: 'Title', type: 'text', required: true },
+  { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
+  { name: 'body', label: 'Body', type: 'markdown', required: false },
+  {
+    name: 'status',
+    label: 'Status',
+    type: 'select',
+    required: true,
+    options: [
+      { id: 'draft', text: 'Draft' },
+      { id: 'published', text: 'Published' },
+    ],
+  },
+  { name: 'published_at', label: 'Published at', type: 'datetime', required: false },
+  { name: 'tags', label: 'Tags', type: 'tags', required: false },
+  { name: 'category', label: 'Category', type: 'relation', required: false, target: 'categories' },
+];
+
+/** `name: columns` of every index of `table` made by a statement, sorted. */
+async function indexesOf(quire: QuireDb, table: string): Promise<string[]> {
+  const found = await quire.engine.schema.indexes(quire.db as unknown as Kysely<unknown>, table);
+  return found
+    .map((index) => {
+      const columns = /\((.*)\)\s*$/.exec(index.sql)?.[1].replaceAll('"', '') ?? index.sql;
+      return `${/create unique index/i.test(index.sql) ? 'unique ' : ''}${index.name}: ${columns}`;
+    })
+    .sort();
+}
+
+/** What identifies each index's storage (SQLite's root page, PostgreSQL's relfilenode): kept or rebuilt. */
+async function storageOf(quire: QuireDb, table: string): Promise<Map<string, string>> {
+  const db = quire.db as unknown as Kysely<unknown>;
+  const rows =
+    quire.kind === 'sqlite'
+      ? await sql<{ name: string; storage: number }>`select name, rootpage as storage from sqlite_master
+          where type = 'index' and tbl_name = ${table}`.execute(db)
+      : await sql<{ name: string; storage: number }>`select i.relname as name, i.relfilenode as storage
+          from pg_index x join pg_class i on i.oid = x.indexrelid join pg_class t on t.oid = x.indrelid
+          where t.relname = ${table}`.execute(db);
+  return new Map(rows.rows.map((row) => [row.name, String(row.storage)]));
+}
+
+/** The index list the plan gives COLUMNS' table `t` on an engine that indexes text (or not). */
+function expectedIndexes(table: string, text: boolean): string[] {
+  const orders = [...(text ? ['title'] : []), 'slug', 'status', 'published_at', 'category', 'created_at', 'updated_at'];
+  const names = [`unique quire_unique:${table}:slug: slug`];
+  for (const order of orders) names.push(`quire_idx:${table}:${order}: ${order}, id`);
+  for (const filter of ['status', 'category']) {
+    names.push(`quire_count:${table}:${filter}: ${filter}`);
+    for (const order of orders) {
+      if (order !== filter) names.push(`quire_idx:${table}:${filter}:${order}: ${filter}, ${order}, id`);
+    }
+  }
+  return names.sort();
+}
+
+describe('list indexes on SQLite', () => {
+  listIndexSuite(() => openDatabase(':memory:'));
+});
+
+describe.skipIf(!postgres.available)(`list indexes on PostgreSQL${skipNote(postgres)}`, () => {
+  const database = useTestDatabase(postgres.url);
+  listIndexSuite(() => openPostgresDatabase(database().target));
+});
+
+/** The tests of both engines, over a database `open` makes. */
+function listIndexSuite(open: () => Promise<QuireDb>): void {
+  let quire: QuireDb;
+  let schema: Kysely<unknown>;
+  beforeAll(async () => {
+    quire = await open();
+    schema = quire.db as unknown as Kysely<unknown>;
+  });
+  afterAll(async () => {
+    await quire?.close();
+  });
+
+  it('a new table gets an index per order, per filter and order, and a count index per filter', async () => {
+    await createContentTable(schema, quire.engine, 'list_new', COLUMNS);
+    // Text is indexed where any text fits an index (not PostgreSQL's b-tree); bodies and tags never.
+    expect(await indexesOf(quire, 'list_new')).toEqual(expectedIndexes('list_new', quire.kind === 'sqlite'));
+  });
+
+  it('follows renamed, dropped and added columns, keeping the indexes they leave alone', async () => {
+    await createContentTable(schema, quire.engine, 'list_alter', COLUMNS);
+    const before = await storageOf(quire, 'list_alter');
+    const renamed = COLUMNS.map((column) => (column.name === 'category' ? { ...column, name: 'section' } : column));
+    const columns = [
+      ...renamed.filter((column) => column.name !== 'published_at'),
+      { name: 'rank', label: 'Rank', type: 'number', required: false } as ColumnDescriptor,
+    ];
+    await schema.transaction().execute((trx) =>
+      alterContentTable(trx, quire.engine, 'list_alter', {
+        renames: [{ from: 'category', to: 'section' }],
+        drops: ['published_at'],
+        adds: [{ name: 'rank', label: 'Rank', type: 'number', required: false }],
+        columns,
+      }),
+    );
+    const text = quire.kind === 'sqlite';
+    const orders = [...(text ? ['title'] : []), 'slug', 'status', 'section', 'rank', 'created_at', 'updated_at'];
+    const expected = ['unique quire_unique:list_alter:slug: slug'];
+    for (const order of orders) expected.push(`quire_idx:list_alter:${order}: ${order}, id`);
+    for (const filter of ['status', 'section']) {
+      expected.push(`quire_count:list_alter:${filter}: ${filter}`);
+      for (const order of orders) {
+        if (order !== filter) expected.push(`quire_idx:list_alter:${filter}:${order}: ${filter}, ${order}, id`);
+      }
+    }
+    expect(await indexesOf(quire, 'list_alter')).toEqual(expected.sort());
+    const after = await storageOf(quire, 'list_alter');
+    // Untouched columns' indexes are the same objects; the renamed column's are new ones.
+    expect(after.get('quire_idx:list_alter:status:slug')).toBe(before.get('quire_idx:list_alter:status:slug'));
+    expect(after.get('quire_unique:list_alter:slug')).toBe(before.get('quire_unique:list_alter:slug'));
+    expect(after.has('quire_idx:list_alter:category')).toBe(false);
+    expect(after.has('quire_idx:list_alter:section:slug')).toBe(true);
+  });
+
+  it('migration 011 gives a table with the indexes of before it the missing ones', async () => {
+    await createContentTable(schema, quire.engine, 'list_old', COLUMNS);
+    await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
+        preview_path, position, created_at, updated_at)
+      values ('list_old', 'list_old', 'list_old', 'Old', 'published', 'collection', 1, ${JSON.stringify(COLUMNS)},
+        null, 99, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+    // The indexes 010 left: slug unique, (column, id) per select/datetime/relation, (select, datetime, id).
+    const old = new Set([
+      'quire_unique:list_old:slug',
+      'quire_idx:list_old:status',
+      'quire_idx:list_old:published_at',
+      'quire_idx:list_old:category',
+      'quire_idx:list_old:status:published_at',
+      'quire_idx:list_old:created_at',
+      'quire_idx:list_old:updated_at',
+    ]);
+    for (const name of (await storageOf(quire, 'list_old')).keys()) {
+      if (!old.has(name) && name.startsWith('quire_')) await schema.schema.dropIndex(name).execute();
+    }
+    const before = await storageOf(quire, 'list_old');
+    await migrate011(schema, quire.engine);
+    expect(await indexesOf(quire, 'list_old')).toEqual(expectedIndexes('list_old', quire.kind === 'sqlite'));
+    const after = await storageOf(quire, 'list_old');
+    for (const name of old) expect(after.get(name), name).toBe(before.get(name));
+  });
+
+  it('names stay within 63 bytes and distinct for long table and column names', async () => {
+    const long = 'a'.repeat(60);
+    const columns: ColumnDescriptor[] = [
+      { ...COLUMNS[3], name: `${long}_s1` },
+      { ...COLUMNS[3], name: `${long}_s2` },
+      { name: `${long}_n`, label: 'N', type: 'number', required: false },
+    ];
+    await createContentTable(schema, quire.engine, `t_${long}`, columns);
+    const names = [...(await storageOf(quire, `t_${long}`)).keys()].filter((name) => name.startsWith('quire_'));
+    // (column, id) for 3 columns and 2 timestamps, a count index and 4 composites per select.
+    expect(names).toHaveLength(5 + 2 * 5);
+    for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(MAX_INTERNAL_NAME_BYTES);
+  });
+}
+
+describe('list queries on SQLite walk an index', () => {
+  let quire: Awaited<ReturnType<typeof openDatabase>>;
+  beforeAll(async () => {
+    quire = await openDatabase(':memory:');
+    await createContentTable(quire.db as unknown as Kysely<unknown>, quire.engine, 'list_plan', COLUMNS);
+  });
+  afterAll(async () => {
+    await quire?.close();
+  });
+
+  /** SQLite's plan of every statement the repository runs for `work`. */
+  async function plansOf(work: (repository: ContentRepository) => Promise<unknown>): Promise<string[]> {
+    const statements: [string, readonly unknown[]][] = [];
+    // The database's own runner, noting every read it runs.
+    const runner: StatementRunner = Object.create(quire.runner);
+    runner.all = (text, parameters) => {
+      statements.push([text, parameters]);
+      return quire.runner.all(text, parameters);
+    };
+    await work(new ContentRepository(quire.db, quire.engine, runner));
+    return statements.map(([text, parameters]) =>
+      (quire.raw.prepare(`explain query plan ${text}`).all(...parameters) as { detail: string }[])
+        .map((row) => row.detail)
+        .join(' | '),
+    );
+  }
+
+  const orders = ['id', 'title', 'slug', 'status', 'published_at', 'category', 'created_at', 'updated_at'];
+  it.each(
+    ['status', 'category', null].flatMap((filter) =>
+      orders.flatMap((order) => [false, true].map((desc) => ({ filter, order, desc }))),
+    ),
+  )(
+    'filter $filter, order $order, desc $desc: no sort, offset skipped in the index',
+    async ({ filter, order, desc }) => {
+      const selection = { equals: filter ? [{ column: filter, value: 'x' }] : [] };
+      const [plan] = await plansOf((repository) =>
+        repository.list('list_plan', selection, { order, desc, limit: 20, offset: 10_000 }),
+      );
+      expect(plan).not.toMatch(/TEMP B-TREE/);
+      expect(plan).toMatch(filter ? new RegExp(`USING INDEX \\S+ \\(${filter}=\\?\\)`) : /SCAN list_plan USING INDEX/);
+    },
+  );
+
+  it('counts a filter value, and all rows, in the narrow index of a filter', async () => {
+    const plans = await plansOf(async (repository) => {
+      await repository.count('list_plan', { equals: [{ column: 'status', value: 'draft' }] });
+      await repository.count('list_plan', { equals: [] });
+    });
+    expect(plans[0]).toBe('SEARCH list_plan USING COVERING INDEX quire_count:list_plan:status (status=?)');
+    expect(plans[1]).toMatch(/^SCAN list_plan USING COVERING INDEX quire_count:list_plan:/);
+  });
+});
