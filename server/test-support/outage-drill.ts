@@ -27,8 +27,8 @@ export interface OutageDrillOptions {
   rounds: number;
   /** Writing with the database up, before each outage and after the last. */
   upMs: number;
-  /** How long the database stays down each round (writes continue meanwhile). */
-  downMs: number;
+  /** How long the database stays down each round (writes continue meanwhile); a range: a random time in it. */
+  downMs: number | readonly [number, number];
   /** Stops the database in round `round` (resolves once it is down), and starts it (once it accepts connections). */
   stopDatabase(round: number): Promise<void>;
   startDatabase(): Promise<void>;
@@ -108,7 +108,8 @@ export async function runOutageDrill(options: OutageDrillOptions): Promise<Outag
       await sleep(options.upMs);
       await options.stopDatabase(round);
       state.down = true;
-      await sleep(options.downMs);
+      const [low, high] = typeof options.downMs === 'number' ? [options.downMs, options.downMs] : options.downMs;
+      await sleep(low + Math.random() * (high - low));
       state.down = false;
       await options.startDatabase();
       const started = Date.now();
