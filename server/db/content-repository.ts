@@ -1,5 +1,5 @@
 import { type Compilable, type Expression, type Kysely, type SqlBool, sql } from 'kysely';
-import { type DatabaseEngine, sameColumns } from './engine.js';
+import { type DatabaseEngine, type MemorySearchQuery, sameColumns } from './engine.js';
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -54,6 +54,9 @@ export class ContentRepository {
 
   /** Rows matching a selection, in the requested order, ties broken by id. */
   async list(table: string, selection: RowSelection, page: RowPage): Promise<StoredRow[]> {
+    const memory = this.memorySearchOf(table, selection);
+    const found = memory && (await this.engine.searchIndex.memory?.list(memory, page));
+    if (found) return found;
     const direction = page.desc ? 'desc' : 'asc';
     let query = this.db.selectFrom(table).selectAll();
     const where = await this.whereOf(table, selection);
@@ -65,6 +68,9 @@ export class ContentRepository {
 
   /** Number of rows matching a selection (all rows when the selection is empty). */
   async count(table: string, selection: RowSelection): Promise<number> {
+    const memory = this.memorySearchOf(table, selection);
+    const counted = memory && (await this.engine.searchIndex.memory?.count(memory));
+    if (typeof counted === 'number') return counted;
     let query = this.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
     const where = await this.whereOf(table, selection);
     if (where) query = query.where(where);
@@ -159,6 +165,15 @@ export class ContentRepository {
   async flushSearchIndex(table: string, columns: readonly string[]): Promise<void> {
     if (!(await this.hasSearchIndex(table, columns))) return;
     await this.engine.searchIndex.flush(this.db as unknown as Kysely<unknown>, table, columns);
+  }
+
+  /** A search the engine's in-memory index may answer (long-lived readers only), or null. */
+  private memorySearchOf(table: string, selection: RowSelection): MemorySearchQuery | null {
+    const search = selection.search;
+    if (!this.runner || !search || !this.engine.searchIndex.memory) return null;
+    const db = this.db as unknown as Kysely<unknown>;
+    const { columns, keywords } = search;
+    return { db, runner: this.runner, table, columns, keywords, equals: this.equalsOf(selection) };
   }
 
   /** The WHERE of a selection: search keywords the index can answer go to the index. */

@@ -1,5 +1,6 @@
 import type { ColumnDataType, Expression, Kysely, SqlBool } from 'kysely';
 import type { SqlType } from '../fields/field.js';
+import type { StatementRunner } from './statement-runner.js';
 
 /**
  * The seam between Quire and the database it runs on. Kysely writes the portable SQL (selects,
@@ -76,6 +77,35 @@ export interface SearchIndexEngine {
   canAnswer(keyword: string): boolean;
   /** Rows of `table` whose search columns contain every keyword (each one `canAnswer` accepts). */
   matches(table: string, columns: readonly string[], keywords: readonly string[]): Expression<SqlBool>;
+  /** Searches answered from an in-process index, where the engine keeps one (SQLite). */
+  readonly memory?: MemorySearch;
+}
+
+/**
+ * Searches answered from an index in the server's memory: exact counts and pages, or null when it
+ * cannot answer this one now (still building, a write under way): the caller then plans SQL.
+ */
+export interface MemorySearch {
+  count(query: MemorySearchQuery): Promise<number | null>;
+  list(query: MemorySearchQuery, page: MemorySearchPage): Promise<Record<string, unknown>[] | null>;
+}
+
+/** A search as the repository plans it: keywords over columns, and the selection's other conditions. */
+export interface MemorySearchQuery {
+  db: Kysely<unknown>;
+  runner: StatementRunner;
+  table: string;
+  columns: readonly string[];
+  keywords: readonly string[];
+  equals: readonly Expression<SqlBool>[];
+}
+
+/** Order and window of a page (as the repository's `RowPage`). */
+export interface MemorySearchPage {
+  order: string;
+  desc: boolean;
+  limit: number;
+  offset: number;
 }
 
 /** Reading the database's catalog: which tables, schema objects and indexes exist. */

@@ -1,6 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
 import { containsIgnoringCase, isUniqueViolation, jsonArrayContains } from './sqlite-dialect.js';
+import { sqliteMemorySearch } from './sqlite-memory-search.js';
 import {
   dropSearchIndex,
   ensureSearchIndex,
@@ -32,6 +33,7 @@ export const sqliteEngine: DatabaseEngine = {
     indexedColumns,
     canAnswer: isIndexableKeyword,
     matches: matchesSearchIndex,
+    memory: sqliteMemorySearch,
   },
   schema: { hasTable, objectType, indexes },
 };

@@ -2,6 +2,7 @@ import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { sameColumns } from './engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
 import { containsIgnoringCase, foldForSearch } from './sqlite-dialect.js';
+import { noteFlushed } from './sqlite-memory-search.js';
 
 /**
  * The SQLite search index of a content table: an FTS5 `trigram` table over the folded text of its
@@ -48,9 +49,11 @@ export async function ensureSearchIndex(db: Kysely<unknown>, table: string, colu
   await sql`create trigger ${sql.id(searchTriggerName(table, 'insert'))} after insert on ${sql.id(table)} begin
     insert or replace into ${pending}(rowid) values (new.rowid);
   end`.execute(db);
+  // A deleted row is noted as pending too, for the in-memory index (sqlite-memory-search.ts): the
+  // FTS5 side finds no such row in the table, so it neither matches nor is flushed.
   await sql`create trigger ${sql.id(searchTriggerName(table, 'delete'))} after delete on ${sql.id(table)} begin
     delete from ${sql.id(index)} where rowid = old.rowid;
-    delete from ${pending} where rowid = old.rowid;
+    insert or replace into ${pending}(rowid) values (old.rowid);
   end`.execute(db);
   await sql`create trigger ${sql.id(searchTriggerName(table, 'update'))} after update of ${list} on ${sql.id(table)} begin
     delete from ${sql.id(index)} where rowid = old.rowid;
@@ -80,6 +83,7 @@ export async function flushSearchIndex(db: Kysely<unknown>, table: string, colum
   const folded = sql.join(columns.map((column) => sql`quire_fold(t.${sql.id(column)})`));
   await sql`insert into ${index}(rowid, ${list})
     select t.rowid, ${folded} from ${pending} p join ${sql.id(table)} t on t.rowid = p.rowid`.execute(db);
+  await noteFlushed(db, table);
   await sql`delete from ${pending}`.execute(db);
 }
 

@@ -1,0 +1,318 @@
+import { foldForSearch } from './search-folding.js';
+import { PostingBitmap } from './search-posting-bitmap.js';
+
+/**
+ * The in-memory search index of one content table: for every row (numbered by its rowid), the
+ * folded text of its search columns, and a posting bitmap per character and per character trigram
+ * of that text. It answers "rows whose search columns contain every keyword" exactly as the plain
+ * scan does (`instr(quire_fold(column), quire_fold(keyword)) > 0` for some column):
+ *
+ * - Text is folded by `foldForSearch` (the plain scan's folding) and cut into UTF-16 code units; a
+ *   substring of well-formed text is the same whether counted in bytes, code points or code units.
+ * - Each column is indexed on its own, padded with a boundary mark (U+0001) at both ends, so a
+ *   keyword never matches across two columns.
+ * - A 1-character keyword is the character's bitmap; a 3-character one the trigram's; a
+ *   2-character one the union of the trigrams ending with it (every pair ends a padded trigram).
+ *   These are exact: no row needs checking, so counts are cardinalities.
+ * - A longer keyword is the intersection of its trigrams' bitmaps, each candidate then checked
+ *   against the stored folded text.
+ * - Keywords with control characters (the boundary mark among them) or lone surrogates are left to
+ *   SQL (`answerable`): they are rare, and their byte form in SQLite is not worth mirroring.
+ * - Rows whose search columns hold something other than text or null (SQLite's dynamic types: a
+ *   number's text form is SQLite's to decide) are kept apart in `odd`, for SQL to check.
+ */
+
+/** Marks both ends of an indexed column. */
+const BOUNDARY = 0x0001;
+/** A block of the text store: the rows whose rowid shares the same high 16 bits. */
+const BLOCK_ROWS = 65536;
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point.
+const UNANSWERABLE = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
+
+/** Rows matching a search, and rows SQL must still check (odd ones, unconfirmed candidates). */
+export interface MemoryHits {
+  hits: PostingBitmap;
+  unsure: number[];
+}
+
+/** What the text store says of a candidate: no, yes, or "its first column does not; ask SQL". */
+const NO = 0;
+const YES = 1;
+const MAYBE = 2;
+type Found = typeof NO | typeof YES | typeof MAYBE;
+
+/** Whether the index answers `keyword` (folded or not) itself. */
+export function answerable(keyword: string): boolean {
+  const folded = foldForSearch(keyword);
+  return folded.length > 0 && !UNANSWERABLE.test(folded);
+}
+
+/** A trigram's key: a small integer for Latin-1 text (fast to hash), else its text. */
+const trigramKey = (a: number, b: number, c: number): number | string =>
+  (a | b | c) < 256 ? (a << 16) | (b << 8) | c : String.fromCharCode(a, b, c);
+/** The key of a pair of code units (the end of trigrams). */
+const pairKey = (b: number, c: number): number | string => ((b | c) < 256 ? (b << 8) | c : String.fromCharCode(b, c));
+
+/** The folded text of a row's search columns, or null when one is neither text nor null. */
+export function foldedColumns(values: readonly unknown[]): string[] | null {
+  const folded: string[] = [];
+  for (const value of values) {
+    if (value === null || value === undefined) folded.push('');
+    else if (typeof value === 'string') folded.push(foldForSearch(value));
+    else return null;
+  }
+  return folded;
+}
+
+/** See the module comment. */
+export class MemorySearchIndex {
+  private readonly characters = new Map<number | string, PostingBitmap>();
+  private readonly trigrams = new Map<number | string, PostingBitmap>();
+  /** Trigram keys by their last two code units (`pairKey`), for 2-character keywords. */
+  private readonly trigramsEndingWith = new Map<number | string, (number | string)[]>();
+  private readonly text = new TextStore();
+  /** Rows with a search column that is neither text nor null. */
+  readonly odd = new Set<number>();
+
+  /** Every row held (odd ones included). */
+  private readonly all = new PostingBitmap();
+  /** Whether the build is over: rows taken in since keep all their columns' text. */
+  private sealed = false;
+
+  constructor(private readonly columnCount: number) {}
+
+  /** Number of rows held (odd ones included). */
+  get rows(): number {
+    return this.all.size;
+  }
+
+  /**
+   * Takes a row in (or replaces it): `values` are its search columns, in the index's order. During
+   * the build (rows in increasing rowid order) only the first column's text is kept, compactly;
+   * candidates it cannot confirm are left to SQL (see `search`).
+   */
+  set(rowid: number, values: readonly unknown[]): void {
+    const folded = foldedColumns(values);
+    const joined = folded?.join('\u0000') ?? null;
+    if (joined !== null && this.sealed && this.text.full(rowid) === joined) return;
+    this.delete(rowid);
+    this.all.add(rowid);
+    if (folded === null || joined === null) {
+      this.odd.add(rowid);
+      return;
+    }
+    for (const column of folded) this.postings(column, rowid, true);
+    if (this.sealed || !this.text.canAppend(rowid)) this.text.setFull(rowid, joined);
+    else this.text.appendFirst(rowid, folded[0] ?? '');
+  }
+
+  /** Forgets a row, if held. */
+  delete(rowid: number): void {
+    if (!this.all.has(rowid)) return;
+    this.all.remove(rowid);
+    if (this.odd.delete(rowid)) return;
+    const full = this.text.full(rowid);
+    if (full !== null) {
+      for (const column of full.split('\u0000')) this.postings(column, rowid, false);
+    } else {
+      // Only the first column's text is known: the row leaves every bitmap.
+      for (const bitmap of this.characters.values()) bitmap.remove(rowid);
+      for (const bitmap of this.trigrams.values()) bitmap.remove(rowid);
+    }
+    this.text.delete(rowid);
+  }
+
+  /** Ends the build: shrinks its buffers; rows taken in from now on keep all their text. */
+  seal(): void {
+    this.sealed = true;
+    this.text.trim();
+  }
+
+  /** Approximate bytes held, for measurements. */
+  get bytes(): number {
+    let bytes = this.text.bytes;
+    for (const bitmap of this.characters.values()) bytes += bitmap.bytes;
+    for (const bitmap of this.trigrams.values()) bytes += bitmap.bytes;
+    return bytes;
+  }
+
+  /**
+   * Rows whose search columns contain every keyword (each one `answerable`), and rows the caller
+   * must check in SQL: odd ones, and candidates for a long keyword whose first column (all the text
+   * the build keeps) does not contain it. The bitmap is the caller's own.
+   */
+  search(keywords: readonly string[]): MemoryHits {
+    const exact: PostingBitmap[] = [];
+    const long: string[] = [];
+    for (const keyword of keywords) {
+      const folded = foldForSearch(keyword);
+      if (folded.length <= 3) exact.push(this.exactly(folded));
+      else long.push(folded);
+    }
+    for (const folded of long) {
+      for (let i = 0; i + 3 <= folded.length; i++) {
+        exact.push(this.trigram(folded.charCodeAt(i), folded.charCodeAt(i + 1), folded.charCodeAt(i + 2)));
+      }
+    }
+    let hits = PostingBitmap.and(exact);
+    const unsure = [...this.odd];
+    for (const folded of long) {
+      if (hits.size === 0) break;
+      const needle = Buffer.from(folded, 'utf8');
+      const maybe = this.columnCount > 1 ? MAYBE : NO;
+      hits = hits.filter((rowid) => {
+        const found = this.text.contains(rowid, needle, folded, maybe);
+        if (found === MAYBE) unsure.push(rowid);
+        return found === YES;
+      });
+    }
+    return { hits, unsure };
+  }
+
+  /** Rows containing a keyword of 1 to 3 code units, from postings alone. */
+  private exactly(folded: string): PostingBitmap {
+    const a = folded.charCodeAt(0);
+    if (folded.length === 1) return this.characters.get(a) ?? new PostingBitmap();
+    const b = folded.charCodeAt(1);
+    if (folded.length === 3) return this.trigram(a, b, folded.charCodeAt(2));
+    const keys = this.trigramsEndingWith.get(pairKey(a, b)) ?? [];
+    return PostingBitmap.or(keys.map((key) => this.trigrams.get(key) ?? new PostingBitmap()));
+  }
+
+  private trigram(a: number, b: number, c: number): PostingBitmap {
+    return this.trigrams.get(trigramKey(a, b, c)) ?? new PostingBitmap();
+  }
+
+  /** Adds (or removes) `rowid` to the postings of every character and padded trigram of `column`. */
+  private postings(column: string, rowid: number, add: boolean): void {
+    let a = BOUNDARY;
+    let b = column.charCodeAt(0);
+    for (let i = 0; i < column.length; i++) {
+      const c = i + 1 < column.length ? column.charCodeAt(i + 1) : BOUNDARY;
+      this.posting(this.characters, b, rowid, add, null);
+      this.posting(this.trigrams, trigramKey(a, b, c), rowid, add, pairKey(b, c));
+      a = b;
+      b = c;
+    }
+  }
+
+  private posting(
+    map: Map<number | string, PostingBitmap>,
+    key: number | string,
+    rowid: number,
+    add: boolean,
+    ending: number | string | null,
+  ): void {
+    let bitmap = map.get(key);
+    if (!add) {
+      bitmap?.remove(rowid);
+      return;
+    }
+    if (bitmap === undefined) {
+      bitmap = new PostingBitmap();
+      map.set(key, bitmap);
+      if (ending !== null) {
+        const keys = this.trigramsEndingWith.get(ending);
+        if (keys) keys.push(key);
+        else this.trigramsEndingWith.set(ending, [key]);
+      }
+    }
+    bitmap.add(rowid);
+  }
+}
+
+/** One block of the text store: UTF-8 text of rows in rowid order, and where each row's starts. */
+interface TextBlock {
+  buffer: Buffer;
+  /** Bytes used. */
+  length: number;
+  /** `starts[low]` to `starts[low + 1]` is the text of row `high * 65536 + low` (below `filled`). */
+  starts: Uint32Array;
+  /** Rows below this low part have their range in `starts`. */
+  filled: number;
+}
+
+/**
+ * The folded text of every row, compactly: the build appends each row's first column to per-block
+ * UTF-8 buffers (rows arrive in increasing rowid order); rows written after the build keep the text
+ * of all their columns in a map that overrides the blocks (null: the row is gone).
+ */
+class TextStore {
+  private readonly blocks: (TextBlock | undefined)[] = [];
+  private readonly overrides = new Map<number, string | null>();
+  private last = -1;
+
+  /** Whether `rowid` comes after every row appended so far. */
+  canAppend(rowid: number): boolean {
+    return rowid > this.last;
+  }
+
+  appendFirst(rowid: number, text: string): void {
+    this.last = rowid;
+    const high = Math.floor(rowid / BLOCK_ROWS);
+    const low = rowid % BLOCK_ROWS;
+    let block = this.blocks[high];
+    if (block === undefined) {
+      block = { buffer: Buffer.alloc(1 << 16), length: 0, starts: new Uint32Array(BLOCK_ROWS + 1), filled: 0 };
+      this.blocks[high] = block;
+    }
+    const needed = block.length + text.length * 3;
+    if (needed > block.buffer.length) {
+      const grown = Buffer.alloc(Math.max(needed, block.buffer.length * 2));
+      block.buffer.copy(grown, 0, 0, block.length);
+      block.buffer = grown;
+    }
+    for (let k = block.filled; k <= low; k++) block.starts[k] = block.length;
+    block.length += block.buffer.write(text, block.length, 'utf8');
+    block.starts[low + 1] = block.length;
+    block.filled = low + 1;
+  }
+
+  setFull(rowid: number, joined: string): void {
+    this.overrides.set(rowid, joined);
+  }
+
+  /** The text of all columns of a row written after the build, else null. */
+  full(rowid: number): string | null {
+    return this.overrides.size > 0 ? (this.overrides.get(rowid) ?? null) : null;
+  }
+
+  delete(rowid: number): void {
+    this.overrides.set(rowid, null);
+  }
+
+  /** Whether a held row's text contains the keyword (`needle` is its UTF-8). */
+  contains(rowid: number, needle: Buffer, keyword: string, otherwise: Found): Found {
+    if (this.overrides.size > 0 && this.overrides.has(rowid)) {
+      return this.overrides.get(rowid)?.includes(keyword) ? YES : NO;
+    }
+    const block = this.blocks[Math.floor(rowid / BLOCK_ROWS)];
+    const low = rowid % BLOCK_ROWS;
+    if (block === undefined || low >= block.filled) return otherwise;
+    const bytes = block.buffer;
+    const first = needle[0];
+    const last = block.starts[low + 1] - needle.length;
+    // Byte substrings of UTF-8 are exactly code-point substrings.
+    for (let i = block.starts[low]; i <= last; i++) {
+      if (bytes[i] !== first) continue;
+      let j = 1;
+      while (j < needle.length && bytes[i + j] === needle[j]) j++;
+      if (j === needle.length) return YES;
+    }
+    return otherwise;
+  }
+
+  trim(): void {
+    for (const block of this.blocks) {
+      if (block && block.buffer.length > block.length)
+        block.buffer = Buffer.from(block.buffer.subarray(0, block.length));
+    }
+  }
+
+  get bytes(): number {
+    let bytes = 0;
+    for (const block of this.blocks) if (block) bytes += block.buffer.length + block.starts.byteLength;
+    for (const text of this.overrides.values()) bytes += 64 + (text?.length ?? 0) * 2;
+    return bytes;
+  }
+}

@@ -1,0 +1,329 @@
+/**
+ * A compressed set of row numbers (unsigned 32-bit), laid out like a roaring bitmap: numbers are
+ * grouped by their high 16 bits, and each group keeps its low 16 bits either as a sorted
+ * `Uint16Array` (up to 4,096 members: 2 bytes each) or as a 65,536-bit bitmap (8 KiB, denser than
+ * that). The search index keeps one per n-gram, so memory follows the number of postings, and
+ * dense ones cost one bit per row.
+ *
+ * Written here rather than taken from npm: the well-kept roaring package for Node (`roaring`) is a
+ * native addon built per Node ABI (the desktop app runs Electron's), and the index needs only these
+ * few operations.
+ */
+
+/** Members above which a group switches from a sorted array to a bitmap (where both cost 8 KiB). */
+const ARRAY_MAX = 4096;
+const BITMAP_WORDS = 2048;
+
+/** One group: the low 16 bits of members sharing the same high 16 bits. */
+interface Container {
+  /** Members in this group. */
+  size: number;
+  /** Sorted low bits while `size <= ARRAY_MAX` (capacity may exceed `size`), else null. */
+  array: Uint16Array | null;
+  /** 2,048 words of 32 bits when the group is dense, else null. */
+  bits: Uint32Array | null;
+}
+
+function popcount(word: number): number {
+  let v = word - ((word >>> 1) & 0x55555555);
+  v = (v & 0x33333333) + ((v >>> 2) & 0x33333333);
+  return (Math.imul((v + (v >>> 4)) & 0x0f0f0f0f, 0x01010101) >>> 24) & 0xff;
+}
+
+/** Position of `low` in the sorted first `size` entries of `array`, or -(insertion point) - 1. */
+function search(array: Uint16Array, size: number, low: number): number {
+  let from = 0;
+  let to = size - 1;
+  while (from <= to) {
+    const middle = (from + to) >>> 1;
+    const value = array[middle];
+    if (value < low) from = middle + 1;
+    else if (value > low) to = middle - 1;
+    else return middle;
+  }
+  return -from - 1;
+}
+
+function toBitmap(container: Container): void {
+  const bits = new Uint32Array(BITMAP_WORDS);
+  const array = container.array as Uint16Array;
+  for (let i = 0; i < container.size; i++) bits[array[i] >>> 5] |= 1 << (array[i] & 31);
+  container.bits = bits;
+  container.array = null;
+}
+
+function toArray(bits: Uint32Array, size: number): Uint16Array {
+  const array = new Uint16Array(size);
+  let n = 0;
+  for (let w = 0; w < BITMAP_WORDS; w++) {
+    let word = bits[w];
+    while (word !== 0) {
+      const lowest = word & -word;
+      array[n++] = (w << 5) | (31 - Math.clz32(lowest));
+      word ^= lowest;
+    }
+  }
+  return array;
+}
+
+/** A container from a bitmap of `size` members: kept as bits when dense, else as an exact array. */
+function fromBits(bits: Uint32Array, size: number): Container | null {
+  if (size === 0) return null;
+  if (size > ARRAY_MAX) return { size, array: null, bits };
+  return { size, array: toArray(bits, size), bits: null };
+}
+
+/** A compressed set of unsigned 32-bit integers (see the module comment). */
+export class PostingBitmap {
+  /** Groups by high 16 bits (a sparse array: rows are numbered densely, so there are few). */
+  private readonly containers: (Container | undefined)[] = [];
+  private count = 0;
+
+  /** Number of members. */
+  get size(): number {
+    return this.count;
+  }
+
+  /** Adds a member (fastest in increasing order, as the index is built). */
+  add(value: number): void {
+    const high = value >>> 16;
+    const low = value & 0xffff;
+    let container = this.containers[high];
+    if (container === undefined) {
+      container = { size: 0, array: new Uint16Array(4), bits: null };
+      this.containers[high] = container;
+    }
+    if (container.bits) {
+      const word = low >>> 5;
+      const mask = 1 << (low & 31);
+      if ((container.bits[word] & mask) !== 0) return;
+      container.bits[word] |= mask;
+    } else {
+      let array = container.array as Uint16Array;
+      const size = container.size;
+      let at = size;
+      if (size > 0 && array[size - 1] >= low) {
+        const found = search(array, size, low);
+        if (found >= 0) return;
+        at = -found - 1;
+      }
+      if (size === array.length) {
+        const grown = new Uint16Array(Math.min(ARRAY_MAX + 1, size * 2));
+        grown.set(array);
+        array = grown;
+        container.array = grown;
+      }
+      array.copyWithin(at + 1, at, size);
+      array[at] = low;
+      if (size + 1 > ARRAY_MAX) {
+        container.size = size + 1;
+        toBitmap(container);
+        this.count++;
+        return;
+      }
+    }
+    container.size++;
+    this.count++;
+  }
+
+  /** Removes a member, if present. */
+  remove(value: number): void {
+    const high = value >>> 16;
+    const low = value & 0xffff;
+    const container = this.containers[high];
+    if (container === undefined) return;
+    if (container.bits) {
+      const word = low >>> 5;
+      const mask = 1 << (low & 31);
+      if ((container.bits[word] & mask) === 0) return;
+      container.bits[word] &= ~mask;
+    } else {
+      const array = container.array as Uint16Array;
+      const found = search(array, container.size, low);
+      if (found < 0) return;
+      array.copyWithin(found, found + 1, container.size);
+    }
+    container.size--;
+    this.count--;
+    if (container.size === 0) this.containers[high] = undefined;
+  }
+
+  /** Whether `value` is a member. */
+  has(value: number): boolean {
+    const container = this.containers[value >>> 16];
+    if (container === undefined) return false;
+    const low = value & 0xffff;
+    if (container.bits) return (container.bits[low >>> 5] & (1 << (low & 31))) !== 0;
+    return search(container.array as Uint16Array, container.size, low) >= 0;
+  }
+
+  /** Members in increasing order. */
+  toArray(): number[] {
+    const out: number[] = [];
+    this.forEach((value) => {
+      out.push(value);
+    });
+    return out;
+  }
+
+  /** Calls `visit` with every member in increasing order. */
+  forEach(visit: (value: number) => void): void {
+    this.containers.forEach((container, high) => {
+      if (container === undefined) return;
+      const base = high * 65536;
+      if (container.bits) {
+        const bits = container.bits;
+        for (let w = 0; w < BITMAP_WORDS; w++) {
+          let word = bits[w];
+          while (word !== 0) {
+            const lowest = word & -word;
+            visit(base + ((w << 5) | (31 - Math.clz32(lowest))));
+            word ^= lowest;
+          }
+        }
+      } else {
+        const array = container.array as Uint16Array;
+        for (let i = 0; i < container.size; i++) visit(base + array[i]);
+      }
+    });
+  }
+
+  /** Keeps the members for which `keep` says true (in increasing order of calls). */
+  filter(keep: (value: number) => boolean): PostingBitmap {
+    const result = new PostingBitmap();
+    this.forEach((value) => {
+      if (keep(value)) result.add(value);
+    });
+    return result;
+  }
+
+  /** Approximate bytes held (for measuring the index). */
+  get bytes(): number {
+    let bytes = 0;
+    for (const container of this.containers) {
+      if (container) bytes += 48 + (container.bits ? BITMAP_WORDS * 4 : (container.array as Uint16Array).byteLength);
+    }
+    return bytes;
+  }
+
+  /** Shrinks growable arrays to their members (after a build). */
+  trim(): void {
+    for (const container of this.containers) {
+      if (container?.array && container.array.length > container.size) {
+        container.array = container.array.slice(0, container.size);
+      }
+    }
+  }
+
+  /** Members of every bitmap in `all` (the smallest is walked first). */
+  static and(all: readonly PostingBitmap[]): PostingBitmap {
+    if (all.length === 0) return new PostingBitmap();
+    const sorted = [...all].sort((a, b) => a.size - b.size);
+    let result = sorted[0].copy();
+    for (let i = 1; i < sorted.length && result.count > 0; i++) result = result.andWith(sorted[i]);
+    return result;
+  }
+
+  /** Members of any bitmap in `all`. */
+  static or(all: readonly PostingBitmap[]): PostingBitmap {
+    const result = new PostingBitmap();
+    const highs = new Set<number>();
+    for (const bitmap of all) {
+      bitmap.containers.forEach((container, high) => {
+        if (container !== undefined) highs.add(high);
+      });
+    }
+    for (const high of highs) {
+      const bits = new Uint32Array(BITMAP_WORDS);
+      for (const bitmap of all) {
+        const container = bitmap.containers[high];
+        if (container === undefined) continue;
+        if (container.bits) {
+          for (let w = 0; w < BITMAP_WORDS; w++) bits[w] |= container.bits[w];
+        } else {
+          const array = container.array as Uint16Array;
+          for (let i = 0; i < container.size; i++) bits[array[i] >>> 5] |= 1 << (array[i] & 31);
+        }
+      }
+      let size = 0;
+      for (let w = 0; w < BITMAP_WORDS; w++) size += popcount(bits[w]);
+      const container = fromBits(bits, size);
+      if (container) {
+        result.containers[high] = container;
+        result.count += size;
+      }
+    }
+    return result;
+  }
+
+  /** Members of this bitmap that `other` has too, as a new bitmap. */
+  private andWith(other: PostingBitmap): PostingBitmap {
+    const result = new PostingBitmap();
+    this.containers.forEach((left, high) => {
+      const right = other.containers[high];
+      if (left === undefined || right === undefined) return;
+      const container = andContainers(left, right);
+      if (container) {
+        result.containers[high] = container;
+        result.count += container.size;
+      }
+    });
+    return result;
+  }
+
+  /** An independent copy (results must not change under a caller when the index does). */
+  copy(): PostingBitmap {
+    const result = new PostingBitmap();
+    this.containers.forEach((container, high) => {
+      if (container === undefined) return;
+      result.containers[high] = {
+        size: container.size,
+        array: container.array ? container.array.slice(0, container.size) : null,
+        bits: container.bits ? container.bits.slice() : null,
+      };
+    });
+    result.count = this.count;
+    return result;
+  }
+}
+
+function andContainers(left: Container, right: Container): Container | null {
+  if (left.bits && right.bits) {
+    const bits = new Uint32Array(BITMAP_WORDS);
+    let size = 0;
+    for (let w = 0; w < BITMAP_WORDS; w++) {
+      const word = left.bits[w] & right.bits[w];
+      bits[w] = word;
+      size += popcount(word);
+    }
+    return fromBits(bits, size);
+  }
+  if (left.bits || right.bits) {
+    const [sparse, dense] = left.bits ? [right, left] : [left, right];
+    const array = sparse.array as Uint16Array;
+    const bits = dense.bits as Uint32Array;
+    const kept = new Uint16Array(sparse.size);
+    let size = 0;
+    for (let i = 0; i < sparse.size; i++) {
+      const low = array[i];
+      if ((bits[low >>> 5] & (1 << (low & 31))) !== 0) kept[size++] = low;
+    }
+    return size === 0 ? null : { size, array: kept.slice(0, size), bits: null };
+  }
+  const x = left.array as Uint16Array;
+  const y = right.array as Uint16Array;
+  const kept = new Uint16Array(Math.min(left.size, right.size));
+  let size = 0;
+  let i = 0;
+  let j = 0;
+  while (i < left.size && j < right.size) {
+    if (x[i] < y[j]) i++;
+    else if (x[i] > y[j]) j++;
+    else {
+      kept[size++] = x[i];
+      i++;
+      j++;
+    }
+  }
+  return size === 0 ? null : { size, array: kept.slice(0, size), bits: null };
+}

@@ -1,0 +1,219 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import fc from 'fast-check';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ContentRepository, type RowSelection } from './content-repository.js';
+import { openDatabase, type SqliteQuireDb } from './database.js';
+import type { MemorySearchQuery } from './engine.js';
+
+const COLUMNS = ['title', 'slug'];
+const WORDS = [
+  'alpha',
+  'Über',
+  'ÜBER',
+  'café',
+  'station',
+  'election',
+  'jalapeño',
+  'İstanbul',
+  'STRAẞE',
+  '😀',
+  'ab',
+  'x',
+];
+const ROWS = 5000;
+
+let dir: string;
+let database: SqliteQuireDb;
+let reader: ContentRepository;
+let plain: ContentRepository;
+const titles: string[] = [];
+
+function titleOf(seed: number): string {
+  const words: string[] = [];
+  let s = seed;
+  for (let i = 0; i < 2 + (seed % 4); i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    words.push(WORDS[s % WORDS.length]);
+  }
+  return `${words.join(' ')} ${seed}`;
+}
+
+function insert(id: string, title: string | null, slug: string | null): void {
+  database.raw
+    .prepare(
+      `insert into news (id, title, slug, status, published_at, created_at, updated_at) values (?, ?, ?, ?, '2025-01-01 00:00:00', 'x', 'x')`,
+    )
+    .run(id, title, slug, id.endsWith('7') ? 'published' : 'draft');
+}
+
+const search = (keywords: string[], equals: RowSelection['equals'] = []): RowSelection => ({
+  equals,
+  search: { columns: COLUMNS, keywords },
+});
+
+function memoryQuery(keywords: string[]): MemorySearchQuery {
+  const db = database.db as unknown as Kysely<unknown>;
+  return { db, runner: database.runner, table: 'news', columns: COLUMNS, keywords, equals: [] };
+}
+
+/** Waits until the in-memory index answers (it builds in the background after the first search). */
+async function untilMemoryAnswers(): Promise<void> {
+  const memory = database.engine.searchIndex.memory;
+  if (!memory) throw new Error('the SQLite engine has an in-memory search');
+  for (let i = 0; i < 2000; i++) {
+    if ((await memory.count(memoryQuery(['a']))) !== null) return;
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+  throw new Error('the in-memory index never became ready');
+}
+
+async function expectSameAsScan(keywords: string[], equals: RowSelection['equals'] = []): Promise<void> {
+  const selection = search(keywords, equals);
+  const expected = (await plain.listByScan('news', selection)).map((row) => row.id);
+  const label = JSON.stringify(keywords);
+  expect(await reader.count('news', selection), label).toBe(expected.length);
+  // The repository without a runner plans the plain scan, with the same order and window.
+  for (const page of [
+    { order: 'id', desc: false, limit: 20, offset: 0 },
+    { order: 'id', desc: true, limit: 7, offset: 30 },
+    { order: 'title', desc: false, limit: 20, offset: 5 },
+    { order: 'published_at', desc: true, limit: 1000, offset: 0 },
+  ]) {
+    const rows = await reader.list('news', selection, page);
+    expect(rows, `${label} ${JSON.stringify(page)}`).toEqual(await plain.list('news', selection, page));
+  }
+}
+
+const keyword = fc.oneof(
+  fc.constantFrom(
+    'a',
+    'ü',
+    'Ü',
+    'ab',
+    'é',
+    'ñ',
+    'i̇',
+    'ss',
+    'ß',
+    '😀',
+    ' 1',
+    '12',
+    'über',
+    'ÜBER',
+    'tion',
+    'caf',
+    'alpha ü',
+    'x',
+  ),
+  fc.tuple(fc.nat(), fc.nat(), fc.integer({ min: 1, max: 8 })).map(([pick, start, length]) => {
+    const title = titles[pick % titles.length] ?? 'alpha';
+    const from = start % title.length;
+    return title.slice(from, from + length);
+  }),
+  fc.string({ minLength: 1, maxLength: 3 }),
+);
+
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-memory-search-'));
+  database = await openDatabase(join(dir, 'content.sqlite'));
+  reader = new ContentRepository(database.db, database.engine, database.runner);
+  plain = new ContentRepository(database.db, database.engine);
+  database.raw.transaction(() => {
+    for (let i = 0; i < ROWS; i++) {
+      const title = titleOf(i);
+      titles.push(title);
+      insert(`row-${String(i).padStart(5, '0')}`, i % 11 === 0 ? null : title, i % 5 === 0 ? null : `slug-${i}-uber`);
+    }
+  })();
+});
+
+afterAll(async () => {
+  await database.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('the in-memory search index on SQLite', () => {
+  it('answers through SQL while it builds, with the same rows, then answers itself', async () => {
+    const memory = database.engine.searchIndex.memory;
+    expect(await memory?.count(memoryQuery(['ab']))).toBeNull();
+    await expectSameAsScan(['ab']);
+    await untilMemoryAnswers();
+    expect(await memory?.count(memoryQuery(['ab']))).toBe((await plain.listByScan('news', search(['ab']))).length);
+  });
+
+  it('agrees with the plain scan on keywords of every length, 1 and 2 characters included', async () => {
+    await untilMemoryAnswers();
+    await fc.assert(
+      fc.asyncProperty(fc.array(keyword, { minLength: 1, maxLength: 2 }), async (keywords) => {
+        const trimmed = keywords.map((k) => k.trim()).filter((k) => k !== '');
+        if (trimmed.length === 0) return;
+        await expectSameAsScan(trimmed);
+      }),
+      { numRuns: 150, seed: 13 },
+    );
+  });
+
+  it('finds Über for ÜBER, and words only the slug holds', async () => {
+    await untilMemoryAnswers();
+    expect(await reader.count('news', search(['ÜBER']))).toBeGreaterThan(0);
+    for (const keyword of ['ÜBER', 'über', 'U\u0308BER', 'uber', '-uber', 'slug-12']) await expectSameAsScan([keyword]);
+  });
+
+  it('combines a search with other conditions', async () => {
+    await untilMemoryAnswers();
+    for (const keyword of ['a', 'ü', 'station', 'ab']) {
+      await expectSameAsScan([keyword], [{ column: 'status', value: 'published' }]);
+    }
+  });
+
+  it('follows inserts, updates, deletes and flushes on the same connection', async () => {
+    await untilMemoryAnswers();
+    insert('row-new-1', 'Neue ÜBERSICHT qq', 'neue-ubersicht');
+    await expectSameAsScan(['qq']);
+    database.raw.prepare(`update news set title = 'Schön KAFFEE qz' where id = 'row-00003'`).run();
+    database.raw.prepare(`update news set slug = 'renamed-qy' where id = 'row-00004'`).run();
+    database.raw.prepare(`delete from news where id = 'row-00006'`).run();
+    for (const keyword of ['qq', 'qz', 'qy', 'kaffee', titles[3].slice(0, 5), titles[6], 'q', 'ü']) {
+      await expectSameAsScan([keyword]);
+    }
+    await database.db
+      .transaction()
+      .execute((trx) => new ContentRepository(trx, database.engine).flushSearchIndex('news', COLUMNS));
+    database.raw.prepare(`update news set title = 'after flush qx' where id = 'row-00008'`).run();
+    database.raw.prepare(`delete from news where id = 'row-00009'`).run();
+    for (const keyword of ['qq', 'qz', 'qy', 'qx', titles[8].slice(0, 7), titles[9], 'q'])
+      await expectSameAsScan([keyword]);
+    expect(await database.engine.searchIndex.memory?.count(memoryQuery(['qx']))).toBe(1);
+  });
+
+  it('is rebuilt after another connection commits, answering correctly meanwhile', async () => {
+    await untilMemoryAnswers();
+    const other = new Database(join(dir, 'content.sqlite'));
+    other.function('quire_fold', (value: unknown) =>
+      typeof value === 'string' ? value.normalize('NFC').toLowerCase() : value,
+    );
+    try {
+      other.prepare(`update news set title = 'from elsewhere zq' where id = 'row-00010'`).run();
+    } finally {
+      other.close();
+    }
+    await expectSameAsScan(['zq']);
+    await untilMemoryAnswers();
+    expect(await database.engine.searchIndex.memory?.count(memoryQuery(['zq']))).toBe(1);
+  });
+
+  it('is rebuilt when the schema changes (search columns change with it)', async () => {
+    await untilMemoryAnswers();
+    database.raw.exec('create index news_test_idx on news(status)');
+    expect(await database.engine.searchIndex.memory?.count(memoryQuery(['a']))).toBeNull();
+    await expectSameAsScan(['a']);
+    await untilMemoryAnswers();
+    // Other columns than the ones the search triggers follow are left to SQL.
+    const onlyTitle = { ...memoryQuery(['a']), columns: ['title'] };
+    expect(await database.engine.searchIndex.memory?.count(onlyTitle)).toBeNull();
+  });
+});

@@ -1,0 +1,344 @@
+import { type Kysely, type SqlBool, sql } from 'kysely';
+import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine.js';
+import { sameColumns } from './engine.js';
+import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
+import { answerable, MemorySearchIndex } from './search-memory-index.js';
+import type { PostingBitmap } from './search-posting-bitmap.js';
+import { containsIgnoringCase } from './sqlite-dialect.js';
+import type { StatementRunner } from './statement-runner.js';
+
+/**
+ * SQLite's in-memory search (see search-memory-index.ts), kept per table and per reading
+ * connection (its statement runner), and always in step with the table before it answers:
+ *
+ * - It is built in the background, in chunks of rows that yield the event loop; until it is ready,
+ *   `count` and `list` return null and the repository answers through the FTS5 index as before.
+ * - Every search first compares the connection's `total_changes()`: when this connection wrote
+ *   anything since, the rows in the table's pending table (which the search triggers fill on every
+ *   insert, update of a search column and delete) are read again, with the rows a flush moved out
+ *   of it meanwhile (`noteFlushed`). A commit by another connection (`data_version`) or any schema
+ *   change (`schema_version`) starts a new build instead.
+ * - Reads run on the reader's connection only while no write is under way (the repository's
+ *   reader never reads mid-transaction), so nothing uncommitted reaches the index.
+ * - Tables whose delete trigger predates the pending-table note (databases made before it) are
+ *   left to the FTS5 index.
+ */
+
+/** Rows read per build step (each step yields to the event loop). */
+const BUILD_CHUNK = 2048;
+/** Largest set of candidate rows passed to SQL as a list (JSON array of rowids). */
+const MAX_LISTED_ROWS = 50_000;
+/** Rowids walked per step of the id index when the matches are dense. */
+const MIN_WALK = 512;
+
+interface TableState {
+  columns: readonly string[];
+  index: MemorySearchIndex;
+  ready: boolean;
+  /** Set when the table or database changed under a build: the state is dropped. */
+  stale: boolean;
+  token: number;
+  schemaVersion: number;
+  totalChanges: number;
+  /** Rows to read again before answering (moved out of the pending table by a flush). */
+  dirty: Set<number>;
+}
+
+/** Tables' states by reading connection. */
+const states = new WeakMap<StatementRunner, Map<string, TableState>>();
+/** Tables whose build is being set up, by reading connection. */
+const starting = new WeakMap<StatementRunner, Set<string>>();
+/** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
+const unindexable = new WeakSet<readonly string[]>();
+/** Every live state by table name, so a flush can tell them (a rowid read again is never wrong). */
+const byTable = new Map<string, Set<WeakRef<TableState>>>();
+
+/** Whether a write transaction is open on the runner's connection (when the runner can tell). */
+function inTransaction(runner: StatementRunner): boolean {
+  return (runner as { transaction?: { open?: boolean } }).transaction?.open === true;
+}
+
+/** The query's Kysely over tables known only at run time. */
+const untyped = (query: MemorySearchQuery) => query.db as Kysely<Record<string, Record<string, unknown>>>;
+
+const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+async function versions(runner: StatementRunner): Promise<{ schemaVersion: number; totalChanges: number }> {
+  const [row] = await runner.all(
+    'select (select schema_version from pragma_schema_version) as s, total_changes() as c',
+    [],
+  );
+  return { schemaVersion: Number(row.s), totalChanges: Number(row.c) };
+}
+
+/**
+ * Whether the table's pending table notes every change to `columns`: the FTS5 index covers them
+ * (its update trigger fires on them) and the delete trigger notes deleted rows.
+ */
+async function notesChanges(runner: StatementRunner, table: string, columns: readonly string[]): Promise<boolean> {
+  const covered = await runner.all('select name from pragma_table_info(?)', [searchIndexName(table)]);
+  if (
+    !sameColumns(
+      covered.map((row) => String(row.name)),
+      columns,
+    )
+  )
+    return false;
+  const triggers = await runner.all(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = ?`, [
+    table,
+  ]);
+  const pending = `"${searchPendingName(table)}"`;
+  const noting = (event: 'insert' | 'update' | 'delete') =>
+    triggers.some(
+      (row) =>
+        row.name === searchTriggerName(table, event) && String(row.sql).includes(`insert or replace into ${pending}`),
+    );
+  return noting('insert') && noting('update') && noting('delete');
+}
+
+async function startBuild(query: MemorySearchQuery, tables: Map<string, TableState>): Promise<void> {
+  const { runner, table, columns } = query;
+  if (!(await notesChanges(runner, table, columns))) {
+    unindexable.add(columns);
+    return;
+  }
+  const state: TableState = {
+    columns,
+    index: new MemorySearchIndex(columns.length),
+    ready: false,
+    stale: false,
+    token: runner.externalChangeToken(),
+    ...(await versions(runner)),
+    dirty: new Set(),
+  };
+  tables.set(table, state);
+  const live = byTable.get(table) ?? new Set<WeakRef<TableState>>();
+  byTable.set(table, live);
+  live.add(new WeakRef(state));
+  const select = `select rowid as "quire:rowid", ${columns.map(quote).join(', ')} from ${quote(table)}
+    where rowid > ? order by rowid limit ${BUILD_CHUNK}`;
+  let last = Number.MIN_SAFE_INTEGER;
+  try {
+    for (;;) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (state.stale || tables.get(table) !== state) return;
+      if (inTransaction(runner)) continue;
+      const rows = await runner.all(select, [last]);
+      for (const row of rows)
+        state.index.set(
+          Number(row['quire:rowid']),
+          columns.map((column) => row[column]),
+        );
+      if (rows.length < BUILD_CHUNK) break;
+      last = Number(rows[rows.length - 1]['quire:rowid']);
+    }
+    state.index.seal();
+    state.ready = true;
+  } catch {
+    // The table went away or the database closed: the next search starts afresh.
+    if (tables.get(table) === state) tables.delete(table);
+  }
+}
+
+/**
+ * The table's state, brought in step with the database, or null when it cannot answer now (still
+ * building, or a write is under way, or the table is not indexable here).
+ */
+async function current(query: MemorySearchQuery): Promise<TableState | null> {
+  const { runner, table, columns } = query;
+  if (!query.keywords.every(answerable) || inTransaction(runner) || unindexable.has(columns)) return null;
+  const tables = states.get(runner) ?? new Map<string, TableState>();
+  states.set(runner, tables);
+  let state = tables.get(table);
+  if (state && (state.stale || !sameColumns(state.columns, columns) || state.token !== runner.externalChangeToken())) {
+    state.stale = true;
+    tables.delete(table);
+    state = undefined;
+  }
+  if (!state) {
+    const tablesStarting = starting.get(runner) ?? new Set<string>();
+    starting.set(runner, tablesStarting);
+    // Concurrent searches do not start builds of their own.
+    if (tablesStarting.has(table)) return null;
+    tablesStarting.add(table);
+    void startBuild(query, tables)
+      .catch(() => {})
+      .finally(() => tablesStarting.delete(table));
+    return null;
+  }
+  if (!state.ready) return null;
+  const seen = await versions(runner);
+  if (seen.schemaVersion !== state.schemaVersion) {
+    state.stale = true;
+    return null;
+  }
+  if (seen.totalChanges !== state.totalChanges || state.dirty.size > 0) {
+    const pending = await runner.all(`select rowid as r from ${quote(searchPendingName(table))}`, []);
+    const rowids = new Set(state.dirty);
+    state.dirty.clear();
+    for (const row of pending) rowids.add(Number(row.r));
+    await reread(runner, state, table, [...rowids]);
+    state.totalChanges = seen.totalChanges;
+  }
+  return state;
+}
+
+/** Reads rows again into the index (those gone leave it). */
+async function reread(runner: StatementRunner, state: TableState, table: string, rowids: number[]): Promise<void> {
+  if (rowids.length === 0) return;
+  const rows = await runner.all(
+    `select rowid as "quire:rowid", ${state.columns.map(quote).join(', ')} from ${quote(table)}
+      where rowid in (select value from json_each(?))`,
+    [JSON.stringify(rowids)],
+  );
+  const found = new Set<number>();
+  for (const row of rows) {
+    const rowid = Number(row['quire:rowid']);
+    found.add(rowid);
+    state.index.set(
+      rowid,
+      state.columns.map((column) => row[column]),
+    );
+  }
+  for (const rowid of rowids) if (!found.has(rowid)) state.index.delete(rowid);
+}
+
+/** The rows matching the search: confirmed by the index, plus the unsure ones SQL confirms. */
+async function matching(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
+  const { hits, unsure } = state.index.search(query.keywords);
+  if (unsure.length === 0) return hits;
+  const checks = query.keywords.map((keyword) => containsIgnoringCase(query.columns, keyword));
+  const compiled = untyped(query)
+    .selectFrom(query.table)
+    .select(sql<number>`rowid`.as('r'))
+    .where(sql<SqlBool>`rowid in (select value from json_each(${JSON.stringify(unsure)}))`)
+    .where(sql<SqlBool>`${sql.join(checks, sql` and `)}`)
+    .compile();
+  for (const row of await query.runner.all(compiled.sql, compiled.parameters)) hits.add(Number(row.r));
+  return hits;
+}
+
+/** `rowid in (the listed rows)` plus the query's other conditions. */
+function listedWhere(query: MemorySearchQuery, rowids: PostingBitmap) {
+  return sql<SqlBool>`${sql.join(
+    [sql<SqlBool>`rowid in (select value from json_each(${JSON.stringify(rowids.toArray())}))`, ...query.equals],
+    sql` and `,
+  )}`;
+}
+
+async function count(query: MemorySearchQuery): Promise<number | null> {
+  const state = await current(query);
+  if (!state) return null;
+  const hits = await matching(query, state);
+  if (query.equals.length === 0) return hits.size;
+  if (hits.size > MAX_LISTED_ROWS) return null;
+  const compiled = untyped(query)
+    .selectFrom(query.table)
+    .select(sql<number>`count(*)`.as('n'))
+    .where(listedWhere(query, hits))
+    .compile();
+  const [row] = await query.runner.all(compiled.sql, compiled.parameters);
+  return Number(row.n);
+}
+
+async function list(query: MemorySearchQuery, page: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+  const state = await current(query);
+  if (!state) return null;
+  const hits = await matching(query, state);
+  if (hits.size === 0) return [];
+  const wanted = page.offset + page.limit;
+  // Dense matches in id order: walk the id index, keeping matches, instead of listing them all.
+  const walkCost = (wanted * Math.max(state.index.rows, 1)) / hits.size;
+  if (query.equals.length === 0 && page.order === 'id' && (walkCost < hits.size || hits.size > MAX_LISTED_ROWS)) {
+    return walkById(query, hits, page);
+  }
+  if (hits.size > MAX_LISTED_ROWS) return null;
+  const direction = page.desc ? 'desc' : 'asc';
+  let ordered = untyped(query)
+    .selectFrom(query.table)
+    .select(sql<number>`rowid`.as('r'))
+    .where(listedWhere(query, hits));
+  ordered = ordered.orderBy(sql.id(page.order), direction);
+  if (page.order !== 'id') ordered = ordered.orderBy(sql.id('id'), direction);
+  const compiled = ordered.limit(page.limit).offset(page.offset).compile();
+  const rowids = (await query.runner.all(compiled.sql, compiled.parameters)).map((row) => Number(row.r));
+  return rowsInOrder(query, rowids);
+}
+
+/** The page of matches in id order, walking the primary key's index from one end. */
+async function walkById(
+  query: MemorySearchQuery,
+  hits: PostingBitmap,
+  page: MemorySearchPage,
+): Promise<Record<string, unknown>[]> {
+  const wanted = page.offset + page.limit;
+  const table = quote(query.table);
+  const [first, after] = page.desc
+    ? [
+        `select rowid as r, id from ${table} order by id desc limit ?`,
+        `select rowid as r, id from ${table} where id < ? order by id desc limit ?`,
+      ]
+    : [
+        `select rowid as r, id from ${table} order by id asc limit ?`,
+        `select rowid as r, id from ${table} where id > ? order by id asc limit ?`,
+      ];
+  const found: number[] = [];
+  const rows = await query.runner.all(`select max(rowid) as n from ${table}`, []);
+  // Matches spread evenly would take this many index entries; later steps double.
+  const expected = (wanted * 1.2 * Math.max(1, Number(rows[0]?.n ?? 0))) / hits.size;
+  let step = Math.min(65536, Math.max(MIN_WALK, Math.ceil(expected)));
+  let last: unknown = null;
+  while (found.length < wanted) {
+    const rows = await query.runner.all(last === null ? first : after, last === null ? [step] : [last, step]);
+    for (const row of rows) {
+      const rowid = Number(row.r);
+      if (hits.has(rowid)) {
+        found.push(rowid);
+        if (found.length === wanted) break;
+      }
+    }
+    if (rows.length < step) break;
+    last = rows[rows.length - 1].id;
+    step = Math.min(step * 2, 65536);
+  }
+  return rowsInOrder(query, found.slice(page.offset));
+}
+
+/** Full rows for rowids, in the order given. */
+async function rowsInOrder(query: MemorySearchQuery, rowids: number[]): Promise<Record<string, unknown>[]> {
+  if (rowids.length === 0) return [];
+  const rows = await query.runner.all(
+    `select rowid as "quire:rowid", * from ${quote(query.table)} where rowid in (select value from json_each(?))`,
+    [JSON.stringify(rowids)],
+  );
+  const byRowid = new Map<number, Record<string, unknown>>();
+  for (const row of rows) {
+    const rowid = Number(row['quire:rowid']);
+    const { 'quire:rowid': _, ...stored } = row;
+    byRowid.set(rowid, stored);
+  }
+  const ordered: Record<string, unknown>[] = [];
+  for (const rowid of rowids) {
+    const row = byRowid.get(rowid);
+    if (row) ordered.push(row);
+  }
+  return ordered;
+}
+
+/** Tells the in-memory indexes of `table` which rows a flush is moving out of the pending table. */
+export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<void> {
+  const live = byTable.get(table);
+  if (!live || live.size === 0) return;
+  const pending = await sql<{ r: number }>`select rowid as r from ${sql.id(searchPendingName(table))}`.execute(db);
+  for (const ref of live) {
+    const state = ref.deref();
+    if (!state || state.stale) {
+      live.delete(ref);
+      continue;
+    }
+    for (const row of pending.rows) state.dirty.add(Number(row.r));
+  }
+}
+
+/** SQLite's in-memory search (see the module comment). */
+export const sqliteMemorySearch: MemorySearch = { count, list };
