@@ -120,6 +120,17 @@ export default defineConfig(async () => ({
         },
       },
       {
+        test: {
+          // The examples/ sites built with their real CLIs (Astro, Eleventy) against a running
+          // Quire and from a `quire export` folder: no browser, but whole builds, so long timeouts.
+          name: 'site-builds',
+          include: ['e2e/site-builds.test.ts'],
+          environment: 'node',
+          testTimeout: 240_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
         // The editor's widgets, form logic and API client, in jsdom.
         plugins: [react()],
         test: {
