@@ -51,6 +51,8 @@ const POSTGRES_API_SUITES = [
   'server/http/fast-reads.test.ts',
   'server/content/content-writes.test.ts',
   'server/openapi/openapi-api.test.ts',
+  'server/export/export-command.test.ts',
+  'server/types-gen/types-api.test.ts',
 ];
 
 /**

@@ -11,6 +11,10 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 import { exportCommand } from './export-command.js';
 import type { ExportIndex } from './site-export.js';
 
+/** The flags naming the test server's database: `--db FILE`, or `--database URL` on PostgreSQL. */
+const databaseArgs = (): string[] =>
+  server.postgresDatabase ? ['--database', server.postgresDatabase.url] : ['--db', server.dbFile];
+
 let server: TestServer;
 let out: string;
 let image: string;
@@ -59,7 +63,7 @@ afterAll(async () => {
 
 describe('quire export', () => {
   it('writes every type, every row, the content types, the media used and an index', async () => {
-    const result = await runExport(['--db', server.dbFile, '--out', out, '--published-only']);
+    const result = await runExport([...databaseArgs(), '--out', out, '--published-only']);
     expect(result.problems).toBe('');
     expect(result.code).toBe(0);
     expect(result.said).toMatch(
@@ -97,13 +101,13 @@ describe('quire export', () => {
   it('rewrites only what changed, and removes what is gone', async () => {
     const file = join(out, 'news', `${published}.json`);
     const before = statSync(file).mtimeMs;
-    const again = await runExport(['--db', server.dbFile, '--out', out, '--published-only']);
+    const again = await runExport([...databaseArgs(), '--out', out, '--published-only']);
     expect(again.code).toBe(0);
     expect(again.said).toMatch(/: 0 files written, \d+ unchanged, 0 removed\n$/);
 
     await request(server, 'PUT', `/cms/news/${draft}`, { json: { status: 'published' } });
     await request(server, 'DELETE', `/cms/articles/${article}`);
-    const changed = await runExport(['--db', server.dbFile, '--out', out, '--published-only']);
+    const changed = await runExport([...databaseArgs(), '--out', out, '--published-only']);
     expect(changed.code).toBe(0);
     // news.json, the new row's file, index.json written; the article's file and the image removed
     // (articles.json rewritten too).
@@ -118,7 +122,7 @@ describe('quire export', () => {
   it('exports only the types named, with every row without --published-only', async () => {
     const only = mkdtempSync(join(tmpdir(), 'quire-export-news-'));
     try {
-      const result = await runExport(['--db', server.dbFile, '--out', only, '--type', 'news']);
+      const result = await runExport([...databaseArgs(), '--out', only, '--type', 'news']);
       expect(result.code).toBe(0);
       expect(result.said).toMatch(/^Exported 1 content types, 2 rows and 0 media files/);
       expect(existsSync(join(only, 'articles.json'))).toBe(false);
@@ -128,13 +132,20 @@ describe('quire export', () => {
   });
 
   it('says in one line what is wrong', async () => {
-    const unknown = await runExport(['--db', server.dbFile, '--out', out, '--type', 'nope']);
+    const unknown = await runExport([...databaseArgs(), '--out', out, '--type', 'nope']);
     expect(unknown.code).toBe(1);
     expect(unknown.problems).toMatch(/^quire export: no content type nope; the types are news, .*\n$/);
-    const noOut = await runExport(['--db', server.dbFile]);
+    const noOut = await runExport([...databaseArgs()]);
     expect(noOut.code).toBe(2);
     expect(noOut.problems).toMatch(/^quire export: --out names the folder to write\. Usage: quire export/);
-    const both = await runExport(['--db', server.dbFile, '--database', 'postgres://x@127.0.0.1/y', '--out', out]);
+    const both = await runExport([
+      '--db',
+      join(out, 'x.sqlite'),
+      '--database',
+      'postgres://x@127.0.0.1/y',
+      '--out',
+      out,
+    ]);
     expect(both.code).toBe(2);
     expect(both.problems).toContain('not both');
   });

@@ -9,6 +9,10 @@ import { request } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { typesCommand } from './types-command.js';
 
+/** The flags naming the test server's database: `--db FILE`, or `--database URL` on PostgreSQL. */
+const databaseArgs = (): string[] =>
+  server.postgresDatabase ? ['--database', server.postgresDatabase.url] : ['--db', server.dbFile];
+
 let server: TestServer;
 let dir: string;
 
@@ -97,7 +101,7 @@ describe('TypeScript declarations', () => {
       said += chunk;
     });
     const file = join(dir, 'quire-types.d.ts');
-    const code = await typesCommand(['--db', server.dbFile, '--out', file], { out, err: new PassThrough() });
+    const code = await typesCommand([...databaseArgs(), '--out', file], { out, err: new PassThrough() });
     expect(code).toBe(0);
     expect(said).toMatch(/^Wrote .*quire-types\.d\.ts: types of 5 content types\n$/);
     expect(readFileSync(file, 'utf8')).toBe(text);
