@@ -135,7 +135,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
  * Where uploads live: in media/ beside a SQLite file, or in a PostgreSQL database itself so every
  * server sharing it serves every upload. An in-memory SQLite database has nowhere to keep them.
  */
-function mediaStoreFor(
+export function mediaStoreFor(
   database: QuireDb,
 ): { store: MediaStore; sources: () => readonly MediaReferenceSource[] } | null {
   if (database.kind === 'postgres') {
