@@ -1,6 +1,9 @@
-import { type ReactNode, useEffect, useMemo, useRef, useState } from 'react';
+import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import type { AuthMeResponse } from '../../common/api-contract.js';
 import { ApiProvider } from './api/api-context.js';
 import { describeError } from './api/api-error.js';
+import { authApi, LOCAL_USER } from './api/auth-api.js';
+import { AuthProvider, type AuthState } from './api/auth-context.js';
 import { type ApiClient, createApiClient, type TokenRequestReason } from './api/client.js';
 import { ConfirmDialog } from './components/confirm-dialog.js';
 import { Sidebar } from './components/sidebar.js';
@@ -9,10 +12,12 @@ import { ToastProvider } from './components/toasts.js';
 import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
 import { useDocumentTitle } from './hooks/use-document-title.js';
+import { AccountsPage } from './pages/accounts-page.js';
 import { ContentTypeEditorPage } from './pages/content-type-editor-page.js';
 import { ContentTypesPage } from './pages/content-types-page.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
+import { SignInPage } from './pages/sign-in-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from './routing/routes.js';
 import { useTransliteration } from './schema/slugify.js';
@@ -24,14 +29,87 @@ interface TokenRequest {
 
 /** The whole editor. Tests pass their own API client; the real one talks to `/api` on this origin. */
 export function EditorApp({ client }: { client?: ApiClient }) {
+  // A test's own client stands for the local user; the real editor asks the server who is signed in.
+  if (client) return <Editor client={client} auth={{ me: LOCAL_USER }} />;
+  return <SignedInEditor />;
+}
+
+/**
+ * Asks the server who is signed in: the editor itself when no one needs to sign in (no accounts:
+ * the local user; or a run token, asked for by the token dialog), else the sign-in page. A
+ * session that ends while the editor is open brings the sign-in page back.
+ */
+function SignedInEditor() {
+  const [me, setMe] = useState<AuthMeResponse | null>(null);
+  const [failure, setFailure] = useState<unknown>(null);
+  const [notice, setNotice] = useState<string | null>(null);
+  const load = useCallback(() => {
+    setFailure(null);
+    authApi.me().then(setMe, setFailure);
+  }, []);
+  useEffect(load, [load]);
+  const signOut = useCallback(() => {
+    setMe(null);
+    setNotice(null);
+    authApi.signOut().then(load, load);
+  }, [load]);
+  const sessionEnded = useCallback(() => {
+    setMe(null);
+    setNotice('Your session has ended; sign in again.');
+    load();
+  }, [load]);
+  if (failure) {
+    return (
+      <ErrorState
+        title="Couldn’t reach Quire"
+        message={describeError(failure)}
+        action={
+          <button type="button" className="button" onClick={load}>
+            Try again
+          </button>
+        }
+      />
+    );
+  }
+  if (!me) return <LoadingState label="Connecting to Quire…" />;
+  if (!me.signed_in && me.accounts_exist) {
+    return <SignInPage firstRun={false} notice={notice} onSignedIn={setMe} />;
+  }
+  // Signed in, or a server that wants its run token (the token dialog asks; it is an admin token).
+  const state = me.signed_in ? me : { ...LOCAL_USER, signed_in: false, via: 'token' as const };
+  return (
+    <Editor
+      auth={{ me: state, signOut: me.via === 'session' ? signOut : undefined, signedIn: setMe }}
+      onSessionEnded={me.via === 'session' ? sessionEnded : undefined}
+    />
+  );
+}
+
+/** The editor itself, for whoever `auth` says is signed in. */
+function Editor({
+  client,
+  auth,
+  onSessionEnded,
+}: {
+  client?: ApiClient;
+  auth: AuthState;
+  onSessionEnded?: () => void;
+}) {
   const [tokenRequest, setTokenRequest] = useState<TokenRequest | null>(null);
   const api = useMemo(
     () =>
       client ??
       createApiClient({
-        requestToken: (reason) => new Promise((resolve) => setTokenRequest({ reason, resolve })),
+        requestToken: (reason) => {
+          // A 401 with a session means it ended: sign in again rather than give a token.
+          if (onSessionEnded) {
+            onSessionEnded();
+            return Promise.resolve(null);
+          }
+          return new Promise((resolve) => setTokenRequest({ reason, resolve }));
+        },
       }),
-    [client],
+    [client, onSessionEnded],
   );
   const answer = (token: string | null) => {
     tokenRequest?.resolve(token);
@@ -39,13 +117,15 @@ export function EditorApp({ client }: { client?: ApiClient }) {
   };
   return (
     <ApiProvider client={api}>
-      <RouterProvider>
-        <ToastProvider>
-          <ContentTypesProvider>
-            <Shell />
-          </ContentTypesProvider>
-        </ToastProvider>
-      </RouterProvider>
+      <AuthProvider state={auth}>
+        <RouterProvider>
+          <ToastProvider>
+            <ContentTypesProvider>
+              <Shell />
+            </ContentTypesProvider>
+          </ToastProvider>
+        </RouterProvider>
+      </AuthProvider>
       {tokenRequest && (
         <TokenDialog reason={tokenRequest.reason} onSubmit={(token) => answer(token)} onCancel={() => answer(null)} />
       )}
@@ -66,7 +146,7 @@ function Shell() {
   }, [screenKey]);
   return (
     <div className="app">
-      <Sidebar currentType={currentType} inSchema={inSchema} />
+      <Sidebar currentType={currentType} inSchema={inSchema} inAccounts={route.name === 'accounts'} />
       <main className="main" ref={main}>
         <Screen />
       </main>
@@ -122,6 +202,7 @@ function Screen() {
       <LoadingState label="Opening…" />
     );
   }
+  if (route.name === 'accounts') return <AccountsPage />;
   if (route.name === 'content-types') return <ContentTypesPage />;
   if (route.name === 'content-type') {
     const edited = route.slug === null ? null : types.find((candidate) => candidate.slug === route.slug);

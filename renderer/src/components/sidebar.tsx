@@ -1,9 +1,10 @@
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
+import { useAuth } from '../api/auth-context.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useRowCounts } from '../hooks/use-row-counts.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
-import { IconCollection, IconLayers } from './icons.js';
+import { IconCollection, IconLayers, IconLock } from './icons.js';
 
 const formatCount = new Intl.NumberFormat();
 
@@ -25,8 +26,20 @@ function TypeLink({ type, current, count }: { type: ContentTypeSummary; current:
 }
 
 /** The content types (links named by their titles), the current one highlighted; then the settings. */
-export function Sidebar({ currentType, inSchema }: { currentType: string | null; inSchema: boolean }) {
+export function Sidebar({
+  currentType,
+  inSchema,
+  inAccounts = false,
+}: {
+  currentType: string | null;
+  inSchema: boolean;
+  inAccounts?: boolean;
+}) {
+  const { me, signOut } = useAuth();
   const { types } = useContentTypes();
+  const accounts = useLinkProps(routeHref({ name: 'accounts' }));
+  // Admins manage accounts; the local user may make the first one (first run).
+  const showAccounts = me.can.manage_accounts && (me.via !== 'local' || me.first_run);
   const counts = useRowCounts(types);
   const home = useLinkProps('/');
   const schema = useLinkProps(routeHref({ name: 'content-types' }));
@@ -55,14 +68,37 @@ export function Sidebar({ currentType, inSchema }: { currentType: string | null;
       <nav aria-label="Settings" className="nav nav-settings">
         <h2 className="nav-heading">Settings</h2>
         <ul className="nav-list">
-          <li>
-            <a {...schema} className="nav-link" aria-current={inSchema ? 'page' : undefined}>
-              <IconLayers />
-              <span className="nav-link-text">Content types</span>
-            </a>
-          </li>
+          {me.can.manage_types && (
+            <li>
+              <a {...schema} className="nav-link" aria-current={inSchema ? 'page' : undefined}>
+                <IconLayers />
+                <span className="nav-link-text">Content types</span>
+              </a>
+            </li>
+          )}
+          {showAccounts && (
+            <li>
+              <a {...accounts} className="nav-link" aria-current={inAccounts ? 'page' : undefined}>
+                <IconLock />
+                <span className="nav-link-text">Accounts</span>
+              </a>
+            </li>
+          )}
         </ul>
       </nav>
+      {me.via === 'session' && (
+        <div className="sidebar-user">
+          <span className="sidebar-user-name" data-testid="signed-in-as">
+            {me.name}
+          </span>
+          <span className="sidebar-user-role">{me.role}</span>
+          {signOut && (
+            <button type="button" className="button button-small button-ghost" onClick={signOut}>
+              Sign out
+            </button>
+          )}
+        </div>
+      )}
       <div className="sidebar-footer">
         <span className="connection-dot" aria-hidden="true" />
         <span className="sidebar-footer-text" title={`${window.location.origin}/api`}>

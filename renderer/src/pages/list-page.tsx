@@ -1,6 +1,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
+import { useAuth } from '../api/auth-context.js';
 import { ContentTable } from '../components/content-table.js';
 import { IconPlus, IconSearch } from '../components/icons.js';
 import { listColumns } from '../components/list-columns.js';
@@ -19,6 +20,7 @@ const numbers = new Intl.NumberFormat();
 /** The rows of one content type: search, filters, sortable table, pages. All of it lives in the URL. */
 export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
   const navigate = useNavigate();
+  const { me } = useAuth();
   const { data, offset, loading, error, retry } = useRowList(type, list);
   useDocumentTitle(type.title);
 
@@ -59,10 +61,12 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
           </p>
         </div>
         <div className="page-actions">
-          <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
-            <IconPlus />
-            New
-          </button>
+          {me.can.create_rows && (
+            <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
+              <IconPlus />
+              New
+            </button>
+          )}
         </div>
       </header>
 
@@ -117,10 +121,12 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
           <EmptyState
             title={`No ${type.title.toLowerCase()} yet`}
             action={
-              <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
-                <IconPlus />
-                Add the first row
-              </button>
+              me.can.create_rows && (
+                <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
+                  <IconPlus />
+                  Add the first row
+                </button>
+              )
             }
           >
             Rows you add appear here, and through the API at <code>/api/cms/{type.table}</code>.

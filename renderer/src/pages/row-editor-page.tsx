@@ -3,6 +3,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import type { ContentRow, ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
+import { mayChangeRow, useAuth } from '../api/auth-context.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { FieldFrame, fieldId } from '../components/field-frame.js';
 import { FormBanner } from '../components/form-banner.js';
@@ -94,7 +95,10 @@ function RowForm({
   onCreated(row: ContentRow): void;
 }) {
   const navigate = useNavigate();
+  const { me } = useAuth();
   const editor = useRowEditor(type, initialRow);
+  // Buttons a role may not use are not shown (the server refuses those requests anyway).
+  const mayChange = editor.row ? mayChangeRow(me, editor.row) : me.can.create_rows;
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const listHref = routeHref({ name: 'list', type: type.table, list });
   const backLink = useLinkProps(listHref);
@@ -115,11 +119,13 @@ function RowForm({
       navigate(routeHref({ name: 'row', type: type.table, id: saved.id, list }), { replace: true, force: true });
     }
   };
-  useSaveShortcut(() => void save());
+  useSaveShortcut(() => {
+    if (mayChange) void save();
+  });
 
   const onSubmit = (event: FormEvent) => {
     event.preventDefault();
-    void save();
+    if (mayChange) void save();
   };
   const confirmDelete = async () => {
     if (await editor.remove()) navigate(listHref, { force: true });
@@ -159,7 +165,7 @@ function RowForm({
               Open preview
             </a>
           )}
-          {editor.row && (
+          {editor.row && me.can.create_rows && (
             <button
               type="button"
               className="button"
@@ -170,7 +176,7 @@ function RowForm({
               New
             </button>
           )}
-          {editor.row && (
+          {editor.row && mayChange && (
             <button
               type="button"
               className="button button-danger-quiet"
@@ -181,20 +187,23 @@ function RowForm({
               Delete
             </button>
           )}
-          <button
-            type="submit"
-            form="row-form"
-            className="button button-primary"
-            disabled={editor.saving}
-            aria-busy={editor.saving || undefined}
-            title={`Save (${shortcut})`}
-            // The name stays exactly "Save"; the shortcut is shown, not announced.
-            aria-label="Save"
-          >
-            <IconSave />
-            Save
-            <kbd className="button-kbd">{shortcut}</kbd>
-          </button>
+          {!mayChange && <span className="save-state">Read only</span>}
+          {mayChange && (
+            <button
+              type="submit"
+              form="row-form"
+              className="button button-primary"
+              disabled={editor.saving}
+              aria-busy={editor.saving || undefined}
+              title={`Save (${shortcut})`}
+              // The name stays exactly "Save"; the shortcut is shown, not announced.
+              aria-label="Save"
+            >
+              <IconSave />
+              Save
+              <kbd className="button-kbd">{shortcut}</kbd>
+            </button>
+          )}
         </div>
       </header>
 

@@ -24,12 +24,17 @@ export type Route =
   | { name: 'create'; type: string; list: ListState }
   | { name: 'row'; type: string; id: string; list: ListState }
   | { name: 'content-types' }
+  /** Accounts and API tokens (admins), or the first-run form. */
+  | { name: 'accounts' }
   /** A content type's schema; `slug` null for a new type. */
   | { name: 'content-type'; slug: string | null }
   | { name: 'unknown'; path: string };
 
 /** Where the content-type screens live; no row route has a second segment other than `new` or `rows`. */
 const SCHEMA_PATH = ['settings', 'content-types'] as const;
+
+/** Where the accounts screen lives. */
+const ACCOUNTS_PATH = ['settings', 'accounts'] as const;
 
 /** The list state of a fresh visit. */
 export const EMPTY_LIST_STATE: ListState = {
@@ -55,6 +60,9 @@ export function parseLocation(pathname: string, search: string): Route {
   const [type, second, third, ...rest] = decoded as string[];
   const list = parseListState(search);
   if (segments.length === 0) return { name: 'home' };
+  if (decoded.length === 2 && decoded[0] === ACCOUNTS_PATH[0] && decoded[1] === ACCOUNTS_PATH[1]) {
+    return { name: 'accounts' };
+  }
   if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
     const [, , action, slug, ...more] = decoded as string[];
     if (action === undefined) return { name: 'content-types' };
@@ -83,6 +91,8 @@ export function routeHref(route: Route): string {
       return `/${encodeURIComponent(route.type)}/rows/${encodeURIComponent(route.id)}${listQuery(route.list)}`;
     case 'content-types':
       return `/${SCHEMA_PATH.join('/')}`;
+    case 'accounts':
+      return `/${ACCOUNTS_PATH.join('/')}`;
     case 'content-type':
       return route.slug === null
         ? `/${SCHEMA_PATH.join('/')}/new`

@@ -1,0 +1,74 @@
+import { abilitiesOf } from '../../../common/access-rules.js';
+import type {
+  AccountListResponse,
+  AccountSummary,
+  AuthMeResponse,
+  CreateAccountRequest,
+  CreateTokenRequest,
+  CreateTokenResponse,
+  TokenListResponse,
+  TokenSummary,
+  UpdateAccountRequest,
+} from '../../../common/api-contract.js';
+import { ApiError } from './api-error.js';
+import { sessionTokenStore } from './auth-token.js';
+
+/**
+ * Sign-in and the admin screen's calls (`/api/auth/*`, `/api/accounts`, `/api/tokens`). The
+ * session is a cookie the browser sends by itself (same origin only); a run token given in the
+ * token dialog is sent too, so an admin token works here as everywhere.
+ */
+
+/** What the editor assumes when it is not asked (tests with their own client): the local user. */
+export const LOCAL_USER: AuthMeResponse = {
+  signed_in: true,
+  via: 'local',
+  name: null,
+  role: 'admin',
+  content_types: null,
+  can: abilitiesOf('admin'),
+  accounts_exist: false,
+  first_run: false,
+};
+
+async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  const headers: Record<string, string> = { Accept: 'application/json' };
+  const token = sessionTokenStore().get();
+  if (token) headers.Authorization = `Bearer ${token}`;
+  if (body !== undefined) headers['Content-Type'] = 'application/json';
+  let response: Response;
+  try {
+    response = await fetch(`/api${path}`, {
+      method,
+      headers,
+      body: body === undefined ? undefined : JSON.stringify(body),
+      credentials: 'same-origin',
+    });
+  } catch {
+    throw new ApiError(0, 'network_error', 'Cannot reach the Quire server');
+  }
+  const text = await response.text().catch(() => '');
+  let payload: unknown;
+  try {
+    payload = text ? JSON.parse(text) : undefined;
+  } catch {
+    payload = undefined;
+  }
+  if (!response.ok) throw ApiError.fromBody(response.status, payload);
+  return payload as T;
+}
+
+/** The auth and admin calls. */
+export const authApi = {
+  me: () => call<AuthMeResponse>('GET', '/auth/me'),
+  signIn: (name: string, password: string) => call<AuthMeResponse>('POST', '/auth/sign-in', { name, password }),
+  firstRun: (name: string, password: string) => call<AuthMeResponse>('POST', '/auth/first-run', { name, password }),
+  signOut: () => call<AuthMeResponse>('POST', '/auth/sign-out'),
+  listAccounts: async () => (await call<AccountListResponse>('GET', '/accounts')).accounts,
+  addAccount: (body: CreateAccountRequest) => call<AccountSummary>('POST', '/accounts', body),
+  changeAccount: (name: string, body: UpdateAccountRequest) =>
+    call<AccountSummary>('PATCH', `/accounts/${encodeURIComponent(name)}`, body),
+  listTokens: async () => (await call<TokenListResponse>('GET', '/tokens')).tokens,
+  addToken: (body: CreateTokenRequest) => call<CreateTokenResponse>('POST', '/tokens', body),
+  revokeToken: (name: string) => call<TokenSummary>('DELETE', `/tokens/${encodeURIComponent(name)}`),
+};

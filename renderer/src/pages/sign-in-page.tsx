@@ -1,0 +1,114 @@
+import { type FormEvent, useState } from 'react';
+import { MIN_PASSWORD_LENGTH } from '../../../common/access-rules.js';
+import type { AuthMeResponse } from '../../../common/api-contract.js';
+import { describeError } from '../api/api-error.js';
+import { authApi } from '../api/auth-api.js';
+import { useDocumentTitle } from '../hooks/use-document-title.js';
+
+/**
+ * The sign-in page, or on first run (a loopback server with no account yet) the form that makes
+ * the first admin. Either way the server answers with who is now signed in.
+ */
+export function SignInPage({
+  firstRun,
+  notice,
+  onSignedIn,
+}: {
+  firstRun: boolean;
+  /** Why the page shows (a session that ended), if there is a reason worth saying. */
+  notice?: string | null;
+  onSignedIn(me: AuthMeResponse): void;
+}) {
+  useDocumentTitle(firstRun ? 'Create the first account' : 'Sign in');
+  const [name, setName] = useState('');
+  const [password, setPassword] = useState('');
+  const [again, setAgain] = useState('');
+  const [problem, setProblem] = useState<string | null>(null);
+  const [busy, setBusy] = useState(false);
+
+  const submit = async (event: FormEvent) => {
+    event.preventDefault();
+    if (firstRun && password !== again) {
+      setProblem('The two passwords differ.');
+      return;
+    }
+    setBusy(true);
+    setProblem(null);
+    try {
+      onSignedIn(
+        firstRun ? await authApi.firstRun(name.trim(), password) : await authApi.signIn(name.trim(), password),
+      );
+    } catch (error) {
+      setProblem(describeError(error));
+      setBusy(false);
+    }
+  };
+
+  return (
+    <div className="sign-in">
+      <form className="card sign-in-card" onSubmit={(event) => void submit(event)} aria-labelledby="sign-in-title">
+        <div className="sign-in-brand">
+          <img src="/favicon.svg" alt="" width={32} height={32} />
+          <span className="brand-name">Quire</span>
+        </div>
+        <h1 id="sign-in-title" className="page-title">
+          {firstRun ? 'Create the first account' : 'Sign in'}
+        </h1>
+        <p className="page-subtitle">
+          {firstRun
+            ? 'This Quire has no accounts yet. The first one is an admin, who can add the others. Until then, no one needs to sign in here.'
+            : 'This Quire is shared: sign in with the name and password an admin gave you.'}
+        </p>
+        {(problem ?? notice) && (
+          <div className={`banner ${problem ? 'banner-error' : ''}`} role={problem ? 'alert' : 'status'}>
+            <span className="banner-text">{problem ?? notice}</span>
+          </div>
+        )}
+        <label className="label" htmlFor="sign-in-name">
+          Name
+        </label>
+        <input
+          id="sign-in-name"
+          className="input"
+          autoComplete="username"
+          value={name}
+          onChange={(event) => setName(event.target.value)}
+          required
+        />
+        <label className="label" htmlFor="sign-in-password">
+          Password
+        </label>
+        <input
+          id="sign-in-password"
+          className="input"
+          type="password"
+          autoComplete={firstRun ? 'new-password' : 'current-password'}
+          minLength={firstRun ? MIN_PASSWORD_LENGTH : undefined}
+          value={password}
+          onChange={(event) => setPassword(event.target.value)}
+          required
+        />
+        {firstRun && (
+          <>
+            <label className="label" htmlFor="sign-in-again">
+              Password again
+            </label>
+            <input
+              id="sign-in-again"
+              className="input"
+              type="password"
+              autoComplete="new-password"
+              value={again}
+              onChange={(event) => setAgain(event.target.value)}
+              required
+            />
+            <p className="field-hint">At least {MIN_PASSWORD_LENGTH} characters.</p>
+          </>
+        )}
+        <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !password}>
+          {firstRun ? 'Create account and sign in' : 'Sign in'}
+        </button>
+      </form>
+    </div>
+  );
+}
