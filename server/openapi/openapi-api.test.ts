@@ -1,4 +1,7 @@
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createApp } from '../app.js';
+import { openDatabase } from '../db/database.js';
 import { request } from '../test-support/api-scenario.js';
 import { openApiProblems, ResponseChecker } from '../test-support/openapi-responses.js';
 import { pngImage } from '../test-support/sample-images.js';
@@ -96,6 +99,27 @@ describe('GET /api/openapi.json', () => {
     expect(order.schema.enum).toContain('starts_at');
     expect(order.schema.enum).toContain('updated_at');
     expect(order.schema.enum).not.toContain('tags');
+  });
+
+  it('documents every route the server has, with each of its methods', async () => {
+    // The app as the server builds it (over a SQLite file, so the upload routes are there).
+    const database = await openDatabase(join(server.dir, 'routes.sqlite'));
+    try {
+      const { app } = await createApp({ database, editorName: null, log: () => {} });
+      const routes = routesOf((app as unknown as { router: RouterLike }).router);
+      expect(routes.length).toBeGreaterThan(10);
+      for (const { path, methods } of routes) {
+        // `/cms/:type` is documented once per content type; `:name` becomes `{name}`.
+        const documented = path.startsWith('/cms/:type')
+          ? path.replace(':type', 'events').replace(':id', '{id}')
+          : path.replace(/:(\w+)/g, '{$1}');
+        const item = document.paths[documented] as Record<string, unknown> | undefined;
+        expect(item, `${path} is not documented`).toBeDefined();
+        for (const method of methods) expect(item?.[method], `${method} ${path}`).toBeDefined();
+      }
+    } finally {
+      await database.close();
+    }
   });
 
   it('maps each column type to JSON Schema: options as enums, tags as lists, relations as objects, formats', () => {
@@ -225,6 +249,9 @@ describe('answers match the document', () => {
     await call('GET', '/cms-content');
     await call('GET', '/cms-content/events');
     await call('GET', '/media/unused');
+    await call('GET', '/auth/me');
+    await call('GET', '/accounts');
+    await call('GET', '/tokens');
 
     // Errors, each in the one error shape and under a documented status.
     expect((await call('GET', '/cms/events/no-such-row')).response.status).toBe(404);
@@ -251,3 +278,21 @@ describe('answers match the document', () => {
     expect(checker.matches('Event', { ...row, unknown: 1 })).not.toEqual([]);
   });
 });
+
+/** The parts of an Express router the route listing reads. */
+interface RouterLike {
+  stack: { route?: { path: unknown; methods: Record<string, boolean> }; handle?: Partial<RouterLike> }[];
+}
+
+/** Every route of a router and the routers it mounts, with its methods (not `.all`'s refusal). */
+function routesOf(router: RouterLike): { path: string; methods: string[] }[] {
+  const found: { path: string; methods: string[] }[] = [];
+  for (const layer of router.stack) {
+    if (layer.route && typeof layer.route.path === 'string') {
+      found.push({ path: layer.route.path, methods: Object.keys(layer.route.methods).filter((m) => m !== '_all') });
+    } else if (layer.handle?.stack) {
+      found.push(...routesOf(layer.handle as RouterLike));
+    }
+  }
+  return found;
+}

@@ -4,6 +4,7 @@ import { DEFAULT_LIMIT, MAX_LIMIT } from '../content/list-query.js';
 import type { JsonSchema } from '../fields/field.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { shapeNames, typeNames } from '../types-gen/type-names.js';
+import { accountPaths, accountSchemas } from './openapi-account-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
 
 /** An OpenAPI 3.1 document as a plain object. */
@@ -48,10 +49,15 @@ const WRITE_ERRORS: ErrorCode[] = [
  * type its own list, row and write paths with its row schema, so the document changes when a type does.
  */
 export function openApiDocument(types: readonly ContentType[], options: DocumentOptions): OpenApiDocument {
-  const shared = sharedSchemas();
+  const shared = { ...sharedSchemas(), ...accountSchemas() };
   const names = typeNames(types, Object.keys(shared));
   const schemas: Record<string, JsonSchema> = { ...shared };
-  const paths: Record<string, JsonSchema> = { ...contentTypePaths(), ...mediaPaths(), ...describePaths() };
+  const paths: Record<string, JsonSchema> = {
+    ...contentTypePaths(),
+    ...mediaPaths(),
+    ...describePaths(),
+    ...accountPaths(responses),
+  };
   for (const type of types) {
     const name = names.get(type.table) ?? type.table;
     Object.assign(schemas, typeSchemas(type, name));
@@ -73,6 +79,8 @@ export function openApiDocument(types: readonly ContentType[], options: Document
       ...types.map((type) => ({ name: type.table, description: type.title })),
       { name: 'media' },
       { name: 'description' },
+      { name: 'sign-in' },
+      { name: 'accounts and tokens', description: 'Admins only' },
     ],
     paths,
     components: { schemas, responses: errorResponses(), securitySchemes: securitySchemes() },
