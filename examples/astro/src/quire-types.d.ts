@@ -169,6 +169,98 @@ export interface UnusedMediaResponse {
   bytes: number;
 }
 
+export interface AuthMeResponse {
+  signed_in: boolean;
+  via: "session" | "token" | "local" | null;
+  name: string | null;
+  role: "admin" | "editor" | "author" | "viewer" | null;
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types: string[] | null;
+  can: {
+    read: boolean;
+    create_rows: boolean;
+    change_any_row: boolean;
+    change_own_rows: boolean;
+    upload: boolean;
+    manage_types: boolean;
+    manage_accounts: boolean;
+  };
+  accounts_exist: boolean;
+  first_run: boolean;
+}
+
+export interface SignInRequest {
+  name: string;
+  password: string;
+}
+
+export interface AccountSummary {
+  name: string;
+  role: "admin" | "editor" | "author" | "viewer";
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types: string[] | null;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface AccountListResponse {
+  accounts: AccountSummary[];
+}
+
+export interface CreateAccountRequest {
+  name: string;
+  role: "admin" | "editor" | "author" | "viewer";
+  password: string;
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types?: string[] | null;
+}
+
+export interface UpdateAccountRequest {
+  role?: "admin" | "editor" | "author" | "viewer";
+  password?: string;
+  disabled?: boolean;
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types?: string[] | null;
+}
+
+export interface TokenSummary {
+  name: string;
+  role: "admin" | "editor" | "author" | "viewer";
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types: string[] | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+}
+
+export interface TokenListResponse {
+  tokens: TokenSummary[];
+}
+
+export interface CreateTokenRequest {
+  name: string;
+  role: "admin" | "editor" | "author" | "viewer";
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types?: string[] | null;
+  /** Days until it expires; none: never */
+  expires_days?: number | null;
+}
+
+export interface CreateTokenResponse {
+  name: string;
+  role: "admin" | "editor" | "author" | "viewer";
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types: string[] | null;
+  expires_at: string | null;
+  revoked_at: string | null;
+  last_used_at: string | null;
+  created_at: string;
+  /** Shown this once */
+  token: string;
+}
+
 /** A row of News (/api/cms/news) */
 export interface News {
   /** The row’s id (its primary key) */
