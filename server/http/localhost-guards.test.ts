@@ -3,7 +3,12 @@ import { securityFor } from './localhost-guards.js';
 
 describe('securityFor (what a listen address requires)', () => {
   it('needs no token on loopback and accepts only loopback hosts besides the allowed ones', () => {
-    expect(securityFor('127.0.0.1', {})).toEqual({ allowedHosts: [], corsOrigins: [], token: null });
+    expect(securityFor('127.0.0.1', {})).toEqual({
+      allowedHosts: [],
+      corsOrigins: [],
+      token: null,
+      loopbackOnly: true,
+    });
     expect(securityFor('localhost', { allowedHosts: ['Quire.Example'] }).allowedHosts).toEqual(['quire.example']);
   });
 
@@ -16,6 +21,8 @@ describe('securityFor (what a listen address requires)', () => {
     const second = securityFor('0.0.0.0', {});
     expect(first.token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(first.token).not.toBe(second.token);
+    // No first-run form where other machines could reach it.
+    expect(first.loopbackOnly).toBe(false);
   });
 
   it('keeps the given token beyond loopback, and accepts the address it listens on as Host', () => {
