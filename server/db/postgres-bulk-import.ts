@@ -3,6 +3,7 @@ import type { BulkWriter } from './bulk-writer.js';
 import type { StoredRow } from './content-repository.js';
 import type { PostgresQuireDb } from './database.js';
 import { rowsWrittenInSearchIndex } from './postgres-search-index.js';
+import { PrefixSet } from './prefix-set.js';
 
 /** Most parameters one statement carries (PostgreSQL's limit is 65,535). */
 const MAX_PARAMETERS = 30_000;
@@ -19,7 +20,8 @@ class Refused extends Error {}
  * `runBulkImport` does on SQLite, with the same `BulkWriter`: the table is locked against other
  * servers' writes (reads go on) and its ids and the values of `lookupColumns` (its slugs) are read
  * once, so every lookup is answered in memory, exactly, as rows are validated. Once every row
- * passed, they are written in multi-row INSERTs and their search text in batches alongside.
+ * passed, they are written in multi-row INSERTs and their search text in batches alongside; into
+ * an empty table the plain indexes are built once afterwards, as on SQLite.
  * `work` returns whether to commit.
  */
 export async function runPostgresBulkImport(
@@ -34,23 +36,22 @@ export async function runPostgresBulkImport(
       const db = trx as unknown as AnyDb;
       // Writes through other servers wait for the import, so the values read here stay exact.
       await sql`lock table ${sql.table(table)} in share row exclusive mode`.execute(db);
-      const ids = new Set<string>();
-      const values = new Map<string, Set<string>>(lookupColumns.map((column) => [column, new Set()]));
       const existing = await db
         .selectFrom(table)
         .select(['id', ...lookupColumns])
         .execute();
-      for (const row of existing) {
-        ids.add(String(row.id));
-        for (const [column, set] of values) if (typeof row[column] === 'string') set.add(row[column] as string);
-      }
+      const ids = new Set(existing.map((row) => String(row.id)));
+      const values = new Map(
+        lookupColumns.map((column) => [
+          column,
+          new PrefixSet(existing.flatMap((row) => (typeof row[column] === 'string' ? [row[column] as string] : []))),
+        ]),
+      );
       const pending: StoredRow[] = [];
       const writer: BulkWriter = {
         rowExists: (id) => ids.has(id),
         slugTaken: (column, slug) => valuesOf(values, column).has(slug),
-        valuesStartingWith(column, prefix) {
-          return new Set([...valuesOf(values, column)].filter((value) => value.startsWith(prefix)));
-        },
+        valuesStartingWith: (column, prefix) => valuesOf(values, column).startingWith(prefix),
         insert(row) {
           pending.push(Object.fromEntries(columns.map((column) => [column, row[column] ?? null])));
           ids.add(String(row.id));
@@ -58,6 +59,16 @@ export async function runPostgresBulkImport(
         },
       };
       if (!(await work(writer))) throw new Refused();
+      // Into an empty table, the plain indexes are cheaper built once from the rows than kept row by
+      // row; unique ones stay (the database checks them as rows go in).
+      const rebuilt =
+        existing.length === 0
+          ? (
+              await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition
+                from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(db)
+            ).rows.filter((index) => !/^\s*create\s+unique\b/i.test(index.definition))
+          : [];
+      for (const index of rebuilt) await sql`drop index ${sql.id(index.name)}`.execute(db);
       const searched = await database.engine.searchIndex.indexedColumns(trx as unknown as Kysely<unknown>, table);
       const batch = Math.max(1, Math.min(MAX_BATCH_ROWS, Math.floor(MAX_PARAMETERS / columns.length)));
       for (let start = 0; start < pending.length; start += batch) {
@@ -67,6 +78,7 @@ export async function runPostgresBulkImport(
           await rowsWrittenInSearchIndex(trx as unknown as Kysely<unknown>, table, searched, rows);
         }
       }
+      for (const index of rebuilt) await sql.raw(index.definition).execute(db);
     });
     return true;
   } catch (error) {
@@ -75,7 +87,7 @@ export async function runPostgresBulkImport(
   }
 }
 
-function valuesOf(values: Map<string, Set<string>>, column: string): Set<string> {
+function valuesOf(values: Map<string, PrefixSet>, column: string): PrefixSet {
   const set = values.get(column);
   if (!set) throw new Error(`the bulk import does not look up ${column}`);
   return set;
