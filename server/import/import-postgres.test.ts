@@ -88,13 +88,29 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
     }
   }
 
+  /** The indexes of menu_items on PostgreSQL, by name, with their definitions. */
+  async function postgresIndexes(): Promise<Record<string, string>> {
+    const pg = await openPostgresDatabase(database().target);
+    try {
+      const { rows } = await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition
+        from pg_indexes where tablename = 'menu_items'`.execute(pg.db);
+      return Object.fromEntries(rows.map((row) => [row.name, row.definition]));
+    } finally {
+      await pg.close();
+    }
+  }
+
   it('imports the same rows into both engines, search text included', async () => {
+    const indexesBefore = await postgresIndexes();
+    expect(Object.keys(indexesBefore).length).toBeGreaterThan(2);
     const ndjson = `${MENU.map((item) => JSON.stringify(item)).join('\n')}\n`;
     const intoSqlite = await runImport(['--db', dbFile], 'menu_items', 'menu.ndjson', ndjson);
     const intoPostgres = await runImport(['--database', database().url], 'menu_items', 'menu.ndjson', ndjson);
     expect(intoSqlite, intoSqlite.err).toMatchObject({ code: 0, err: '' });
     expect(intoPostgres, intoPostgres.err).toMatchObject({ code: 0, err: '' });
     expect(intoPostgres.out).toMatch(/^Imported 5 menu_items rows from menu\.ndjson in [\d.]+ s \([\d,]+ rows\/s\)\n$/);
+    // The plain indexes, dropped for the import into an empty table, are back as they were.
+    expect(await postgresIndexes()).toEqual(indexesBefore);
 
     const { sqlite, postgres: onPostgres } = await both((origin) => menuThroughApi(origin));
     expect(sqlite.total).toBe(5);
