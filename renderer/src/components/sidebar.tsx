@@ -1,10 +1,12 @@
+import { useMemo } from 'react';
+import { typeAllowed } from '../../../common/access-rules.js';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useAuth } from '../api/auth-context.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useRowCounts } from '../hooks/use-row-counts.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
-import { IconCollection, IconLayers, IconLock } from './icons.js';
+import { IconCode, IconCollection, IconLayers, IconLock } from './icons.js';
 
 const formatCount = new Intl.NumberFormat();
 
@@ -30,19 +32,25 @@ export function Sidebar({
   currentType,
   inSchema,
   inAccounts = false,
+  inApi = false,
 }: {
   currentType: string | null;
   inSchema: boolean;
   inAccounts?: boolean;
+  inApi?: boolean;
 }) {
   const { me, signOut } = useAuth();
-  const { types } = useContentTypes();
+  const { types: allTypes } = useContentTypes();
+  // A person limited to some content types sees only those (the server refuses the others).
+  const limit = me.content_types;
+  const types = useMemo(() => allTypes?.filter((type) => typeAllowed(limit, type)) ?? null, [allTypes, limit]);
   const accounts = useLinkProps(routeHref({ name: 'accounts' }));
   // Admins manage accounts; the local user may make the first one (first run).
   const showAccounts = me.can.manage_accounts && (me.via !== 'local' || me.first_run);
   const counts = useRowCounts(types);
   const home = useLinkProps('/');
   const schema = useLinkProps(routeHref({ name: 'content-types' }));
+  const apiReference = useLinkProps(routeHref({ name: 'api' }));
   return (
     <aside className="sidebar">
       <a {...home} className="brand">
@@ -84,6 +92,12 @@ export function Sidebar({
               </a>
             </li>
           )}
+          <li>
+            <a {...apiReference} className="nav-link" aria-current={inApi ? 'page' : undefined}>
+              <IconCode />
+              <span className="nav-link-text">API</span>
+            </a>
+          </li>
         </ul>
       </nav>
       {me.via === 'session' && (
