@@ -1,11 +1,24 @@
-import type { Kysely } from 'kysely';
+import { CompiledQuery, type Kysely } from 'kysely';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import type { ContentType } from './content-type.js';
 import { ReadCache, type RowChange } from './read-cache.js';
 
 /** What a write changes: one type's rows (a create only adds), or the content types themselves. */
-export type WriteScope = { type: ContentType; onlyAdds: boolean } | { schema: true };
+export type WriteScope = RowScope | { schema: true };
+
+/**
+ * A row write's scope: one type's rows; a create only adds. `by` is who writes (recorded in the
+ * row's history); `restore` marks a write that puts an earlier version back.
+ */
+export type RowScope = { type: ContentType; onlyAdds: boolean; by?: string | null; restore?: boolean };
+
+/**
+ * Work that runs inside a row write's transaction once the write's own work has succeeded (inside
+ * its savepoint in a batch), with what it changed: a failure undoes the write with it, and a write
+ * that fails records nothing. Revisions (and a build-hook outbox) plug in here.
+ */
+export type WriteObserver = (trx: Kysely<QuireDatabase>, scope: RowScope, log: WriteLog) => Promise<void>;
 
 /** What a running write reports back: the rows it changed, and work to run once it has committed. */
 export interface WriteLog {
@@ -13,26 +26,71 @@ export interface WriteLog {
   changes: RowChange[];
   /** The read cache's gap token when a create began (see ReadCache.rememberSlug); undefined otherwise. */
   gapToken: number | undefined;
-  /** Run once the transaction has committed. */
-  afterCommit: (() => void)[];
+  /**
+   * Run once the write's changes are kept: after its commit, or in a batch as soon as its savepoint
+   * is released, so later writes of the batch build on what it learnt (a slug taken). A batch that
+   * fails after that empties the read cache: nothing learnt this way outlives uncommitted rows.
+   */
+  whenKept: (() => void)[];
+}
+
+type Work<T> = (trx: Kysely<QuireDatabase>, log: WriteLog) => Promise<T>;
+
+/** A row write waiting for, or running in, a batch. */
+interface QueuedWrite {
+  scope: RowScope;
+  work: Work<unknown>;
+  log: WriteLog;
+  /** Set when its work has run: its value, or the error it threw (its savepoint was undone). */
+  outcome: { ok: true; value: unknown } | { ok: false; error: unknown } | null;
+  resolve: (value: unknown) => void;
+  reject: (error: unknown) => void;
 }
 
 /**
+ * Most writes sharing one commit. Bounds the wait of the batch's first write; with 16 clients a
+ * batch rarely holds more than 16.
+ */
+const MAX_BATCH = 64;
+
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
+/**
  * The one way content tables change. Every write (rows, search-index batches, content types and
- * their migrations) runs in one transaction here, and the read cache hears of it before the
+ * their migrations) runs in a transaction here, and the read cache hears of it before the
  * transaction starts and after it ends: while a write holds the connection, reads wait their turn
  * through Kysely instead of running prepared statements on it mid-transaction, and nothing the
  * cache keeps outlives a change it did not follow (a content-type change empties it).
+ *
+ * Group commit (SQLite, where a runner gives one connection): row writes arriving together run one
+ * after another in one transaction, each under its own savepoint, and commit together (one sync to
+ * disk for all, `synchronous=FULL` kept). A write that fails is undone alone and gets its own error;
+ * every write is answered only once the commit has returned, so a 2xx still means on disk, and a
+ * crash before the commit loses only writes nobody was told about. Reads never see the open batch:
+ * the read cache changes only after the commit, and direct reads go through Kysely (which waits for
+ * the connection) while any write is under way. PostgreSQL keeps one transaction per write, run
+ * concurrently over its pool.
  */
 export class ContentWrites {
   /** Exact counts and pages kept between writes; null without a statement runner (no direct reads). */
   readonly cache: ReadCache | null;
+  /**
+   * The statement runner for reads outside writes: direct statements while no write is under way,
+   * otherwise queued through Kysely behind the write's transaction (so never reading uncommitted
+   * rows, even a read that started before the write). Undefined without a runner.
+   */
+  readonly reads: StatementRunner | undefined;
+  /** Row writes waiting for the next batch. */
+  private readonly queue: QueuedWrite[] = [];
+  /** Whether batches are being run (the queue is drained until empty). */
+  private batching = false;
 
   constructor(
     private readonly db: Kysely<QuireDatabase>,
-    runner?: StatementRunner,
+    private readonly runner?: StatementRunner,
   ) {
     this.cache = runner ? new ReadCache(() => runner.externalChangeToken()) : null;
+    this.reads = runner && this.cache ? committedReads(db, runner, this.cache) : undefined;
   }
 
   /** The content-type change under way (they run one at a time), or null. */
@@ -69,15 +127,30 @@ export class ContentWrites {
     return this.cache.writing;
   }
 
-  /** Runs `work` in one transaction; the read cache follows what it changed, or forgets on failure. */
-  async run<T>(scope: WriteScope, work: (trx: Kysely<QuireDatabase>, log: WriteLog) => Promise<T>): Promise<T> {
+  /**
+   * Runs `work` in a transaction; the read cache follows what it changed, or forgets on failure.
+   * Row writes on a single connection share a transaction and its commit with the writes arriving
+   * with them (see the class comment); they settle only after that commit.
+   */
+  run<T>(scope: WriteScope, work: Work<T>): Promise<T> {
+    if (!('type' in scope)) return this.runAlone(scope, work);
+    const observed: Work<T> = async (trx, log) => {
+      const value = await work(trx, log);
+      if (log.changes.length > 0) for (const observe of this.observers) await observe(trx, scope, log);
+      return value;
+    };
+    if (this.runner && this.cache) return this.runInBatch(scope, observed, this.cache);
+    return this.runAlone(scope, observed);
+  }
+
+  /** Run inside every row write's transaction that changed rows (see WriteObserver). */
+  readonly observers: WriteObserver[] = [];
+
+  /** One write in its own transaction (content-type changes; every write on PostgreSQL). */
+  private async runAlone<T>(scope: WriteScope, work: Work<T>): Promise<T> {
     const cache = this.cache;
     const rows = 'type' in scope ? scope : null;
-    const log: WriteLog = {
-      changes: [],
-      gapToken: rows?.onlyAdds ? cache?.gapToken : undefined,
-      afterCommit: [],
-    };
+    const log = newLog(rows, cache);
     if (rows) cache?.beginWrite(rows.type, rows.onlyAdds);
     else cache?.beginWrite(SCHEMA, false);
     let committed = false;
@@ -93,10 +166,115 @@ export class ContentWrites {
         // Types are rebuilt from the registry after a schema change; everything kept is stale.
         cache?.clear();
       }
-      if (committed) for (const then of log.afterCommit) then();
+      if (committed) for (const then of log.whenKept) then();
+    }
+  }
+
+  /** Queues a row write for the current or next batch. */
+  private runInBatch<T>(scope: RowScope, work: Work<T>, cache: ReadCache): Promise<T> {
+    const log = newLog(scope, cache);
+    cache.beginWrite(scope.type, scope.onlyAdds);
+    return new Promise<T>((resolve, reject) => {
+      this.queue.push({ scope, work, log, outcome: null, resolve: resolve as (value: unknown) => void, reject });
+      if (!this.batching) {
+        this.batching = true;
+        void this.runBatches();
+      }
+    });
+  }
+
+  /** Runs batches until no write is waiting. */
+  private async runBatches(): Promise<void> {
+    while (this.queue.length > 0) {
+      const batch: QueuedWrite[] = [];
+      let failure: { error: unknown } | null = null;
+      try {
+        // Holding Kysely's connection keeps its queries (queued reads, content-type changes) out
+        // of the open transaction until it has committed.
+        await this.db.connection().execute((connection) => this.runBatch(connection, batch));
+      } catch (error) {
+        failure = { error };
+      }
+      this.settle(batch, failure);
+      // Reads and content-type changes waiting for the connection take it before the next batch.
+      if (this.queue.length > 0) await nextTurn();
+    }
+    this.batching = false;
+  }
+
+  /**
+   * One transaction: each queued write under its own savepoint, more joining while they arrive
+   * (a turn of the event loop lets requests already received reach the queue), then one commit.
+   */
+  private async runBatch(connection: Kysely<QuireDatabase>, batch: QueuedWrite[]): Promise<void> {
+    const transaction = (this.runner as StatementRunner).transaction;
+    transaction.begin();
+    try {
+      for (;;) {
+        while (this.queue.length > 0 && batch.length < MAX_BATCH) {
+          const write = this.queue.shift() as QueuedWrite;
+          batch.push(write);
+          transaction.savepoint();
+          try {
+            write.outcome = { ok: true, value: await write.work(connection, write.log) };
+            transaction.release();
+            for (const then of write.log.whenKept) then();
+          } catch (error) {
+            write.outcome = { ok: false, error };
+            // Some failures (a full disk, an I/O error) end the whole transaction: then no write
+            // of this batch can commit, and all of them fail.
+            if (!transaction.open) throw error;
+            transaction.undo();
+          }
+        }
+        if (batch.length >= MAX_BATCH) break;
+        await nextTurn();
+        if (this.queue.length === 0) break;
+      }
+      transaction.commit();
+    } catch (error) {
+      if (transaction.open) transaction.rollback();
+      throw error;
+    }
+  }
+
+  /** Answers a batch's writes once it has committed (or failed as a whole), in arrival order. */
+  private settle(batch: readonly QueuedWrite[], failure: { error: unknown } | null): void {
+    const cache = this.cache as ReadCache;
+    // Slug hints learnt from the batch's writes would claim slugs that were never committed.
+    if (failure && batch.some((write) => write.outcome?.ok)) cache.clear();
+    for (const write of batch) {
+      const { scope, log, outcome } = write;
+      const committed = failure === null && outcome?.ok === true;
+      // A write undone to its savepoint changed nothing; a failed batch may have changed anything
+      // before its rollback, so the cache forgets the table.
+      cache.endWrite(scope.type, scope.onlyAdds, failure ? null : committed ? log.changes : []);
+      if (committed) {
+        write.resolve(outcome.value);
+      } else {
+        write.reject(outcome?.ok === false ? outcome.error : failure?.error);
+      }
     }
   }
 }
 
 /** The read cache's key for "the content types themselves" (no type's entries). */
 const SCHEMA = {};
+
+function newLog(rows: RowScope | null, cache: ReadCache | null): WriteLog {
+  return { changes: [], gapToken: rows?.onlyAdds ? cache?.gapToken : undefined, whenKept: [] };
+}
+
+/** Direct statements while no write is under way; otherwise through Kysely, after the write commits. */
+function committedReads(db: Kysely<QuireDatabase>, runner: StatementRunner, cache: ReadCache): StatementRunner {
+  const queued = async (sql: string, parameters: readonly unknown[]) =>
+    db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(sql, [...parameters]));
+  return {
+    all: async (sql, parameters) =>
+      cache.writing ? (await queued(sql, parameters)).rows : runner.all(sql, parameters),
+    run: async (sql, parameters) =>
+      cache.writing ? Number((await queued(sql, parameters)).numAffectedRows ?? 0) : runner.run(sql, parameters),
+    externalChangeToken: () => runner.externalChangeToken(),
+    transaction: runner.transaction,
+  };
+}

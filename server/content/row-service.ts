@@ -71,7 +71,8 @@ export class RowService {
     private readonly writes: ContentWrites,
     private readonly runner?: StatementRunner,
   ) {
-    this.reader = new ContentRepository(db, engine, runner);
+    // Reads never run direct statements on the connection while a write's transaction is open there.
+    this.reader = new ContentRepository(db, engine, writes.reads ?? runner);
     this.queuedReader = new ContentRepository(db, engine);
   }
 
@@ -229,7 +230,7 @@ export class RowService {
     const slug = slugWithSuffix(base, n);
     if (cache && write?.gapToken !== undefined) {
       const gapToken = write.gapToken;
-      write.afterCommit.push(() => cache.rememberSlug(type, column, base, n, gapToken));
+      write.whenKept.push(() => cache.rememberSlug(type, column, base, n, gapToken));
     }
     return slug;
   }

@@ -14,4 +14,28 @@ export interface StatementRunner {
    * committed a change since the last call; writes of this connection do not change it.
    */
   externalChangeToken(): number;
+  /** Transaction control on the runner's one connection (group commit: see ContentWrites). */
+  readonly transaction: ConnectionTransaction;
+}
+
+/**
+ * One transaction on a single connection holding many writes, each under its own savepoint, so a
+ * failing write rolls back alone and the others share one commit (one sync to disk). The caller
+ * holds the connection (Kysely's) for the whole transaction; every call is synchronous.
+ */
+export interface ConnectionTransaction {
+  /** Starts the transaction, taking the write lock at once. */
+  begin(): void;
+  /** Starts one write's savepoint. */
+  savepoint(): void;
+  /** Keeps the current write's changes in the transaction. */
+  release(): void;
+  /** Undoes the current write's changes (and ends its savepoint); the transaction goes on. */
+  undo(): void;
+  /** Commits; when this returns, the changes are on disk. */
+  commit(): void;
+  /** Abandons the whole transaction. */
+  rollback(): void;
+  /** Whether a transaction is open (some failures end it on their own). */
+  readonly open: boolean;
 }
