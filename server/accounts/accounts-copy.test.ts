@@ -4,13 +4,45 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { copySite } from '../copy/site-copy-service.js';
 import { AccountRepository } from '../db/account-repository.js';
+import { backupFile } from '../db/backup-service.js';
 import { openDatabase, openPostgresDatabase } from '../db/database.js';
+import { restoreDatabase } from '../db/restore-service.js';
 import { createTestDatabase, postgresForTests, skipNote } from '../test-support/postgres.js';
 import { TEAM_PASSWORD } from '../test-support/team-fixture.js';
 import { AccountService } from './account-service.js';
 import { TokenService } from './token-service.js';
 
 const postgres = await postgresForTests();
+
+describe('backups carry accounts and tokens', () => {
+  it('a SQLite backup restored elsewhere signs the same people in and accepts the same tokens', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'quire-accounts-backup-'));
+    try {
+      const file = join(dir, 'site.sqlite');
+      const site = await openDatabase(file);
+      await new AccountService(new AccountRepository(site.db)).add({
+        name: 'ada',
+        role: 'admin',
+        password: TEAM_PASSWORD,
+      });
+      const { token } = await new TokenService(new AccountRepository(site.db)).add({ name: 'ci', role: 'viewer' });
+      await site.close();
+      const backup = await backupFile(file);
+      const restored = join(dir, 'restored.sqlite');
+      await restoreDatabase(backup, restored);
+      const again = await openDatabase(restored);
+      try {
+        const repository = new AccountRepository(again.db);
+        expect(await new AccountService(repository).signIn('ada', TEAM_PASSWORD)).not.toBeNull();
+        expect(await new TokenService(repository).principal(token)).toMatchObject({ name: 'ci', role: 'viewer' });
+      } finally {
+        await again.close();
+      }
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+});
 
 describe.skipIf(!postgres.available)(`quire copy carries accounts and tokens${skipNote(postgres)}`, () => {
   it('from SQLite to PostgreSQL and back: the same accounts, passwords and tokens, no sessions', async () => {
