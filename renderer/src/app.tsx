@@ -13,6 +13,7 @@ import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
 import { useDocumentTitle } from './hooks/use-document-title.js';
 import { AccountsPage } from './pages/accounts-page.js';
+import { ApiReferencePage } from './pages/api-reference-page.js';
 import { ContentTypeEditorPage } from './pages/content-type-editor-page.js';
 import { ContentTypesPage } from './pages/content-types-page.js';
 import { ListPage } from './pages/list-page.js';
@@ -146,7 +147,12 @@ function Shell() {
   }, [screenKey]);
   return (
     <div className="app">
-      <Sidebar currentType={currentType} inSchema={inSchema} inAccounts={route.name === 'accounts'} />
+      <Sidebar
+        currentType={currentType}
+        inSchema={inSchema}
+        inAccounts={route.name === 'accounts'}
+        inApi={route.name === 'api'}
+      />
       <main className="main" ref={main}>
         <Screen />
       </main>
@@ -203,6 +209,7 @@ function Screen() {
     );
   }
   if (route.name === 'accounts') return <AccountsPage />;
+  if (route.name === 'api') return <ApiReferencePage />;
   if (route.name === 'content-types') return <ContentTypesPage />;
   if (route.name === 'content-type') {
     const edited = route.slug === null ? null : types.find((candidate) => candidate.slug === route.slug);

@@ -14,6 +14,7 @@ import type {
   UploadResponse,
   WriteBody,
 } from '../../../common/api-contract.js';
+import type { ApiDocument } from './api-document.js';
 import { ApiError } from './api-error.js';
 import { sessionTokenStore, type TokenStore } from './auth-token.js';
 
@@ -36,6 +37,8 @@ export interface ApiClient {
   uploadFile(file: Blob, options?: UploadOptions): Promise<UploadResponse>;
   /** How many uploads no row uses, and their bytes (`GET /api/media/unused`). */
   unusedMedia(signal?: AbortSignal): Promise<UnusedMediaResponse>;
+  /** The server's OpenAPI document (`GET /api/openapi.json`), for the API reference. */
+  apiDocument(signal?: AbortSignal): Promise<ApiDocument>;
 }
 
 /** How an upload reports progress and can be cancelled. */
@@ -165,6 +168,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       ),
     uploadFile: upload,
     unusedMedia: (signal) => request<UnusedMediaResponse>('GET', '/media/unused', { signal }),
+    apiDocument: (signal) => request<ApiDocument>('GET', '/openapi.json', { signal }),
   };
 }
 

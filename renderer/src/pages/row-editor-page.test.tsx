@@ -68,6 +68,7 @@ function fakeApi(createRow: ApiClient['createRow']): ApiClient {
     deleteContentType: unexpected,
     uploadFile: unexpected,
     unusedMedia: unexpected,
+    apiDocument: unexpected,
   };
 }
 

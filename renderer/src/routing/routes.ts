@@ -26,6 +26,8 @@ export type Route =
   | { name: 'content-types' }
   /** Accounts and API tokens (admins), or the first-run form. */
   | { name: 'accounts' }
+  /** The API reference, from the server's OpenAPI document. */
+  | { name: 'api' }
   /** A content type's schema; `slug` null for a new type. */
   | { name: 'content-type'; slug: string | null }
   | { name: 'unknown'; path: string };
@@ -35,6 +37,9 @@ const SCHEMA_PATH = ['settings', 'content-types'] as const;
 
 /** Where the accounts screen lives. */
 const ACCOUNTS_PATH = ['settings', 'accounts'] as const;
+
+/** Where the API reference lives. */
+const API_PATH = ['settings', 'api'] as const;
 
 /** The list state of a fresh visit. */
 export const EMPTY_LIST_STATE: ListState = {
@@ -63,6 +68,7 @@ export function parseLocation(pathname: string, search: string): Route {
   if (decoded.length === 2 && decoded[0] === ACCOUNTS_PATH[0] && decoded[1] === ACCOUNTS_PATH[1]) {
     return { name: 'accounts' };
   }
+  if (decoded.length === 2 && decoded[0] === API_PATH[0] && decoded[1] === API_PATH[1]) return { name: 'api' };
   if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
     const [, , action, slug, ...more] = decoded as string[];
     if (action === undefined) return { name: 'content-types' };
@@ -93,6 +99,8 @@ export function routeHref(route: Route): string {
       return `/${SCHEMA_PATH.join('/')}`;
     case 'accounts':
       return `/${ACCOUNTS_PATH.join('/')}`;
+    case 'api':
+      return `/${API_PATH.join('/')}`;
     case 'content-type':
       return route.slug === null
         ? `/${SCHEMA_PATH.join('/')}/new`

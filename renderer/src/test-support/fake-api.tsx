@@ -94,6 +94,7 @@ export function fakeApi(types: ContentTypeSummary[], overrides: Partial<ApiClien
     deleteContentType: vi.fn(unexpected),
     uploadFile: vi.fn(unexpected),
     unusedMedia: vi.fn(async () => ({ count: 0, bytes: 0 })),
+    apiDocument: vi.fn(unexpected),
     ...overrides,
   };
 }
