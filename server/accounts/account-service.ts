@@ -151,6 +151,13 @@ export class AccountService {
    */
   async change(name: string, changes: AccountChanges): Promise<AccountSummary> {
     const account = await this.require(name);
+    // The site must keep someone who can manage it: the last enabled admin stays one.
+    const demoted = changes.role !== undefined && changes.role !== 'admin';
+    if (account.role === 'admin' && account.disabled === 0 && (demoted || changes.disabled === true)) {
+      if ((await this.repository.enabledAdmins()) <= 1) {
+        throw new AppError('conflict', `${name} is the only admin: make another account admin first`);
+      }
+    }
     const update: Parameters<AccountRepository['updateAccount']>[1] = { updated_at: this.iso() };
     if (changes.role !== undefined) update.role = checkRole(changes.role);
     if (changes.content_types !== undefined) {

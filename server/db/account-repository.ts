@@ -101,6 +101,17 @@ export class AccountRepository {
     return Number(result.numAffectedRows ?? 0) === 1;
   }
 
+  /** How many enabled admins there are. */
+  async enabledAdmins(): Promise<number> {
+    const rows = await this.db
+      .selectFrom(ACCOUNTS_TABLE)
+      .select('id')
+      .where('role', '=', 'admin')
+      .where('disabled', '=', 0)
+      .execute();
+    return rows.length;
+  }
+
   /** Changes an account; returns whether it exists. */
   async updateAccount(
     name: string,

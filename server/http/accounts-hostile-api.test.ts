@@ -273,6 +273,17 @@ describe('account input', () => {
     });
     expect(token.response.status).toBe(409);
     expect((await request(server, 'DELETE', '/accounts/vera', { headers: as.admin })).response.status).toBe(405);
+    // The last admin stays an admin: no one could manage the site otherwise.
+    for (const json of [{ role: 'editor' }, { disabled: true }]) {
+      const refused = await request(server, 'PATCH', '/accounts/ada', { json, headers: as.admin });
+      expect(refused.response.status).toBe(409);
+      expect(refused.body.error.message).toMatch(/only admin/);
+    }
+    await request(server, 'PATCH', '/accounts/edna', { json: { role: 'admin' }, headers: as.admin });
+    expect(
+      (await request(server, 'PATCH', '/accounts/ada', { json: { role: 'editor' }, headers: as.admin })).response
+        .status,
+    ).toBe(200);
   });
 });
 
