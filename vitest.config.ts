@@ -27,6 +27,7 @@ import { postgresForTests } from './server/test-support/postgres.js';
 const POSTGRES_API_SUITES = [
   'server/http/rows-api.test.ts',
   'server/http/list-api.test.ts',
+  'server/http/list-paging-api.test.ts',
   'server/http/content-types-api.test.ts',
   'server/http/content-type-editing-api.test.ts',
   'server/http/slugs-and-meta-api.test.ts',
