@@ -110,9 +110,7 @@ describe('GET /api/openapi.json', () => {
       expect(routes.length).toBeGreaterThan(10);
       for (const { path, methods } of routes) {
         // `/cms/:type` is documented once per content type; `:name` becomes `{name}`.
-        const documented = path.startsWith('/cms/:type')
-          ? path.replace(':type', 'events').replace(':id', '{id}')
-          : path.replace(/:(\w+)/g, '{$1}');
+        const documented = path.replace(/^\/cms\/:type/, '/cms/events').replace(/:(\w+)/g, '{$1}');
         const item = document.paths[documented] as Record<string, unknown> | undefined;
         expect(item, `${path} is not documented`).toBeDefined();
         for (const method of methods) expect(item?.[method], `${method} ${path}`).toBeDefined();

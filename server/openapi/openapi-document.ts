@@ -5,6 +5,7 @@ import type { JsonSchema } from '../fields/field.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { shapeNames, typeNames } from '../types-gen/type-names.js';
 import { accountPaths, accountSchemas } from './openapi-account-paths.js';
+import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
 
 /** An OpenAPI 3.1 document as a plain object. */
@@ -49,7 +50,7 @@ const WRITE_ERRORS: ErrorCode[] = [
  * type its own list, row and write paths with its row schema, so the document changes when a type does.
  */
 export function openApiDocument(types: readonly ContentType[], options: DocumentOptions): OpenApiDocument {
-  const shared = { ...sharedSchemas(), ...accountSchemas() };
+  const shared = { ...sharedSchemas(), ...accountSchemas(), ...revisionSchemas() };
   const names = typeNames(types, Object.keys(shared));
   const schemas: Record<string, JsonSchema> = { ...shared };
   const paths: Record<string, JsonSchema> = {
@@ -57,11 +58,12 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...mediaPaths(),
     ...describePaths(),
     ...accountPaths(responses),
+    ...typeChangePaths(responses),
   };
   for (const type of types) {
     const name = names.get(type.table) ?? type.table;
     Object.assign(schemas, typeSchemas(type, name));
-    Object.assign(paths, rowPaths(type, name));
+    Object.assign(paths, rowPaths(type, name), revisionPaths(type, name, responses));
   }
   return {
     openapi: '3.1.0',

@@ -1,0 +1,163 @@
+import type { ErrorCode } from '../../common/api-contract.js';
+import type { ContentType } from '../content/content-type.js';
+import type { JsonSchema } from '../fields/field.js';
+import type { Responses } from './openapi-account-paths.js';
+import { ref } from './openapi-schemas.js';
+
+const string: JsonSchema = { type: 'string' };
+const stringOrNull: JsonSchema = { type: ['string', 'null'] };
+const integer: JsonSchema = { type: 'integer', minimum: 0 };
+const strings: JsonSchema = { type: 'array', items: string };
+
+function object(properties: Record<string, JsonSchema>, optional: string[] = []): JsonSchema {
+  return {
+    type: 'object',
+    properties,
+    required: Object.keys(properties).filter((name) => !optional.includes(name)),
+    additionalProperties: false,
+  };
+}
+
+/** A page of a longer list: its total and where it starts. */
+const page = (name: string, items: JsonSchema, extra: Record<string, JsonSchema> = {}): JsonSchema =>
+  object({ total: integer, limit: integer, offset: integer, ...extra, [name]: { type: 'array', items } });
+
+/** The shapes of revisions, the trash and the content-type change log. */
+export function revisionSchemas(): Record<string, JsonSchema> {
+  const change = object({ from: stringOrNull, to: stringOrNull });
+  return {
+    RevisionSummary: object({
+      id: integer,
+      action: { type: 'string', enum: ['create', 'update', 'delete', 'restore'] },
+      fields: { ...strings, description: 'The fields the change set or changed; empty for a delete' },
+      by: stringOrNull,
+      at: string,
+    }),
+    RevisionListResponse: page('revisions', ref('RevisionSummary')),
+    RevisionResponse: object({
+      revision: ref('RevisionSummary'),
+      row: ref('ContentRow'),
+      dropped: { ...strings, description: 'Fields the snapshot holds that the type no longer has' },
+      exists: { type: 'boolean', description: 'Whether the row exists now' },
+    }),
+    RestoreResponse: object({ row: ref('ContentRow'), revision: ref('RevisionSummary'), dropped: strings }),
+    TrashEntry: object({
+      id: string,
+      title: stringOrNull,
+      deleted_at: string,
+      deleted_by: stringOrNull,
+      purge_at: string,
+      revision: integer,
+    }),
+    TrashListResponse: page('rows', ref('TrashEntry'), { retention_days: integer }),
+    TypeChange: object({
+      id: integer,
+      type: { ...string, description: 'The content type’s slug' },
+      action: { type: 'string', enum: ['create', 'update', 'delete'] },
+      detail: object(
+        {
+          title: change,
+          preview_path: change,
+          added: strings,
+          dropped: strings,
+          renamed: { type: 'array', items: object({ from: string, to: string }) },
+          changed: strings,
+        },
+        ['title', 'preview_path', 'added', 'dropped', 'renamed', 'changed'],
+      ),
+      by: stringOrNull,
+      at: string,
+    }),
+    TypeChangeListResponse: page('changes', ref('TypeChange')),
+  };
+}
+
+const ALWAYS: ErrorCode[] = [
+  'unauthorized',
+  'forbidden',
+  'misdirected_request',
+  'internal_error',
+  'database_unavailable',
+];
+const READ: ErrorCode[] = ['bad_request', 'not_found', ...ALWAYS];
+const RESTORE: ErrorCode[] = [...READ, 'validation_failed', 'conflict'];
+
+/** `limit` (1 to 100, default 20) and `offset` of a paged history. */
+const pageParameters: JsonSchema[] = [
+  { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+  { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
+];
+
+/** `/cms-content-changes`: the log of content-type changes. */
+export function typeChangePaths(responses: Responses): Record<string, JsonSchema> {
+  return {
+    '/cms-content-changes': {
+      get: {
+        tags: ['content types'],
+        operationId: 'contentTypeChanges',
+        summary: 'What changed in the content types, newest first',
+        parameters: [
+          ...pageParameters,
+          { name: 'type', in: 'query', description: 'Only this content type’s slug', schema: string },
+        ],
+        responses: responses(200, 'A page of changes', ref('TypeChangeListResponse'), READ),
+      },
+    },
+  };
+}
+
+/** A content type's trash and its rows' revisions. */
+export function revisionPaths(type: ContentType, name: string, responses: Responses): Record<string, JsonSchema> {
+  const tags = [type.table];
+  const base = `/cms/${type.table}`;
+  const id = { name: 'id', in: 'path', required: true, schema: string, description: 'The row’s id' };
+  const rev = { name: 'rev', in: 'path', required: true, schema: { type: 'integer', minimum: 1 } };
+  return {
+    [`${base}/trash`]: {
+      get: {
+        tags,
+        operationId: `trash${name}`,
+        summary: `Deleted rows of ${type.title} that can still be restored`,
+        parameters: pageParameters,
+        responses: responses(200, 'A page of the trash', ref('TrashListResponse'), READ),
+      },
+    },
+    [`${base}/trash/{id}/restore`]: {
+      parameters: [id],
+      post: {
+        tags,
+        operationId: `restoreDeleted${name}`,
+        summary: `Bring a deleted row of ${type.title} back`,
+        responses: responses(200, 'The row, restored', ref('RestoreResponse'), RESTORE),
+      },
+    },
+    [`${base}/{id}/revisions`]: {
+      parameters: [id],
+      get: {
+        tags,
+        operationId: `revisionsOf${name}`,
+        summary: `The changes of a row of ${type.title}, newest first`,
+        parameters: pageParameters,
+        responses: responses(200, 'A page of revisions', ref('RevisionListResponse'), READ),
+      },
+    },
+    [`${base}/{id}/revisions/{rev}`]: {
+      parameters: [id, rev],
+      get: {
+        tags,
+        operationId: `revisionOf${name}`,
+        summary: `A row of ${type.title} as one change left it`,
+        responses: responses(200, 'The revision and its snapshot', ref('RevisionResponse'), READ),
+      },
+    },
+    [`${base}/{id}/revisions/{rev}/restore`]: {
+      parameters: [id, rev],
+      post: {
+        tags,
+        operationId: `restoreRevisionOf${name}`,
+        summary: `Put a row of ${type.title} back as one change left it`,
+        responses: responses(200, 'The row as written', ref('RestoreResponse'), RESTORE),
+      },
+    },
+  };
+}
