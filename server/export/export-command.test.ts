@@ -23,9 +23,9 @@ let draft: string;
 let article: string;
 
 /** Runs `quire export` in-process; returns its exit code and what it said. */
-async function runExport(args: string[]): Promise<{ code: number; said: string; problems: string }> {
+async function runExport(args: string[], terminal = false): Promise<{ code: number; said: string; problems: string }> {
   const stdout = new PassThrough();
-  const stderr = new PassThrough();
+  const stderr = Object.assign(new PassThrough(), { isTTY: terminal });
   let said = '';
   let problems = '';
   stdout.on('data', (chunk) => {
@@ -129,6 +129,15 @@ describe('quire export', () => {
     } finally {
       rmSync(only, { recursive: true, force: true });
     }
+  });
+
+  it('shows progress on a terminal, and clears it before the summary', async () => {
+    const result = await runExport([...databaseArgs(), '--out', out], true);
+    expect(result.code).toBe(0);
+    expect(result.problems).toMatch(/^\rExporting \w+: \d+ rows\u001b\[K/);
+    expect(result.problems).toContain('\rExporting news: 2 rows\u001b[K');
+    expect(result.problems.endsWith('\r\u001b[K')).toBe(true);
+    expect(result.said).toMatch(/^Exported 4 content types/);
   });
 
   it('says in one line what is wrong', async () => {
