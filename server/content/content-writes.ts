@@ -208,7 +208,14 @@ export class ContentWrites {
    */
   private async runBatch(connection: Kysely<QuireDatabase>, batch: QueuedWrite[]): Promise<void> {
     const transaction = (this.runner as StatementRunner).transaction;
-    transaction.begin();
+    try {
+      transaction.begin();
+    } catch (error) {
+      // No transaction (another process held the write lock past the busy timeout, or the
+      // database is closed): the writes waiting now fail with that error instead of retrying.
+      batch.push(...this.queue.splice(0, MAX_BATCH));
+      throw error;
+    }
     try {
       for (;;) {
         while (this.queue.length > 0 && batch.length < MAX_BATCH) {

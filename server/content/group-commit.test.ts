@@ -142,6 +142,27 @@ describe('group commit', () => {
     expect(committedIds('news')).toEqual([rowId(1)]);
   });
 
+  it('fails the waiting writes when the write lock cannot be had, and writes again once it is free', async () => {
+    database.raw.pragma('busy_timeout = 50');
+    const other = new Database(database.file);
+    other.exec('begin immediate');
+    try {
+      const results = await Promise.allSettled([
+        rows.create(news, story('Blocked one'), rowId(1)),
+        rows.create(news, story('Blocked two'), rowId(2)),
+      ]);
+      expect(results.map((result) => result.status === 'rejected' && result.reason.code)).toEqual([
+        'SQLITE_BUSY',
+        'SQLITE_BUSY',
+      ]);
+    } finally {
+      other.exec('rollback');
+      other.close();
+    }
+    expect((await rows.create(news, story('Free again'), rowId(3))).id).toBe(rowId(3));
+    expect(committedIds('news')).toEqual([rowId(3)]);
+  });
+
   it('fails every write of a batch whose commit fails; reads never saw its rows and the cache stays exact', async () => {
     await rows.create(news, story('Kept'), rowId(1));
     expect((await rows.list(news, listAll())).total).toBe(1);
