@@ -35,12 +35,6 @@ export interface MemoryHits {
   unsure: number[];
 }
 
-/** What the text store says of a candidate: no, yes, or "its first column does not; ask SQL". */
-const NO = 0;
-const YES = 1;
-const MAYBE = 2;
-type Found = typeof NO | typeof YES | typeof MAYBE;
-
 /** Whether the index answers `keyword` (folded or not) itself. */
 export function answerable(keyword: string): boolean {
   const folded = foldForSearch(keyword);
@@ -66,8 +60,8 @@ export function foldedColumns(values: readonly unknown[]): string[] | null {
 
 /** See the module comment. */
 export class MemorySearchIndex {
-  private readonly characters = new Map<number | string, PostingBitmap>();
-  private readonly trigrams = new Map<number | string, PostingBitmap>();
+  private readonly characters = new GramMap();
+  private readonly trigrams = new GramMap();
   /** Trigram keys by their last two code units (`pairKey`), for 2-character keywords. */
   private readonly trigramsEndingWith = new Map<number | string, (number | string)[]>();
   private readonly text = new TextStore();
@@ -101,6 +95,7 @@ export class MemorySearchIndex {
       this.odd.add(rowid);
       return;
     }
+    if (!this.sealed) this.groupsDone(rowid);
     for (const column of folded) this.postings(column, rowid, true);
     if (this.sealed || !this.text.canAppend(rowid)) this.text.setFull(rowid, joined);
     else this.text.appendFirst(rowid, folded[0] ?? '');
@@ -125,7 +120,23 @@ export class MemorySearchIndex {
   /** Ends the build: shrinks its buffers; rows taken in from now on keep all their text. */
   seal(): void {
     this.sealed = true;
+    this.groupsDone(Number.MAX_SAFE_INTEGER);
     this.text.trim();
+  }
+
+  /** The group of rowids the build is in (rows arrive in increasing order). */
+  private group = 0;
+
+  /**
+   * Shrinks the posting arrays of the groups the build has left behind once it reaches `rowid`:
+   * their growth room is freed while the build goes on, so memory stays near what is kept.
+   */
+  private groupsDone(rowid: number): void {
+    const group = Math.floor(rowid / 65536);
+    if (group <= this.group) return;
+    for (const bitmap of this.characters.values()) bitmap.trimGroups(this.group, group);
+    for (const bitmap of this.trigrams.values()) bitmap.trimGroups(this.group, group);
+    this.group = group;
   }
 
   /** Approximate bytes held, for measurements. */
@@ -158,13 +169,7 @@ export class MemorySearchIndex {
     const unsure = [...this.odd];
     for (const folded of long) {
       if (hits.size === 0) break;
-      const needle = Buffer.from(folded, 'utf8');
-      const maybe = this.columnCount > 1 ? MAYBE : NO;
-      hits = hits.filter((rowid) => {
-        const found = this.text.contains(rowid, needle, folded, maybe);
-        if (found === MAYBE) unsure.push(rowid);
-        return found === YES;
-      });
+      hits = this.text.confirm(hits, folded, this.columnCount > 1 ? unsure : null);
     }
     return { hits, unsure };
   }
@@ -197,7 +202,7 @@ export class MemorySearchIndex {
   }
 
   private posting(
-    map: Map<number | string, PostingBitmap>,
+    map: GramMap,
     key: number | string,
     rowid: number,
     add: boolean,
@@ -281,25 +286,46 @@ class TextStore {
     this.overrides.set(rowid, null);
   }
 
-  /** Whether a held row's text contains the keyword (`needle` is its UTF-8). */
-  contains(rowid: number, needle: Buffer, keyword: string, otherwise: Found): Found {
-    if (this.overrides.size > 0 && this.overrides.has(rowid)) {
-      return this.overrides.get(rowid)?.includes(keyword) ? YES : NO;
-    }
-    const block = this.blocks[Math.floor(rowid / BLOCK_ROWS)];
-    const low = rowid % BLOCK_ROWS;
-    if (block === undefined || low >= block.filled) return otherwise;
-    const bytes = block.buffer;
-    const first = needle[0];
-    const last = block.starts[low + 1] - needle.length;
-    // Byte substrings of UTF-8 are exactly code-point substrings.
-    for (let i = block.starts[low]; i <= last; i++) {
-      if (bytes[i] !== first) continue;
-      let j = 1;
-      while (j < needle.length && bytes[i + j] === needle[j]) j++;
-      if (j === needle.length) return YES;
-    }
-    return otherwise;
+  /**
+   * The rows of `candidates` whose text contains `keyword`. Rows whose first column (all the build
+   * kept) does not are added to `unsure` for SQL, or dropped when `unsure` is null (one column).
+   * Candidates are taken in increasing order, so within a block the next occurrence found by one
+   * native search serves every candidate before it.
+   */
+  confirm(candidates: PostingBitmap, keyword: string, unsure: number[] | null): PostingBitmap {
+    const needle = Buffer.from(keyword, 'utf8');
+    const confirmed = new PostingBitmap();
+    let block: TextBlock | undefined;
+    let high = -1;
+    let next = -1;
+    candidates.forEach((rowid) => {
+      if (this.overrides.size > 0 && this.overrides.has(rowid)) {
+        if (this.overrides.get(rowid)?.includes(keyword)) confirmed.add(rowid);
+        return;
+      }
+      const rowHigh = Math.floor(rowid / BLOCK_ROWS);
+      if (rowHigh !== high) {
+        high = rowHigh;
+        block = this.blocks[high];
+        next = -1;
+      }
+      const low = rowid % BLOCK_ROWS;
+      if (block === undefined || low >= block.filled) {
+        unsure?.push(rowid);
+        return;
+      }
+      const start = block.starts[low];
+      const end = block.starts[low + 1];
+      // -1 stays "not searched yet"; past the end means "no more in this block".
+      if (next < start && next !== Number.MAX_SAFE_INTEGER) {
+        next = block.buffer.indexOf(needle, start);
+        if (next < 0 || next >= block.length) next = Number.MAX_SAFE_INTEGER;
+      }
+      // Byte substrings of UTF-8 are exactly code-point substrings.
+      if (next >= start && next + needle.length <= end) confirmed.add(rowid);
+      else unsure?.push(rowid);
+    });
+    return confirmed;
   }
 
   trim(): void {
@@ -314,5 +340,62 @@ class TextStore {
     for (const block of this.blocks) if (block) bytes += block.buffer.length + block.starts.byteLength;
     for (const text of this.overrides.values()) bytes += 64 + (text?.length ?? 0) * 2;
     return bytes;
+  }
+}
+
+/**
+ * Posting bitmaps by n-gram key. Latin-1 n-grams (small integer keys) sit in an open-addressing
+ * table of typed arrays, several times faster than a Map on the build's hot path; others in a Map.
+ */
+class GramMap {
+  private bits = 12;
+  private keys = new Int32Array(1 << 12).fill(-1);
+  private slots = new Int32Array(1 << 12);
+  private readonly bitmaps: PostingBitmap[] = [];
+  private readonly others = new Map<string, PostingBitmap>();
+
+  get(key: number | string): PostingBitmap | undefined {
+    if (typeof key === 'string') return this.others.get(key);
+    const at = this.find(key);
+    return this.keys[at] === key ? this.bitmaps[this.slots[at]] : undefined;
+  }
+
+  set(key: number | string, bitmap: PostingBitmap): void {
+    if (typeof key === 'string') {
+      this.others.set(key, bitmap);
+      return;
+    }
+    if ((this.bitmaps.length + 1) * 2 > this.keys.length) this.grow();
+    const at = this.find(key);
+    this.keys[at] = key;
+    this.slots[at] = this.bitmaps.length;
+    this.bitmaps.push(bitmap);
+  }
+
+  *values(): IterableIterator<PostingBitmap> {
+    yield* this.bitmaps;
+    yield* this.others.values();
+  }
+
+  /** The slot holding `key`, or the empty one where it would go. */
+  private find(key: number): number {
+    const mask = this.keys.length - 1;
+    let at = Math.imul(key, 0x9e3779b1) >>> (32 - this.bits);
+    while (this.keys[at] !== -1 && this.keys[at] !== key) at = (at + 1) & mask;
+    return at;
+  }
+
+  private grow(): void {
+    const keys = this.keys;
+    const slots = this.slots;
+    this.bits++;
+    this.keys = new Int32Array(1 << this.bits).fill(-1);
+    this.slots = new Int32Array(1 << this.bits);
+    for (let i = 0; i < keys.length; i++) {
+      if (keys[i] === -1) continue;
+      const at = this.find(keys[i]);
+      this.keys[at] = keys[i];
+      this.slots[at] = slots[i];
+    }
   }
 }

@@ -78,6 +78,8 @@ export class PostingBitmap {
   /** Groups by high 16 bits (a sparse array: rows are numbered densely, so there are few). */
   private readonly containers: (Container | undefined)[] = [];
   private count = 0;
+  /** The member added last: adding it again (the same row's repeated n-grams) returns at once. */
+  private last = -1;
 
   /** Number of members. */
   get size(): number {
@@ -86,6 +88,8 @@ export class PostingBitmap {
 
   /** Adds a member (fastest in increasing order, as the index is built). */
   add(value: number): void {
+    if (value === this.last) return;
+    this.last = value;
     const high = value >>> 16;
     const low = value & 0xffff;
     let container = this.containers[high];
@@ -128,6 +132,7 @@ export class PostingBitmap {
 
   /** Removes a member, if present. */
   remove(value: number): void {
+    if (value === this.last) this.last = -1;
     const high = value >>> 16;
     const low = value & 0xffff;
     const container = this.containers[high];
@@ -206,9 +211,10 @@ export class PostingBitmap {
     return bytes;
   }
 
-  /** Shrinks growable arrays to their members (after a build). */
-  trim(): void {
-    for (const container of this.containers) {
+  /** Shrinks the growable arrays of groups `from` up to (not including) `to` to their members. */
+  trimGroups(from: number, to: number): void {
+    for (let high = from; high < to && high < this.containers.length; high++) {
+      const container = this.containers[high];
       if (container?.array && container.array.length > container.size) {
         container.array = container.array.slice(0, container.size);
       }

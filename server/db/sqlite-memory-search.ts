@@ -42,7 +42,17 @@ interface TableState {
   totalChanges: number;
   /** Rows to read again before answering (moved out of the pending table by a flush). */
   dirty: Set<number>;
+  /**
+   * Recent answers by keywords (a list request asks for its page and its count: one search), kept
+   * while the index does not change; oldest dropped first.
+   */
+  answers: Map<string, PostingBitmap>;
+  /** Moves whenever rows are read again into the index. */
+  version: number;
 }
+
+/** Answers kept per table (each at most 8 KiB per 65,536 rows). */
+const MAX_ANSWERS = 32;
 
 /** Tables' states by reading connection. */
 const states = new WeakMap<StatementRunner, Map<string, TableState>>();
@@ -110,6 +120,8 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
     token: runner.externalChangeToken(),
     ...(await versions(runner)),
     dirty: new Set(),
+    answers: new Map(),
+    version: 0,
   };
   tables.set(table, state);
   const live = byTable.get(table) ?? new Set<WeakRef<TableState>>();
@@ -177,7 +189,12 @@ async function current(query: MemorySearchQuery): Promise<TableState | null> {
     const rowids = new Set(state.dirty);
     state.dirty.clear();
     for (const row of pending) rowids.add(Number(row.r));
-    await reread(runner, state, table, [...rowids]);
+    try {
+      await reread(runner, state, table, [...rowids]);
+    } catch (error) {
+      for (const rowid of rowids) state.dirty.add(rowid);
+      throw error;
+    }
     state.totalChanges = seen.totalChanges;
   }
   return state;
@@ -186,6 +203,8 @@ async function current(query: MemorySearchQuery): Promise<TableState | null> {
 /** Reads rows again into the index (those gone leave it). */
 async function reread(runner: StatementRunner, state: TableState, table: string, rowids: number[]): Promise<void> {
   if (rowids.length === 0) return;
+  state.answers.clear();
+  state.version++;
   const rows = await runner.all(
     `select rowid as "quire:rowid", ${state.columns.map(quote).join(', ')} from ${quote(table)}
       where rowid in (select value from json_each(?))`,
@@ -205,6 +224,19 @@ async function reread(runner: StatementRunner, state: TableState, table: string,
 
 /** The rows matching the search: confirmed by the index, plus the unsure ones SQL confirms. */
 async function matching(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
+  const key = JSON.stringify(query.keywords);
+  const known = state.answers.get(key);
+  if (known) return known;
+  const version = state.version;
+  const hits = await search(query, state);
+  // Unless the index changed meanwhile (a re-read while SQL checked the unsure rows).
+  if (state.version !== version) return hits;
+  if (state.answers.size >= MAX_ANSWERS) state.answers.delete(state.answers.keys().next().value as string);
+  state.answers.set(key, hits);
+  return hits;
+}
+
+async function search(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
   const { hits, unsure } = state.index.search(query.keywords);
   if (unsure.length === 0) return hits;
   const checks = query.keywords.map((keyword) => containsIgnoringCase(query.columns, keyword));

@@ -38,7 +38,10 @@ const TRIGGER_EVENTS = ['insert', 'update', 'delete'] as const;
 /** Creates (or re-creates, when its columns differ) the search index of a table and fills it. */
 export async function ensureSearchIndex(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
   const existing = await indexedColumns(db, table);
-  if (existing !== null && sameColumns(existing, columns)) return;
+  if (existing !== null && sameColumns(existing, columns)) {
+    if (!(await notesDeletes(db, table))) await createDeleteTrigger(db, table);
+    return;
+  }
   await dropSearchIndex(db, table);
   if (columns.length === 0) return;
   const index = searchIndexName(table);
@@ -49,18 +52,35 @@ export async function ensureSearchIndex(db: Kysely<unknown>, table: string, colu
   await sql`create trigger ${sql.id(searchTriggerName(table, 'insert'))} after insert on ${sql.id(table)} begin
     insert or replace into ${pending}(rowid) values (new.rowid);
   end`.execute(db);
-  // A deleted row is noted as pending too, for the in-memory index (sqlite-memory-search.ts): the
-  // FTS5 side finds no such row in the table, so it neither matches nor is flushed.
-  await sql`create trigger ${sql.id(searchTriggerName(table, 'delete'))} after delete on ${sql.id(table)} begin
-    delete from ${sql.id(index)} where rowid = old.rowid;
-    insert or replace into ${pending}(rowid) values (old.rowid);
-  end`.execute(db);
+  await createDeleteTrigger(db, table);
   await sql`create trigger ${sql.id(searchTriggerName(table, 'update'))} after update of ${list} on ${sql.id(table)} begin
     delete from ${sql.id(index)} where rowid = old.rowid;
     insert or replace into ${pending}(rowid) values (new.rowid);
   end`.execute(db);
   const source = sql.join(columns.map((column) => sql`quire_fold(${sql.id(column)})`));
   await sql`insert into ${sql.id(index)}(rowid, ${list}) select rowid, ${source} from ${sql.id(table)}`.execute(db);
+}
+
+/**
+ * (Re-)creates the delete trigger. A deleted row is noted as pending too, for the in-memory index
+ * (sqlite-memory-search.ts): the FTS5 side finds no such row in the table, so it neither matches
+ * nor is flushed. Triggers made before this removed the row from the pending table instead.
+ */
+async function createDeleteTrigger(db: Kysely<unknown>, table: string): Promise<void> {
+  const trigger = sql.id(searchTriggerName(table, 'delete'));
+  const pending = sql.id(searchPendingName(table));
+  await sql`drop trigger if exists ${trigger}`.execute(db);
+  await sql`create trigger ${trigger} after delete on ${sql.id(table)} begin
+    delete from ${sql.id(searchIndexName(table))} where rowid = old.rowid;
+    insert or replace into ${pending}(rowid) values (old.rowid);
+  end`.execute(db);
+}
+
+/** Whether the delete trigger notes deleted rows in the pending table (see `createDeleteTrigger`). */
+async function notesDeletes(db: Kysely<unknown>, table: string): Promise<boolean> {
+  const found = await sql<{ sql: string }>`select sql from sqlite_master
+    where type = 'trigger' and name = ${searchTriggerName(table, 'delete')}`.execute(db);
+  return (found.rows[0]?.sql ?? '').includes(`insert or replace into "${searchPendingName(table)}"`);
 }
 
 /** Drops the search index of a table and its triggers (dropping the table drops the triggers too). */
