@@ -261,6 +261,87 @@ export interface CreateTokenResponse {
   token: string;
 }
 
+export interface RevisionSummary {
+  id: number;
+  action: "create" | "update" | "delete" | "restore";
+  /** The fields the change set or changed; empty for a delete */
+  fields: string[];
+  by: string | null;
+  at: string;
+}
+
+export interface RevisionListResponse {
+  total: number;
+  limit: number;
+  offset: number;
+  revisions: RevisionSummary[];
+}
+
+export interface RevisionResponse {
+  revision: RevisionSummary;
+  row: ContentRow;
+  /** Fields the snapshot holds that the type no longer has */
+  dropped: string[];
+  /** Whether the row exists now */
+  exists: boolean;
+}
+
+export interface RestoreResponse {
+  row: ContentRow;
+  revision: RevisionSummary;
+  dropped: string[];
+}
+
+export interface TrashEntry {
+  id: string;
+  title: string | null;
+  deleted_at: string;
+  deleted_by: string | null;
+  purge_at: string;
+  revision: number;
+}
+
+export interface TrashListResponse {
+  total: number;
+  limit: number;
+  offset: number;
+  retention_days: number;
+  rows: TrashEntry[];
+}
+
+export interface TypeChange {
+  id: number;
+  /** The content type’s slug */
+  type: string;
+  action: "create" | "update" | "delete";
+  detail: {
+    title?: {
+      from: string | null;
+      to: string | null;
+    };
+    preview_path?: {
+      from: string | null;
+      to: string | null;
+    };
+    added?: string[];
+    dropped?: string[];
+    renamed?: {
+      from: string;
+      to: string;
+    }[];
+    changed?: string[];
+  };
+  by: string | null;
+  at: string;
+}
+
+export interface TypeChangeListResponse {
+  total: number;
+  limit: number;
+  offset: number;
+  changes: TypeChange[];
+}
+
 /** A row of News (/api/cms/news) */
 export interface News {
   /** The row’s id (its primary key) */
