@@ -25,11 +25,17 @@ import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { withFastReads } from './http/fast-reads.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
+import { hookRoutes } from './http/hook-routes.js';
+import { revisionRoutes } from './http/revision-routes.js';
 import { rowRoutes } from './http/row-routes.js';
+import { scheduleRoutes } from './http/schedule-routes.js';
 import type { Services } from './http/services.js';
 import type { MediaReferenceSource } from './media/media-references.js';
 import { DEFAULT_UPLOAD_LIMIT, FileMediaStore, type MediaStore, mediaDirFor } from './media/media-store.js';
 import { PostgresMediaStore } from './media/postgres-media-store.js';
+import { type HookOptions, HookService } from './hooks/hook-service.js';
+import { type RevisionOptions, RevisionService } from './revisions/revision-service.js';
+import { type SchedulerOptions, ScheduleService } from './schedule/schedule-service.js';
 
 /** What the app needs to know to serve a database. */
 export interface AppOptions {
@@ -50,6 +56,12 @@ export interface AppOptions {
   sessionIdleMs?: number;
   /** Failed sign-ins per address before slowing and refusing (see SignInLimiter). */
   signInLimits?: Partial<SignInLimits>;
+  /** Revisions kept per row, the trash's retention, and the clock they go by. */
+  revisions?: RevisionOptions;
+  /** The scheduler's clock and how often it looks for due changes. */
+  scheduler?: SchedulerOptions;
+  /** Build hooks' clock, debounce, retries and timeouts. */
+  hooks?: HookOptions;
 }
 
 /** A wired app and the services behind it. */
@@ -68,11 +80,21 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   await registry.reload();
   // Every change to content tables goes through one write path the read cache sees.
   const writes = new ContentWrites(database.db, database.runner);
+  const rows = new RowService(database.db, database.engine, options.editorName, registry, writes, database.runner);
+  // Records a revision inside every row write from here on (a ContentWrites observer).
+  const revisions = new RevisionService(database.db, database.engine, registry, rows, writes, options.revisions);
+  // Scheduled status changes, shown on rows read and applied as row writes (issue 15).
+  const schedules = new ScheduleService(database.db, registry, rows, options.editorName, database.runner, options.scheduler);
+  // Queues build-hook events inside every row write (a ContentWrites observer) and delivers them.
+  const hooks = new HookService(database.db, registry, writes, options.hooks);
   const services: Services = {
     registry,
-    rows: new RowService(database.db, database.engine, options.editorName, registry, writes, database.runner),
+    rows,
     contentTypes: new ContentTypeService(writes, registry, database.engine),
     writes,
+    revisions,
+    schedules,
+    hooks,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
@@ -115,6 +137,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(accountRoutes(accounts, tokens));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
+  // Before the row routes: `/cms/:type/trash` is the trash, not a row.
+  api.use(revisionRoutes(services, revisions));
+  api.use(scheduleRoutes(services, schedules));
+  api.use(hookRoutes(hooks, options.editorName));
   api.use(rowRoutes(services));
   api.use(notFoundHandler);
   app.use('/api', api);

@@ -9,6 +9,9 @@ import type { PostgresTarget } from './db/postgres-url.js';
 import { clientErrorResponse } from './http/error-middleware.js';
 import { securityFor } from './http/localhost-guards.js';
 import type { Services } from './http/services.js';
+import type { HookOptions } from './hooks/hook-service.js';
+import type { RevisionOptions } from './revisions/revision-service.js';
+import type { SchedulerOptions } from './schedule/schedule-service.js';
 
 /** How to start a Quire server. */
 export interface ServerOptions {
@@ -44,6 +47,12 @@ export interface ServerOptions {
   sessionIdleMs?: number;
   /** Failed sign-ins per address before slowing and refusing (tests pass small ones). */
   signInLimits?: Partial<SignInLimits>;
+  /** Revisions kept per row (`--keep-revisions`), the trash's retention (`--trash-days`), the clock. */
+  revisions?: RevisionOptions;
+  /** The scheduler's clock and poll (tests move the clock and call `services.schedules.runDue`). */
+  scheduler?: SchedulerOptions;
+  /** Build hooks' clock, debounce, retries and timeouts. */
+  hooks?: HookOptions;
 }
 
 /** A running server. */
@@ -100,6 +109,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       security,
       sessionIdleMs: options.sessionIdleMs,
       signInLimits: options.signInLimits,
+      revisions: options.revisions,
+      scheduler: options.scheduler,
+      hooks: options.hooks,
     });
     services = built.services;
     // Host is checked (and a missing one refused in the JSON error shape) by the host guard.
@@ -134,6 +146,11 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     await database.close();
     throw error;
   }
+  // The trash past its retention is purged now and then hourly.
+  await services.revisions?.start(log);
+  // Events a stopped server left in the outbox go out now; changes that fell due meanwhile are made.
+  await services.hooks?.start(log, database.kind === 'sqlite');
+  await services.schedules?.start(log);
   const backups = backupScheduleOf(database, options, log);
   backups?.start();
   const { port } = server.address() as AddressInfo;
@@ -154,6 +171,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         // Requests in flight get a moment to finish; then their sockets are ended.
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       })
+        .then(() => services.revisions?.stop())
+        .then(() => services.schedules?.stop())
+        .then(() => services.hooks?.stop())
         .then(() => backups?.stop())
         .then(() => database.close());
       return closing;

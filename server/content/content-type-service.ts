@@ -14,8 +14,10 @@ import {
 } from '../db/content-schema-repository.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
+import { RevisionRepository } from '../db/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
+import { recordTypeChange, typeChangeDetail } from '../revisions/type-change-log.js';
 import { type ContentType, summarize } from './content-type.js';
 import {
   bodyObject,
@@ -44,8 +46,8 @@ export class ContentTypeService {
     private readonly engine: DatabaseEngine,
   ) {}
 
-  /** `POST /api/cms-content`: a new custom type with its table. */
-  create(rawBody: unknown): Promise<ContentTypeSummary> {
+  /** `POST /api/cms-content`: a new custom type with its table; `by` is recorded in the change log. */
+  create(rawBody: unknown, by: string | null = null): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
       await this.registry.follow();
       const body = bodyObject(rawBody);
@@ -87,6 +89,8 @@ export class ContentTypeService {
           created_at: now,
           updated_at: now,
         });
+        const detail = typeChangeDetail(null, { title: title as string, previewPath, columns });
+        await recordTypeChange(trx, slug, 'create', detail, by);
       });
       await this.registry.reload();
       return summarize(this.registry.requireBySlug(slug));
@@ -94,7 +98,7 @@ export class ContentTypeService {
   }
 
   /** `PUT /api/cms-content/:slug`: change the title, the preview path, or the columns. */
-  update(slug: string, rawBody: unknown): Promise<ContentTypeSummary> {
+  update(slug: string, rawBody: unknown, by: string | null = null): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
       await this.registry.follow();
       const type = this.registry.requireBySlug(slug);
@@ -128,6 +132,10 @@ export class ContentTypeService {
           columns: JSON.stringify(descriptors),
           updated_at: timestampNow(),
         });
+        const before = { title: type.title, previewPath: type.previewPath, columns: type.columns };
+        const after = { title: title as string, previewPath, columns: columns ?? type.columns };
+        const detail = typeChangeDetail(before, after);
+        if (Object.keys(detail).length > 0) await recordTypeChange(trx, type.slug, 'update', detail, by);
       });
       await this.registry.reload();
       return summarize(this.registry.requireBySlug(slug));
@@ -135,7 +143,7 @@ export class ContentTypeService {
   }
 
   /** `DELETE /api/cms-content/:slug`: refused while rows exist unless `force`, and while others point at it. */
-  delete(slug: string, force: boolean): Promise<ContentTypeSummary> {
+  delete(slug: string, force: boolean, by: string | null = null): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
       await this.registry.follow();
       const type = this.registry.requireBySlug(slug);
@@ -164,6 +172,9 @@ export class ContentTypeService {
         }
         await dropContentTable(schemaOf(trx), this.engine, type.table);
         await new ContentTypeRepository(trx).delete(type.id);
+        // A new type given this table later starts with no history (and no trash) of this one's rows.
+        await new RevisionRepository(trx).deleteTable(type.table);
+        await recordTypeChange(trx, type.slug, 'delete', { title: { from: type.title, to: null } }, by);
       });
       await this.registry.reload();
       return summarize(type);

@@ -2,6 +2,7 @@ import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
+import { REVISION_TABLES } from '../db/revision-repository.js';
 import {
   accountRows,
   type CopiedMedia,
@@ -81,6 +82,10 @@ export async function copySite(
         progress(`Copying uploads: ${media}`);
       }
       for (const [table, rows] of await accountRows(source)) await writer.insertRows(table, rows);
+      // Row revisions (the trash among them) and the content-type change log (issue 15).
+      for (const table of REVISION_TABLES) {
+        for await (const rows of readRowBatches(source.db, table)) await writer.insertRows(table, rows);
+      }
     });
   } catch (error) {
     for (const file of placedFiles) await rm(file, { force: true });

@@ -8,6 +8,7 @@ import type { QuireDb } from './database.js';
 import { STARTER_TYPES } from './migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from './migrations/004-article-and-menu-types.js';
 import { MEDIA_TABLE } from './postgres-media-repository.js';
+import { continueRevisionIds, REVISION_TABLES } from './revision-repository.js';
 import type { QuireDatabase } from './schema.js';
 
 /**
@@ -129,6 +130,7 @@ export async function inTargetTransaction<T>(
         await trx.deleteFrom('quire_content_types').execute();
         if (target.kind === 'postgres') await loose(db).deleteFrom(MEDIA_TABLE).execute();
         for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
+        for (const table of REVISION_TABLES) await loose(db).deleteFrom(table).execute();
       },
       async createType(record, columns) {
         await createContentTable(db, target.engine, String(record.table_name), columns);
@@ -149,6 +151,8 @@ export async function inTargetTransaction<T>(
       },
     };
     const result = await work(writer);
+    // Revisions were inserted with their ids: PostgreSQL's next ones continue after them.
+    if (target.kind === 'postgres') await continueRevisionIds(trx);
     // Servers already on the target reload the registry when its version moves.
     await new ContentTypeRepository(trx).bumpVersion();
     return result;

@@ -30,6 +30,13 @@ export function rowActor(req: Request): RowActor | undefined {
   return { name: principal.name, ownRowsOnly: !abilitiesOf(principal.role).change_any_row };
 }
 
+/**
+ * `/cms/:type`, `/cms/:type/:id`, a row's revisions (`/cms/:type/:id/revisions[/:rev]`) and the
+ * type's trash (`/cms/:type/trash`); group 2 is set for a restore (of a revision, or from the trash).
+ */
+const ROW_PATH =
+  /^\/cms\/([^/]+)(?:\/[^/]+|\/[^/]+\/revisions(?:\/[^/]+)?|(\/[^/]+\/revisions\/[^/]+\/restore|\/trash\/[^/]+\/restore))?\/?$/;
+
 /** What the guard needs. */
 export interface AuthGuardOptions {
   accounts: AccountService;
@@ -157,6 +164,17 @@ function authorize(
   const who = principal.name === null ? `This ${principal.role}` : `${principal.name} (${principal.role})`;
   const denied = (what: string) => new AppError('forbidden', `${who} may not ${what}`);
   if (/^\/(accounts|tokens)(\/|$)/.test(path)) return can.manage_accounts ? null : denied('manage accounts and tokens');
+  // Build hooks (issue 15): their addresses and delivery logs are admins' business, reading included.
+  if (/^\/hooks(\/|$)/.test(path)) return can.manage_accounts ? null : denied('manage build hooks');
+  // A row's scheduled change (issue 15): reading it is reading the type; setting it is changing the row.
+  const scheduleRoute = /^\/cms\/([^/]+)\/[^/]+\/schedule\/?$/.exec(path);
+  if (scheduleRoute) {
+    const table = segment(scheduleRoute[1]);
+    if (!mayUseType(registry, principal, table, 'table'))
+      return denied(`use the content type ${JSON.stringify(table)}`);
+    if (reading) return null;
+    return can.change_any_row || can.change_own_rows ? null : denied('schedule changes of rows');
+  }
   const typeRoute = /^\/cms-content\/([^/]+)\/?$/.exec(path);
   if (path === '/cms-content' || path === '/cms-content/' || typeRoute) {
     if (!reading) return can.manage_types ? null : denied('change content types');
@@ -164,12 +182,15 @@ function authorize(
       ? denied(`use the content type ${JSON.stringify(segment(typeRoute[1]))}`)
       : null;
   }
-  const rowRoute = /^\/cms\/([^/]+)(?:\/[^/]+)?\/?$/.exec(path);
+  // A row, its revisions and the type's trash (issue 15): reading them is reading the type.
+  const rowRoute = ROW_PATH.exec(path);
   if (rowRoute) {
     const table = segment(rowRoute[1]);
     if (!mayUseType(registry, principal, table, 'table'))
       return denied(`use the content type ${JSON.stringify(table)}`);
     if (reading) return null;
+    // A restore writes over a row or brings one back: changing rows (an author's own, checked by the write).
+    if (rowRoute[2]) return can.change_any_row || can.change_own_rows ? null : denied('restore rows');
     if (method === 'POST') return can.create_rows ? null : denied('create rows');
     return can.change_any_row || can.change_own_rows ? null : denied('change or delete rows');
   }

@@ -1,4 +1,4 @@
-import { type RequestHandler, Router } from 'express';
+import { type Request, type RequestHandler, Router } from 'express';
 import type {
   ContentTypeListResponse,
   ContentTypeResponse,
@@ -7,6 +7,7 @@ import type {
 import { summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { AppError } from '../errors/app-error.js';
+import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { type Services, typeBySlug } from './services.js';
 import { parseJsonField } from './untrusted-input.js';
@@ -25,7 +26,7 @@ export function contentTypeRoutes(services: Services): Router {
       res.json(body);
     })
     .post(onlyQuery(), async (req, res) => {
-      const body: ContentTypeWriteResponse = await contentTypes.create(withJsonFields(req.body));
+      const body: ContentTypeWriteResponse = await contentTypes.create(withJsonFields(req.body), actorName(req));
       res.status(201).location(`${req.baseUrl}/cms-content/${body.slug}`).json(body);
     })
     .all(methodNotAllowed(['GET', 'POST']));
@@ -41,17 +42,26 @@ export function contentTypeRoutes(services: Services): Router {
       res.json(body);
     })
     .put(onlyQuery(), async (req, res) => {
-      const body: ContentTypeWriteResponse = await contentTypes.update(req.params.slug, withJsonFields(req.body));
+      const body: ContentTypeWriteResponse = await contentTypes.update(
+        req.params.slug,
+        withJsonFields(req.body),
+        actorName(req),
+      );
       res.json(body);
     })
     .delete(onlyQuery('force'), async (req, res) => {
       const force = req.query.force === 'true' || req.query.force === '1';
-      const body: ContentTypeWriteResponse = await contentTypes.delete(req.params.slug, force);
+      const body: ContentTypeWriteResponse = await contentTypes.delete(req.params.slug, force, actorName(req));
       res.json(body);
     })
     .all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
 
   return router;
+}
+
+/** Who changes a content type, for its change log. */
+function actorName(req: Request): string | null {
+  return principalOf(req)?.name ?? null;
 }
 
 /**

@@ -70,7 +70,8 @@ export function withFastReads(app: Express, services: Services, guards: readonly
   return (req, res) => {
     if (req.method !== 'GET') return app(req, res);
     const match = HOT_READ.exec(req.url ?? '');
-    if (!match) return app(req, res);
+    // `/api/cms/:type/trash` is the type's trash (revision-routes), not a row called "trash".
+    if (!match || match[2] === 'trash') return app(req, res);
     fastRead(services, guards, match, req, res).catch(() => {
       if (!res.headersSent) app(req, res);
     });

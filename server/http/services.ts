@@ -3,6 +3,9 @@ import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentTypeService } from '../content/content-type-service.js';
 import type { ContentWrites } from '../content/content-writes.js';
 import type { RowService } from '../content/row-service.js';
+import type { HookService } from '../hooks/hook-service.js';
+import type { RevisionService } from '../revisions/revision-service.js';
+import type { ScheduleService } from '../schedule/schedule-service.js';
 
 /** What the HTTP handlers call; built once in `app.ts`. */
 export interface Services {
@@ -10,6 +13,12 @@ export interface Services {
   contentTypes: ContentTypeService;
   rows: RowService;
   writes: ContentWrites;
+  /** Row revisions, the trash and the content-type change log. */
+  revisions?: RevisionService;
+  /** Scheduled status changes (issue 15). */
+  schedules?: ScheduleService;
+  /** Build hooks and their delivery (issue 15). */
+  hooks?: HookService;
 }
 
 /**

@@ -1,0 +1,257 @@
+import type { Kysely } from 'kysely';
+import { SYSTEM_FIELDS } from '../../common/api-contract.js';
+import { timestampNow } from '../../common/datetime-syntax.js';
+import type {
+  RestoreResponse,
+  RevisionListResponse,
+  RevisionResponse,
+  RevisionSummary,
+  TrashListResponse,
+  TypeChangeListResponse,
+} from '../../common/revision-contract.js';
+import { flatMetaName, META_KEYS } from '../../common/row-fields.js';
+import type { ContentType } from '../content/content-type.js';
+import type { ContentTypeRegistry } from '../content/content-type-registry.js';
+import type { ContentWrites } from '../content/content-writes.js';
+import { resolveRelations } from '../content/relations.js';
+import { formatRow } from '../content/row-format.js';
+import type { RowActor, RowService } from '../content/row-service.js';
+import { ContentRepository, type StoredRow } from '../db/content-repository.js';
+import type { DatabaseEngine } from '../db/engine.js';
+import { type Page, RevisionRepository, type RevisionRow } from '../db/revision-repository.js';
+import type { QuireDatabase } from '../db/schema.js';
+import { AppError } from '../errors/app-error.js';
+import { recordRevisions } from './revision-record.js';
+import { typeChangeOf } from './type-change-log.js';
+
+/** Days a deleted row stays in the trash by default. */
+export const DEFAULT_TRASH_DAYS = 30;
+
+/** How often the trash and old revisions are purged while the server runs. */
+const PURGE_INTERVAL_MS = 60 * 60 * 1000;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How revisions are kept. */
+export interface RevisionOptions {
+  /** Revisions kept per row (the newest ones); null keeps every one. */
+  keepRevisions?: number | null;
+  /** Days a deleted row can be restored before it is purged. */
+  trashDays?: number;
+  /** The clock revisions and the trash go by (tests move it). */
+  now?: () => Date;
+}
+
+/** Names a stored row carries that are not content fields: never "dropped" by a restore. */
+const NOT_FIELDS: ReadonlySet<string> = new Set([...SYSTEM_FIELDS, 'meta', ...META_KEYS.map(flatMetaName)]);
+
+/**
+ * A row's history and the trash (issue 15). Every row write records a revision in its own
+ * transaction (through a ContentWrites observer); this service reads them, restores them as a new
+ * write through RowService (so a restore is validated like any write and is itself a revision),
+ * and purges the trash and, with `keepRevisions`, old revisions.
+ */
+export class RevisionService {
+  readonly trashDays: number;
+  private readonly keepRevisions: number | null;
+  private readonly now: () => Date;
+  private timer: NodeJS.Timeout | null = null;
+
+  constructor(
+    private readonly db: Kysely<QuireDatabase>,
+    private readonly engine: DatabaseEngine,
+    private readonly registry: ContentTypeRegistry,
+    private readonly rows: RowService,
+    writes: ContentWrites,
+    options: RevisionOptions = {},
+  ) {
+    this.trashDays = options.trashDays ?? DEFAULT_TRASH_DAYS;
+    this.keepRevisions = options.keepRevisions ?? null;
+    this.now = options.now ?? (() => new Date());
+    const record = { now: this.now, keepRevisions: this.keepRevisions };
+    writes.observers.push((trx, scope, log) => recordRevisions(trx, scope, log, record));
+  }
+
+  /** A row's revisions, newest first (also those of a deleted row). */
+  async list(type: ContentType, rowId: string, page: Page): Promise<RevisionListResponse> {
+    const repository = new RevisionRepository(this.db);
+    const [found, total] = await Promise.all([
+      repository.listForRow(type.table, rowId, page),
+      repository.countForRow(type.table, rowId),
+    ]);
+    if (total === 0 && !(await this.exists(type, rowId))) throw noRow(type, rowId);
+    return { total, limit: page.limit, offset: page.offset, revisions: found.map(summary) };
+  }
+
+  /** One revision's snapshot in the type's row shape as it is now. */
+  async get(type: ContentType, rowId: string, revisionId: number): Promise<RevisionResponse> {
+    const revision = await this.revision(type, rowId, revisionId);
+    const snapshot = parseSnapshot(revision);
+    const relations = await resolveRelations(type, [snapshot], this.registry, this.reader());
+    return {
+      revision: summary(revision),
+      row: formatRow(type, snapshot, relations),
+      dropped: droppedFields(type, snapshot),
+      exists: await this.exists(type, rowId),
+    };
+  }
+
+  /**
+   * Writes a revision's snapshot back as a new change (recorded as a restore): over the row when
+   * it exists, else bringing it back with its id, creation time and author. It is checked like any
+   * write: a slug another row took since is a 409, a related row that is gone or a required field
+   * without a value a 400, and an author may restore only rows they created. Fields the type no
+   * longer has are dropped and named.
+   */
+  async restore(type: ContentType, rowId: string, revisionId: number, actor?: RowActor): Promise<RestoreResponse> {
+    const revision = await this.revision(type, rowId, revisionId);
+    const snapshot = parseSnapshot(revision);
+    const body = restoreBody(type, snapshot);
+    let row: RestoreResponse['row'];
+    if (await this.exists(type, rowId)) {
+      row = await this.rows.update(type, rowId, body, actor, {});
+    } else {
+      const createdBy = typeof snapshot.created_by === 'string' ? snapshot.created_by : null;
+      if (actor?.ownRowsOnly && (actor.name === null || createdBy !== actor.name)) {
+        throw new AppError(
+          'forbidden',
+          `${actor.name ?? 'An author'} may restore only rows they created; this ${type.table} row is not theirs`,
+        );
+      }
+      const created = { at: String(snapshot.created_at ?? timestampNow()), by: createdBy };
+      row = await this.rows.create(type, body, rowId, actor, { created });
+    }
+    const newest = await new RevisionRepository(this.db).newest(type.table, rowId);
+    if (!newest) throw new AppError('internal_error', 'The restore was written but recorded no revision');
+    return { row, revision: summary(newest), dropped: droppedFields(type, snapshot) };
+  }
+
+  /** The type's deleted rows still within the retention, most recently deleted first. */
+  async trash(type: ContentType, page: Page): Promise<TrashListResponse> {
+    const repository = new RevisionRepository(this.db);
+    const since = this.trashSince();
+    const [found, total] = await Promise.all([
+      repository.trash(type.table, since, page),
+      repository.trashCount(type.table, since),
+    ]);
+    const rows = found.map((revision) => {
+      const snapshot = parseSnapshot(revision);
+      const title = type.titleColumn === null ? null : snapshot[type.titleColumn];
+      return {
+        id: revision.row_id,
+        title: typeof title === 'string' ? title : title == null ? null : String(title),
+        deleted_at: revision.changed_at,
+        deleted_by: revision.changed_by,
+        purge_at: timestampNow(new Date(timestampMs(revision.changed_at) + this.trashDays * DAY_MS)),
+        revision: revision.id,
+      };
+    });
+    return { total, limit: page.limit, offset: page.offset, retention_days: this.trashDays, rows };
+  }
+
+  /** Brings a row back from the trash: the same as restoring its delete's revision. */
+  async restoreFromTrash(type: ContentType, rowId: string, actor?: RowActor): Promise<RestoreResponse> {
+    const newest = await new RevisionRepository(this.db).newest(type.table, rowId);
+    if (newest?.action !== 'delete' || newest.changed_at < this.trashSince()) {
+      throw new AppError('not_found', `There is no ${type.table} row with id ${JSON.stringify(rowId)} in the trash`);
+    }
+    return this.restore(type, rowId, newest.id, actor);
+  }
+
+  /**
+   * Purges rows deleted longer ago than the retention (all their revisions) and, with
+   * `keepRevisions`, every row's revisions beyond its newest ones. The newest revision of a row
+   * that exists is never removed.
+   */
+  async purge(): Promise<{ trash: number; revisions: number }> {
+    const repository = new RevisionRepository(this.db);
+    const trash = await repository.purgeTrash(this.trashSince());
+    const revisions = this.keepRevisions === null ? 0 : await repository.purgeBeyond(this.keepRevisions);
+    return { trash, revisions };
+  }
+
+  /** Content-type changes, newest first: of one type (by slug), or of all. */
+  async typeChanges(slug: string | null, page: Page): Promise<TypeChangeListResponse> {
+    const { rows, total } = await new RevisionRepository(this.db).listTypeChanges(slug, page);
+    return { total, limit: page.limit, offset: page.offset, changes: rows.map(typeChangeOf) };
+  }
+
+  /** Purges now, then every hour until `stop`; a failed purge is reported and tried again next time. */
+  async start(log: (message: string, error: unknown) => void): Promise<void> {
+    const run = () => this.purge().catch((error) => log('Purging the trash failed:', error));
+    await run();
+    this.timer = setInterval(run, PURGE_INTERVAL_MS);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = null;
+  }
+
+  private trashSince(): string {
+    return timestampNow(new Date(this.now().getTime() - this.trashDays * DAY_MS));
+  }
+
+  private async revision(type: ContentType, rowId: string, revisionId: number): Promise<RevisionRow> {
+    const revision = await new RevisionRepository(this.db).find(type.table, rowId, revisionId);
+    if (!revision) {
+      throw new AppError(
+        'not_found',
+        `There is no revision ${revisionId} of the ${type.table} row with id ${JSON.stringify(rowId)}`,
+      );
+    }
+    return revision;
+  }
+
+  private reader(): ContentRepository {
+    return new ContentRepository(this.db, this.engine);
+  }
+
+  private async exists(type: ContentType, rowId: string): Promise<boolean> {
+    return (await this.reader().findById(type.table, rowId)) !== undefined;
+  }
+}
+
+function summary(revision: RevisionRow): RevisionSummary {
+  return {
+    id: revision.id,
+    action: revision.action,
+    fields: JSON.parse(revision.changed) as string[],
+    by: revision.changed_by,
+    at: revision.changed_at,
+  };
+}
+
+function parseSnapshot(revision: RevisionRow): StoredRow {
+  return JSON.parse(revision.snapshot) as StoredRow;
+}
+
+/** The snapshot as a write body of the type now: its fields in their JSON form, meta as a whole. */
+function restoreBody(type: ContentType, snapshot: StoredRow): Record<string, unknown> {
+  const formatted = formatRow(type, snapshot) as Record<string, unknown>;
+  const body: Record<string, unknown> = {};
+  for (const column of type.columns) {
+    // A field added since the snapshot keeps the row's value (or its default, for a row brought back).
+    if (Object.hasOwn(snapshot, column.name)) body[column.name] = formatted[column.name];
+  }
+  body.meta = formatted.meta ?? null;
+  return body;
+}
+
+/** Fields the snapshot holds that the type no longer has. */
+function droppedFields(type: ContentType, snapshot: StoredRow): string[] {
+  return Object.keys(snapshot).filter((name) => !NOT_FIELDS.has(name) && !type.columnsByName.has(name));
+}
+
+function noRow(type: ContentType, rowId: string): AppError {
+  return new AppError(
+    'not_found',
+    `There is no ${type.table} row with id ${JSON.stringify(rowId)}, nor any revision of one`,
+  );
+}
+
+/** Milliseconds since the epoch of a server timestamp (`YYYY-MM-DD HH:MM:SS.ffffff`, UTC). */
+function timestampMs(timestamp: string): number {
+  return Date.parse(`${timestamp.slice(0, 23).replace(' ', 'T')}Z`);
+}
