@@ -145,6 +145,8 @@ describe('accounts in the editor', () => {
     await viewer.page.getByRole('row', { name: /Ada’s row/ }).waitFor();
     expect(await button(viewer.page, 'New').count()).toBe(0);
     expect(await viewer.page.getByRole('link', { name: 'Content types' }).count()).toBe(0);
+    await viewer.page.goto(`${server.origin}/settings/content-types`);
+    await viewer.page.getByRole('heading', { name: 'Only admins change content types' }).waitFor();
     await viewer.page.goto(`${server.origin}/news/rows/${adasRow.id}`);
     await viewer.page.getByText('Read only').waitFor();
     expect(await button(viewer.page, 'Save').count()).toBe(0);

@@ -3,7 +3,7 @@ import type { AuthMeResponse } from '../../common/api-contract.js';
 import { ApiProvider } from './api/api-context.js';
 import { describeError } from './api/api-error.js';
 import { authApi, LOCAL_USER } from './api/auth-api.js';
-import { AuthProvider, type AuthState } from './api/auth-context.js';
+import { AuthProvider, type AuthState, useAuth } from './api/auth-context.js';
 import { type ApiClient, createApiClient, type TokenRequestReason } from './api/client.js';
 import { ConfirmDialog } from './components/confirm-dialog.js';
 import { Sidebar } from './components/sidebar.js';
@@ -163,6 +163,7 @@ function Shell() {
 
 function Screen() {
   const route = useRoute();
+  const { me } = useAuth();
   const navigate = useNavigate();
   const { types, error, reload } = useContentTypes();
   const home = useLinkProps('/');
@@ -210,6 +211,9 @@ function Screen() {
   }
   if (route.name === 'accounts') return <AccountsPage />;
   if (route.name === 'api') return <ApiReferencePage />;
+  if ((route.name === 'content-types' || route.name === 'content-type') && !me.can.manage_types) {
+    return <ErrorState title="Only admins change content types" message="Ask an admin to change the content types." />;
+  }
   if (route.name === 'content-types') return <ContentTypesPage />;
   if (route.name === 'content-type') {
     const edited = route.slug === null ? null : types.find((candidate) => candidate.slug === route.slug);
