@@ -205,6 +205,22 @@ describe('signing in', () => {
   });
 });
 
+describe('paths', () => {
+  it('are matched as Express routes them: another spelling of a path gets the same refusal', async () => {
+    const server = await start();
+    const as = await makeTeam(server);
+    for (const path of ['/API/accounts', '/api/ACCOUNTS', '/api/Accounts/', '/api/Tokens', '/Api/accounts/vera']) {
+      const viewer = await fetch(`${server.origin}${path}`, { headers: as.viewer });
+      expect(viewer.status, path).toBe(403);
+    }
+    for (const path of ['/api/Cms/categories', '/api/CMS/categories', '/API/cms-content/categories']) {
+      const limited = await fetch(`${server.origin}${path}`, { headers: as.news_token });
+      expect(limited.status, path).toBe(403);
+    }
+    expect((await fetch(`${server.origin}/api/Cms/news`, { headers: as.news_token })).status).toBe(200);
+  });
+});
+
 describe('sessions end', () => {
   it('at sign-out', async () => {
     const server = await start();

@@ -69,7 +69,8 @@ export function sessionCookieOf(req: IncomingMessage): string | null {
 /** The API path of a request (`/cms/news`), from Express's request or the raw one of the fast read path. */
 function apiPath(req: IncomingMessage): string {
   const url = 'originalUrl' in req ? String((req as Request).originalUrl) : (req.url ?? '');
-  const path = url.split('?')[0];
+  // Express matches routes case-insensitively (`/API/Accounts` is `/api/accounts`): so do the rules.
+  const path = url.split('?')[0].toLowerCase();
   return path.startsWith('/api/') ? path.slice(4) : path === '/api' ? '/' : path;
 }
 
@@ -193,6 +194,11 @@ function authorize(
     if (rowRoute[2]) return can.change_any_row || can.change_own_rows ? null : denied('restore rows');
     if (method === 'POST') return can.create_rows ? null : denied('create rows');
     return can.change_any_row || can.change_own_rows ? null : denied('change or delete rows');
+  }
+  // Anything else under a type (a route added later) is the type's too: its limit holds there as well.
+  const underType = /^\/cms\/([^/]+)\//.exec(path);
+  if (underType && !mayUseType(registry, principal, segment(underType[1]), 'table')) {
+    return denied(`use the content type ${JSON.stringify(segment(underType[1]))}`);
   }
   if (/^\/uploads\/?$/.test(path) && method === 'POST') return can.upload ? null : denied('upload media');
   return reading || can.manage_types ? null : denied('do this');
