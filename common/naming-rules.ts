@@ -26,6 +26,8 @@ export const RESERVED_COLUMNS: ReadonlySet<string> = new Set([
   'created_by',
   'updated_by',
   'publish_at',
+  // A row's pending scheduled change, on every row read (issue 15).
+  'schedule',
   'search',
   'rowid',
   'oid',

@@ -7,7 +7,8 @@ import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
 import { type MetaPatch, readMetaPatch } from './seo-meta.js';
 
-const IGNORED: ReadonlySet<string> = new Set(SYSTEM_FIELDS);
+/** Set by the server (system fields, a row's pending schedule): sent back in a write body they are ignored. */
+const IGNORED: ReadonlySet<string> = new Set([...SYSTEM_FIELDS, 'schedule']);
 const META_FIELDS: ReadonlySet<string> = new Set(['meta', ...META_KEYS.map(flatMetaName)]);
 
 /** A write body checked against a content type's columns. */

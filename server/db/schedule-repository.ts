@@ -1,0 +1,141 @@
+import type { Kysely } from 'kysely';
+import type { QuireDatabase } from './schema.js';
+import type { StatementRunner } from './statement-runner.js';
+
+/** Pending status changes, at most one per row. */
+export const SCHEDULES_TABLE = 'quire_schedules';
+/** Due schedules, soonest first. */
+export const SCHEDULE_DUE_INDEX = 'quire_schedules:at';
+
+/** A stored schedule. */
+export interface ScheduleRow {
+  table_name: string;
+  row_id: string;
+  /** The status the row is given. */
+  status: string;
+  /** When, UTC `YYYY-MM-DD HH:MM:SS`. */
+  at: string;
+  scheduled_by: string | null;
+  created_at: string;
+}
+
+interface ScheduleTables {
+  quire_schedules: ScheduleRow;
+}
+
+/** Most ids looked up in one statement (SQLite allows 32766 parameters; pages are at most 1000). */
+const IDS_PER_STATEMENT = 500;
+
+/**
+ * All SQL of scheduled status changes, the same on both engines. Times compare as text. Reads of a
+ * page's schedules go through the statement runner when there is one (the hot read path).
+ */
+export class ScheduleRepository {
+  private readonly db: Kysely<ScheduleTables>;
+
+  constructor(
+    db: Kysely<QuireDatabase> | Kysely<unknown>,
+    private readonly runner?: StatementRunner,
+  ) {
+    this.db = db as unknown as Kysely<ScheduleTables>;
+  }
+
+  /** Sets a row's pending change, replacing one it had. */
+  async put(schedule: ScheduleRow): Promise<void> {
+    await this.db
+      .insertInto(SCHEDULES_TABLE)
+      .values(schedule)
+      .onConflict((conflict) =>
+        conflict.columns(['table_name', 'row_id']).doUpdateSet({
+          status: schedule.status,
+          at: schedule.at,
+          scheduled_by: schedule.scheduled_by,
+          created_at: schedule.created_at,
+        }),
+      )
+      .execute();
+  }
+
+  /** Removes a row's pending change; whether there was one. */
+  async remove(table: string, rowId: string): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom(SCHEDULES_TABLE)
+      .where('table_name', '=', table)
+      .where('row_id', '=', rowId)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) > 0;
+  }
+
+  /**
+   * Takes exactly this pending change (inside the write that applies it): true when this
+   * transaction removed it. On PostgreSQL a second server applying the same change waits for the
+   * first one's commit here (the row is locked), then finds nothing, and its write is undone.
+   */
+  async claim(schedule: Pick<ScheduleRow, 'table_name' | 'row_id' | 'status' | 'at'>): Promise<boolean> {
+    const result = await this.db
+      .deleteFrom(SCHEDULES_TABLE)
+      .where('table_name', '=', schedule.table_name)
+      .where('row_id', '=', schedule.row_id)
+      .where('status', '=', schedule.status)
+      .where('at', '=', schedule.at)
+      .executeTakeFirst();
+    return Number(result.numDeletedRows) === 1;
+  }
+
+  /** A row's pending change, or undefined. */
+  async find(table: string, rowId: string): Promise<ScheduleRow | undefined> {
+    return this.db
+      .selectFrom(SCHEDULES_TABLE)
+      .selectAll()
+      .where('table_name', '=', table)
+      .where('row_id', '=', rowId)
+      .executeTakeFirst();
+  }
+
+  /** The pending changes of these rows of `table`. */
+  async forRows(table: string, rowIds: readonly string[]): Promise<ScheduleRow[]> {
+    const found: ScheduleRow[] = [];
+    for (let start = 0; start < rowIds.length; start += IDS_PER_STATEMENT) {
+      const ids = rowIds.slice(start, start + IDS_PER_STATEMENT);
+      const query = this.db
+        .selectFrom(SCHEDULES_TABLE)
+        .selectAll()
+        .where('table_name', '=', table)
+        .where('row_id', 'in', ids);
+      if (this.runner) {
+        const compiled = query.compile();
+        found.push(...((await this.runner.all(compiled.sql, compiled.parameters)) as unknown as ScheduleRow[]));
+      } else {
+        found.push(...(await query.execute()));
+      }
+    }
+    return found;
+  }
+
+  /** Changes due by `now` (a server timestamp), soonest first. */
+  async due(now: string, limit: number): Promise<ScheduleRow[]> {
+    return this.db
+      .selectFrom(SCHEDULES_TABLE)
+      .selectAll()
+      .where('at', '<=', now)
+      .orderBy('at')
+      .orderBy('table_name')
+      .orderBy('row_id')
+      .limit(limit)
+      .execute();
+  }
+
+  /** The soonest pending change's time, or null. */
+  async next(): Promise<string | null> {
+    const row = await this.db
+      .selectFrom(SCHEDULES_TABLE)
+      .select((eb) => eb.fn.min('at').as('at'))
+      .executeTakeFirst();
+    return (row?.at as string | null | undefined) ?? null;
+  }
+
+  /** Removes every pending change of a table (its content type was deleted). */
+  async removeTable(table: string): Promise<void> {
+    await this.db.deleteFrom(SCHEDULES_TABLE).where('table_name', '=', table).execute();
+  }
+}
