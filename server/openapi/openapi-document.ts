@@ -5,6 +5,7 @@ import type { JsonSchema } from '../fields/field.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { shapeNames, typeNames } from '../types-gen/type-names.js';
 import { accountPaths, accountSchemas } from './openapi-account-paths.js';
+import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
 
@@ -50,7 +51,7 @@ const WRITE_ERRORS: ErrorCode[] = [
  * type its own list, row and write paths with its row schema, so the document changes when a type does.
  */
 export function openApiDocument(types: readonly ContentType[], options: DocumentOptions): OpenApiDocument {
-  const shared = { ...sharedSchemas(), ...accountSchemas(), ...revisionSchemas() };
+  const shared = { ...sharedSchemas(), ...accountSchemas(), ...revisionSchemas(), ...publishingSchemas() };
   const names = typeNames(types, Object.keys(shared));
   const schemas: Record<string, JsonSchema> = { ...shared };
   const paths: Record<string, JsonSchema> = {
@@ -59,11 +60,17 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...describePaths(),
     ...accountPaths(responses),
     ...typeChangePaths(responses),
+    ...hookPaths(responses),
   };
   for (const type of types) {
     const name = names.get(type.table) ?? type.table;
     Object.assign(schemas, typeSchemas(type, name));
-    Object.assign(paths, rowPaths(type, name), revisionPaths(type, name, responses));
+    Object.assign(
+      paths,
+      rowPaths(type, name),
+      revisionPaths(type, name, responses),
+      schedulePaths(type, name, responses),
+    );
   }
   return {
     openapi: '3.1.0',
@@ -83,6 +90,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
       { name: 'description' },
       { name: 'sign-in' },
       { name: 'accounts and tokens', description: 'Admins only' },
+      { name: 'build hooks', description: 'Admins only' },
     ],
     paths,
     components: { schemas, responses: errorResponses(), securitySchemes: securitySchemes() },

@@ -15,6 +15,17 @@ const integer: JsonSchema = { type: 'integer', minimum: 0 };
 const stringOrNull: JsonSchema = { type: ['string', 'null'] };
 
 /** An object whose listed members are all present and which has no others. */
+/** A row's pending change, as every row read carries it (issue 15; RowSchedule is in openapi-publishing-paths). */
+const SCHEDULE_PROPERTY: JsonSchema = {
+  anyOf: [{ $ref: '#/components/schemas/RowSchedule' }, { type: 'null' }],
+  description: 'The row’s pending scheduled change, or null (on reads; not on write answers)',
+};
+
+/** `schema` with more properties that may be left out. */
+function withOptional(schema: JsonSchema, properties: Record<string, JsonSchema>): JsonSchema {
+  return { ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...properties } };
+}
+
 function exactObject(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
   return {
     type: 'object',
@@ -235,7 +246,10 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
   };
   const metaMember: JsonSchema = { type: ['string', 'null'], maxLength: MAX_META_LENGTH };
   const ignored = Object.fromEntries(
-    ['id', ...Object.keys(SYSTEM_PROPERTIES)].map((field) => [field, { description: 'Set by the server; ignored' }]),
+    ['id', ...Object.keys(SYSTEM_PROPERTIES), 'schedule'].map((field) => [
+      field,
+      { description: 'Set by the server; ignored' },
+    ]),
   );
   const input: Record<string, JsonSchema> = {};
   const form: Record<string, JsonSchema> = {};
@@ -269,7 +283,10 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
     additionalProperties: false,
   });
   return {
-    [names.row]: exactObject(row, `A row of ${type.title} (/api/cms/${type.table})`),
+    // Reads carry the row's pending schedule; write answers do not (so it is not required).
+    [names.row]: withOptional(exactObject(row, `A row of ${type.title} (/api/cms/${type.table})`), {
+      schedule: SCHEDULE_PROPERTY,
+    }),
     [names.list]: exactObject(list, `GET /api/cms/${type.table}`),
     [names.item]: exactObject(
       { ...list, meta: ref('SeoMeta') },
