@@ -52,7 +52,7 @@ export function accountRoutes(accounts: AccountService, tokens: TokenService): R
       if (input.role !== undefined) changes.role = checkRole(input.role);
       if (input.password !== undefined) changes.password = input.password as string;
       if (input.disabled !== undefined) changes.disabled = checkBoolean(input.disabled, 'disabled');
-      if (input.content_types !== undefined) changes.content_types = input.content_types as string[] | null;
+      if (input.content_types !== undefined) changes.content_types = input.content_types;
       const body: AccountSummary = await accounts.change(req.params.name, changes);
       res.json(body);
     })
