@@ -14,8 +14,11 @@ import { PostingBitmap } from './search-posting-bitmap.js';
  * - A 1-character keyword is the character's bitmap; a 3-character one the trigram's; a
  *   2-character one the union of the trigrams ending with it (every pair ends a padded trigram).
  *   These are exact: no row needs checking, so counts are cardinalities.
- * - A longer keyword is the intersection of its trigrams' bitmaps, each candidate then checked
- *   against the stored folded text.
+ * - Trigrams with a space or the end mark in second or third place are not kept (`isGap`): spaces
+ *   between words make the most distinct trigrams of titles, a sixth of the postings, and the kept
+ *   title text can confirm them (slugs, kept as postings only, hold hyphens instead). A pair or trigram keyword that would need one, and any longer keyword,
+ *   is the intersection of the bitmaps of its characters and of its kept trigrams, each candidate
+ *   then checked against the stored folded text.
  * - Keywords with control characters (the boundary mark among them) or lone surrogates are left to
  *   SQL (`answerable`): they are rare, and their byte form in SQLite is not worth mirroring.
  * - Rows whose search columns hold something other than text or null (SQLite's dynamic types: a
@@ -24,6 +27,15 @@ import { PostingBitmap } from './search-posting-bitmap.js';
 
 /** Marks both ends of an indexed column. */
 const BOUNDARY = 0x0001;
+const SPACE = 0x20;
+
+/**
+ * Whether trigrams with this code unit in second or third place are left out of the index (see
+ * the module comment); keywords that would need one are answered through candidates.
+ */
+function isGap(code: number): boolean {
+  return code === SPACE || code === BOUNDARY;
+}
 /** A block of the text store: the rows whose rowid shares the same high 16 bits. */
 const BLOCK_ROWS = 65536;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point.
@@ -68,6 +80,11 @@ export class MemorySearchIndex {
   /** Rows with a search column that is neither text nor null. */
   readonly odd = new Set<number>();
 
+  /**
+   * Rows with a space in a column after the first, whose text the build does not keep: only they
+   * can match a keyword with a space that their first column does not hold.
+   */
+  private readonly spaceElsewhere = new PostingBitmap();
   /** Every row held (odd ones included). */
   private readonly all = new PostingBitmap();
   /** Whether the build is over: rows taken in since keep all their columns' text. */
@@ -95,6 +112,7 @@ export class MemorySearchIndex {
       this.odd.add(rowid);
       return;
     }
+    if (folded.some((column, i) => i > 0 && column.includes(' '))) this.spaceElsewhere.add(rowid);
     if (!this.sealed) this.groupsDone(rowid);
     for (const column of folded) this.postings(column, rowid, true);
     if (this.sealed || !this.text.canAppend(rowid)) this.text.setFull(rowid, joined);
@@ -105,6 +123,7 @@ export class MemorySearchIndex {
   delete(rowid: number): void {
     if (!this.all.has(rowid)) return;
     this.all.remove(rowid);
+    this.spaceElsewhere.remove(rowid);
     if (this.odd.delete(rowid)) return;
     const full = this.text.full(rowid);
     if (full !== null) {
@@ -153,35 +172,53 @@ export class MemorySearchIndex {
    * the build keeps) does not contain it. The bitmap is the caller's own.
    */
   search(keywords: readonly string[]): MemoryHits {
-    const exact: PostingBitmap[] = [];
-    const long: string[] = [];
+    const sets: PostingBitmap[] = [];
+    const checked: string[] = [];
     for (const keyword of keywords) {
       const folded = foldForSearch(keyword);
-      if (folded.length <= 3) exact.push(this.exactly(folded));
-      else long.push(folded);
-    }
-    for (const folded of long) {
+      const exact = this.exactly(folded);
+      if (exact) {
+        sets.push(exact);
+        continue;
+      }
+      // Candidates: rows holding every character and every indexed trigram; checked against text.
+      checked.push(folded);
+      const codes = new Set<number>();
+      for (let i = 0; i < folded.length; i++) codes.add(folded.charCodeAt(i));
+      for (const code of codes) sets.push(this.characters.get(code) ?? new PostingBitmap());
       for (let i = 0; i + 3 <= folded.length; i++) {
-        exact.push(this.trigram(folded.charCodeAt(i), folded.charCodeAt(i + 1), folded.charCodeAt(i + 2)));
+        const b = folded.charCodeAt(i + 1);
+        const c = folded.charCodeAt(i + 2);
+        if (!isGap(b) && !isGap(c)) sets.push(this.trigram(folded.charCodeAt(i), b, c));
       }
     }
-    let hits = PostingBitmap.and(exact);
+    let hits = PostingBitmap.and(sets);
     const unsure = [...this.odd];
-    for (const folded of long) {
+    for (const folded of checked) {
       if (hits.size === 0) break;
-      hits = this.text.confirm(hits, folded, this.columnCount > 1 ? unsure : null);
+      const elsewhere =
+        this.columnCount === 1
+          ? null
+          : folded.includes(' ')
+            ? (rowid: number) => this.spaceElsewhere.has(rowid)
+            : () => true;
+      hits = this.text.confirm(hits, folded, unsure, elsewhere);
     }
     return { hits, unsure };
   }
 
-  /** Rows containing a keyword of 1 to 3 code units, from postings alone. */
-  private exactly(folded: string): PostingBitmap {
+  /** Rows containing a keyword of 1 to 3 code units, from postings alone, when they can tell. */
+  private exactly(folded: string): PostingBitmap | null {
     const a = folded.charCodeAt(0);
     if (folded.length === 1) return this.characters.get(a) ?? new PostingBitmap();
     const b = folded.charCodeAt(1);
-    if (folded.length === 3) return this.trigram(a, b, folded.charCodeAt(2));
-    const keys = this.trigramsEndingWith.get(pairKey(a, b)) ?? [];
-    return PostingBitmap.or(keys.map((key) => this.trigrams.get(key) ?? new PostingBitmap()));
+    if (folded.length === 2 && !isGap(a) && !isGap(b)) {
+      const keys = this.trigramsEndingWith.get(pairKey(a, b)) ?? [];
+      return PostingBitmap.or(keys.map((key) => this.trigrams.get(key) ?? new PostingBitmap()));
+    }
+    const c = folded.charCodeAt(2);
+    if (folded.length === 3 && !isGap(b) && !isGap(c)) return this.trigram(a, b, c);
+    return null;
   }
 
   private trigram(a: number, b: number, c: number): PostingBitmap {
@@ -195,7 +232,7 @@ export class MemorySearchIndex {
     for (let i = 0; i < column.length; i++) {
       const c = i + 1 < column.length ? column.charCodeAt(i + 1) : BOUNDARY;
       this.posting(this.characters, b, rowid, add, null);
-      this.posting(this.trigrams, trigramKey(a, b, c), rowid, add, pairKey(b, c));
+      if (!isGap(b) && !isGap(c)) this.posting(this.trigrams, trigramKey(a, b, c), rowid, add, pairKey(b, c));
       a = b;
       b = c;
     }
@@ -288,11 +325,17 @@ class TextStore {
 
   /**
    * The rows of `candidates` whose text contains `keyword`. Rows whose first column (all the build
-   * kept) does not are added to `unsure` for SQL, or dropped when `unsure` is null (one column).
+   * kept) does not are added to `unsure` for SQL when `elsewhere` says their other columns might
+   * (null: there are none).
    * Candidates are taken in increasing order, so within a block the next occurrence found by one
    * native search serves every candidate before it.
    */
-  confirm(candidates: PostingBitmap, keyword: string, unsure: number[] | null): PostingBitmap {
+  confirm(
+    candidates: PostingBitmap,
+    keyword: string,
+    unsure: number[],
+    elsewhere: ((rowid: number) => boolean) | null,
+  ): PostingBitmap {
     const needle = Buffer.from(keyword, 'utf8');
     const confirmed = new PostingBitmap();
     let block: TextBlock | undefined;
@@ -311,7 +354,7 @@ class TextStore {
       }
       const low = rowid % BLOCK_ROWS;
       if (block === undefined || low >= block.filled) {
-        unsure?.push(rowid);
+        if (elsewhere?.(rowid)) unsure.push(rowid);
         return;
       }
       const start = block.starts[low];
@@ -323,7 +366,7 @@ class TextStore {
       }
       // Byte substrings of UTF-8 are exactly code-point substrings.
       if (next >= start && next + needle.length <= end) confirmed.add(rowid);
-      else unsure?.push(rowid);
+      else if (elsewhere?.(rowid)) unsure.push(rowid);
     });
     return confirmed;
   }
