@@ -33,6 +33,12 @@ export type FieldProblem =
   | { code: 'not_meta' }
   | { code: 'meta_cleared' }
   | { code: 'not_a_row_id' }
+  // A list's `filter` parameter (common/filter-syntax.ts)
+  | { code: 'not_a_filter' }
+  | { code: 'no_filter_values' }
+  | { code: 'not_comparable' }
+  | { code: 'not_a_relation' }
+  | { code: 'not_a_target_slug'; table: string; slugs: string[] }
   | { code: 'too_large'; limit: number }
   // A write whose database connection ended while it committed (503 database_unavailable)
   | { code: 'outcome_unknown' }
@@ -122,6 +128,18 @@ export function describeProblem(problem: FieldProblem): string {
       return 'must be an object with title, description and keywords, or null';
     case 'meta_cleared':
       return 'cannot be set while meta is cleared';
+    case 'not_a_filter':
+      return 'must have the form field=value, field!=value, field<value, field<=value, field>value, field>=value, field:in=a|b, field:empty, field:notempty, relation.slug=value or search=keyword';
+    case 'no_filter_values':
+      return 'must list one or more non-empty values after :in=, separated by | (a | or \\ inside a value is written \\| or \\\\)';
+    case 'not_comparable':
+      return 'has no order, so it cannot be filtered with <, <=, > or >=';
+    case 'not_a_relation':
+      return 'is not a relation, so it has no target fields to filter by';
+    case 'not_a_target_slug':
+      return problem.slugs.length === 0
+        ? `points at ${problem.table}, which has no slug to filter by`
+        : `can be filtered by the ${problem.table} slug ${problem.slugs.join(' or ')} only`;
     case 'not_a_row_id':
       return 'must be 1 to 128 letters, digits or . _ ~ - characters';
     case 'too_large':

@@ -1,8 +1,8 @@
-import { describeProblem } from '../../common/field-problems.js';
-import type { EqualsCondition, RowPage, RowSelection } from '../db/content-repository.js';
+import type { RowPage, RowSelection } from '../db/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
+import { type FilterTargets, parseFilters } from './list-filters.js';
 
 /** Rows returned when `limit` is not given. */
 export const DEFAULT_LIMIT = 100;
@@ -23,10 +23,14 @@ export interface ListOptions {
 
 /**
  * Parses the list query parameters (`filter`, `limit`, `offset`, `order`, `desc`) against a content
- * type. Anything it cannot honour exactly is a 400 that says what is wrong: an unknown field would
+ * type (`targets` finds the types relations point at, for `relation.slug=` filters). Anything it cannot honour exactly is a 400 that says what is wrong: an unknown field would
  * otherwise silently widen the answer.
  */
-export function parseListQuery(type: ContentType, query: Record<string, unknown>): ListOptions {
+export function parseListQuery(
+  type: ContentType,
+  query: Record<string, unknown>,
+  targets?: FilterTargets,
+): ListOptions {
   for (const name of Object.keys(query)) {
     if (!KNOWN_PARAMETERS.has(name) && !IGNORED_PARAMETERS.has(name)) {
       throw new AppError(
@@ -36,7 +40,7 @@ export function parseListQuery(type: ContentType, query: Record<string, unknown>
     }
   }
   return {
-    selection: parseFilters(type, query.filter),
+    selection: parseFilters(type, query.filter, targets),
     page: {
       limit: parseWholeNumber(query.limit, 'limit', DEFAULT_LIMIT, MAX_LIMIT),
       offset: parseWholeNumber(query.offset, 'offset', 0, MAX_OFFSET),
@@ -46,72 +50,21 @@ export function parseListQuery(type: ContentType, query: Record<string, unknown>
   };
 }
 
-function parseFilters(type: ContentType, raw: unknown): RowSelection {
-  const filters = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
-  const equals: EqualsCondition[] = [];
-  const keywords: string[] = [];
-  for (const filter of filters) {
-    if (typeof filter !== 'string') throw new AppError('bad_request', 'filter must be field=value');
-    const cut = filter.indexOf('=');
-    if (cut <= 0) {
-      throw new AppError(
-        'bad_request',
-        `filter ${JSON.stringify(filter)} must have the form field=value or search=keyword`,
-      );
-    }
-    const name = filter.slice(0, cut);
-    const value = filter.slice(cut + 1);
-    if (name === 'search') {
-      if (value.trim() !== '') keywords.push(value.trim());
-      continue;
-    }
-    const column = type.columnsByName.get(filterableName(type, name, 'filter'));
-    const match = column && fieldFor(column.type).filter === 'contains' ? 'contains' : 'equals';
-    equals.push({ column: name, value: parseFilterValue(type, name, value), match });
-  }
-  const selection: RowSelection = { equals };
-  if (keywords.length > 0) {
-    if (type.searchColumns.length === 0) {
-      throw new AppError('bad_request', `Content type ${type.table} has no title or slug to search`);
-    }
-    selection.search = { columns: type.searchColumns, keywords };
-  }
-  return selection;
-}
-
-function parseFilterValue(type: ContentType, name: string, value: string): unknown {
-  // An empty value asks for rows where the field has no value.
-  if (value === '') return null;
+function orderableName(type: ContentType, name: string): string {
   const column = type.columnsByName.get(name);
-  if (!column) return value;
-  const parsed = fieldFor(column.type).parseFilter(value, column);
-  if (!parsed.ok)
-    throw new AppError('bad_request', `filter ${name}: ${describeProblem(parsed.problem)}`, {
-      [`filter.${name}`]: parsed.problem,
-    });
-  return parsed.value;
-}
-
-function filterableName(type: ContentType, name: string, parameter: 'filter' | 'order'): string {
-  const column = type.columnsByName.get(name);
-  const field = column && fieldFor(column.type);
-  const allowed = field
-    ? parameter === 'filter'
-      ? field.filter !== 'none'
-      : field.orderable
-    : SYSTEM_SORTABLE.has(name);
+  const allowed = column ? fieldFor(column.type).orderable : SYSTEM_SORTABLE.has(name);
   if (allowed) return name;
   const choices = [...type.columns.map((c) => c.name), ...SYSTEM_SORTABLE].join(', ');
   throw new AppError(
     'bad_request',
-    `${parameter} names ${JSON.stringify(name)}, which is not a field of ${type.table} (fields: ${choices})`,
+    `order names ${JSON.stringify(name)}, which is not a field of ${type.table} (fields: ${choices})`,
   );
 }
 
 function parseOrder(type: ContentType, raw: unknown): string {
   if (raw === undefined || raw === '') return 'id';
   if (typeof raw !== 'string') throw new AppError('bad_request', 'order must be given once');
-  return filterableName(type, raw, 'order');
+  return orderableName(type, raw);
 }
 
 function parseDesc(raw: unknown): boolean {

@@ -11,10 +11,15 @@ export interface RowChange {
   after: StoredRow | null;
 }
 
+/** A condition a row change can be checked against in JavaScript: `eq`/`ne` one text or null, `in` texts. */
+type FollowedCondition =
+  | readonly [column: string, op: 'eq' | 'ne', value: string | null]
+  | readonly [column: string, op: 'in', values: readonly string[]];
+
 interface CountEntry {
   count: number;
-  /** The equality conditions, when the count can follow row changes; null means drop on change. */
-  equals: readonly (readonly [string, string | null])[] | null;
+  /** The conditions, when the count can follow row changes; null means drop on change. */
+  equals: readonly FollowedCondition[] | null;
 }
 
 interface TableEntries {
@@ -174,23 +179,37 @@ export class ReadCache {
   }
 }
 
-/** A key naming a selection exactly (column order and values included). */
+/** A key naming a selection exactly (column order, operators and values included). */
 export function selectionKey(selection: RowSelection): string {
   return JSON.stringify([
-    selection.equals.map((condition) => [condition.column, condition.value]),
+    selection.equals.map(({ column, op, value, through }) => [
+      column,
+      op ?? 'eq',
+      value,
+      through ? [through.table, through.column] : null,
+    ]),
     selection.search ? [selection.search.columns, selection.search.keywords] : null,
   ]);
 }
 
-/** The conditions of a selection a row change can be checked against, or null (search, non-text values). */
+/**
+ * The conditions of a selection a row change can be checked against, or null (search, non-text
+ * values, order comparisons, relations through their target: SQL decides those, and such counts
+ * are recomputed instead).
+ */
 function followableEquals(selection: RowSelection): CountEntry['equals'] {
   if (selection.search) return null;
-  const equals: [string, string | null][] = [];
-  for (const { column, value, match } of selection.equals) {
-    // Membership in a JSON array is SQL's to decide; such counts are recomputed instead.
-    if (match === 'contains') return null;
-    if (typeof value !== 'string' && value !== null) return null;
-    equals.push([column, value]);
+  const equals: FollowedCondition[] = [];
+  for (const { column, op = 'eq', value, match, through } of selection.equals) {
+    // Membership in a JSON array is SQL's to decide.
+    if (match === 'contains' || through) return null;
+    if (op === 'in') {
+      if (!Array.isArray(value) || !value.every((one) => typeof one === 'string')) return null;
+      equals.push([column, op, value]);
+    } else if (op === 'eq' || op === 'ne') {
+      if (typeof value !== 'string' && value !== null) return null;
+      equals.push([column, op, value]);
+    } else return null;
   }
   return equals;
 }
@@ -214,10 +233,12 @@ function countDelta(equals: NonNullable<CountEntry['equals']>, changes: readonly
 function matches(equals: NonNullable<CountEntry['equals']>, row: StoredRow | null): boolean | null {
   if (row === null) return false;
   let all = true;
-  for (const [column, value] of equals) {
+  for (const [column, op, value] of equals) {
     const stored = row[column];
     if (stored !== null && typeof stored !== 'string') return null;
-    if (value === null ? stored !== null : stored !== value) all = false;
+    const equal =
+      op === 'in' ? stored !== null && value.includes(stored) : value === null ? stored === null : stored === value;
+    if (op === 'ne' ? equal : !equal) all = false;
   }
   return all;
 }

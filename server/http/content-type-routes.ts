@@ -35,7 +35,7 @@ export function contentTypeRoutes(services: Services): Router {
     .route('/cms-content/:slug')
     .get(async (req, res) => {
       const type = await typeBySlug(services, req.params.slug);
-      const options = parseListQuery(type, req.query);
+      const options = parseListQuery(type, req.query, services.registry);
       const list = await rows.list(type, options);
       const { preview_path: _previewPath, ...description } = summarize(type);
       const body: ContentTypeResponse = { ...description, rows: list.rows };

@@ -70,7 +70,7 @@ export async function readList(
 ): Promise<TimedRead<ListResponse>> {
   const timer = new PhaseTimer();
   const type = await typeByTable(services, table);
-  const options = parseListQuery(type, query);
+  const options = parseListQuery(type, query, services.registry);
   timer.lap('init');
   const list = await services.rows.list(type, options, timer);
   const time = timer.result();

@@ -1,0 +1,139 @@
+import type { FieldProblem } from './field-problems.js';
+
+/**
+ * The grammar of one `filter` query parameter of the list endpoint, shared by the server (which
+ * checks it against the content type) and the editor (which builds filters from its controls).
+ *
+ * The spec's two forms keep their meaning: `field=value` is equality (an empty value asks for rows
+ * without a value) and `search=keyword` searches titles and slugs. Everything else is new syntax
+ * that the spec's parser (split at the first `=`) refused, because what stands before its first
+ * `=` is not a field name:
+ *
+ * - `field!=value`, `field<value`, `field<=value`, `field>value`, `field>=value`
+ * - `field:in=a|b|c`: one of several values; a `|` or `\` inside a value is written `\|` or `\\`
+ *   (select option ids may hold any character, so no bare separator could be safe)
+ * - `field:empty`, `field:notempty`
+ * - `relation.column=value` (and `!=`, `:in=`): a relation by a column of its target, such as
+ *   `category.slug=tips`
+ */
+
+/** What a field filter asks of the column. */
+export type FilterOperator = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'in' | 'empty' | 'notempty';
+
+/** Operators that compare order (allowed on orderable columns only). */
+export const ORDER_OPERATORS: ReadonlySet<FilterOperator> = new Set(['lt', 'le', 'gt', 'ge']);
+
+/** One filter, read but not yet checked against a content type. */
+export type ParsedFilter =
+  | { kind: 'search'; keyword: string }
+  | {
+      kind: 'field';
+      field: string;
+      /** For `relation.column`: the target's column. */
+      through?: string;
+      operator: FilterOperator;
+      /** One value for eq..ge, one or more for `in`, none for empty/notempty. */
+      values: string[];
+    };
+
+/** A filter read from its text, or why it cannot be (and the field, when it got that far). */
+export type FilterSyntaxResult =
+  | { ok: true; filter: ParsedFilter }
+  | { ok: false; field?: string; problem: Extract<FieldProblem, { code: 'not_a_filter' | 'no_filter_values' }> };
+
+const NOT_A_FILTER = { code: 'not_a_filter' } as const;
+
+/** Operators written after the field name, longest first so `<=` wins over `<`. */
+const OPERATOR_TOKENS: readonly (readonly [string, FilterOperator])[] = [
+  [':notempty', 'notempty'],
+  [':empty', 'empty'],
+  [':in=', 'in'],
+  ['!=', 'ne'],
+  ['<=', 'le'],
+  ['>=', 'ge'],
+  ['=', 'eq'],
+  ['<', 'lt'],
+  ['>', 'gt'],
+];
+
+/** The characters that end a field name (none can appear in one). */
+const NAME_END = /[=!<>:.]/;
+
+/** Reads one `filter` parameter. */
+export function parseFilterText(text: string): FilterSyntaxResult {
+  const nameEnd = text.search(NAME_END);
+  if (nameEnd === 0) return { ok: false, problem: NOT_A_FILTER };
+  if (nameEnd < 0) return { ok: false, field: text, problem: NOT_A_FILTER };
+  const field = text.slice(0, nameEnd);
+  let rest = text.slice(nameEnd);
+  // `search=` is the spec's keyword search (a column cannot be called `search`).
+  if (field === 'search' && rest.startsWith('='))
+    return { ok: true, filter: { kind: 'search', keyword: rest.slice(1) } };
+  let through: string | undefined;
+  if (rest.startsWith('.')) {
+    const end = rest.slice(1).search(NAME_END);
+    if (end <= 0) return { ok: false, field, problem: NOT_A_FILTER };
+    through = rest.slice(1, end + 1);
+    rest = rest.slice(end + 1);
+  }
+  const token = OPERATOR_TOKENS.find(([written]) => rest.startsWith(written));
+  if (!token) return { ok: false, field, problem: NOT_A_FILTER };
+  const [written, operator] = token;
+  const value = rest.slice(written.length);
+  const base = { kind: 'field' as const, field, ...(through === undefined ? {} : { through }) };
+  if (operator === 'empty' || operator === 'notempty') {
+    return value === ''
+      ? { ok: true, filter: { ...base, operator, values: [] } }
+      : { ok: false, field, problem: NOT_A_FILTER };
+  }
+  if (operator === 'in') {
+    const values = splitChoices(value);
+    return values
+      ? { ok: true, filter: { ...base, operator, values } }
+      : { ok: false, field, problem: { code: 'no_filter_values' } };
+  }
+  return { ok: true, filter: { ...base, operator, values: [value] } };
+}
+
+/** `a|b\|c` -> ['a', 'b|c']; null when a choice is empty or a `\` escapes nothing it may. */
+function splitChoices(text: string): string[] | null {
+  const values: string[] = [];
+  let current = '';
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (char === '\\') {
+      const next = text[i + 1];
+      if (next !== '|' && next !== '\\') return null;
+      current += next;
+      i++;
+    } else if (char === '|') {
+      values.push(current);
+      current = '';
+    } else current += char;
+  }
+  values.push(current);
+  return values.some((value) => value === '') ? null : values;
+}
+
+const WRITTEN: Record<FilterOperator, string> = {
+  eq: '=',
+  ne: '!=',
+  lt: '<',
+  le: '<=',
+  gt: '>',
+  ge: '>=',
+  in: ':in=',
+  empty: ':empty',
+  notempty: ':notempty',
+};
+
+/** The text of a filter, as `parseFilterText` reads it back. */
+export function formatFilter(filter: ParsedFilter): string {
+  if (filter.kind === 'search') return `search=${filter.keyword}`;
+  const name = filter.through === undefined ? filter.field : `${filter.field}.${filter.through}`;
+  const values =
+    filter.operator === 'in'
+      ? filter.values.map((value) => value.replace(/[\\|]/g, (char) => `\\${char}`)).join('|')
+      : (filter.values[0] ?? '');
+  return `${name}${WRITTEN[filter.operator]}${values}`;
+}
