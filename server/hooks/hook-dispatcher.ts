@@ -14,7 +14,7 @@ const MAX_EVENTS = 100;
 const MAX_RETRY_MS = 60 * 60 * 1000;
 
 /** How long a lease outlives the receiver's timeout (the rest of the delivery's bookkeeping). */
-const LEASE_MARGIN_MS = 30_000;
+const LEASE_MARGIN_MS = 10_000;
 
 /**
  * Sends the outbox's events (issue 15). A hook's events go out once the first of them is past its

@@ -12,7 +12,7 @@ import type { ScheduleService } from '../schedule/schedule-service.js';
 import { request } from '../test-support/api-scenario.js';
 import { type HookReceiver, startHookReceiver } from '../test-support/hook-receiver.js';
 import { newsBody } from '../test-support/seed.js';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { reopenOptions, startTestServer, type TestServer, testEngine } from '../test-support/test-server.js';
 
 /**
  * Build hooks (issue 15) over real HTTP against a local receiver, with a clock the test moves and
@@ -289,5 +289,38 @@ describe('deliveries', () => {
     const { rows } = await sql`select count(*) as n from quire_hook_outbox`.execute(server.database.db);
     expect(Number((rows[0] as { n: unknown }).n)).toBe(0);
     expect((await ok('GET', `/hooks/${hook.id}`)).waiting).toBe(0);
+  });
+});
+
+// Several servers share only a PostgreSQL database.
+describe.skipIf(testEngine() !== 'postgres')('two servers on one PostgreSQL database', () => {
+  it('deliver each event once between them', async () => {
+    const hookOptions = { now: () => clock, pollMs: 0, debounceMs: 2000, retryBaseMs: 1000, timeoutMs: 500 };
+    const other = await startTestServer({ ...reopenOptions(server), hooks: hookOptions });
+    try {
+      const hook = await addHook({ url: `${receiver.origin}/shared` });
+      await (other.services.hooks as HookService).refresh();
+      const ids: string[] = [];
+      for (let index = 0; index < 10; index++) {
+        const on = index % 2 === 0 ? server : other;
+        const { response, body } = await request(on, 'POST', '/cms/news', {
+          json: newsBody({ title: `Shared ${index}` }),
+        });
+        expect(response.status).toBe(201);
+        ids.push(body.id);
+      }
+      advance(2000);
+      const otherHooks = other.services.hooks as HookService;
+      await Promise.all([deliver(), otherHooks.dispatcher.deliverDue(), deliver(), otherHooks.dispatcher.deliverDue()]);
+      await receiver.waitFor(1);
+      advance(60_000);
+      await Promise.all([deliver(), otherHooks.dispatcher.deliverDue()]);
+      expect(receiver.received).toHaveLength(1);
+      const events = (receiver.received[0].body as HookBody).events;
+      expect(events.map((event) => event.id).sort()).toEqual([...ids].sort());
+      expect((await deliveries(hook.id)).total).toBe(1);
+    } finally {
+      await other.stop();
+    }
   });
 });
