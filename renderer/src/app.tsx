@@ -19,6 +19,7 @@ import { ContentTypesPage } from './pages/content-types-page.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
+import { TrashPage } from './pages/trash-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from './routing/routes.js';
 import { useTransliteration } from './schema/slugify.js';
@@ -232,6 +233,7 @@ function Screen() {
   const type = types.find((candidate) => candidate.table === route.type);
   if (!type) return <NotFound message={`There is no content type named “${route.type}”.`} homeLink={home} />;
   if (route.name === 'list') return <ListPage key={type.table} type={type} list={route.list} />;
+  if (route.name === 'trash') return <TrashPage key={type.table} type={type} list={route.list} />;
   return (
     <SlugsReady needed={type.columns.some((column) => column.type === 'slug')}>
       <RowEditorPage key={type.table} type={type} id={route.name === 'row' ? route.id : null} list={route.list} />

@@ -31,7 +31,8 @@ export const LOCAL_USER: AuthMeResponse = {
   first_run: false,
 };
 
-async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+/** One API call with the session cookie (and a run token, when one was given); an error answer throws ApiError. */
+export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = sessionTokenStore().get();
   if (token) headers.Authorization = `Bearer ${token}`;

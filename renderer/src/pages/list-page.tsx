@@ -3,13 +3,13 @@ import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
 import { ContentTable } from '../components/content-table.js';
-import { IconPlus, IconSearch } from '../components/icons.js';
+import { IconPlus, IconSearch, IconTrash } from '../components/icons.js';
 import { listColumns } from '../components/list-columns.js';
 import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowList } from '../hooks/use-row-list.js';
-import { useNavigate } from '../routing/router.js';
+import { useLinkProps, useNavigate } from '../routing/router.js';
 import { EMPTY_LIST_STATE, type ListState, routeHref } from '../routing/routes.js';
 import { filterColumns, isSearchable } from '../schema/type-facts.js';
 
@@ -49,6 +49,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
   };
 
   const newHref = routeHref({ name: 'create', type: type.table, list });
+  const trashLink = useLinkProps(routeHref({ name: 'trash', type: type.table, list }));
   const rowHref = (id: string) => routeHref({ name: 'row', type: type.table, id, list });
 
   return (
@@ -61,6 +62,10 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
           </p>
         </div>
         <div className="page-actions">
+          <a {...trashLink} className="button button-ghost">
+            <IconTrash />
+            Recently deleted
+          </a>
           {me.can.create_rows && (
             <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
               <IconPlus />

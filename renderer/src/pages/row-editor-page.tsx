@@ -1,4 +1,4 @@
-import { skipToken, useQuery } from '@tanstack/react-query';
+import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ContentRow, ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
@@ -7,12 +7,13 @@ import { mayChangeRow, useAuth } from '../api/auth-context.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { FieldFrame, fieldId } from '../components/field-frame.js';
 import { FormBanner } from '../components/form-banner.js';
+import { HistoryPanel } from '../components/history-panel.js';
 import { IconArrowLeft, IconExternal, IconPlus, IconSave, IconTrash } from '../components/icons.js';
 import { RowDetails } from '../components/row-details.js';
 import { SeoSection } from '../components/seo-section.js';
 import { ErrorState, LoadingState } from '../components/states.js';
 import { asText } from '../fields/field-values.js';
-import { queryKeys } from '../hooks/row-queries.js';
+import { forgetRows, queryKeys } from '../hooks/row-queries.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowEditor } from '../hooks/use-row-editor.js';
 import { useSaveShortcut } from '../hooks/use-save-shortcut.js';
@@ -32,6 +33,14 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
   const api = useApi();
   // A row this page just created is already here; anything else is fetched.
   const [created, setCreated] = useState<ContentRow | null>(null);
+  // A restored version replaces the form (a new key), starting from the row the restore wrote.
+  const [restores, setRestores] = useState(0);
+  const queries = useQueryClient();
+  const onRestored = (row: ContentRow) => {
+    queries.setQueryData(queryKeys.row(type.table, row.id), row);
+    forgetRows(queries, type.table, false);
+    setRestores((n) => n + 1);
+  };
   const backLink = useLinkProps(routeHref({ name: 'list', type: type.table, list }));
   const { data, error, refetch } = useQuery({
     queryKey: queryKeys.row(type.table, id),
@@ -78,7 +87,16 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
       </div>
     );
   }
-  return <RowForm key={id ?? 'new'} type={type} initialRow={current} list={list} onCreated={setCreated} />;
+  return (
+    <RowForm
+      key={`${id ?? 'new'}:${restores}`}
+      type={type}
+      initialRow={current}
+      list={list}
+      onCreated={setCreated}
+      onRestored={onRestored}
+    />
+  );
 }
 
 const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
@@ -88,11 +106,13 @@ function RowForm({
   initialRow,
   list,
   onCreated,
+  onRestored,
 }: {
   type: ContentTypeSummary;
   initialRow: ContentRow | null;
   list: ListState;
   onCreated(row: ContentRow): void;
+  onRestored(row: ContentRow): void;
 }) {
   const navigate = useNavigate();
   const { me } = useAuth();
@@ -252,6 +272,15 @@ function RowForm({
         </div>
         <aside className="editor-side">
           <RowDetails row={editor.row} type={type.table} />
+          {editor.row && (
+            <HistoryPanel
+              type={type}
+              row={editor.row}
+              mayRestore={mayChange}
+              dirty={editor.dirty}
+              onRestored={onRestored}
+            />
+          )}
         </aside>
       </form>
 
@@ -264,8 +293,9 @@ function RowForm({
           onCancel={() => setConfirmingDelete(false)}
         >
           <p>
-            The {type.title} row “{editor.label}” will be deleted for good
-            {editor.dirty ? ', along with your unsaved changes' : ''}. This cannot be undone.
+            The {type.title} row “{editor.label}” will be deleted
+            {editor.dirty ? ', along with your unsaved changes' : ''}. It stays under Recently deleted for a while,
+            where it can be restored.
           </p>
         </ConfirmDialog>
       )}

@@ -6,6 +6,7 @@ describe('editor URLs', () => {
     ['/', { name: 'home' }],
     ['/news', { name: 'list', type: 'news', list: EMPTY_LIST_STATE }],
     ['/news/new', { name: 'create', type: 'news', list: EMPTY_LIST_STATE }],
+    ['/news/trash', { name: 'trash', type: 'news', list: EMPTY_LIST_STATE }],
     ['/news/rows/new', { name: 'row', type: 'news', id: 'new', list: EMPTY_LIST_STATE }],
     ['/news/rows/01a2-b_c.d~e', { name: 'row', type: 'news', id: '01a2-b_c.d~e', list: EMPTY_LIST_STATE }],
     ['/news/rows/a/b', { name: 'unknown', path: '/news/rows/a/b' }],

@@ -23,6 +23,8 @@ export type Route =
   | { name: 'list'; type: string; list: ListState }
   | { name: 'create'; type: string; list: ListState }
   | { name: 'row'; type: string; id: string; list: ListState }
+  /** A type's recently deleted rows (`list`: where its Back link returns). */
+  | { name: 'trash'; type: string; list: ListState }
   | { name: 'content-types' }
   /** Accounts and API tokens (admins), or the first-run form. */
   | { name: 'accounts' }
@@ -78,6 +80,7 @@ export function parseLocation(pathname: string, search: string): Route {
   }
   if (segments.length === 1) return { name: 'list', type, list };
   if (segments.length === 2 && second === 'new') return { name: 'create', type, list };
+  if (segments.length === 2 && second === 'trash') return { name: 'trash', type, list };
   if (segments.length === 3 && second === 'rows' && rest.length === 0) return { name: 'row', type, id: third, list };
   return { name: 'unknown', path: pathname };
 }
@@ -95,6 +98,8 @@ export function routeHref(route: Route): string {
       return `/${encodeURIComponent(route.type)}/new${listQuery(route.list)}`;
     case 'row':
       return `/${encodeURIComponent(route.type)}/rows/${encodeURIComponent(route.id)}${listQuery(route.list)}`;
+    case 'trash':
+      return `/${encodeURIComponent(route.type)}/trash${listQuery(route.list)}`;
     case 'content-types':
       return `/${SCHEMA_PATH.join('/')}`;
     case 'accounts':

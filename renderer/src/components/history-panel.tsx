@@ -1,0 +1,98 @@
+import { useQuery } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ContentRow, ContentTypeSummary } from '../../../common/api-contract.js';
+import type { RevisionAction, RevisionSummary } from '../../../common/revision-contract.js';
+import { describeError } from '../api/api-error.js';
+import { revisionsApi } from '../api/revisions-api.js';
+import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
+import { RevisionCompare } from './revision-compare.js';
+
+/** Revisions listed at first, and added by each "Show older". */
+const PAGE = 10;
+
+const ACTION_LABELS: Record<RevisionAction, string> = {
+  create: 'Created',
+  update: 'Changed',
+  delete: 'Deleted',
+  restore: 'Restored an earlier version',
+};
+
+/** Props of the History panel of a saved row. */
+export interface HistoryPanelProps {
+  type: ContentTypeSummary;
+  row: ContentRow;
+  mayRestore: boolean;
+  dirty: boolean;
+  onRestored(row: ContentRow): void;
+}
+
+/**
+ * The row's changes, newest first: what happened, who, when, which fields. Choosing one compares
+ * it with the row as it is now, and offers to restore it.
+ */
+export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: HistoryPanelProps) {
+  const [limit, setLimit] = useState(PAGE);
+  const [open, setOpen] = useState<RevisionSummary | null>(null);
+  // Read again whenever the row was saved (its updated_at moves).
+  const { data, error } = useQuery({
+    queryKey: ['history', type.table, row.id, row.updated_at, limit],
+    queryFn: () => revisionsApi.list(type.table, row.id, limit),
+    placeholderData: (previous) => previous,
+  });
+  const label = (name: string) =>
+    name === 'meta' ? 'SEO' : (type.columns.find((column) => column.name === name)?.label ?? name);
+
+  return (
+    <section className="card history" aria-label="History">
+      <h2 className="card-title">History</h2>
+      {error && <p className="muted">{describeError(error)}</p>}
+      {!data && !error && <p className="muted">Loading…</p>}
+      {data && data.total === 0 && <p className="muted">No changes recorded yet.</p>}
+      {data && data.revisions.length > 0 && (
+        <ol className="history-list">
+          {data.revisions.map((revision, index) => (
+            <li key={revision.id}>
+              <button
+                type="button"
+                className="history-item"
+                onClick={() => setOpen(revision)}
+                aria-label={`${ACTION_LABELS[revision.action]} ${formatTimestamp(revision.at)}${revision.by ? ` by ${revision.by}` : ''}`}
+              >
+                <span className="history-what">
+                  {ACTION_LABELS[revision.action]}
+                  {index === 0 && data.revisions.length > 0 && <span className="muted"> · current</span>}
+                </span>
+                <span className="history-when muted">
+                  <time title={formatTimestamp(revision.at)}>{timeAgo(revision.at)}</time>
+                  {revision.by && ` by ${revision.by}`}
+                </span>
+                {revision.fields.length > 0 && revision.action !== 'create' && (
+                  <span className="history-fields">{revision.fields.map(label).join(', ')}</span>
+                )}
+              </button>
+            </li>
+          ))}
+        </ol>
+      )}
+      {data && data.total > data.revisions.length && (
+        <button type="button" className="button button-ghost" onClick={() => setLimit((n) => Math.min(n + PAGE, 100))}>
+          Show older ({data.total - data.revisions.length} more)
+        </button>
+      )}
+      {open && (
+        <RevisionCompare
+          type={type}
+          row={row}
+          revision={open}
+          mayRestore={mayRestore}
+          dirty={dirty}
+          onClose={() => setOpen(null)}
+          onRestored={(restored) => {
+            setOpen(null);
+            onRestored(restored);
+          }}
+        />
+      )}
+    </section>
+  );
+}

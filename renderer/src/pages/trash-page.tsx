@@ -1,0 +1,137 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { useState } from 'react';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
+import type { TrashEntry } from '../../../common/revision-contract.js';
+import { describeError } from '../api/api-error.js';
+import { useAuth } from '../api/auth-context.js';
+import { revisionsApi } from '../api/revisions-api.js';
+import { IconArrowLeft, IconRefresh } from '../components/icons.js';
+import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { useToast } from '../components/toasts.js';
+import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
+import { forgetRows } from '../hooks/row-queries.js';
+import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useLinkProps, useNavigate } from '../routing/router.js';
+import { type ListState, routeHref } from '../routing/routes.js';
+
+/** Deleted rows listed at once (the API's largest page). */
+const LIMIT = 100;
+
+/**
+ * A type's recently deleted rows, most recent first, each with who deleted it, when, and when it
+ * is purged for good; **Restore** brings one back with its id and opens it.
+ */
+export function TrashPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
+  useDocumentTitle('Recently deleted', type.title);
+  const { me } = useAuth();
+  const notify = useToast();
+  const navigate = useNavigate();
+  const queries = useQueryClient();
+  const backLink = useLinkProps(routeHref({ name: 'list', type: type.table, list }));
+  const [restoring, setRestoring] = useState<string | null>(null);
+  const { data, error, refetch } = useQuery({
+    queryKey: ['trash', type.table],
+    queryFn: () => revisionsApi.trash(type.table, LIMIT),
+    gcTime: 0,
+  });
+  const mayRestore = me.can.change_any_row || me.can.change_own_rows;
+
+  const restore = async (entry: TrashEntry) => {
+    setRestoring(entry.id);
+    try {
+      const restored = await revisionsApi.restoreFromTrash(type.table, entry.id);
+      forgetRows(queries, type.table);
+      notify('success', `Restored “${entry.title ?? entry.id}”`);
+      navigate(routeHref({ name: 'row', type: type.table, id: restored.row.id, list }));
+    } catch (failure) {
+      notify('error', describeError(failure));
+      void refetch();
+    } finally {
+      setRestoring(null);
+    }
+  };
+
+  return (
+    <div className="page">
+      <header className="page-header">
+        <div className="page-heading">
+          <a {...backLink} className="back-link">
+            <IconArrowLeft />
+            Back to list
+          </a>
+          <p className="eyebrow">{type.title}</p>
+          <h1 className="page-title">Recently deleted</h1>
+          <p className="page-subtitle">
+            {data
+              ? `Deleted rows can be restored for ${data.retention_days} days, then they are removed for good.`
+              : '\u00a0'}
+          </p>
+        </div>
+      </header>
+      {error && (
+        <ErrorState
+          title="Couldn’t load the deleted rows"
+          message={describeError(error)}
+          action={
+            <button type="button" className="button" onClick={() => void refetch()}>
+              Try again
+            </button>
+          }
+        />
+      )}
+      {!data && !error && <LoadingState label="Loading deleted rows…" />}
+      {data && data.total === 0 && (
+        <EmptyState title="Nothing deleted lately">
+          No {type.title} row was deleted in the last {data.retention_days} days.
+        </EmptyState>
+      )}
+      {data && data.rows.length > 0 && (
+        <div className="table-wrap">
+          <table className="trash-table">
+            <thead>
+              <tr>
+                <th scope="col">Title</th>
+                <th scope="col">Deleted</th>
+                <th scope="col">Removed for good</th>
+                <th scope="col">
+                  <span className="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.rows.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{entry.title ?? <span className="mono">{entry.id}</span>}</td>
+                  <td>
+                    <time title={formatTimestamp(entry.deleted_at)}>{timeAgo(entry.deleted_at)}</time>
+                    {entry.deleted_by && <span className="muted"> by {entry.deleted_by}</span>}
+                  </td>
+                  <td>{formatTimestamp(entry.purge_at)}</td>
+                  <td className="trash-actions">
+                    {mayRestore && (
+                      <button
+                        type="button"
+                        className="button"
+                        onClick={() => void restore(entry)}
+                        disabled={restoring !== null}
+                        aria-label={`Restore ${entry.title ?? entry.id}`}
+                      >
+                        <IconRefresh />
+                        Restore
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          {data.total > data.rows.length && (
+            <p className="muted">
+              The {data.rows.length} most recently deleted of {data.total} are shown.
+            </p>
+          )}
+        </div>
+      )}
+    </div>
+  );
+}
