@@ -25,6 +25,8 @@ import { postgresForTests } from './server/test-support/postgres.js';
  *   versions. PostgreSQL's search is compared with SQLite's row for row in http/postgres-search.
  */
 const POSTGRES_API_SUITES = [
+  'server/http/list-filters-api.test.ts',
+  'server/http/etag-api.test.ts',
   'server/http/rows-api.test.ts',
   'server/http/list-api.test.ts',
   'server/http/list-paging-api.test.ts',
@@ -49,11 +51,19 @@ const POSTGRES_API_SUITES = [
   'server/test-support/test-server.test.ts',
   'server/http/accounts-api.test.ts',
   'server/accounts/account-command.test.ts',
+  'server/http/accounts-hostile-api.test.ts',
   'server/http/fast-reads.test.ts',
   'server/content/content-writes.test.ts',
+  'server/http/group-commit-api.test.ts',
   'server/openapi/openapi-api.test.ts',
   'server/export/export-command.test.ts',
   'server/types-gen/types-api.test.ts',
+  'server/http/revisions-api.test.ts',
+  'server/http/revisions-access-api.test.ts',
+  'server/http/schedules-api.test.ts',
+  'server/http/hooks-api.test.ts',
+  'server/hooks/hook-crash.test.ts',
+  'server/http/publishing-access-api.test.ts',
 ];
 
 /**

@@ -39,6 +39,8 @@ export type FieldProblem =
   | { code: 'not_comparable' }
   | { code: 'not_a_relation' }
   | { code: 'not_a_target_slug'; table: string; slugs: string[] }
+  // A build hook's address (issue 15)
+  | { code: 'not_a_hook_url' }
   | { code: 'too_large'; limit: number }
   // A write whose database connection ended while it committed (503 database_unavailable)
   | { code: 'outcome_unknown' }
@@ -128,6 +130,8 @@ export function describeProblem(problem: FieldProblem): string {
       return 'must be an object with title, description and keywords, or null';
     case 'meta_cleared':
       return 'cannot be set while meta is cleared';
+    case 'not_a_hook_url':
+      return 'must be an http:// or https:// address';
     case 'not_a_filter':
       return 'must have the form field=value, field!=value, field<value, field<=value, field>value, field>=value, field:in=a|b, field:empty, field:notempty, relation.slug=value or search=keyword';
     case 'no_filter_values':

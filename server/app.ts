@@ -14,6 +14,7 @@ import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
 import { mediaReferenceSources } from './db/media-reference-repository.js';
 import { postgresContentRowReferences } from './db/postgres-media-repository.js';
+import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { accountRoutes } from './http/account-routes.js';
 import { authGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth-routes.js';
@@ -23,9 +24,9 @@ import { describeRoutes } from './http/describe-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { withFastReads } from './http/fast-reads.js';
+import { hookRoutes } from './http/hook-routes.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
-import { hookRoutes } from './http/hook-routes.js';
 import { revisionRoutes } from './http/revision-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import { scheduleRoutes } from './http/schedule-routes.js';
@@ -33,7 +34,6 @@ import type { Services } from './http/services.js';
 import type { MediaReferenceSource } from './media/media-references.js';
 import { DEFAULT_UPLOAD_LIMIT, FileMediaStore, type MediaStore, mediaDirFor } from './media/media-store.js';
 import { PostgresMediaStore } from './media/postgres-media-store.js';
-import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { type RevisionOptions, RevisionService } from './revisions/revision-service.js';
 import { type SchedulerOptions, ScheduleService } from './schedule/schedule-service.js';
 
@@ -84,7 +84,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // Records a revision inside every row write from here on (a ContentWrites observer).
   const revisions = new RevisionService(database.db, database.engine, registry, rows, writes, options.revisions);
   // Scheduled status changes, shown on rows read and applied as row writes (issue 15).
-  const schedules = new ScheduleService(database.db, registry, rows, options.editorName, database.runner, options.scheduler);
+  const schedules = new ScheduleService(
+    database.db,
+    registry,
+    rows,
+    options.editorName,
+    database.runner,
+    options.scheduler,
+  );
   // Queues build-hook events inside every row write (a ContentWrites observer) and delivers them.
   const hooks = new HookService(database.db, registry, writes, options.hooks);
   const services: Services = {

@@ -2,6 +2,7 @@
 import { userInfo } from 'node:os';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { accountCommand, TOKEN_USAGE, USER_USAGE } from './accounts/account-command.js';
 import { chooseDatabase, type DatabaseFlags } from './config/database-choice.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 import { builtEditorDir } from './config/package-root.js';
@@ -11,6 +12,7 @@ import { COPY_USAGE, copyCommand } from './copy/copy-command.js';
 import { postgresBackupPlace } from './copy/postgres-backup.js';
 import { PostgresConnectionError } from './db/postgres-connection.js';
 import { describeTarget, type PostgresTarget, redactPostgresUrl } from './db/postgres-url.js';
+import { EXPORT_USAGE, exportCommand } from './export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
 import { normalizeOrigin } from './http/origin-guard.js';
@@ -19,14 +21,16 @@ import { IMPORT_USAGE, importCommand } from './import/import-command.js';
 import { MEDIA_USAGE, mediaCommand } from './media/media-prune-command.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
 import { isSupervisedServer, superviseServer, watchSupervisor } from './process/server-supervisor.js';
+import { DEFAULT_TRASH_DAYS } from './revisions/revision-service.js';
 import { type RunningServer, startServer } from './server.js';
+import { TYPES_USAGE, typesCommand } from './types-gen/types-command.js';
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 const USAGE =
   'Usage: quire serve [--db FILE | --database postgres://...] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
-  ' [--backup-dir DIR] [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN]' +
-  ` | ${BACKUP_USAGE} | ${IMPORT_USAGE} | ${MEDIA_USAGE} | ${COPY_USAGE}`;
+  ' [--backup-dir DIR] [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] [--keep-revisions N] [--trash-days N]' +
+  ` | ${BACKUP_USAGE} | ${IMPORT_USAGE} | ${MEDIA_USAGE} | ${COPY_USAGE} | ${USER_USAGE} | ${TOKEN_USAGE} | ${EXPORT_USAGE} | ${TYPES_USAGE}`;
 
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -54,6 +58,10 @@ export interface ServeOptions {
   backups: boolean;
   /** Where a PostgreSQL site's scheduled backups go (`--backup-dir`); null for the default. */
   backupDir: string | null;
+  /** Revisions kept per row (`--keep-revisions`, QUIRE_KEEP_REVISIONS); null keeps all. */
+  keepRevisions: number | null;
+  /** Days a deleted row stays restorable (`--trash-days`, QUIRE_TRASH_DAYS). */
+  trashDays: number;
 }
 
 /** Parses `serve` arguments; throws UsageError with a one-line explanation. */
@@ -81,8 +89,15 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
   if (values['backup-dir'] !== undefined && !database.postgres) {
     throw new UsageError('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
   }
+  const keepRevisions = wholeNumberFlag(
+    '--keep-revisions',
+    values['keep-revisions'] ?? fromEnv('QUIRE_KEEP_REVISIONS'),
+  );
+  const trashDays = wholeNumberFlag('--trash-days', values['trash-days'] ?? fromEnv('QUIRE_TRASH_DAYS'));
   return {
     ...database,
+    keepRevisions,
+    trashDays: trashDays ?? DEFAULT_TRASH_DAYS,
     port,
     host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
@@ -93,6 +108,14 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     backupDir: values['backup-dir'] === undefined ? null : resolve(values['backup-dir']),
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
   };
+}
+
+/** A count flag (revisions, days): a whole number from 1, or null when not given. */
+function wholeNumberFlag(flag: string, raw: string | undefined): number | null {
+  if (raw === undefined) return null;
+  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
+  if (value < 1) throw new UsageError(`${flag} must be a whole number, at least 1`);
+  return value;
 }
 
 /** `--db FILE` or `--database URL` (see database-choice.ts), as a usage error when they conflict. */
@@ -156,6 +179,8 @@ function parse(args: string[]) {
       'allow-host': { type: 'string', multiple: true },
       'cors-origin': { type: 'string', multiple: true },
       token: { type: 'string' },
+      'keep-revisions': { type: 'string' },
+      'trash-days': { type: 'string' },
     },
   });
 }
@@ -203,6 +228,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     corsOrigins: options.corsOrigins,
     token: options.token,
     backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
+    revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
   });
   if (options.demo) {
     const added = await addDemoContent(server.services.registry, server.services.rows);
@@ -255,6 +281,9 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'import') return importCommand(rest);
   if (command === 'media') return mediaCommand(rest);
   if (command === 'copy') return copyCommand(rest);
+  if (command === 'user' || command === 'token') return accountCommand(command, rest);
+  if (command === 'export') return exportCommand(rest);
+  if (command === 'types') return typesCommand(rest);
   if (command !== 'serve') {
     console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
     return 2;

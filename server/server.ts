@@ -6,10 +6,10 @@ import { postgresBackupJob, postgresBackupPlace } from './copy/postgres-backup.j
 import { BackupSchedule, sqliteBackupJob } from './db/backup-service.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from './db/database.js';
 import type { PostgresTarget } from './db/postgres-url.js';
+import type { HookOptions } from './hooks/hook-service.js';
 import { clientErrorResponse } from './http/error-middleware.js';
 import { securityFor } from './http/localhost-guards.js';
 import type { Services } from './http/services.js';
-import type { HookOptions } from './hooks/hook-service.js';
 import type { RevisionOptions } from './revisions/revision-service.js';
 import type { SchedulerOptions } from './schedule/schedule-service.js';
 

@@ -35,6 +35,31 @@ export interface RowWithPageMeta {
   total: number;
 }
 
+/**
+ * Who writes a row: the name recorded in created_by/updated_by, and whether they may change only
+ * rows they created (an author). Without one, the server's `--editor` name, with no limit.
+ */
+export interface RowActor {
+  name: string | null;
+  ownRowsOnly: boolean;
+  /**
+   * Runs inside the write's transaction once its rows are written; throwing undoes the write (a
+   * scheduled change takes its schedule here, so it is applied once: issue 15).
+   */
+  inTransaction?: (trx: Kysely<QuireDatabase>) => Promise<void>;
+}
+
+/** Adds to rows read what they carry besides their stored fields (a pending schedule: issue 15). */
+export type RowDecorator = (type: ContentType, rows: ContentRow[]) => Promise<void>;
+
+/**
+ * A write that puts an earlier version of a row back (a revision's or the trash's restore): it is
+ * recorded as a restore, and a deleted row comes back with its creation time and author.
+ */
+export interface RestoreWrite {
+  created?: { at: string; by: string | null };
+}
+
 /** How long written rows wait before they are moved into the search index in one batch. */
 const SEARCH_FLUSH_DELAY_MS = 500;
 
@@ -76,6 +101,9 @@ export class RowService {
     this.queuedReader = new ContentRepository(db, engine);
   }
 
+  /** Run on every page and row read, after formatting (see RowDecorator). */
+  readonly decorators: RowDecorator[] = [];
+
   /** The read cache every write keeps true (null when reads are not run as direct statements). */
   private get cache() {
     return this.writes.cache;
@@ -101,6 +129,7 @@ export class RowService {
     const filtered = unfiltered ? total : await this.countOf(repository, type, selection);
     timer?.lap('count');
     const rows = stored.map((row) => formatRow(type, row, relations));
+    for (const decorate of this.decorators) await decorate(type, rows);
     timer?.lap('format');
     return { rows, total, filtered };
   }
@@ -116,17 +145,24 @@ export class RowService {
     timer?.lap('count');
     const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
+    for (const decorate of this.decorators) await decorate(type, [row]);
     timer?.lap('format');
     return { row, pageMeta, total };
   }
 
   /** Creates a row from a write body, with the given id or a generated one. */
-  async create(type: ContentType, body: unknown, id?: string): Promise<ContentRow> {
+  async create(
+    type: ContentType,
+    body: unknown,
+    id?: string,
+    actor?: RowActor,
+    restore?: RestoreWrite,
+  ): Promise<ContentRow> {
     if (id !== undefined && !isValidRowId(id)) {
       throw validationError({ id: { code: 'not_a_row_id' } });
     }
     const input = parseRowInput(type, body, 'create');
-    return this.write(type, 'create', async (repository, write) => {
+    return this.write(type, 'create', actor, restore, async (repository, write) => {
       const rowId = id ?? newRowId();
       if (id !== undefined && (await repository.findById(type.table, id))) {
         throw new AppError('conflict', `A ${type.table} row with id ${JSON.stringify(id)} already exists`, {
@@ -136,7 +172,11 @@ export class RowService {
       const now = timestampNow();
       const values = await this.withSlugs(repository, type, input, null, rowId, write);
       await checkRelationTargets(type, values, this.registry, repository);
-      const stored = newStoredRow(type, rowId, values, input, now, this.editorName);
+      const stored = newStoredRow(type, rowId, values, input, now, actor ? actor.name : this.editorName);
+      if (restore?.created) {
+        stored.created_at = restore.created.at;
+        stored.created_by = restore.created.by;
+      }
       await repository.insert(type.table, stored);
       await repository.rowWritten(type.table, type.searchColumns, stored);
       write.changes.push({ before: null, after: stored });
@@ -145,11 +185,18 @@ export class RowService {
   }
 
   /** Changes the fields a write body names; the others keep their values. */
-  async update(type: ContentType, id: string, body: unknown): Promise<ContentRow> {
+  async update(
+    type: ContentType,
+    id: string,
+    body: unknown,
+    actor?: RowActor,
+    restore?: RestoreWrite,
+  ): Promise<ContentRow> {
     const input = parseRowInput(type, body, 'update');
-    return this.write(type, 'change', async (repository, write) => {
+    return this.write(type, 'change', actor, restore, async (repository, write) => {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
+      assertMayChange(type, current, actor);
       const values = await this.withSlugs(repository, type, input, current, id);
       await checkRelationTargets(type, values, this.registry, repository);
       const changes: StoredRow = {};
@@ -159,7 +206,7 @@ export class RowService {
         changes.meta = meta === null ? null : JSON.stringify(meta);
       }
       changes.updated_at = timestampNow();
-      changes.updated_by = this.editorName;
+      changes.updated_by = actor ? actor.name : this.editorName;
       await repository.update(type.table, id, changes);
       const updated = { ...current, ...changes };
       await repository.rowWritten(type.table, type.searchColumns, updated);
@@ -169,10 +216,11 @@ export class RowService {
   }
 
   /** Deletes a row and returns what it held. */
-  async delete(type: ContentType, id: string): Promise<ContentRow> {
-    return this.write(type, 'change', async (repository, write) => {
+  async delete(type: ContentType, id: string, actor?: RowActor): Promise<ContentRow> {
+    return this.write(type, 'change', actor, undefined, async (repository, write) => {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
+      assertMayChange(type, current, actor);
       await assertNotReferenced(type, id, this.registry, repository);
       const row = formatRow(type, current, await resolveRelations(type, [current], this.registry, repository));
       await repository.delete(type.table, id);
@@ -242,13 +290,19 @@ export class RowService {
   private async write<T>(
     type: ContentType,
     kind: 'create' | 'change',
+    actor: RowActor | undefined,
+    restore: RestoreWrite | undefined,
     work: (repository: ContentRepository, write: WriteLog) => Promise<T>,
   ): Promise<T> {
+    const by = actor ? actor.name : this.editorName;
+    const scope = { type, onlyAdds: kind === 'create', by, restore: restore !== undefined };
     try {
-      const result = await this.writes.run({ type, onlyAdds: kind === 'create' }, (trx, log) =>
+      const result = await this.writes.run(scope, async (trx, log) => {
         // The transaction's statements run on its connection directly, like reads (Kysely builds them).
-        work(new ContentRepository(trx, this.engine, this.runner), log),
-      );
+        const value = await work(new ContentRepository(trx, this.engine, this.runner), log);
+        await actor?.inTransaction?.(trx);
+        return value;
+      });
       this.scheduleSearchFlush(type);
       return result;
     } catch (error) {
@@ -330,6 +384,15 @@ function toStored(type: ContentType, name: string, value: ColumnValue | undefine
   const column = type.columnsByName.get(name);
   if (value === undefined || value === null || !column) return null;
   return fieldFor(column.type).toStored(value);
+}
+
+/** An author may change and delete only rows they created (checked inside the write: nothing changes). */
+function assertMayChange(type: ContentType, current: StoredRow, actor: RowActor | undefined): void {
+  if (!actor?.ownRowsOnly || (actor.name !== null && current.created_by === actor.name)) return;
+  throw new AppError(
+    'forbidden',
+    `${actor.name ?? 'An author'} may change only rows they created; this ${type.table} row is not theirs`,
+  );
 }
 
 function notFound(type: ContentType, id: string): AppError {

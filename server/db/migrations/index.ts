@@ -10,6 +10,10 @@ import * as internalNamespace from './008-internal-namespace.js';
 import * as registryVersion from './009-registry-version.js';
 import * as mediaTable from './010-media-table.js';
 import * as listIndexes from './011-list-indexes.js';
+import * as accounts from './012-accounts.js';
+import * as revisions from './013-revisions.js';
+import * as searchDeletesNoted from './014-search-deletes-noted.js';
+import * as schedulesAndHooks from './015-schedules-and-hooks.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -29,6 +33,10 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '009-registry-version': registryVersion,
   '010-media-table': mediaTable,
   '011-list-indexes': listIndexes,
+  '012-accounts': accounts,
+  '013-revisions': revisions,
+  '014-search-deletes-noted': searchDeletesNoted,
+  '015-schedules-and-hooks': schedulesAndHooks,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
