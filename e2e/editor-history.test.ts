@@ -86,4 +86,29 @@ describe('history and recently deleted in the editor', () => {
     await page.goto(suite.url('/news/trash'));
     await page.getByText('Nothing deleted lately').waitFor();
   });
+
+  it('shows the content-type changes, who made them and when, on the Content types screen', async () => {
+    const { page } = suite;
+    const send = async (method: string, path: string, body: unknown) => {
+      const response = await fetch(`${suite.server.api}${path}`, {
+        method,
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
+      expect(response.status, await response.text()).toBeLessThan(300);
+    };
+    const name = { name: 'name', label: 'Name', type: 'text', required: true };
+    await send('POST', '/cms-content', {
+      title: 'Gigs',
+      columns: [name, { name: 'venue', label: 'Venue', type: 'text', required: false }],
+    });
+    await send('PUT', '/cms-content/gigs', { columns: [name] });
+
+    await page.goto(suite.url('/settings/content-types'));
+    const log = page.getByRole('region', { name: 'Recent changes to content types' });
+    const items = log.getByRole('listitem');
+    await items.first().waitFor();
+    expect(await items.nth(0).textContent()).toMatch(/^gigs: removed venue · just now by tester$/);
+    expect(await items.nth(1).textContent()).toMatch(/^Created Gigs · just now by tester$/);
+  });
 });

@@ -1,6 +1,7 @@
 import type { MouseEvent } from 'react';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { IconPlus } from '../components/icons.js';
+import { TypeChangeLog } from '../components/type-change-log.js';
 import { UnusedMediaNote } from '../components/unused-media-note.js';
 import { widgetFor } from '../fields/field-registry.js';
 import { useContentTypes } from '../hooks/content-types.js';
@@ -111,6 +112,7 @@ export function ContentTypesPage() {
           </tbody>
         </table>
       </div>
+      <TypeChangeLog />
       <UnusedMediaNote />
     </div>
   );
