@@ -28,8 +28,10 @@ import type { StatementRunner } from './statement-runner.js';
 const BUILD_CHUNK = 2048;
 /** Largest set of candidate rows passed to SQL as a list (JSON array of rowids). */
 const MAX_LISTED_ROWS = 50_000;
-/** Rowids walked per step of the id index when the matches are dense. */
+/** Rows walked in the first step of an order's index when the matches are dense (see `walk`). */
 const MIN_WALK = 512;
+/** Most rows walked in one step. */
+const MAX_WALK_STEP = 65536;
 
 interface TableState {
   columns: readonly string[];
@@ -262,15 +264,25 @@ async function count(query: MemorySearchQuery): Promise<number | null> {
   const state = await current(query);
   if (!state) return null;
   const hits = await matching(query, state);
-  if (query.equals.length === 0) return hits.size;
-  if (hits.size > MAX_LISTED_ROWS) return null;
+  if (query.equals.length === 0 || hits.size === 0) return hits.size;
+  if (hits.size <= MAX_LISTED_ROWS) {
+    const compiled = untyped(query)
+      .selectFrom(query.table)
+      .select(sql<number>`count(*)`.as('n'))
+      .where(listedWhere(query, hits))
+      .compile();
+    const [row] = await query.runner.all(compiled.sql, compiled.parameters);
+    return Number(row.n);
+  }
+  // Many matches: the rows meeting the other conditions (through their index), counted in here.
   const compiled = untyped(query)
     .selectFrom(query.table)
-    .select(sql<number>`count(*)`.as('n'))
-    .where(listedWhere(query, hits))
+    .select(sql<number>`rowid`.as('r'))
+    .where(sql<SqlBool>`${sql.join(query.equals, sql` and `)}`)
     .compile();
-  const [row] = await query.runner.all(compiled.sql, compiled.parameters);
-  return Number(row.n);
+  let n = 0;
+  for (const row of await query.runner.all(compiled.sql, compiled.parameters)) if (hits.has(Number(row.r))) n++;
+  return n;
 }
 
 async function list(query: MemorySearchQuery, page: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
@@ -278,13 +290,9 @@ async function list(query: MemorySearchQuery, page: MemorySearchPage): Promise<R
   if (!state) return null;
   const hits = await matching(query, state);
   if (hits.size === 0) return [];
-  const wanted = page.offset + page.limit;
-  // Dense matches in id order: walk the id index, keeping matches, instead of listing them all.
-  const walkCost = (wanted * Math.max(state.index.rows, 1)) / hits.size;
-  if (query.equals.length === 0 && page.order === 'id' && (walkCost < hits.size || hits.size > MAX_LISTED_ROWS)) {
-    return walkById(query, hits, page);
-  }
-  if (hits.size > MAX_LISTED_ROWS) return null;
+  // Dense matches: walk the order's index, keeping matches, rather than list them all to SQL.
+  const walkCost = ((page.offset + page.limit) * Math.max(state.index.rows, 1)) / hits.size;
+  if (walkCost < hits.size || hits.size > MAX_LISTED_ROWS) return walk(query, hits, page, walkCost);
   const direction = page.desc ? 'desc' : 'asc';
   let ordered = untyped(query)
     .selectFrom(query.table)
@@ -297,41 +305,35 @@ async function list(query: MemorySearchQuery, page: MemorySearchPage): Promise<R
   return rowsInOrder(query, rowids);
 }
 
-/** The page of matches in id order, walking the primary key's index from one end. */
-async function walkById(
+/**
+ * The page of matches in the requested order, walking the rows meeting the other conditions in
+ * that order (an index per orderable column, ending with id, serves it) a step at a time and
+ * keeping those the search matched. Steps start at the expected length and double.
+ */
+async function walk(
   query: MemorySearchQuery,
   hits: PostingBitmap,
   page: MemorySearchPage,
+  expected: number,
 ): Promise<Record<string, unknown>[]> {
   const wanted = page.offset + page.limit;
-  const table = quote(query.table);
-  const [first, after] = page.desc
-    ? [
-        `select rowid as r, id from ${table} order by id desc limit ?`,
-        `select rowid as r, id from ${table} where id < ? order by id desc limit ?`,
-      ]
-    : [
-        `select rowid as r, id from ${table} order by id asc limit ?`,
-        `select rowid as r, id from ${table} where id > ? order by id asc limit ?`,
-      ];
+  const direction = page.desc ? 'desc' : 'asc';
+  let base = untyped(query).selectFrom(query.table).select(sql<number>`rowid`.as('r'));
+  if (query.equals.length > 0) base = base.where(sql<SqlBool>`${sql.join(query.equals, sql` and `)}`);
+  base = base.orderBy(sql.id(page.order), direction);
+  if (page.order !== 'id') base = base.orderBy(sql.id('id'), direction);
   const found: number[] = [];
-  const rows = await query.runner.all(`select max(rowid) as n from ${table}`, []);
-  // Matches spread evenly would take this many index entries; later steps double.
-  const expected = (wanted * 1.2 * Math.max(1, Number(rows[0]?.n ?? 0))) / hits.size;
-  let step = Math.min(65536, Math.max(MIN_WALK, Math.ceil(expected)));
-  let last: unknown = null;
-  while (found.length < wanted) {
-    const rows = await query.runner.all(last === null ? first : after, last === null ? [step] : [last, step]);
+  let step = Math.min(MAX_WALK_STEP, Math.max(MIN_WALK, Math.ceil(expected * 1.2)));
+  for (let scanned = 0; found.length < wanted; ) {
+    const compiled = base.limit(step).offset(scanned).compile();
+    const rows = await query.runner.all(compiled.sql, compiled.parameters);
     for (const row of rows) {
       const rowid = Number(row.r);
-      if (hits.has(rowid)) {
-        found.push(rowid);
-        if (found.length === wanted) break;
-      }
+      if (hits.has(rowid) && found.push(rowid) === wanted) break;
     }
     if (rows.length < step) break;
-    last = rows[rows.length - 1].id;
-    step = Math.min(step * 2, 65536);
+    scanned += rows.length;
+    step = Math.min(step * 2, MAX_WALK_STEP);
   }
   return rowsInOrder(query, found.slice(page.offset));
 }
