@@ -9,6 +9,7 @@ import {
   countPostgresMedia,
   countRows,
   inTargetTransaction,
+  publishingRows,
   readPostgresMedia,
   readRowBatches,
   registryRows,
@@ -82,6 +83,8 @@ export async function copySite(
         progress(`Copying uploads: ${media}`);
       }
       for (const [table, rows] of await accountRows(source)) await writer.insertRows(table, rows);
+      // Build hooks and scheduled changes (issue 15).
+      for (const [table, rows] of await publishingRows(source)) await writer.insertRows(table, rows);
       // Row revisions (the trash among them) and the content-type change log (issue 15).
       for (const table of REVISION_TABLES) {
         for await (const rows of readRowBatches(source.db, table)) await writer.insertRows(table, rows);

@@ -5,10 +5,12 @@ import { ACCOUNT_TABLES, SESSIONS_TABLE } from './account-repository.js';
 import { createContentTable, dropContentTable } from './content-schema-repository.js';
 import { ContentTypeRepository } from './content-type-repository.js';
 import type { QuireDb } from './database.js';
+import { HOOK_TABLES, HOOKS_TABLE } from './hook-repository.js';
 import { STARTER_TYPES } from './migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from './migrations/004-article-and-menu-types.js';
 import { MEDIA_TABLE } from './postgres-media-repository.js';
 import { continueRevisionIds, REVISION_TABLES } from './revision-repository.js';
+import { SCHEDULES_TABLE } from './schedule-repository.js';
 import type { QuireDatabase } from './schema.js';
 
 /**
@@ -131,6 +133,7 @@ export async function inTargetTransaction<T>(
         if (target.kind === 'postgres') await loose(db).deleteFrom(MEDIA_TABLE).execute();
         for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
         for (const table of REVISION_TABLES) await loose(db).deleteFrom(table).execute();
+        for (const table of [SCHEDULES_TABLE, ...HOOK_TABLES]) await loose(db).deleteFrom(table).execute();
       },
       async createType(record, columns) {
         await createContentTable(db, target.engine, String(record.table_name), columns);
@@ -182,4 +185,26 @@ export async function accountRows(database: QuireDb): Promise<[string, Record<st
       await loose(database.db).selectFrom(table).selectAll().orderBy('id').execute(),
     ]),
   ) as Promise<[string, Record<string, unknown>[]][]>;
+}
+
+/**
+ * Build hooks and scheduled changes of a database (issue 15), table by table in the order they
+ * load. Hooks come without their delivery state (a copy has delivered nothing yet); the outbox and
+ * the delivery log are not carried, so a copy never sends the source's events again.
+ */
+export async function publishingRows(database: QuireDb): Promise<[string, Record<string, unknown>[]][]> {
+  const hooks = await loose(database.db).selectFrom(HOOKS_TABLE).selectAll().orderBy('id').execute();
+  const schedules = await loose(database.db)
+    .selectFrom(SCHEDULES_TABLE)
+    .selectAll()
+    .orderBy('table_name')
+    .orderBy('row_id')
+    .execute();
+  return [
+    [
+      HOOKS_TABLE,
+      hooks.map((hook) => ({ ...hook, failures: 0, retry_at: null, lease_until: null, lease_owner: null })),
+    ],
+    [SCHEDULES_TABLE, schedules],
+  ];
 }
