@@ -135,15 +135,20 @@ describe('scheduling a row', () => {
     expect(await updatesOf(server, id)).toBe(1);
   });
 
-  it('drops a change that can no longer be made (the row was deleted)', async () => {
+  it('forgets a deleted row’s pending change, also once the row is back from the trash', async () => {
     const id = await draft('Deleted before');
     clock = new Date('2026-11-30T12:00:00.000Z');
     await ok('POST', `/cms/news/${id}/schedule`, { status: 'published', at: '2026-11-30 12:30:00' });
     await ok('DELETE', `/cms/news/${id}`);
-    clock = new Date('2026-11-30T12:30:00.000Z');
-    expect(await schedulesOf(server).runDue()).toBe(0);
     const { rows } = await sql`select * from quire_schedules where row_id = ${id}`.execute(server.database.db);
     expect(rows).toEqual([]);
+    if (server.services.revisions) await ok('POST', `/cms/news/trash/${id}/restore`);
+    clock = new Date('2026-11-30T12:30:00.000Z');
+    expect(await schedulesOf(server).runDue()).toBe(0);
+    if (server.services.revisions) {
+      const row = (await ok('GET', `/cms/news/${id}`)).rows[0] as ScheduledRow;
+      expect(row).toMatchObject({ status: 'draft', schedule: null });
+    }
   });
 });
 

@@ -4,6 +4,7 @@ import type { FieldProblems } from '../../common/field-problems.js';
 import type { RowSchedule, ScheduleResponse } from '../../common/publishing-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
+import type { ContentWrites } from '../content/content-writes.js';
 import { parseRowInput } from '../content/row-input.js';
 import type { RowActor, RowService } from '../content/row-service.js';
 import { ScheduleRepository, type ScheduleRow } from '../db/schedule-repository.js';
@@ -47,9 +48,18 @@ export class ScheduleService {
     private readonly registry: ContentTypeRegistry,
     private readonly rows: RowService,
     private readonly editorName: string | null,
+    writes: ContentWrites,
     runner: StatementRunner | undefined,
     options: SchedulerOptions = {},
   ) {
+    // A deleted row's pending change goes with it, in the delete's transaction (a row brought back
+    // from the trash is not published by a schedule someone set before it was deleted).
+    writes.observers.push(async (trx, scope, log) => {
+      const deleted = log.changes.filter((change) => change.after === null && change.before !== null);
+      if (deleted.length === 0) return;
+      const repository = new ScheduleRepository(trx);
+      for (const { before } of deleted) await repository.remove(scope.type.table, String(before?.id));
+    });
     this.now = options.now ?? (() => new Date());
     this.pollMs = options.pollMs ?? 1000;
     const reads = new ScheduleRepository(db, runner);
