@@ -23,6 +23,7 @@ import { contentTypeRoutes } from './http/content-type-routes.js';
 import { describeRoutes } from './http/describe-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
+import { conditionalGets } from './http/etag.js';
 import { withFastReads } from './http/fast-reads.js';
 import { hookRoutes } from './http/hook-routes.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
@@ -131,6 +132,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
 
   const api = express.Router();
   if (guards.api.length > 0) api.use(guards.api);
+  // ETag, Cache-Control: no-cache and 304 on every GET (issue 16).
+  api.use(conditionalGets());
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
   if (media) {
     api.use(uploadRoutes(media.store, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));

@@ -1,6 +1,7 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type { Express, RequestHandler } from 'express';
+import { answerConditionally, taggedJson } from './etag.js';
 import { readList, readRow } from './row-routes.js';
 import type { TimedRead } from './send-timed.js';
 import type { Services } from './services.js';
@@ -61,9 +62,9 @@ function responseView(res: ServerResponse) {
  * The two hot reads, `GET /api/cms/:type` and `GET /api/cms/:type/:id`, answered in front of
  * Express: its router and response helpers cost several times the query itself (measured: a bare
  * Express route tops out near 10k req/s here, node:http near 60k). The answer is the same — the
- * same guards run first, the same `readList` / `readRow` build the body, `JSON.stringify` writes it
- * as `res.json` would — and anything else falls through to Express untouched: other methods and
- * paths, a guard that refuses, a read that throws (unknown type or id, bad query), so every
+ * same guards run first, the same `readList` / `readRow` build the body, `taggedJson` writes it
+ * and its ETag (and answers 304) as the Express routes do — and anything else falls through to
+ * Express untouched: other methods and paths, a guard that refuses, a read that throws (unknown type or id, bad query), so every
  * refusal and error still comes from the one error middleware.
  */
 export function withFastReads(app: Express, services: Services, guards: readonly RequestHandler[]): RequestListener {
@@ -107,8 +108,10 @@ async function fastRead(
     rawId === undefined
       ? await readList(services, type, parseQueryString(rawQuery ?? ''))
       : await readRow(services, type, decodeURIComponent(rawId));
-  const json = JSON.stringify(read.body);
+  const { text: json, etag } = taggedJson(read.body);
   res.setHeader('Server-Timing', read.serverTiming);
+  // The same tag and 304 as the Express routes give (conditionalGets).
+  if (answerConditionally(req, res, etag)) return;
   res.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',
     'Content-Length': Buffer.byteLength(json),

@@ -93,7 +93,11 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(item)).toEqual(expect.arrayContaining(['get', 'post', 'put', 'patch', 'delete']));
     const list = document.paths['/cms/events'] as any;
     const parameters = list.get.parameters.map((parameter: { name: string }) => parameter.name);
-    expect(parameters).toEqual(['filter', 'limit', 'offset', 'order', 'desc']);
+    expect(parameters).toEqual(['filter', 'limit', 'offset', 'order', 'desc', 'If-None-Match']);
+    // Every GET under /api can be revalidated (issue 16): ETag on the 200, 304 for a current tag.
+    expect(Object.keys(list.get.responses['200'].headers)).toEqual(['ETag', 'Cache-Control']);
+    expect(list.get.responses['304']).toEqual({ $ref: '#/components/responses/NotModified' });
+    expect(item.get).toMatchObject({ responses: { '304': { $ref: '#/components/responses/NotModified' } } });
     const order = list.get.parameters.find((parameter: { name: string }) => parameter.name === 'order');
     // Tags cannot be ordered on; the system fields can.
     expect(order.schema.enum).toContain('starts_at');

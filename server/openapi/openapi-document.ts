@@ -5,6 +5,7 @@ import type { JsonSchema } from '../fields/field.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { shapeNames, typeNames } from '../types-gen/type-names.js';
 import { accountPaths, accountSchemas } from './openapi-account-paths.js';
+import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
@@ -92,8 +93,12 @@ export function openApiDocument(types: readonly ContentType[], options: Document
       { name: 'accounts and tokens', description: 'Admins only' },
       { name: 'build hooks', description: 'Admins only' },
     ],
-    paths,
-    components: { schemas, responses: errorResponses(), securitySchemes: securitySchemes() },
+    paths: withConditionalGets(paths),
+    components: {
+      schemas,
+      responses: { ...errorResponses(), ...notModifiedResponse() },
+      securitySchemes: securitySchemes(),
+    },
     'x-quire-content-types': types.map((type) => ({
       table: type.table,
       slug: type.slug,
@@ -172,8 +177,11 @@ function listParameters(type: ContentType | null): JsonSchema[] {
     {
       name: 'filter',
       in: 'query',
-      description: `field=value (rows whose field equals the value; tags: rows carrying the tag; an empty value: rows without one) or search=keyword (title and slug). Repeat to combine with AND.${fields}`,
-      schema: { type: 'array', items: { type: 'string', pattern: '^[^=]+=' } },
+      description: `Repeat to combine with AND. field=value: equal (tags: rows carrying the tag; an empty value: rows without one). field!=value: not equal (rows without a value included). field<value, field<=value, field>value, field>=value: order comparisons, on fields that can be ordered (${'`'}published_at<=2026-01-01 00:00:00${'`'}; rows without a value never match). field:in=a|b: one of several values (write a | or \\ inside a value as \\| or \\\\). field:empty, field:notempty. relation.slug=value (also != and :in=): a relation by its target's slug; relation=id by its id. search=keyword: in titles and slugs. A filter the server cannot answer exactly is a 400 naming it.${fields}`,
+      schema: {
+        type: 'array',
+        items: { type: 'string', pattern: '^[^=!<>:.]+(?:\\.[^=!<>:.]+)?(?:=|!=|<|>|:in=|:empty$|:notempty$)' },
+      },
       style: 'form',
       explode: true,
     },

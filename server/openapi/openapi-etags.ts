@@ -1,0 +1,51 @@
+import type { JsonSchema } from '../fields/field.js';
+
+/**
+ * What every GET under /api says about revalidation (server/http/etag.ts): a strong `ETag` made
+ * from the data and `Cache-Control: no-cache` on the answer, `If-None-Match` on the request, and
+ * 304 with no body when it names the current tag.
+ */
+
+const VALIDATOR_HEADERS: Record<string, JsonSchema> = {
+  ETag: {
+    description:
+      'A strong tag made from the data of the answer (the `time` timings left out): the same answer has the same tag, and a write changes the tags of exactly the answers it changes',
+    schema: { type: 'string' },
+  },
+  'Cache-Control': {
+    description: 'Always `no-cache`: keep the answer, but revalidate it',
+    schema: { type: 'string', const: 'no-cache' },
+  },
+};
+
+const IF_NONE_MATCH: JsonSchema = {
+  name: 'If-None-Match',
+  in: 'header',
+  required: false,
+  description: 'The ETag of an answer held already: the server answers 304 with no body while it is still current',
+  schema: { type: 'string' },
+};
+
+/** The reusable 304 response. */
+export function notModifiedResponse(): Record<string, JsonSchema> {
+  return {
+    NotModified: {
+      description: 'The answer named by If-None-Match is still current; no body',
+      headers: VALIDATOR_HEADERS,
+    },
+  };
+}
+
+/** Adds the validator headers, If-None-Match and the 304 to each GET of `paths` served under /api. */
+export function withConditionalGets(paths: Record<string, JsonSchema>): Record<string, JsonSchema> {
+  for (const item of Object.values(paths)) {
+    const get = item.get as JsonSchema | undefined;
+    // Media files are served beside /api, with their own caching.
+    if (!get || item.servers) continue;
+    const responses = get.responses as Record<string, JsonSchema>;
+    responses['200'] = { ...responses['200'], headers: VALIDATOR_HEADERS };
+    responses['304'] = { $ref: '#/components/responses/NotModified' };
+    get.parameters = [...((get.parameters as JsonSchema[] | undefined) ?? []), IF_NONE_MATCH];
+  }
+  return paths;
+}
