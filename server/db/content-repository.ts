@@ -195,8 +195,14 @@ export class ContentRepository {
   /** A search the engine's in-memory index may answer (long-lived readers only), or null. */
   private memorySearchOf(table: string, selection: RowSelection): MemorySearchQuery | null {
     const search = selection.search;
-    if (!this.runner || !search || !this.engine.searchIndex.memory) return null;
+    const memory = this.engine.searchIndex.memory;
+    if (!this.runner || !memory) return null;
     const db = this.db as unknown as Kysely<unknown>;
+    if (!search) {
+      // Every list and get counts its table: the first one starts the index's build.
+      memory.warm(db, this.runner, table);
+      return null;
+    }
     const { columns, keywords } = search;
     return { db, runner: this.runner, table, columns, keywords, equals: this.equalsOf(selection) };
   }

@@ -88,6 +88,8 @@ export interface SearchIndexEngine {
 export interface MemorySearch {
   count(query: MemorySearchQuery): Promise<number | null>;
   list(query: MemorySearchQuery, page: MemorySearchPage): Promise<Record<string, unknown>[] | null>;
+  /** Starts building the index of `table` if it has none yet (a table is being read). */
+  warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void;
 }
 
 /** A search as the repository plans it: keywords over columns, and the selection's other conditions. */

@@ -92,6 +92,11 @@ export class MemorySearchIndex {
 
   constructor(private readonly columnCount: number) {}
 
+  /** The rows held that are not in `rows` (the non-matches of a search, when it matches most). */
+  others(rows: PostingBitmap): PostingBitmap {
+    return this.all.andNot(rows);
+  }
+
   /** Number of rows held (odd ones included). */
   get rows(): number {
     return this.all.size;

@@ -230,6 +230,20 @@ export class PostingBitmap {
     return result;
   }
 
+  /** Members of this bitmap that `other` does not have, as a new bitmap. */
+  andNot(other: PostingBitmap): PostingBitmap {
+    const result = new PostingBitmap();
+    this.containers.forEach((left, high) => {
+      if (left === undefined) return;
+      const container = andNotContainers(left, other.containers[high]);
+      if (container) {
+        result.containers[high] = container;
+        result.count += container.size;
+      }
+    });
+    return result;
+  }
+
   /** Members of any bitmap in `all`. */
   static or(all: readonly PostingBitmap[]): PostingBitmap {
     const result = new PostingBitmap();
@@ -330,6 +344,31 @@ function andContainers(left: Container, right: Container): Container | null {
       i++;
       j++;
     }
+  }
+  return size === 0 ? null : { size, array: kept.slice(0, size), bits: null };
+}
+
+function andNotContainers(left: Container, right: Container | undefined): Container | null {
+  if (left.bits) {
+    const bits = left.bits.slice();
+    if (right?.bits) for (let w = 0; w < BITMAP_WORDS; w++) bits[w] &= ~right.bits[w];
+    else if (right?.array)
+      for (let i = 0; i < right.size; i++) bits[right.array[i] >>> 5] &= ~(1 << (right.array[i] & 31));
+    let size = 0;
+    for (let w = 0; w < BITMAP_WORDS; w++) size += popcount(bits[w]);
+    return fromBits(bits, size);
+  }
+  const array = left.array as Uint16Array;
+  const kept = new Uint16Array(left.size);
+  let size = 0;
+  for (let i = 0; i < left.size; i++) {
+    const low = array[i];
+    const taken = right?.bits
+      ? (right.bits[low >>> 5] & (1 << (low & 31))) !== 0
+      : right?.array
+        ? search(right.array, right.size, low) >= 0
+        : false;
+    if (!taken) kept[size++] = low;
   }
   return size === 0 ? null : { size, array: kept.slice(0, size), bits: null };
 }

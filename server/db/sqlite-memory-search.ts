@@ -263,8 +263,16 @@ function listedWhere(query: MemorySearchQuery, rowids: PostingBitmap) {
 async function count(query: MemorySearchQuery): Promise<number | null> {
   const state = await current(query);
   if (!state) return null;
+  const seen = { changes: state.totalChanges, version: state.version };
   const hits = await matching(query, state);
   if (query.equals.length === 0 || hits.size === 0) return hits.size;
+  const n = await countWithConditions(query, state, hits);
+  return (await unchanged(query.runner, state, seen)) ? n : null;
+}
+
+/** Matches that also meet the query's other conditions. */
+async function countWithConditions(query: MemorySearchQuery, state: TableState, hits: PostingBitmap): Promise<number> {
+  const others = sql<SqlBool>`${sql.join(query.equals, sql` and `)}`;
   if (hits.size <= MAX_LISTED_ROWS) {
     const compiled = untyped(query)
       .selectFrom(query.table)
@@ -274,20 +282,53 @@ async function count(query: MemorySearchQuery): Promise<number | null> {
     const [row] = await query.runner.all(compiled.sql, compiled.parameters);
     return Number(row.n);
   }
-  // Many matches: the rows meeting the other conditions (through their index), counted in here.
-  const compiled = untyped(query)
-    .selectFrom(query.table)
-    .select(sql<number>`rowid`.as('r'))
-    .where(sql<SqlBool>`${sql.join(query.equals, sql` and `)}`)
-    .compile();
+  const misses = state.index.others(hits);
+  if (misses.size <= MAX_LISTED_ROWS) {
+    // Most rows match: the rows meeting the conditions, less those among the few that do not.
+    const missing = untyped(query)
+      .selectFrom(query.table)
+      .select(sql<number>`count(*)`.as('m'))
+      .where(listedWhere(query, misses));
+    const compiled = untyped(query)
+      .selectFrom(query.table)
+      .select(sql<number>`count(*) - (${missing})`.as('n'))
+      .where(others)
+      .compile();
+    const [row] = await query.runner.all(compiled.sql, compiled.parameters);
+    return Number(row.n);
+  }
+  // Many either way: the rowids the conditions select (through their index), counted in here.
+  const compiled = untyped(query).selectFrom(query.table).select(sql<number>`rowid`.as('r')).where(others).compile();
   let n = 0;
   for (const row of await query.runner.all(compiled.sql, compiled.parameters)) if (hits.has(Number(row.r))) n++;
   return n;
 }
 
-async function list(query: MemorySearchQuery, page: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+/**
+ * Whether this connection changed nothing since the index was brought in step (an answer put
+ * together from several statements is then one state's; otherwise SQL answers instead).
+ */
+async function unchanged(
+  runner: StatementRunner,
+  state: TableState,
+  seen: { changes: number; version: number },
+): Promise<boolean> {
+  return state.version === seen.version && (await versions(runner)).totalChanges === seen.changes;
+}
+
+async function list(query: MemorySearchQuery, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
   const state = await current(query);
   if (!state) return null;
+  const seen = { changes: state.totalChanges, version: state.version };
+  const rows = await page(query, state, pageOf);
+  return (await unchanged(query.runner, state, seen)) ? rows : null;
+}
+
+async function page(
+  query: MemorySearchQuery,
+  state: TableState,
+  page: MemorySearchPage,
+): Promise<Record<string, unknown>[]> {
   const hits = await matching(query, state);
   if (hits.size === 0) return [];
   // Dense matches: walk the order's index, keeping matches, rather than list them all to SQL.
@@ -374,5 +415,23 @@ export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<v
   }
 }
 
+/** Tables already warmed, by reading connection. */
+const warmed = new WeakMap<StatementRunner, Set<string>>();
+
+/** Starts the build of a table's index (the columns its FTS5 index covers) on its first read. */
+function warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void {
+  const tables = warmed.get(runner) ?? new Set<string>();
+  warmed.set(runner, tables);
+  if (tables.has(table)) return;
+  tables.add(table);
+  void (async () => {
+    if (states.get(runner)?.has(table) || starting.get(runner)?.has(table)) return;
+    const covered = await runner.all('select name from pragma_table_info(?)', [searchIndexName(table)]);
+    const columns = covered.map((row) => String(row.name));
+    // A search starts the build itself, unless one is already under way.
+    if (columns.length > 0) await current({ db, runner, table, columns, keywords: [], equals: [] });
+  })().catch(() => {});
+}
+
 /** SQLite's in-memory search (see the module comment). */
-export const sqliteMemorySearch: MemorySearch = { count, list };
+export const sqliteMemorySearch: MemorySearch = { count, list, warm };
