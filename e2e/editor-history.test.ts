@@ -60,6 +60,33 @@ describe('history and recently deleted in the editor', () => {
     expect(await items.nth(0).textContent()).toMatch(/Restored an earlier version.*Title, Body/);
   });
 
+  it('says why a restore is refused (a slug another row took since) and changes nothing', async () => {
+    const { page } = suite;
+    const row = await suite.api.create('news', {
+      title: 'Wanted name',
+      status: 'draft',
+      published_at: '2026-01-05 09:00:00',
+    });
+    const moved = await fetch(`${suite.server.api}/cms/news/${row.id}`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ slug: 'moved-away' }),
+    });
+    expect(moved.status).toBe(200);
+    await suite.api.create('news', { title: 'Wanted name', status: 'draft', published_at: '2026-01-06 09:00:00' });
+
+    await page.goto(suite.url(`/news/rows/${row.id}`));
+    const items = page.getByRole('region', { name: 'History' }).getByRole('listitem');
+    await expect.poll(() => items.count()).toBe(2);
+    await items.nth(1).getByRole('button').click();
+    await button(page, 'Restore this version').click();
+    await page.getByRole('alertdialog').getByRole('button', { name: 'Restore', exact: true }).click();
+    const refusal = page.getByRole('dialog').getByRole('alert');
+    await refusal.waitFor();
+    expect(await refusal.textContent()).toMatch(/wanted-name.*already used by another row/);
+    expect((await suite.api.get('news', row.id)).row?.slug).toBe('moved-away');
+  });
+
   it('deletes a row, finds it under Recently deleted, and restores it with its id', async () => {
     const { page } = suite;
     const row = await suite.api.create('news', {
