@@ -349,7 +349,10 @@ export class RowService {
 
   /** The reader to use now: direct statements, unless a write holds the connection. */
   private readerNow(): ContentRepository {
-    return this.writes.writing ? this.queuedReader : this.reader;
+    const writing = this.writes.writing; // also brings the read cache in step with other processes
+    // A reader on ContentWrites.reads queues each statement behind an open write by itself, and keeps
+    // the paths that need a runner (the in-memory search) while writes are merely waiting.
+    return writing && !this.writes.reads ? this.queuedReader : this.reader;
   }
 }
 
