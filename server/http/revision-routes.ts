@@ -1,9 +1,10 @@
 import { type Request, Router } from 'express';
+import { typeAllowed } from '../../common/access-rules.js';
 import type { TypeChangeListResponse } from '../../common/revision-contract.js';
 import type { Page } from '../db/revision-repository.js';
 import { AppError } from '../errors/app-error.js';
 import type { RevisionService } from '../revisions/revision-service.js';
-import { rowActor } from './auth-guard.js';
+import { principalOf, rowActor } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { type Services, typeByTable } from './services.js';
 
@@ -55,6 +56,17 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
     .route('/cms-content-changes')
     .get(async (req, res) => {
       const slug = typeof req.query.type === 'string' && req.query.type !== '' ? req.query.type : null;
+      // A credential limited to some content types reads the changes of one of them only.
+      const limit = principalOf(req)?.types ?? null;
+      if (limit !== null) {
+        const type = slug === null ? undefined : services.registry.findBySlug(slug);
+        if (slug === null || !typeAllowed(limit, type ?? { table: slug, slug })) {
+          throw new AppError(
+            'forbidden',
+            'This credential is limited to some content types: name one of them with ?type=',
+          );
+        }
+      }
       const body: TypeChangeListResponse = await revisions.typeChanges(slug, pageOf(req.query));
       res.json(body);
     })

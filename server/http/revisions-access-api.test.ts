@@ -50,6 +50,14 @@ describe('revisions and the trash with accounts', () => {
     expect((await as('news_token', 'GET', '/cms/articles/trash')).response.status).toBe(403);
   });
 
+  it('content-type changes: a credential limited to some types reads only theirs', async () => {
+    expect((await as('viewer', 'GET', '/cms-content-changes')).response.status).toBe(200);
+    expect((await as('news_token', 'GET', '/cms-content-changes?type=news')).response.status).toBe(200);
+    expect((await as('news_token', 'GET', '/cms-content-changes?type=articles')).response.status).toBe(403);
+    expect((await as('news_token', 'GET', '/cms-content-changes')).response.status).toBe(403);
+    expect((await as('none', 'GET', '/cms-content-changes')).response.status).toBe(401);
+  });
+
   it('restore only for those who may change the row: not a viewer, an author only their own', async () => {
     const mine = await created('author');
     const theirs = await created('editor');
