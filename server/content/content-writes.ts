@@ -194,6 +194,9 @@ export class ContentWrites {
         await this.db.connection().execute((connection) => this.runBatch(connection, batch));
       } catch (error) {
         failure = { error };
+        // The connection could not be had at all (a closed database): the waiting writes fail too,
+        // rather than being retried for ever.
+        if (batch.length === 0) batch.push(...this.queue.splice(0));
       }
       this.settle(batch, failure);
       // Reads and content-type changes waiting for the connection take it before the next batch.

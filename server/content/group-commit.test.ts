@@ -163,6 +163,15 @@ describe('group commit', () => {
     expect(committedIds('news')).toEqual([rowId(3)]);
   });
 
+  it('fails writes made after the database was closed instead of retrying them', async () => {
+    await database.close();
+    const results = await Promise.allSettled([
+      rows.create(news, story('Too late'), rowId(1)),
+      rows.create(news, story('Too late too'), rowId(2)),
+    ]);
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+  });
+
   it('fails every write of a batch whose commit fails; reads never saw its rows and the cache stays exact', async () => {
     await rows.create(news, story('Kept'), rowId(1));
     expect((await rows.list(news, listAll())).total).toBe(1);
