@@ -2,9 +2,9 @@ import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine.js';
 import { sameColumns } from './engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
+import { foldForSearch } from './search-folding.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
-import { containsIgnoringCase } from './sqlite-dialect.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
@@ -241,7 +241,7 @@ async function matching(query: MemorySearchQuery, state: TableState): Promise<Po
 async function search(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
   const { hits, unsure } = state.index.search(query.keywords);
   if (unsure.length === 0) return hits;
-  const checks = query.keywords.map((keyword) => containsIgnoringCase(query.columns, keyword));
+  const checks = query.keywords.map((keyword) => containsFolded(query.columns, keyword));
   const compiled = untyped(query)
     .selectFrom(query.table)
     .select(sql<number>`rowid`.as('r'))
@@ -250,6 +250,22 @@ async function search(query: MemorySearchQuery, state: TableState): Promise<Post
     .compile();
   for (const row of await query.runner.all(compiled.sql, compiled.parameters)) hits.add(Number(row.r));
   return hits;
+}
+
+/**
+ * The plain scan's test (`instr(quire_fold(column), keyword) > 0` in any column), calling the
+ * JavaScript folding only for values that are not ASCII: there SQLite's `lower()` folds the same
+ * (and NFC changes nothing), without a call into JavaScript per value. Text whose length in
+ * characters equals its length in bytes is ASCII.
+ */
+function containsFolded(columns: readonly string[], keyword: string) {
+  const needle = foldForSearch(keyword);
+  const tests = columns.map((column) => {
+    const value = sql.id(column);
+    return sql<SqlBool>`instr(case when typeof(${value}) = 'text' and length(${value}) = length(cast(${value} as blob))
+      then lower(${value}) else quire_fold(${value}) end, ${needle}) > 0`;
+  });
+  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
 /** `rowid in (the listed rows)` plus the query's other conditions. */
