@@ -2,17 +2,15 @@ import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { ContentTypeSummary, ListQuery, ListResponse } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import type { ListState } from '../routing/routes.js';
-import { filterColumns, isSearchable } from '../schema/type-facts.js';
+import { filterParams } from '../schema/list-filters.js';
+import { isSearchable } from '../schema/type-facts.js';
 import { queryKeys } from './row-queries.js';
 
 /** The list request of a list state: paging, sort (newest first by default), search and filters. */
 export function listRequest(type: ContentTypeSummary, list: ListState): ListQuery {
   const filter: string[] = [];
   if (list.search.trim() !== '' && isSearchable(type)) filter.push(`search=${list.search.trim()}`);
-  for (const column of filterColumns(type)) {
-    const value = list.filters[column.name];
-    if (value && column.options?.some((option) => option.id === value)) filter.push(`${column.name}=${value}`);
-  }
+  filter.push(...filterParams(type, list.filters));
   return {
     filter,
     limit: list.pageSize,

@@ -5,13 +5,14 @@ import { useAuth } from '../api/auth-context.js';
 import { ContentTable } from '../components/content-table.js';
 import { IconPlus, IconSearch, IconTrash } from '../components/icons.js';
 import { listColumns } from '../components/list-columns.js';
+import { ListFilters } from '../components/list-filters.js';
 import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowList } from '../hooks/use-row-list.js';
 import { useLinkProps, useNavigate } from '../routing/router.js';
 import { EMPTY_LIST_STATE, type ListState, routeHref } from '../routing/routes.js';
-import { filterColumns, isSearchable } from '../schema/type-facts.js';
+import { isSearchable } from '../schema/type-facts.js';
 
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
@@ -30,7 +31,6 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
     [navigate, type.table, list],
   );
   const columns = listColumns(type);
-  const filters = filterColumns(type);
   const searchable = isSearchable(type);
   const narrowed = list.search.trim() !== '' || Object.values(list.filters).some((value) => value !== '');
 
@@ -77,27 +77,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
 
       <div className="toolbar">
         {searchable && <SearchBox value={list.search} onSearch={(search) => go({ search, page: 1 }, true)} />}
-        {filters.map((column) => (
-          <div key={column.name} className="filter">
-            {/* A label of its own (not wrapping the select), so its text is exactly the column label. */}
-            <label htmlFor={`filter-${column.name}`} className="filter-label">
-              {column.label}
-            </label>
-            <select
-              id={`filter-${column.name}`}
-              className="input select"
-              value={list.filters[column.name] ?? ''}
-              onChange={(event) => go({ filters: { ...list.filters, [column.name]: event.target.value }, page: 1 })}
-            >
-              <option value="">All</option>
-              {(column.options ?? []).map((option) => (
-                <option key={option.id} value={option.id}>
-                  {option.text}
-                </option>
-              ))}
-            </select>
-          </div>
-        ))}
+        <ListFilters type={type} filters={list.filters} onChange={(filters) => go({ filters, page: 1 })} />
         {narrowed && (
           <button
             type="button"

@@ -1,0 +1,180 @@
+import { useQuery } from '@tanstack/react-query';
+import type { ContentTypeSummary, PublishedColumn } from '../../../common/api-contract.js';
+import { useApi } from '../api/api-context.js';
+import { useContentTypes } from '../hooks/content-types.js';
+import { queryKeys } from '../hooks/row-queries.js';
+import {
+  choicesOf,
+  choicesValue,
+  type FilterControl,
+  filterControls,
+  rangeKeys,
+  relationValue,
+} from '../schema/list-filters.js';
+import { rowLabel, titleColumnOf } from '../schema/type-facts.js';
+
+/** Target rows a relation filter lists. */
+const RELATION_CHOICES = 100;
+
+type Filters = Readonly<Record<string, string>>;
+
+interface ListFiltersProps {
+  type: ContentTypeSummary;
+  filters: Filters;
+  /** The new filter state (only the keys that changed are different). */
+  onChange(filters: Filters): void;
+}
+
+/** The list toolbar's filters: several statuses at once, yes/no, a date range, a related row. */
+export function ListFilters({ type, filters, onChange }: ListFiltersProps) {
+  const set = (changes: Filters) => onChange({ ...filters, ...changes });
+  return (
+    <>
+      {filterControls(type).map((control) => (
+        <FilterControlView key={control.column.name} control={control} filters={filters} set={set} />
+      ))}
+    </>
+  );
+}
+
+function FilterControlView({
+  control,
+  filters,
+  set,
+}: {
+  control: FilterControl;
+  filters: Filters;
+  set(changes: Filters): void;
+}) {
+  const { column } = control;
+  const id = `filter-${column.name}`;
+  const label = column.label ?? column.name;
+  const value = filters[column.name] ?? '';
+  switch (control.kind) {
+    case 'choices':
+      return (
+        <div className="filter">
+          {/* A label of its own (not wrapping the select), so its text is exactly the column label. */}
+          <label htmlFor={id} className="filter-label">
+            {label}
+          </label>
+          {/* Several can be picked (Ctrl/⌘-click); none picked means all. */}
+          <select
+            id={id}
+            multiple
+            size={Math.min(column.options?.length ?? 1, 4)}
+            className="input select filter-choices"
+            value={choicesOf(value)}
+            onChange={(event) =>
+              set({ [column.name]: choicesValue([...event.target.selectedOptions].map((option) => option.value)) })
+            }
+          >
+            {(column.options ?? []).map((option) => (
+              <option key={option.id} value={option.id}>
+                {option.text}
+              </option>
+            ))}
+          </select>
+        </div>
+      );
+    case 'boolean':
+      return (
+        <div className="filter">
+          <label htmlFor={id} className="filter-label">
+            {label}
+          </label>
+          <select
+            id={id}
+            className="input select"
+            value={value}
+            onChange={(event) => set({ [column.name]: event.target.value })}
+          >
+            <option value="">All</option>
+            <option value="true">Yes</option>
+            <option value="false">No</option>
+          </select>
+        </div>
+      );
+    case 'range': {
+      const keys = rangeKeys(column.name);
+      return (
+        <fieldset className="filter filter-range">
+          <legend className="filter-label">{label}</legend>
+          <input
+            type="date"
+            className="input"
+            aria-label={`${label} from`}
+            value={filters[keys.from] ?? ''}
+            onChange={(event) => set({ [keys.from]: event.target.value })}
+          />
+          <span aria-hidden="true">–</span>
+          <input
+            type="date"
+            className="input"
+            aria-label={`${label} to`}
+            value={filters[keys.to] ?? ''}
+            onChange={(event) => set({ [keys.to]: event.target.value })}
+          />
+        </fieldset>
+      );
+    }
+    case 'relation':
+      return <RelationFilter id={id} label={label} column={column} value={value} set={set} />;
+  }
+}
+
+/** A related row to filter by: the target type's rows (by title), sent by slug where the target has one. */
+function RelationFilter(props: {
+  id: string;
+  label: string;
+  column: PublishedColumn;
+  value: string;
+  set(changes: Filters): void;
+}) {
+  const { id, label, column, value, set } = props;
+  const api = useApi();
+  const target = useContentTypes().types?.find((type) => type.slug === column.target);
+  const title = target && titleColumnOf(target);
+  const query = {
+    limit: RELATION_CHOICES,
+    ...(title?.orderable ? { order: title.name, desc: false } : { order: 'created_at', desc: true }),
+  };
+  const { data } = useQuery({
+    queryKey: queryKeys.pickerSearch(target?.table ?? '', query),
+    queryFn: ({ signal }) => api.listRows(target?.table ?? '', query, signal),
+    enabled: target !== undefined,
+  });
+  const slugColumn = target?.columns.find((candidate) => candidate.type === 'slug')?.name;
+  const choices = (data?.rows ?? []).map((row) => {
+    const slug = slugColumn && row[slugColumn];
+    return {
+      value:
+        typeof slug === 'string' && slugColumn ? relationValue({ slugColumn, slug }) : relationValue({ id: row.id }),
+      text: rowLabel(target?.title_column ?? null, row, row.id),
+    };
+  });
+  return (
+    <div className="filter">
+      <label htmlFor={id} className="filter-label">
+        {label}
+      </label>
+      <select
+        id={id}
+        className="input select"
+        value={value}
+        onChange={(event) => set({ [column.name]: event.target.value })}
+      >
+        <option value="">All</option>
+        {/* Until the rows arrive, the value of a link still shows as chosen. */}
+        {value !== '' && !choices.some((choice) => choice.value === value) && (
+          <option value={value}>{value.slice(value.indexOf(':') + 1)}</option>
+        )}
+        {choices.map((choice) => (
+          <option key={choice.value} value={choice.value}>
+            {choice.text}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
