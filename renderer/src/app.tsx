@@ -16,6 +16,7 @@ import { AccountsPage } from './pages/accounts-page.js';
 import { ApiReferencePage } from './pages/api-reference-page.js';
 import { ContentTypeEditorPage } from './pages/content-type-editor-page.js';
 import { ContentTypesPage } from './pages/content-types-page.js';
+import { HooksPage } from './pages/hooks-page.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
 import { SignInPage } from './pages/sign-in-page.js';
@@ -153,6 +154,7 @@ function Shell() {
         inSchema={inSchema}
         inAccounts={route.name === 'accounts'}
         inApi={route.name === 'api'}
+        inHooks={route.name === 'hooks'}
       />
       <main className="main" ref={main}>
         <Screen />
@@ -212,6 +214,7 @@ function Screen() {
   }
   if (route.name === 'accounts') return <AccountsPage />;
   if (route.name === 'api') return <ApiReferencePage />;
+  if (route.name === 'hooks') return <HooksPage />;
   if ((route.name === 'content-types' || route.name === 'content-type') && !me.can.manage_types) {
     return <ErrorState title="Only admins change content types" message="Ask an admin to change the content types." />;
   }

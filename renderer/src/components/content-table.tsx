@@ -1,5 +1,6 @@
 import type { MouseEvent } from 'react';
 import type { ContentRow, PublishedColumn } from '../../../common/api-contract.js';
+import type { ScheduledRow } from '../../../common/publishing-contract.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { widgetFor } from '../fields/field-registry.js';
 import { summarize } from '../fields/field-values.js';
@@ -7,6 +8,7 @@ import { useNavigate } from '../routing/router.js';
 import type { SortState } from '../routing/routes.js';
 import { IconSort } from './icons.js';
 import { isSortable, UPDATED_COLUMN } from './list-columns.js';
+import { ScheduleBadge } from './schedule-badge.js';
 
 /** Props of the rows table. */
 export interface ContentTableProps {
@@ -72,6 +74,8 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
     navigate(href);
   };
   const now = new Date();
+  // A row's pending scheduled change is shown beside its status (else beside its title).
+  const scheduleColumn = columns.some((column) => column.name === 'status') ? 'status' : linkColumn;
   return (
     <div className={busy ? 'table-wrap is-busy' : 'table-wrap'}>
       <table className="table" aria-busy={busy || undefined}>
@@ -118,6 +122,9 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
                         </a>
                       ) : (
                         <Cell column={column} value={row[column.name]} />
+                      )}
+                      {column.name === scheduleColumn && (
+                        <ScheduleBadge schedule={(row as Partial<ScheduledRow>).schedule} />
                       )}
                     </td>
                   );

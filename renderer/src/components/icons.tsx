@@ -30,6 +30,7 @@ import {
   Trash,
   TriangleAlert,
   Upload,
+  Webhook,
   X,
 } from 'lucide-react';
 import { memo } from 'react';
@@ -106,6 +107,8 @@ export const IconArrowDown = glyph(ArrowDown);
 export const IconLayers = glyph(Layers);
 /** Eye: preview. */
 export const IconEye = glyph(Eye);
+
+export const IconWebhook = glyph(Webhook);
 
 /**
  * Lucide's chevrons-up-down drawn as two halves, because the styles mark the active direction on its

@@ -6,7 +6,7 @@ import { useContentTypes } from '../hooks/content-types.js';
 import { useRowCounts } from '../hooks/use-row-counts.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
-import { IconCode, IconCollection, IconLayers, IconLock } from './icons.js';
+import { IconCode, IconCollection, IconLayers, IconLock, IconWebhook } from './icons.js';
 
 const formatCount = new Intl.NumberFormat();
 
@@ -33,11 +33,13 @@ export function Sidebar({
   inSchema,
   inAccounts = false,
   inApi = false,
+  inHooks = false,
 }: {
   currentType: string | null;
   inSchema: boolean;
   inAccounts?: boolean;
   inApi?: boolean;
+  inHooks?: boolean;
 }) {
   const { me, signOut } = useAuth();
   const { types: allTypes } = useContentTypes();
@@ -51,6 +53,7 @@ export function Sidebar({
   const home = useLinkProps('/');
   const schema = useLinkProps(routeHref({ name: 'content-types' }));
   const apiReference = useLinkProps(routeHref({ name: 'api' }));
+  const hooks = useLinkProps(routeHref({ name: 'hooks' }));
   return (
     <aside className="sidebar">
       <a {...home} className="brand">
@@ -89,6 +92,14 @@ export function Sidebar({
               <a {...accounts} className="nav-link" aria-current={inAccounts ? 'page' : undefined}>
                 <IconLock />
                 <span className="nav-link-text">Accounts</span>
+              </a>
+            </li>
+          )}
+          {me.can.manage_accounts && (
+            <li>
+              <a {...hooks} className="nav-link" aria-current={inHooks ? 'page' : undefined}>
+                <IconWebhook />
+                <span className="nav-link-text">Hooks</span>
               </a>
             </li>
           )}

@@ -10,6 +10,7 @@ import { FormBanner } from '../components/form-banner.js';
 import { HistoryPanel } from '../components/history-panel.js';
 import { IconArrowLeft, IconExternal, IconPlus, IconSave, IconTrash } from '../components/icons.js';
 import { RowDetails } from '../components/row-details.js';
+import { ScheduleControl, ScheduleNotice } from '../components/schedule-control.js';
 import { SeoSection } from '../components/seo-section.js';
 import { ErrorState, LoadingState } from '../components/states.js';
 import { asText } from '../fields/field-values.js';
@@ -168,6 +169,7 @@ function RowForm({
             {type.title} · {editor.row ? 'Edit row' : 'New row'}
           </p>
           <h1 className="page-title page-title-row">{editor.label}</h1>
+          {editor.row && <ScheduleNotice type={type} rowId={editor.row.id} />}
         </div>
         <div className="page-actions">
           <span className={editor.dirty ? 'save-state is-dirty' : 'save-state'} aria-live="polite">
@@ -208,6 +210,9 @@ function RowForm({
             </button>
           )}
           {!mayChange && <span className="save-state">Read only</span>}
+          {editor.row && (
+            <ScheduleControl type={type} rowId={editor.row.id} mayChange={mayChange} dirty={editor.dirty} />
+          )}
           {mayChange && (
             <button
               type="submit"

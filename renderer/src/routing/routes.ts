@@ -30,6 +30,8 @@ export type Route =
   | { name: 'accounts' }
   /** The API reference, from the server's OpenAPI document. */
   | { name: 'api' }
+  /** Build hooks and their delivery logs (admins). */
+  | { name: 'hooks' }
   /** A content type's schema; `slug` null for a new type. */
   | { name: 'content-type'; slug: string | null }
   | { name: 'unknown'; path: string };
@@ -42,6 +44,9 @@ const ACCOUNTS_PATH = ['settings', 'accounts'] as const;
 
 /** Where the API reference lives. */
 const API_PATH = ['settings', 'api'] as const;
+
+/** Where the build hooks live. */
+const HOOKS_PATH = ['settings', 'hooks'] as const;
 
 /** The list state of a fresh visit. */
 export const EMPTY_LIST_STATE: ListState = {
@@ -71,6 +76,7 @@ export function parseLocation(pathname: string, search: string): Route {
     return { name: 'accounts' };
   }
   if (decoded.length === 2 && decoded[0] === API_PATH[0] && decoded[1] === API_PATH[1]) return { name: 'api' };
+  if (decoded.length === 2 && decoded[0] === HOOKS_PATH[0] && decoded[1] === HOOKS_PATH[1]) return { name: 'hooks' };
   if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
     const [, , action, slug, ...more] = decoded as string[];
     if (action === undefined) return { name: 'content-types' };
@@ -106,6 +112,8 @@ export function routeHref(route: Route): string {
       return `/${ACCOUNTS_PATH.join('/')}`;
     case 'api':
       return `/${API_PATH.join('/')}`;
+    case 'hooks':
+      return `/${HOOKS_PATH.join('/')}`;
     case 'content-type':
       return route.slug === null
         ? `/${SCHEMA_PATH.join('/')}/new`

@@ -1,0 +1,230 @@
+import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { type FormEvent, useState } from 'react';
+import type { ContentTypeSummary } from '../../../common/api-contract.js';
+import type { RowSchedule } from '../../../common/publishing-contract.js';
+import { describeError } from '../api/api-error.js';
+import { publishingApi } from '../api/publishing-api.js';
+import { forgetRows } from '../hooks/row-queries.js';
+import { IconClock } from './icons.js';
+import { ModalDialog } from './modal-dialog.js';
+import { ScheduleBadge } from './schedule-badge.js';
+import { formatScheduleTime, localInputToUtc, localInputValue, localZoneLabel } from './schedule-time.js';
+import { useToast } from './toasts.js';
+
+/** The column a schedule sets. */
+const STATUS = 'status';
+
+const scheduleKey = (table: string, id: string) => ['schedule', table, id] as const;
+
+/** The type's status select column, which a schedule sets; undefined when it has none. */
+const statusColumnOf = (type: ContentTypeSummary) =>
+  type.columns.find((column) => column.name === STATUS && column.type === 'select');
+
+/** A row's pending change, read once for the page's notice and its Schedule action. */
+function useRowSchedule(type: ContentTypeSummary, rowId: string): RowSchedule | null {
+  const { data } = useQuery({
+    queryKey: scheduleKey(type.table, rowId),
+    queryFn: () => publishingApi.schedule(type.table, rowId).then((answer) => answer.schedule),
+    enabled: statusColumnOf(type) !== undefined,
+    retry: false,
+  });
+  return data ?? null;
+}
+
+/** The row's pending change under its title (nothing when there is none). */
+export function ScheduleNotice({ type, rowId }: { type: ContentTypeSummary; rowId: string }) {
+  const pending = useRowSchedule(type, rowId);
+  return pending ? (
+    <p className="schedule-notice">
+      <ScheduleBadge schedule={pending} />
+    </p>
+  ) : null;
+}
+
+/**
+ * The row page's Schedule action (issue 15): a dialog to set (a status and a date-time in the
+ * person's own time zone, which it names) or cancel the row's pending change. Only for types with
+ * a status select; setting it needs the right to change the row.
+ */
+export function ScheduleControl({
+  type,
+  rowId,
+  mayChange,
+  dirty,
+}: {
+  type: ContentTypeSummary;
+  rowId: string;
+  mayChange: boolean;
+  dirty: boolean;
+}) {
+  const status = statusColumnOf(type);
+  const queries = useQueryClient();
+  const [open, setOpen] = useState(false);
+  const pending = useRowSchedule(type, rowId);
+  if (!status || !mayChange) return null;
+  const changed = (schedule: RowSchedule | null) => {
+    queries.setQueryData(scheduleKey(type.table, rowId), schedule);
+    // List badges show it too.
+    forgetRows(queries, type.table, false);
+  };
+  return (
+    <>
+      <button type="button" className="button" onClick={() => setOpen(true)} title="Change the status at a set time">
+        <IconClock />
+        Schedule
+      </button>
+      {open && (
+        <ScheduleDialog
+          type={type}
+          rowId={rowId}
+          options={status.options ?? []}
+          pending={pending}
+          dirty={dirty}
+          onChanged={changed}
+          onClose={() => setOpen(false)}
+        />
+      )}
+    </>
+  );
+}
+
+/** A default time: the next full hour after now. */
+function nextHour(): Date {
+  const date = new Date();
+  date.setHours(date.getHours() + 1, 0, 0, 0);
+  return date;
+}
+
+function ScheduleDialog({
+  type,
+  rowId,
+  options,
+  pending,
+  dirty,
+  onChanged,
+  onClose,
+}: {
+  type: ContentTypeSummary;
+  rowId: string;
+  options: { id: string; text: string }[];
+  pending: RowSchedule | null;
+  dirty: boolean;
+  onChanged(schedule: RowSchedule | null): void;
+  onClose(): void;
+}) {
+  const notify = useToast();
+  const initialStatus = pending?.status ?? options.find((option) => option.id === 'published')?.id ?? options[0]?.id;
+  const [status, setStatus] = useState(initialStatus ?? '');
+  const [when, setWhen] = useState(() =>
+    localInputValue(pending ? new Date(`${pending.at.replace(' ', 'T')}Z`) : nextHour()),
+  );
+  const [busy, setBusy] = useState(false);
+  const [problem, setProblem] = useState<string | null>(null);
+  const utc = localInputToUtc(when);
+  const zone = localZoneLabel(utc ? new Date(`${utc.replace(' ', 'T')}Z`) : new Date());
+
+  const run = async (work: () => Promise<RowSchedule | null>, message: string) => {
+    setBusy(true);
+    setProblem(null);
+    try {
+      onChanged(await work());
+      notify('success', message);
+      onClose();
+    } catch (error) {
+      setProblem(describeError(error));
+      setBusy(false);
+    }
+  };
+  const submit = (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!utc || !status) {
+      setProblem('Pick a date and a time.');
+      return;
+    }
+    void run(
+      () => publishingApi.setSchedule(type.table, rowId, status, utc).then((answer) => answer.schedule),
+      `Scheduled: ${status} at ${formatScheduleTime(utc)}`,
+    );
+  };
+  return (
+    <ModalDialog
+      title="Schedule a change"
+      icon={<IconClock />}
+      onDismiss={busy ? () => {} : onClose}
+      actions={
+        <>
+          {pending && (
+            <button
+              type="button"
+              className="button button-danger-quiet"
+              disabled={busy}
+              onClick={() =>
+                void run(() => publishingApi.cancelSchedule(type.table, rowId).then(() => null), 'Schedule cancelled')
+              }
+            >
+              Cancel schedule
+            </button>
+          )}
+          <button type="button" className="button" onClick={onClose} disabled={busy}>
+            Close
+          </button>
+          <button
+            type="submit"
+            form="schedule-form"
+            className="button button-primary"
+            disabled={busy || !utc}
+            aria-busy={busy || undefined}
+          >
+            {pending ? 'Reschedule' : 'Schedule'}
+          </button>
+        </>
+      }
+    >
+      <form id="schedule-form" className="schedule-form" onSubmit={submit} noValidate>
+        {pending && (
+          <p className="schedule-pending">
+            Pending: <strong>{pending.status}</strong> at {formatScheduleTime(pending.at)}
+            {pending.by ? `, scheduled by ${pending.by}` : ''}.
+          </p>
+        )}
+        <label className="label" htmlFor="schedule-status">
+          Set the status to
+        </label>
+        <select
+          id="schedule-status"
+          className="input select"
+          value={status}
+          onChange={(event) => setStatus(event.target.value)}
+        >
+          {options.map((option) => (
+            <option key={option.id} value={option.id}>
+              {option.text}
+            </option>
+          ))}
+        </select>
+        <label className="label" htmlFor="schedule-at">
+          At
+        </label>
+        <input
+          id="schedule-at"
+          className="input"
+          type="datetime-local"
+          value={when}
+          onChange={(event) => setWhen(event.target.value)}
+          aria-describedby="schedule-zone"
+        />
+        <p id="schedule-zone" className="field-hint">
+          Your time zone: {zone}.{utc ? ` That is ${utc.slice(0, 16)} UTC.` : ''}
+        </p>
+        {dirty && (
+          <p className="field-hint">The change applies to the saved row: save your edits first to include them.</p>
+        )}
+        {problem && (
+          <p className="field-error" role="alert">
+            {problem}
+          </p>
+        )}
+      </form>
+    </ModalDialog>
+  );
+}
