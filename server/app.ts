@@ -90,6 +90,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     registry,
     rows,
     options.editorName,
+    writes,
     database.runner,
     options.scheduler,
   );
