@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from './cli.js';
+import { main } from './cli-commands.js';
 import { listBackups } from './db/backup-service.js';
 import { openDatabase } from './db/database.js';
 import { withRecursiveView } from './test-support/hostile-databases.js';

@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from './cli.js';
+import { parseServeArgs, UsageError } from './cli-commands.js';
 import { packageRoot } from './config/package-root.js';
 import { postgresForTests, skipNote, useTestDatabase } from './test-support/postgres.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from './cli.js';
+import { parseServeArgs, UsageError } from './cli-commands.js';
 
 /** `--allow-host`, `--cors-origin`, `--token`: checked when Quire starts, one line when wrong. */
 describe('serve security flags', () => {

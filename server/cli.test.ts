@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_HOST, DEFAULT_PORT, explainStartError, parseServeArgs, UsageError } from './cli.js';
+import { DEFAULT_HOST, DEFAULT_PORT, explainStartError, parseServeArgs, UsageError } from './cli-commands.js';
 import { packageRoot } from './config/package-root.js';
 
 const root = packageRoot();

@@ -1,314 +1,35 @@
 #!/usr/bin/env node
-import { userInfo } from 'node:os';
-import { resolve } from 'node:path';
-import { parseArgs } from 'node:util';
-import { accountCommand, TOKEN_USAGE, USER_USAGE } from './accounts/account-command.js';
-import { chooseDatabase, type DatabaseFlags } from './config/database-choice.js';
-import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
-import { builtEditorDir } from './config/package-root.js';
-import { addDemoContent } from './content/demo-content.js';
-import { BACKUP_USAGE, backupCommand } from './copy/backup-command.js';
-import { COPY_USAGE, copyCommand } from './copy/copy-command.js';
-import { postgresBackupPlace } from './copy/postgres-backup.js';
-import { PostgresConnectionError } from './db/postgres-connection.js';
-import { describeTarget, type PostgresTarget, redactPostgresUrl } from './db/postgres-url.js';
-import { EXPORT_USAGE, exportCommand } from './export/export-command.js';
-import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
-import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
-import { normalizeOrigin } from './http/origin-guard.js';
-import { checkToken } from './http/token-auth.js';
-import { IMPORT_USAGE, importCommand } from './import/import-command.js';
-import { MEDIA_USAGE, mediaCommand } from './media/media-prune-command.js';
-import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
-import { isSupervisedServer, superviseServer, watchSupervisor } from './process/server-supervisor.js';
-import { DEFAULT_TRASH_DAYS } from './revisions/revision-service.js';
-import { type RunningServer, startServer } from './server.js';
-import { TYPES_USAGE, typesCommand } from './types-gen/types-command.js';
-
-export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
-
-const USAGE =
-  'Usage: quire serve [--db FILE | --database postgres://...] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
-  ' [--backup-dir DIR] [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] [--keep-revisions N] [--trash-days N]' +
-  ` | ${BACKUP_USAGE} | ${IMPORT_USAGE} | ${MEDIA_USAGE} | ${COPY_USAGE} | ${USER_USAGE} | ${TOKEN_USAGE} | ${EXPORT_USAGE} | ${TYPES_USAGE}`;
-
-/** A command-line mistake: printed as one line, exit code 2. */
-export class UsageError extends Error {}
-
-/** Parsed `serve` options. */
-export interface ServeOptions {
-  /** The SQLite file (unused when `postgres` is set). */
-  dbFile: string;
-  /** The PostgreSQL database (`--database URL` or `QUIRE_DATABASE_URL`), or null for SQLite. */
-  postgres: PostgresTarget | null;
-  port: number;
-  host: string;
-  editorName: string;
-  demo: boolean;
-  bodyLimit: number;
-  /** Largest uploaded file in bytes (`--upload-limit`). */
-  uploadLimit: number;
-  /** Extra hostnames to serve (`--allow-host`, repeatable), normalized. */
-  allowedHosts: string[];
-  /** Origins allowed to read cross-origin (`--cors-origin`, repeatable), normalized. */
-  corsOrigins: string[];
-  /** API token (`--token` or QUIRE_TOKEN); generated at start when listening beyond loopback. */
-  token: string | null;
-  /** Scheduled backups (off with `--no-backups`, for throwaway databases such as the benchmark's). */
-  backups: boolean;
-  /** Where a PostgreSQL site's scheduled backups go (`--backup-dir`); null for the default. */
-  backupDir: string | null;
-  /** Revisions kept per row (`--keep-revisions`, QUIRE_KEEP_REVISIONS); null keeps all. */
-  keepRevisions: number | null;
-  /** Days a deleted row stays restorable (`--trash-days`, QUIRE_TRASH_DAYS). */
-  trashDays: number;
-}
-
-/** Parses `serve` arguments; throws UsageError with a one-line explanation. */
-export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.env): ServeOptions {
-  let parsed: ReturnType<typeof parse>;
-  try {
-    parsed = parse(args);
-  } catch (error) {
-    throw new UsageError(`${(error as Error).message}. ${USAGE}`);
-  }
-  const { values } = parsed;
-  // An exported but empty variable means "not set", as in most shells' tooling.
-  const fromEnv = (name: string): string | undefined => env[name] || undefined;
-  const port = Number(values.port ?? fromEnv('QUIRE_PORT') ?? DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 0 || port > 65535) {
-    throw new UsageError(`--port must be a whole number from 0 to 65535 (0 picks a free port)`);
-  }
-  const bodyLimit = Number(values['body-limit'] ?? DEFAULT_BODY_LIMIT);
-  if (!Number.isInteger(bodyLimit) || bodyLimit < 1024)
-    throw new UsageError('--body-limit must be at least 1024 bytes');
-  const uploadLimit = Number(values['upload-limit'] ?? DEFAULT_UPLOAD_LIMIT);
-  if (!Number.isInteger(uploadLimit) || uploadLimit < 1024)
-    throw new UsageError('--upload-limit must be a whole number of bytes, at least 1024');
-  const database = parseDatabaseFlags(values, fromEnv);
-  if (values['backup-dir'] !== undefined && !database.postgres) {
-    throw new UsageError('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
-  }
-  const keepRevisions = wholeNumberFlag(
-    '--keep-revisions',
-    values['keep-revisions'] ?? fromEnv('QUIRE_KEEP_REVISIONS'),
-  );
-  const trashDays = wholeNumberFlag('--trash-days', values['trash-days'] ?? fromEnv('QUIRE_TRASH_DAYS'));
-  return {
-    ...database,
-    keepRevisions,
-    trashDays: trashDays ?? DEFAULT_TRASH_DAYS,
-    port,
-    host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
-    editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
-    demo: values.demo ?? false,
-    bodyLimit,
-    uploadLimit,
-    backups: !values['no-backups'],
-    backupDir: values['backup-dir'] === undefined ? null : resolve(values['backup-dir']),
-    ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
-  };
-}
-
-/** A count flag (revisions, days): a whole number from 1, or null when not given. */
-function wholeNumberFlag(flag: string, raw: string | undefined): number | null {
-  if (raw === undefined) return null;
-  const value = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
-  if (value < 1) throw new UsageError(`${flag} must be a whole number, at least 1`);
-  return value;
-}
-
-/** `--db FILE` or `--database URL` (see database-choice.ts), as a usage error when they conflict. */
-function parseDatabaseFlags(
-  values: DatabaseFlags,
-  fromEnv: (name: string) => string | undefined,
-): Pick<ServeOptions, 'dbFile' | 'postgres'> {
-  try {
-    return chooseDatabase(values, { QUIRE_DB: fromEnv('QUIRE_DB'), QUIRE_DATABASE_URL: fromEnv('QUIRE_DATABASE_URL') });
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-/** `--allow-host`, `--cors-origin`, `--token`, each checked so a typo fails at start, not per request. */
-function parseSecurityFlags(
-  values: { 'allow-host'?: string[]; 'cors-origin'?: string[]; token?: string },
-  envToken: string | undefined,
-): Pick<ServeOptions, 'allowedHosts' | 'corsOrigins' | 'token'> {
-  const allowedHosts = (values['allow-host'] ?? []).map((name) => {
-    const hostname = normalizeHostname(name);
-    if (hostname === null)
-      throw new UsageError(`--allow-host ${JSON.stringify(name)}: give a host name without scheme or port`);
-    return hostname;
-  });
-  const corsOrigins = (values['cors-origin'] ?? []).map((origin) => {
-    try {
-      return normalizeOrigin(origin);
-    } catch (error) {
-      throw new UsageError(`--cors-origin ${(error as Error).message}`);
-    }
-  });
-  const given = values.token ?? envToken;
-  let token: string | null = null;
-  if (given !== undefined) {
-    try {
-      token = checkToken(given);
-    } catch (error) {
-      throw new UsageError(`--token: ${(error as Error).message}`);
-    }
-  }
-  return { allowedHosts, corsOrigins, token };
-}
-
-function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      db: { type: 'string' },
-      database: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      editor: { type: 'string' },
-      demo: { type: 'boolean' },
-      'no-backups': { type: 'boolean' },
-      'backup-dir': { type: 'string' },
-      'body-limit': { type: 'string' },
-      'upload-limit': { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
-      'cors-origin': { type: 'string', multiple: true },
-      token: { type: 'string' },
-      'keep-revisions': { type: 'string' },
-      'trash-days': { type: 'string' },
-    },
-  });
-}
-
-function osUserName(): string {
-  try {
-    return userInfo().username || 'editor';
-  } catch {
-    return 'editor';
-  }
-}
-
-/** Turns a start-up failure into the one line a user reads. */
-export function explainStartError(error: unknown, options: Pick<ServeOptions, 'dbFile' | 'port' | 'host'>): string {
-  // Already one line naming host and port, without credentials.
-  if (error instanceof PostgresConnectionError) return error.message;
-  const code = (error as { code?: string }).code;
-  if (code === 'EADDRINUSE')
-    return `Port ${options.port} is already in use on ${options.host}; pass --port with another number, or --port 0 for a free one.`;
-  if (code === 'EACCES') return `Not allowed to listen on ${options.host}:${options.port}; pick a port above 1024.`;
-  if (code === 'EADDRNOTAVAIL' || code === 'ENOTFOUND')
-    return `Cannot listen on host ${options.host}: it is not an address of this machine.`;
-  if (code === 'SQLITE_NOTADB') return `${options.dbFile} is not a Quire database (not a SQLite file).`;
-  if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
-    return `Cannot open the database ${options.dbFile}: check that its folder exists and is writable.`;
-  // A driver message could quote a connection string: never print credentials.
-  return `Quire could not start: ${redactPostgresUrl((error as Error).message ?? String(error))}`;
-}
-
 /**
- * `serve`: starts the API and editor; stops cleanly on SIGINT/SIGTERM or when its supervisor
- * exits (`main` runs it under one; see server-supervisor.ts).
+ * The `quire` command's entry point, kept to Node's own modules and the supervisor's.
+ *
+ * `quire serve` runs the server in a child process under a supervisor (server-supervisor.ts). The
+ * supervisor only starts that child and forwards signals, so it must not first load the server's
+ * modules (about 500 of them, kysely's alone 260): measured on the benchmark's machine, that load
+ * took 0.5-1 s, about half of the time from `quire serve` to its first answer, paid a second time
+ * by the child. The supervisor starts the child at once; the child (and every other command) then
+ * loads the commands (cli-commands.ts), which also check the serve options and print any mistake.
  */
-export async function serve(options: ServeOptions): Promise<RunningServer> {
-  const server = await startServer({
-    dbFile: options.dbFile,
-    postgres: options.postgres,
-    port: options.port,
-    host: options.host,
-    editorName: options.editorName,
-    editorDir: builtEditorDir(),
-    bodyLimit: options.bodyLimit,
-    uploadLimit: options.uploadLimit,
-    allowedHosts: options.allowedHosts,
-    corsOrigins: options.corsOrigins,
-    token: options.token,
-    backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
-    revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
-  });
-  if (options.demo) {
-    const added = await addDemoContent(server.services.registry, server.services.rows);
-    console.log(added > 0 ? `Added ${added} demo rows.` : 'Demo rows skipped: the starter types already have rows.');
-  }
-  const where = options.postgres
-    ? `PostgreSQL database ${describeTarget(options.postgres)}`
-    : `database ${options.dbFile}`;
-  console.log(`Quire API listening on ${server.origin}/api (${where})`);
-  if (options.postgres && server.backups) {
-    const place = postgresBackupPlace(options.postgres, options.backupDir ?? undefined);
-    console.log(`Backups (at start, then daily): ${place.dir}`);
-  }
-  console.log(`Editor: ${server.origin}/`);
-  if (server.token && server.token !== options.token) {
-    console.log(`API token (generated for this run): ${server.token}`);
-    console.log('Requests must send "Authorization: Bearer <token>"; the editor asks for it once.');
-  } else if (server.token) {
-    console.log('API requests must send the token given with --token as "Authorization: Bearer <token>".');
-  }
-  if (!isLoopbackListenAddress(options.host)) {
-    console.log(`Listening beyond this machine (${options.host}): traffic is plain HTTP, not encrypted.`);
-  }
-  let stopping = false;
-  const stop = (reason: string) => {
-    if (stopping) return;
-    stopping = true;
-    console.log(`Stopping Quire: ${reason}.`);
-    server.close().then(
-      () => process.exit(0),
-      () => process.exit(1),
-    );
-  };
-  // `on`, not `once`: under a supervisor, a terminal's Ctrl+C arrives twice (from the terminal and
-  // forwarded), and the second must not fall through to Node's default, which exits at once.
-  process.on('SIGINT', () => stop('received SIGINT'));
-  process.on('SIGTERM', () => stop('received SIGTERM'));
-  watchSupervisor(stop);
-  return server;
+import { resolve } from 'node:path';
+import { isSupervisedServer, superviseServer } from './process/server-supervisor.js';
+
+/** Whether these arguments (after `quire`) run the server: `serve`, or options alone, or nothing (as `main`). */
+export function isServeCommand(argv: readonly string[]): boolean {
+  return argv.length === 0 || argv[0] === 'serve' || argv[0].startsWith('-');
 }
 
-/** Entry point: `quire [serve] [options]`. */
-export async function main(argv: string[]): Promise<number> {
-  const [command, ...rest] = argv[0]?.startsWith('-') || argv.length === 0 ? ['serve', ...argv] : argv;
-  if (command === 'help' || command === '--help') {
-    console.log(USAGE);
-    return 0;
+/** Runs `quire` with `argv`: the exit code, or -1 while a server keeps running. */
+async function run(argv: string[]): Promise<number> {
+  if (isServeCommand(argv) && !isSupervisedServer()) {
+    const rest = argv[0] === 'serve' ? argv.slice(1) : argv;
+    return superviseServer({ args: [process.argv[1], 'serve', ...rest] });
   }
-  if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
-  if (command === 'import') return importCommand(rest);
-  if (command === 'media') return mediaCommand(rest);
-  if (command === 'copy') return copyCommand(rest);
-  if (command === 'user' || command === 'token') return accountCommand(command, rest);
-  if (command === 'export') return exportCommand(rest);
-  if (command === 'types') return typesCommand(rest);
-  if (command !== 'serve') {
-    console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
-    return 2;
-  }
-  let options: ServeOptions;
-  try {
-    options = parseServeArgs(rest);
-  } catch (error) {
-    console.error(`quire: ${(error as Error).message}`);
-    return 2;
-  }
-  // The server runs in a child process, so that SIGTERM stops it even while a query blocks it.
-  if (!isSupervisedServer()) return superviseServer({ args: [process.argv[1], 'serve', ...rest] });
-  try {
-    await serve(options);
-    return -1; // keeps running
-  } catch (error) {
-    console.error(`quire: ${explainStartError(error, options)}`);
-    return 1;
-  }
+  const { main } = await import('./cli-commands.js');
+  return main(argv);
 }
 
 const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
 if (invokedDirectly) {
-  main(process.argv.slice(2)).then((code) => {
+  run(process.argv.slice(2)).then((code) => {
     if (code >= 0) process.exitCode = code;
   });
 }

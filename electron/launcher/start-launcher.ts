@@ -83,7 +83,7 @@ function runDesktop(electronBinary: string, root: string, args: string[]) {
  * handling), over the database and port the desktop app would use, then the one explaining line.
  */
 async function runHeadless(reason: string, args: string[]): Promise<void> {
-  const { parseServeArgs, serve, explainStartError, UsageError } = await import('../../server/cli.js');
+  const { parseServeArgs, serve, explainStartError, UsageError } = await import('../../server/cli-commands.js');
   let options: ReturnType<typeof parseServeArgs>;
   try {
     options = parseServeArgs(args);

@@ -1,4 +1,4 @@
-import { explainStartError } from '../../server/cli.js';
+import { explainStartError } from '../../server/cli-commands.js';
 import type { RunningServer, ServerOptions } from '../../server/server.js';
 import {
   type ChildMessage,

@@ -3,7 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it, vi } from 'vitest';
-import { main } from '../cli.js';
+import { main } from '../cli-commands.js';
 import { BACKUP_DATABASE, BACKUP_MANIFEST, BACKUP_MEDIA } from '../db/backup-folder.js';
 import { listBackups } from '../db/backup-service.js';
 import { describeTarget } from '../db/postgres-url.js';

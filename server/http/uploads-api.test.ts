@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMediaPath } from '../../common/media-rules.js';
-import { parseServeArgs } from '../cli.js';
+import { parseServeArgs } from '../cli-commands.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
 import { POSTGRES_INCOMING_DIR } from '../media/postgres-media-store.js';
 import { avifHeaderSample, gifImage, jpegImage, pngImage, webpImage } from '../test-support/sample-images.js';

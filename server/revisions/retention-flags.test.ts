@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from '../cli.js';
+import { parseServeArgs, UsageError } from '../cli-commands.js';
 
 describe('quire serve --keep-revisions and --trash-days', () => {
   it('keep every revision and 30 days of trash by default', () => {
