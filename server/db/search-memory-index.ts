@@ -72,7 +72,7 @@ export function foldedColumns(values: readonly unknown[]): string[] | null {
 
 /** See the module comment. */
 export class MemorySearchIndex {
-  private readonly characters = new GramMap();
+  private readonly characters = new CharacterMap();
   private readonly trigrams = new GramMap();
   /** Trigram keys by their last two code units (`pairKey`), for 2-character keywords. */
   private readonly trigramsEndingWith = new Map<number | string, (number | string)[]>();
@@ -109,18 +109,20 @@ export class MemorySearchIndex {
    */
   set(rowid: number, values: readonly unknown[]): void {
     const folded = foldedColumns(values);
-    const joined = folded?.join('\u0000') ?? null;
-    if (joined !== null && this.sealed && this.text.full(rowid) === joined) return;
+    const appended = !this.sealed && this.text.canAppend(rowid);
+    // Rows written after the build keep all their text (and an unchanged one is left as it is).
+    const joined = folded === null || appended ? null : folded.join('\u0000');
+    if (joined !== null && this.text.full(rowid) === joined) return;
     this.delete(rowid);
     this.all.add(rowid);
-    if (folded === null || joined === null) {
+    if (folded === null) {
       this.odd.add(rowid);
       return;
     }
-    if (folded.some((column, i) => i > 0 && column.includes(' '))) this.spaceElsewhere.add(rowid);
+    for (let i = 1; i < folded.length; i++) if (folded[i].includes(' ')) this.spaceElsewhere.add(rowid);
     if (!this.sealed) this.groupsDone(rowid);
     for (const column of folded) this.postings(column, rowid, true);
-    if (this.sealed || !this.text.canAppend(rowid)) this.text.setFull(rowid, joined);
+    if (joined !== null) this.text.setFull(rowid, joined);
     else this.text.appendFirst(rowid, folded[0] ?? '');
   }
 
@@ -236,35 +238,37 @@ export class MemorySearchIndex {
     let b = column.charCodeAt(0);
     for (let i = 0; i < column.length; i++) {
       const c = i + 1 < column.length ? column.charCodeAt(i + 1) : BOUNDARY;
-      this.posting(this.characters, b, rowid, add, null);
-      if (!isGap(b) && !isGap(c)) this.posting(this.trigrams, trigramKey(a, b, c), rowid, add, pairKey(b, c));
+      let character = this.characters.get(b);
+      if (!add) character?.remove(rowid);
+      else {
+        if (character === undefined) {
+          character = new PostingBitmap();
+          this.characters.set(b, character);
+        }
+        character.add(rowid);
+      }
+      if (!isGap(b) && !isGap(c)) {
+        const key = trigramKey(a, b, c);
+        let trigram = this.trigrams.get(key);
+        if (!add) trigram?.remove(rowid);
+        else {
+          trigram ??= this.newTrigram(key, b, c);
+          trigram.add(rowid);
+        }
+      }
       a = b;
       b = c;
     }
   }
 
-  private posting(
-    map: GramMap,
-    key: number | string,
-    rowid: number,
-    add: boolean,
-    ending: number | string | null,
-  ): void {
-    let bitmap = map.get(key);
-    if (!add) {
-      bitmap?.remove(rowid);
-      return;
-    }
-    if (bitmap === undefined) {
-      bitmap = new PostingBitmap();
-      map.set(key, bitmap);
-      if (ending !== null) {
-        const keys = this.trigramsEndingWith.get(ending);
-        if (keys) keys.push(key);
-        else this.trigramsEndingWith.set(ending, [key]);
-      }
-    }
-    bitmap.add(rowid);
+  private newTrigram(key: number | string, b: number, c: number): PostingBitmap {
+    const bitmap = new PostingBitmap();
+    this.trigrams.set(key, bitmap);
+    const ending = pairKey(b, c);
+    const keys = this.trigramsEndingWith.get(ending);
+    if (keys) keys.push(key);
+    else this.trigramsEndingWith.set(ending, [key]);
+    return bitmap;
   }
 }
 
@@ -445,5 +449,24 @@ class GramMap {
       this.keys[at] = keys[i];
       this.slots[at] = slots[i];
     }
+  }
+}
+
+/** Posting bitmaps by UTF-16 code unit, looked up directly. */
+class CharacterMap {
+  private readonly byCode: (PostingBitmap | undefined)[] = new Array(65536);
+  private readonly bitmaps: PostingBitmap[] = [];
+
+  get(code: number): PostingBitmap | undefined {
+    return this.byCode[code];
+  }
+
+  set(code: number, bitmap: PostingBitmap): void {
+    this.byCode[code] = bitmap;
+    this.bitmaps.push(bitmap);
+  }
+
+  values(): readonly PostingBitmap[] {
+    return this.bitmaps;
   }
 }
