@@ -194,6 +194,25 @@ describe('search through the trigram index', () => {
     for (const keyword of tricky) await expectSameAsScan([keyword]);
   });
 
+  it('agrees with the plain scan on 1- and 2-character keywords, answered by the in-memory index', async () => {
+    const memory = database.engine.searchIndex.memory;
+    const query = (keywords: string[]) => ({
+      db: database.db as unknown as Kysely<unknown>,
+      runner: database.runner,
+      table: 'news',
+      columns: SEARCH_COLUMNS,
+      keywords,
+      equals: [],
+    });
+    for (let i = 0; i < 1000 && (await memory?.count(query(['a']))) === null; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+    }
+    for (const keyword of ['a', 'ü', 'Ü', 'x', '😀', 'üb', 'ab', ' 1', 'e\u0301', 'ǆ', 'ß', 'ss', 'k', 'ı']) {
+      expect(await memory?.count(query([keyword])), keyword).not.toBeNull();
+      await expectSameAsScan([keyword]);
+    }
+  });
+
   it('agrees with the plain scan on many generated keywords', async () => {
     await fc.assert(
       fc.asyncProperty(keywordArbitrary, async (keyword) => {
