@@ -26,6 +26,19 @@ interface ScheduleTables {
 /** Most ids looked up in one statement (SQLite allows 32766 parameters; pages are at most 1000). */
 const IDS_PER_STATEMENT = 500;
 
+/** SQLite's statement for `count` rows' schedules, by count (the runner prepares each text once). */
+const FOR_ROWS_SQL = new Map<number, string>();
+
+function forRowsSql(count: number): string {
+  let text = FOR_ROWS_SQL.get(count);
+  if (!text) {
+    const marks = Array.from({ length: count }, () => '?').join(', ');
+    text = `select * from "${SCHEDULES_TABLE}" where "table_name" = ? and "row_id" in (${marks})`;
+    FOR_ROWS_SQL.set(count, text);
+  }
+  return text;
+}
+
 /**
  * All SQL of scheduled status changes, the same on both engines. Times compare as text. Reads of a
  * page's schedules go through the statement runner when there is one (the hot read path).
@@ -92,24 +105,36 @@ export class ScheduleRepository {
       .executeTakeFirst();
   }
 
-  /** The pending changes of these rows of `table`. */
+  /**
+   * The pending changes of these rows of `table`. With a statement runner (SQLite's hot read path)
+   * the statement's text is built once per number of ids, so it is prepared once.
+   */
   async forRows(table: string, rowIds: readonly string[]): Promise<ScheduleRow[]> {
     const found: ScheduleRow[] = [];
     for (let start = 0; start < rowIds.length; start += IDS_PER_STATEMENT) {
       const ids = rowIds.slice(start, start + IDS_PER_STATEMENT);
-      const query = this.db
-        .selectFrom(SCHEDULES_TABLE)
-        .selectAll()
-        .where('table_name', '=', table)
-        .where('row_id', 'in', ids);
       if (this.runner) {
-        const compiled = query.compile();
-        found.push(...((await this.runner.all(compiled.sql, compiled.parameters)) as unknown as ScheduleRow[]));
+        const rows = await this.runner.all(forRowsSql(ids.length), [table, ...ids]);
+        found.push(...(rows as unknown as ScheduleRow[]));
       } else {
-        found.push(...(await query.execute()));
+        found.push(
+          ...(await this.db
+            .selectFrom(SCHEDULES_TABLE)
+            .selectAll()
+            .where('table_name', '=', table)
+            .where('row_id', 'in', ids)
+            .execute()),
+        );
       }
     }
     return found;
+  }
+
+  /** Every pending change (they are few: one per row at most, and only until it is due). */
+  async all(): Promise<ScheduleRow[]> {
+    if (this.runner)
+      return (await this.runner.all(`select * from "${SCHEDULES_TABLE}"`, [])) as unknown as ScheduleRow[];
+    return this.db.selectFrom(SCHEDULES_TABLE).selectAll().execute();
   }
 
   /** Changes due by `now` (a server timestamp), soonest first. */

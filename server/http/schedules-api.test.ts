@@ -1,3 +1,4 @@
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScheduledRow, ScheduleResponse } from '../../common/publishing-contract.js';
@@ -149,6 +150,31 @@ describe('scheduling a row', () => {
       const row = (await ok('GET', `/cms/news/${id}`)).rows[0] as ScheduledRow;
       expect(row).toMatchObject({ status: 'draft', schedule: null });
     }
+  });
+});
+
+// Another process writing the SQLite file (a tool) is seen through its commit; PostgreSQL always asks.
+describe.skipIf(testEngine() !== 'sqlite')('a schedule another process wrote', () => {
+  it('shows on the rows read next, though this server knew of no schedule of the type', async () => {
+    const id = await draft('Written elsewhere');
+    // Reads learn that no categories and no other news rows are scheduled.
+    expect(((await ok('GET', `/cms/news/${id}`)).rows[0] as ScheduledRow).schedule).toBeNull();
+    const other = new Database(server.dbFile);
+    try {
+      other
+        .prepare(
+          'insert into quire_schedules (table_name, row_id, status, at, scheduled_by, created_at) values (?, ?, ?, ?, ?, ?)',
+        )
+        .run('news', id, 'archived', '2031-01-01 00:00:00', 'a tool', '2026-11-30 12:00:00.000000');
+    } finally {
+      other.close();
+    }
+    expect(((await ok('GET', `/cms/news/${id}`)).rows[0] as ScheduledRow).schedule).toEqual({
+      status: 'archived',
+      at: '2031-01-01 00:00:00',
+      by: 'a tool',
+    });
+    await ok('DELETE', `/cms/news/${id}/schedule`);
   });
 });
 

@@ -42,6 +42,16 @@ export class ScheduleService {
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private log: (message: string, error: unknown) => void = () => {};
+  /**
+   * Every pending change by table and row, kept while no other process has committed (SQLite: this
+   * server is the one writer of its file but for tools, whose commits the runner's token reveals),
+   * so reads show schedules without a query. Null: not known. PostgreSQL always asks: other servers
+   * schedule too.
+   */
+  private scheduled: { byTable: Map<string, Map<string, RowSchedule>>; token: number } | null = null;
+  /** Moves on every change of schedules this server makes; a look that raced one is not kept. */
+  private scheduleVersion = 0;
+  private readonly reads: StatementRunner | undefined;
 
   constructor(
     private readonly db: Kysely<QuireDatabase>,
@@ -52,6 +62,8 @@ export class ScheduleService {
     runner: StatementRunner | undefined,
     options: SchedulerOptions = {},
   ) {
+    // Reads never run direct statements inside a write's open transaction (see ContentWrites.reads).
+    this.reads = runner ? writes.reads : undefined;
     // A deleted row's pending change goes with it, in the delete's transaction (a row brought back
     // from the trash is not published by a schedule someone set before it was deleted).
     writes.observers.push(async (trx, scope, log) => {
@@ -59,18 +71,23 @@ export class ScheduleService {
       if (deleted.length === 0) return;
       const repository = new ScheduleRepository(trx);
       for (const { before } of deleted) await repository.remove(scope.type.table, String(before?.id));
+      this.forgetSchedules();
     });
     this.now = options.now ?? (() => new Date());
     this.pollMs = options.pollMs ?? 1000;
-    const reads = new ScheduleRepository(db, runner);
+    const reads = new ScheduleRepository(db, this.reads);
     rows.decorators.push(async (type, found) => {
       if (found.length === 0) return;
-      const pending = await reads.forRows(
-        type.table,
-        found.map((row) => row.id),
-      );
-      const byRow = new Map(pending.map((schedule) => [schedule.row_id, shown(schedule)]));
-      for (const row of found) (row as Record<string, unknown>).schedule = byRow.get(row.id) ?? null;
+      const known = await this.knownSchedules();
+      let byRow = known?.get(type.table);
+      if (!known) {
+        const pending = await reads.forRows(
+          type.table,
+          found.map((row) => row.id),
+        );
+        byRow = new Map(pending.map((schedule) => [schedule.row_id, shown(schedule)]));
+      }
+      for (const row of found) (row as Record<string, unknown>).schedule = byRow?.get(row.id) ?? null;
     });
   }
 
@@ -93,6 +110,7 @@ export class ScheduleService {
       created_at: timestampNow(this.now()),
     };
     await new ScheduleRepository(this.db).put(schedule);
+    this.forgetSchedules();
     this.wake();
     return { id, schedule: shown(schedule) };
   }
@@ -109,6 +127,7 @@ export class ScheduleService {
       }
     }
     await repository.remove(type.table, id);
+    this.forgetSchedules();
     return { id, schedule: null };
   }
 
@@ -154,6 +173,14 @@ export class ScheduleService {
    * longer an option), `gone` when another server or a cancel took it first.
    */
   private async apply(schedule: ScheduleRow): Promise<'applied' | 'gone' | 'dropped' | 'kept'> {
+    try {
+      return await this.applyOne(schedule);
+    } finally {
+      this.forgetSchedules();
+    }
+  }
+
+  private async applyOne(schedule: ScheduleRow): Promise<'applied' | 'gone' | 'dropped' | 'kept'> {
     const repository = new ScheduleRepository(this.db);
     const type = this.registry.list().find((candidate) => candidate.table === schedule.table_name);
     const actor: RowActor = {
@@ -181,6 +208,27 @@ export class ScheduleService {
       this.log(`A scheduled change of ${schedule.table_name} ${schedule.row_id} failed; it is tried again`, error);
       return 'kept';
     }
+  }
+
+  /** Every pending change by table and row when this server can keep them (SQLite), else null. */
+  private async knownSchedules(): Promise<Map<string, Map<string, RowSchedule>> | null> {
+    if (!this.reads) return null;
+    const token = this.reads.externalChangeToken();
+    if (this.scheduled?.token === token) return this.scheduled.byTable;
+    const version = this.scheduleVersion;
+    const byTable = new Map<string, Map<string, RowSchedule>>();
+    for (const schedule of await new ScheduleRepository(this.db, this.reads).all()) {
+      const byRow = byTable.get(schedule.table_name) ?? new Map<string, RowSchedule>();
+      byTable.set(schedule.table_name, byRow);
+      byRow.set(schedule.row_id, shown(schedule));
+    }
+    if (version === this.scheduleVersion) this.scheduled = { byTable, token };
+    return byTable;
+  }
+
+  private forgetSchedules(): void {
+    this.scheduleVersion++;
+    this.scheduled = null;
   }
 
   /** Applies what fell due while the server was stopped, then looks every `pollMs`. */
