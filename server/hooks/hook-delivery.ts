@@ -27,6 +27,8 @@ export async function postHook(
   secret: string | null,
   headers: Record<string, string>,
   timeoutMs: number,
+  /** Aborts the request (the server is stopping). */
+  stop?: AbortSignal,
 ): Promise<DeliveryOutcome> {
   const sent: Record<string, string> = {
     'Content-Type': 'application/json',
@@ -40,7 +42,7 @@ export async function postHook(
       headers: sent,
       body,
       redirect: 'manual',
-      signal: AbortSignal.timeout(timeoutMs),
+      signal: stop ? AbortSignal.any([AbortSignal.timeout(timeoutMs), stop]) : AbortSignal.timeout(timeoutMs),
     });
     // The answer's body is not used; dropping it frees the connection.
     await response.body?.cancel().catch(() => undefined);

@@ -31,6 +31,8 @@ export class HookDispatcher {
   private readonly owner = randomBytes(9).toString('base64url');
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<void> | null = null;
+  /** Aborted by `stop`: a delivery under way is given up (its events stay, and go out later). */
+  private stopping = new AbortController();
   private log: (message: string, error: unknown) => void = () => {};
 
   constructor(
@@ -86,7 +88,13 @@ export class HookDispatcher {
         hook.secret,
         { 'X-Quire-Event': 'content.change' },
         this.settings.timeoutMs,
+        this.stopping.signal,
       );
+      // Cut short by a stop: not the receiver's failure; the events wait for the next server.
+      if (this.stopping.signal.aborted) {
+        outcome.retry_at = hook.retry_at;
+        return;
+      }
       const now = this.settings.now();
       const ids = events.map((event) => event.id);
       const logged = {
@@ -126,12 +134,14 @@ export class HookDispatcher {
   /** Delivers what waited over a restart, then looks every `pollMs`. */
   async start(log: (message: string, error: unknown) => void): Promise<void> {
     this.log = log;
+    this.stopping = new AbortController();
     if (this.settings.pollMs > 0) this.arm(0);
   }
 
   async stop(): Promise<void> {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
+    this.stopping.abort();
     await this.running?.catch(() => undefined);
   }
 

@@ -292,6 +292,35 @@ describe('deliveries', () => {
   });
 });
 
+describe('a server stopped during a delivery', () => {
+  it('gives the delivery up at once, logs no failure, and the next server sends the events', async () => {
+    const slow = { now: () => clock, pollMs: 0, debounceMs: 2000, retryBaseMs: 1000, timeoutMs: 60_000 };
+    const first = await startTestServer({ hooks: slow });
+    let second: TestServer | undefined;
+    try {
+      const created = await request(first, 'POST', '/hooks', { json: { url: `${receiver.origin}/stopped` } });
+      const row = await request(first, 'POST', '/cms/news', { json: newsBody({ title: 'Cut short' }) });
+      receiver.answers.push('hang');
+      advance(2000);
+      const delivering = (first.services.hooks as HookService).dispatcher.deliverDue();
+      await receiver.waitFor(1);
+      // The receiver never answers; stopping does not wait its minute out.
+      await first.stop();
+      await delivering;
+      second = await startTestServer({ ...reopenOptions(first), hooks: slow });
+      const waiting = await request(second, 'GET', `/hooks/${created.body.id}`);
+      expect(waiting.body).toMatchObject({ waiting: 1, failures: 0 });
+      expect((await request(second, 'GET', `/hooks/${created.body.id}/deliveries`)).body.total).toBe(0);
+      await (second.services.hooks as HookService).dispatcher.deliverDue();
+      const [, again] = await receiver.waitFor(2);
+      expect((again.body as HookBody).id).toBe(row.body.id);
+    } finally {
+      await second?.stop();
+      await first.dispose();
+    }
+  });
+});
+
 // Several servers share only a PostgreSQL database.
 describe.skipIf(testEngine() !== 'postgres')('two servers on one PostgreSQL database', () => {
   it('deliver each event once between them', async () => {
