@@ -1,4 +1,4 @@
-import { type Kysely, type SqlBool, sql } from 'kysely';
+import { CompiledQuery, type Kysely, type SqlBool, sql } from 'kysely';
 import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine.js';
 import { sameColumns } from './engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
@@ -18,8 +18,10 @@ import type { StatementRunner } from './statement-runner.js';
  *   insert, update of a search column and delete) are read again, with the rows a flush moved out
  *   of it meanwhile (`noteFlushed`). A commit by another connection (`data_version`) or any schema
  *   change (`schema_version`) starts a new build instead.
- * - Reads run on the reader's connection only while no write is under way (the repository's
- *   reader never reads mid-transaction), so nothing uncommitted reaches the index.
+ * - Searches read on the reader's connection only while no write is under way (the repository's
+ *   reader never reads mid-transaction), and the build reads through Kysely, which waits for any
+ *   transaction to end, so nothing uncommitted reaches the index.
+ * - The first list or get of a table (`warm`) starts its build, later and in the background.
  * - Tables whose delete trigger predates the pending-table note (databases made before it) are
  *   left to the FTS5 index.
  */
@@ -75,11 +77,25 @@ const untyped = (query: MemorySearchQuery) => query.db as Kysely<Record<string, 
 
 const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
-async function versions(runner: StatementRunner): Promise<{ schemaVersion: number; totalChanges: number }> {
-  const [row] = await runner.all(
-    'select (select schema_version from pragma_schema_version) as s, total_changes() as c',
-    [],
-  );
+/** Runs a read: straight on the connection (a runner), or queued through Kysely. */
+type Read = (text: string, parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
+const viaRunner =
+  (runner: StatementRunner): Read =>
+  (text, parameters) =>
+    runner.all(text, parameters);
+
+/**
+ * Reads through Kysely, which waits for any transaction on the connection to end: the build runs
+ * in the background, outside any request, so it must never read a write's uncommitted rows.
+ */
+const viaKysely =
+  (db: Kysely<unknown>): Read =>
+  async (text, parameters) =>
+    (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...parameters]))).rows;
+
+async function versions(read: Read): Promise<{ schemaVersion: number; totalChanges: number }> {
+  const [row] = await read('select (select schema_version from pragma_schema_version) as s, total_changes() as c', []);
   return { schemaVersion: Number(row.s), totalChanges: Number(row.c) };
 }
 
@@ -87,8 +103,8 @@ async function versions(runner: StatementRunner): Promise<{ schemaVersion: numbe
  * Whether the table's pending table notes every change to `columns`: the FTS5 index covers them
  * (its update trigger fires on them) and the delete trigger notes deleted rows.
  */
-async function notesChanges(runner: StatementRunner, table: string, columns: readonly string[]): Promise<boolean> {
-  const covered = await runner.all('select name from pragma_table_info(?)', [searchIndexName(table)]);
+async function notesChanges(read: Read, table: string, columns: readonly string[]): Promise<boolean> {
+  const covered = await read('select name from pragma_table_info(?)', [searchIndexName(table)]);
   if (
     !sameColumns(
       covered.map((row) => String(row.name)),
@@ -96,9 +112,7 @@ async function notesChanges(runner: StatementRunner, table: string, columns: rea
     )
   )
     return false;
-  const triggers = await runner.all(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = ?`, [
-    table,
-  ]);
+  const triggers = await read(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = ?`, [table]);
   const pending = `"${searchPendingName(table)}"`;
   const noting = (event: 'insert' | 'update' | 'delete') =>
     triggers.some(
@@ -110,7 +124,8 @@ async function notesChanges(runner: StatementRunner, table: string, columns: rea
 
 async function startBuild(query: MemorySearchQuery, tables: Map<string, TableState>): Promise<void> {
   const { runner, table, columns } = query;
-  if (!(await notesChanges(runner, table, columns))) {
+  const read = viaKysely(query.db);
+  if (!(await notesChanges(read, table, columns))) {
     unindexable.add(columns);
     return;
   }
@@ -120,7 +135,7 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
     ready: false,
     stale: false,
     token: runner.externalChangeToken(),
-    ...(await versions(runner)),
+    ...(await versions(read)),
     dirty: new Set(),
     answers: new Map(),
     version: 0,
@@ -136,8 +151,7 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
     for (;;) {
       await new Promise((resolve) => setImmediate(resolve));
       if (state.stale || tables.get(table) !== state) return;
-      if (inTransaction(runner)) continue;
-      const rows = await runner.all(select, [last]);
+      const rows = await read(select, [last]);
       for (const row of rows)
         state.index.set(
           Number(row['quire:rowid']),
@@ -181,7 +195,7 @@ async function current(query: MemorySearchQuery): Promise<TableState | null> {
     return null;
   }
   if (!state.ready) return null;
-  const seen = await versions(runner);
+  const seen = await versions(viaRunner(runner));
   if (seen.schemaVersion !== state.schemaVersion) {
     state.stale = true;
     return null;
@@ -329,7 +343,7 @@ async function unchanged(
   state: TableState,
   seen: { changes: number; version: number },
 ): Promise<boolean> {
-  return state.version === seen.version && (await versions(runner)).totalChanges === seen.changes;
+  return state.version === seen.version && (await versions(viaRunner(runner))).totalChanges === seen.changes;
 }
 
 async function list(query: MemorySearchQuery, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
@@ -440,13 +454,31 @@ function warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void
   warmed.set(runner, tables);
   if (tables.has(table)) return;
   tables.add(table);
-  void (async () => {
-    if (states.get(runner)?.has(table) || starting.get(runner)?.has(table)) return;
-    const covered = await runner.all('select name from pragma_table_info(?)', [searchIndexName(table)]);
-    const columns = covered.map((row) => String(row.name));
-    // A search starts the build itself, unless one is already under way.
-    if (columns.length > 0) await current({ db, runner, table, columns, keywords: [], equals: [] });
-  })().catch(() => {});
+  // Later, and through Kysely: nothing of this runs inside the read that asked.
+  setImmediate(() => {
+    void (async () => {
+      const tablesStarting = starting.get(runner) ?? new Set<string>();
+      starting.set(runner, tablesStarting);
+      if (states.get(runner)?.has(table) || tablesStarting.has(table)) return;
+      const covered = await viaKysely(db)('select name from pragma_table_info(?)', [searchIndexName(table)]);
+      const columns = covered.map((row) => String(row.name));
+      if (columns.length === 0 || tablesStarting.has(table) || states.get(runner)?.has(table)) return;
+      tablesStarting.add(table);
+      await startBuild(
+        { db, runner, table, columns, keywords: [], equals: [] },
+        states.get(runner) ?? newTables(runner),
+      )
+        .catch(() => {})
+        .finally(() => tablesStarting.delete(table));
+    })().catch(() => {});
+  }).unref();
+}
+
+/** A connection's (empty) map of table states. */
+function newTables(runner: StatementRunner): Map<string, TableState> {
+  const tables = new Map<string, TableState>();
+  states.set(runner, tables);
+  return tables;
 }
 
 /** SQLite's in-memory search (see the module comment). */
