@@ -25,14 +25,26 @@ function object(properties: Record<string, JsonSchema>, optional: string[] = [])
 
 /** The shapes of scheduled changes and build hooks (issue 15). */
 export function publishingSchemas(): Record<string, JsonSchema> {
-  const event = object({
+  const eventProperties: Record<string, JsonSchema> = {
     event: { type: 'string', enum: ['content.change', 'test'] },
     type: { ...string, description: 'The content type’s table (empty for a test)' },
     id: { ...string, description: 'The row’s id (empty for a test)' },
     action: { type: 'string', enum: [...HOOK_ACTIONS, 'test'] },
     at: { ...string, description: 'When the change was committed (UTC server timestamp)' },
     by: stringOrNull,
-  });
+  };
+  const hookProperties: Record<string, JsonSchema> = {
+    id: string,
+    url: string,
+    content_types: listOrNull(string, 'Content types (tables) it hears of; null: all'),
+    actions: listOrNull(action, 'Which changes; null: all'),
+    has_secret: { type: 'boolean' },
+    created_at: string,
+    created_by: stringOrNull,
+    waiting: { ...integer, description: 'Events waiting for delivery' },
+    failures: { ...integer, description: 'Failed deliveries in a row' },
+    retry_at: stringOrNull,
+  };
   return {
     RowSchedule: object({
       status: string,
@@ -44,22 +56,10 @@ export function publishingSchemas(): Record<string, JsonSchema> {
       at: { ...string, description: 'UTC: 2026-12-01 07:00:00 (ISO 8601 with T and Z accepted)' },
     }),
     ScheduleResponse: object({ id: string, schedule: { anyOf: [ref('RowSchedule'), { type: 'null' }] } }),
-    HookSummary: object({
-      id: string,
-      url: string,
-      content_types: listOrNull(string, 'Content types (tables) it hears of; null: all'),
-      actions: listOrNull(action, 'Which changes; null: all'),
-      has_secret: { type: 'boolean' },
-      created_at: string,
-      created_by: stringOrNull,
-      waiting: { ...integer, description: 'Events waiting for delivery' },
-      failures: { ...integer, description: 'Failed deliveries in a row' },
-      retry_at: stringOrNull,
-    }),
+    HookSummary: object(hookProperties),
     HookCreatedResponse: {
-      allOf: [ref('HookSummary')],
+      ...object({ ...hookProperties, secret: { ...stringOrNull, description: 'Shown in this answer only' } }),
       description: 'The new hook, and its secret this once',
-      properties: { secret: stringOrNull },
     },
     HookRequest: object(
       {
@@ -87,12 +87,11 @@ export function publishingSchemas(): Record<string, JsonSchema> {
       offset: integer,
       deliveries: { type: 'array', items: ref('HookDelivery') },
     }),
-    HookEvent: event,
+    HookEvent: object(eventProperties),
     HookBody: {
+      ...object({ ...eventProperties, events: { type: 'array', items: ref('HookEvent'), minItems: 1 } }),
       description:
         'What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first',
-      allOf: [event],
-      properties: { events: { type: 'array', items: ref('HookEvent'), minItems: 1 } },
     },
   };
 }

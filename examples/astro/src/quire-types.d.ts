@@ -342,6 +342,126 @@ export interface TypeChangeListResponse {
   changes: TypeChange[];
 }
 
+export interface RowSchedule {
+  status: string;
+  /** UTC, YYYY-MM-DD HH:MM:SS */
+  at: string;
+  /** Who scheduled it: the change is written in their name */
+  by: string | null;
+}
+
+export interface ScheduleRequest {
+  /** One of the type’s status options */
+  status: string;
+  /** UTC: 2026-12-01 07:00:00 (ISO 8601 with T and Z accepted) */
+  at: string;
+}
+
+export interface ScheduleResponse {
+  id: string;
+  schedule: RowSchedule | null;
+}
+
+export interface HookSummary {
+  id: string;
+  url: string;
+  /** Content types (tables) it hears of; null: all */
+  content_types: string[] | null;
+  /** Which changes; null: all */
+  actions: ("create" | "update" | "delete" | "restore")[] | null;
+  has_secret: boolean;
+  created_at: string;
+  created_by: string | null;
+  /** Events waiting for delivery */
+  waiting: number;
+  /** Failed deliveries in a row */
+  failures: number;
+  retry_at: string | null;
+}
+
+/** The new hook, and its secret this once */
+export interface HookCreatedResponse {
+  id: string;
+  url: string;
+  /** Content types (tables) it hears of; null: all */
+  content_types: string[] | null;
+  /** Which changes; null: all */
+  actions: ("create" | "update" | "delete" | "restore")[] | null;
+  has_secret: boolean;
+  created_at: string;
+  created_by: string | null;
+  /** Events waiting for delivery */
+  waiting: number;
+  /** Failed deliveries in a row */
+  failures: number;
+  retry_at: string | null;
+  /** Shown in this answer only */
+  secret: string | null;
+}
+
+export interface HookRequest {
+  /** http:// or https:// only */
+  url?: string;
+  /** Tables or slugs; null or left out: all */
+  content_types?: string[] | null;
+  /** null or left out: all */
+  actions?: ("create" | "update" | "delete" | "restore")[] | null;
+  /** Signs deliveries (X-Quire-Signature); never shown again */
+  secret?: string | null;
+}
+
+export interface HookListResponse {
+  hooks: HookSummary[];
+}
+
+export interface HookDeleted {
+  id: string;
+  deleted: true;
+}
+
+export interface HookDelivery {
+  id: number;
+  at: string;
+  status: "delivered" | "failed" | "gave_up" | "test_delivered" | "test_failed";
+  response_code: number | null;
+  attempt: number;
+  events: number;
+  error: string | null;
+}
+
+export interface HookDeliveryListResponse {
+  total: number;
+  limit: number;
+  offset: number;
+  deliveries: HookDelivery[];
+}
+
+export interface HookEvent {
+  event: "content.change" | "test";
+  /** The content type’s table (empty for a test) */
+  type: string;
+  /** The row’s id (empty for a test) */
+  id: string;
+  action: "create" | "update" | "delete" | "restore" | "test";
+  /** When the change was committed (UTC server timestamp) */
+  at: string;
+  by: string | null;
+}
+
+/** What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first */
+export interface HookBody {
+  event: "content.change" | "test";
+  /** The content type’s table (empty for a test) */
+  type: string;
+  /** The row’s id (empty for a test) */
+  id: string;
+  action: "create" | "update" | "delete" | "restore" | "test";
+  /** When the change was committed (UTC server timestamp) */
+  at: string;
+  by: string | null;
+  events: HookEvent[];
+}
+
 /** A row of News (/api/cms/news) */
 export interface News {
   /** The row’s id (its primary key) */
@@ -364,6 +484,8 @@ export interface News {
   created_by: string | null;
   /** Who last changed the row */
   updated_by: string | null;
+  /** The row’s pending scheduled change, or null (on reads; not on write answers) */
+  schedule?: RowSchedule | null;
 }
 
 /** GET /api/cms/news */
@@ -430,6 +552,8 @@ export interface NewsInput {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of News as JSON: what changes */
@@ -461,6 +585,8 @@ export interface NewsUpdate {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A new row of News as a form; tags repeat their key (tags=a&tags=b) */
@@ -489,6 +615,8 @@ export interface NewsForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of News as a form: what changes */
@@ -517,6 +645,8 @@ export interface NewsUpdateForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 export interface NewsCreated {
@@ -567,6 +697,8 @@ export interface Category {
   created_by: string | null;
   /** Who last changed the row */
   updated_by: string | null;
+  /** The row’s pending scheduled change, or null (on reads; not on write answers) */
+  schedule?: RowSchedule | null;
 }
 
 /** GET /api/cms/categories */
@@ -629,6 +761,8 @@ export interface CategoryInput {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of Categories as JSON: what changes */
@@ -656,6 +790,8 @@ export interface CategoryUpdate {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A new row of Categories as a form; tags repeat their key (tags=a&tags=b) */
@@ -680,6 +816,8 @@ export interface CategoryForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of Categories as a form: what changes */
@@ -704,6 +842,8 @@ export interface CategoryUpdateForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 export interface CategoryCreated {
@@ -771,6 +911,8 @@ export interface Article {
   created_by: string | null;
   /** Who last changed the row */
   updated_by: string | null;
+  /** The row’s pending scheduled change, or null (on reads; not on write answers) */
+  schedule?: RowSchedule | null;
 }
 
 /** GET /api/cms/articles */
@@ -849,6 +991,8 @@ export interface ArticleInput {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of Articles as JSON: what changes */
@@ -892,6 +1036,8 @@ export interface ArticleUpdate {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A new row of Articles as a form; tags repeat their key (tags=a&tags=b) */
@@ -930,6 +1076,8 @@ export interface ArticleForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of Articles as a form: what changes */
@@ -968,6 +1116,8 @@ export interface ArticleUpdateForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 export interface ArticleCreated {
@@ -1047,6 +1197,8 @@ export interface MenuItem {
   created_by: string | null;
   /** Who last changed the row */
   updated_by: string | null;
+  /** The row’s pending scheduled change, or null (on reads; not on write answers) */
+  schedule?: RowSchedule | null;
 }
 
 /** GET /api/cms/menu_items */
@@ -1119,6 +1271,8 @@ export interface MenuItemInput {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of Menu items as JSON: what changes */
@@ -1156,6 +1310,8 @@ export interface MenuItemUpdate {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A new row of Menu items as a form; tags repeat their key (tags=a&tags=b) */
@@ -1188,6 +1344,8 @@ export interface MenuItemForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 /** A change to a row of Menu items as a form: what changes */
@@ -1220,6 +1378,8 @@ export interface MenuItemUpdateForm {
   created_by?: unknown;
   /** Set by the server; ignored */
   updated_by?: unknown;
+  /** Set by the server; ignored */
+  schedule?: unknown;
 }
 
 export interface MenuItemCreated {
