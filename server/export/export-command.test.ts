@@ -134,7 +134,10 @@ describe('quire export', () => {
   it('shows progress on a terminal, and clears it before the summary', async () => {
     const result = await runExport([...databaseArgs(), '--out', out], true);
     expect(result.code).toBe(0);
-    expect(result.problems).toMatch(/^\rExporting \w+: \d+ rows\u001b\[K/);
+    // Each progress line is rewritten in place: a carriage return, the line, then erase-to-end (ESC [K).
+    const ESC = String.fromCharCode(27);
+    expect(result.problems.startsWith('\rExporting ')).toBe(true);
+    expect(result.problems.split('\r').filter(Boolean)[0]).toMatch(new RegExp(`^Exporting \\w+: \\d+ rows${ESC}\\[K$`));
     expect(result.problems).toContain('\rExporting news: 2 rows\u001b[K');
     expect(result.problems.endsWith('\r\u001b[K')).toBe(true);
     expect(result.said).toMatch(/^Exported 4 content types/);
