@@ -124,9 +124,7 @@ export class RowService {
         : await readPage();
     const relations = await resolveRelations(type, stored, this.registry, repository);
     timer?.lap('data');
-    const total = await this.countOf(repository, type, ALL_ROWS);
-    const unfiltered = selection.equals.length === 0 && !selection.search;
-    const filtered = unfiltered ? total : await this.countOf(repository, type, selection);
+    const { total, filtered } = await this.countsOf(repository, type, selection);
     timer?.lap('count');
     const rows = stored.map((row) => formatRow(type, row, relations));
     for (const decorate of this.decorators) await decorate(type, rows);
@@ -141,7 +139,7 @@ export class RowService {
     const stored = await repository.findById(type.table, id);
     timer?.lap('data');
     if (!stored) throw notFound(type, id);
-    const total = await this.countOf(repository, type, ALL_ROWS);
+    const { total } = await this.countsOf(repository, type, ALL_ROWS);
     timer?.lap('count');
     const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
@@ -341,10 +339,17 @@ export class RowService {
     }
   }
 
-  /** Exact count of a selection, from the read cache when it has it. */
-  private countOf(repository: ContentRepository, type: ContentType, selection: RowSelection): Promise<number> {
-    const compute = () => repository.count(type.table, selection);
-    return this.cache ? this.cache.count(type, selection, compute) : compute();
+  /**
+   * Exact `total` and `filtered` of a selection: each from the read cache when there is one,
+   * otherwise as the repository counts them (together, kept while no server writes the table).
+   */
+  private async countsOf(repository: ContentRepository, type: ContentType, selection: RowSelection) {
+    const cache = this.cache;
+    if (!cache) return repository.counts(type.table, selection);
+    const countOf = (what: RowSelection) => cache.count(type, what, () => repository.count(type.table, what));
+    const total = await countOf(ALL_ROWS);
+    const unfiltered = selection.equals.length === 0 && !selection.search;
+    return { total, filtered: unfiltered ? total : await countOf(selection) };
   }
 
   /** The reader to use now: direct statements, unless a write holds the connection. */

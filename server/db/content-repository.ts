@@ -1,5 +1,6 @@
 import { type Compilable, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import { type DatabaseEngine, type MemorySearchQuery, sameColumns } from './engine.js';
+import { KeptCounts } from './kept-counts.js';
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -42,6 +43,12 @@ export interface RowPage {
   offset: number;
 }
 
+/** A list's counts: all rows, and rows matching its selection. */
+export interface RowCounts {
+  total: number;
+  filtered: number;
+}
+
 /**
  * All SQL over content tables. Table and column names reaching this class have been checked
  * against the content-type registry by the caller; values are always bound parameters.
@@ -57,6 +64,8 @@ export class ContentRepository {
   /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
   private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
   private readonly findByIdSql = new Map<string, string>();
+  /** Counts kept with their table's change number, where the engine keeps those (see `counts`). */
+  private readonly keptCounts = new KeptCounts();
 
   constructor(
     db: Kysely<QuireDatabase>,
@@ -101,6 +110,57 @@ export class ContentRepository {
     if (where) query = query.where(where);
     const [result] = await this.all(query);
     return Number(result.n);
+  }
+
+  /**
+   * `total` and `filtered` of a list. Where the engine keeps change numbers (PostgreSQL, shared by
+   * several servers), counts are kept in memory with the number they were read at and given back
+   * while it is unchanged: one small read instead of counting 1M rows again (55-75 ms each). The
+   * number is read in the same statement as the counts, and both counts missing are read in one
+   * scan. Elsewhere (SQLite) each is counted: the read cache keeps them there.
+   */
+  async counts(table: string, selection: RowSelection): Promise<RowCounts> {
+    const rowChanges = this.engine.rowChanges;
+    const unfiltered = selection.equals.length === 0 && !selection.search;
+    if (!rowChanges) {
+      const total = await this.count(table, { equals: [] });
+      return { total, filtered: unfiltered ? total : await this.count(table, selection) };
+    }
+    const number = rowChanges.changeNumber(table);
+    const where = unfiltered ? undefined : await this.whereOf(table, selection);
+    const totalKey = this.countKey(table, undefined);
+    const filteredKey = where ? this.countKey(table, where) : totalKey;
+    const [now] = await this.all(this.db.selectNoFrom(number.as('number')));
+    let total = this.keptCounts.get(totalKey, String(now.number));
+    let filtered = this.keptCounts.get(filteredKey, String(now.number));
+    if (total !== undefined && filtered !== undefined) return { total, filtered };
+    if (where && total === undefined && filtered === undefined) {
+      // One scan for both: count(*) with and without the filter.
+      const [read] = await this.all(
+        this.db
+          .selectFrom(table)
+          .select([
+            sql<number>`count(*)`.as('total'),
+            sql<number>`count(*) filter (where ${where})`.as('filtered'),
+            number.as('number'),
+          ]),
+      );
+      total = Number(read.total);
+      filtered = Number(read.filtered);
+      this.keptCounts.set(totalKey, String(read.number), total);
+      this.keptCounts.set(filteredKey, String(read.number), filtered);
+      return { total, filtered };
+    }
+    const countOf = async (key: string, condition: Expression<SqlBool> | undefined) => {
+      let query = this.db.selectFrom(table).select([sql<number>`count(*)`.as('n'), number.as('number')]);
+      if (condition) query = query.where(condition);
+      const [read] = await this.all(query);
+      this.keptCounts.set(key, String(read.number), Number(read.n));
+      return Number(read.n);
+    };
+    total ??= await countOf(totalKey, undefined);
+    filtered ??= where ? await countOf(filteredKey, where) : total;
+    return { total, filtered };
   }
 
   /** Rows matching a selection by the plain scan, never the search index (to check the index against). */
@@ -168,16 +228,26 @@ export class ContentRepository {
   /** Inserts a row. */
   async insert(table: string, row: StoredRow): Promise<void> {
     await this.write(this.db.insertInto(table).values(row));
+    await this.rowsChanged(table);
   }
 
   /** Updates columns of one row; returns whether it existed. */
   async update(table: string, id: string, changes: StoredRow): Promise<boolean> {
-    return (await this.write(this.db.updateTable(table).set(changes).where(sql.id('id'), '=', id))) === 1;
+    const updated = (await this.write(this.db.updateTable(table).set(changes).where(sql.id('id'), '=', id))) === 1;
+    if (updated) await this.rowsChanged(table);
+    return updated;
   }
 
   /** Deletes one row; returns how many rows went (0 or 1). */
   async delete(table: string, id: string): Promise<number> {
-    return this.write(this.db.deleteFrom(table).where(sql.id('id'), '=', id));
+    const deleted = await this.write(this.db.deleteFrom(table).where(sql.id('id'), '=', id));
+    if (deleted > 0) await this.rowsChanged(table);
+    return deleted;
+  }
+
+  /** Raises the table's change number in this write's transaction, where the engine keeps them. */
+  private async rowsChanged(table: string): Promise<void> {
+    await this.engine.rowChanges?.rowsChanged(this.db as unknown as Kysely<unknown>, table);
   }
 
   /** Takes a row just written (every stored column) into the search index, in this transaction. */
@@ -280,6 +350,13 @@ export class ContentRepository {
       this.searchIndexed.set(columns, known);
     }
     return known;
+  }
+
+  /** The key of a kept count: the table and its condition as SQL with its values. */
+  private countKey(table: string, where: Expression<SqlBool> | undefined): string {
+    if (!where) return table;
+    const compiled = this.db.selectFrom(table).select(sql.lit(1).as('n')).where(where).compile();
+    return `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
   }
 
   /** Runs a write; how many rows it changed. */

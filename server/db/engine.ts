@@ -1,4 +1,4 @@
-import type { ColumnDataType, Expression, Kysely, SqlBool } from 'kysely';
+import type { AliasableExpression, ColumnDataType, Expression, Kysely, SqlBool } from 'kysely';
 import type { SqlType } from '../fields/field.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -41,6 +41,8 @@ export interface DatabaseEngine {
   isUniqueViolation(error: unknown): boolean;
   /** The search index of content tables. */
   readonly searchIndex: SearchIndexEngine;
+  /** Change numbers of content tables, where several servers may share the database (PostgreSQL). */
+  readonly rowChanges?: RowChangeCounter;
   /** What the database holds, as far as content tables need to know. */
   readonly schema: SchemaIntrospection;
 }
@@ -108,6 +110,24 @@ export interface MemorySearchPage {
   desc: boolean;
   limit: number;
   offset: number;
+}
+
+/**
+ * A number per content table that every committed row write raises in its own transaction, so a
+ * count kept in memory can be checked, in the statement that reads the number, against every
+ * server's writes. Engines where one process owns the database (SQLite) keep none: the read cache
+ * hears of every write there.
+ */
+export interface RowChangeCounter {
+  /** Makes what keeps the numbers (a migration runs it once). */
+  create(db: Kysely<unknown>): Promise<void>;
+  /** Raises `table`'s number; run inside the write's transaction, so it commits with the rows. */
+  rowsChanged(db: Kysely<unknown>, table: string): Promise<void>;
+  /**
+   * `table`'s number now, as text: equal in two statements only if no row write to it, no
+   * content-type change and no re-creation of the table committed between them.
+   */
+  changeNumber(table: string): AliasableExpression<string>;
 }
 
 /** Reading the database's catalog: which tables, schema objects and indexes exist. */

@@ -79,6 +79,8 @@ export async function runPostgresBulkImport(
         }
       }
       for (const index of rebuilt) await sql.raw(index.definition).execute(db);
+      // Servers keeping counts of this table count again once the import commits.
+      await database.engine.rowChanges?.rowsChanged(trx as unknown as Kysely<unknown>, table);
     });
     return true;
   } catch (error) {

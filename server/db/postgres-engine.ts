@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
+import { changeNumber, createRowChangesTable, rowsChanged } from './postgres-row-changes.js';
 import {
   dropSearchText,
   ensureSearchText,
@@ -35,6 +36,8 @@ export const postgresEngine: DatabaseEngine = {
     canAnswer: () => true,
     matches: matchesSearchText,
   },
+  // Several servers may share the database: counts kept in memory are checked against these.
+  rowChanges: { create: createRowChangesTable, rowsChanged, changeNumber },
   schema: { hasTable, objectType, indexes },
 };
 
