@@ -80,11 +80,16 @@ export function parseHookInput(
   return input;
 }
 
-/** An absolute http:// or https:// address (no other scheme is ever called). */
+/**
+ * An absolute http:// or https:// address (no other scheme is ever called) without a user name or
+ * password: fetch refuses to send such a URL, so the hook could never be delivered, and the address
+ * is shown back in answers and delivery errors (the secret is the way to authenticate a delivery).
+ */
 export function isHookUrl(value: unknown): boolean {
   if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return false;
   try {
     const parsed = new URL(value);
+    if (parsed.username !== '' || parsed.password !== '') return false;
     return (parsed.protocol === 'http:' || parsed.protocol === 'https:') && parsed.hostname !== '';
   } catch {
     return false;
