@@ -131,7 +131,7 @@ export function describeProblem(problem: FieldProblem): string {
     case 'meta_cleared':
       return 'cannot be set while meta is cleared';
     case 'not_a_hook_url':
-      return 'must be an http:// or https:// address';
+      return 'must be an http:// or https:// address, without a user name or password';
     case 'not_a_filter':
       return 'must have the form field=value, field!=value, field<value, field<=value, field>value, field>=value, field:in=a|b, field:empty, field:notempty, relation.slug=value or search=keyword';
     case 'no_filter_values':

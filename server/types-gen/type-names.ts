@@ -53,13 +53,56 @@ function pascalName(table: string, makeSingular: boolean): string {
 }
 
 /**
+ * Global names of TypeScript's standard library: a generated `interface Record` would shadow the
+ * global one inside the declarations (which use `Record<string, ...>`) and in any file importing it.
+ */
+const TYPESCRIPT_GLOBALS = [
+  'Array',
+  'ArrayBuffer',
+  'Awaited',
+  'BigInt',
+  'Boolean',
+  'Date',
+  'Error',
+  'Exclude',
+  'Extract',
+  'Function',
+  'InstanceType',
+  'Iterable',
+  'JSON',
+  'Map',
+  'Math',
+  'NonNullable',
+  'Number',
+  'Object',
+  'Omit',
+  'Parameters',
+  'Partial',
+  'Pick',
+  'Promise',
+  'PromiseLike',
+  'Readonly',
+  'ReadonlyArray',
+  'Record',
+  'RegExp',
+  'Required',
+  'ReturnType',
+  'Set',
+  'String',
+  'Symbol',
+  'WeakMap',
+  'WeakSet',
+];
+
+/**
  * One name per content type for its row shape (`News`, `Article`, `MenuItem`), stable for a set of
  * types: the singular of the table name, or the table name itself where two singulars would clash,
  * or a number after it where even that clashes or the name (or one with a shape's suffix) is
- * `reserved` (the shared shapes). Related shapes add a suffix (`ArticleList`, `ArticleInput`).
+ * `reserved` (the shared shapes) or a global of TypeScript's. Related shapes add a suffix
+ * (`ArticleList`, `ArticleInput`).
  */
 export function typeNames(types: readonly ContentType[], reserved: Iterable<string>): Map<string, string> {
-  const taken = new Set<string>(reserved);
+  const taken = new Set<string>([...reserved, ...TYPESCRIPT_GLOBALS]);
   const names = new Map<string, string>();
   const sorted = [...types].sort((a, b) => a.table.localeCompare(b.table));
   const singulars = new Map<string, number>();
