@@ -336,8 +336,6 @@ class TextStore {
    * The rows of `candidates` whose text contains `keyword`. Rows whose first column (all the build
    * kept) does not are added to `unsure` for SQL when `elsewhere` says their other columns might
    * (null: there are none).
-   * Candidates are taken in increasing order, so within a block the next occurrence found by one
-   * native search serves every candidate before it.
    */
   confirm(
     candidates: PostingBitmap,
@@ -346,38 +344,35 @@ class TextStore {
     elsewhere: ((rowid: number) => boolean) | null,
   ): PostingBitmap {
     const needle = Buffer.from(keyword, 'utf8');
-    const confirmed = new PostingBitmap();
+    const first = needle[0];
+    const length = needle.length;
     let block: TextBlock | undefined;
     let high = -1;
-    let next = -1;
-    candidates.forEach((rowid) => {
+    return candidates.filter((rowid) => {
       if (this.overrides.size > 0 && this.overrides.has(rowid)) {
-        if (this.overrides.get(rowid)?.includes(keyword)) confirmed.add(rowid);
-        return;
+        return this.overrides.get(rowid)?.includes(keyword) === true;
       }
       const rowHigh = Math.floor(rowid / BLOCK_ROWS);
       if (rowHigh !== high) {
         high = rowHigh;
         block = this.blocks[high];
-        next = -1;
       }
-      const low = rowid % BLOCK_ROWS;
-      if (block === undefined || low >= block.filled) {
-        if (elsewhere?.(rowid)) unsure.push(rowid);
-        return;
+      const low = rowid - rowHigh * BLOCK_ROWS;
+      if (block !== undefined && low < block.filled) {
+        // Byte substrings of UTF-8 are exactly code-point substrings. A loop here beats a native
+        // search per row: rows are short, and the call costs more than the scan.
+        const bytes = block.buffer;
+        const last = block.starts[low + 1] - length;
+        for (let i = block.starts[low]; i <= last; i++) {
+          if (bytes[i] !== first) continue;
+          let j = 1;
+          while (j < length && bytes[i + j] === needle[j]) j++;
+          if (j === length) return true;
+        }
       }
-      const start = block.starts[low];
-      const end = block.starts[low + 1];
-      // -1 stays "not searched yet"; past the end means "no more in this block".
-      if (next < start && next !== Number.MAX_SAFE_INTEGER) {
-        next = block.buffer.indexOf(needle, start);
-        if (next < 0 || next >= block.length) next = Number.MAX_SAFE_INTEGER;
-      }
-      // Byte substrings of UTF-8 are exactly code-point substrings.
-      if (next >= start && next + needle.length <= end) confirmed.add(rowid);
-      else if (elsewhere?.(rowid)) unsure.push(rowid);
+      if (elsewhere?.(rowid)) unsure.push(rowid);
+      return false;
     });
-    return confirmed;
   }
 
   trim(): void {
