@@ -83,11 +83,18 @@ describe.skipIf(!postgres.available)(`Quire on PostgreSQL${skipNote(postgres)}`,
     expect(await engine.schema.objectType(db, 'some_sequence')).toBe('sequence');
     const indexes = await engine.schema.indexes(db, 'news');
     // The primary key's own index is not one Quire made, and is left out.
+    // The list indexes (one per orderable column, per filter and order, a count index per filter:
+    // server/db/list-indexes.test.ts checks the plan) as the catalog reads them back.
     expect(indexes.map((index) => index.name).sort()).toEqual([
+      'quire_count:news:status',
       'quire_idx:news:created_at',
       'quire_idx:news:published_at',
+      'quire_idx:news:slug',
       'quire_idx:news:status',
+      'quire_idx:news:status:created_at',
       'quire_idx:news:status:published_at',
+      'quire_idx:news:status:slug',
+      'quire_idx:news:status:updated_at',
       'quire_idx:news:updated_at',
       'quire_unique:news:slug',
     ]);
