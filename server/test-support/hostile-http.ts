@@ -2,6 +2,7 @@ import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { connect } from 'node:net';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, expect, it } from 'vitest';
+import { SESSIONS_TABLE, TOKENS_TABLE } from '../db/account-repository.js';
 import type { ServerOptions } from '../server.js';
 import type { ApiScenario } from './api-scenario.js';
 import { countRows } from './seed.js';
@@ -88,7 +89,13 @@ function parseJson(text: string): any {
  * through Kysely and its catalog introspection, so it works on either engine (on SQLite the search
  * index's own tables are among them).
  */
-export async function databaseSnapshot(server: TestServer): Promise<string> {
+export async function databaseSnapshot(
+  server: TestServer,
+  options: {
+    /** Leave out when tokens and sessions were last used (any signed-in request moves them). */
+    withoutUseTimes?: boolean;
+  } = {},
+): Promise<string> {
   const db = server.database.db;
   const tables = (await db.introspection.getTables({ withInternalKyselyTables: true }))
     .filter((table) => !table.isView)
@@ -99,9 +106,18 @@ export async function databaseSnapshot(server: TestServer): Promise<string> {
     const name = table.schema ? sql.table(`${table.schema}.${table.name}`) : sql.table(table.name);
     const { rows } = await sql<unknown>`select * from ${name}`.execute(db);
     // Rows sorted as text: some tables (search indexes) have no rowid or key to order by.
-    snapshot.push([table.key, rows.map((row) => JSON.stringify(row)).sort()]);
+    const kept = options.withoutUseTimes ? rows.map((row) => withoutUseTimes(table.name, row)) : rows;
+    snapshot.push([table.key, kept.map((row) => JSON.stringify(row)).sort()]);
   }
   return JSON.stringify(snapshot);
+}
+
+/** A token's or session's row without the times a use moves (last use; a session's sliding expiry). */
+function withoutUseTimes(table: string, row: unknown): unknown {
+  if (table !== TOKENS_TABLE && table !== SESSIONS_TABLE) return row;
+  const { last_used_at: _used, last_seen_at: _seen, ...rest } = row as Record<string, unknown>;
+  if (table === SESSIONS_TABLE) delete rest.expires_at;
+  return rest;
 }
 
 /** Rows of each content type counted through the API and straight in its table. */
