@@ -64,6 +64,9 @@ const POSTGRES_API_SUITES = [
   'server/http/hooks-api.test.ts',
   'server/hooks/hook-crash.test.ts',
   'server/http/publishing-access-api.test.ts',
+  'server/http/hostile-new-endpoints-api.test.ts',
+  'server/http/hostile-credentials-api.test.ts',
+  'server/types-gen/hostile-types-api.test.ts',
 ];
 
 /**
