@@ -45,7 +45,53 @@ const segment = fc.oneof(
   { weight: 1, arbitrary: component },
 );
 const rowId = fc.constantFrom('fuzz-a', 'fuzz-b', 'fuzz-c', 'x%00', '%2e%2e', 'a%2Fb');
+/** A revision number as a path segment: real-looking, out of range, or not a number. */
+const revisionId = fc.oneof(
+  fc.integer({ min: 1, max: 50 }).map(String),
+  fc.constantFrom('0', '-1', 'abc', '1.5', '01', '1e3', '99999999999999999999', '9007199254740993', '%00'),
+);
+/** Addresses of issues 14-16: revisions, the trash, schedules, hooks, accounts, tokens, the generated API. */
+const newPath = fc.oneof(
+  fc
+    .tuple(fc.constantFrom('news', 'categories', 'articles'), rowId, revisionId, fc.constantFrom('', '/restore'))
+    .map(([type, id, rev, tail]) => `/api/cms/${type}/${id}/revisions/${rev}${tail}`),
+  fc
+    .tuple(fc.constantFrom('news', 'articles', 'nope'), rowId, fc.constantFrom('/revisions', '/schedule'))
+    .map(([type, id, tail]) => `/api/cms/${type}/${id}${tail}`),
+  fc
+    .tuple(fc.constantFrom('news', 'categories', 'nope'), fc.constantFrom('', '/fuzz-a/restore', '/x/restore'))
+    .map(([type, tail]) => `/api/cms/${type}/trash${tail}`),
+  fc
+    .tuple(fc.constantFrom('', '/nope', '/%2e%2e', '/x%00'), fc.constantFrom('', '/deliveries', '/test'))
+    .map(([id, tail]) => `/api/hooks${id}${id === '' ? '' : tail}`),
+  fc.constantFrom(
+    '/api/accounts',
+    '/api/accounts/ada',
+    '/api/tokens',
+    '/api/tokens/ci',
+    '/api/auth/me',
+    '/api/auth/sign-in',
+    '/api/auth/sign-out',
+    '/api/cms-content-changes',
+    '/api/openapi.json',
+    '/api/types.d.ts',
+  ),
+);
+/** A filter in the list grammar (common/filter-syntax.ts): known and unknown fields, every operator, hostile values. */
+const filterText = fc
+  .tuple(
+    fc.constantFrom('title', 'status', 'published_at', 'slug', 'id', 'created_at', 'category', 'tags', 'nope', ''),
+    fc.constantFrom('', '.slug', '.title', '.'),
+    fc.constantFrom('=', '!=', '<', '<=', '>', '>=', ':in=', ':empty', ':notempty', ':like=', '=='),
+    fc.oneof(
+      fc.constantFrom('draft', 'draft|published', 'a\\|b', '\\', '|', '', '2025-01-01 10:00:00', '0000-00-00 24:61:61'),
+      fc.array(fc.constantFrom('draft', 'x', ''), { minLength: 99, maxLength: 102 }).map((values) => values.join('|')),
+      text,
+    ),
+  )
+  .map(([field, through, operator, value]) => `${field}${through}${operator}${value}`);
 const path = fc.oneof(
+  { weight: 3, arbitrary: newPath },
   {
     weight: 3,
     arbitrary: fc.constantFrom(
@@ -75,6 +121,7 @@ const queryKey = fc.oneof(
 );
 const queryValue = fc.oneof(
   fc.constantFrom('1', '0', '-1', '1000000', 'title', 'true', 'title=a', 'search=a', 'status=draft', 'id=x'),
+  filterText,
   component,
 );
 const query = fc.oneof(
@@ -118,9 +165,34 @@ const form = fc
     },
   )
   .map((body) => ({ type: 'application/x-www-form-urlencoded', body: Buffer.from(body) }));
+/** Bodies of schedules, hooks, accounts and tokens: some valid, most a little wrong. */
+const publishingBody = fc.oneof(
+  fc.record({
+    status: fc.constantFrom('published', 'draft', 'publishd', '', 1),
+    at: fc.constantFrom('2099-01-01 00:00:00', '2000-01-01 00:00:00', '2030-02-30 10:00:00', 'soon', 4102444800),
+  }),
+  fc.record({
+    url: fc.constantFrom(
+      'http://127.0.0.1:9/build',
+      'javascript:alert(1)',
+      'http://u:p@127.0.0.1:9/',
+      'file:///etc/passwd',
+      `https://example.com/${'a'.repeat(3000)}`,
+    ),
+    content_types: fc.constantFrom(undefined, null, ['news'], ['nope'], 'news'),
+    actions: fc.constantFrom(undefined, null, ['create'], ['explode']),
+  }),
+  fc.record({
+    name: fc.constantFrom('zed', '', 'x y', '\u{1F600}', 'n'.repeat(300)),
+    role: fc.constantFrom('viewer', 'admn', 'ADMIN', '__proto__'),
+    password: fc.constantFrom('', 'short', 1234),
+    expires_days: fc.constantFrom(undefined, -1, 0, 1e9, 'NaN'),
+  }),
+);
 const json = fc
   .oneof(
     { weight: 3, arbitrary: validRow.map((fields) => JSON.stringify(fields)) },
+    { weight: 2, arbitrary: publishingBody.map((fields) => JSON.stringify(fields)) },
     { weight: 1, arbitrary: fc.json({ maxDepth: 6 }) },
     {
       weight: 1,
