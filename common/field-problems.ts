@@ -173,7 +173,7 @@ export function describeProblem(problem: FieldProblem): string {
     case 'no_options':
       return 'a select needs at least one option';
     case 'bad_option':
-      return 'each option needs a non-empty string id and a string text, and nothing else';
+      return 'each option needs a non-empty string id (at most 200 characters, no NUL character) and a string text, and nothing else';
     case 'repeated_option':
       return `option id ${problem.id} is repeated`;
     case 'no_parent':

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import { isRole } from '../../common/access-rules.js';
+import { isRole, nameProblem } from '../../common/access-rules.js';
 import type { AccountSummary, Role } from '../../common/api-contract.js';
 import type { AccountRepository, AccountRow } from '../db/account-repository.js';
 import { AppError } from '../errors/app-error.js';
@@ -186,7 +186,8 @@ export class AccountService {
    */
   async signIn(name: unknown, password: unknown): Promise<SignedIn | null> {
     const given = typeof password === 'string' && password.length <= 1024 ? password : '';
-    const account = typeof name === 'string' && name.length <= 64 ? await this.repository.findAccount(name) : undefined;
+    // Only a well-formed name is looked up: no account has another, and PostgreSQL cannot even compare a NUL.
+    const account = nameProblem(name) === null ? await this.repository.findAccount(name as string) : undefined;
     const usable = account !== undefined && account.disabled === 0;
     const matches = await verifyPassword(given, usable ? account.password_hash : await decoyHash());
     if (!usable || !matches) return null;

@@ -28,6 +28,8 @@ export function readTitle(raw: unknown, problems: FieldProblems): string | undef
     return undefined;
   }
   if (raw.length > MAX_TITLE_LENGTH) problems.title = { code: 'too_long', max: MAX_TITLE_LENGTH };
+  // PostgreSQL cannot store a NUL in text.
+  else if (raw.includes('\u0000')) problems.title = { code: 'nul_character' };
   return raw.trim();
 }
 
@@ -37,7 +39,12 @@ export function readTitle(raw: unknown, problems: FieldProblems): string | undef
  */
 export function readPreviewPath(raw: unknown, problems: FieldProblems): string | null {
   if (raw === undefined || raw === null || raw === '') return null;
-  if (typeof raw !== 'string' || raw.length > MAX_PREVIEW_LENGTH || !/^(?:https?:\/\/[^\s]+|\/[^\s]*)$/.test(raw)) {
+  if (
+    typeof raw !== 'string' ||
+    raw.length > MAX_PREVIEW_LENGTH ||
+    !/^(?:https?:\/\/[^\s]+|\/[^\s]*)$/.test(raw) ||
+    raw.includes('\u0000')
+  ) {
     problems.preview_path = { code: 'not_a_preview_path' };
     return null;
   }

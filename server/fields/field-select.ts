@@ -40,9 +40,22 @@ export const selectField: FieldType = {
   },
 };
 
-/** An option is exactly `{ id, text }`: a non-empty string id, a string text, nothing else. */
+/**
+ * Longest option id: ids are stored in rows and in the select's indexes, whose entries PostgreSQL
+ * caps (about 2.7 kB for a whole b-tree entry); a NUL is a character PostgreSQL cannot store.
+ */
+export const MAX_OPTION_ID_LENGTH = 200;
+
+/** An option is exactly `{ id, text }`: a non-empty string id (short, no NUL), a string text, nothing else. */
 function isOption(value: unknown): value is SelectOption {
   if (value === null || typeof value !== 'object' || Array.isArray(value)) return false;
   const { id, text, ...rest } = value as Record<string, unknown>;
-  return typeof id === 'string' && id !== '' && typeof text === 'string' && Object.keys(rest).length === 0;
+  return (
+    typeof id === 'string' &&
+    id !== '' &&
+    id.length <= MAX_OPTION_ID_LENGTH &&
+    !id.includes('\u0000') &&
+    typeof text === 'string' &&
+    Object.keys(rest).length === 0
+  );
 }

@@ -74,6 +74,7 @@ export function parseHookInput(
     if (secret === null || secret === '') input.secret = null;
     else if (typeof secret !== 'string') problems.secret = { code: 'not_text' };
     else if (secret.length > MAX_SECRET_LENGTH) problems.secret = { code: 'too_long', max: MAX_SECRET_LENGTH };
+    else if (secret.includes('\u0000')) problems.secret = { code: 'nul_character' };
     else input.secret = secret;
   }
   if (Object.keys(problems).length > 0) throw validationError(problems);
@@ -86,7 +87,8 @@ export function parseHookInput(
  * is shown back in answers and delivery errors (the secret is the way to authenticate a delivery).
  */
 export function isHookUrl(value: unknown): boolean {
-  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH) return false;
+  // A NUL is kept as sent (and PostgreSQL cannot store it).
+  if (typeof value !== 'string' || value.length > MAX_URL_LENGTH || value.includes('\u0000')) return false;
   try {
     const parsed = new URL(value);
     if (parsed.username !== '' || parsed.password !== '') return false;
