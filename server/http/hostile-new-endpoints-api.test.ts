@@ -327,6 +327,10 @@ describe('hostile revision ids', () => {
       { url: () => `/cms/news/${news}/revisions?limit=1&limit=2`, status: 400, code: 'bad_request' },
     ],
     ['the trash of no type: 404', { url: '/cms/nope/trash', status: 404, code: 'not_found' }],
+    [
+      'the change log of a type named with a NUL: 400 or an empty page, never a 500',
+      { url: '/cms-content-changes?type=news%00', status: 400, code: 'bad_request' },
+    ],
     ['the trash with offset=x: 400', { url: '/cms/news/trash?offset=x', status: 400, code: 'bad_request' }],
     [
       'restore from the trash of a row that is not deleted: 404',

@@ -56,6 +56,8 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
     .route('/cms-content-changes')
     .get(async (req, res) => {
       const slug = typeof req.query.type === 'string' && req.query.type !== '' ? req.query.type : null;
+      // No type's slug holds a NUL, and PostgreSQL cannot even compare one.
+      if (slug?.includes('\u0000')) throw new AppError('bad_request', 'type must be a content type’s slug');
       // A credential limited to some content types reads the changes of one of them only.
       const limit = principalOf(req)?.types ?? null;
       if (limit !== null) {
