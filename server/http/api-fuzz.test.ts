@@ -116,7 +116,7 @@ const path = fc.oneof(
   },
 );
 const queryKey = fc.oneof(
-  { weight: 4, arbitrary: fc.constantFrom('filter', 'limit', 'offset', 'order', 'desc', '_') },
+  { weight: 4, arbitrary: fc.constantFrom('filter', 'limit', 'offset', 'order', 'desc', '_', 'type', 'force') },
   { weight: 1, arbitrary: component },
 );
 const queryValue = fc.oneof(
