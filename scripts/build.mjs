@@ -1,8 +1,9 @@
 // Builds what the server and the desktop shell run: the TypeScript of server/ and electron/ into
-// dist/ (tsc), and the editor into dist/renderer (vite). With --if-stale it does nothing when every
+// dist/ (tsc), the server process as one bundle (esbuild, see bundleServer), and the editor into
+// dist/renderer (vite). With --if-stale it does nothing when every
 // source is older than the last build, so `npm start` and `npm run serve` stay fast.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { bundleReport } from './bundle-report.mjs';
 
@@ -30,6 +31,35 @@ function run(command, args) {
   }
 }
 
+/**
+ * The server process (`quire serve`'s child, server/process/server-entry.ts) as one ES module file
+ * in dist/server/bundle/: loading ~480 modules one by one was most of its start (issue 13). Code
+ * loaded only on demand (PostgreSQL's modules) stays in chunks of its own, so a SQLite server does
+ * not load it. better-sqlite3 (native) and pg (loaded only for PostgreSQL) stay packages. tsc's
+ * dist/ stays as it is for the `quire` entry, the desktop app and the tests that import modules.
+ */
+async function bundleServer() {
+  const { build } = await import('esbuild');
+  const outdir = join(root, 'dist', 'server', 'bundle');
+  rmSync(outdir, { recursive: true, force: true });
+  await build({
+    entryPoints: [join(root, 'server', 'cli.ts')],
+    outdir,
+    bundle: true,
+    splitting: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node20',
+    sourcemap: true,
+    external: ['better-sqlite3', 'pg'],
+    // The CommonJS packages inside (express...) require Node's modules.
+    banner: {
+      js: "import { createRequire as quireCreateRequire } from 'node:module'; const require = quireCreateRequire(import.meta.url);",
+    },
+    logLevel: 'warning',
+  });
+}
+
 const ifStale = process.argv.includes('--if-stale');
 const built = existsSync(stamp) ? statSync(stamp).mtimeMs : 0;
 const sourcesChanged = Math.max(...SOURCES.map((source) => newest(join(root, source))));
@@ -37,6 +67,8 @@ if (ifStale && built > sourcesChanged) process.exit(0);
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+// After tsc: server-entry.ts uses the bundle only when it is not older than tsc's output.
+await bundleServer();
 if (existsSync(join(root, 'renderer', 'vite.config.ts'))) {
   run(bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn']);
   console.log(bundleReport(join(root, 'dist', 'renderer')));

@@ -9,7 +9,7 @@ import { addDemoContent } from './content/demo-content.js';
 import { BACKUP_USAGE, backupCommand } from './copy/backup-command.js';
 import { COPY_USAGE, copyCommand } from './copy/copy-command.js';
 import { postgresBackupPlace } from './copy/postgres-backup.js';
-import { PostgresConnectionError } from './db/postgres-connection.js';
+import { PostgresConnectionError } from './db/postgres-errors.js';
 import { describeTarget, type PostgresTarget, redactPostgresUrl } from './db/postgres-url.js';
 import { EXPORT_USAGE, exportCommand } from './export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
@@ -19,6 +19,7 @@ import { checkToken } from './http/token-auth.js';
 import { IMPORT_USAGE, importCommand } from './import/import-command.js';
 import { MEDIA_USAGE, mediaCommand } from './media/media-prune-command.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
+import { serverEntryScript } from './process/server-entry.js';
 import { isSupervisedServer, superviseServer, watchSupervisor } from './process/server-supervisor.js';
 import { DEFAULT_TRASH_DAYS } from './revisions/revision-service.js';
 import { type RunningServer, startServer } from './server.js';
@@ -298,7 +299,7 @@ export async function main(argv: string[]): Promise<number> {
     return 2;
   }
   // The server runs in a child process, so that SIGTERM stops it even while a query blocks it.
-  if (!isSupervisedServer()) return superviseServer({ args: [process.argv[1], 'serve', ...rest] });
+  if (!isSupervisedServer()) return superviseServer({ args: [serverEntryScript(process.argv[1]), 'serve', ...rest] });
   try {
     await serve(options);
     return -1; // keeps running

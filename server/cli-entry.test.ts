@@ -25,9 +25,15 @@ describe('the quire entry point', () => {
   it("loads only Node's modules and the supervisor, which loads only Node's", () => {
     // The supervisor of `quire serve` runs this module alone: a server module imported here would
     // load the whole server (hundreds of modules) in the supervisor before the server's own start.
-    expect(staticImports('cli.ts')).toEqual(['node:path', './process/server-supervisor.js']);
-    const supervisorImports = staticImports('process/server-supervisor.ts');
-    expect(supervisorImports.length).toBeGreaterThan(0);
-    for (const module of supervisorImports) expect(module).toMatch(/^node:/);
+    expect(staticImports('cli.ts')).toEqual([
+      'node:path',
+      './process/server-entry.js',
+      './process/server-supervisor.js',
+    ]);
+    for (const file of ['process/server-supervisor.ts', 'process/server-entry.ts']) {
+      const imports = staticImports(file);
+      expect(imports.length).toBeGreaterThan(0);
+      for (const module of imports) expect(module, file).toMatch(/^node:/);
+    }
   });
 });

@@ -10,6 +10,7 @@
  * loads the commands (cli-commands.ts), which also check the serve options and print any mistake.
  */
 import { resolve } from 'node:path';
+import { serverEntryScript } from './process/server-entry.js';
 import { isSupervisedServer, superviseServer } from './process/server-supervisor.js';
 
 /** Whether these arguments (after `quire`) run the server: `serve`, or options alone, or nothing (as `main`). */
@@ -21,7 +22,7 @@ export function isServeCommand(argv: readonly string[]): boolean {
 async function run(argv: string[]): Promise<number> {
   if (isServeCommand(argv) && !isSupervisedServer()) {
     const rest = argv[0] === 'serve' ? argv.slice(1) : argv;
-    return superviseServer({ args: [process.argv[1], 'serve', ...rest] });
+    return superviseServer({ args: [serverEntryScript(process.argv[1]), 'serve', ...rest] });
   }
   const { main } = await import('./cli-commands.js');
   return main(argv);

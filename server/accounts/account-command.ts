@@ -4,7 +4,7 @@ import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.j
 import { AccountRepository } from '../db/account-repository.js';
 import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
 import { AppError } from '../errors/app-error.js';
 import { checkName, checkRole } from './account-input.js';

@@ -3,7 +3,7 @@ import { parseArgs } from 'node:util';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { BackupError, backupFile } from '../db/backup-service.js';
 import { openPostgresDatabase } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
 import { restoreDatabase } from '../db/restore-service.js';
 import { backupPostgres, postgresBackupPlace, restoreIntoPostgres } from './postgres-backup.js';

@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { parsePostgresUrl, redactPostgresUrl } from '../db/postgres-url.js';
 import { copySite, SiteCopyError } from './site-copy-service.js';
 

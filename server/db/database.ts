@@ -4,9 +4,7 @@ import type Database from 'better-sqlite3';
 import { Kysely, Migrator } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
-import { connectPostgres, type PostgresPoolOptions } from './postgres-connection.js';
-import { QuirePostgresDialect } from './postgres-dialect.js';
-import { postgresEngine } from './postgres-engine.js';
+import type { PostgresPoolOptions } from './postgres-connection.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
 import type { QuireDatabase } from './schema.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
@@ -81,6 +79,13 @@ export async function openPostgresDatabase(
   target: PostgresTarget,
   options: PostgresPoolOptions = {},
 ): Promise<PostgresQuireDb> {
+  // node-postgres and the PostgreSQL modules load only here: a SQLite server never pays for them
+  // (70-100 ms of every start, issue 13).
+  const [{ connectPostgres }, { QuirePostgresDialect }, { postgresEngine }] = await Promise.all([
+    import('./postgres-connection.js'),
+    import('./postgres-dialect.js'),
+    import('./postgres-engine.js'),
+  ]);
   const { pool } = await connectPostgres(target, options);
   const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }) });
   await migrate(db, postgresEngine);

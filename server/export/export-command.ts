@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
 import { type OpenSite, openSite } from './open-site.js';
 import { ExportError, exportSite } from './site-export.js';

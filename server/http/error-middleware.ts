@@ -1,5 +1,5 @@
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isCommitOutcomeUnknown, isDatabaseUnavailable } from '../db/postgres-connection.js';
+import { isCommitOutcomeUnknown, isDatabaseUnavailable } from '../db/postgres-errors.js';
 import { AppError } from '../errors/app-error.js';
 import { SAFE_METHODS } from './origin-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';

@@ -5,7 +5,7 @@ import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.j
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
 import { importRows } from './row-import.js';

@@ -4,7 +4,7 @@ import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.j
 import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
 import { openPostgresDatabase } from '../db/database.js';
 import { mediaReferenceSources } from '../db/media-reference-repository.js';
-import { PostgresConnectionError } from '../db/postgres-connection.js';
+import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { deleteMedia, listMedia, postgresContentRowReferences } from '../db/postgres-media-repository.js';
 import { type PostgresTarget, redactPostgresUrl } from '../db/postgres-url.js';
 import { openSqliteFile } from '../db/sqlite-dialect.js';

@@ -1,0 +1,68 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { afterEach, describe, expect, it } from 'vitest';
+import { serverEntryScript } from './server-entry.js';
+
+const server = resolve(new URL('..', import.meta.url).pathname);
+
+describe('the script the server process runs', () => {
+  let dir: string | null = null;
+  afterEach(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+    dir = null;
+  });
+
+  /** A built server folder: process/server-entry.js, cli-commands.js and maybe the bundle, with mtimes. */
+  function built(files: Record<string, number>): string {
+    dir = mkdtempSync(join(tmpdir(), 'quire-entry-'));
+    for (const [file, seconds] of Object.entries({ 'process/server-entry.js': 1, ...files })) {
+      const path = join(dir, file);
+      mkdirSync(dirname(path), { recursive: true });
+      writeFileSync(path, '');
+      utimesSync(path, seconds, seconds);
+    }
+    return pathToFileURL(join(dir, 'process', 'server-entry.js')).href;
+  }
+
+  it('is the bundle when the build wrote one after the compiled modules', () => {
+    const here = built({ 'cli-commands.js': 100, 'bundle/cli.js': 101 });
+    expect(serverEntryScript('/given/cli.js', here)).toBe(join(dir as string, 'bundle', 'cli.js'));
+  });
+
+  it('is the given script without a bundle (the sources under tsx) or with one older than tsc output', () => {
+    expect(serverEntryScript('/given/cli.js', built({ 'cli-commands.js': 100 }))).toBe('/given/cli.js');
+    rmSync(dir as string, { recursive: true, force: true });
+    const stale = built({ 'cli-commands.js': 200, 'bundle/cli.js': 100 });
+    expect(serverEntryScript('/given/cli.js', stale)).toBe('/given/cli.js');
+  });
+});
+
+/** Every module a source file reaches through static imports (`import type` excluded), from `entry`. */
+function staticClosure(entry: string): Set<string> {
+  const seen = new Set<string>();
+  const queue = [resolve(server, entry)];
+  while (queue.length > 0) {
+    const file = queue.pop() as string;
+    if (seen.has(file)) continue;
+    seen.add(file);
+    if (!file.startsWith('/')) continue;
+    const source = readFileSync(file, 'utf8');
+    for (const [, specifier] of source.matchAll(/^(?:import|export)\s(?!type\s)[^;]*?\sfrom\s+'([^']+)';/gms)) {
+      queue.push(specifier.startsWith('.') ? resolve(dirname(file), specifier.replace(/\.js$/, '.ts')) : specifier);
+    }
+  }
+  return seen;
+}
+
+describe('node-postgres', () => {
+  it('is not loaded by a SQLite server: only PostgreSQL modules imported on demand reach it', () => {
+    // issue 13: `pg` was 70-100 ms of every start; database.ts imports the PostgreSQL side lazily.
+    const reached = staticClosure('cli-commands.ts');
+    expect(reached.size).toBeGreaterThan(100);
+    expect([...reached].filter((module) => module === 'pg' || module.startsWith('pg/'))).toEqual([]);
+    expect(reached.has(resolve(server, 'db/postgres-errors.ts'))).toBe(true);
+    expect(reached.has(resolve(server, 'db/postgres-connection.ts'))).toBe(false);
+  });
+});
