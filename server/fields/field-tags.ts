@@ -35,7 +35,14 @@ export const tagsField: FieldType = {
   toStored: (value) => JSON.stringify(Array.isArray(value) ? value : []),
   serialize(stored) {
     if (typeof stored !== 'string' || stored === '') return [];
-    const value = JSON.parse(stored) as unknown;
+    // Not always this column's own JSON: a revision's snapshot may hold the text of an earlier
+    // column of the same name (dropped, then added again as tags); such text is one tag.
+    let value: unknown;
+    try {
+      value = JSON.parse(stored);
+    } catch {
+      return [stored];
+    }
     return Array.isArray(value) ? value.map(String) : [];
   },
   jsonSchema(_column, use) {

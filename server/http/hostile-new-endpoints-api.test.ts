@@ -354,6 +354,29 @@ describe('hostile revision ids', () => {
     ],
   ]);
 
+  it('a revision whose field was dropped and added again as another type: read, restored or refused, never a 500', async () => {
+    const title = { name: 'title', label: 'Title', type: 'text', required: true };
+    const note = (type: string) => ({ name: 'note', label: 'Note', type, required: false });
+    await ok('POST', '/cms-content', { title: 'Renoted', columns: [title, note('text')] });
+    const id = (await ok('POST', '/cms/renoted', { title: 'r', note: 'hello' })).id;
+    const revision = await newestRevision('renoted', id);
+    await ok('PUT', '/cms-content/renoted', { columns: [title] });
+    await ok('PUT', '/cms-content/renoted', { columns: [title, note('tags')] });
+    // The old text reads as one tag (its stored form is not the tags' JSON).
+    expect((await ok('GET', `/cms/renoted/${id}/revisions/${revision}`)).row.note).toEqual(['hello']);
+    expect((await ok('POST', `/cms/renoted/${id}/revisions/${revision}/restore`)).row.note).toEqual(['hello']);
+    await ok('PUT', '/cms-content/renoted', { columns: [title] });
+    await ok('PUT', '/cms-content/renoted', { columns: [title, note('number')] });
+    const first = (await ok('GET', `/cms/renoted/${id}/revisions?limit=100`)).revisions.at(-1).id;
+    await ok('GET', `/cms/renoted/${id}/revisions/${first}`);
+    await expectRefused({
+      method: 'POST',
+      url: `/cms/renoted/${id}/revisions/${first}/restore`,
+      status: 400,
+      code: 'validation_failed',
+    });
+  });
+
   it('restore of a deleted row’s revision across types brings back nothing in the wrong type', async () => {
     const gone = (await ok('POST', '/cms/categories', { title: 'Gone soon' })).id;
     const revision = await newestRevision('categories', gone);
