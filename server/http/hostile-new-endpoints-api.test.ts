@@ -718,6 +718,12 @@ describe('conditional reads with junk validators', () => {
     });
   }
 
+  it('If-None-Match: * is a 304 where there is a representation, on fast and Express reads alike (RFC 9110 13.1.2)', async () => {
+    for (const path of ['/api/cms/news?limit=1', `/api/cms/news/${news}`, `/api/cms/news/${news}/revisions`]) {
+      expect((await rawRequest(server.origin, { path, headers: { 'if-none-match': '*' } })).status, path).toBe(304);
+    }
+  });
+
   it('a junk validator beside the current one still matches: 304', async () => {
     const path = `/api/cms/news/${news}`;
     const first = await rawRequest(server.origin, { path });
@@ -746,5 +752,17 @@ describe('conditional reads with junk validators', () => {
     const list = await fetch(`${server.api}/cms/nope`);
     expect(list.status).toBe(404);
     expect(list.headers.get('etag')).toBe(null);
+    // A refused filter (400) carries none either, nor does a 404 to a conditional request.
+    const refused = await fetch(`${server.api}/cms/news?filter=nope%3D1`, { headers: { 'if-none-match': '*' } });
+    expect(refused.status).toBe(400);
+    expect(refused.headers.get('etag')).toBe(null);
+    const gone = await fetch(`${server.api}/cms/news/never-was`, { headers: { 'if-none-match': '*' } });
+    expect(gone.status).toBe(404);
+    expect(gone.headers.get('etag')).toBe(null);
+    const noRevision = await fetch(`${server.api}/cms/news/${news}/revisions/999999`, {
+      headers: { 'if-none-match': '*' },
+    });
+    expect(noRevision.status).toBe(404);
+    expect(noRevision.headers.get('etag')).toBe(null);
   });
 });
