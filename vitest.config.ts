@@ -154,6 +154,8 @@ export default defineConfig(async () => ({
           include: ['renderer/**/*.test.{ts,tsx}'],
           environment: 'jsdom',
           setupFiles: ['renderer/src/test-setup.ts'],
+          // jsdom pages that type and wait share the cores with every other project.
+          testTimeout: 20_000,
         },
       },
       {

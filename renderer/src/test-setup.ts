@@ -1,5 +1,9 @@
-import { cleanup } from '@testing-library/react';
+import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
 
 // Testing Library unmounts after each test only when vitest globals are on; they are not here.
 afterEach(() => cleanup());
+
+// `findBy…` waits up to 1 s by default; with the server, PostgreSQL and browser suites sharing two
+// cores, rendering a page in jsdom can take longer than that without anything being wrong.
+configure({ asyncUtilTimeout: 5_000 });
