@@ -432,6 +432,7 @@ describe('hostile schedule bodies: nothing scheduled', () => {
         ['at in year 0', { status: 'published', at: '0000-01-01 00:00:00' }, 400],
         ['at in year 10000', { status: 'published', at: '10000-01-01 00:00:00' }, 400],
         ['at with a NUL', { status: 'published', at: '2030-01-01 10:00:00\u0000' }, 400],
+        ['at with a zone offset (times are UTC)', { status: 'published', at: '2030-01-01T10:00:00+02:00' }, 400],
         ['at of 10 000 characters', { status: 'published', at: '2'.repeat(10_000) }, 400],
         ['another member', { status: 'published', at: future, title: 'x' }, 400],
         [
