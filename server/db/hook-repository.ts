@@ -170,6 +170,19 @@ export class HookRepository {
         .execute();
   }
 
+  /**
+   * Ends a delivery that took its events out of the outbox (delivered, or given up): removes them
+   * and logs the attempt in one transaction, so a crash between the two never leaves events gone
+   * with no log of where they went, nor a log of a delivery whose events would go out again.
+   */
+  async settle(ids: readonly number[], delivery: Omit<DeliveryRow, 'id'>): Promise<DeliveryRow> {
+    return this.db.transaction().execute(async (trx) => {
+      const repository = new HookRepository(trx as unknown as Kysely<unknown>);
+      await repository.removeEvents(ids);
+      return repository.logDelivery(delivery);
+    });
+  }
+
   /** Records a delivery attempt and drops the hook's oldest beyond those kept. */
   async logDelivery(delivery: Omit<DeliveryRow, 'id'>): Promise<DeliveryRow> {
     const { id } = await this.db

@@ -106,15 +106,13 @@ export class HookDispatcher {
         error: sent.error,
       };
       if (sent.ok) {
-        await repository.removeEvents(ids);
-        await repository.logDelivery({ ...logged, status: 'delivered' });
+        await repository.settle(ids, { ...logged, status: 'delivered' });
         outcome = { failures: 0, retry_at: null };
         return;
       }
       const oldest = timestampMs(events[0].at);
       if (now.getTime() - oldest >= this.settings.giveUpMs) {
-        await repository.removeEvents(ids);
-        await repository.logDelivery({ ...logged, status: 'gave_up' });
+        await repository.settle(ids, { ...logged, status: 'gave_up' });
         outcome = { failures: 0, retry_at: null };
         return;
       }
