@@ -256,7 +256,11 @@ describe('search keywords whose case folding changes their length or meaning', (
           `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}`,
         );
         expect(response.status, `${keyword}: ${text}`).toBe(200);
-        if (keyword === title) expect(body.rows.map((row: { title: string }) => row.title), keyword).toContain(title);
+        if (keyword === title)
+          expect(
+            body.rows.map((row: { title: string }) => row.title),
+            keyword,
+          ).toContain(title);
       }
     }
   });
