@@ -1,4 +1,4 @@
-import { createHash } from 'node:crypto';
+import { hash } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { RequestHandler } from 'express';
 
@@ -14,28 +14,46 @@ import type { RequestHandler } from 'express';
  * type would not do: a list also shows its relations' titles, which other types' writes change.)
  */
 
-/** A JSON body ready to send: its text and its tag. */
+/** A JSON body ready to send: its UTF-8 bytes and its tag. */
 export interface TaggedJson {
-  text: string;
+  bytes: Buffer;
   etag: string;
 }
 
-/** The text of a JSON body and its strong ETag, which leaves out the per-request `time` timings. */
+/**
+ * The bytes of a JSON body and its strong ETag, which leaves out the per-request `time` timings.
+ * The body is serialized and encoded once: the tag hashes the data's part of those same bytes.
+ */
 export function taggedJson(body: unknown): TaggedJson {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || !('time' in body)) {
-    const text = JSON.stringify(body);
-    return { text, etag: etagOf(text) };
+    const bytes = Buffer.from(JSON.stringify(body));
+    return { bytes, etag: etagOf(bytes) };
   }
   const { time, ...data } = body as { time: unknown };
-  // One serialization: the data is hashed, then the timings are put in front of it.
   const dataText = JSON.stringify(data);
-  const rest = dataText === '{}' ? '}' : `,${dataText.slice(1)}`;
-  return { text: `{"time":${JSON.stringify(time)}${rest}`, etag: etagOf(dataText) };
+  const head = `{"time":${JSON.stringify(time)}`;
+  if (dataText === '{}') return { bytes: Buffer.from(`${head}}`), etag: etagOf('') };
+  // `{"time":…` then the data's JSON with its `{` made a `,`, encoded straight into one buffer.
+  const headBytes = Buffer.byteLength(head);
+  const bytes = Buffer.allocUnsafe(headBytes + Buffer.byteLength(dataText));
+  bytes.write(head, 0);
+  bytes.write(dataText, headBytes);
+  bytes[headBytes] = COMMA;
+  // The tag hashes the data's JSON as sent but its opening brace, so the timings do not change it.
+  return { bytes, etag: etagOf(bytes.subarray(headBytes + 1)) };
 }
 
-/** The strong ETag of some bytes. */
+/**
+ * SHA-1 by Node's one-shot `hash` (no Hash object per request), cut to 128 bits: the tag only
+ * tells answers apart (no secret rests on it). Measured against createHash('sha256'): about half
+ * the time per tag (issue 13: tags were ~8% of a GET's CPU).
+ */
+const TAG_HASH = 'sha1';
+const COMMA = 0x2c;
+
+/** The strong ETag of some bytes (a string as UTF-8). */
 export function etagOf(data: string | Uint8Array): string {
-  return `"${createHash('sha256').update(data).digest('base64url').slice(0, 32)}"`;
+  return `"${hash(TAG_HASH, data, 'hex').slice(0, 32)}"`;
 }
 
 /** Whether an `If-None-Match` header names `etag` (or is `*`); weak tags compare weakly, as RFC 9110 says. */
@@ -71,11 +89,12 @@ export function conditionalGets(): RequestHandler {
     const json = res.json.bind(res);
     res.json = (body: unknown) => {
       if (res.statusCode !== 200) return json(body);
-      const { text, etag } = taggedJson(body);
+      const { bytes, etag } = taggedJson(body);
       if (answerConditionally(req, res, etag)) return res;
-      // As res.json would: send adds the charset.
-      if (!res.hasHeader('Content-Type')) res.setHeader('Content-Type', 'application/json');
-      return send(text);
+      // As res.json would. send adds a charset to a string's Content-Type, not to a Buffer's.
+      if (res.hasHeader('Content-Type')) return send(bytes.toString());
+      res.setHeader('Content-Type', 'application/json; charset=utf-8');
+      return send(bytes);
     };
     res.send = (body?: unknown) => {
       if (res.statusCode === 200 && !res.hasHeader('ETag') && (typeof body === 'string' || Buffer.isBuffer(body))) {

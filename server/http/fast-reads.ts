@@ -108,13 +108,13 @@ async function fastRead(
     rawId === undefined
       ? await readList(services, type, parseQueryString(rawQuery ?? ''))
       : await readRow(services, type, decodeURIComponent(rawId));
-  const { text: json, etag } = taggedJson(read.body);
+  const { bytes, etag } = taggedJson(read.body);
   res.setHeader('Server-Timing', read.serverTiming);
   // The same tag and 304 as the Express routes give (conditionalGets).
   if (answerConditionally(req, res, etag)) return;
   res.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(json),
+    'Content-Length': bytes.length,
   });
-  res.end(json);
+  res.end(bytes);
 }
