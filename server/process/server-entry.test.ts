@@ -1,4 +1,5 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -65,4 +66,53 @@ describe('node-postgres', () => {
     expect(reached.has(resolve(server, 'db/postgres-errors.ts'))).toBe(true);
     expect(reached.has(resolve(server, 'db/postgres-connection.ts'))).toBe(false);
   });
+});
+
+const built = resolve(server, '..', 'dist', 'server');
+const bundleBuilt =
+  existsSync(join(built, 'bundle', 'cli.js')) &&
+  statSync(join(built, 'bundle', 'cli.js')).mtimeMs >= statSync(join(built, 'cli-commands.js')).mtimeMs;
+
+// The built copy: needs `node scripts/build.mjs` (npm test's e2e and CLI suites build it too).
+describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
+  let child: ChildProcess | null = null;
+  let dir: string | null = null;
+  afterEach(async () => {
+    if (child && child.exitCode === null) {
+      const exited = new Promise((done) => child?.once('exit', done));
+      child.kill('SIGTERM');
+      await exited;
+    }
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs the bundled server process, which answers the API', async () => {
+    dir = mkdtempSync(join(tmpdir(), 'quire-bundle-'));
+    child = spawn(
+      process.execPath,
+      [join(built, 'cli.js'), 'serve', '--db', join(dir, 'content.sqlite'), '--port', '0', '--no-backups'],
+      { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, QUIRE_SUPERVISED: '' } },
+    );
+    let out = '';
+    const url = await new Promise<string>((found, failed) => {
+      child?.stdout?.on('data', (chunk: Buffer) => {
+        out += chunk.toString();
+        const match = /listening on (http:\/\/\S+\/api)/.exec(out);
+        if (match) found(match[1]);
+      });
+      child?.once('exit', (code) => failed(new Error(`quire serve exited with ${code}: ${out}`)));
+    });
+    const response = await fetch(`${url}/cms-content`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
+    const body = (await response.json()) as { count: number; content_types: unknown[] };
+    expect(body.content_types).toHaveLength(body.count);
+    if (process.platform === 'linux') {
+      // The supervisor's one child is the bundle, not the compiled modules.
+      const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+      expect(kids).toHaveLength(1);
+      const command = readFileSync(`/proc/${kids[0]}/cmdline`, 'utf8').split('\0');
+      expect(command).toContain(join(built, 'bundle', 'cli.js'));
+    }
+  }, 30_000);
 });
