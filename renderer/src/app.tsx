@@ -6,24 +6,30 @@ import { authApi, LOCAL_USER } from './api/auth-api.js';
 import { AuthProvider, type AuthState, useAuth } from './api/auth-context.js';
 import { type ApiClient, createApiClient, type TokenRequestReason } from './api/client.js';
 import { ConfirmDialog } from './components/confirm-dialog.js';
+import { LazyScreen, lazyNamed } from './components/lazy-screen.js';
 import { Sidebar } from './components/sidebar.js';
 import { EmptyState, ErrorState, LoadingState } from './components/states.js';
 import { ToastProvider } from './components/toasts.js';
 import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
 import { useDocumentTitle } from './hooks/use-document-title.js';
-import { AccountsPage } from './pages/accounts-page.js';
-import { ApiReferencePage } from './pages/api-reference-page.js';
-import { ContentTypeEditorPage } from './pages/content-type-editor-page.js';
-import { ContentTypesPage } from './pages/content-types-page.js';
-import { HooksPage } from './pages/hooks-page.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
-import { SignInPage } from './pages/sign-in-page.js';
-import { TrashPage } from './pages/trash-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from './routing/routes.js';
 import { useTransliteration } from './schema/slugify.js';
+
+// Opening the editor needs only the lists and the row editor; every other screen is its own chunk,
+// loaded the first time it shows (behind the loading state, see `LazyScreen`).
+const SETTINGS_PAGES = {
+  accounts: lazyNamed(() => import('./pages/accounts-page.js'), 'AccountsPage'),
+  api: lazyNamed(() => import('./pages/api-reference-page.js'), 'ApiReferencePage'),
+  hooks: lazyNamed(() => import('./pages/hooks-page.js'), 'HooksPage'),
+};
+const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage');
+const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage');
+const SignInPage = lazyNamed(() => import('./pages/sign-in-page.js'), 'SignInPage');
+const TrashPage = lazyNamed(() => import('./pages/trash-page.js'), 'TrashPage');
 
 interface TokenRequest {
   reason: TokenRequestReason;
@@ -76,7 +82,11 @@ function SignedInEditor() {
   }
   if (!me) return <LoadingState label="Connecting to Quire…" />;
   if (!me.signed_in && me.accounts_exist) {
-    return <SignInPage firstRun={false} notice={notice} onSignedIn={setMe} />;
+    return (
+      <LazyScreen label="Connecting to Quire…">
+        <SignInPage firstRun={false} notice={notice} onSignedIn={setMe} />
+      </LazyScreen>
+    );
   }
   // Signed in, or a server that wants its run token (the token dialog asks; it is an admin token).
   const state = me.signed_in ? me : { ...LOCAL_USER, signed_in: false, via: 'token' as const };
@@ -212,13 +222,23 @@ function Screen() {
       <LoadingState label="Opening…" />
     );
   }
-  if (route.name === 'accounts') return <AccountsPage />;
-  if (route.name === 'api') return <ApiReferencePage />;
-  if (route.name === 'hooks') return <HooksPage />;
+  if (route.name === 'accounts' || route.name === 'api' || route.name === 'hooks') {
+    const Page = SETTINGS_PAGES[route.name];
+    return (
+      <LazyScreen key={route.name}>
+        <Page />
+      </LazyScreen>
+    );
+  }
   if ((route.name === 'content-types' || route.name === 'content-type') && !me.can.manage_types) {
     return <ErrorState title="Only admins change content types" message="Ask an admin to change the content types." />;
   }
-  if (route.name === 'content-types') return <ContentTypesPage />;
+  if (route.name === 'content-types')
+    return (
+      <LazyScreen key="content-types">
+        <ContentTypesPage />
+      </LazyScreen>
+    );
   if (route.name === 'content-type') {
     const edited = route.slug === null ? null : types.find((candidate) => candidate.slug === route.slug);
     if (edited === undefined) {
@@ -226,7 +246,9 @@ function Screen() {
     }
     return (
       <SlugsReady needed>
-        <ContentTypeEditorPage key={route.slug ?? 'new'} type={edited} />
+        <LazyScreen key={`content-type/${route.slug ?? 'new'}`}>
+          <ContentTypeEditorPage type={edited} />
+        </LazyScreen>
       </SlugsReady>
     );
   }
@@ -236,7 +258,12 @@ function Screen() {
   const type = types.find((candidate) => candidate.table === route.type);
   if (!type) return <NotFound message={`There is no content type named “${route.type}”.`} homeLink={home} />;
   if (route.name === 'list') return <ListPage key={type.table} type={type} list={route.list} />;
-  if (route.name === 'trash') return <TrashPage key={type.table} type={type} list={route.list} />;
+  if (route.name === 'trash')
+    return (
+      <LazyScreen key={`trash/${type.table}`}>
+        <TrashPage type={type} list={route.list} />
+      </LazyScreen>
+    );
   return (
     <SlugsReady needed={type.columns.some((column) => column.type === 'slug')}>
       <RowEditorPage key={type.table} type={type} id={route.name === 'row' ? route.id : null} list={route.list} />

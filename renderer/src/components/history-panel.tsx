@@ -5,7 +5,10 @@ import type { RevisionAction, RevisionSummary } from '../../../common/revision-c
 import { describeError } from '../api/api-error.js';
 import { revisionsApi } from '../api/revisions-api.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
-import { RevisionCompare } from './revision-compare.js';
+import { LazyScreen, lazyNamed } from './lazy-screen.js';
+
+// The compare (with its word diff, the `diff` package) loads as its own chunk when a revision is opened.
+const RevisionCompare = lazyNamed(() => import('./revision-compare.js'), 'RevisionCompare');
 
 /** Revisions listed at first, and added by each "Show older". */
 const PAGE = 10;
@@ -80,18 +83,20 @@ export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: Histo
         </button>
       )}
       {open && (
-        <RevisionCompare
-          type={type}
-          row={row}
-          revision={open}
-          mayRestore={mayRestore}
-          dirty={dirty}
-          onClose={() => setOpen(null)}
-          onRestored={(restored) => {
-            setOpen(null);
-            onRestored(restored);
-          }}
-        />
+        <LazyScreen>
+          <RevisionCompare
+            type={type}
+            row={row}
+            revision={open}
+            mayRestore={mayRestore}
+            dirty={dirty}
+            onClose={() => setOpen(null)}
+            onRestored={(restored) => {
+              setOpen(null);
+              onRestored(restored);
+            }}
+          />
+        </LazyScreen>
       )}
     </section>
   );

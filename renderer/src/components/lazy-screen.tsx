@@ -1,0 +1,52 @@
+import { Component, type ComponentType, type LazyExoticComponent, lazy, type ReactNode, Suspense } from 'react';
+import { ErrorState, LoadingState } from './states.js';
+
+/**
+ * A component of a module that loads on its first render, as its own chunk: screens and dialogs
+ * that opening the editor does not need (admin pages, settings, the revision compare with its
+ * word diff) stay out of the initial load. `React.lazy` wants a default export; this takes a named one.
+ */
+// biome-ignore lint/suspicious/noExplicitAny: the constraint React.lazy itself puts on a component
+export function lazyNamed<M extends Record<K, ComponentType<any>>, K extends keyof M & string>(
+  load: () => Promise<M>,
+  name: K,
+): LazyExoticComponent<M[K]> {
+  return lazy(async () => ({ default: (await load())[name] }));
+}
+
+/**
+ * Shows lazily loaded `children`: the app's loading state while their chunk loads, and an error
+ * with a reload (a new build replaces the old chunks) if it cannot load. Key it by screen so
+ * going elsewhere tries again.
+ */
+export function LazyScreen({ label = 'Opening…', children }: { label?: string; children: ReactNode }) {
+  return (
+    <ChunkFailure>
+      <Suspense fallback={<LoadingState label={label} />}>{children}</Suspense>
+    </ChunkFailure>
+  );
+}
+
+/** Catches a chunk that failed to load (or a screen that failed to render), so that part shows an error instead of the editor going blank. */
+class ChunkFailure extends Component<{ children: ReactNode }, { failed: boolean }> {
+  override state = { failed: false };
+
+  static getDerivedStateFromError() {
+    return { failed: true };
+  }
+
+  override render() {
+    if (!this.state.failed) return this.props.children;
+    return (
+      <ErrorState
+        title="Couldn’t show this"
+        message="This part of the editor did not load. Reload the page to try again."
+        action={
+          <button type="button" className="button" onClick={() => window.location.reload()}>
+            Reload
+          </button>
+        }
+      />
+    );
+  }
+}
