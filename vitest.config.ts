@@ -28,6 +28,7 @@ const POSTGRES_API_SUITES = [
   'server/http/list-filters-api.test.ts',
   'server/http/etag-api.test.ts',
   'server/http/rows-api.test.ts',
+  'server/http/concurrent-slugs-api.test.ts',
   'server/http/list-api.test.ts',
   'server/http/list-paging-api.test.ts',
   'server/http/content-types-api.test.ts',

@@ -66,6 +66,9 @@ const SEARCH_FLUSH_DELAY_MS = 500;
 /** Candidates probed after a slug hint before reading every `base-N` instead. */
 const MAX_SLUG_PROBES = 64;
 
+/** Runs of a write that lost a unique-index race to a concurrent writer, before it is a 409. */
+const MAX_WRITE_ATTEMPTS = 5;
+
 /** Largest page kept in the read cache (bigger ones are rare and would hold much memory). */
 const CACHED_PAGE_LIMIT = 100;
 
@@ -160,7 +163,7 @@ export class RowService {
       throw validationError({ id: { code: 'not_a_row_id' } });
     }
     const input = parseRowInput(type, body, 'create');
-    return this.write(type, 'create', actor, restore, async (repository, write) => {
+    return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs) => {
       const rowId = id ?? newRowId();
       if (id !== undefined && (await repository.findById(type.table, id))) {
         throw new AppError('conflict', `A ${type.table} row with id ${JSON.stringify(id)} already exists`, {
@@ -168,7 +171,7 @@ export class RowService {
         });
       }
       const now = timestampNow();
-      const values = await this.withSlugs(repository, type, input, null, rowId, write);
+      const values = await this.withSlugs(repository, type, input, null, rowId, lockSlugs, write);
       await checkRelationTargets(type, values, this.registry, repository);
       const stored = newStoredRow(type, rowId, values, input, now, actor ? actor.name : this.editorName);
       if (restore?.created) {
@@ -191,11 +194,11 @@ export class RowService {
     restore?: RestoreWrite,
   ): Promise<ContentRow> {
     const input = parseRowInput(type, body, 'update');
-    return this.write(type, 'change', actor, restore, async (repository, write) => {
+    return this.write(type, 'change', actor, restore, async (repository, write, lockSlugs) => {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
-      const values = await this.withSlugs(repository, type, input, current, id);
+      const values = await this.withSlugs(repository, type, input, current, id, lockSlugs);
       await checkRelationTargets(type, values, this.registry, repository);
       const changes: StoredRow = {};
       for (const [name, value] of values) changes[name] = toStored(type, name, value);
@@ -234,11 +237,17 @@ export class RowService {
     input: RowInput,
     current: StoredRow | null,
     id: string,
+    lockSlugs: () => Promise<void>,
     write?: WriteLog,
   ): Promise<Map<string, ColumnValue>> {
     return assignSlugs(type, input, current, {
       isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
-      firstFree: (column, base) => this.freeSlug(repository, type, column, base, id, write),
+      firstFree: async (column, base) => {
+        // Writers running in parallel (PostgreSQL) take turns choosing a free slug, each seeing the
+        // last one's row, rather than all choosing the same slug and all but one failing.
+        await lockSlugs();
+        return this.freeSlug(repository, type, column, base, id, write);
+      },
     });
   }
 
@@ -290,23 +299,32 @@ export class RowService {
     kind: 'create' | 'change',
     actor: RowActor | undefined,
     restore: RestoreWrite | undefined,
-    work: (repository: ContentRepository, write: WriteLog) => Promise<T>,
+    work: (repository: ContentRepository, write: WriteLog, lockSlugs: () => Promise<void>) => Promise<T>,
   ): Promise<T> {
     const by = actor ? actor.name : this.editorName;
     const scope = { type, onlyAdds: kind === 'create', by, restore: restore !== undefined };
-    try {
-      const result = await this.writes.run(scope, async (trx, log) => {
-        // The transaction's statements run on its connection directly, like reads (Kysely builds them).
-        const value = await work(new ContentRepository(trx, this.engine, this.runner), log);
-        await actor?.inTransaction?.(trx);
-        return value;
-      });
-      this.scheduleSearchFlush(type);
-      return result;
-    } catch (error) {
-      if (this.engine.isUniqueViolation(error))
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const result = await this.writes.run(scope, async (trx, log) => {
+          // The transaction's statements run on its connection directly, like reads (Kysely builds them).
+          const repository = new ContentRepository(trx, this.engine, this.runner);
+          const value = await work(repository, log, () =>
+            this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, `slugs:${type.table}`),
+          );
+          await actor?.inTransaction?.(trx);
+          return value;
+        });
+        this.scheduleSearchFlush(type);
+        return result;
+      } catch (error) {
+        if (!this.engine.isUniqueViolation(error)) throw error;
+        // Writers in parallel (PostgreSQL) can each pick the same free slug or id; the loser's unique
+        // index waits for the winner's commit and then refuses. Nothing of the write was kept, so it
+        // runs again, now seeing the winner's row: a generated slug moves on to the next free one, and
+        // a slug or id the request named is refused as taken, with its field.
+        if (attempt < MAX_WRITE_ATTEMPTS) continue;
         throw new AppError('conflict', 'The row conflicts with an existing row');
-      throw error;
+      }
     }
   }
 

@@ -39,6 +39,12 @@ export interface DatabaseEngine {
   readonly indexesAnyText: boolean;
   /** Whether an error is a unique-constraint failure (a conflict the client can fix). */
   isUniqueViolation(error: unknown): boolean;
+  /**
+   * Takes a lock on `key` that the transaction `db` holds until it ends, which other writers taking
+   * the same key wait for (PostgreSQL's parallel writers); nothing where writes already run one at
+   * a time (SQLite).
+   */
+  lockUntilCommit(db: Kysely<unknown>, key: string): Promise<void>;
   /** The search index of content tables. */
   readonly searchIndex: SearchIndexEngine;
   /** Change numbers of content tables, where several servers may share the database (PostgreSQL). */

@@ -25,6 +25,10 @@ export const postgresEngine: DatabaseEngine = {
   // Its b-tree entries are limited to about 2.7 kB.
   indexesAnyText: false,
   isUniqueViolation,
+  // A transaction-level advisory lock: released by COMMIT or ROLLBACK, never left behind.
+  lockUntilCommit: async (db, key) => {
+    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+  },
   searchIndex: {
     ensure: ensureSearchText,
     drop: dropSearchText,

@@ -23,6 +23,8 @@ export const sqliteEngine: DatabaseEngine = {
   // Index keys of any length spill to overflow pages.
   indexesAnyText: true,
   isUniqueViolation,
+  // One writer at a time already (group commit runs writes one after another).
+  lockUntilCommit: async () => {},
   searchIndex: {
     ensure: ensureSearchIndex,
     drop: dropSearchIndex,
