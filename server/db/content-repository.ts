@@ -1,4 +1,12 @@
-import { type Compilable, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import {
+  type AliasableExpression,
+  type Compilable,
+  type Expression,
+  type Kysely,
+  type SelectQueryBuilder,
+  type SqlBool,
+  sql,
+} from 'kysely';
 import { type DatabaseEngine, type MemorySearchQuery, sameColumns } from './engine.js';
 import { KeptCounts } from './kept-counts.js';
 import type { QuireDatabase } from './schema.js';
@@ -66,6 +74,7 @@ export class ContentRepository {
   private readonly findByIdSql = new Map<string, string>();
   /** Counts kept with their table's change number, where the engine keeps those (see `counts`). */
   private readonly keptCounts = new KeptCounts();
+  private readonly countsInFlight = new Map<string, Promise<RowCounts>>();
 
   constructor(
     db: Kysely<QuireDatabase>,
@@ -113,11 +122,9 @@ export class ContentRepository {
   }
 
   /**
-   * `total` and `filtered` of a list. Where the engine keeps change numbers (PostgreSQL, shared by
-   * several servers), counts are kept in memory with the number they were read at and given back
-   * while it is unchanged: one small read instead of counting 1M rows again (55-75 ms each). The
-   * number is read in the same statement as the counts, and both counts missing are read in one
-   * scan. Elsewhere (SQLite) each is counted: the read cache keeps them there.
+   * `total` and `filtered` of a list. Where the engine keeps change numbers (PostgreSQL), counts are
+   * kept with the number read in their statement and given back while it is unchanged: one small
+   * read instead of counting 1M rows again. Elsewhere (SQLite) the read cache keeps them.
    */
   async counts(table: string, selection: RowSelection): Promise<RowCounts> {
     const rowChanges = this.engine.rowChanges;
@@ -131,11 +138,30 @@ export class ContentRepository {
     const totalKey = this.countKey(table, undefined);
     const filteredKey = where ? this.countKey(table, where) : totalKey;
     const [now] = await this.all(this.db.selectNoFrom(number.as('number')));
-    let total = this.keptCounts.get(totalKey, String(now.number));
-    let filtered = this.keptCounts.get(filteredKey, String(now.number));
+    const total = this.keptCounts.get(totalKey, String(now.number));
+    const filtered = this.keptCounts.get(filteredKey, String(now.number));
     if (total !== undefined && filtered !== undefined) return { total, filtered };
-    if (where && total === undefined && filtered === undefined) {
-      // One scan for both: count(*) with and without the filter.
+    // Lists arriving together after a write share one recount (its number is at least theirs).
+    const flightKey = `${filteredKey}\u0001${now.number}`;
+    let flight = this.countsInFlight.get(flightKey);
+    if (!flight) {
+      flight = this.countAgain(table, where, number, { totalKey, filteredKey, total }).finally(() =>
+        this.countsInFlight.delete(flightKey),
+      );
+      this.countsInFlight.set(flightKey, flight);
+    }
+    return flight;
+  }
+
+  /** Counts what is not kept (both in one scan), keeping them with the number read alongside. */
+  private async countAgain(
+    table: string,
+    where: Expression<SqlBool> | undefined,
+    number: AliasableExpression<string>,
+    known: { totalKey: string; filteredKey: string; total: number | undefined },
+  ): Promise<RowCounts> {
+    const { totalKey, filteredKey } = known;
+    if (where && known.total === undefined) {
       const [read] = await this.all(
         this.db
           .selectFrom(table)
@@ -145,11 +171,10 @@ export class ContentRepository {
             number.as('number'),
           ]),
       );
-      total = Number(read.total);
-      filtered = Number(read.filtered);
-      this.keptCounts.set(totalKey, String(read.number), total);
-      this.keptCounts.set(filteredKey, String(read.number), filtered);
-      return { total, filtered };
+      const counts = { total: Number(read.total), filtered: Number(read.filtered) };
+      this.keptCounts.set(totalKey, String(read.number), counts.total);
+      this.keptCounts.set(filteredKey, String(read.number), counts.filtered);
+      return counts;
     }
     const countOf = async (key: string, condition: Expression<SqlBool> | undefined) => {
       let query = this.db.selectFrom(table).select([sql<number>`count(*)`.as('n'), number.as('number')]);
@@ -158,9 +183,8 @@ export class ContentRepository {
       this.keptCounts.set(key, String(read.number), Number(read.n));
       return Number(read.n);
     };
-    total ??= await countOf(totalKey, undefined);
-    filtered ??= where ? await countOf(filteredKey, where) : total;
-    return { total, filtered };
+    const total = known.total ?? (await countOf(totalKey, undefined));
+    return { total, filtered: where ? await countOf(filteredKey, where) : total };
   }
 
   /** Rows matching a selection by the plain scan, never the search index (to check the index against). */
