@@ -1,5 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
+import type { ReactNode } from 'react';
 import type { ContentTypeSummary, PublishedColumn } from '../../../common/api-contract.js';
+import { slugColumnOf } from '../../../common/title-rules.js';
 import { useApi } from '../api/api-context.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { queryKeys } from '../hooks/row-queries.js';
@@ -53,11 +55,7 @@ function FilterControlView({
   switch (control.kind) {
     case 'choices':
       return (
-        <div className="filter">
-          {/* A label of its own (not wrapping the select), so its text is exactly the column label. */}
-          <label htmlFor={id} className="filter-label">
-            {label}
-          </label>
+        <LabelledFilter id={id} label={label}>
           {/* Several can be picked (Ctrl/⌘-click); none picked means all. */}
           <select
             id={id}
@@ -75,14 +73,11 @@ function FilterControlView({
               </option>
             ))}
           </select>
-        </div>
+        </LabelledFilter>
       );
     case 'boolean':
       return (
-        <div className="filter">
-          <label htmlFor={id} className="filter-label">
-            {label}
-          </label>
+        <LabelledFilter id={id} label={label}>
           <select
             id={id}
             className="input select"
@@ -93,7 +88,7 @@ function FilterControlView({
             <option value="true">Yes</option>
             <option value="false">No</option>
           </select>
-        </div>
+        </LabelledFilter>
       );
     case 'range': {
       const keys = rangeKeys(column.name);
@@ -144,7 +139,7 @@ function RelationFilter(props: {
     queryFn: ({ signal }) => api.listRows(target?.table ?? '', query, signal),
     enabled: target !== undefined,
   });
-  const slugColumn = target?.columns.find((candidate) => candidate.type === 'slug')?.name;
+  const slugColumn = target && slugColumnOf(target.columns);
   const choices = (data?.rows ?? []).map((row) => {
     const slug = slugColumn && row[slugColumn];
     return {
@@ -154,10 +149,7 @@ function RelationFilter(props: {
     };
   });
   return (
-    <div className="filter">
-      <label htmlFor={id} className="filter-label">
-        {label}
-      </label>
+    <LabelledFilter id={id} label={label}>
       <select
         id={id}
         className="input select"
@@ -175,6 +167,21 @@ function RelationFilter(props: {
           </option>
         ))}
       </select>
+    </LabelledFilter>
+  );
+}
+
+/**
+ * One filter's control under its label. The label is its own element (not wrapping the control), so
+ * its text is exactly the column label.
+ */
+function LabelledFilter({ id, label, children }: { id: string; label: string; children: ReactNode }) {
+  return (
+    <div className="filter">
+      <label htmlFor={id} className="filter-label">
+        {label}
+      </label>
+      {children}
     </div>
   );
 }
