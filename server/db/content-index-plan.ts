@@ -7,6 +7,12 @@ export interface IndexPlan {
   name: string;
   columns: string[];
   unique: boolean;
+  /**
+   * The columns whose nulls come first in the index (`nulls first`), where the engine would put them
+   * last (`sortsNullsFirst`): lists order nulls first on every engine, and an index in another order
+   * cannot serve them. `id` is never null and keeps the engine's order, which its primary key has.
+   */
+  nullsFirst: string[];
 }
 
 /**
@@ -57,15 +63,22 @@ export function indexesFor(engine: DatabaseEngine, table: string, columns: reado
     name: contentIndexName(table, columns, false),
     columns: [...columns, 'id'],
     unique: false,
+    nullsFirst: engine.sortsNullsFirst ? [] : columns,
   });
   const plans: IndexPlan[] = [];
   for (const column of columns) {
     if (column.type === 'slug')
-      plans.push({ name: contentIndexName(table, [column.name], true), columns: [column.name], unique: true });
+      plans.push({
+        name: contentIndexName(table, [column.name], true),
+        columns: [column.name],
+        unique: true,
+        nullsFirst: [],
+      });
   }
   for (const order of orders) plans.push(ordered([order]));
   for (const filter of filters) {
-    plans.push({ name: contentCountIndexName(table, filter), columns: [filter], unique: false });
+    // Counts look values up; the order of nulls does not matter to them.
+    plans.push({ name: contentCountIndexName(table, filter), columns: [filter], unique: false, nullsFirst: [] });
     for (const order of orders) if (order !== filter) plans.push(ordered([filter, order]));
   }
   return plans;

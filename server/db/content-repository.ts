@@ -3,6 +3,7 @@ import {
   type Compilable,
   type Expression,
   type Kysely,
+  type OrderByModifiers,
   type SelectQueryBuilder,
   type SqlBool,
   sql,
@@ -90,8 +91,13 @@ export class ContentRepository {
     const found = memory && (await this.engine.searchIndex.memory?.list(memory, page));
     if (found) return found;
     const direction = page.desc ? 'desc' : 'asc';
+    // Nulls before values ascending, after them descending, on every engine (SQLite's own order;
+    // the list indexes say the same). `id` is never null and keeps its primary key's order.
+    const modifiers: OrderByModifiers = this.engine.sortsNullsFirst
+      ? direction
+      : (order) => (page.desc ? order.desc().nullsLast() : order.asc().nullsFirst());
     const ordered = <Q extends SelectQueryBuilder<Record<string, StoredRow>, string, object>>(query: Q): Q => {
-      const byColumn = query.orderBy(sql.id(page.order), direction) as Q;
+      const byColumn = query.orderBy(sql.id(page.order), modifiers) as Q;
       return page.order === 'id' ? byColumn : (byColumn.orderBy(sql.id('id'), direction) as Q);
     };
     const where = await this.whereOf(table, selection);

@@ -4,6 +4,7 @@ import { searchColumnsOf } from '../../common/title-rules.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { type IndexPlan, indexesFor } from './content-index-plan.js';
 import type { DatabaseEngine } from './engine.js';
+import { indexStatement } from './index-statement.js';
 
 /**
  * DDL for content tables: one SQL table per content type, one SQL column per content column,
@@ -122,7 +123,7 @@ async function keepPlannedIndexes(
     table,
     plans.map((plan) => plan.name),
   );
-  const planned = new Map(plans.map((plan) => [plan.name, createIndex(db, table, plan).compile().sql]));
+  const planned = new Map(plans.map((plan) => [plan.name, indexStatement(db, { ...plan, table }).compile().sql]));
   const kept = new Set<string>();
   for (const index of existing) {
     if (index.table === table && planned.get(index.name) === index.sql) kept.add(index.name);
@@ -132,12 +133,7 @@ async function keepPlannedIndexes(
 }
 
 async function createContentIndexes(db: Kysely<unknown>, table: string, plans: readonly IndexPlan[]): Promise<void> {
-  for (const plan of plans) await createIndex(db, table, plan).execute();
-}
-
-function createIndex(db: Kysely<unknown>, table: string, plan: IndexPlan) {
-  const create = db.schema.createIndex(plan.name).on(table).columns(plan.columns);
-  return plan.unique ? create.unique() : create;
+  for (const plan of plans) await indexStatement(db, { ...plan, table }).execute();
 }
 
 /** How many rows of `table` hold one of `values` in `column` (to refuse removing a used option). */

@@ -37,6 +37,12 @@ export interface DatabaseEngine {
    * so there a text column (up to 100,000 characters) gets no index and lists ordered by it sort.
    */
   readonly indexesAnyText: boolean;
+  /**
+   * Whether `order by x` puts nulls first (and `desc` last) without being told, as SQLite does.
+   * PostgreSQL puts them last; there lists and their indexes say `nulls first` so that a list is in
+   * the same order on both engines.
+   */
+  readonly sortsNullsFirst: boolean;
   /** Whether an error is a unique-constraint failure (a conflict the client can fix). */
   isUniqueViolation(error: unknown): boolean;
   /**

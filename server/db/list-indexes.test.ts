@@ -7,6 +7,7 @@ import { alterContentTable, createContentTable } from './content-schema-reposito
 import { openDatabase, openPostgresDatabase, type QuireDb } from './database.js';
 import { MAX_INTERNAL_NAME_BYTES } from './internal-names.js';
 import { up as migrate011 } from './migrations/011-list-indexes.js';
+import { up as migrate017 } from './migrations/017-list-index-null-order.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
@@ -60,18 +61,29 @@ async function storageOf(quire: QuireDb, table: string): Promise<Map<string, str
   return new Map(rows.rows.map((row) => [row.name, String(row.storage)]));
 }
 
-/** The index list the plan gives COLUMNS' table `t` on an engine that indexes text (or not). */
-function expectedIndexes(table: string, text: boolean): string[] {
-  const orders = [...(text ? ['title'] : []), 'slug', 'status', 'published_at', 'category', 'created_at', 'updated_at'];
+/**
+ * The index list the plan gives a table with these order and filter columns on an engine: it says
+ * `nulls first` on PostgreSQL on the columns of list orders (not on `id`, never null).
+ */
+function plannedIndexes(table: string, kind: QuireDb['kind'], orders: string[], filters: string[]): string[] {
+  const ordered = (column: string) => (kind === 'postgres' ? `${column} nulls first` : column);
   const names = [`unique quire_unique:${table}:slug: slug`];
-  for (const order of orders) names.push(`quire_idx:${table}:${order}: ${order}, id`);
-  for (const filter of ['status', 'category']) {
+  for (const order of orders) names.push(`quire_idx:${table}:${order}: ${ordered(order)}, id`);
+  for (const filter of filters) {
     names.push(`quire_count:${table}:${filter}: ${filter}`);
     for (const order of orders) {
-      if (order !== filter) names.push(`quire_idx:${table}:${filter}:${order}: ${filter}, ${order}, id`);
+      if (order !== filter)
+        names.push(`quire_idx:${table}:${filter}:${order}: ${ordered(filter)}, ${ordered(order)}, id`);
     }
   }
   return names.sort();
+}
+
+/** The index list of COLUMNS' table: text is indexed on SQLite, not on PostgreSQL. */
+function expectedIndexes(table: string, kind: QuireDb['kind']): string[] {
+  const text = kind === 'sqlite' ? ['title'] : [];
+  const orders = [...text, 'slug', 'status', 'published_at', 'category', 'created_at', 'updated_at'];
+  return plannedIndexes(table, kind, orders, ['status', 'category']);
 }
 
 describe('list indexes on SQLite', () => {
@@ -98,7 +110,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
   it('a new table gets an index per order, per filter and order, and a count index per filter', async () => {
     await createContentTable(schema, quire.engine, 'list_new', COLUMNS);
     // Text is indexed where any text fits an index (not PostgreSQL's b-tree); bodies and tags never.
-    expect(await indexesOf(quire, 'list_new')).toEqual(expectedIndexes('list_new', quire.kind === 'sqlite'));
+    expect(await indexesOf(quire, 'list_new')).toEqual(expectedIndexes('list_new', quire.kind));
   });
 
   it('follows renamed, dropped and added columns, keeping the indexes they leave alone', async () => {
@@ -119,15 +131,9 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     );
     const text = quire.kind === 'sqlite';
     const orders = [...(text ? ['title'] : []), 'slug', 'status', 'section', 'rank', 'created_at', 'updated_at'];
-    const expected = ['unique quire_unique:list_alter:slug: slug'];
-    for (const order of orders) expected.push(`quire_idx:list_alter:${order}: ${order}, id`);
-    for (const filter of ['status', 'section']) {
-      expected.push(`quire_count:list_alter:${filter}: ${filter}`);
-      for (const order of orders) {
-        if (order !== filter) expected.push(`quire_idx:list_alter:${filter}:${order}: ${filter}, ${order}, id`);
-      }
-    }
-    expect(await indexesOf(quire, 'list_alter')).toEqual(expected.sort());
+    expect(await indexesOf(quire, 'list_alter')).toEqual(
+      plannedIndexes('list_alter', quire.kind, orders, ['status', 'section']),
+    );
     const after = await storageOf(quire, 'list_alter');
     // Untouched columns' indexes are the same objects; the renamed column's are new ones.
     expect(after.get('quire_idx:list_alter:status:slug')).toBe(before.get('quire_idx:list_alter:status:slug'));
@@ -157,9 +163,30 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     }
     const before = await storageOf(quire, 'list_old');
     await migrate011(schema, quire.engine);
-    expect(await indexesOf(quire, 'list_old')).toEqual(expectedIndexes('list_old', quire.kind === 'sqlite'));
+    expect(await indexesOf(quire, 'list_old')).toEqual(expectedIndexes('list_old', quire.kind));
     const after = await storageOf(quire, 'list_old');
     for (const name of old) expect(after.get(name), name).toBe(before.get(name));
+  });
+
+  it('migration 017 rebuilds list indexes whose nulls are not first on PostgreSQL, keeping the others', async () => {
+    await createContentTable(schema, quire.engine, 'list_nulls', COLUMNS);
+    await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
+        preview_path, position, created_at, updated_at)
+      values ('list_nulls', 'list_nulls', 'list_nulls', 'Nulls', 'published', 'collection', 1,
+        ${JSON.stringify(COLUMNS)}, null, 98, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+    // The form 011 gave this index before nulls came first.
+    const name = 'quire_idx:list_nulls:status:published_at';
+    await schema.schema.dropIndex(name).execute();
+    await schema.schema.createIndex(name).on('list_nulls').columns(['status', 'published_at', 'id']).execute();
+    const before = await storageOf(quire, 'list_nulls');
+    await migrate017(schema, quire.engine);
+    expect(await indexesOf(quire, 'list_nulls')).toEqual(expectedIndexes('list_nulls', quire.kind));
+    const after = await storageOf(quire, 'list_nulls');
+    for (const [index, storage] of before) {
+      const rebuilt = quire.kind === 'postgres' && index === name;
+      if (rebuilt) expect(after.get(index), index).not.toBe(storage);
+      else expect(after.get(index), index).toBe(storage);
+    }
   });
 
   it('names stay within 63 bytes and distinct for long table and column names', async () => {

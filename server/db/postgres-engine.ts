@@ -1,5 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
+import { indexStatement } from './index-statement.js';
 import { changeNumber, createRowChangesTable, rowsChanged } from './postgres-row-changes.js';
 import {
   dropSearchText,
@@ -24,6 +25,8 @@ export const postgresEngine: DatabaseEngine = {
   jsonArrayContains,
   // Its b-tree entries are limited to about 2.7 kB.
   indexesAnyText: false,
+  // NULL is larger than any value in its b-tree order: lists and their indexes say `nulls first`.
+  sortsNullsFirst: false,
   isUniqueViolation,
   // A transaction-level advisory lock: released by COMMIT or ROLLBACK, never left behind.
   lockUntilCommit: async (db, key) => {
@@ -103,9 +106,11 @@ async function objectType(db: Kysely<unknown>, name: string): Promise<string | n
 
 /**
  * Indexes made by `create index` (not those of primary keys and constraints) of `table`, and any
- * named in `alsoNamed`. A plain b-tree index over columns gets the statement Kysely compiles for
- * one, so it compares equal to a planned index of the same name, uniqueness and columns; any other
- * (expressions, a predicate, another method) gets PostgreSQL's own definition, which never does.
+ * named in `alsoNamed`. A plain b-tree index over columns, ascending, each with nulls last or
+ * first, gets the statement `indexStatement` compiles for one, so it
+ * compares equal to a planned index of the same name, uniqueness, columns and null order; any other
+ * (expressions, a predicate, another method, `desc`) gets PostgreSQL's own
+ * definition, which never does.
  */
 async function indexes(
   db: Kysely<unknown>,
@@ -117,10 +122,16 @@ async function indexes(
     table: string;
     unique: boolean;
     plain: boolean;
+    nulls_first: string[] | null;
     columns: string[];
     definition: string;
   }>`select i.relname as name, t.relname as table, x.indisunique as unique,
       (x.indexprs is null and x.indpred is null and am.amname = 'btree') as plain,
+      -- indoption per column: 1 = desc, 2 = nulls first; null when a column has another option.
+      case when (select bool_and(o in (0, 2)) from unnest(x.indoption::int2[]) o) then
+        array(select a.attname::text from unnest(x.indkey::int2[], x.indoption::int2[]) k(attnum, o)
+          join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum where k.o = 2)
+      end as nulls_first,
       array(select a.attname::text from unnest(x.indkey::int2[]) with ordinality k(attnum, position)
         join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
         order by k.position) as columns,
@@ -134,8 +145,10 @@ async function indexes(
       and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)
       and (t.relname = ${table} or i.relname = any(${[...alsoNamed]}::text[]))`.execute(db);
   return result.rows.map((row) => {
-    let create = db.schema.createIndex(row.name).on(row.table).columns(row.columns);
-    if (row.unique) create = create.unique();
-    return { name: row.name, table: row.table, sql: row.plain ? create.compile().sql : row.definition };
+    const statement =
+      row.plain && row.nulls_first !== null
+        ? indexStatement(db, { ...row, nullsFirst: row.nulls_first }).compile().sql
+        : row.definition;
+    return { name: row.name, table: row.table, sql: statement };
   });
 }

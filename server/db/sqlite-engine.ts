@@ -22,6 +22,8 @@ export const sqliteEngine: DatabaseEngine = {
   jsonArrayContains,
   // Index keys of any length spill to overflow pages.
   indexesAnyText: true,
+  // NULL is smaller than any value in its comparisons.
+  sortsNullsFirst: true,
   isUniqueViolation,
   // One writer at a time already (group commit runs writes one after another).
   lockUntilCommit: async () => {},

@@ -102,7 +102,7 @@ describe.skipIf(!postgres.available)(`Quire on PostgreSQL${skipNote(postgres)}`,
       'create unique index "quire_unique:news:slug" on "news" ("slug")',
     );
     expect(indexes.find((index) => index.name === 'quire_idx:news:status:published_at')?.sql).toBe(
-      'create index "quire_idx:news:status:published_at" on "news" ("status", "published_at", "id")',
+      'create index "quire_idx:news:status:published_at" on "news" ("status" nulls first, "published_at" nulls first, "id")',
     );
   });
 

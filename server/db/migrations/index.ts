@@ -15,6 +15,7 @@ import * as revisions from './013-revisions.js';
 import * as searchDeletesNoted from './014-search-deletes-noted.js';
 import * as schedulesAndHooks from './015-schedules-and-hooks.js';
 import * as rowChanges from './016-row-changes.js';
+import * as listIndexNullOrder from './017-list-index-null-order.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -39,6 +40,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '014-search-deletes-noted': searchDeletesNoted,
   '015-schedules-and-hooks': schedulesAndHooks,
   '016-row-changes': rowChanges,
+  '017-list-index-null-order': listIndexNullOrder,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
