@@ -1,4 +1,5 @@
 import type { ContentTypeRepository } from '../db/content-type-repository.js';
+import { isDatabaseUnavailable } from '../db/postgres-errors.js';
 import { AppError } from '../errors/app-error.js';
 import { type ContentType, contentTypeFromRecord } from './content-type.js';
 
@@ -32,6 +33,24 @@ export class ContentTypeRegistry {
     this.types = records.map(contentTypeFromRecord);
     this.byTable = new Map(this.types.map((type) => [type.table, type]));
     this.bySlug = new Map(this.types.map((type) => [type.slug, type]));
+  }
+
+  /**
+   * Reloads the registry after this server committed a change to content types. On a database other
+   * servers share, the change stands even when the database went away right after its COMMIT: the
+   * types are then marked stale (the next request's `follow()` reloads them, as it would after
+   * another server's change) and false is returned, so the caller answers from what it committed
+   * instead of calling a saved change "not saved".
+   */
+  async reloadAfterCommit(): Promise<boolean> {
+    try {
+      await this.reload();
+      return true;
+    } catch (error) {
+      if (!this.followsOtherServers || !isDatabaseUnavailable(error)) throw error;
+      this.loadedVersion = -1;
+      return false;
+    }
   }
 
   /**

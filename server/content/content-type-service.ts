@@ -12,13 +12,13 @@ import {
   dropContentTable,
   type TableChange,
 } from '../db/content-schema-repository.js';
-import { ContentTypeRepository } from '../db/content-type-repository.js';
+import { type ContentTypeRecord, ContentTypeRepository } from '../db/content-type-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { RevisionRepository } from '../db/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { recordTypeChange, typeChangeDetail } from '../revisions/type-change-log.js';
-import { type ContentType, summarize } from './content-type.js';
+import { type ContentType, changedContentType, contentTypeFromRecord, summarize } from './content-type.js';
 import {
   bodyObject,
   readColumns,
@@ -62,6 +62,7 @@ export class ContentTypeService {
       if (hasProblems(problems)) throw validationError(problems);
       const columns = readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: slug, allowFrom: false });
 
+      let record: ContentTypeRecord | undefined;
       await this.writes.run({ schema: true }, async (trx) => {
         await this.claimRegistry(trx);
         if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
@@ -75,7 +76,7 @@ export class ContentTypeService {
         const repository = new ContentTypeRepository(trx);
         const now = timestampNow();
         await createContentTable(schemaOf(trx), this.engine, table, columns);
-        await repository.insert({
+        record = {
           id: slug,
           slug,
           table_name: table,
@@ -86,14 +87,16 @@ export class ContentTypeService {
           columns: JSON.stringify(columns),
           preview_path: previewPath,
           position: await repository.nextPosition(),
+          flat_meta: 0,
           created_at: now,
           updated_at: now,
-        });
+        };
+        await repository.insert(record);
         const detail = typeChangeDetail(null, { title: title as string, previewPath, columns });
         await recordTypeChange(trx, slug, 'create', detail, by);
       });
-      await this.registry.reload();
-      return summarize(this.registry.requireBySlug(slug));
+      const reloaded = await this.registry.reloadAfterCommit();
+      return summarize(reloaded || !record ? this.registry.requireBySlug(slug) : contentTypeFromRecord(record));
     });
   }
 
@@ -117,6 +120,7 @@ export class ContentTypeService {
           : readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: type.slug, allowFrom: true });
       if (columns && sameColumns(columns, type.columns)) columns = undefined;
 
+      let committed: ContentType | undefined;
       await this.writes.run({ schema: true }, async (trx) => {
         await this.claimRegistry(trx);
         let descriptors: ColumnDescriptor[] = [...type.columns];
@@ -136,9 +140,10 @@ export class ContentTypeService {
         const after = { title: title as string, previewPath, columns: columns ?? type.columns };
         const detail = typeChangeDetail(before, after);
         if (Object.keys(detail).length > 0) await recordTypeChange(trx, type.slug, 'update', detail, by);
+        committed = changedContentType(type, { title: title as string, previewPath, columns: descriptors });
       });
-      await this.registry.reload();
-      return summarize(this.registry.requireBySlug(slug));
+      const reloaded = await this.registry.reloadAfterCommit();
+      return summarize(reloaded || !committed ? this.registry.requireBySlug(slug) : committed);
     });
   }
 
@@ -176,7 +181,7 @@ export class ContentTypeService {
         await new RevisionRepository(trx).deleteTable(type.table);
         await recordTypeChange(trx, type.slug, 'delete', { title: { from: type.title, to: null } }, by);
       });
-      await this.registry.reload();
+      await this.registry.reloadAfterCommit();
       return summarize(type);
     });
   }

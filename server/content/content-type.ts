@@ -68,6 +68,21 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     custom: record.custom === 1,
     previewPath: record.preview_path,
     flatMeta: record.flat_meta === 1,
+    ...columnFacts(columns),
+  };
+}
+
+/** A type with a changed title, preview path and columns (checked already), as its record would read. */
+export function changedContentType(
+  type: ContentType,
+  change: { title: string; previewPath: string | null; columns: readonly ColumnDescriptor[] },
+): ContentType {
+  return { ...type, title: change.title, previewPath: change.previewPath, ...columnFacts(change.columns) };
+}
+
+/** What a type's columns decide: the lookups, the published descriptors, title, slug and search columns. */
+function columnFacts(columns: readonly ColumnDescriptor[]) {
+  return {
     columns,
     columnsByName: new Map(columns.map((column) => [column.name, column])),
     publishedColumns: columns.map(publishColumn),
