@@ -8,7 +8,7 @@ describe('parseListQuery', () => {
   it('defaults to the first 100 rows in id order', () => {
     expect(parseListQuery(news, {})).toEqual({
       selection: { equals: [] },
-      page: { limit: DEFAULT_LIMIT, offset: 0, order: 'id', desc: false },
+      page: { limit: DEFAULT_LIMIT, offset: 0, order: 'id', desc: false, orderByText: false },
     });
   });
 
@@ -24,7 +24,7 @@ describe('parseListQuery', () => {
       equals: [{ column: 'status', value: 'published', match: 'equals' }],
       search: { columns: ['title', 'slug'], keywords: ['Über'] },
     });
-    expect(options.page).toEqual({ limit: 20, offset: 40, order: 'published_at', desc: true });
+    expect(options.page).toEqual({ limit: 20, offset: 40, order: 'published_at', desc: true, orderByText: false });
   });
 
   it('splits a filter at the first equals sign only', () => {

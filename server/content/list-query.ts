@@ -39,13 +39,15 @@ export function parseListQuery(
       );
     }
   }
+  const order = parseOrder(type, query.order);
   return {
     selection: parseFilters(type, query.filter, targets),
     page: {
       limit: parseWholeNumber(query.limit, 'limit', DEFAULT_LIMIT, MAX_LIMIT),
       offset: parseWholeNumber(query.offset, 'offset', 0, MAX_OFFSET),
-      order: parseOrder(type, query.order),
+      order,
       desc: parseDesc(query.desc),
+      orderByText: type.columnsByName.get(order)?.type === 'text',
     },
   };
 }

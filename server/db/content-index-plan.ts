@@ -13,12 +13,15 @@ export interface IndexPlan {
    * cannot serve them. `id` is never null and keeps the engine's order, which its primary key has.
    */
   nullsFirst: string[];
+  /** Text columns indexed by their first characters (`engine.textIndexPrefix`), by name. */
+  prefixes: Record<string, number>;
 }
 
 /**
  * Column types whose values are short enough for any index (and are ordered or filtered on by
- * lists). `text` joins them where the engine can index any text; `textarea` and `markdown` (bodies
- * up to 1 MB) never do: an index would copy every body, and ordering by one is a sort.
+ * lists). `text` joins them, whole where the engine can index any text, else by its first
+ * characters; `textarea` and `markdown` (bodies up to 1 MB) never do: an index would copy every
+ * body, and ordering by one is a sort.
  */
 const ORDER_INDEXED: ReadonlySet<ColumnType> = new Set<ColumnType>([
   'select',
@@ -52,11 +55,17 @@ const SYSTEM_ORDERS = ['created_at', 'updated_at'] as const;
  *   count of a filter value (and of all rows) reads the fewest pages;
  * - slugs unique.
  *
- * Text columns that are not indexed (bodies) are sorted when a list orders by them.
+ * Where an index cannot hold any text (`engine.textIndexPrefix`), a `text` column's indexes hold its
+ * first characters, and lists ordered by it order by those first (see content-repository.ts).
+ * Bodies (`textarea`, `markdown`) are not indexed: lists ordered by them sort.
  */
 export function indexesFor(engine: DatabaseEngine, table: string, columns: readonly ColumnDescriptor[]): IndexPlan[] {
-  const indexed = (type: ColumnType) => ORDER_INDEXED.has(type) || (type === 'text' && engine.indexesAnyText);
+  const indexed = (type: ColumnType) => ORDER_INDEXED.has(type) || type === 'text';
   const orders = [...columns.filter((column) => indexed(column.type)).map((column) => column.name), ...SYSTEM_ORDERS];
+  const texts = new Set(columns.filter((column) => column.type === 'text').map((column) => column.name));
+  const prefix = engine.textIndexPrefix;
+  const prefixesOf = (names: string[]): Record<string, number> =>
+    prefix === null ? {} : Object.fromEntries(names.filter((name) => texts.has(name)).map((name) => [name, prefix]));
   const filters = columns.filter((column) => FILTER_INDEXED.has(column.type)).map((column) => column.name);
   // Non-unique indexes end with `id`, the tie-breaker of every order, which their names leave out.
   const ordered = (columns: string[]): IndexPlan => ({
@@ -64,6 +73,7 @@ export function indexesFor(engine: DatabaseEngine, table: string, columns: reado
     columns: [...columns, 'id'],
     unique: false,
     nullsFirst: engine.sortsNullsFirst ? [] : columns,
+    prefixes: prefixesOf(columns),
   });
   const plans: IndexPlan[] = [];
   for (const column of columns) {
@@ -73,12 +83,19 @@ export function indexesFor(engine: DatabaseEngine, table: string, columns: reado
         columns: [column.name],
         unique: true,
         nullsFirst: [],
+        prefixes: {},
       });
   }
   for (const order of orders) plans.push(ordered([order]));
   for (const filter of filters) {
     // Counts look values up; the order of nulls does not matter to them.
-    plans.push({ name: contentCountIndexName(table, filter), columns: [filter], unique: false, nullsFirst: [] });
+    plans.push({
+      name: contentCountIndexName(table, filter),
+      columns: [filter],
+      unique: false,
+      nullsFirst: [],
+      prefixes: {},
+    });
     for (const order of orders) if (order !== filter) plans.push(ordered([filter, order]));
   }
   return plans;

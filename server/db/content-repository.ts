@@ -9,6 +9,7 @@ import {
   sql,
 } from 'kysely';
 import { type DatabaseEngine, type MemorySearchQuery, sameColumns } from './engine.js';
+import { prefixedColumn } from './index-statement.js';
 import { KeptCounts } from './kept-counts.js';
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
@@ -50,6 +51,11 @@ export interface RowPage {
   desc: boolean;
   limit: number;
   offset: number;
+  /**
+   * The order column is a `text` column: where the engine's indexes hold only its first characters
+   * (`textIndexPrefix`), the list orders by those first, which an index serves, then by the value.
+   */
+  orderByText?: boolean;
 }
 
 /** A list's counts: all rows, and rows matching its selection. */
@@ -96,8 +102,13 @@ export class ContentRepository {
     const modifiers: OrderByModifiers = this.engine.sortsNullsFirst
       ? direction
       : (order) => (page.desc ? order.desc().nullsLast() : order.asc().nullsFirst());
+    // A prefix orders as the whole value does (it differs where the value does, or is shorter), so
+    // ordering by it first changes nothing but lets its index serve the order.
+    const prefix = page.orderByText ? (this.engine.textIndexPrefix ?? undefined) : undefined;
     const ordered = <Q extends SelectQueryBuilder<Record<string, StoredRow>, string, object>>(query: Q): Q => {
-      const byColumn = query.orderBy(sql.id(page.order), modifiers) as Q;
+      let byColumn = query;
+      if (prefix !== undefined) byColumn = byColumn.orderBy(prefixedColumn(page.order, prefix), modifiers) as Q;
+      byColumn = byColumn.orderBy(sql.id(page.order), modifiers) as Q;
       return page.order === 'id' ? byColumn : (byColumn.orderBy(sql.id('id'), direction) as Q);
     };
     const where = await this.whereOf(table, selection);

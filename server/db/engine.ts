@@ -33,10 +33,12 @@ export interface DatabaseEngine {
   /** Whether the JSON array stored in `column` holds `value` (tags membership). */
   jsonArrayContains(column: string, value: unknown): Expression<SqlBool>;
   /**
-   * Whether an index can hold any text value. PostgreSQL's b-tree refuses entries over about 2.7 kB,
-   * so there a text column (up to 100,000 characters) gets no index and lists ordered by it sort.
+   * Null when an index can hold any text value (SQLite). Else the number of leading characters of a
+   * `text` column its list indexes hold (`left(column, n)`): PostgreSQL's b-tree refuses entries
+   * over about 2.7 kB, and a text column holds up to 100,000 characters. Lists ordered by such a
+   * column order by that prefix first, which the index serves, then by the whole value.
    */
-  readonly indexesAnyText: boolean;
+  readonly textIndexPrefix: number | null;
   /**
    * Whether `order by x` puts nulls first (and `desc` last) without being told, as SQLite does.
    * PostgreSQL puts them last; there lists and their indexes say `nulls first` so that a list is in

@@ -1,6 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
-import { indexStatement } from './index-statement.js';
+import { type IndexShape, indexStatement } from './index-statement.js';
 import { changeNumber, createRowChangesTable, rowsChanged } from './postgres-row-changes.js';
 import {
   dropSearchText,
@@ -23,8 +23,8 @@ export const postgresEngine: DatabaseEngine = {
   containsIgnoringCase: (table, columns, keyword) => matchesSearchText(table, columns, [keyword]),
   canHold,
   jsonArrayContains,
-  // Its b-tree entries are limited to about 2.7 kB.
-  indexesAnyText: false,
+  // Its b-tree entries are limited to about 2.7 kB: 200 characters take at most 800 bytes.
+  textIndexPrefix: 200,
   // NULL is larger than any value in its b-tree order: lists and their indexes say `nulls first`.
   sortsNullsFirst: false,
   isUniqueViolation,
@@ -106,10 +106,10 @@ async function objectType(db: Kysely<unknown>, name: string): Promise<string | n
 
 /**
  * Indexes made by `create index` (not those of primary keys and constraints) of `table`, and any
- * named in `alsoNamed`. A plain b-tree index over columns, ascending, each with nulls last or
- * first, gets the statement `indexStatement` compiles for one, so it
- * compares equal to a planned index of the same name, uniqueness, columns and null order; any other
- * (expressions, a predicate, another method, `desc`) gets PostgreSQL's own
+ * named in `alsoNamed`. A b-tree index without a predicate whose keys are columns or `left(column,
+ * n)`, ascending, each with nulls last or first, gets the statement `indexStatement` compiles for
+ * one, so it compares equal to a planned index of the same name, uniqueness, keys and null order;
+ * any other (other expressions, a predicate, another method, `desc`) gets PostgreSQL's own
  * definition, which never does.
  */
 async function indexes(
@@ -121,20 +121,18 @@ async function indexes(
     name: string;
     table: string;
     unique: boolean;
-    plain: boolean;
-    nulls_first: string[] | null;
-    columns: string[];
+    shaped: boolean;
+    keys: { column: string | null; expression: string | null; option: number }[];
     definition: string;
   }>`select i.relname as name, t.relname as table, x.indisunique as unique,
-      (x.indexprs is null and x.indpred is null and am.amname = 'btree') as plain,
-      -- indoption per column: 1 = desc, 2 = nulls first; null when a column has another option.
-      case when (select bool_and(o in (0, 2)) from unnest(x.indoption::int2[]) o) then
-        array(select a.attname::text from unnest(x.indkey::int2[], x.indoption::int2[]) k(attnum, o)
-          join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum where k.o = 2)
-      end as nulls_first,
-      array(select a.attname::text from unnest(x.indkey::int2[]) with ordinality k(attnum, position)
-        join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum
-        order by k.position) as columns,
+      (x.indpred is null and am.amname = 'btree') as shaped,
+      -- Each key: a column, or an expression as PostgreSQL prints it; option 1 = desc, 2 = nulls first.
+      array(select json_build_object('column', a.attname::text,
+          'expression', case when k.attnum = 0 then pg_get_indexdef(x.indexrelid, k.position::int, false) end,
+          'option', k.option)
+        from unnest(x.indkey::int2[], x.indoption::int2[]) with ordinality k(attnum, option, position)
+        left join pg_attribute a on a.attrelid = x.indrelid and a.attnum = k.attnum and k.attnum <> 0
+        order by k.position) as keys,
       pg_get_indexdef(x.indexrelid) as definition
     from pg_index x
     join pg_class i on i.oid = x.indexrelid
@@ -145,10 +143,33 @@ async function indexes(
       and not exists (select 1 from pg_constraint c where c.conindid = x.indexrelid)
       and (t.relname = ${table} or i.relname = any(${[...alsoNamed]}::text[]))`.execute(db);
   return result.rows.map((row) => {
-    const statement =
-      row.plain && row.nulls_first !== null
-        ? indexStatement(db, { ...row, nullsFirst: row.nulls_first }).compile().sql
-        : row.definition;
+    const shape = row.shaped ? indexShapeOf(row.keys) : null;
+    const statement = shape ? indexStatement(db, { ...row, ...shape }).compile().sql : row.definition;
     return { name: row.name, table: row.table, sql: statement };
   });
+}
+
+/** `"left"(column, n)` as PostgreSQL prints it; the column bare or double-quoted. */
+const LEFT_PREFIX = /^"left"\((?:([a-z_][a-z0-9_$]*)|"((?:[^"]|"")+)"), (\d+)\)$/;
+
+/** The columns, null orders and prefixes of an index's keys, or null when one is none of those. */
+function indexShapeOf(
+  keys: readonly { column: string | null; expression: string | null; option: number }[],
+): Pick<IndexShape, 'columns' | 'nullsFirst' | 'prefixes'> | null {
+  const columns: string[] = [];
+  const nullsFirst: string[] = [];
+  const prefixes: Record<string, number> = {};
+  for (const key of keys) {
+    if (key.option !== 0 && key.option !== 2) return null;
+    let column = key.column;
+    if (column === null) {
+      const prefix = LEFT_PREFIX.exec(key.expression ?? '');
+      if (!prefix) return null;
+      column = prefix[1] ?? prefix[2].replaceAll('""', '"');
+      prefixes[column] = Number(prefix[3]);
+    }
+    columns.push(column);
+    if (key.option === 2) nullsFirst.push(column);
+  }
+  return { columns, nullsFirst, prefixes };
 }

@@ -21,7 +21,7 @@ export const sqliteEngine: DatabaseEngine = {
   canHold: () => true,
   jsonArrayContains,
   // Index keys of any length spill to overflow pages.
-  indexesAnyText: true,
+  textIndexPrefix: null,
   // NULL is smaller than any value in its comparisons.
   sortsNullsFirst: true,
   isUniqueViolation,
