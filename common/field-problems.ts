@@ -145,7 +145,7 @@ export function describeProblem(problem: FieldProblem): string {
         ? `points at ${problem.table}, which has no slug to filter by`
         : `can be filtered by the ${problem.table} slug ${problem.slugs.join(' or ')} only`;
     case 'not_a_row_id':
-      return 'must be 1 to 128 letters, digits or . _ ~ - characters';
+      return 'must be 1 to 128 letters, digits or . _ ~ - characters, and not trash';
     case 'too_large':
       return `must be at most ${problem.limit} bytes`;
     case 'outcome_unknown':
