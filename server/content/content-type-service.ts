@@ -15,6 +15,7 @@ import {
 import { type ContentTypeRecord, ContentTypeRepository } from '../db/content-type-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { RevisionRepository } from '../db/revision-repository.js';
+import { ScheduleRepository } from '../db/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { recordTypeChange, typeChangeDetail } from '../revisions/type-change-log.js';
@@ -177,8 +178,10 @@ export class ContentTypeService {
         }
         await dropContentTable(schemaOf(trx), this.engine, type.table);
         await new ContentTypeRepository(trx).delete(type.id);
-        // A new type given this table later starts with no history (and no trash) of this one's rows.
+        // A new type given this table later starts with no history (and no trash) of this one's rows,
+        // and none of its pending scheduled changes.
         await new RevisionRepository(trx).deleteTable(type.table);
+        await new ScheduleRepository(trx).removeTable(type.table);
         await recordTypeChange(trx, type.slug, 'delete', { title: { from: type.title, to: null } }, by);
       });
       await this.registry.reloadAfterCommit();

@@ -153,6 +153,37 @@ describe('scheduling a row', () => {
   });
 });
 
+describe('deleting a content type', () => {
+  it('forgets its rows’ pending changes: a type made later with its table starts with none', async () => {
+    const columns = [
+      { name: 'title', label: 'Title', type: 'text', required: true },
+      {
+        name: 'status',
+        label: 'Status',
+        type: 'select',
+        required: true,
+        options: [
+          { id: 'draft', text: 'Draft' },
+          { id: 'published', text: 'Published' },
+        ],
+      },
+    ];
+    await ok('POST', '/cms-content', { title: 'Notices', columns });
+    const id = (await ok('POST', '/cms/notices', { title: 'Soon', status: 'draft' })).id as string;
+    clock = new Date('2026-11-30T12:00:00.000Z');
+    await ok('POST', `/cms/notices/${id}/schedule`, { status: 'published', at: '2026-11-30 13:00:00' });
+    await ok('DELETE', '/cms-content/notices?force=true');
+    const { rows } = await sql`select * from quire_schedules where table_name = 'notices'`.execute(server.database.db);
+    expect(rows).toEqual([]);
+    await ok('POST', '/cms-content', { title: 'Notices', columns });
+    await ok('POST', `/cms/notices/${id}`, { title: 'Again', status: 'draft' });
+    expect(((await ok('GET', `/cms/notices/${id}`)).rows[0] as ScheduledRow).schedule).toBeNull();
+    clock = new Date('2026-11-30T13:00:00.000Z');
+    expect(await schedulesOf(server).runDue()).toBe(0);
+    expect((await ok('GET', `/cms/notices/${id}`)).rows[0]).toMatchObject({ status: 'draft' });
+  });
+});
+
 // Another process writing the SQLite file (a tool) is seen through its commit; PostgreSQL always asks.
 describe.skipIf(testEngine() !== 'sqlite')('a schedule another process wrote', () => {
   it('shows on the rows read next, though this server knew of no schedule of the type', async () => {
