@@ -3,32 +3,60 @@ import type { Kysely } from 'kysely';
 import type { BulkWriter } from './bulk-writer.js';
 import type { SqliteQuireDb } from './database.js';
 import { searchIndexName, searchTriggerName } from './internal-names.js';
+import { memoryBulkWriter, quote, sqliteBulkWriter } from './sqlite-bulk-writer.js';
 
 /** Page cache during an import (KiB, as SQLite's negative cache_size): the indexes stay in memory. */
 const IMPORT_CACHE_KIB = 512 * 1024;
 
 /**
- * Runs a bulk import into `table` as ONE SQLite transaction (all rows or none): prepared statements
- * for every lookup and insert, a large page cache, and the search index filled once at the end
- * instead of by its insert trigger row by row (the trigger is dropped and re-created inside the same
- * transaction, so a failed import leaves it as it was), and into an empty table the plain indexes
- * built once at the end. `work` returns whether to commit.
+ * FTS5's in-memory term buffer while the import fills the search index (bytes; its default is 1 MB).
+ * FTS5 writes a segment each time the buffer fills and merges segments as they pile up: at 100k
+ * rows the fill took 1.2-1.5 s with the default and 0.6-0.9 s with 256 MB (one segment), measured
+ * on the stored rows of the bench (bench/import-floor.mjs). Set back once the index is filled.
+ */
+const IMPORT_FTS_HASH_BYTES = 256 * 1024 * 1024;
+const DEFAULT_FTS_HASH_BYTES = 1024 * 1024;
+
+/** One plain (or unique) index of the table, dropped for the load and created again from its SQL. */
+interface IndexPlan {
+  name: string;
+  sql: string;
+}
+
+/**
+ * Runs a bulk import into `table` as ONE SQLite transaction (all rows or none): one prepared
+ * insert, a large page cache, and the search index filled once at the end instead of by its insert
+ * trigger row by row (the trigger is dropped and re-created inside the same transaction, so a failed
+ * import leaves it as it was).
+ *
+ * Into an empty table (where the work is largest), more of it moves to the end, where SQLite does
+ * it in bulk: the lookups of `lookupColumns` (slugs) and of ids are answered from memory (exact:
+ * the table is empty and no other writer can add rows during the transaction), so every index but
+ * the primary key's, unique ones on those columns included, is dropped for the load and built once
+ * from the rows; rows go in multi-row INSERTs; and, when no other connection has the database open,
+ * the import runs with a rollback journal (see `withRollbackJournal`). `work` returns whether to commit.
  */
 export async function runBulkImport(
   database: SqliteQuireDb,
   table: string,
   columns: readonly string[],
+  lookupColumns: readonly string[],
   work: (writer: BulkWriter) => Promise<boolean>,
 ): Promise<boolean> {
   const { raw } = database;
   const previousCache = raw.pragma('cache_size', { simple: true });
   raw.pragma(`cache_size = -${IMPORT_CACHE_KIB}`);
-  const index = searchIndexName(table);
   const insertTrigger = searchTriggerName(table, 'insert');
   const trigger = raw
     .prepare(`select sql from sqlite_master where type = 'trigger' and name = ?`)
     .pluck()
     .get(insertTrigger) as string | undefined;
+  const empty =
+    raw
+      .prepare(`select not exists (select 1 from ${quote(table)})`)
+      .pluck()
+      .get() === 1;
+  const journal = empty ? rollbackJournalIfAlone(raw) : false;
   raw.exec('begin immediate');
   let committed = false;
   try {
@@ -38,30 +66,20 @@ export async function runBulkImport(
         .pluck()
         .get() as number) ?? 0;
     if (trigger) raw.exec(`drop trigger ${quote(insertTrigger)}`);
-    // Into an empty table, the plain indexes are cheaper built once from the rows than kept row by
-    // row (random inserts into five b-trees); unique ones stay, they answer the lookups.
-    const deferred =
+    // Checked again inside the transaction: another process may have written since.
+    const deferred = lastRowid === 0 ? deferredIndexes(raw, table, lookupColumns) : [];
+    for (const plan of deferred) raw.exec(`drop index ${quote(plan.name)}`);
+    const db = database.db as unknown as Kysely<unknown>;
+    const writer =
       lastRowid === 0
-        ? (raw
-            .prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = ? and sql is not null`)
-            .all(table) as { name: string; sql: string }[])
-        : [];
-    const rebuilt = deferred.filter((plan) => !/^\s*create\s+unique\b/i.test(plan.sql));
-    for (const plan of rebuilt) raw.exec(`drop index ${quote(plan.name)}`);
-    const writer = bulkWriter(database.db as unknown as Kysely<unknown>, raw, table, columns);
+        ? memoryBulkWriter(db, raw, table, columns, lookupColumns)
+        : sqliteBulkWriter(db, raw, table, columns);
     const commit = await work(writer);
     if (commit) {
-      for (const plan of rebuilt) raw.exec(plan.sql);
+      writer.finish();
+      for (const plan of deferred) raw.exec(plan.sql);
       if (trigger) {
-        const searched = (raw.prepare(`select name from pragma_table_info(?)`).pluck().all(index) as string[]).map(
-          quote,
-        );
-        const folded = searched.map((column) => `quire_fold(${column})`);
-        raw
-          .prepare(
-            `insert into ${quote(index)}(rowid, ${searched.join(', ')}) select rowid, ${folded.join(', ')} from ${quote(table)} where rowid > ?`,
-          )
-          .run(lastRowid);
+        fillSearchIndex(raw, table, lastRowid);
         raw.exec(trigger);
       }
       raw.exec('commit');
@@ -71,49 +89,82 @@ export async function runBulkImport(
   } finally {
     if (!committed && raw.inTransaction) raw.exec('rollback');
     raw.pragma(`cache_size = ${previousCache}`);
+    if (journal) backToWal(raw);
   }
 }
 
-function bulkWriter(
-  db: Kysely<unknown>,
-  raw: Database.Database,
-  table: string,
-  columns: readonly string[],
-): BulkWriter {
-  const untyped = db as unknown as Kysely<Record<string, Record<string, unknown>>>;
-  // Kysely writes the insert (the dialect's SQL); it runs as one prepared statement.
-  const sample = Object.fromEntries(columns.map((column) => [column, null]));
-  const insert = raw.prepare(untyped.insertInto(table).values(sample).compile().sql);
-  const exists = raw.prepare(`select 1 from ${quote(table)} where id = ?`).pluck();
-  const taken = new Map<string, Database.Statement>();
-  const startingWith = new Map<string, Database.Statement>();
-  const statement = (cache: Map<string, Database.Statement>, column: string, text: string) => {
-    let prepared = cache.get(column);
-    if (!prepared) {
-      prepared = raw.prepare(text).pluck();
-      cache.set(column, prepared);
-    }
-    return prepared;
-  };
-  return {
-    rowExists: (id) => exists.get(id) !== undefined,
-    slugTaken: (column, slug) =>
-      statement(taken, column, `select 1 from ${quote(table)} where ${quote(column)} = ?`).get(slug) !== undefined,
-    valuesStartingWith(column, prefix) {
-      const range = statement(
-        startingWith,
-        column,
-        `select ${quote(column)} from ${quote(table)} where ${quote(column)} >= ? and ${quote(column)} < ?`,
-      );
-      const values = range.all(prefix, `${prefix}\u{10FFFF}`) as string[];
-      return new Set(values.filter((value) => value.startsWith(prefix)));
-    },
-    insert(row) {
-      insert.run(...columns.map((column) => row[column] ?? null));
-    },
-  };
+/**
+ * The indexes to build after loading an empty table: every one SQLite keeps from an SQL statement
+ * (not the primary key's), except unique ones over a column the import does not check in memory:
+ * those must refuse a duplicate as it goes in.
+ */
+function deferredIndexes(raw: Database.Database, table: string, lookupColumns: readonly string[]): IndexPlan[] {
+  const indexes = raw
+    .prepare(`select name, sql from sqlite_master where type = 'index' and tbl_name = ? and sql is not null`)
+    .all(table) as IndexPlan[];
+  const checked = new Set(lookupColumns);
+  const columnsOf = raw.prepare('select name from pragma_index_info(?)').pluck();
+  return indexes.filter(
+    (plan) =>
+      !/^\s*create\s+unique\b/i.test(plan.sql) ||
+      (columnsOf.all(plan.name) as (string | null)[]).every((column) => column !== null && checked.has(column)),
+  );
 }
 
-function quote(identifier: string): string {
-  return `"${identifier.replaceAll('"', '""')}"`;
+/**
+ * Fills the search index with the rows after `lastRowid`, with a large FTS5 term buffer (see
+ * IMPORT_FTS_HASH_BYTES) set back to the one it had once they are in.
+ */
+function fillSearchIndex(raw: Database.Database, table: string, lastRowid: number): void {
+  const index = quote(searchIndexName(table));
+  const searched = (
+    raw.prepare(`select name from pragma_table_info(?)`).pluck().all(searchIndexName(table)) as string[]
+  ).map(quote);
+  const folded = searched.map((column) => `quire_fold(${column})`);
+  // Set through FTS5's own command (its shadow tables are read-only to SQL); FTS5 wants an integer
+  // literal, and better-sqlite3 binds numbers as reals.
+  const hashSize = (bytes: number) => raw.exec(`insert into ${index}(${index}, rank) values ('hashsize', ${bytes})`);
+  const previous = raw
+    .prepare(`select v from ${quote(`${searchIndexName(table)}_config`)} where k = 'hashsize'`)
+    .pluck()
+    .get() as number | undefined;
+  hashSize(IMPORT_FTS_HASH_BYTES);
+  raw
+    .prepare(
+      `insert into ${index}(rowid, ${searched.join(', ')}) select rowid, ${folded.join(', ')} from ${quote(table)} where rowid > ?`,
+    )
+    .run(lastRowid);
+  hashSize(Number.isInteger(previous) ? (previous as number) : DEFAULT_FTS_HASH_BYTES);
+}
+
+/**
+ * Switches the connection from WAL to a rollback journal for the import, when no other connection
+ * has the database open (else SQLite refuses at once and the import stays in WAL). Into an empty
+ * table the rows are new pages past the end of the file, which a rollback journal does not copy:
+ * each page is written once, into the database, where WAL writes it to the log and copies it into
+ * the database again at the checkpoint (100k rows: commit and close 0.3 s against 0.7-1.0 s).
+ * `synchronous=FULL` stays, so the COMMIT is as durable either way; `backToWal` switches back after
+ * it, and every connection Quire opens asks for WAL again (sqlite-dialect.ts), so a crash in
+ * between leaves nothing to repair. While it runs, another process opening the database waits
+ * (its busy timeout) instead of reading.
+ */
+function rollbackJournalIfAlone(raw: Database.Database): boolean {
+  const timeout = raw.pragma('busy_timeout', { simple: true });
+  raw.pragma('busy_timeout = 0');
+  try {
+    return raw.pragma('journal_mode = delete', { simple: true }) === 'delete';
+  } catch {
+    return false; // SQLITE_BUSY: another connection has the database open
+  } finally {
+    raw.pragma(`busy_timeout = ${timeout}`);
+  }
+}
+
+function backToWal(raw: Database.Database): void {
+  try {
+    raw.pragma('journal_mode = wal');
+  } catch {
+    // Another process opened the database meanwhile and holds it; its own open asked for WAL, and so
+    // does the next one: the journal mode is only a setting, the rows are committed either way.
+  }
 }

@@ -125,8 +125,8 @@ function bulkImport(
   columns: readonly string[],
   work: (writer: BulkWriter) => Promise<boolean>,
 ): Promise<boolean> {
-  if (database.kind === 'sqlite') return runBulkImport(database, type.table, columns, work);
   const slugs = type.columns.filter((column) => column.type === 'slug').map((column) => column.name);
+  if (database.kind === 'sqlite') return runBulkImport(database, type.table, columns, slugs, work);
   return runPostgresBulkImport(database, type.table, columns, slugs, work);
 }
 

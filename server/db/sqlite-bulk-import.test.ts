@@ -1,0 +1,150 @@
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import Database from 'better-sqlite3';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { importCommand } from '../import/import-command.js';
+import { openDatabase } from './database.js';
+import { searchIndexName } from './internal-names.js';
+
+let dir: string;
+let dbFile: string;
+
+function sink(): Writable & { text: string } {
+  const stream = new Writable({
+    write(chunk, _encoding, done) {
+      stream.text += String(chunk);
+      done();
+    },
+  }) as Writable & { text: string };
+  stream.text = '';
+  return stream;
+}
+
+async function runImport(rows: readonly object[]) {
+  const path = join(dir, 'rows.ndjson');
+  writeFileSync(path, rows.map((row) => JSON.stringify(row)).join('\n'));
+  const out = sink();
+  const err = sink();
+  const code = await importCommand(['--db', dbFile, '--type', 'news', path], { out, err });
+  return { code, out: out.text, err: err.text };
+}
+
+/**
+ * The schema of `news` and its search index's settings, as SQLite stores them. The import sets
+ * FTS5's term buffer size back to its default after filling the index, which FTS5 keeps as a row of
+ * its own (its settings table is read-only to SQL): the row is read as the default it names.
+ */
+function schemaOf(raw: Database.Database) {
+  const config = raw.prepare(`select k, v from "${searchIndexName('news')}_config" order by k`).all() as {
+    k: string;
+    v: unknown;
+  }[];
+  return {
+    objects: raw.prepare(`select type, name, sql from sqlite_master where tbl_name = 'news' order by type, name`).all(),
+    searchConfig: config.filter((setting) => !(setting.k === 'hashsize' && setting.v === 1024 * 1024)),
+  };
+}
+
+function readDb<T>(work: (raw: Database.Database) => T): T {
+  const raw = new Database(dbFile, { readonly: true });
+  try {
+    return work(raw);
+  } finally {
+    raw.close();
+  }
+}
+
+const row = (title: string, extra: object = {}) => ({
+  title,
+  status: 'draft',
+  published_at: '2025-01-01 00:00:00',
+  ...extra,
+});
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-bulk-'));
+  dbFile = join(dir, 'content.sqlite');
+  await (await openDatabase(dbFile)).close();
+});
+
+afterEach(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('SQLite bulk import into an empty table', () => {
+  it('gives the slugs, ids and refusals of row-by-row writes, and leaves schema, search and WAL as they were', async () => {
+    const before = readDb(schemaOf);
+    // Past 64 equal titles the in-memory slug set merges its recent additions into its sorted part.
+    const rows = [
+      ...Array.from({ length: 150 }, () => row('Same title')),
+      row('Given', { id: 'given-1', slug: 'same-title-9000' }),
+      row('Other'),
+    ];
+    const result = await runImport(rows);
+    expect(result.err).toBe('');
+    expect(result.code).toBe(0);
+    readDb((raw) => {
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(schemaOf(raw)).toEqual(before);
+      expect(raw.pragma('integrity_check', { simple: true })).toBe('ok');
+      const slugs = raw.prepare('select slug from news order by rowid').pluck().all();
+      expect(slugs.slice(0, 3)).toEqual(['same-title', 'same-title-2', 'same-title-3']);
+      expect(slugs.slice(148)).toEqual(['same-title-149', 'same-title-150', 'same-title-9000', 'other']);
+      expect(new Set(slugs).size).toBe(152);
+      expect(raw.prepare(`select id from news where title = 'Given'`).pluck().get()).toBe('given-1');
+      // The search index holds every row once (the FTS5 check compares it with its content).
+      expect(
+        raw
+          .prepare(`select count(*) from "${searchIndexName('news')}"`)
+          .pluck()
+          .get(),
+      ).toBe(152);
+      const plan = raw
+        .prepare(`explain query plan select id from news where slug = 'other'`)
+        .all()
+        .map((step) => (step as { detail: string }).detail)
+        .join();
+      expect(plan).toContain('quire_unique:news:slug');
+    });
+    const fts = new Database(dbFile);
+    const index = `"${searchIndexName('news')}"`;
+    expect(() => fts.exec(`insert into ${index}(${index}) values ('integrity-check')`)).not.toThrow();
+    fts.close();
+  });
+
+  it('refuses an id or slug given twice in the file, or one the file generated before, and writes nothing', async () => {
+    const before = readDb(schemaOf);
+    const result = await runImport([
+      row('First', { id: 'twice' }),
+      row('Second', { id: 'twice' }),
+      row('Third'),
+      row('Fourth', { slug: 'third' }),
+    ]);
+    expect(result.code).toBe(1);
+    expect(result.err.split('\n').slice(0, 3)).toEqual([
+      'rows.ndjson line 2: id "twice" is already taken',
+      'rows.ndjson line 4: slug is already taken',
+      'quire import: 2 of 4 rows refused; nothing was imported',
+    ]);
+    readDb((raw) => {
+      expect(raw.prepare('select count(*) from news').pluck().get()).toBe(0);
+      expect(raw.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(schemaOf(raw)).toEqual(before);
+    });
+  });
+
+  it('imports in WAL while another connection has the database open, and that one reads the rows', async () => {
+    const other = new Database(dbFile);
+    try {
+      expect(other.prepare('select count(*) from news').pluck().get()).toBe(0);
+      const result = await runImport([row('One'), row('Two')]);
+      expect(result.code).toBe(0);
+      expect(other.pragma('journal_mode', { simple: true })).toBe('wal');
+      expect(other.prepare('select title from news order by rowid').pluck().all()).toEqual(['One', 'Two']);
+    } finally {
+      other.close();
+    }
+  });
+});
