@@ -54,6 +54,7 @@ const POSTGRES_API_SUITES = [
   'server/http/accounts-api.test.ts',
   'server/accounts/account-command.test.ts',
   'server/http/accounts-hostile-api.test.ts',
+  'server/http/accounts-races-api.test.ts',
   'server/http/fast-reads.test.ts',
   'server/content/content-writes.test.ts',
   'server/http/group-commit-api.test.ts',

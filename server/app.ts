@@ -116,7 +116,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   app.set('query parser', 'simple');
   // Localhost guards first: a foreign page or host is refused before any other work.
   // Accounts, API tokens and sessions: who is asking, and what their role lets them do.
-  const accountRepository = new AccountRepository(database.db);
+  const accountRepository = new AccountRepository(database.db, database.engine);
   const accounts = new AccountService(accountRepository, {
     sessionIdleMs: options.sessionIdleMs ?? sessionIdleFromEnv(),
   });

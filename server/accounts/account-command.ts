@@ -77,7 +77,7 @@ export async function accountCommand(
     const run = kind === 'user' ? userAction(parsed, streams) : tokenAction(parsed);
     if (!choice.postgres) requireQuireDatabase(choice.dbFile, 'database', {});
     database = choice.postgres ? await openPostgresDatabase(choice.postgres) : await openDatabase(choice.dbFile);
-    const repository = new AccountRepository(database.db);
+    const repository = new AccountRepository(database.db, database.engine);
     for (const line of await run(repository)) say(streams.out, line);
     return 0;
   } catch (error) {

@@ -119,7 +119,7 @@ export class AccountService {
   /** The first admin, only while no account exists (a 409 afterwards). */
   async addFirst(input: { name: unknown; password: unknown }): Promise<AccountSummary> {
     const row = await this.newRow({ ...input, role: 'admin' });
-    if (!(await this.repository.insertFirstAccount(row))) {
+    if (!(await this.repository.exclusively((accounts) => accounts.insertFirstAccount(row)))) {
       this.accountsKnown = true;
       throw new AppError('conflict', 'An account already exists: sign in, or ask an admin for an account');
     }
@@ -150,14 +150,7 @@ export class AccountService {
    * out whoever knew the old one); a changed role applies to its next request.
    */
   async change(name: string, changes: AccountChanges): Promise<AccountSummary> {
-    const account = await this.require(name);
-    // The site must keep someone who can manage it: the last enabled admin stays one.
-    const demoted = changes.role !== undefined && changes.role !== 'admin';
-    if (account.role === 'admin' && account.disabled === 0 && (demoted || changes.disabled === true)) {
-      if ((await this.repository.enabledAdmins()) <= 1) {
-        throw new AppError('conflict', `${name} is the only admin: make another account admin first`);
-      }
-    }
+    await this.require(name);
     const update: Parameters<AccountRepository['updateAccount']>[1] = { updated_at: this.iso() };
     if (changes.role !== undefined) update.role = checkRole(changes.role);
     if (changes.content_types !== undefined) {
@@ -166,10 +159,22 @@ export class AccountService {
     }
     if (changes.password !== undefined) update.password_hash = await hashPassword(checkPassword(changes.password));
     if (changes.disabled !== undefined) update.disabled = changes.disabled ? 1 : 0;
-    await this.repository.updateAccount(name, update);
-    if (changes.password !== undefined || changes.disabled === true) {
-      await this.repository.deleteSessionsOf(account.id);
-    }
+    // The check and the change in one exclusive transaction: two admins demoting each other at once
+    // would otherwise each see the other remain.
+    const account = await this.repository.exclusively(async (accounts) => {
+      const current = await accounts.findAccount(name);
+      if (!current) throw new AppError('not_found', `There is no account named ${JSON.stringify(name)}`);
+      // The site must keep someone who can manage it: the last enabled admin stays one.
+      const demoted = changes.role !== undefined && changes.role !== 'admin';
+      if (current.role === 'admin' && current.disabled === 0 && (demoted || changes.disabled === true)) {
+        if ((await accounts.enabledAdmins()) <= 1) {
+          throw new AppError('conflict', `${name} is the only admin: make another account admin first`);
+        }
+      }
+      await accounts.updateAccount(name, update);
+      if (changes.password !== undefined || changes.disabled === true) await accounts.deleteSessionsOf(current.id);
+      return current;
+    });
     return summaryOf({ ...account, ...update });
   }
 

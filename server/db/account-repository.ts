@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { DatabaseEngine } from './engine.js';
 import type { QuireDatabase } from './schema.js';
 
 /** Accounts: one per person who signs in. */
@@ -66,8 +67,26 @@ export interface SessionWithAccount {
 export class AccountRepository {
   private readonly db: Kysely<AccountTables>;
 
-  constructor(db: Kysely<QuireDatabase> | Kysely<unknown>) {
+  /** `engine`: the database's, whose lock makes `exclusively` hold across servers sharing it. */
+  constructor(
+    db: Kysely<QuireDatabase> | Kysely<unknown>,
+    private readonly engine?: Pick<DatabaseEngine, 'lockUntilCommit'>,
+  ) {
     this.db = db as unknown as Kysely<AccountTables>;
+  }
+
+  /**
+   * Runs `work` in a transaction that takes account changes one at a time, so what it checked ("no
+   * account yet", "another admin remains") still holds when its change commits: on PostgreSQL a
+   * transaction-level lock that every server takes (each statement there sees other transactions'
+   * commits, so two servers could each see the other's admin and both demote theirs); on SQLite the
+   * transaction has the connection to itself. Slow work (password hashing) belongs before it.
+   */
+  async exclusively<T>(work: (accounts: AccountRepository) => Promise<T>): Promise<T> {
+    return this.db.transaction().execute(async (trx) => {
+      await this.engine?.lockUntilCommit(trx as unknown as Kysely<unknown>, ACCOUNTS_TABLE);
+      return work(new AccountRepository(trx as unknown as Kysely<unknown>));
+    });
   }
 
   /** Whether any account exists (disabled ones count: the site has been given to people). */
@@ -89,8 +108,9 @@ export class AccountRepository {
   }
 
   /**
-   * Inserts the first account only while there is none, in one statement, so two first-run
-   * requests at once cannot both make an admin. Returns whether it was inserted.
+   * Inserts the first account only while there is none, in one statement (run `exclusively`, so two
+   * first runs at once, on one server or two, cannot both make an admin). Returns whether it was
+   * inserted.
    */
   async insertFirstAccount(row: AccountRow): Promise<boolean> {
     const table = sql.table(ACCOUNTS_TABLE);
