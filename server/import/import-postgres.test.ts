@@ -88,12 +88,13 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
     }
   }
 
-  /** The indexes of menu_items on PostgreSQL, by name, with their definitions. */
-  async function postgresIndexes(): Promise<Record<string, string>> {
+  /** The indexes of a table (menu_items unless named) on PostgreSQL, by name, with their definitions. */
+  async function postgresIndexes(...tables: string[]): Promise<Record<string, string>> {
     const pg = await openPostgresDatabase(database().target);
     try {
+      const names = tables.length > 0 ? tables : ['menu_items'];
       const { rows } = await sql<{ name: string; definition: string }>`select indexname as name, indexdef as definition
-        from pg_indexes where tablename = 'menu_items'`.execute(pg.db);
+        from pg_indexes where tablename = any(${names}::text[])`.execute(pg.db);
       return Object.fromEntries(rows.map((row) => [row.name, row.definition]));
     } finally {
       await pg.close();
@@ -156,5 +157,49 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
     const { sqlite, postgres: onPostgres } = await both((origin) => menuThroughApi(origin));
     expect(sqlite.total).toBe(7);
     expect(onPostgres).toEqual(sqlite);
+  });
+
+  it('writes batches while later rows are validated: a refusal past them leaves nothing, a clean file every row and index', async () => {
+    const tables = ['news', searchTextName('news')];
+    const indexesBefore = await postgresIndexes(...tables);
+    // Search table: its primary key and one trigram index per search column.
+    expect(Object.keys(indexesBefore).filter((name) => name.startsWith('quire_search_trgm:news:')).length).toBe(2);
+    const rows = Array.from({ length: 2500 }, (_, i) => ({
+      title: i % 2 === 0 ? 'Same title' : `Row ${i}`,
+      status: 'draft',
+      published_at: '2025-01-01 00:00:00',
+    }));
+    const lines = (extra: object[]) => `${[...rows, ...extra].map((row) => JSON.stringify(row)).join('\n')}\n`;
+    const refused = await runImport(
+      ['--database', database().url],
+      'news',
+      'late.ndjson',
+      lines([{ title: 'No status', published_at: '2025-01-01 00:00:00' }]),
+    );
+    expect(refused.err).toBe(
+      'late.ndjson line 2501: status is required\nquire import: 1 of 2,501 rows refused; nothing was imported\n',
+    );
+    expect(await postgresIndexes(...tables)).toEqual(indexesBefore);
+    const imported = await runImport(['--database', database().url], 'news', 'clean.ndjson', lines([]));
+    expect(imported, imported.err).toMatchObject({ code: 0, err: '' });
+    expect(await postgresIndexes(...tables)).toEqual(indexesBefore);
+    const pg = await openPostgresDatabase(database().target);
+    try {
+      const counted = await sql<{ rows: string; slugs: string; searched: string }>`select
+        (select count(*) from news) as rows, (select count(distinct slug) from news) as slugs,
+        (select count(*) from ${sql.table(searchTextName('news'))}) as searched`.execute(pg.db);
+      expect(counted.rows[0]).toEqual({ rows: '2500', slugs: '2500', searched: '2500' });
+    } finally {
+      await pg.close();
+    }
+    const found = await startPostgresTestServer(database().target);
+    try {
+      const response = await fetch(
+        `${found.origin}/api/cms/news?filter=${encodeURIComponent('search=same tit')}&limit=1`,
+      );
+      expect(((await response.json()) as { filtered: number }).filtered).toBe(1250);
+    } finally {
+      await found.close();
+    }
   });
 });
