@@ -177,7 +177,7 @@ describe('MemorySearchIndex', () => {
     );
   });
 
-  it('answers keywords of up to three characters from postings alone, longer ones after checking text', () => {
+  it('answers words and keywords of up to three characters from postings alone, others after checking text', () => {
     const index = new MemorySearchIndex(2);
     index.set(1, ['Über café', 'uber-cafe']);
     index.set(2, ['ab ba', null]);
@@ -188,9 +188,28 @@ describe('MemorySearchIndex', () => {
     expect(index.search(['ab']).hits.toArray()).toEqual([2, 5]);
     expect(index.search(['ba']).hits.toArray()).toEqual([2]);
     expect(index.search(['r c']).hits.toArray()).toEqual([1]);
-    // "b-c" is no substring of row 1's title, "uber" only of its slug: the build kept the title only.
-    expect(index.search(['uber'])).toEqual({ hits: new PostingBitmap(), unsure: [1] });
+    // Words are answered from the vocabulary of both columns: "uber" is a word of row 1's slug only.
+    expect(index.search(['uber']).hits.toArray()).toEqual([1]);
+    expect(index.search(['uber']).unsure).toEqual([]);
+    // "er-c" is no substring of row 1's title, only of its slug: the build kept the title's text only.
+    expect(index.search(['er-c'])).toEqual({ hits: new PostingBitmap(), unsure: [1] });
     expect(index.search(['café', 'ab']).hits.size).toBe(0);
+  });
+
+  it('answers exactly through candidates once it has more distinct words than it keeps', () => {
+    const rows: Rows = new Map();
+    const index = new MemorySearchIndex(2, 4);
+    const words = ['alpha', 'bravo', 'über', 'café', 'delta', 'echo', 'golf'];
+    for (let i = 1; i <= 60; i++) {
+      const title = `${words[i % 7]} ${words[(i * 3) % 7]} ${i}`;
+      const values = [title, title.replaceAll(' ', '-').replace('ü', 'u').replace('é', 'e')];
+      rows.set(i, values);
+      index.set(i, values);
+    }
+    index.seal();
+    for (const keyword of ['alpha', 'lph', 'uber', 'cafe', 'ta ech', 'o-g', 'a', 'elt', 'golf 1']) {
+      expect(answer(index, rows, [keyword]), keyword).toEqual(scan(rows, [keyword]));
+    }
   });
 
   it('leaves keywords with control characters or lone surrogates to SQL', () => {

@@ -1,5 +1,8 @@
 import { foldForSearch } from './search-folding.js';
+import { CharacterMap, GramMap } from './search-gram-maps.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
+import { TextStore } from './search-text-store.js';
+import { isWordUnit, TokenVocabulary, type WordRun, wordRuns } from './search-token-vocabulary.js';
 
 /**
  * The in-memory search index of one content table: for every row (numbered by its rowid), the
@@ -11,14 +14,17 @@ import { PostingBitmap } from './search-posting-bitmap.js';
  *   substring of well-formed text is the same whether counted in bytes, code points or code units.
  * - Each column is indexed on its own, padded with a boundary mark (U+0001) at both ends, so a
  *   keyword never matches across two columns.
+ * - A keyword of 2 characters or more made only of word units (letters) is the union of the rows
+ *   of the words containing it (search-token-vocabulary.ts): exact, and no row to check.
  * - A 1-character keyword is the character's bitmap; a 3-character one the trigram's; a
  *   2-character one the union of the trigrams ending with it (every pair ends a padded trigram).
  *   These are exact: no row needs checking, so counts are cardinalities.
  * - Trigrams with a space or the end mark in second or third place are not kept (`isGap`): spaces
  *   between words make the most distinct trigrams of titles, a sixth of the postings, and the kept
- *   title text can confirm them (slugs, kept as postings only, hold hyphens instead). A pair or trigram keyword that would need one, and any longer keyword,
- *   is the intersection of the bitmaps of its characters and of its kept trigrams, each candidate
- *   then checked against the stored folded text.
+ *   title text can confirm them (slugs, kept as postings only, hold hyphens instead). A pair or
+ *   trigram keyword that would need one, and any longer keyword, is the intersection of the
+ *   bitmaps of its characters, of its kept trigrams and of the words its word runs must start or
+ *   end, each candidate then checked against the stored folded text.
  * - Keywords with control characters (the boundary mark among them) or lone surrogates are left to
  *   SQL (`answerable`): they are rare, and their byte form in SQLite is not worth mirroring.
  * - Rows whose search columns hold something other than text or null (SQLite's dynamic types: a
@@ -36,8 +42,6 @@ const SPACE = 0x20;
 function isGap(code: number): boolean {
   return code === SPACE || code === BOUNDARY;
 }
-/** A block of the text store: the rows whose rowid shares the same high 16 bits. */
-const BLOCK_ROWS = 65536;
 // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point.
 const UNANSWERABLE = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
@@ -77,6 +81,7 @@ export class MemorySearchIndex {
   /** Trigram keys by their last two code units (`pairKey`), for 2-character keywords. */
   private readonly trigramsEndingWith = new Map<number | string, (number | string)[]>();
   private readonly text = new TextStore();
+  private readonly words: TokenVocabulary;
   /** Rows with a search column that is neither text nor null. */
   readonly odd = new Set<number>();
 
@@ -90,7 +95,13 @@ export class MemorySearchIndex {
   /** Whether the build is over: rows taken in since keep all their columns' text. */
   private sealed = false;
 
-  constructor(private readonly columnCount: number) {}
+  /** `maxWords`: distinct words kept at most (past that, keywords are answered through candidates). */
+  constructor(
+    private readonly columnCount: number,
+    maxWords?: number,
+  ) {
+    this.words = new TokenVocabulary(maxWords);
+  }
 
   /** The rows held that are not in `rows` (the non-matches of a search, when it matches most). */
   others(rows: PostingBitmap): PostingBitmap {
@@ -139,6 +150,7 @@ export class MemorySearchIndex {
       // Only the first column's text is known: the row leaves every bitmap.
       for (const bitmap of this.characters.values()) bitmap.remove(rowid);
       for (const bitmap of this.trigrams.values()) bitmap.remove(rowid);
+      this.words.removeEverywhere(rowid);
     }
     this.text.delete(rowid);
   }
@@ -162,12 +174,13 @@ export class MemorySearchIndex {
     if (group <= this.group) return;
     for (const bitmap of this.characters.values()) bitmap.trimGroups(this.group, group);
     for (const bitmap of this.trigrams.values()) bitmap.trimGroups(this.group, group);
+    this.words.trimGroups(this.group, group);
     this.group = group;
   }
 
   /** Approximate bytes held, for measurements. */
   get bytes(): number {
-    let bytes = this.text.bytes;
+    let bytes = this.text.bytes + this.words.bytes;
     for (const bitmap of this.characters.values()) bytes += bitmap.bytes;
     for (const bitmap of this.trigrams.values()) bytes += bitmap.bytes;
     return bytes;
@@ -183,21 +196,17 @@ export class MemorySearchIndex {
     const checked: string[] = [];
     for (const keyword of keywords) {
       const folded = foldForSearch(keyword);
-      const exact = this.exactly(folded);
+      const runs = folded.length > 1 ? wordRuns(folded) : [];
+      const exact =
+        runs.length === 1 && runs[0].text.length === folded.length
+          ? (this.words.containing(folded) ?? this.exactly(folded))
+          : this.exactly(folded);
       if (exact) {
         sets.push(exact);
         continue;
       }
-      // Candidates: rows holding every character and every indexed trigram; checked against text.
       checked.push(folded);
-      const codes = new Set<number>();
-      for (let i = 0; i < folded.length; i++) codes.add(folded.charCodeAt(i));
-      for (const code of codes) sets.push(this.characters.get(code) ?? new PostingBitmap());
-      for (let i = 0; i + 3 <= folded.length; i++) {
-        const b = folded.charCodeAt(i + 1);
-        const c = folded.charCodeAt(i + 2);
-        if (!isGap(b) && !isGap(c)) sets.push(this.trigram(folded.charCodeAt(i), b, c));
-      }
+      sets.push(...this.candidates(folded, runs));
     }
     let hits = PostingBitmap.and(sets);
     const unsure = [...this.odd];
@@ -212,6 +221,32 @@ export class MemorySearchIndex {
       hits = this.text.confirm(hits, folded, unsure, elsewhere);
     }
     return { hits, unsure };
+  }
+
+  /**
+   * Bitmaps whose intersection holds every row containing `folded` (to be checked against text):
+   * the rows of the words its word runs must start, end or be, intersected first (words of a
+   * keyword are nearly independent, so that is where the candidates shrink), and its indexed
+   * trigrams that reach outside a word run; its characters only when neither says anything.
+   */
+  private candidates(folded: string, runs: readonly WordRun[]): PostingBitmap[] {
+    const sets: PostingBitmap[] = [];
+    const words = this.words.candidates(runs);
+    const byWords = words !== null && words.length > 0;
+    if (byWords) sets.push(PostingBitmap.and(words));
+    for (let i = 0; i + 3 <= folded.length; i++) {
+      const a = folded.charCodeAt(i);
+      const b = folded.charCodeAt(i + 1);
+      const c = folded.charCodeAt(i + 2);
+      // A trigram inside one word run is in every word that run must start or end.
+      if (byWords && isWordUnit(a) && isWordUnit(b) && isWordUnit(c)) continue;
+      if (!isGap(b) && !isGap(c)) sets.push(this.trigram(a, b, c));
+    }
+    if (sets.length > 0) return sets;
+    const codes = new Set<number>();
+    for (let i = 0; i < folded.length; i++) codes.add(folded.charCodeAt(i));
+    for (const code of codes) sets.push(this.characters.get(code) ?? new PostingBitmap());
+    return sets;
   }
 
   /** Rows containing a keyword of 1 to 3 code units, from postings alone, when they can tell. */
@@ -234,6 +269,7 @@ export class MemorySearchIndex {
 
   /** Adds (or removes) `rowid` to the postings of every character and padded trigram of `column`. */
   private postings(column: string, rowid: number, add: boolean): void {
+    this.words.note(column, rowid, add);
     let a = BOUNDARY;
     let b = column.charCodeAt(0);
     for (let i = 0; i < column.length; i++) {
@@ -269,199 +305,5 @@ export class MemorySearchIndex {
     if (keys) keys.push(key);
     else this.trigramsEndingWith.set(ending, [key]);
     return bitmap;
-  }
-}
-
-/** One block of the text store: UTF-8 text of rows in rowid order, and where each row's starts. */
-interface TextBlock {
-  buffer: Buffer;
-  /** Bytes used. */
-  length: number;
-  /** `starts[low]` to `starts[low + 1]` is the text of row `high * 65536 + low` (below `filled`). */
-  starts: Uint32Array;
-  /** Rows below this low part have their range in `starts`. */
-  filled: number;
-}
-
-/**
- * The folded text of every row, compactly: the build appends each row's first column to per-block
- * UTF-8 buffers (rows arrive in increasing rowid order); rows written after the build keep the text
- * of all their columns in a map that overrides the blocks (null: the row is gone).
- */
-class TextStore {
-  private readonly blocks: (TextBlock | undefined)[] = [];
-  private readonly overrides = new Map<number, string | null>();
-  private last = -1;
-
-  /** Whether `rowid` comes after every row appended so far. */
-  canAppend(rowid: number): boolean {
-    return rowid > this.last;
-  }
-
-  appendFirst(rowid: number, text: string): void {
-    this.last = rowid;
-    const high = Math.floor(rowid / BLOCK_ROWS);
-    const low = rowid % BLOCK_ROWS;
-    let block = this.blocks[high];
-    if (block === undefined) {
-      block = { buffer: Buffer.alloc(1 << 16), length: 0, starts: new Uint32Array(BLOCK_ROWS + 1), filled: 0 };
-      this.blocks[high] = block;
-    }
-    const needed = block.length + text.length * 3;
-    if (needed > block.buffer.length) {
-      const grown = Buffer.alloc(Math.max(needed, block.buffer.length * 2));
-      block.buffer.copy(grown, 0, 0, block.length);
-      block.buffer = grown;
-    }
-    for (let k = block.filled; k <= low; k++) block.starts[k] = block.length;
-    block.length += block.buffer.write(text, block.length, 'utf8');
-    block.starts[low + 1] = block.length;
-    block.filled = low + 1;
-  }
-
-  setFull(rowid: number, joined: string): void {
-    this.overrides.set(rowid, joined);
-  }
-
-  /** The text of all columns of a row written after the build, else null. */
-  full(rowid: number): string | null {
-    return this.overrides.size > 0 ? (this.overrides.get(rowid) ?? null) : null;
-  }
-
-  delete(rowid: number): void {
-    this.overrides.set(rowid, null);
-  }
-
-  /**
-   * The rows of `candidates` whose text contains `keyword`. Rows whose first column (all the build
-   * kept) does not are added to `unsure` for SQL when `elsewhere` says their other columns might
-   * (null: there are none).
-   */
-  confirm(
-    candidates: PostingBitmap,
-    keyword: string,
-    unsure: number[],
-    elsewhere: ((rowid: number) => boolean) | null,
-  ): PostingBitmap {
-    const needle = Buffer.from(keyword, 'utf8');
-    const first = needle[0];
-    const length = needle.length;
-    let block: TextBlock | undefined;
-    let high = -1;
-    return candidates.filter((rowid) => {
-      if (this.overrides.size > 0 && this.overrides.has(rowid)) {
-        return this.overrides.get(rowid)?.includes(keyword) === true;
-      }
-      const rowHigh = Math.floor(rowid / BLOCK_ROWS);
-      if (rowHigh !== high) {
-        high = rowHigh;
-        block = this.blocks[high];
-      }
-      const low = rowid - rowHigh * BLOCK_ROWS;
-      if (block !== undefined && low < block.filled) {
-        // Byte substrings of UTF-8 are exactly code-point substrings. A loop here beats a native
-        // search per row: rows are short, and the call costs more than the scan.
-        const bytes = block.buffer;
-        const last = block.starts[low + 1] - length;
-        for (let i = block.starts[low]; i <= last; i++) {
-          if (bytes[i] !== first) continue;
-          let j = 1;
-          while (j < length && bytes[i + j] === needle[j]) j++;
-          if (j === length) return true;
-        }
-      }
-      if (elsewhere?.(rowid)) unsure.push(rowid);
-      return false;
-    });
-  }
-
-  trim(): void {
-    for (const block of this.blocks) {
-      if (block && block.buffer.length > block.length)
-        block.buffer = Buffer.from(block.buffer.subarray(0, block.length));
-    }
-  }
-
-  get bytes(): number {
-    let bytes = 0;
-    for (const block of this.blocks) if (block) bytes += block.buffer.length + block.starts.byteLength;
-    for (const text of this.overrides.values()) bytes += 64 + (text?.length ?? 0) * 2;
-    return bytes;
-  }
-}
-
-/**
- * Posting bitmaps by n-gram key. Latin-1 n-grams (small integer keys) sit in an open-addressing
- * table of typed arrays, several times faster than a Map on the build's hot path; others in a Map.
- */
-class GramMap {
-  private bits = 12;
-  private keys = new Int32Array(1 << 12).fill(-1);
-  private slots = new Int32Array(1 << 12);
-  private readonly bitmaps: PostingBitmap[] = [];
-  private readonly others = new Map<string, PostingBitmap>();
-
-  get(key: number | string): PostingBitmap | undefined {
-    if (typeof key === 'string') return this.others.get(key);
-    const at = this.find(key);
-    return this.keys[at] === key ? this.bitmaps[this.slots[at]] : undefined;
-  }
-
-  set(key: number | string, bitmap: PostingBitmap): void {
-    if (typeof key === 'string') {
-      this.others.set(key, bitmap);
-      return;
-    }
-    if ((this.bitmaps.length + 1) * 2 > this.keys.length) this.grow();
-    const at = this.find(key);
-    this.keys[at] = key;
-    this.slots[at] = this.bitmaps.length;
-    this.bitmaps.push(bitmap);
-  }
-
-  *values(): IterableIterator<PostingBitmap> {
-    yield* this.bitmaps;
-    yield* this.others.values();
-  }
-
-  /** The slot holding `key`, or the empty one where it would go. */
-  private find(key: number): number {
-    const mask = this.keys.length - 1;
-    let at = Math.imul(key, 0x9e3779b1) >>> (32 - this.bits);
-    while (this.keys[at] !== -1 && this.keys[at] !== key) at = (at + 1) & mask;
-    return at;
-  }
-
-  private grow(): void {
-    const keys = this.keys;
-    const slots = this.slots;
-    this.bits++;
-    this.keys = new Int32Array(1 << this.bits).fill(-1);
-    this.slots = new Int32Array(1 << this.bits);
-    for (let i = 0; i < keys.length; i++) {
-      if (keys[i] === -1) continue;
-      const at = this.find(keys[i]);
-      this.keys[at] = keys[i];
-      this.slots[at] = slots[i];
-    }
-  }
-}
-
-/** Posting bitmaps by UTF-16 code unit, looked up directly. */
-class CharacterMap {
-  private readonly byCode: (PostingBitmap | undefined)[] = new Array(65536);
-  private readonly bitmaps: PostingBitmap[] = [];
-
-  get(code: number): PostingBitmap | undefined {
-    return this.byCode[code];
-  }
-
-  set(code: number, bitmap: PostingBitmap): void {
-    this.byCode[code] = bitmap;
-    this.bitmaps.push(bitmap);
-  }
-
-  values(): readonly PostingBitmap[] {
-    return this.bitmaps;
   }
 }

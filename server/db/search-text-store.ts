@@ -1,0 +1,122 @@
+import type { PostingBitmap } from './search-posting-bitmap.js';
+
+/** A block of the text store: the rows whose rowid shares the same high 16 bits. */
+const BLOCK_ROWS = 65536;
+
+/** One block of the text store: UTF-8 text of rows in rowid order, and where each row's starts. */
+interface TextBlock {
+  buffer: Buffer;
+  /** Bytes used. */
+  length: number;
+  /** `starts[low]` to `starts[low + 1]` is the text of row `high * 65536 + low` (below `filled`). */
+  starts: Uint32Array;
+  /** Rows below this low part have their range in `starts`. */
+  filled: number;
+}
+
+/**
+ * The folded text of every row, compactly: the build appends each row's first column to per-block
+ * UTF-8 buffers (rows arrive in increasing rowid order); rows written after the build keep the text
+ * of all their columns in a map that overrides the blocks (null: the row is gone).
+ */
+export class TextStore {
+  private readonly blocks: (TextBlock | undefined)[] = [];
+  private readonly overrides = new Map<number, string | null>();
+  private last = -1;
+
+  /** Whether `rowid` comes after every row appended so far. */
+  canAppend(rowid: number): boolean {
+    return rowid > this.last;
+  }
+
+  appendFirst(rowid: number, text: string): void {
+    this.last = rowid;
+    const high = Math.floor(rowid / BLOCK_ROWS);
+    const low = rowid % BLOCK_ROWS;
+    let block = this.blocks[high];
+    if (block === undefined) {
+      block = { buffer: Buffer.alloc(1 << 16), length: 0, starts: new Uint32Array(BLOCK_ROWS + 1), filled: 0 };
+      this.blocks[high] = block;
+    }
+    const needed = block.length + text.length * 3;
+    if (needed > block.buffer.length) {
+      const grown = Buffer.alloc(Math.max(needed, block.buffer.length * 2));
+      block.buffer.copy(grown, 0, 0, block.length);
+      block.buffer = grown;
+    }
+    for (let k = block.filled; k <= low; k++) block.starts[k] = block.length;
+    block.length += block.buffer.write(text, block.length, 'utf8');
+    block.starts[low + 1] = block.length;
+    block.filled = low + 1;
+  }
+
+  setFull(rowid: number, joined: string): void {
+    this.overrides.set(rowid, joined);
+  }
+
+  /** The text of all columns of a row written after the build, else null. */
+  full(rowid: number): string | null {
+    return this.overrides.size > 0 ? (this.overrides.get(rowid) ?? null) : null;
+  }
+
+  delete(rowid: number): void {
+    this.overrides.set(rowid, null);
+  }
+
+  /**
+   * The rows of `candidates` whose text contains `keyword`. Rows whose first column (all the build
+   * kept) does not are added to `unsure` for SQL when `elsewhere` says their other columns might
+   * (null: there are none).
+   */
+  confirm(
+    candidates: PostingBitmap,
+    keyword: string,
+    unsure: number[],
+    elsewhere: ((rowid: number) => boolean) | null,
+  ): PostingBitmap {
+    const needle = Buffer.from(keyword, 'utf8');
+    const first = needle[0];
+    const length = needle.length;
+    let block: TextBlock | undefined;
+    let high = -1;
+    return candidates.filter((rowid) => {
+      if (this.overrides.size > 0 && this.overrides.has(rowid)) {
+        return this.overrides.get(rowid)?.includes(keyword) === true;
+      }
+      const rowHigh = Math.floor(rowid / BLOCK_ROWS);
+      if (rowHigh !== high) {
+        high = rowHigh;
+        block = this.blocks[high];
+      }
+      const low = rowid - rowHigh * BLOCK_ROWS;
+      if (block !== undefined && low < block.filled) {
+        // Byte substrings of UTF-8 are exactly code-point substrings. A loop here beats a native
+        // search per row: rows are short, and the call costs more than the scan.
+        const bytes = block.buffer;
+        const last = block.starts[low + 1] - length;
+        for (let i = block.starts[low]; i <= last; i++) {
+          if (bytes[i] !== first) continue;
+          let j = 1;
+          while (j < length && bytes[i + j] === needle[j]) j++;
+          if (j === length) return true;
+        }
+      }
+      if (elsewhere?.(rowid)) unsure.push(rowid);
+      return false;
+    });
+  }
+
+  trim(): void {
+    for (const block of this.blocks) {
+      if (block && block.buffer.length > block.length)
+        block.buffer = Buffer.from(block.buffer.subarray(0, block.length));
+    }
+  }
+
+  get bytes(): number {
+    let bytes = 0;
+    for (const block of this.blocks) if (block) bytes += block.buffer.length + block.starts.byteLength;
+    for (const text of this.overrides.values()) bytes += 64 + (text?.length ?? 0) * 2;
+    return bytes;
+  }
+}

@@ -1,0 +1,144 @@
+import { PostingBitmap } from './search-posting-bitmap.js';
+
+/**
+ * The distinct words of an index's folded text, each with the rows holding it. A word (a token)
+ * is a maximal run of `isWordUnit` code units, so a keyword made only of word units occurs in a
+ * text exactly when it occurs inside one of the text's tokens: the rows of the tokens containing
+ * it are its rows, with no row to check. Text has far fewer distinct words than rows (titles and
+ * slugs repeat them), so looking through the words beats checking every candidate row.
+ *
+ * A keyword with other code units (spaces, hyphens, digits) still tells which tokens its word runs
+ * must be: a run with something before it in the keyword starts a token, one with something after
+ * it ends one, so the rows holding such tokens are its only candidates (`runs`).
+ *
+ * Digits are not word units: numbers are mostly distinct (one per row in a title like "Post 123"),
+ * and would fill the vocabulary with words that occur once.
+ */
+
+/** Distinct tokens kept at most; past this the vocabulary gives up and answers nothing. */
+const MAX_TOKENS = 1 << 17;
+
+/** Whether a code unit belongs to a word: an ASCII letter, or anything outside ASCII. */
+export function isWordUnit(code: number): boolean {
+  const lower = code | 0x20;
+  return code >= 0x80 || (lower >= 0x61 && lower <= 0x7a);
+}
+
+/** A run of word units in a keyword, and whether the keyword goes on before and after it. */
+export interface WordRun {
+  text: string;
+  before: boolean;
+  after: boolean;
+}
+
+/** The maximal runs of word units of `keyword`. */
+export function wordRuns(keyword: string): WordRun[] {
+  const runs: WordRun[] = [];
+  let start = -1;
+  for (let i = 0; i <= keyword.length; i++) {
+    if (i < keyword.length && isWordUnit(keyword.charCodeAt(i))) {
+      if (start < 0) start = i;
+    } else if (start >= 0) {
+      runs.push({ text: keyword.slice(start, i), before: start > 0, after: i < keyword.length });
+      start = -1;
+    }
+  }
+  return runs;
+}
+
+/** See the module comment. */
+export class TokenVocabulary {
+  private readonly ids = new Map<string, number>();
+  private readonly tokens: string[] = [];
+  private postings: PostingBitmap[] = [];
+  /** Set once there were more than `maxTokens` distinct tokens: nothing is kept from then on. */
+  private gaveUp = false;
+
+  constructor(private readonly maxTokens = MAX_TOKENS) {}
+
+  /** Adds `rowid` to (or removes it from) the postings of every token of `text`. */
+  note(text: string, rowid: number, add: boolean): void {
+    if (this.gaveUp) return;
+    let start = -1;
+    for (let i = 0; i <= text.length; i++) {
+      if (i < text.length && isWordUnit(text.charCodeAt(i))) {
+        if (start < 0) start = i;
+        continue;
+      }
+      if (start < 0) continue;
+      const token = text.slice(start, i);
+      start = -1;
+      let id = this.ids.get(token);
+      if (!add) {
+        if (id !== undefined) this.postings[id].remove(rowid);
+        continue;
+      }
+      if (id === undefined) {
+        if (this.tokens.length >= this.maxTokens) {
+          this.giveUp();
+          return;
+        }
+        id = this.tokens.length;
+        this.ids.set(token, id);
+        this.tokens.push(token);
+        this.postings.push(new PostingBitmap());
+      }
+      this.postings[id].add(rowid);
+    }
+  }
+
+  /** Removes `rowid` from every token (when its text is no longer known). */
+  removeEverywhere(rowid: number): void {
+    for (const bitmap of this.postings) bitmap.remove(rowid);
+  }
+
+  /** Rows holding `keyword` (word units only), exactly; null once the vocabulary gave up. */
+  containing(keyword: string): PostingBitmap | null {
+    return this.holding((token) => token.includes(keyword));
+  }
+
+  /**
+   * The rows that may hold a keyword with these word runs (see the module comment), one bitmap per
+   * run that says something; null once the vocabulary gave up.
+   */
+  candidates(runs: readonly WordRun[]): PostingBitmap[] | null {
+    if (this.gaveUp) return null;
+    const sets: PostingBitmap[] = [];
+    for (const { text, before, after } of runs) {
+      if (before && after) {
+        const id = this.ids.get(text);
+        sets.push(id === undefined ? new PostingBitmap() : this.postings[id]);
+      } else if (before) sets.push(this.holding((token) => token.startsWith(text)) as PostingBitmap);
+      else if (after) sets.push(this.holding((token) => token.endsWith(text)) as PostingBitmap);
+    }
+    return sets;
+  }
+
+  /** Shrinks the growable arrays of groups `from` up to `to` (see PostingBitmap.trimGroups). */
+  trimGroups(from: number, to: number): void {
+    for (const bitmap of this.postings) bitmap.trimGroups(from, to);
+  }
+
+  /** Approximate bytes held, for measurements. */
+  get bytes(): number {
+    let bytes = 0;
+    for (let id = 0; id < this.tokens.length; id++) bytes += 80 + this.tokens[id].length * 2 + this.postings[id].bytes;
+    return bytes;
+  }
+
+  /** Rows holding any token that `accepts`. */
+  private holding(accepts: (token: string) => boolean): PostingBitmap | null {
+    if (this.gaveUp) return null;
+    const matched: PostingBitmap[] = [];
+    for (let id = 0; id < this.tokens.length; id++) if (accepts(this.tokens[id])) matched.push(this.postings[id]);
+    // One word's own bitmap as it is: callers intersect it into a new one, never change it.
+    return matched.length === 1 ? matched[0] : PostingBitmap.or(matched);
+  }
+
+  private giveUp(): void {
+    this.gaveUp = true;
+    this.ids.clear();
+    this.tokens.length = 0;
+    this.postings = [];
+  }
+}
