@@ -1,8 +1,9 @@
 // PostgreSQL for the benchmark (issue 12): is one reachable, a throwaway database on it, the rows loaded
-// into that database, and its row ids.
+// into that database, its row ids, and the PostgreSQL floor (bench/floor-postgres.mjs) on a database of its own.
 import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
-import { run } from './processes.mjs';
+import { freePort, run, startServer, stop } from './processes.mjs';
 
 /** Where the benchmark looks for PostgreSQL: QUIRE_BENCH_PG_URL, else the local default (trust auth). */
 export const PG_ADMIN_URL = process.env.QUIRE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -106,4 +107,37 @@ export function postgresIds(url) {
     const ids = await client.query({ text: `select id from ${table} order by id collate "C"`, rowMode: 'array' });
     return ids.rows.map(([id]) => id);
   });
+}
+
+/**
+ * Starts the PostgreSQL floor (`bench/floor-postgres.mjs`, which needs `bench/.floor/data.mjs`) on a
+ * throwaway database `quire_bench_floor_<label>_<pid>`, where it loads the first `n` rows of data.mjs
+ * itself: its `base` URL, its process `child`, and `stop()`, which stops it and drops its database. A run
+ * killed before that leaves the database, which the next run's throwawayDatabase drops.
+ */
+export async function startPostgresFloor({ bench, n, label, adminUrl = PG_ADMIN_URL }) {
+  const db = await throwawayDatabase(adminUrl, `floor_${label}`);
+  try {
+    const port = await freePort();
+    const base = `http://127.0.0.1:${port}`;
+    const args = [join(bench, 'floor-postgres.mjs'), db.url, String(port), String(n)];
+    const { child } = await startServer(
+      'postgres floor',
+      process.execPath,
+      args,
+      `${base}/api/cms/news?limit=1`,
+      600_000,
+    );
+    return {
+      base,
+      child,
+      stop: async () => {
+        await stop(child);
+        await db.drop();
+      },
+    };
+  } catch (error) {
+    await db.drop();
+    throw error;
+  }
 }

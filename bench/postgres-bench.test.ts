@@ -1,10 +1,26 @@
+import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresForTests } from '../server/test-support/postgres.js';
 // @ts-expect-error: plain .mjs benchmark modules without type declarations
-import { redact, throwawayDatabase, unreachableReason } from './postgres-bench.mjs';
+import { redact, startPostgresFloor, throwawayDatabase, unreachableReason } from './postgres-bench.mjs';
 
 const postgres = await postgresForTests();
+const bench = import.meta.dirname;
+const shared = process.env.QUIRE_SHARED_BENCH ?? join(bench, '..', '..', 'shared', 'bench');
+const hasShared = existsSync(join(shared, 'data.mjs'));
+
+async function databases(pattern: string): Promise<string[]> {
+  const admin = new pg.Client({ connectionString: postgres.url });
+  await admin.connect();
+  try {
+    const { rows } = await admin.query('select datname from pg_database where datname like $1', [pattern]);
+    return rows.map((row) => row.datname);
+  } finally {
+    await admin.end();
+  }
+}
 
 describe('PostgreSQL for the benchmark', () => {
   it('says in one line why a server does not answer, without its password', async () => {
@@ -33,5 +49,31 @@ describe('PostgreSQL for the benchmark', () => {
       await client.end().catch(() => {});
       expect(left.rowCount).toBe(0);
     },
+  );
+
+  it.skipIf(!postgres.available || !hasShared)(
+    `runs the PostgreSQL floor on a database of its own, dropped when it stops or by the next run${postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : hasShared ? '' : ' (skipped: no ../shared/bench)'}`,
+    async () => {
+      mkdirSync(join(bench, '.floor'), { recursive: true });
+      copyFileSync(join(shared, 'data.mjs'), join(bench, '.floor', 'data.mjs'));
+      // A floor database left by a run that was killed: its process (a pid past the kernel's limit) is gone.
+      const admin = new pg.Client({ connectionString: postgres.url });
+      await admin.connect();
+      await admin.query('drop database if exists quire_bench_floor_test_4194999');
+      await admin.query('create database quire_bench_floor_test_4194999');
+      await admin.end();
+      const floor = await startPostgresFloor({ bench, n: 40, label: 'test', adminUrl: postgres.url });
+      const mine = `quire_bench_floor_test_${process.pid}`;
+      try {
+        expect(await databases('quire\\_bench\\_floor\\_test\\_%')).toEqual([mine]);
+        const list = await (await fetch(`${floor.base}/api/cms/news?limit=1`)).json();
+        expect(list).toMatchObject({ total: 40, filtered: 40, count: 1 });
+      } finally {
+        await floor.stop();
+      }
+      expect(floor.child.exitCode !== null || floor.child.signalCode !== null).toBe(true);
+      expect(await databases(mine)).toEqual([]);
+    },
+    30_000,
   );
 });

@@ -3,7 +3,8 @@
 //   node bench/report.mjs bench/.data/report-100k.json [bench/.data/report-1m.json ...] > RESULTS.md
 //
 // With several files (runs of different sizes), the tables hold every size and the header every run.
-// Each table row is one engine under Quire (SQLite, PostgreSQL) beside the floor of the same run.
+// Each table row is one engine under Quire (SQLite, PostgreSQL) beside the floor on that engine in the
+// same run (runs from before the PostgreSQL floor: the SQLite floor, and the row says so).
 import { readFileSync } from 'node:fs';
 import { DISTINCT_WORKLOADS } from './distinct-workloads.mjs';
 
@@ -28,6 +29,8 @@ const ENGINES = [
   ['quire', 'sqlite'],
   ['postgres', 'postgres'],
 ];
+/** The key of each engine's floor in a run's `systems`. */
+const FLOORS = { sqlite: 'floor', postgres: 'postgresFloor' };
 
 export const label = (n) => (n >= 1e6 ? `${n / 1e6}M` : n >= 1e3 ? `${n / 1e3}k` : String(n));
 const fmt = (x) => (x < 10 && !Number.isInteger(x) ? x.toFixed(1) : Math.round(x).toLocaleString('en-US'));
@@ -63,17 +66,26 @@ function enginesOf(r) {
 /** The engines measured in a size's run: [engine name, its figures]. */
 const measured = (r) => ENGINES.filter(([key]) => r.systems[key]).map(([key, engine]) => [engine, r.systems[key]]);
 
-/** Where a verdict goes: SQLite's are the headline, PostgreSQL's (against the SQLite floor) are listed apart. */
+/**
+ * The floor an engine's rows are compared with: its figures, and a note for the floor cells when that
+ * is not the engine's own (PostgreSQL in runs from before the PostgreSQL floor: the SQLite floor).
+ */
+function floorOf(r, engine) {
+  const own = r.systems[FLOORS[engine]];
+  return own ? { floor: own, note: '' } : { floor: r.systems.floor, note: ' (SQLite floor)' };
+}
+
+/** Where a verdict goes: SQLite's are the headline, PostgreSQL's (against the PostgreSQL floor) are listed apart. */
 const verdictName = (what, engine) => (engine === 'sqlite' ? what : `${what} (postgres)`);
 
 function distinctRows(report, verdicts) {
   const rows = [];
   for (const r of report) {
-    const f = r.systems.floor.distinct;
     for (const workload of DISTINCT_WORKLOADS) {
       for (const [engine, system] of measured(r)) {
+        const { floor, note } = floorOf(r, engine);
         const a = system.distinct[workload];
-        const b = f[workload];
+        const b = floor.distinct[workload];
         if (!a || !b) continue; // a run from before this workload existed
         const ratio = ratioOf(a, b);
         const target = DISTINCT_TARGETS[workload][r.n] ?? DISTINCT_TARGETS[workload].all;
@@ -93,7 +105,7 @@ function distinctRows(report, verdicts) {
             ? '—'
             : `${(100 * a.repeatShare).toFixed(0)} %`;
         rows.push(
-          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio)} | ${repeated} | ${goals}${mark(met)} |`,
+          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)}${note} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio)} | ${repeated} | ${goals}${mark(met)} |`,
         );
         if (met !== null) verdicts.push({ what: verdictName(`distinct ${workload} ${label(r.n)}`, engine), met });
       }
@@ -105,9 +117,9 @@ function distinctRows(report, verdicts) {
 function cacheRows(report, verdicts) {
   const rows = [];
   for (const r of report) {
-    const f = r.systems.floor;
     for (const workload of ['list', 'search', 'get', 'create']) {
       for (const [engine, q] of measured(r)) {
+        const { floor: f, note } = floorOf(r, engine);
         const ratio = ratioOf(q[workload], f[workload]);
         const target = TARGETS[workload];
         let goal = '';
@@ -120,7 +132,7 @@ function cacheRows(report, verdicts) {
           met = q[workload].rps >= target[r.n] && !q[workload].non2xx;
         }
         rows.push(
-          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(q[workload].rps)}${done(q[workload])}${errors(q[workload])} | ${ms(q[workload], 'p50')} | ${ms(q[workload], 'p99')} | ${fmt(f[workload].rps)}${done(f[workload])}${errors(f[workload])} | ${ms(f[workload], 'p50')} | ${ms(f[workload], 'p99')} | ${ratioText(ratio)} | ${goal}${mark(met)} |`,
+          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(q[workload].rps)}${done(q[workload])}${errors(q[workload])} | ${ms(q[workload], 'p50')} | ${ms(q[workload], 'p99')} | ${fmt(f[workload].rps)}${done(f[workload])}${errors(f[workload])}${note} | ${ms(f[workload], 'p50')} | ${ms(f[workload], 'p99')} | ${ratioText(ratio)} | ${goal}${mark(met)} |`,
         );
         if (met !== null) verdicts.push({ what: verdictName(`cache ${workload} ${label(r.n)}`, engine), met });
       }
@@ -133,8 +145,9 @@ function extraRows(report, verdicts) {
   const rows = [];
   for (const r of report) {
     const engines = enginesOf(r);
-    const f = r.systems.floor.memory;
     for (const [engine, system] of measured(r)) {
+      const { floor, note } = floorOf(r, engine);
+      const f = floor.memory;
       const e = engines[engine];
       const q = system.memory;
       const big = r.n >= 1e6;
@@ -146,7 +159,7 @@ function extraRows(report, verdicts) {
         verdicts.push({ what: verdictName('RSS 1M', engine), met: q.rss <= 150 });
       }
       rows.push(
-        `| ${label(r.n)} | ${engine} | ${fmt(e.importRate)} (${e.importSeconds.toFixed(1)} s)${via}${mark(importMet)} | ${e.startMs.toFixed(0)} ms${big ? mark(e.startMs <= 500) : ''} | ${e.firstListMs.toFixed(0)} ms | ${q.rss.toFixed(0)} MB${big ? mark(q.rss <= 150) : ''} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)}) |`,
+        `| ${label(r.n)} | ${engine} | ${fmt(e.importRate)} (${e.importSeconds.toFixed(1)} s)${via}${mark(importMet)} | ${e.startMs.toFixed(0)} ms${big ? mark(e.startMs <= 500) : ''} | ${e.firstListMs.toFixed(0)} ms | ${q.rss.toFixed(0)} MB${big ? mark(q.rss <= 150) : ''} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)})${note} |`,
       );
     }
   }
@@ -164,13 +177,14 @@ function peerLines(peer) {
   return [...lines, '', `Directus RSS after load: ${peer.results.memory.rss.toFixed(0)} MB.`];
 }
 
-function verdictLines(verdicts, engine) {
+function verdictLines(verdicts, engine, report) {
   const mine = verdicts.filter((v) => v.what.endsWith('(postgres)') === (engine === 'postgres'));
   if (mine.length === 0) return [];
   const met = mine.filter((v) => v.met).map((v) => v.what);
   const missed = mine.filter((v) => !v.met).map((v) => v.what);
-  const [prefix, note] =
-    engine === 'postgres' ? ['PostgreSQL targets', ' (ratios against the SQLite floor)'] : ['Targets', ''];
+  const own = report.filter((r) => r.systems.postgres).every((r) => r.systems.postgresFloor);
+  const floor = own ? 'the PostgreSQL floor' : 'the SQLite floor where no PostgreSQL floor ran';
+  const [prefix, note] = engine === 'postgres' ? ['PostgreSQL targets', ` (ratios against ${floor})`] : ['Targets', ''];
   return [
     `${prefix} met${note}: ${met.join(', ') || 'none'}.`,
     `${prefix} missed${note}: ${missed.join(', ') || 'none'}.`,
@@ -188,7 +202,7 @@ export function resultsMarkdown({ header, report, peer }) {
     '',
     ...header,
     '',
-    '"engine" is the database under Quire: SQLite (a file, the default) or PostgreSQL (`quire serve --database`, a throwaway database on the same machine). The floor is `limit-server.mjs` on SQLite, run once per size: each engine\'s row is compared with the same floor figures.',
+    '"engine" is the database under Quire: SQLite (a file, the default) or PostgreSQL (`quire serve --database`, a throwaway database on the same machine). Each engine\'s row is compared with the floor on the same engine, the same naive server run once per size on its own copy of the rows: `limit-server.mjs` (better-sqlite3) for SQLite, `bench/floor-postgres.mjs` (node-postgres, a pool of 10, a throwaway database) for PostgreSQL.',
     '',
     '## Distinct requests (the engine)',
     '',
@@ -208,14 +222,14 @@ export function resultsMarkdown({ header, report, peer }) {
     '',
     '## Import, start, memory',
     '',
-    "Import: `quire import` into an empty database (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, and to its first list with exact counts. RSS: Quire's server process (on PostgreSQL the database server's memory is not counted).",
+    "Import: `quire import` into an empty database (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, and to its first list with exact counts. RSS: Quire's server process, and the floor's (on PostgreSQL the database server's memory is not counted, for either).",
     '',
     '| rows | engine | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire RSS after load (highest) | floor RSS after load (highest) |',
     '|---|---|---|---|---|---|---|',
     ...extras,
   ];
   if (peer) lines.push(...peerLines(peer));
-  lines.push('', ...verdictLines(verdicts, 'sqlite'), ...verdictLines(verdicts, 'postgres'), '');
+  lines.push('', ...verdictLines(verdicts, 'sqlite', report), ...verdictLines(verdicts, 'postgres', report), '');
   return lines.join('\n');
 }
 

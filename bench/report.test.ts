@@ -37,34 +37,85 @@ describe('RESULTS.md with both engines', () => {
       {
         n: 100000,
         engines: { sqlite: engine(150000), postgres: engine(40000, 'copy') },
-        systems: { quire: system(4000), postgres: system(1000, { non2xx: 3, errors: 3 }), floor: system(500) },
+        systems: {
+          quire: system(4000),
+          floor: system(500),
+          postgres: system(1000, { non2xx: 3, errors: 3 }),
+          postgresFloor: { ...system(250), memory: { rss: 70, peak: 75 } },
+        },
       },
     ],
   });
 
-  it('has one row per engine and workload, each beside the same floor figures', () => {
+  it('has one row per engine and workload, each beside the floor on its own engine', () => {
     const distinct = rowsOf(markdown, '| 100k | ');
     expect(distinct.filter((line) => line.includes('| update |'))).toEqual([
       expect.stringMatching(
-        /^\| 100k \| sqlite \| update \| 4,000 \(32,000 done\) \| 2 \| 9 \| 500 \(4,000 done\) .*\| 8\.00 \| — \| >= 1.5 x floor ✓ \|$/,
+        /^\| 100k \| sqlite \| update \| 4,000 \(32,000 done\) \| 2 \| 9 \| 500 \(4,000 done\) \| 2 \| 9 \| 8\.00 \| — \| >= 1.5 x floor ✓ \|$/,
       ),
       expect.stringMatching(
-        /^\| 100k \| postgres \| update \| 1,000 \(8,000 done\) \(3 non-2xx\) .*\| 2\.00 \| — \| >= 1.5 x floor ✗ \|$/,
+        /^\| 100k \| postgres \| update \| 1,000 \(8,000 done\) \(3 non-2xx\) \| 2 \| 9 \| 250 \(2,000 done\) \| 2 \| 9 \| 4\.00 \| — \| >= 1.5 x floor ✗ \|$/,
       ),
     ]);
+    const [distinctGet, cacheGet] = rowsOf(markdown, '| 100k | postgres | get | 1,000');
+    expect(distinctGet).toContain('| 250 (2,000 done) | 2 | 9 | 4.00 | 25 % | >= 0.9 x floor ✗ |');
+    expect(cacheGet).toContain('| 250 (2,000 done) | 2 | 9 | 4.00 | >= 0.7 x floor ✗ |'); // the cache figures too
     expect(markdown).toContain('| rows | engine | workload | Quire req/s |');
+    expect(markdown).not.toContain('(SQLite floor)');
   });
 
   it('gives import and start per engine, saying when PostgreSQL was loaded by quire copy', () => {
     expect(markdown).toContain('| 100k | sqlite | 150,000 (1.0 s) ✓ | 300 ms | 320 ms |');
-    expect(markdown).toContain('| 100k | postgres | 40,000 (1.0 s) via quire copy ✗ | 300 ms | 320 ms |');
+    expect(markdown).toContain(
+      '| 100k | postgres | 40,000 (1.0 s) via quire copy ✗ | 300 ms | 320 ms | 120 MB (peak 130) | 70 MB (peak 75) |',
+    );
   });
 
   it("lists PostgreSQL's verdicts apart, and meets no target in a run with error statuses", () => {
     const verdicts = rowsOf(markdown, 'PostgreSQL targets');
-    expect(verdicts[0]).toBe('PostgreSQL targets met (ratios against the SQLite floor): none.');
+    expect(verdicts[0]).toBe('PostgreSQL targets met (ratios against the PostgreSQL floor): none.');
     expect(verdicts[1]).toContain('distinct update 100k (postgres)');
     expect(rowsOf(markdown, 'Targets missed:')[0]).not.toContain('postgres');
+  });
+});
+
+describe('RESULTS.md from runs without a PostgreSQL floor or without SQLite', () => {
+  it('compares PostgreSQL with the SQLite floor when its own did not run, and says so', () => {
+    const markdown: string = resultsMarkdown({
+      header: [],
+      peer: null,
+      report: [
+        {
+          n: 100000,
+          engines: { sqlite: engine(150000), postgres: engine(40000) },
+          systems: { quire: system(4000), postgres: system(1000), floor: system(500) },
+        },
+      ],
+    });
+    expect(rowsOf(markdown, '| 100k | postgres | update |')).toEqual([
+      expect.stringContaining('| 500 (4,000 done) (SQLite floor) | 2 | 9 | 2.00 |'),
+    ]);
+    expect(rowsOf(markdown, '| 100k | sqlite | update |')[0]).not.toContain('(SQLite floor)');
+    expect(markdown).toContain(
+      'PostgreSQL targets met (ratios against the SQLite floor where no PostgreSQL floor ran)',
+    );
+  });
+
+  it('reports PostgreSQL alone (--engines postgres) against its own floor', () => {
+    const markdown: string = resultsMarkdown({
+      header: [],
+      peer: null,
+      report: [
+        {
+          n: 100000,
+          engines: { postgres: engine(40000) },
+          systems: { postgres: system(1000), postgresFloor: system(400) },
+        },
+      ],
+    });
+    expect(rowsOf(markdown, '| 100k | postgres | search |')[0]).toContain('| 400 (3,200 done) | 2 | 9 | 2.50 |');
+    expect(rowsOf(markdown, '| 100k | sqlite')).toHaveLength(0);
+    expect(rowsOf(markdown, 'Targets met')).toHaveLength(0);
   });
 });
 

@@ -1,19 +1,20 @@
-// The benchmark of issue 6: Quire against the SQLite floor (and optionally Directus) on the same rows,
-// with Quire on SQLite and on PostgreSQL (issue 12).
+// The benchmark of issue 6: Quire against the floor (and optionally Directus) on the same rows, with
+// Quire on SQLite and on PostgreSQL (issue 12), each beside the floor on its own engine.
 //
 //   npm run bench [-- --sizes 10k,100k,1m] [--engines sqlite,postgres] [--pg-sizes 100k] [--duration 8]
 //                    [--repeat 1] [--peer] [--out bench/RESULTS.md]
 //
 // For each size it generates the reference rows (../shared/bench/data.mjs), loads them into a fresh
 // Quire database through `quire import` (on PostgreSQL a throwaway database, bench/postgres-bench.mjs),
-// loads the floor (../shared/bench/limit-server.mjs, with updates added by bench/floor-writes.mjs) with
-// the same rows, and runs the workloads of ../shared/bench/README.md with autocannon (16 connections,
-// loopback) against Quire on each engine in turn, then the floor: first the distinct-request ones of
+// loads each engine's floor with the same rows (SQLite: ../shared/bench/limit-server.mjs, with updates
+// added by bench/floor-writes.mjs; PostgreSQL: bench/floor-postgres.mjs on a throwaway database of its
+// own), and runs the workloads of ../shared/bench/README.md with autocannon (16 connections, loopback)
+// against Quire on each engine in turn, each followed by its engine's floor: first the distinct-request ones of
 // issue 13 (bench/distinct-workloads.mjs: search, list, get, mixed, create, update, every request
 // different), then the repeated-URL ones of issue 6 (list, search, get, create), which measure the page
 // and count caches. It prints the tables (bench/report.mjs) and writes RESULTS.md.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, createWriteStream, existsSync, mkdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -26,11 +27,13 @@ import {
   postgresIds,
   redact,
   serverVersion,
+  startPostgresFloor,
   throwawayDatabase,
   unreachableReason,
 } from './postgres-bench.mjs';
 import { childrenOf, freePort, log, memoryOf, run, startServer, stop } from './processes.mjs';
 import { label, resultsMarkdown } from './report.mjs';
+import { dataFile, importSqlite, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
@@ -104,30 +107,6 @@ mkdirSync(dataDir, { recursive: true });
 // The floor imports better-sqlite3; a copy under bench/ resolves it from Quire's node_modules.
 mkdirSync(floorDir, { recursive: true });
 for (const file of ['limit-server.mjs', 'data.mjs']) copyFileSync(join(shared, file), join(floorDir, file));
-
-/** The reference rows as NDJSON, written once per size. */
-async function dataFile(n) {
-  const file = join(dataDir, `news-${label(n)}.ndjson`);
-  if (existsSync(file) && statSync(file).size > 0) return file;
-  const out = createWriteStream(`${file}.tmp`);
-  let chunk = '';
-  for (const row of newsRows(n)) {
-    chunk += `${JSON.stringify(row)}\n`;
-    if (chunk.length > 1 << 20) {
-      if (!out.write(chunk)) await new Promise((done) => out.once('drain', done));
-      chunk = '';
-    }
-  }
-  out.write(chunk);
-  await new Promise((done) => out.end(done));
-  execFileSync('mv', [`${file}.tmp`, file]);
-  return file;
-}
-
-function removeDb(file) {
-  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
-  rmSync(join(dirname(file), 'backups'), { recursive: true, force: true });
-}
 
 /** One autocannon run; the median of `repeat` runs by req/s. */
 async function load(options) {
@@ -256,19 +235,6 @@ const loadDuring = () =>
   loadSamples.length
     ? `min ${Math.min(...loadSamples).toFixed(2)}, mean ${(loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length).toFixed(2)}, max ${Math.max(...loadSamples).toFixed(2)} (${loadSamples.length} samples)`
     : 'no samples';
-/** Imports the rows of `file` into a fresh SQLite database: its file, rows/s (as printed) and wall time. */
-async function importSqlite(n, file) {
-  const db = join(dataDir, `quire-${label(n)}`, 'content.sqlite');
-  removeDb(db);
-  mkdirSync(dirname(db), { recursive: true });
-  const started = performance.now();
-  const output = await run(process.execPath, [cli, 'import', '--db', db, '--type', 'news', file], repo);
-  const importSeconds = (performance.now() - started) / 1000;
-  log(`sqlite: ${output.trim()}`);
-  const importRate = Number(/\(([\d,]+) rows\/s\)/.exec(output)?.[1].replaceAll(',', '') ?? 0);
-  return { db, importRate, importSeconds, via: 'import' };
-}
-
 /**
  * Starts `quire serve` on one engine's database, runs every workload against it and stops it. Start
  * figures go into `figures`: first answer, and first list (it has to count every row, exact counts).
@@ -312,14 +278,18 @@ async function measure(name, base, ids, n, pids) {
   return results;
 }
 
-/** One size: the rows loaded on each engine and the floor, then Quire on each engine in turn, then the floor. */
+/**
+ * One size: the rows loaded on each engine and each engine's floor, then, per engine, Quire and that
+ * engine's floor back to back (SQLite: `systems.quire` and `systems.floor`; PostgreSQL:
+ * `systems.postgres` and `systems.postgresFloor`).
+ */
 async function measureSize(n) {
   log(`\n== ${label(n)} rows`);
-  const file = await dataFile(n);
+  const file = await dataFile(dataDir, newsRows, n);
   const results = { n, engines: {}, systems: {} };
   let sqlite = null;
   const ensureSqlite = async () => {
-    sqlite ??= await importSqlite(n, file);
+    sqlite ??= await importSqlite({ cli, repo, dataDir, n, file });
     return sqlite;
   };
   if (engines.includes('sqlite')) {
@@ -327,34 +297,37 @@ async function measureSize(n) {
     results.engines.sqlite = figures;
   }
   let pgDb = null;
+  const floors = [];
   try {
     if (engines.includes('postgres') && pgSizes.includes(n)) {
       // Loaded before any server writes to the SQLite file, which a copy may read from.
       pgDb = await throwawayDatabase(PG_ADMIN_URL, label(n).toLowerCase());
-      const sqliteDb = join(dataDir, `quire-${label(n)}`, 'content.sqlite');
+      const sqliteDb = sqliteDbOf(dataDir, n);
       const loaded = await loadPostgres({ cli, cwd: repo, db: pgDb, file, sqliteDb, ensureSqlite, n });
       if (loaded.via === 'copy')
         log(`postgres: quire import --database did not load the rows (${loaded.reason}); used quire copy`);
       log(`postgres: ${loaded.output} (${loaded.seconds.toFixed(1)} s with the process start)`);
       results.engines.postgres = { importRate: loaded.rate, importSeconds: loaded.seconds, via: loaded.via };
     }
-    const floorDb = join(dataDir, `floor-${label(n)}.db`);
-    removeDb(floorDb);
-    const floorPort = await freePort();
-    const floorBase = `http://127.0.0.1:${floorPort}`;
-    log('starting the floor (it loads its own copy of the rows)');
-    const floorArgs = [join(repo, 'bench', 'floor-writes.mjs'), floorDb, String(floorPort), String(n)];
-    const floorProbe = `${floorBase}/api/cms/news?limit=1`;
-    const floor = await startServer('floor', process.execPath, floorArgs, floorProbe, 600_000, repo);
-    try {
-      if (results.engines.sqlite)
-        results.systems.quire = await measureQuire('sqlite', sqlite.db, results.engines.sqlite, n);
-      if (pgDb) results.systems.postgres = await measureQuire('postgres', pgDb.url, results.engines.postgres, n);
-      results.systems.floor = await measure('floor', floorBase, floorIds(n), n, [floor.child.pid]);
-    } finally {
-      await stop(floor.child);
+    // Both floors load their rows before anything is measured, so no load competes with a run.
+    const sqliteFloor = results.engines.sqlite ? await startSqliteFloor({ repo, dataDir, n }) : null;
+    if (sqliteFloor) floors.push(sqliteFloor);
+    if (pgDb) log('starting the PostgreSQL floor (bench/floor-postgres.mjs; it loads its own database)');
+    const pgFloor = pgDb
+      ? await startPostgresFloor({ bench: join(repo, 'bench'), n, label: label(n).toLowerCase() })
+      : null;
+    if (pgFloor) floors.push(pgFloor);
+    if (sqliteFloor) {
+      results.systems.quire = await measureQuire('sqlite', sqlite.db, results.engines.sqlite, n);
+      results.systems.floor = await measure('floor', sqliteFloor.base, floorIds(n), n, [sqliteFloor.child.pid]);
+    }
+    if (pgFloor) {
+      results.systems.postgres = await measureQuire('postgres', pgDb.url, results.engines.postgres, n);
+      const floorPids = [pgFloor.child.pid];
+      results.systems.postgresFloor = await measure('floor postgres', pgFloor.base, floorIds(n), n, floorPids);
     }
   } finally {
+    for (const floor of floors) await floor.stop();
     await pgDb?.drop();
   }
   return results;
@@ -424,7 +397,7 @@ const header = [
   `Load: autocannon, ${CONNECTIONS} connections, ${duration} s per run, median of ${repeat} run(s), after a 1 s warm-up, on 127.0.0.1 (load generator and servers share the cores). Load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}.`,
   `1-minute load average sampled every 5 s during the run: ${loadDuring()}.`,
   await enginesLine(),
-  'Workloads and rows: ../shared/bench/README.md and data.mjs. Floor: ../shared/bench/limit-server.mjs on its own copy of the same rows.',
+  'Workloads and rows: ../shared/bench/README.md and data.mjs. Floors, each on its own copy of the same rows: ../shared/bench/limit-server.mjs on SQLite; bench/floor-postgres.mjs on PostgreSQL (node-postgres, a pool of 10, its own throwaway database).',
 ];
 // The raw figures, for bench/report.mjs (it can write the tables again, or from several runs).
 writeFileSync(

@@ -1,0 +1,65 @@
+// SQLite for the benchmark: the reference rows as a file, Quire's SQLite database loaded from it with
+// `quire import`, and the SQLite floor (../shared/bench/limit-server.mjs with bench/floor-writes.mjs's
+// updates) on its own copy of the rows. bench/postgres-bench.mjs is the same for PostgreSQL.
+import { execFileSync } from 'node:child_process';
+import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { freePort, log, run, startServer, stop } from './processes.mjs';
+import { label } from './report.mjs';
+
+/** The reference rows (`newsRows` of data.mjs) as NDJSON in `dataDir`, written once per size. */
+export async function dataFile(dataDir, newsRows, n) {
+  const file = join(dataDir, `news-${label(n)}.ndjson`);
+  if (existsSync(file) && statSync(file).size > 0) return file;
+  const out = createWriteStream(`${file}.tmp`);
+  let chunk = '';
+  for (const row of newsRows(n)) {
+    chunk += `${JSON.stringify(row)}\n`;
+    if (chunk.length > 1 << 20) {
+      if (!out.write(chunk)) await new Promise((done) => out.once('drain', done));
+      chunk = '';
+    }
+  }
+  out.write(chunk);
+  await new Promise((done) => out.end(done));
+  execFileSync('mv', [`${file}.tmp`, file]);
+  return file;
+}
+
+/** Removes a SQLite database with its WAL files and the backups folder beside it. */
+export function removeDb(file) {
+  for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  rmSync(join(dirname(file), 'backups'), { recursive: true, force: true });
+}
+
+/** Where Quire's SQLite database of `n` rows lives in `dataDir`. */
+export const sqliteDbOf = (dataDir, n) => join(dataDir, `quire-${label(n)}`, 'content.sqlite');
+
+/** Imports the rows of `file` into a fresh SQLite database: its file, rows/s (as printed) and wall time. */
+export async function importSqlite({ cli, repo, dataDir, n, file }) {
+  const db = sqliteDbOf(dataDir, n);
+  removeDb(db);
+  mkdirSync(dirname(db), { recursive: true });
+  const started = performance.now();
+  const output = await run(process.execPath, [cli, 'import', '--db', db, '--type', 'news', file], repo);
+  const importSeconds = (performance.now() - started) / 1000;
+  log(`sqlite: ${output.trim()}`);
+  const importRate = Number(/\(([\d,]+) rows\/s\)/.exec(output)?.[1].replaceAll(',', '') ?? 0);
+  return { db, importRate, importSeconds, via: 'import' };
+}
+
+/**
+ * Starts the SQLite floor (`bench/floor-writes.mjs`, which needs `bench/.floor/`) on a fresh file in
+ * `dataDir`, where it loads the first `n` rows of data.mjs itself: its `base` URL, its process `child`
+ * and `stop()`.
+ */
+export async function startSqliteFloor({ repo, dataDir, n }) {
+  const floorDb = join(dataDir, `floor-${label(n)}.db`);
+  removeDb(floorDb);
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  log('starting the SQLite floor (it loads its own copy of the rows)');
+  const args = [join(repo, 'bench', 'floor-writes.mjs'), floorDb, String(port), String(n)];
+  const { child } = await startServer('floor', process.execPath, args, `${base}/api/cms/news?limit=1`, 600_000, repo);
+  return { base, child, stop: () => stop(child) };
+}
