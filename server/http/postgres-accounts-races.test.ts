@@ -1,7 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolConfig } from '../db/postgres-connection.js';
-import { postgresForTests, runAdmin, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import {
+  postgresForTests,
+  runAdmin,
+  sessionsWaitingOnLocks,
+  skipNote,
+  useTestDatabase,
+} from '../test-support/postgres.js';
 import { type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 import { TEAM_PASSWORD } from '../test-support/team-fixture.js';
 
@@ -49,16 +55,7 @@ describe.skipIf(!postgres.available)(`account rules across two servers at once${
       await holder.query('lock table quire_accounts in exclusive mode');
       const pending = requests();
       await expect
-        .poll(
-          async () => {
-            const result = await holder.query<{ waiting: string }>(
-              `select count(*) as waiting from pg_stat_activity
-                where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-            );
-            return Number(result.rows[0].waiting);
-          },
-          { timeout: 10_000, interval: 25 },
-        )
+        .poll(() => sessionsWaitingOnLocks(holder), { timeout: 10_000, interval: 25 })
         .toBeGreaterThanOrEqual(2);
       await holder.query('rollback');
       return await Promise.all(pending);

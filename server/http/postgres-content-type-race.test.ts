@@ -1,7 +1,13 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolConfig } from '../db/postgres-connection.js';
-import { postgresForTests, runAdmin, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import {
+  postgresForTests,
+  runAdmin,
+  sessionsWaitingOnLocks,
+  skipNote,
+  useTestDatabase,
+} from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
@@ -127,12 +133,3 @@ describe.skipIf(!postgres.available)(`two servers changing one content type at o
     return result.rows.map((row) => row.column_name);
   }
 });
-
-/** Sessions of this database (other than `holder`'s) waiting for a lock. */
-async function sessionsWaitingOnLocks(holder: pg.Client): Promise<number> {
-  const result = await holder.query<{ waiting: string }>(
-    `select count(*) as waiting from pg_stat_activity
-      where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
-  );
-  return Number(result.rows[0].waiting);
-}

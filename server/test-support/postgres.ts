@@ -130,3 +130,12 @@ function quoteIdentifier(name: string): string {
 function quoteLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
+
+/** How many other sessions of `client`'s database wait on a lock (to know that requests queued). */
+export async function sessionsWaitingOnLocks(client: pg.Client): Promise<number> {
+  const result = await client.query<{ waiting: string }>(
+    `select count(*) as waiting from pg_stat_activity
+      where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
+  );
+  return Number(result.rows[0].waiting);
+}
