@@ -12,7 +12,8 @@ const IMPORT_CACHE_KIB = 512 * 1024;
  * FTS5's in-memory term buffer while the import fills the search index (bytes; its default is 1 MB).
  * FTS5 writes a segment each time the buffer fills and merges segments as they pile up: at 100k
  * rows the fill took 1.2-1.5 s with the default and 0.6-0.9 s with 256 MB (one segment), measured
- * on the stored rows of the bench (bench/import-floor.mjs). Set back once the index is filled.
+ * on the stored rows of the bench (as bench/import-floor.mjs loads them); at 1M rows the size made
+ * no difference beyond the noise (19-26 s from 64 MB to 1 GB). Set back once the index is filled.
  */
 const IMPORT_FTS_HASH_BYTES = 256 * 1024 * 1024;
 const DEFAULT_FTS_HASH_BYTES = 1024 * 1024;
@@ -30,11 +31,12 @@ interface IndexPlan {
  * import leaves it as it was).
  *
  * Into an empty table (where the work is largest), more of it moves to the end, where SQLite does
- * it in bulk: the lookups of `lookupColumns` (slugs) and of ids are answered from memory (exact:
- * the table is empty and no other writer can add rows during the transaction), so every index but
- * the primary key's, unique ones on those columns included, is dropped for the load and built once
- * from the rows; rows go in multi-row INSERTs; and, when no other connection has the database open,
- * the import runs with a rollback journal (see `withRollbackJournal`). `work` returns whether to commit.
+ * it in bulk: the lookups of `lookupColumns` (slugs) are answered from memory (exact: the table was
+ * empty and no other writer can add rows during the transaction), so every index but the primary
+ * key's, unique ones on those columns included, is dropped for the load and built once from the
+ * rows; rows go in multi-row INSERTs (see `memoryBulkWriter`); and, when no other connection has
+ * the database open, the import runs with a rollback journal (see `rollbackJournalIfAlone`).
+ * `work` returns whether to commit.
  */
 export async function runBulkImport(
   database: SqliteQuireDb,
@@ -51,12 +53,8 @@ export async function runBulkImport(
     .prepare(`select sql from sqlite_master where type = 'trigger' and name = ?`)
     .pluck()
     .get(insertTrigger) as string | undefined;
-  const empty =
-    raw
-      .prepare(`select not exists (select 1 from ${quote(table)})`)
-      .pluck()
-      .get() === 1;
-  const journal = empty ? rollbackJournalIfAlone(raw) : false;
+  const isEmpty = raw.prepare(`select not exists (select 1 from ${quote(table)})`).pluck();
+  const journal = isEmpty.get() === 1 ? rollbackJournalIfAlone(raw) : false;
   raw.exec('begin immediate');
   let committed = false;
   try {
@@ -66,14 +64,14 @@ export async function runBulkImport(
         .pluck()
         .get() as number) ?? 0;
     if (trigger) raw.exec(`drop trigger ${quote(insertTrigger)}`);
-    // Checked again inside the transaction: another process may have written since.
-    const deferred = lastRowid === 0 ? deferredIndexes(raw, table, lookupColumns) : [];
+    // Asked again inside the transaction: another process may have written since.
+    const empty = isEmpty.get() === 1;
+    const deferred = empty ? deferredIndexes(raw, table, lookupColumns) : [];
     for (const plan of deferred) raw.exec(`drop index ${quote(plan.name)}`);
     const db = database.db as unknown as Kysely<unknown>;
-    const writer =
-      lastRowid === 0
-        ? memoryBulkWriter(db, raw, table, columns, lookupColumns)
-        : sqliteBulkWriter(db, raw, table, columns);
+    const writer = empty
+      ? memoryBulkWriter(db, raw, table, columns, lookupColumns)
+      : sqliteBulkWriter(db, raw, table, columns);
     const commit = await work(writer);
     if (commit) {
       writer.finish();
