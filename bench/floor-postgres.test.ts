@@ -1,11 +1,13 @@
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestDatabase, postgresForTests, skipNote, type TestDatabase } from '../server/test-support/postgres.js';
 // @ts-expect-error: plain .mjs benchmark modules without type declarations
 import { freePort, startServer, stop } from './processes.mjs';
+// @ts-expect-error: plain .mjs benchmark modules without type declarations
+import { copyFloor } from './sqlite-bench.mjs';
 
 const bench = import.meta.dirname;
 const shared = process.env.QUIRE_SHARED_BENCH ?? join(bench, '..', '..', 'shared', 'bench');
@@ -59,9 +61,7 @@ describe.skipIf(!hasShared || !postgres.available)(
 
     beforeAll(async () => {
       // As run-bench.mjs does: the copies beside bench/ find better-sqlite3 and pg in this repository.
-      mkdirSync(join(bench, '.floor'), { recursive: true });
-      for (const file of ['limit-server.mjs', 'data.mjs'])
-        copyFileSync(join(shared, file), join(bench, '.floor', file));
+      copyFloor(shared, bench);
       dir = mkdtempSync(join(tmpdir(), 'quire-floor-pg-'));
       database = await createTestDatabase(postgres.url);
       sqliteBase = await start('sqlite floor', 'floor-writes.mjs', join(dir, 'floor.db'));

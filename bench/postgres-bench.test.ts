@@ -1,15 +1,17 @@
-import { copyFileSync, existsSync, mkdirSync } from 'node:fs';
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresForTests } from '../server/test-support/postgres.js';
 // @ts-expect-error: plain .mjs benchmark modules without type declarations
 import { redact, startPostgresFloor, throwawayDatabase, unreachableReason } from './postgres-bench.mjs';
+// @ts-expect-error: plain .mjs benchmark modules without type declarations
+import { copyFloor } from './sqlite-bench.mjs';
 
 const postgres = await postgresForTests();
 const bench = import.meta.dirname;
 const shared = process.env.QUIRE_SHARED_BENCH ?? join(bench, '..', '..', 'shared', 'bench');
-const hasShared = existsSync(join(shared, 'data.mjs'));
+const hasShared = existsSync(join(shared, 'limit-server.mjs'));
 
 async function databases(pattern: string): Promise<string[]> {
   const admin = new pg.Client({ connectionString: postgres.url });
@@ -54,8 +56,7 @@ describe('PostgreSQL for the benchmark', () => {
   it.skipIf(!postgres.available || !hasShared)(
     `runs the PostgreSQL floor on a database of its own, dropped when it stops or by the next run${postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : hasShared ? '' : ' (skipped: no ../shared/bench)'}`,
     async () => {
-      mkdirSync(join(bench, '.floor'), { recursive: true });
-      copyFileSync(join(shared, 'data.mjs'), join(bench, '.floor', 'data.mjs'));
+      copyFloor(shared, bench);
       // A floor database left by a run that was killed: its process (a pid past the kernel's limit) is gone.
       const admin = new pg.Client({ connectionString: postgres.url });
       await admin.connect();

@@ -14,7 +14,7 @@
 // different), then the repeated-URL ones of issue 6 (list, search, get, create), which measure the page
 // and count caches. It prints the tables (bench/report.mjs) and writes RESULTS.md.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
@@ -33,12 +33,11 @@ import {
 } from './postgres-bench.mjs';
 import { childrenOf, freePort, log, memoryOf, run, startServer, stop } from './processes.mjs';
 import { label, resultsMarkdown } from './report.mjs';
-import { dataFile, importSqlite, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
+import { copyFloor, dataFile, importSqlite, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
 const dataDir = join(repo, 'bench', '.data');
-const floorDir = join(repo, 'bench', '.floor');
 const cli = join(repo, 'dist', 'server', 'cli.js');
 const CONNECTIONS = 16;
 const CREATE_BODY = 'title=Bench+post&status=draft&published_at=2026-01-01+00%3A00%3A00';
@@ -104,9 +103,8 @@ if (engines.includes('postgres') && !sizes.some((n) => pgSizes.includes(n))) {
 const { newsRows, RARE_KEYWORD } = await import(join(shared, 'data.mjs'));
 const keywords = keywordsOf(newsRows, Math.min(5000, ...sizes));
 mkdirSync(dataDir, { recursive: true });
-// The floor imports better-sqlite3; a copy under bench/ resolves it from Quire's node_modules.
-mkdirSync(floorDir, { recursive: true });
-for (const file of ['limit-server.mjs', 'data.mjs']) copyFileSync(join(shared, file), join(floorDir, file));
+// The floors import better-sqlite3 and data.mjs; a copy under bench/ resolves it from Quire's node_modules.
+copyFloor(shared, join(repo, 'bench'));
 
 /** One autocannon run; the median of `repeat` runs by req/s. */
 async function load(options) {

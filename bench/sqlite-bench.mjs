@@ -2,10 +2,36 @@
 // `quire import`, and the SQLite floor (../shared/bench/limit-server.mjs with bench/floor-writes.mjs's
 // updates) on its own copy of the rows. bench/postgres-bench.mjs is the same for PostgreSQL.
 import { execFileSync } from 'node:child_process';
-import { createWriteStream, existsSync, mkdirSync, rmSync, statSync } from 'node:fs';
+import {
+  createWriteStream,
+  existsSync,
+  mkdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeFileSync,
+} from 'node:fs';
 import { dirname, join } from 'node:path';
 import { freePort, log, run, startServer, stop } from './processes.mjs';
 import { label } from './report.mjs';
+
+/**
+ * Copies the shared floor (limit-server.mjs, data.mjs) from `shared` to `bench/.floor/`, where it
+ * resolves better-sqlite3 and pg from this repository. A file already the same is left alone and a
+ * changed one replaced by a rename, so a floor starting meanwhile (another test file) never reads half of one.
+ */
+export function copyFloor(shared, bench) {
+  const floorDir = join(bench, '.floor');
+  mkdirSync(floorDir, { recursive: true });
+  for (const file of ['limit-server.mjs', 'data.mjs']) {
+    const text = readFileSync(join(shared, file));
+    const target = join(floorDir, file);
+    if (existsSync(target) && readFileSync(target).equals(text)) continue;
+    writeFileSync(`${target}.${process.pid}.tmp`, text);
+    renameSync(`${target}.${process.pid}.tmp`, target);
+  }
+}
 
 /** The reference rows (`newsRows` of data.mjs) as NDJSON in `dataDir`, written once per size. */
 export async function dataFile(dataDir, newsRows, n) {
