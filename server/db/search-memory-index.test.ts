@@ -39,7 +39,7 @@ describe('PostingBitmap', () => {
     expect(bitmap.toArray().every((value) => (value - 70_002) % 4 === 0)).toBe(true);
   });
 
-  it('intersects, unites and subtracts like sets, dense and sparse groups mixed', () => {
+  it('intersects, unites, subtracts and pages like sets, dense and sparse groups mixed', () => {
     const sets = fc.array(fc.uniqueArray(fc.oneof(member, fc.integer({ min: 0, max: 9000 })), { maxLength: 6000 }), {
       minLength: 1,
       maxLength: 4,
@@ -57,6 +57,17 @@ describe('PostingBitmap', () => {
         expect(PostingBitmap.and(bitmaps).toArray()).toEqual(and.sort((a, b) => a - b));
         expect(PostingBitmap.or(bitmaps).toArray()).toEqual([...or].sort((a, b) => a - b));
         expect(PostingBitmap.and(bitmaps).size).toBe(and.length);
+        const sorted = [...models[0]].sort((a, b) => a - b);
+        expect(PostingBitmap.fromSorted(sorted).toArray()).toEqual(sorted);
+        expect(PostingBitmap.fromSorted(sorted).size).toBe(sorted.length);
+        for (const [skip, count] of [
+          [0, 20],
+          [3, 5000],
+          [4500, 7],
+        ]) {
+          expect(bitmaps[0].range(skip, count)).toEqual(sorted.slice(skip, skip + count));
+          expect(bitmaps[0].range(skip, count, true)).toEqual([...sorted].reverse().slice(skip, skip + count));
+        }
         const last = models[models.length - 1];
         const andNot = [...models[0]].filter((value) => !last.has(value)).sort((a, b) => a - b);
         expect(bitmaps[0].andNot(bitmaps[bitmaps.length - 1]).toArray()).toEqual(andNot);

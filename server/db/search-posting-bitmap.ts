@@ -162,12 +162,68 @@ export class PostingBitmap {
     return search(container.array as Uint16Array, container.size, low) >= 0;
   }
 
+  /** A bitmap of `values`, given in increasing order. */
+  static fromSorted(values: readonly number[]): PostingBitmap {
+    const result = new PostingBitmap();
+    for (let from = 0; from < values.length; ) {
+      const high = values[from] >>> 16;
+      let to = from;
+      while (to < values.length && values[to] >>> 16 === high) to++;
+      const array = new Uint16Array(to - from);
+      for (let i = from; i < to; i++) array[i - from] = values[i] & 0xffff;
+      const container: Container = { size: to - from, array, bits: null };
+      if (container.size > ARRAY_MAX) toBitmap(container);
+      result.containers[high] = container;
+      result.count += container.size;
+      from = to;
+    }
+    return result;
+  }
+
   /** Members in increasing order. */
   toArray(): number[] {
     const out: number[] = [];
     this.forEach((value) => {
       out.push(value);
     });
+    return out;
+  }
+
+  /**
+   * Up to `count` members after skipping the first `skip`, in increasing order, or from the end in
+   * decreasing order when `descending`: a page of rows in rowid order, without listing the others.
+   */
+  range(skip: number, count: number, descending = false): number[] {
+    const out: number[] = [];
+    const last = this.containers.length - 1;
+    for (let k = 0; k <= last && out.length < count; k++) {
+      const high = descending ? last - k : k;
+      const container = this.containers[high];
+      if (container === undefined) continue;
+      if (skip >= container.size) {
+        skip -= container.size;
+        continue;
+      }
+      const base = high * 65536;
+      if (container.array) {
+        const array = container.array;
+        for (let i = skip; i < container.size && out.length < count; i++)
+          out.push(base + array[descending ? container.size - 1 - i : i]);
+      } else {
+        const bits = container.bits as Uint32Array;
+        for (let n = 0; n < BITMAP_WORDS && out.length < count; n++) {
+          const w = descending ? BITMAP_WORDS - 1 - n : n;
+          let word = bits[w];
+          while (word !== 0 && out.length < count) {
+            const bit = descending ? 31 - Math.clz32(word) : 31 - Math.clz32(word & -word);
+            word &= ~(1 << bit);
+            if (skip > 0) skip--;
+            else out.push(base + ((w << 5) | bit));
+          }
+        }
+      }
+      skip = 0;
+    }
     return out;
   }
 
@@ -191,39 +247,6 @@ export class PostingBitmap {
         for (let i = 0; i < container.size; i++) visit(base + array[i]);
       }
     });
-  }
-
-  /** Keeps the members for which `keep` says true (in increasing order of calls). */
-  filter(keep: (value: number) => boolean): PostingBitmap {
-    const result = new PostingBitmap();
-    // Group by group, each kept group built at once (cheaper than adding members one by one).
-    const kept = new Uint16Array(65536);
-    this.containers.forEach((container, high) => {
-      if (container === undefined) return;
-      const base = high * 65536;
-      let size = 0;
-      if (container.bits) {
-        const bits = container.bits;
-        for (let w = 0; w < BITMAP_WORDS; w++) {
-          let word = bits[w];
-          while (word !== 0) {
-            const lowest = word & -word;
-            const low = (w << 5) | (31 - Math.clz32(lowest));
-            if (keep(base + low)) kept[size++] = low;
-            word ^= lowest;
-          }
-        }
-      } else {
-        const array = container.array as Uint16Array;
-        for (let i = 0; i < container.size; i++) if (keep(base + array[i])) kept[size++] = array[i];
-      }
-      if (size === 0) return;
-      const group: Container = { size, array: kept.slice(0, size), bits: null };
-      if (size > ARRAY_MAX) toBitmap(group);
-      result.containers[high] = group;
-      result.count += size;
-    });
-    return result;
   }
 
   /** Approximate bytes held (for measuring the index). */

@@ -3,7 +3,9 @@ import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine
 import { sameColumns } from './engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
 import { foldForSearch } from './search-folding.js';
+import { IdOrder, neighbours } from './search-id-order.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
+import { countWithConditions, pageOfMatches, quote, untyped } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -28,12 +30,6 @@ import type { StatementRunner } from './statement-runner.js';
 
 /** Rows read per build step (each step yields to the event loop). */
 const BUILD_CHUNK = 2048;
-/** Largest set of candidate rows passed to SQL as a list (JSON array of rowids). */
-const MAX_LISTED_ROWS = 50_000;
-/** Rows walked in the first step of an order's index when the matches are dense (see `walk`). */
-const MIN_WALK = 512;
-/** Most rows walked in one step. */
-const MAX_WALK_STEP = 65536;
 
 interface TableState {
   columns: readonly string[];
@@ -53,6 +49,8 @@ interface TableState {
   answers: Map<string, PostingBitmap>;
   /** Moves whenever rows are read again into the index. */
   version: number;
+  /** Whether rowid order is id order (pages in id order are then slices of the matches). */
+  idOrder: IdOrder;
 }
 
 /** Answers kept per table (each at most 8 KiB per 65,536 rows). */
@@ -71,11 +69,6 @@ const byTable = new Map<string, Set<WeakRef<TableState>>>();
 function inTransaction(runner: StatementRunner): boolean {
   return (runner as { transaction?: { open?: boolean } }).transaction?.open === true;
 }
-
-/** The query's Kysely over tables known only at run time. */
-const untyped = (query: MemorySearchQuery) => query.db as Kysely<Record<string, Record<string, unknown>>>;
-
-const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 
 /** Runs a read: straight on the connection (a runner), or queued through Kysely. */
 type Read = (text: string, parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
@@ -122,6 +115,19 @@ async function notesChanges(read: Read, table: string, columns: readonly string[
   return noting('insert') && noting('update') && noting('delete');
 }
 
+/**
+ * Whether `table` has an `id` column that SQLite orders as `IdOrder` compares (binary: no collation
+ * named in the table's statement).
+ */
+async function comparableIds(read: Read, table: string): Promise<boolean> {
+  const [row] = await read(
+    `select (select count(*) from pragma_table_info(?) where name = 'id') as id,
+      (select sql from sqlite_master where type = 'table' and name = ?) as statement`,
+    [table, table],
+  );
+  return Number(row?.id) === 1 && !/collate/i.test(String(row?.statement ?? ''));
+}
+
 async function startBuild(query: MemorySearchQuery, tables: Map<string, TableState>): Promise<void> {
   const { runner, table, columns } = query;
   const read = viaKysely(query.db);
@@ -139,12 +145,14 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
     dirty: new Set(),
     answers: new Map(),
     version: 0,
+    idOrder: new IdOrder(await comparableIds(read, table)),
   };
   tables.set(table, state);
   const live = byTable.get(table) ?? new Set<WeakRef<TableState>>();
   byTable.set(table, live);
   live.add(new WeakRef(state));
-  const select = `select rowid as "quire:rowid", ${columns.map(quote).join(', ')} from ${quote(table)}
+  const id = state.idOrder.holds ? `"id" as "quire:id", ` : '';
+  const select = `select rowid as "quire:rowid", ${id}${columns.map(quote).join(', ')} from ${quote(table)}
     where rowid > ? order by rowid limit ${BUILD_CHUNK}`;
   let last = Number.MIN_SAFE_INTEGER;
   try {
@@ -152,11 +160,13 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
       await new Promise((resolve) => setImmediate(resolve));
       if (state.stale || tables.get(table) !== state) return;
       const rows = await read(select, [last]);
-      for (const row of rows)
+      for (const row of rows) {
         state.index.set(
           Number(row['quire:rowid']),
           columns.map((column) => row[column]),
         );
+        state.idOrder.append(row['quire:id']);
+      }
       if (rows.length < BUILD_CHUNK) break;
       last = Number(rows[rows.length - 1]['quire:rowid']);
     }
@@ -221,8 +231,9 @@ async function reread(runner: StatementRunner, state: TableState, table: string,
   if (rowids.length === 0) return;
   state.answers.clear();
   state.version++;
+  const ids = state.idOrder.holds ? `"id" as "quire:id", ${neighbours(quote(table))}, ` : '';
   const rows = await runner.all(
-    `select rowid as "quire:rowid", ${state.columns.map(quote).join(', ')} from ${quote(table)}
+    `select rowid as "quire:rowid", ${ids}${state.columns.map(quote).join(', ')} from ${quote(table)} as row
       where rowid in (select value from json_each(?))`,
     [JSON.stringify(rowids)],
   );
@@ -230,6 +241,7 @@ async function reread(runner: StatementRunner, state: TableState, table: string,
   for (const row of rows) {
     const rowid = Number(row['quire:rowid']);
     found.add(rowid);
+    if (ids) state.idOrder.check(row['quire:id'], row['quire:before'], row['quire:after']);
     state.index.set(
       rowid,
       state.columns.map((column) => row[column]),
@@ -282,56 +294,14 @@ function containsFolded(columns: readonly string[], keyword: string) {
   return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
 }
 
-/** `rowid in (the listed rows)` plus the query's other conditions. */
-function listedWhere(query: MemorySearchQuery, rowids: PostingBitmap) {
-  return sql<SqlBool>`${sql.join(
-    [sql<SqlBool>`rowid in (select value from json_each(${JSON.stringify(rowids.toArray())}))`, ...query.equals],
-    sql` and `,
-  )}`;
-}
-
 async function count(query: MemorySearchQuery): Promise<number | null> {
   const state = await current(query);
   if (!state) return null;
   const seen = { changes: state.totalChanges, version: state.version };
   const hits = await matching(query, state);
   if (query.equals.length === 0 || hits.size === 0) return hits.size;
-  const n = await countWithConditions(query, state, hits);
+  const n = await countWithConditions(query, state.index, hits);
   return (await unchanged(query.runner, state, seen)) ? n : null;
-}
-
-/** Matches that also meet the query's other conditions. */
-async function countWithConditions(query: MemorySearchQuery, state: TableState, hits: PostingBitmap): Promise<number> {
-  const others = sql<SqlBool>`${sql.join(query.equals, sql` and `)}`;
-  if (hits.size <= MAX_LISTED_ROWS) {
-    const compiled = untyped(query)
-      .selectFrom(query.table)
-      .select(sql<number>`count(*)`.as('n'))
-      .where(listedWhere(query, hits))
-      .compile();
-    const [row] = await query.runner.all(compiled.sql, compiled.parameters);
-    return Number(row.n);
-  }
-  const misses = state.index.others(hits);
-  if (misses.size <= MAX_LISTED_ROWS) {
-    // Most rows match: the rows meeting the conditions, less those among the few that do not.
-    const missing = untyped(query)
-      .selectFrom(query.table)
-      .select(sql<number>`count(*)`.as('m'))
-      .where(listedWhere(query, misses));
-    const compiled = untyped(query)
-      .selectFrom(query.table)
-      .select(sql<number>`count(*) - (${missing})`.as('n'))
-      .where(others)
-      .compile();
-    const [row] = await query.runner.all(compiled.sql, compiled.parameters);
-    return Number(row.n);
-  }
-  // Many either way: the rowids the conditions select (through their index), counted in here.
-  const compiled = untyped(query).selectFrom(query.table).select(sql<number>`rowid`.as('r')).where(others).compile();
-  let n = 0;
-  for (const row of await query.runner.all(compiled.sql, compiled.parameters)) if (hits.has(Number(row.r))) n++;
-  return n;
 }
 
 /**
@@ -350,84 +320,9 @@ async function list(query: MemorySearchQuery, pageOf: MemorySearchPage): Promise
   const state = await current(query);
   if (!state) return null;
   const seen = { changes: state.totalChanges, version: state.version };
-  const rows = await page(query, state, pageOf);
-  return (await unchanged(query.runner, state, seen)) ? rows : null;
-}
-
-async function page(
-  query: MemorySearchQuery,
-  state: TableState,
-  page: MemorySearchPage,
-): Promise<Record<string, unknown>[]> {
   const hits = await matching(query, state);
-  if (hits.size === 0) return [];
-  // Dense matches: walk the order's index, keeping matches, rather than list them all to SQL.
-  const walkCost = ((page.offset + page.limit) * Math.max(state.index.rows, 1)) / hits.size;
-  if (walkCost < hits.size || hits.size > MAX_LISTED_ROWS) return walk(query, hits, page, walkCost);
-  const direction = page.desc ? 'desc' : 'asc';
-  let ordered = untyped(query)
-    .selectFrom(query.table)
-    .select(sql<number>`rowid`.as('r'))
-    .where(listedWhere(query, hits));
-  ordered = ordered.orderBy(sql.id(page.order), direction);
-  if (page.order !== 'id') ordered = ordered.orderBy(sql.id('id'), direction);
-  const compiled = ordered.limit(page.limit).offset(page.offset).compile();
-  const rowids = (await query.runner.all(compiled.sql, compiled.parameters)).map((row) => Number(row.r));
-  return rowsInOrder(query, rowids);
-}
-
-/**
- * The page of matches in the requested order, walking the rows meeting the other conditions in
- * that order (an index per orderable column, ending with id, serves it) a step at a time and
- * keeping those the search matched. Steps start at the expected length and double.
- */
-async function walk(
-  query: MemorySearchQuery,
-  hits: PostingBitmap,
-  page: MemorySearchPage,
-  expected: number,
-): Promise<Record<string, unknown>[]> {
-  const wanted = page.offset + page.limit;
-  const direction = page.desc ? 'desc' : 'asc';
-  let base = untyped(query).selectFrom(query.table).select(sql<number>`rowid`.as('r'));
-  if (query.equals.length > 0) base = base.where(sql<SqlBool>`${sql.join(query.equals, sql` and `)}`);
-  base = base.orderBy(sql.id(page.order), direction);
-  if (page.order !== 'id') base = base.orderBy(sql.id('id'), direction);
-  const found: number[] = [];
-  let step = Math.min(MAX_WALK_STEP, Math.max(MIN_WALK, Math.ceil(expected * 1.2)));
-  for (let scanned = 0; found.length < wanted; ) {
-    const compiled = base.limit(step).offset(scanned).compile();
-    const rows = await query.runner.all(compiled.sql, compiled.parameters);
-    for (const row of rows) {
-      const rowid = Number(row.r);
-      if (hits.has(rowid) && found.push(rowid) === wanted) break;
-    }
-    if (rows.length < step) break;
-    scanned += rows.length;
-    step = Math.min(step * 2, MAX_WALK_STEP);
-  }
-  return rowsInOrder(query, found.slice(page.offset));
-}
-
-/** Full rows for rowids, in the order given. */
-async function rowsInOrder(query: MemorySearchQuery, rowids: number[]): Promise<Record<string, unknown>[]> {
-  if (rowids.length === 0) return [];
-  const rows = await query.runner.all(
-    `select rowid as "quire:rowid", * from ${quote(query.table)} where rowid in (select value from json_each(?))`,
-    [JSON.stringify(rowids)],
-  );
-  const byRowid = new Map<number, Record<string, unknown>>();
-  for (const row of rows) {
-    const rowid = Number(row['quire:rowid']);
-    const { 'quire:rowid': _, ...stored } = row;
-    byRowid.set(rowid, stored);
-  }
-  const ordered: Record<string, unknown>[] = [];
-  for (const rowid of rowids) {
-    const row = byRowid.get(rowid);
-    if (row) ordered.push(row);
-  }
-  return ordered;
+  const rows = await pageOfMatches(query, hits, state.index, state.idOrder, pageOf);
+  return (await unchanged(query.runner, state, seen)) ? rows : null;
 }
 
 /** Tells the in-memory indexes of `table` which rows a flush is moving out of the pending table. */
