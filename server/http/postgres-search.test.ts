@@ -135,7 +135,9 @@ describe.skipIf(!postgres.available)(`search on PostgreSQL against SQLite${skipN
         expect(changed.status).toBe(200);
       }
     }
-  });
+    // Two servers and two tables of titles: more than the default 10 s on a loaded machine.
+  }, 60_000);
+
   afterAll(async () => {
     await pg?.close();
     await sqlite?.dispose();
