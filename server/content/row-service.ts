@@ -20,6 +20,7 @@ import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput, type RowInput } from './row-input.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
 import { assignSlugs } from './slug-columns.js';
+import { withoutUnchanged } from './unchanged-columns.js';
 
 /** A page of rows with the counts the list endpoint reports. */
 export interface RowList {
@@ -206,6 +207,7 @@ export class RowService {
         const meta = applyMetaPatch(parseStoredMeta(current.meta), input.meta);
         changes.meta = meta === null ? null : JSON.stringify(meta);
       }
+      withoutUnchanged(changes, current);
       changes.updated_at = timestampNow();
       changes.updated_by = actor ? actor.name : this.editorName;
       await repository.update(type.table, id, changes);
