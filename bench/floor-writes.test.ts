@@ -1,10 +1,12 @@
 import type { ChildProcess } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs benchmark modules without type declarations
 import { freePort, startServer, stop } from './processes.mjs';
+// @ts-expect-error: plain .mjs benchmark modules without type declarations
+import { copyFloor } from './sqlite-bench.mjs';
 
 const bench = import.meta.dirname;
 const shared = process.env.QUIRE_SHARED_BENCH ?? join(bench, '..', '..', 'shared', 'bench');
@@ -19,8 +21,7 @@ describe.skipIf(!hasShared)('the floor with updates (needs ../shared/bench)', ()
 
   beforeAll(async () => {
     // As run-bench.mjs does: the copy beside bench/ finds better-sqlite3 in this repository.
-    mkdirSync(join(bench, '.floor'), { recursive: true });
-    for (const file of ['limit-server.mjs', 'data.mjs']) copyFileSync(join(shared, file), join(bench, '.floor', file));
+    copyFloor(shared, bench);
     dir = mkdtempSync(join(tmpdir(), 'quire-floor-'));
     const port = await freePort();
     base = `http://127.0.0.1:${port}`;
