@@ -179,8 +179,12 @@ export class ReadCache {
   }
 }
 
+/** selectionKey of every row (no condition): asked on every read for `total`. */
+const ALL_ROWS_KEY = '[[],null]';
+
 /** A key naming a selection exactly (column order, operators and values included). */
 export function selectionKey(selection: RowSelection): string {
+  if (selection.equals.length === 0 && !selection.search) return ALL_ROWS_KEY;
   return JSON.stringify([
     selection.equals.map(({ column, op, value, through }) => [
       column,

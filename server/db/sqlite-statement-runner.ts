@@ -1,11 +1,13 @@
 import type Database from 'better-sqlite3';
+import { sharedChangeToken } from './change-token-sharing.js';
 import type { SqliteStatements } from './sqlite-dialect.js';
 import type { ConnectionTransaction, StatementRunner } from './statement-runner.js';
 
 /**
  * The SQLite statement runner: statements from the connection's one statement cache (shared with
  * Kysely), and `PRAGMA data_version` as the external change token (SQLite changes it exactly when
- * another connection commits).
+ * another connection commits), shared by the reads of requests that arrived together
+ * (change-token-sharing.ts says why that stays fresh).
  */
 export function sqliteStatementRunner(raw: Database.Database, statements: SqliteStatements): StatementRunner {
   const dataVersion = raw.prepare('pragma data_version').pluck();
@@ -16,7 +18,7 @@ export function sqliteStatementRunner(raw: Database.Database, statements: Sqlite
     async run(sql, parameters) {
       return statements.prepare(sql).run(...parameters).changes;
     },
-    externalChangeToken: () => dataVersion.get() as number,
+    externalChangeToken: sharedChangeToken(() => dataVersion.get() as number),
     transaction: sqliteTransaction(raw),
   };
 }

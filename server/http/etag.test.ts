@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { etagOf, taggedJson } from './etag.js';
+import { etagOf, taggedJson, taggedJsonText } from './etag.js';
 
 const TAG = /^"[A-Za-z0-9_-]{32}"$/;
 
@@ -42,5 +42,39 @@ describe('taggedJson', () => {
     expect(onlyTime.etag).toBe(taggedJson({ time: { total: 9 } }).etag);
     expect(onlyTime.etag).not.toBe(plain.etag);
     expect(taggedJson([1, 2]).etag).toBe(etagOf('[1,2]'));
+  });
+});
+
+describe('taggedJsonText', () => {
+  const columns = [
+    { name: 'title', label: 'Title', type: 'text', options: [{ id: 'a', text: 'Ä' }] },
+    { name: 'status', label: 'Status', type: 'select' },
+  ];
+  const body = (cols: object[]) => ({
+    time: { total: 1.5 },
+    total: 2,
+    rows: [{ id: 'r1', title: 'Café' }],
+    columns: cols,
+    skipped: undefined,
+    preview_path: null,
+  });
+
+  it('is the text of taggedJson, with the same tag, with or without the known columns', () => {
+    const plain = taggedJson(body([...columns]));
+    for (const known of [undefined, columns]) {
+      const { text, etag } = taggedJsonText(body([...columns]), known);
+      expect(text).toBe(plain.bytes.toString('utf8'));
+      expect(text).toBe(JSON.stringify(body(columns)));
+      expect(etag).toBe(plain.etag);
+    }
+  });
+
+  it('serializes columns afresh when they are not exactly the known descriptors', () => {
+    const changed = [{ ...columns[0], label: 'Heading' }, columns[1]];
+    // The known descriptors' JSON is cached by the first call; a body with other objects must not get it.
+    taggedJsonText(body([...columns]), columns);
+    const { text } = taggedJsonText(body(changed), columns);
+    expect(JSON.parse(text).columns[0].label).toBe('Heading');
+    expect(JSON.parse(taggedJsonText(body([columns[0]]), columns).text).columns).toHaveLength(1);
   });
 });

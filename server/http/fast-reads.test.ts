@@ -158,6 +158,24 @@ describe('the fast read path', () => {
     expect(expressCalls).toBe(2);
   });
 
+  it('answers a request holding the current tag with the same 304 as Express, with the guards headers', async () => {
+    const guarded = { authorization: 'Bearer a-long-enough-test-token', origin: 'http://reader.example' };
+    const cases: [string, string, Record<string, string>][] = [
+      [viaExpress, viaFastPath, {}],
+      [tokenExpress, tokenFastPath, guarded],
+    ];
+    for (const [express, fast, headers] of cases) {
+      for (const path of ['/api/cms/news?limit=2', `/api/cms/news/${firstId}`]) {
+        const tag = (await answer(fast, path, headers)).headers.find(([name]) => name === 'etag')?.[1] as string;
+        const conditional = { ...headers, 'if-none-match': tag };
+        const expected = await answer(express, path, conditional);
+        const actual = await answer(fast, path, conditional);
+        expect(expected.status, path).toBe(304);
+        expect(actual, `${path} ${JSON.stringify(headers)}`).toEqual(expected);
+      }
+    }
+  });
+
   it('sends the timing object as a Server-Timing header too', async () => {
     const list = await answer(viaFastPath, '/api/cms/news');
     expect(list.status).toBe(200);

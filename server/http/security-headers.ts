@@ -11,6 +11,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
   'X-Frame-Options': 'DENY',
 };
 
+/** SECURITY_HEADERS as a `writeHead` list: name, value, name, value. */
+export const SECURITY_HEADER_LIST: readonly string[] = Object.entries(SECURITY_HEADERS).flat();
+
 /** Sets SECURITY_HEADERS on every response. */
 export const securityHeaders: RequestHandler = (_req, res, next) => {
   res.set(SECURITY_HEADERS);
