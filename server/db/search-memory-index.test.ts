@@ -207,19 +207,24 @@ describe('MemorySearchIndex', () => {
     expect(index.search(['café', 'ab']).hits.size).toBe(0);
   });
 
-  it('answers exactly through candidates once it has more distinct words than it keeps', () => {
+  it('answers exactly through word trigrams once it has more distinct words than it keeps', () => {
     const rows: Rows = new Map();
-    const index = new MemorySearchIndex(2, 4);
+    const index = new MemorySearchIndex(2, true, 4);
+    const without = new MemorySearchIndex(2, false, 4);
     const words = ['alpha', 'bravo', 'über', 'café', 'delta', 'echo', 'golf'];
     for (let i = 1; i <= 60; i++) {
       const title = `${words[i % 7]} ${words[(i * 3) % 7]} ${i}`;
       const values = [title, title.replaceAll(' ', '-').replace('ü', 'u').replace('é', 'e')];
       rows.set(i, values);
       index.set(i, values);
+      without.set(i, values);
     }
     index.seal();
+    expect([index.complete, without.complete]).toEqual([true, false]);
     for (const keyword of ['alpha', 'lph', 'uber', 'cafe', 'ta ech', 'o-g', 'a', 'elt', 'golf 1']) {
       expect(answer(index, rows, [keyword]), keyword).toEqual(scan(rows, [keyword]));
+      // Without word trigrams, an index whose vocabulary gave up leaves every row to SQL.
+      expect(answer(without, rows, [keyword]), keyword).toEqual(scan(rows, [keyword]));
     }
   });
 

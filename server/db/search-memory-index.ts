@@ -95,12 +95,23 @@ export class MemorySearchIndex {
   /** Whether the build is over: rows taken in since keep all their columns' text. */
   private sealed = false;
 
-  /** `maxWords`: distinct words kept at most (past that, keywords are answered through candidates). */
+  /**
+   * `wordTrigrams`: whether trigrams made only of word units are kept too. The vocabulary answers
+   * every keyword they would serve, so they are left out (most of the postings of titles), unless
+   * the table has more distinct words than the vocabulary keeps (`maxWords`): then they are the
+   * candidates' postings again, and an index built without them cannot answer (`complete`).
+   */
   constructor(
     private readonly columnCount: number,
+    private readonly wordTrigrams = false,
     maxWords?: number,
   ) {
     this.words = new TokenVocabulary(maxWords);
+  }
+
+  /** False once the vocabulary gave up in an index without word trigrams: build one with them. */
+  get complete(): boolean {
+    return this.wordTrigrams || !this.words.given;
   }
 
   /** The rows held that are not in `rows` (the non-matches of a search, when it matches most). */
@@ -192,6 +203,8 @@ export class MemorySearchIndex {
    * the build keeps) does not contain it. The bitmap is the caller's own.
    */
   search(keywords: readonly string[]): MemoryHits {
+    // Without its words or their trigrams the index can tell nothing: every row goes to SQL.
+    if (!this.complete) return { hits: new PostingBitmap(), unsure: this.all.toArray() };
     const sets: PostingBitmap[] = [];
     const checked: string[] = [];
     for (const keyword of keywords) {
@@ -283,7 +296,7 @@ export class MemorySearchIndex {
         }
         character.add(rowid);
       }
-      if (!isGap(b) && !isGap(c)) {
+      if (!isGap(b) && !isGap(c) && (this.wordTrigrams || !isWordUnit(a) || !isWordUnit(b) || !isWordUnit(c))) {
         const key = trigramKey(a, b, c);
         let trigram = this.trigrams.get(key);
         if (!add) trigram?.remove(rowid);

@@ -272,8 +272,10 @@ export class PostingBitmap {
   static and(all: readonly PostingBitmap[]): PostingBitmap {
     if (all.length === 0) return new PostingBitmap();
     const sorted = [...all].sort((a, b) => a.size - b.size);
-    let result = sorted[0].copy();
-    for (let i = 1; i < sorted.length && result.count > 0; i++) result = result.andWith(sorted[i]);
+    if (sorted.length === 1) return sorted[0].copy();
+    // The first intersection makes the result: no copy of the smallest before it.
+    let result = sorted[0].andWith(sorted[1]);
+    for (let i = 2; i < sorted.length && result.count > 0; i++) result = result.andWith(sorted[i]);
     return result;
   }
 
@@ -356,14 +358,28 @@ export class PostingBitmap {
 
 function andContainers(left: Container, right: Container): Container | null {
   if (left.bits && right.bits) {
-    const bits = new Uint32Array(BITMAP_WORDS);
+    const x = left.bits;
+    const y = right.bits;
     let size = 0;
-    for (let w = 0; w < BITMAP_WORDS; w++) {
-      const word = left.bits[w] & right.bits[w];
-      bits[w] = word;
-      size += popcount(word);
+    for (let w = 0; w < BITMAP_WORDS; w++) size += popcount(x[w] & y[w]);
+    if (size === 0) return null;
+    if (size > ARRAY_MAX) {
+      const bits = new Uint32Array(BITMAP_WORDS);
+      for (let w = 0; w < BITMAP_WORDS; w++) bits[w] = x[w] & y[w];
+      return { size, array: null, bits };
     }
-    return fromBits(bits, size);
+    // A sparse result is written as its array straight away (no 8 KiB bitmap in between).
+    const array = new Uint16Array(size);
+    let n = 0;
+    for (let w = 0; w < BITMAP_WORDS; w++) {
+      let word = x[w] & y[w];
+      while (word !== 0) {
+        const lowest = word & -word;
+        array[n++] = (w << 5) | (31 - Math.clz32(lowest));
+        word ^= lowest;
+      }
+    }
+    return { size, array, bits: null };
   }
   if (left.bits || right.bits) {
     const [sparse, dense] = left.bits ? [right, left] : [left, right];

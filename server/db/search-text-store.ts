@@ -75,12 +75,17 @@ export class TextStore {
     elsewhere: ((rowid: number) => boolean) | null,
   ): PostingBitmap {
     const needle = Buffer.from(keyword, 'utf8');
-    const first = needle[0];
     const length = needle.length;
+    // Starts are tried on the needle's first two bytes (the second its first again when alone).
+    const first = needle[0];
+    const second = length > 1 ? needle[1] : first;
+    const from = length > 1 ? 2 : 1;
     const overridden = this.overrides.size > 0;
     const kept: number[] = [];
-    let block: TextBlock | undefined;
     let high = -1;
+    let bytes: Uint8Array = new Uint8Array(0);
+    let starts: Uint32Array = new Uint32Array(1);
+    let filled = 0;
     // One loop over the candidates, no call per row: the check is a few dozen byte compares, so a
     // call (or a native search) per row would cost more than the check itself.
     for (const rowid of candidates.toArray()) {
@@ -91,19 +96,24 @@ export class TextStore {
       const rowHigh = Math.floor(rowid / BLOCK_ROWS);
       if (rowHigh !== high) {
         high = rowHigh;
-        block = this.blocks[high];
+        const block = this.blocks[high];
+        bytes = block?.buffer ?? new Uint8Array(0);
+        starts = block?.starts ?? new Uint32Array(1);
+        filled = block?.filled ?? 0;
       }
       const low = rowid - rowHigh * BLOCK_ROWS;
       let found = false;
-      if (block !== undefined && low < block.filled) {
+      if (low < filled) {
         // Byte substrings of UTF-8 are exactly code-point substrings.
-        const bytes = block.buffer;
-        const last = block.starts[low + 1] - length;
-        for (let i = block.starts[low]; i <= last && !found; i++) {
-          if (bytes[i] !== first) continue;
-          let j = 1;
+        const last = starts[low + 1] - length;
+        for (let i = starts[low]; i <= last; i++) {
+          if (bytes[i] !== first || bytes[i + from - 1] !== second) continue;
+          let j = from;
           while (j < length && bytes[i + j] === needle[j]) j++;
-          found = j === length;
+          if (j === length) {
+            found = true;
+            break;
+          }
         }
       }
       if (found) kept.push(rowid);

@@ -54,6 +54,11 @@ export class TokenVocabulary {
   /** Set once there were more than `maxTokens` distinct tokens: nothing is kept from then on. */
   private gaveUp = false;
 
+  /** Whether the vocabulary gave up (it answers nothing). */
+  get given(): boolean {
+    return this.gaveUp;
+  }
+
   constructor(private readonly maxTokens = MAX_TOKENS) {}
 
   /** Adds `rowid` to (or removes it from) the postings of every token of `text`. */

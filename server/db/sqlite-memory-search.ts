@@ -62,6 +62,8 @@ const states = new WeakMap<StatementRunner, Map<string, TableState>>();
 const starting = new WeakMap<StatementRunner, Set<string>>();
 /** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
 const unindexable = new WeakSet<readonly string[]>();
+/** Tables with more distinct words than an index keeps: their indexes keep word trigrams. */
+const wordy = new Set<string>();
 /** Every live state by table name, so a flush can tell them (a rowid read again is never wrong). */
 const byTable = new Map<string, Set<WeakRef<TableState>>>();
 
@@ -137,7 +139,7 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
   }
   const state: TableState = {
     columns,
-    index: new MemorySearchIndex(columns.length),
+    index: new MemorySearchIndex(columns.length, wordy.has(table)),
     ready: false,
     stale: false,
     token: runner.externalChangeToken(),
@@ -171,7 +173,7 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
       last = Number(rows[rows.length - 1]['quire:rowid']);
     }
     state.index.seal();
-    state.ready = true;
+    if (!incomplete(state, table, tables)) state.ready = true;
   } catch {
     // The table went away or the database closed: the next search starts afresh.
     if (tables.get(table) === state) tables.delete(table);
@@ -222,8 +224,21 @@ async function current(query: MemorySearchQuery): Promise<TableState | null> {
       throw error;
     }
     state.totalChanges = seen.totalChanges;
+    if (incomplete(state, table, tables)) return null;
   }
   return state;
+}
+
+/**
+ * Whether the state's index cannot answer (its table has more distinct words than it keeps): it is
+ * dropped, and the next search starts a build that keeps word trigrams.
+ */
+function incomplete(state: TableState, table: string, tables: Map<string, TableState>): boolean {
+  if (state.index.complete) return false;
+  wordy.add(table);
+  state.stale = true;
+  if (tables.get(table) === state) tables.delete(table);
+  return true;
 }
 
 /** Reads rows again into the index (those gone leave it). */
