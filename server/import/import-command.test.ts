@@ -134,7 +134,8 @@ describe('quire import', () => {
       '{"title": "Bad date", "status": "draft", "published_at": "yesterday"},',
       '{"title": "Unknown", "status": "draft", "published_at": "2025-01-01 00:00:00", "colour": "red"},',
       '{"title": "Taken slug", "slug": "kept", "status": "draft", "published_at": "2025-01-01 00:00:00"},',
-      '{"id": "a b", "title": "Bad id", "status": "draft", "published_at": "2025-01-01 00:00:00"}',
+      '{"id": "a b", "title": "Bad id", "status": "draft", "published_at": "2025-01-01 00:00:00"},',
+      '{"id": "trash", "title": "The trash\'s path", "status": "draft", "published_at": "2025-01-01 00:00:00"}',
       ']',
     ].join('\n');
     const result = await runImport('bad.json', content);
@@ -146,7 +147,9 @@ describe('quire import', () => {
     expect(lines[2]).toMatch(/^bad\.json line 5: colour is not a field of news/);
     expect(lines[3]).toBe('bad.json line 6: slug is already taken');
     expect(lines[4]).toMatch(/^bad\.json line 7: id must be/);
-    expect(lines[5]).toBe('quire import: 5 of 6 rows refused; nothing was imported');
+    // `/cms/news/trash` is the trash: a row with that id could not be read at its URL.
+    expect(lines[5]).toBe('bad.json line 8: id must be 1 to 128 letters, digits or . _ ~ - characters, and not trash');
+    expect(lines[6]).toBe('quire import: 6 of 7 rows refused; nothing was imported');
     const list = await listNews();
     expect(list.rows.map((row) => row.title)).toEqual(['Kept']);
     expect((await listNews({ filter: 'search=fine' })).filtered).toBe(0);

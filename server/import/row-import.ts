@@ -1,4 +1,5 @@
 import { timestampNow } from '../../common/datetime-syntax.js';
+import { describeProblem } from '../../common/field-problems.js';
 import { uniqueSlug } from '../../common/slug-rules.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
@@ -139,7 +140,7 @@ function rowIdOf(given: unknown, exists: (id: string) => boolean): string {
   if (given === undefined || given === null || given === '') return newRowId();
   const id = typeof given === 'number' ? String(given) : given;
   if (typeof id !== 'string' || !isValidRowId(id)) {
-    throw new AppError('validation_failed', 'id must be 1 to 128 letters, digits or . _ ~ - characters');
+    throw new AppError('validation_failed', `id ${describeProblem({ code: 'not_a_row_id' })}`);
   }
   if (exists(id)) throw new AppError('conflict', `id ${JSON.stringify(id)} is already taken`);
   return id;
