@@ -239,15 +239,17 @@ export class RowService {
     input: RowInput,
     current: StoredRow | null,
     id: string,
-    lockSlugs: () => Promise<void>,
+    lockSlugs: (column: string, base: string) => Promise<void>,
     write?: WriteLog,
   ): Promise<Map<string, ColumnValue>> {
     return assignSlugs(type, input, current, {
       isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
       firstFree: async (column, base) => {
-        // Writers running in parallel (PostgreSQL) take turns choosing a free slug, each seeing the
-        // last one's row, rather than all choosing the same slug and all but one failing.
-        await lockSlugs();
+        // Writers running in parallel (PostgreSQL) choosing a slug from the same base take turns, each
+        // seeing the last one's row, rather than all choosing the same slug and all but one failing.
+        // Other bases go on in parallel: the rare base whose numbered slug another base can also
+        // give ("news" → "news-2", "News 2") loses a unique-index race and runs again (see `write`).
+        await lockSlugs(column, base);
         return this.freeSlug(repository, type, column, base, id, write);
       },
     });
@@ -301,7 +303,11 @@ export class RowService {
     kind: 'create' | 'change',
     actor: RowActor | undefined,
     restore: RestoreWrite | undefined,
-    work: (repository: ContentRepository, write: WriteLog, lockSlugs: () => Promise<void>) => Promise<T>,
+    work: (
+      repository: ContentRepository,
+      write: WriteLog,
+      lockSlugs: (column: string, base: string) => Promise<void>,
+    ) => Promise<T>,
   ): Promise<T> {
     const by = actor ? actor.name : this.editorName;
     const scope = { type, onlyAdds: kind === 'create', by, restore: restore !== undefined };
@@ -310,8 +316,8 @@ export class RowService {
         const result = await this.writes.run(scope, async (trx, log) => {
           // The transaction's statements run on its connection directly, like reads (Kysely builds them).
           const repository = new ContentRepository(trx, this.engine, this.runner);
-          const value = await work(repository, log, () =>
-            this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, `slugs:${type.table}`),
+          const value = await work(repository, log, (column, base) =>
+            this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, `slugs:${type.table}:${column}:${base}`),
           );
           await actor?.inTransaction?.(trx);
           return value;
