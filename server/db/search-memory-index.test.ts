@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { foldForSearch } from './search-folding.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
+import { WordPairs } from './search-word-pairs.js';
 
 /** Numbers spread over a few 65,536-wide groups, dense enough in one to turn it into a bitmap. */
 const member = fc.oneof(fc.integer({ min: 0, max: 5000 }), fc.integer({ min: 0, max: 300_000 }));
@@ -202,8 +203,11 @@ describe('MemorySearchIndex', () => {
     // Words are answered from the vocabulary of both columns: "uber" is a word of row 1's slug only.
     expect(index.search(['uber']).hits.toArray()).toEqual([1]);
     expect(index.search(['uber']).unsure).toEqual([]);
-    // "er-c" is no substring of row 1's title, only of its slug: the build kept the title's text only.
-    expect(index.search(['er-c'])).toEqual({ hits: new PostingBitmap(), unsure: [1] });
+    // Two word runs around a separator are answered from the pairs of adjacent words.
+    expect(index.search(['er-c'])).toEqual({ hits: index.search(['uber']).hits, unsure: [] });
+    expect(index.search(['r c']).unsure).toEqual([]);
+    // "-caf" is no substring of row 1's title, only of its slug: the build kept the title's text only.
+    expect(index.search(['-caf'])).toEqual({ hits: new PostingBitmap(), unsure: [1] });
     expect(index.search(['café', 'ab']).hits.size).toBe(0);
   });
 
@@ -226,6 +230,21 @@ describe('MemorySearchIndex', () => {
       // Without word trigrams, an index whose vocabulary gave up leaves every row to SQL.
       expect(answer(without, rows, [keyword]), keyword).toEqual(scan(rows, [keyword]));
     }
+  });
+
+  it('keeps pairs of adjacent words by separator, and stops answering past the pairs it keeps', () => {
+    const pairs = new WordPairs(3);
+    pairs.note(0, ' ', 1, 7, true);
+    pairs.note(0, '-', 1, 8, true);
+    pairs.note(2, ' ', 1, 9, true);
+    const any = () => true;
+    expect(pairs.rows(' ', any, any)?.toArray()).toEqual([7, 9]);
+    expect(pairs.rows(' ', (id) => id === 2, any)?.toArray()).toEqual([9]);
+    expect(pairs.rows(' - ', any, any)?.toArray()).toEqual([]);
+    pairs.note(0, ' ', 1, 7, false);
+    expect(pairs.rows(' ', any, any)?.toArray()).toEqual([9]);
+    pairs.note(3, ' ', 4, 10, true);
+    expect(pairs.rows(' ', any, any)).toBeNull();
   });
 
   it('leaves keywords with control characters or lone surrogates to SQL', () => {

@@ -15,7 +15,9 @@ import { isWordUnit, TokenVocabulary, type WordRun, wordRuns } from './search-to
  * - Each column is indexed on its own, padded with a boundary mark (U+0001) at both ends, so a
  *   keyword never matches across two columns.
  * - A keyword of 2 characters or more made only of word units (letters) is the union of the rows
- *   of the words containing it (search-token-vocabulary.ts): exact, and no row to check.
+ *   of the words containing it (search-token-vocabulary.ts), and one of two word runs around other
+ *   code units ("kilo victor") the union of the rows of matching pairs of adjacent words
+ *   (search-word-pairs.ts): exact, and no row to check.
  * - A 1-character keyword is the character's bitmap; a 3-character one the trigram's; a
  *   2-character one the union of the trigrams ending with it (every pair ends a padded trigram).
  *   These are exact: no row needs checking, so counts are cardinalities.
@@ -213,7 +215,7 @@ export class MemorySearchIndex {
       const exact =
         runs.length === 1 && runs[0].text.length === folded.length
           ? (this.words.containing(folded) ?? this.exactly(folded))
-          : this.exactly(folded);
+          : (this.pair(folded, runs) ?? this.exactly(folded));
       if (exact) {
         sets.push(exact);
         continue;
@@ -260,6 +262,13 @@ export class MemorySearchIndex {
     for (let i = 0; i < folded.length; i++) codes.add(folded.charCodeAt(i));
     for (const code of codes) sets.push(this.characters.get(code) ?? new PostingBitmap());
     return sets;
+  }
+
+  /** Rows containing a keyword of two word runs and what separates them, when the pairs can tell. */
+  private pair(folded: string, runs: readonly WordRun[]): PostingBitmap | null {
+    if (runs.length !== 2 || runs[0].before || runs[1].after) return null;
+    const [first, second] = runs;
+    return this.words.pairRows(first.text, folded.slice(first.text.length, -second.text.length), second.text);
   }
 
   /** Rows containing a keyword of 1 to 3 code units, from postings alone, when they can tell. */

@@ -1,4 +1,5 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
+import { WordPairs } from './search-word-pairs.js';
 
 /**
  * The distinct words of an index's folded text, each with the rows holding it. A word (a token)
@@ -51,6 +52,7 @@ export class TokenVocabulary {
   private readonly ids = new Map<string, number>();
   private readonly tokens: string[] = [];
   private postings: PostingBitmap[] = [];
+  private readonly pairs = new WordPairs();
   /** Set once there were more than `maxTokens` distinct tokens: nothing is kept from then on. */
   private gaveUp = false;
 
@@ -61,10 +63,15 @@ export class TokenVocabulary {
 
   constructor(private readonly maxTokens = MAX_TOKENS) {}
 
-  /** Adds `rowid` to (or removes it from) the postings of every token of `text`. */
+  /**
+   * Adds `rowid` to (or removes it from) the postings of every token of `text`, and of every pair
+   * of adjacent tokens (search-word-pairs.ts).
+   */
   note(text: string, rowid: number, add: boolean): void {
     if (this.gaveUp) return;
     let start = -1;
+    let previous: number | undefined;
+    let previousEnd = 0;
     for (let i = 0; i <= text.length; i++) {
       if (i < text.length && isWordUnit(text.charCodeAt(i))) {
         if (start < 0) start = i;
@@ -72,13 +79,8 @@ export class TokenVocabulary {
       }
       if (start < 0) continue;
       const token = text.slice(start, i);
-      start = -1;
       let id = this.ids.get(token);
-      if (!add) {
-        if (id !== undefined) this.postings[id].remove(rowid);
-        continue;
-      }
-      if (id === undefined) {
+      if (add && id === undefined) {
         if (this.tokens.length >= this.maxTokens) {
           this.giveUp();
           return;
@@ -88,13 +90,36 @@ export class TokenVocabulary {
         this.tokens.push(token);
         this.postings.push(new PostingBitmap());
       }
-      this.postings[id].add(rowid);
+      if (id !== undefined) {
+        if (add) this.postings[id].add(rowid);
+        else this.postings[id].remove(rowid);
+        if (previous !== undefined) this.pairs.note(previous, text.slice(previousEnd, start), id, rowid, add);
+      }
+      previous = id;
+      previousEnd = i;
+      start = -1;
     }
   }
 
-  /** Removes `rowid` from every token (when its text is no longer known). */
+  /** Removes `rowid` from every token and pair (when its text is no longer known). */
   removeEverywhere(rowid: number): void {
     for (const bitmap of this.postings) bitmap.remove(rowid);
+    for (const bitmap of this.pairs.bitmaps()) bitmap.remove(rowid);
+  }
+
+  /**
+   * Rows holding `first` + `separator` + `second` (word runs around a run of other code units,
+   * nothing before or after), exactly; null when the vocabulary or the pairs gave up.
+   */
+  pairRows(first: string, separator: string, second: string): PostingBitmap | null {
+    if (this.gaveUp) return null;
+    const ends = this.flags((token) => token.endsWith(first));
+    const starts = this.flags((token) => token.startsWith(second));
+    return this.pairs.rows(
+      separator,
+      (id) => ends[id] === 1,
+      (id) => starts[id] === 1,
+    );
   }
 
   /** Rows holding `keyword` (word units only), exactly; null once the vocabulary gave up. */
@@ -122,13 +147,22 @@ export class TokenVocabulary {
   /** Shrinks the growable arrays of groups `from` up to `to` (see PostingBitmap.trimGroups). */
   trimGroups(from: number, to: number): void {
     for (const bitmap of this.postings) bitmap.trimGroups(from, to);
+    for (const bitmap of this.pairs.bitmaps()) bitmap.trimGroups(from, to);
   }
 
   /** Approximate bytes held, for measurements. */
   get bytes(): number {
     let bytes = 0;
     for (let id = 0; id < this.tokens.length; id++) bytes += 80 + this.tokens[id].length * 2 + this.postings[id].bytes;
+    for (const bitmap of this.pairs.bitmaps()) bytes += 80 + bitmap.bytes;
     return bytes;
+  }
+
+  /** 1 for the ids of the tokens `accepts`, else 0. */
+  private flags(accepts: (token: string) => boolean): Uint8Array {
+    const flags = new Uint8Array(this.tokens.length);
+    for (let id = 0; id < this.tokens.length; id++) if (accepts(this.tokens[id])) flags[id] = 1;
+    return flags;
   }
 
   /** Rows holding any token that `accepts`. */

@@ -1,0 +1,83 @@
+import { PostingBitmap } from './search-posting-bitmap.js';
+
+/**
+ * The rows of every pair of adjacent words in the index's text, by what separates them: for text
+ * `… kilo victor …`, the pair (kilo, victor) under the separator " ". The separator is the whole
+ * maximal run of non-word units between the two words (" ", "-", " 12 ").
+ *
+ * A keyword `a` + `g` + `b` (a word run, a run of other code units, a word run, nothing before or
+ * after) occurs in a text exactly when some pair of adjacent words there has a first word ending
+ * with `a`, the separator `g` itself, and a second word starting with `b`: `a` ends a word since
+ * `g` follows it, `g` then spans the whole run between the words since a word unit follows it, and
+ * `b` starts the next word. So two-word keywords, the most common with a space, are unions of
+ * pairs' rows, with no row to check.
+ *
+ * Words are the vocabulary's ids. Past `MAX_PAIRS` distinct pairs (prose has many) the pairs give
+ * up, and such keywords are answered through candidates again.
+ */
+
+/** Distinct pairs kept at most. */
+const MAX_PAIRS = 1 << 17;
+/** Pair keys are `first * SPAN + second` (word ids stay below the vocabulary's limit). */
+const SPAN = 2 ** 20;
+
+/** See the module comment. */
+export class WordPairs {
+  /** Pairs' rows by separator, then by pair key. */
+  private bySeparator = new Map<string, Map<number, PostingBitmap>>();
+  private count = 0;
+  private gaveUp = false;
+
+  constructor(private readonly maxPairs = MAX_PAIRS) {}
+
+  /** Adds `rowid` to (or removes it from) the rows of the pair `first`, `separator`, `second`. */
+  note(first: number, separator: string, second: number, rowid: number, add: boolean): void {
+    if (this.gaveUp) return;
+    const key = first * SPAN + second;
+    let pairs = this.bySeparator.get(separator);
+    let bitmap = pairs?.get(key);
+    if (!add) {
+      bitmap?.remove(rowid);
+      return;
+    }
+    if (bitmap === undefined) {
+      if (this.count >= this.maxPairs) {
+        this.giveUp();
+        return;
+      }
+      if (pairs === undefined) {
+        pairs = new Map();
+        this.bySeparator.set(separator, pairs);
+      }
+      bitmap = new PostingBitmap();
+      pairs.set(key, bitmap);
+      this.count++;
+    }
+    bitmap.add(rowid);
+  }
+
+  /**
+   * Rows holding a pair separated by `separator` whose words `firsts` and `seconds` accept (by
+   * word id), or null once the pairs gave up.
+   */
+  rows(separator: string, firsts: (id: number) => boolean, seconds: (id: number) => boolean): PostingBitmap | null {
+    if (this.gaveUp) return null;
+    const matched: PostingBitmap[] = [];
+    for (const [key, bitmap] of this.bySeparator.get(separator) ?? []) {
+      const first = Math.floor(key / SPAN);
+      if (firsts(first) && seconds(key - first * SPAN)) matched.push(bitmap);
+    }
+    // One pair's own bitmap as it is: callers intersect it into a new one, never change it.
+    return matched.length === 1 ? matched[0] : PostingBitmap.or(matched);
+  }
+
+  /** Every pair's rows. */
+  *bitmaps(): IterableIterator<PostingBitmap> {
+    for (const pairs of this.bySeparator.values()) yield* pairs.values();
+  }
+
+  private giveUp(): void {
+    this.gaveUp = true;
+    this.bySeparator = new Map();
+  }
+}
