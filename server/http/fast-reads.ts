@@ -73,10 +73,12 @@ function responseView(res: ServerResponse) {
  * The two hot reads, `GET /api/cms/:type` and `GET /api/cms/:type/:id`, answered in front of
  * Express: its router and response helpers cost several times the query itself (measured: a bare
  * Express route tops out near 10k req/s here, node:http near 60k). The answer is the same — the
- * same guards run first, the same `readList` / `readRow` build the body, `taggedJson` writes it
- * and its ETag (and answers 304) as the Express routes do — and anything else falls through to
- * Express untouched: other methods and paths, a guard that refuses, a read that throws (unknown type or id, bad query), so every
- * refusal and error still comes from the one error middleware.
+ * same guards run first, the same `readList` / `readRow` build the body, `taggedJsonText` writes
+ * it and its ETag (and answers 304) as the Express routes do — and anything else falls through to
+ * Express untouched: other methods and paths, a guard that refuses, a read that throws (unknown
+ * type or id, bad query), so every refusal and error still comes from the one error middleware.
+ * Every request to the server must come through this listener: it counts arrivals for
+ * change-token-sharing.ts.
  */
 export function withFastReads(app: Express, services: Services, guards: readonly RequestHandler[]): RequestListener {
   let waiting: [RegExpExecArray, IncomingMessage, ServerResponse][] = [];
