@@ -225,7 +225,8 @@ describe('limits on a larger type', () => {
       big,
       Array.from({ length: 1005 }, (_, index) => ({ title: `Row ${String(index).padStart(4, '0')}` })),
     );
-  });
+    // 1,005 creates over HTTP: more than the default 10 s on a loaded machine.
+  }, 60_000);
   afterAll(() => big.dispose());
 
   it('returns 100 rows when no limit is given', async () => {
