@@ -47,9 +47,19 @@ export function wordRuns(keyword: string): WordRun[] {
   return runs;
 }
 
+/** One-character separators (nearly all of them), made once rather than sliced per pair. */
+const SINGLE = Array.from({ length: 256 }, (_, code) => String.fromCharCode(code));
+
+/** The separator `text[start, end)`. */
+function separator(text: string, start: number, end: number): string {
+  const code = text.charCodeAt(start);
+  return end === start + 1 && code < 256 ? SINGLE[code] : text.slice(start, end);
+}
+
 /** See the module comment. */
 export class TokenVocabulary {
-  private readonly ids = new Map<string, number>();
+  /** Token ids by hash of their text, open addressing (-1: empty): looked up without a slice. */
+  private slots = new Int32Array(1024).fill(-1);
   private readonly tokens: string[] = [];
   private postings: PostingBitmap[] = [];
   private readonly pairs = new WordPairs();
@@ -78,22 +88,23 @@ export class TokenVocabulary {
         continue;
       }
       if (start < 0) continue;
-      const token = text.slice(start, i);
-      let id = this.ids.get(token);
+      const at = this.slot(text, start, i);
+      let id: number | undefined = this.slots[at] >= 0 ? this.slots[at] : undefined;
       if (add && id === undefined) {
         if (this.tokens.length >= this.maxTokens) {
           this.giveUp();
           return;
         }
         id = this.tokens.length;
-        this.ids.set(token, id);
-        this.tokens.push(token);
+        this.slots[at] = id;
+        this.tokens.push(text.slice(start, i));
         this.postings.push(new PostingBitmap());
+        if (this.tokens.length * 2 > this.slots.length) this.grow();
       }
       if (id !== undefined) {
         if (add) this.postings[id].add(rowid);
         else this.postings[id].remove(rowid);
-        if (previous !== undefined) this.pairs.note(previous, text.slice(previousEnd, start), id, rowid, add);
+        if (previous !== undefined) this.pairs.note(previous, separator(text, previousEnd, start), id, rowid, add);
       }
       previous = id;
       previousEnd = i;
@@ -136,7 +147,7 @@ export class TokenVocabulary {
     const sets: PostingBitmap[] = [];
     for (const { text, before, after } of runs) {
       if (before && after) {
-        const id = this.ids.get(text);
+        const id = this.idOf(text);
         sets.push(id === undefined ? new PostingBitmap() : this.postings[id]);
       } else if (before) sets.push(this.holding((token) => token.startsWith(text)) as PostingBitmap);
       else if (after) sets.push(this.holding((token) => token.endsWith(text)) as PostingBitmap);
@@ -158,6 +169,35 @@ export class TokenVocabulary {
     return bytes;
   }
 
+  /** The id of a token, if known. */
+  private idOf(token: string): number | undefined {
+    const id = this.slots[this.slot(token, 0, token.length)];
+    return id >= 0 ? id : undefined;
+  }
+
+  /** The slot of the token `text[start, end)`: where its id is, or the empty one where it goes. */
+  private slot(text: string, start: number, end: number): number {
+    let hash = 0x811c9dc5;
+    for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+    const mask = this.slots.length - 1;
+    for (let at = hash & mask; ; at = (at + 1) & mask) {
+      const id = this.slots[at];
+      if (id < 0) return at;
+      const token = this.tokens[id];
+      if (token.length !== end - start) continue;
+      let same = true;
+      for (let k = 0; k < token.length && same; k++) same = token.charCodeAt(k) === text.charCodeAt(start + k);
+      if (same) return at;
+    }
+  }
+
+  private grow(): void {
+    this.slots = new Int32Array(this.slots.length * 2).fill(-1);
+    for (let id = 0; id < this.tokens.length; id++) {
+      this.slots[this.slot(this.tokens[id], 0, this.tokens[id].length)] = id;
+    }
+  }
+
   /** 1 for the ids of the tokens `accepts`, else 0. */
   private flags(accepts: (token: string) => boolean): Uint8Array {
     const flags = new Uint8Array(this.tokens.length);
@@ -176,7 +216,7 @@ export class TokenVocabulary {
 
   private giveUp(): void {
     this.gaveUp = true;
-    this.ids.clear();
+    this.slots = new Int32Array(1).fill(-1);
     this.tokens.length = 0;
     this.postings = [];
   }
