@@ -194,6 +194,7 @@ describe('MemorySearchIndex', () => {
     index.set(1, ['Über café', 'uber-cafe']);
     index.set(2, ['ab ba', null]);
     index.set(5, ['cab', 'x']);
+    index.set(6, ['x', '-cafe']);
     index.seal();
     expect(index.search(['ÜBER']).hits.toArray()).toEqual([1]);
     expect(index.search(['b']).hits.toArray()).toEqual([1, 2, 5]);
@@ -206,8 +207,12 @@ describe('MemorySearchIndex', () => {
     // Two word runs around a separator are answered from the pairs of adjacent words.
     expect(index.search(['er-c'])).toEqual({ hits: index.search(['uber']).hits, unsure: [] });
     expect(index.search(['r c']).unsure).toEqual([]);
-    // "-caf" is no substring of row 1's title, only of its slug: the build kept the title's text only.
-    expect(index.search(['-caf'])).toEqual({ hits: new PostingBitmap(), unsure: [1] });
+    // So is a separator before a word run, after an earlier word ("uber-cafe" for "-caf"); before a
+    // column's first word (row 6's slug) it is checked against the text the build kept.
+    expect(index.search(['-caf']).hits.toArray()).toEqual([1]);
+    expect(index.search(['-caf']).unsure).toEqual([6]);
+    // "uber-" is no substring of row 1's title, only of its slug: the build kept the title's text only.
+    expect(index.search(['uber-'])).toEqual({ hits: new PostingBitmap(), unsure: [1] });
     expect(index.search(['café', 'ab']).hits.size).toBe(0);
   });
 

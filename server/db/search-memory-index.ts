@@ -209,6 +209,7 @@ export class MemorySearchIndex {
     if (!this.complete) return { hits: new PostingBitmap(), unsure: this.all.toArray() };
     const sets: PostingBitmap[] = [];
     const checked: string[] = [];
+    const unsure = [...this.odd];
     for (const keyword of keywords) {
       const folded = foldForSearch(keyword);
       const runs = folded.length > 1 ? wordRuns(folded) : [];
@@ -220,22 +221,44 @@ export class MemorySearchIndex {
         sets.push(exact);
         continue;
       }
+      const opening = this.afterSeparator(folded, runs);
+      if (opening) {
+        const { rows, rest } = opening;
+        sets.push(
+          rest.size === 0
+            ? rows
+            : PostingBitmap.or([rows, this.text.confirm(rest, folded, unsure, this.elsewhere(folded))]),
+        );
+        continue;
+      }
       checked.push(folded);
       sets.push(...this.candidates(folded, runs));
     }
     let hits = PostingBitmap.and(sets);
-    const unsure = [...this.odd];
     for (const folded of checked) {
       if (hits.size === 0) break;
-      const elsewhere =
-        this.columnCount === 1
-          ? null
-          : folded.includes(' ')
-            ? (rowid: number) => this.spaceElsewhere.has(rowid)
-            : () => true;
-      hits = this.text.confirm(hits, folded, unsure, elsewhere);
+      hits = this.text.confirm(hits, folded, unsure, this.elsewhere(folded));
     }
     return { hits, unsure };
+  }
+
+  /**
+   * Which rows the kept text (the first column's, for rows of the build) may miss `folded` in:
+   * none with one column; with a space, those with a space in another column; else any.
+   */
+  private elsewhere(folded: string): ((rowid: number) => boolean) | null {
+    if (this.columnCount === 1) return null;
+    return folded.includes(' ') ? (rowid: number) => this.spaceElsewhere.has(rowid) : () => true;
+  }
+
+  /** A keyword of separators then one word run: see TokenVocabulary.afterSeparator. */
+  private afterSeparator(
+    folded: string,
+    runs: readonly WordRun[],
+  ): { rows: PostingBitmap; rest: PostingBitmap } | null {
+    if (runs.length !== 1 || !runs[0].before || runs[0].after) return null;
+    const word = runs[0].text;
+    return this.words.afterSeparator(folded.slice(0, folded.length - word.length), word);
   }
 
   /**

@@ -63,6 +63,8 @@ export class TokenVocabulary {
   private readonly tokens: string[] = [];
   private postings: PostingBitmap[] = [];
   private readonly pairs = new WordPairs();
+  /** Rows with a column whose first word comes after a separator (not in any pair). */
+  private readonly leading = new PostingBitmap();
   /** Set once there were more than `maxTokens` distinct tokens: nothing is kept from then on. */
   private gaveUp = false;
 
@@ -105,6 +107,10 @@ export class TokenVocabulary {
         if (add) this.postings[id].add(rowid);
         else this.postings[id].remove(rowid);
         if (previous !== undefined) this.pairs.note(previous, separator(text, previousEnd, start), id, rowid, add);
+        else if (start > 0 && previousEnd === 0) {
+          if (add) this.leading.add(rowid);
+          else this.leading.remove(rowid);
+        }
       }
       previous = id;
       previousEnd = i;
@@ -116,6 +122,7 @@ export class TokenVocabulary {
   removeEverywhere(rowid: number): void {
     for (const bitmap of this.postings) bitmap.remove(rowid);
     for (const bitmap of this.pairs.bitmaps()) bitmap.remove(rowid);
+    this.leading.remove(rowid);
   }
 
   /**
@@ -159,6 +166,7 @@ export class TokenVocabulary {
   trimGroups(from: number, to: number): void {
     for (const bitmap of this.postings) bitmap.trimGroups(from, to);
     for (const bitmap of this.pairs.bitmaps()) bitmap.trimGroups(from, to);
+    this.leading.trimGroups(from, to);
   }
 
   /** Approximate bytes held, for measurements. */
@@ -167,6 +175,25 @@ export class TokenVocabulary {
     for (let id = 0; id < this.tokens.length; id++) bytes += 80 + this.tokens[id].length * 2 + this.postings[id].bytes;
     for (const bitmap of this.pairs.bitmaps()) bytes += 80 + bitmap.bytes;
     return bytes;
+  }
+
+  /**
+   * For a keyword of non-word units then one word run (`separator` + `word`, as "-caf"): the rows
+   * holding it after an earlier word (a pair whose separator ends with `separator` and whose second
+   * word starts with `word`), exactly, and the rows that may hold it before their column's first
+   * word (`rest`, to be checked). Null when the vocabulary or the pairs gave up.
+   */
+  afterSeparator(separator: string, word: string): { rows: PostingBitmap; rest: PostingBitmap } | null {
+    if (this.gaveUp) return null;
+    const starts = this.flags((token) => token.startsWith(word));
+    const rows = this.pairs.rowsWhere(
+      (between) => between.endsWith(separator),
+      () => true,
+      (id) => starts[id] === 1,
+    );
+    if (rows === null) return null;
+    const rest = PostingBitmap.and([this.leading, this.holding((token) => token.startsWith(word)) as PostingBitmap]);
+    return { rows, rest };
   }
 
   /** The id of a token, if known. */

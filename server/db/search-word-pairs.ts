@@ -71,6 +71,25 @@ export class WordPairs {
     return matched.length === 1 ? matched[0] : PostingBitmap.or(matched);
   }
 
+  /**
+   * Rows holding a pair whose separator `separators` accepts and whose words `firsts` and `seconds`
+   * accept, or null once the pairs gave up.
+   */
+  rowsWhere(
+    separators: (separator: string) => boolean,
+    firsts: (id: number) => boolean,
+    seconds: (id: number) => boolean,
+  ): PostingBitmap | null {
+    if (this.gaveUp) return null;
+    const matched: PostingBitmap[] = [];
+    for (const separator of this.bySeparator.keys()) {
+      if (!separators(separator)) continue;
+      const rows = this.rows(separator, firsts, seconds) as PostingBitmap;
+      if (rows.size > 0) matched.push(rows);
+    }
+    return matched.length === 1 ? matched[0] : PostingBitmap.or(matched);
+  }
+
   /** Every pair's rows. */
   *bitmaps(): IterableIterator<PostingBitmap> {
     for (const pairs of this.bySeparator.values()) yield* pairs.values();
