@@ -136,7 +136,8 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('the in-memory search index on SQLite', () => {
+// Builds the index over thousands of rows several times: 20 s was too little on a loaded machine.
+describe('the in-memory search index on SQLite', { timeout: 120_000 }, () => {
   it('answers through SQL while it builds, with the same rows, then answers itself', async () => {
     const memory = database.engine.searchIndex.memory;
     expect(await memory?.count(memoryQuery(['ab']))).toBeNull();
