@@ -24,6 +24,7 @@ const engine = (importRate: number, via = 'import') => ({
   importSeconds: 1,
   startMs: 300,
   firstListMs: 320,
+  firstSearchMs: 21_400,
   via,
 });
 
@@ -67,7 +68,7 @@ describe('RESULTS.md with both engines', () => {
   it('gives import and start per engine, saying when PostgreSQL was loaded by quire copy', () => {
     expect(markdown).toContain('| 100k | sqlite | 150,000 (1.0 s) ✓ | 300 ms | 320 ms |');
     expect(markdown).toContain(
-      '| 100k | postgres | 40,000 (1.0 s) via quire copy ✗ | 300 ms | 320 ms | 120 MB (peak 130) | 70 MB (peak 75) |',
+      '| 100k | postgres | 40,000 (1.0 s) via quire copy ✗ | 300 ms | 320 ms | 21.4 s | 120 MB (peak 130) | 70 MB (peak 75) |',
     );
   });
 
@@ -138,9 +139,35 @@ describe('RESULTS.md from a run written before the engine column', () => {
         },
       ],
     });
-    expect(markdown).toContain('| 10k | sqlite | 20,000 (0.5 s) ✗ | 200 ms | 210 ms |');
+    expect(markdown).toContain('| 10k | sqlite | 20,000 (0.5 s) ✗ | 200 ms | 210 ms | — |'); // no first search then
     expect(rowsOf(markdown, '| 10k | sqlite | search |')).toHaveLength(2); // distinct and cache
     expect(rowsOf(markdown, '| 10k | sqlite | create |')).toHaveLength(1); // cache only
     expect(rowsOf(markdown, '| 10k | sqlite | update |')).toHaveLength(0);
+  });
+});
+
+describe('RESULTS.md at 1M rows', () => {
+  const at1M = (rss: number): string =>
+    resultsMarkdown({
+      header: [],
+      peer: null,
+      report: [
+        {
+          n: 1000000,
+          engines: { sqlite: engine(150000) },
+          systems: { quire: { ...system(4000), memory: { rss, peak: rss + 10 } }, floor: system(500) },
+        },
+      ],
+    });
+
+  it("judges RSS by issue 13's 250 MB, the search index included", () => {
+    expect(at1M(240)).toContain('| 240 MB ✓ (peak 250) |');
+    expect(rowsOf(at1M(240), 'Targets met:')[0]).toContain('RSS 1M');
+    expect(at1M(260)).toContain('| 260 MB ✗ (peak 270) |');
+    expect(rowsOf(at1M(260), 'Targets missed:')[0]).toContain('RSS 1M');
+  });
+
+  it('gives the time to the first search', () => {
+    expect(at1M(240)).toContain('| 300 ms ✓ | 320 ms | 21.4 s | 240 MB');
   });
 });
