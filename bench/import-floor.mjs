@@ -1,7 +1,7 @@
 // The floor of `quire import` on SQLite: the rows an import stored, loaded again into the same
 // schema by bare better-sqlite3 the way the import loads an empty table (one transaction, a 512 MB
 // page cache, one prepared INSERT per row, every index but the primary key's dropped and built after,
-// the FTS5 search index filled once with a 256 MB term buffer, a rollback journal, synchronous=FULL),
+// the search insert trigger dropped for the load, a rollback journal, synchronous=FULL),
 // without parsing, validation, slugs or ids. What is left is SQLite's own work for these rows and
 // indexes: Quire's import can only come near it.
 //
@@ -30,15 +30,15 @@ const rows = source
   .prepare(`select ${columns.map(q).join(', ')} from ${q(table)} order by rowid`)
   .raw()
   .all();
-// Everything of the table: itself, its FTS5 index (the shadow tables come with it), pending table,
-// indexes and triggers, in an order that creates each after what it needs.
+// Everything of the table: itself, its search pending table, indexes and triggers, in an order that
+// creates each after what it needs.
 const schema = source
   .prepare(
     `select type, name, sql from sqlite_master where sql is not null
-       and (tbl_name = ? or name like ? escape '\\') and name not like ? escape '\\'
+       and (tbl_name = ? or name like ? escape '\\')
      order by case type when 'table' then 0 when 'index' then 1 else 2 end, rowid`,
   )
-  .all(table, `quire\\_fts%:${table}%`, `quire\\_fts:${table}:\\_%`);
+  .all(table, `quire\\_fts\\_pending:${table}%`);
 source.close();
 
 const file = join(tmpdir(), `quire-import-floor-${process.pid}.sqlite`);
@@ -76,17 +76,6 @@ for (let run = 0; run < Number(args.repeat); run++) {
   lap('insert rows');
   for (const index of indexes) db.exec(index.sql);
   lap(`${indexes.length} indexes`);
-  const fts = schema.find((object) => object.type === 'table' && /^create virtual table/i.test(object.sql));
-  if (fts) {
-    const searched = db.prepare('select name from pragma_table_info(?)').pluck().all(fts.name).map(q);
-    db.exec(`insert into ${q(fts.name)}(${q(fts.name)}, rank) values ('hashsize', ${256 * 1024 * 1024})`);
-    db.exec(
-      `insert into ${q(fts.name)}(rowid, ${searched.join(', ')})
-       select rowid, ${searched.map((column) => `quire_fold(${column})`).join(', ')} from ${q(table)}`,
-    );
-    db.exec(`insert into ${q(fts.name)}(${q(fts.name)}, rank) values ('hashsize', ${1024 * 1024})`);
-    lap('search index');
-  }
   if (insertTrigger) db.exec(insertTrigger.sql);
   db.exec('commit');
   lap('commit');

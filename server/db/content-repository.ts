@@ -321,10 +321,10 @@ export class ContentRepository {
   /** The WHERE of a selection: search keywords the index can answer go to the index. */
   private async whereOf(table: string, selection: RowSelection): Promise<Expression<SqlBool> | undefined> {
     const search = selection.search;
-    if (!this.runner || !search || !(await this.hasSearchIndex(table, search.columns))) {
+    const searchIndex = this.engine.searchIndex.sql;
+    if (!this.runner || !search || !searchIndex || !(await this.hasSearchIndex(table, search.columns))) {
       return this.plainWhereOf(table, selection);
     }
-    const { searchIndex } = this.engine;
     const indexed = search.keywords.filter((keyword) => searchIndex.canAnswer(keyword));
     const scanned = search.keywords.filter((keyword) => !searchIndex.canAnswer(keyword));
     const parts = this.equalsOf(selection);

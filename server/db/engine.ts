@@ -89,12 +89,21 @@ export interface SearchIndexEngine {
   readonly flushes: boolean;
   /** The columns the search index of `table` covers, or null when it has none (or a broken one). */
   indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null>;
+  /**
+   * The index in the database that SQL searches use, or null where there is none (SQLite: its
+   * searches are answered in memory, or by the plain scan).
+   */
+  readonly sql: SqlSearchIndex | null;
+  /** Searches answered from an in-process index, where the engine keeps one (SQLite). */
+  readonly memory?: MemorySearch;
+}
+
+/** A search index in the database, which SQL queries use. */
+export interface SqlSearchIndex {
   /** Whether the index can answer this keyword exactly (others are checked row by row). */
   canAnswer(keyword: string): boolean;
   /** Rows of `table` whose search columns contain every keyword (each one `canAnswer` accepts). */
   matches(table: string, columns: readonly string[], keywords: readonly string[]): Expression<SqlBool>;
-  /** Searches answered from an in-process index, where the engine keeps one (SQLite). */
-  readonly memory?: MemorySearch;
 }
 
 /**

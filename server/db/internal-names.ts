@@ -10,9 +10,10 @@ import { createHash } from 'node:crypto';
  * - The table and column names inside a name are separated by `:`, which they cannot contain
  *   (`[a-z][a-z0-9_]*`): `quire_idx:news:status` can only be the `status` index of `news`, where the
  *   old `news_status_idx` was also the name a type called `news_status_idx` would take.
- * - The search index's name ends with `:`, because FTS5 names its shadow tables by appending
- *   `_data`, `_idx`, `_content`, `_docsize` and `_config` to it: `quire_fts:news:_data` cannot be
- *   the index of another table, while `quire_fts:news_data` was news's shadow table.
+ * - The FTS5 search index that databases had before migration 018 was named with a final `:`,
+ *   because FTS5 names its shadow tables by appending `_data`, `_idx`, `_content`, `_docsize` and
+ *   `_config` to it: `quire_fts:news:_data` could not be the index of another table. (The pending
+ *   table and triggers keep their `fts` names: renaming them would gain nothing.)
  * - A name longer than PostgreSQL's 63-byte identifiers is cut, and a hash of the whole name is
  *   appended after a `~` (which the uncut names never contain), so it stays deterministic and
  *   distinct.
@@ -46,7 +47,7 @@ export function internalName(kind: InternalKind, table: string, ...parts: readon
   return fitted(`${INTERNAL_PREFIX}${kind}:${[table, ...parts].join(':')}`);
 }
 
-/** The FTS5 search index of a content table (its shadow tables append `_data` etc. after the last `:`). */
+/** The FTS5 search index a content table had before migration 018, which drops it. */
 export function searchIndexName(table: string): string {
   return internalName('fts', table, '');
 }

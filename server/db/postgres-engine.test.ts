@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { openPostgresDatabase, type PostgresQuireDb } from './database.js';
+import type { SqlSearchIndex } from './engine.js';
 import { searchTextName } from './internal-names.js';
 import { escapeLike } from './postgres-search-index.js';
 
@@ -47,7 +48,7 @@ describe.skipIf(!postgres.available)(`the PostgreSQL search table${skipNote(post
     const found = await db
       .selectFrom('categories' as never)
       .select(sql<string>`id`.as('id'))
-      .where(engine.searchIndex.matches('categories', ['title', 'slug'], ['ẞe İdee 1233']))
+      .where((engine.searchIndex.sql as SqlSearchIndex).matches('categories', ['title', 'slug'], ['ẞe İdee 1233']))
       .execute();
     expect(found).toEqual([{ id: 'c01233' }]);
     // Same columns in another order: kept as it is.

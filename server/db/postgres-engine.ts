@@ -40,8 +40,7 @@ export const postgresEngine: DatabaseEngine = {
     flush: async () => {},
     flushes: false,
     indexedColumns: searchTextColumns,
-    canAnswer: () => true,
-    matches: matchesSearchText,
+    sql: { canAnswer: () => true, matches: matchesSearchText },
   },
   // Several servers may share the database: counts kept in memory are checked against these.
   rowChanges: { create: createRowChangesTable, rowsChanged, changeNumber },

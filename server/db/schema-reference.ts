@@ -49,16 +49,14 @@ export function isCoreObject(object: SchemaObject): boolean {
 
 /**
  * The objects the current code creates for these content tables: each table, its SQL indexes, its
- * search index with its pending table and triggers (FTS5's own shadow tables left out).
+ * search triggers and their pending table.
  */
 export async function referenceContentSchema(specs: readonly ContentTableSpec[]): Promise<SchemaObject[]> {
   const { raw, dialect } = openSqlite(':memory:');
   const db = new Kysely<unknown>({ dialect });
   try {
     for (const { table, columns } of specs) await createContentTable(db, sqliteEngine, table, columns);
-    const objects = schemaObjects(raw);
-    const virtual = objects.filter((object) => object.sql?.toUpperCase().startsWith('CREATE VIRTUAL TABLE'));
-    return objects.filter((object) => !virtual.some((index) => object.name.startsWith(`${index.name}_`)));
+    return schemaObjects(raw);
   } finally {
     await db.destroy();
   }

@@ -6,9 +6,9 @@ import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentRepository, type RowSelection, type StoredRow } from './content-repository.js';
 import { openDatabase, type SqliteQuireDb } from './database.js';
-import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
+import { searchPendingName, searchTriggerName } from './internal-names.js';
 import { up as addSearchIndex } from './migrations/005-search-index.js';
-import { isIndexableKeyword } from './sqlite-search-index.js';
+import { up as migrate018 } from './migrations/018-search-index-in-memory.js';
 
 /** Words with the Unicode cases that differ between folding schemes, in both NFC and NFD. */
 const WORDS = [
@@ -111,7 +111,7 @@ beforeAll(async () => {
         insertRow(`row-${String(i).padStart(4, '0')}`, title, i % 7 === 0 ? null : `${title.slice(0, 10)}-${i}`);
       }
     })();
-  // Most rows are flushed into the index; the last ones stay pending, so both paths are compared.
+  // Most rows are flushed; the last ones stay noted as pending, which the in-memory index reads again.
   insertRows(0, 600);
   insertRow('row-null-title', 'placeholder', 'only-a-slug');
   database.raw.prepare(`update news set title = null where id = 'row-null-title'`).run();
@@ -134,18 +134,17 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-describe('search through the trigram index', () => {
-  it('is used for keywords of three or more characters, and only then', async () => {
-    expect(isIndexableKeyword('übe')).toBe(true);
-    expect(isIndexableKeyword('üb')).toBe(false);
-    expect(isIndexableKeyword('😀sm')).toBe(true);
-    expect(isIndexableKeyword('a\u0000b')).toBe(false);
-    const plan = database.raw
-      .prepare(
-        `explain query plan select * from news where rowid in (select rowid from "${searchIndexName('news')}" where "${searchIndexName('news')}" match '"über"')`,
-      )
-      .all() as { detail: string }[];
-    expect(plan.map((step) => step.detail).join('\n')).toMatch(/VIRTUAL TABLE INDEX/);
+describe('search on SQLite (the in-memory index, or the plain scan)', () => {
+  it('keeps no search index in the file, only triggers noting changed rows', async () => {
+    expect(database.engine.searchIndex.sql).toBeNull();
+    const legacy = database.raw
+      .prepare(`select count(*) as n from sqlite_master where name like 'quire_fts:%'`)
+      .get() as {
+      n: number;
+    };
+    expect(legacy.n).toBe(0);
+    const db = database.db as unknown as Kysely<unknown>;
+    expect(await database.engine.searchIndex.indexedColumns(db, 'news')).toEqual([...SEARCH_COLUMNS]);
   });
 
   it('finds Über for ÜBER, über and the decomposed form', async () => {
@@ -234,12 +233,8 @@ describe('search through the trigram index', () => {
     );
   });
 
-  it('holds most rows in the index and checks the pending ones row by row', async () => {
+  it('notes the rows written since the last flush in the pending table', async () => {
     expect(pendingRows()).toBe(100);
-    const indexedRows = database.raw.prepare(`select count(*) as n from "${searchIndexName('news')}"`).get() as {
-      n: number;
-    };
-    expect(indexedRows.n).toBe(601);
   });
 
   it('stays in step with the table through inserts, updates and deletes', async () => {
@@ -296,7 +291,7 @@ describe('search through the trigram index', () => {
     try {
       const names = (['insert', 'update', 'delete'] as const).map((event) => searchTriggerName('news', event));
       old.raw.exec(
-        `${names.map((trigger) => `drop trigger "${trigger}";`).join(' ')} drop table "${searchIndexName('news')}";`,
+        `${names.map((trigger) => `drop trigger "${trigger}";`).join(' ')} drop table "${searchPendingName('news')}";`,
       );
       old.raw
         .prepare(
@@ -314,5 +309,64 @@ describe('search through the trigram index', () => {
     } finally {
       await old.close();
     }
+  });
+
+  it('drops the FTS5 index of an older database, whose writes then stop touching it (migration 018)', async () => {
+    const file = join(dir, 'fts5.sqlite');
+    const old = await openDatabase(file);
+    try {
+      // The search objects as they were before 018: an FTS5 trigram index, and triggers writing to it.
+      const index = `"quire_fts:news:"`;
+      const pending = `"${searchPendingName('news')}"`;
+      const trigger = (event: 'insert' | 'update' | 'delete') => `"${searchTriggerName('news', event)}"`;
+      old.raw.exec(`
+        drop trigger ${trigger('update')}; drop trigger ${trigger('delete')};
+        create virtual table ${index} using fts5(title, slug, tokenize='trigram case_sensitive 1');
+        create trigger ${trigger('delete')} after delete on news begin
+          delete from ${index} where rowid = old.rowid;
+          insert or replace into ${pending}(rowid) values (old.rowid);
+        end;
+        create trigger ${trigger('update')} after update of "title", "slug" on news begin
+          delete from ${index} where rowid = old.rowid;
+          insert or replace into ${pending}(rowid) values (new.rowid);
+        end;`);
+      old.raw
+        .prepare(
+          `insert into news (id, title, slug, status, published_at, created_at, updated_at) values ('old', 'Vorher Über', 'vorher-uber', 'draft', '2025-01-01 00:00:00', 'x', 'x')`,
+        )
+        .run();
+      const db = old.db as unknown as Kysely<unknown>;
+      // Triggers that are not today's are not trusted to note every change: the plain scan answers.
+      expect(await old.engine.searchIndex.indexedColumns(db, 'news')).toBeNull();
+      await migrate018(db, old.engine);
+      const left = old.raw.prepare(`select name from sqlite_master where name like 'quire\\_fts:%' escape '\\'`);
+      expect(left.all()).toEqual([]);
+      expect(await old.engine.searchIndex.indexedColumns(db, 'news')).toEqual(['title', 'slug']);
+      old.raw.prepare(`update news set title = 'Nachher Straße' where id = 'old'`).run();
+      const repository = new ContentRepository(old.db, old.engine, old.runner);
+      const page = { order: 'id', desc: false, limit: 10, offset: 0 };
+      expect((await repository.list('news', search(['STRASSE']), page)).map((row) => row.id)).toEqual([]);
+      expect((await repository.list('news', search(['straße']), page)).map((row) => row.id)).toEqual(['old']);
+      expect(await repository.count('news', search(['über']))).toBe(0);
+    } finally {
+      await old.close();
+    }
+  });
+
+  it('answers through the plain scan what the in-memory index cannot (control characters)', async () => {
+    const memory = database.engine.searchIndex.memory;
+    const query = {
+      db: database.db as unknown as Kysely<unknown>,
+      runner: database.runner,
+      table: 'news',
+      columns: SEARCH_COLUMNS,
+      keywords: ['a\u0001'],
+      equals: [],
+    };
+    expect(await memory?.count(query)).toBeNull();
+    insertRow('row-control', 'with a\u0001 control', null);
+    await expectSameAsScan(['a\u0001']);
+    expect(await indexed.count('news', search(['A\u0001']))).toBe(1);
+    database.raw.prepare(`delete from news where id = 'row-control'`).run();
   });
 });

@@ -2,21 +2,11 @@ import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { BulkWriter } from './bulk-writer.js';
 import type { SqliteQuireDb } from './database.js';
-import { searchIndexName, searchTriggerName } from './internal-names.js';
+import { searchTriggerName } from './internal-names.js';
 import { memoryBulkWriter, quote, sqliteBulkWriter } from './sqlite-bulk-writer.js';
 
 /** Page cache during an import (KiB, as SQLite's negative cache_size): the indexes stay in memory. */
 const IMPORT_CACHE_KIB = 512 * 1024;
-
-/**
- * FTS5's in-memory term buffer while the import fills the search index (bytes; its default is 1 MB).
- * FTS5 writes a segment each time the buffer fills and merges segments as they pile up: at 100k
- * rows the fill took 1.2-1.5 s with the default and 0.6-0.9 s with 256 MB (one segment), measured
- * on the stored rows of the bench (as bench/import-floor.mjs loads them); at 1M rows the size made
- * no difference beyond the noise (19-26 s from 64 MB to 1 GB). Set back once the index is filled.
- */
-const IMPORT_FTS_HASH_BYTES = 256 * 1024 * 1024;
-const DEFAULT_FTS_HASH_BYTES = 1024 * 1024;
 
 /** One plain (or unique) index of the table, dropped for the load and created again from its SQL. */
 interface IndexPlan {
@@ -26,9 +16,10 @@ interface IndexPlan {
 
 /**
  * Runs a bulk import into `table` as ONE SQLite transaction (all rows or none): one prepared
- * insert, a large page cache, and the search index filled once at the end instead of by its insert
- * trigger row by row (the trigger is dropped and re-created inside the same transaction, so a failed
- * import leaves it as it was).
+ * insert and a large page cache. The search insert trigger, which would note every row in the
+ * pending table, is dropped for the load and re-created inside the same transaction (a failed
+ * import leaves it as it was): that changes the schema, so in-memory search indexes are built
+ * again from the table instead of reading a million noted rows one by one.
  *
  * Into an empty table (where the work is largest), more of it moves to the end, where SQLite does
  * it in bulk: the lookups of `lookupColumns` (slugs) are answered from memory (exact: the table was
@@ -58,11 +49,6 @@ export async function runBulkImport(
   raw.exec('begin immediate');
   let committed = false;
   try {
-    const lastRowid =
-      (raw
-        .prepare(`select coalesce(max(rowid), 0) from ${quote(table)}`)
-        .pluck()
-        .get() as number) ?? 0;
     if (trigger) raw.exec(`drop trigger ${quote(insertTrigger)}`);
     // Asked again inside the transaction: another process may have written since.
     const empty = isEmpty.get() === 1;
@@ -76,10 +62,7 @@ export async function runBulkImport(
     if (commit) {
       writer.finish();
       for (const plan of deferred) raw.exec(plan.sql);
-      if (trigger) {
-        fillSearchIndex(raw, table, lastRowid);
-        raw.exec(trigger);
-      }
+      if (trigger) raw.exec(trigger);
       raw.exec('commit');
       committed = true;
     }
@@ -107,32 +90,6 @@ function deferredIndexes(raw: Database.Database, table: string, lookupColumns: r
       !/^\s*create\s+unique\b/i.test(plan.sql) ||
       (columnsOf.all(plan.name) as (string | null)[]).every((column) => column !== null && checked.has(column)),
   );
-}
-
-/**
- * Fills the search index with the rows after `lastRowid`, with a large FTS5 term buffer (see
- * IMPORT_FTS_HASH_BYTES) set back to the one it had once they are in.
- */
-function fillSearchIndex(raw: Database.Database, table: string, lastRowid: number): void {
-  const index = quote(searchIndexName(table));
-  const searched = (
-    raw.prepare(`select name from pragma_table_info(?)`).pluck().all(searchIndexName(table)) as string[]
-  ).map(quote);
-  const folded = searched.map((column) => `quire_fold(${column})`);
-  // Set through FTS5's own command (its shadow tables are read-only to SQL); FTS5 wants an integer
-  // literal, and better-sqlite3 binds numbers as reals.
-  const hashSize = (bytes: number) => raw.exec(`insert into ${index}(${index}, rank) values ('hashsize', ${bytes})`);
-  const previous = raw
-    .prepare(`select v from ${quote(`${searchIndexName(table)}_config`)} where k = 'hashsize'`)
-    .pluck()
-    .get() as number | undefined;
-  hashSize(IMPORT_FTS_HASH_BYTES);
-  raw
-    .prepare(
-      `insert into ${index}(rowid, ${searched.join(', ')}) select rowid, ${folded.join(', ')} from ${quote(table)} where rowid > ?`,
-    )
-    .run(lastRowid);
-  hashSize(Number.isInteger(previous) ? (previous as number) : DEFAULT_FTS_HASH_BYTES);
 }
 
 /**

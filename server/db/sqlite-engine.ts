@@ -2,16 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
 import { containsIgnoringCase, isUniqueViolation, jsonArrayContains } from './sqlite-dialect.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
-import {
-  dropSearchIndex,
-  ensureSearchIndex,
-  flushSearchIndex,
-  indexedColumns,
-  isIndexableKeyword,
-  matchesSearchIndex,
-} from './sqlite-search-index.js';
+import { dropSearchIndex, ensureSearchIndex, flushSearchIndex, indexedColumns } from './sqlite-search-index.js';
 
-/** The SQLite engine: `quire_fold` for search, FTS5 for the search index, `sqlite_master` as catalog. */
+/** The SQLite engine: `quire_fold` for search, an in-memory search index, `sqlite_master` as catalog. */
 export const sqliteEngine: DatabaseEngine = {
   kind: 'sqlite',
   // SQLite stores any type name as given; these are the ones its tables always had.
@@ -35,8 +28,8 @@ export const sqliteEngine: DatabaseEngine = {
     flush: flushSearchIndex,
     flushes: true,
     indexedColumns,
-    canAnswer: isIndexableKeyword,
-    matches: matchesSearchIndex,
+    // No search index in the file: the in-memory one answers, or the plain scan (sqlite-search-index.ts).
+    sql: null,
     memory: sqliteMemorySearch,
   },
   schema: { hasTable, objectType, indexes },

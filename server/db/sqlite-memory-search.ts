@@ -1,12 +1,13 @@
 import { CompiledQuery, type Kysely, type SqlBool, sql } from 'kysely';
 import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine.js';
 import { sameColumns } from './engine.js';
-import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
+import { searchPendingName } from './internal-names.js';
 import { foldForSearch } from './search-folding.js';
 import { IdOrder, neighbours } from './search-id-order.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { countWithConditions, pageOfMatches, quote, untyped } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
+import { notedSearchColumns, type SchemaRead } from './sqlite-search-triggers.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
@@ -28,8 +29,8 @@ import type { StatementRunner } from './statement-runner.js';
  *   reader never reads mid-transaction), and the build reads through Kysely, which waits for any
  *   transaction to end, so nothing uncommitted reaches the index.
  * - The first list or get of a table (`warm`) starts its build, later and in the background.
- * - Tables whose delete trigger predates the pending-table note (databases made before it) are
- *   left to the FTS5 index.
+ * - Tables whose triggers are not exactly today's (sqlite-search-triggers.ts) are searched by the
+ *   plain scan: nothing would tell the index about their changes.
  */
 
 /** Rows read per statement of a build. */
@@ -89,7 +90,7 @@ function inTransaction(runner: StatementRunner): boolean {
 }
 
 /** Runs a read: straight on the connection (a runner), or queued through Kysely. */
-type Read = (text: string, parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+type Read = SchemaRead;
 
 const viaRunner =
   (runner: StatementRunner): Read =>
@@ -110,27 +111,10 @@ async function versions(read: Read): Promise<{ schemaVersion: number; totalChang
   return { schemaVersion: Number(row.s), totalChanges: Number(row.c) };
 }
 
-/**
- * Whether the table's pending table notes every change to `columns`: the FTS5 index covers them
- * (its update trigger fires on them) and the delete trigger notes deleted rows.
- */
+/** Whether the table's triggers note every change to `columns` in its pending table. */
 async function notesChanges(read: Read, table: string, columns: readonly string[]): Promise<boolean> {
-  const covered = await read('select name from pragma_table_info(?)', [searchIndexName(table)]);
-  if (
-    !sameColumns(
-      covered.map((row) => String(row.name)),
-      columns,
-    )
-  )
-    return false;
-  const triggers = await read(`select name, sql from sqlite_master where type = 'trigger' and tbl_name = ?`, [table]);
-  const pending = `"${searchPendingName(table)}"`;
-  const noting = (event: 'insert' | 'update' | 'delete') =>
-    triggers.some(
-      (row) =>
-        row.name === searchTriggerName(table, event) && String(row.sql).includes(`insert or replace into ${pending}`),
-    );
-  return noting('insert') && noting('update') && noting('delete');
+  const noted = await notedSearchColumns(read, table);
+  return noted !== null && sameColumns(noted, columns);
 }
 
 /**
@@ -416,7 +400,7 @@ export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<v
 /** Tables already warmed, by reading connection. */
 const warmed = new WeakMap<StatementRunner, Set<string>>();
 
-/** Starts the build of a table's index (the columns its FTS5 index covers) on its first read. */
+/** Starts the build of a table's index (the columns its triggers watch) on its first read. */
 function warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void {
   const tables = warmed.get(runner) ?? new Set<string>();
   warmed.set(runner, tables);
@@ -427,9 +411,8 @@ function warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void
     void (async () => {
       const busy = () => states.get(runner)?.has(table) || building.get(runner)?.has(table);
       if (busy()) return;
-      const covered = await viaKysely(db)('select name from pragma_table_info(?)', [searchIndexName(table)]);
-      const columns = covered.map((row) => String(row.name));
-      if (columns.length === 0 || busy()) return;
+      const columns = await notedSearchColumns(viaKysely(db), table);
+      if (!columns || busy()) return;
       await buildOf({ db, runner, table, columns, keywords: [], equals: [] });
     })().catch(() => {});
   }).unref();

@@ -16,6 +16,7 @@ import * as searchDeletesNoted from './014-search-deletes-noted.js';
 import * as schedulesAndHooks from './015-schedules-and-hooks.js';
 import * as rowChanges from './016-row-changes.js';
 import * as listIndexNullOrder from './017-list-index-null-order.js';
+import * as searchIndexInMemory from './018-search-index-in-memory.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -41,6 +42,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '015-schedules-and-hooks': schedulesAndHooks,
   '016-row-changes': rowChanges,
   '017-list-index-null-order': listIndexNullOrder,
+  '018-search-index-in-memory': searchIndexInMemory,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
