@@ -20,7 +20,7 @@ import { postgresForTests } from './server/test-support/postgres.js';
  * - content/exact-counts: SQLite's read cache against another connection's commits; PostgreSQL has
  *   no read cache (several servers share the database), and its counts through the API are
  *   checked here by list-api and api-fuzz, and by postgres-load-api.
- * - db/search-index, content-indexes, column-identifiers, migrations/: SQLite's trigram index and
+ * - db/search-index, content-indexes, column-identifiers, migrations/: SQLite's search triggers and
  *   pending table, sqlite_master, tables made through the raw SQLite handle, files of earlier
  *   versions. PostgreSQL's search is compared with SQLite's row for row in http/postgres-search.
  */
