@@ -1,6 +1,7 @@
 import { foldForSearch } from './search-folding.js';
 import { CharacterMap, GramMap } from './search-gram-maps.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
+import { PostingStage } from './search-posting-stage.js';
 import { TextStore } from './search-text-store.js';
 import { isWordUnit, TokenVocabulary, type WordRun, wordRuns } from './search-token-vocabulary.js';
 
@@ -96,6 +97,8 @@ export class MemorySearchIndex {
   private readonly all = new PostingBitmap();
   /** Whether the build is over: rows taken in since keep all their columns' text. */
   private sealed = false;
+  /** The build's postings, applied in batches (search-posting-stage.ts); null once sealed. */
+  private stage: PostingStage | null = new PostingStage();
 
   /**
    * `wordTrigrams`: whether trigrams made only of word units are kept too. The vocabulary answers
@@ -153,6 +156,7 @@ export class MemorySearchIndex {
   /** Forgets a row, if held. */
   delete(rowid: number): void {
     if (!this.all.has(rowid)) return;
+    this.stage?.flush();
     this.all.remove(rowid);
     this.spaceElsewhere.remove(rowid);
     if (this.odd.delete(rowid)) return;
@@ -170,6 +174,8 @@ export class MemorySearchIndex {
 
   /** Ends the build: shrinks its buffers; rows taken in from now on keep all their text. */
   seal(): void {
+    this.stage?.close();
+    this.stage = null;
     this.sealed = true;
     this.groupsDone(Number.MAX_SAFE_INTEGER);
     this.text.trim();
@@ -185,6 +191,7 @@ export class MemorySearchIndex {
   private groupsDone(rowid: number): void {
     const group = Math.floor(rowid / 65536);
     if (group <= this.group) return;
+    this.stage?.flush();
     for (const bitmap of this.characters.values()) bitmap.trimGroups(this.group, group);
     for (const bitmap of this.trigrams.values()) bitmap.trimGroups(this.group, group);
     this.words.trimGroups(this.group, group);
@@ -193,6 +200,7 @@ export class MemorySearchIndex {
 
   /** Approximate bytes held, for measurements. */
   get bytes(): number {
+    this.stage?.flush();
     let bytes = this.text.bytes + this.words.bytes;
     for (const bitmap of this.characters.values()) bytes += bitmap.bytes;
     for (const bitmap of this.trigrams.values()) bytes += bitmap.bytes;
@@ -205,6 +213,7 @@ export class MemorySearchIndex {
    * the build keeps) does not contain it. The bitmap is the caller's own.
    */
   search(keywords: readonly string[]): MemoryHits {
+    this.stage?.flush();
     // Without its words or their trigrams the index can tell nothing: every row goes to SQL.
     if (!this.complete) return { hits: new PostingBitmap(), unsure: this.all.toArray() };
     const sets: PostingBitmap[] = [];
@@ -314,7 +323,8 @@ export class MemorySearchIndex {
 
   /** Adds (or removes) `rowid` to the postings of every character and padded trigram of `column`. */
   private postings(column: string, rowid: number, add: boolean): void {
-    this.words.note(column, rowid, add);
+    const stage = add ? this.stage : null;
+    this.words.note(column, rowid, add, stage);
     let a = BOUNDARY;
     let b = column.charCodeAt(0);
     for (let i = 0; i < column.length; i++) {
@@ -326,7 +336,8 @@ export class MemorySearchIndex {
           character = new PostingBitmap();
           this.characters.set(b, character);
         }
-        character.add(rowid);
+        if (stage) stage.add(character, rowid);
+        else character.add(rowid);
       }
       if (!isGap(b) && !isGap(c) && (this.wordTrigrams || !isWordUnit(a) || !isWordUnit(b) || !isWordUnit(c))) {
         const key = trigramKey(a, b, c);
@@ -334,7 +345,8 @@ export class MemorySearchIndex {
         if (!add) trigram?.remove(rowid);
         else {
           trigram ??= this.newTrigram(key, b, c);
-          trigram.add(rowid);
+          if (stage) stage.add(trigram, rowid);
+          else trigram.add(rowid);
         }
       }
       a = b;

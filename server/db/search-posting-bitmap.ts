@@ -27,6 +27,8 @@ export class PostingBitmap {
   /** Groups by high 16 bits (a sparse array: rows are numbered densely, so there are few). */
   private readonly containers: (Container | undefined)[] = [];
   private count = 0;
+  /** The bitmap's number in the PostingStage filling it during an index build (-1: none). */
+  stageId = -1;
   /** The member added last: adding it again (the same row's repeated n-grams) returns at once. */
   private last = -1;
 

@@ -1,4 +1,5 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
+import type { PostingStage } from './search-posting-stage.js';
 import { WordPairs } from './search-word-pairs.js';
 
 /**
@@ -79,7 +80,7 @@ export class TokenVocabulary {
    * Adds `rowid` to (or removes it from) the postings of every token of `text`, and of every pair
    * of adjacent tokens (search-word-pairs.ts).
    */
-  note(text: string, rowid: number, add: boolean): void {
+  note(text: string, rowid: number, add: boolean, stage: PostingStage | null = null): void {
     if (this.gaveUp) return;
     let start = -1;
     let previous: number | undefined;
@@ -104,10 +105,12 @@ export class TokenVocabulary {
         if (this.tokens.length * 2 > this.slots.length) this.grow();
       }
       if (id !== undefined) {
-        if (add) this.postings[id].add(rowid);
-        else this.postings[id].remove(rowid);
-        if (previous !== undefined) this.pairs.note(previous, separator(text, previousEnd, start), id, rowid, add);
-        else if (start > 0 && previousEnd === 0) {
+        if (!add) this.postings[id].remove(rowid);
+        else if (stage) stage.add(this.postings[id], rowid);
+        else this.postings[id].add(rowid);
+        if (previous !== undefined) {
+          this.pairs.note(previous, separator(text, previousEnd, start), id, rowid, add, stage);
+        } else if (start > 0 && previousEnd === 0) {
           if (add) this.leading.add(rowid);
           else this.leading.remove(rowid);
         }

@@ -1,4 +1,5 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
+import type { PostingStage } from './search-posting-stage.js';
 
 /**
  * The rows of every pair of adjacent words in the index's text, by what separates them: for text
@@ -31,7 +32,14 @@ export class WordPairs {
   constructor(private readonly maxPairs = MAX_PAIRS) {}
 
   /** Adds `rowid` to (or removes it from) the rows of the pair `first`, `separator`, `second`. */
-  note(first: number, separator: string, second: number, rowid: number, add: boolean): void {
+  note(
+    first: number,
+    separator: string,
+    second: number,
+    rowid: number,
+    add: boolean,
+    stage: PostingStage | null = null,
+  ): void {
     if (this.gaveUp) return;
     const key = first * SPAN + second;
     let pairs = this.bySeparator.get(separator);
@@ -53,7 +61,8 @@ export class WordPairs {
       pairs.set(key, bitmap);
       this.count++;
     }
-    bitmap.add(rowid);
+    if (stage) stage.add(bitmap, rowid);
+    else bitmap.add(rowid);
   }
 
   /**
