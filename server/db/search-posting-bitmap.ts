@@ -68,7 +68,8 @@ export class PostingBitmap {
         array = grown;
         container.array = grown;
       }
-      array.copyWithin(at + 1, at, size);
+      // Rows mostly come in increasing order (an index build): then nothing moves.
+      if (at < size) array.copyWithin(at + 1, at, size);
       array[at] = low;
       if (size + 1 > ARRAY_MAX) {
         container.size = size + 1;
