@@ -95,10 +95,12 @@ export class MemorySearchIndex {
   private readonly spaceElsewhere = new PostingBitmap();
   /** Every row held (odd ones included). */
   private readonly all = new PostingBitmap();
-  /** Whether the build is over: rows taken in since keep all their columns' text. */
-  private sealed = false;
   /** The build's postings, applied in batches (search-posting-stage.ts); null once sealed. */
   private stage: PostingStage | null = new PostingStage();
+  /** Whether the build is over: rows taken in since keep all their columns' text. */
+  private get sealed(): boolean {
+    return this.stage === null;
+  }
 
   /**
    * `wordTrigrams`: whether trigrams made only of word units are kept too. The vocabulary answers
@@ -176,7 +178,6 @@ export class MemorySearchIndex {
   seal(): void {
     this.stage?.close();
     this.stage = null;
-    this.sealed = true;
     this.groupsDone(Number.MAX_SAFE_INTEGER);
     this.text.trim();
   }

@@ -1,4 +1,4 @@
-import { CompiledQuery, type Kysely, type SqlBool, sql } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine.js';
 import { sameColumns } from './engine.js';
 import { searchPendingName } from './internal-names.js';
@@ -7,7 +7,7 @@ import { IdOrder, neighbours } from './search-id-order.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { countWithConditions, pageOfMatches, quote, untyped } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
-import { notedSearchColumns, type SchemaRead } from './sqlite-search-triggers.js';
+import { notedSearchColumns, readViaKysely, type SchemaRead } from './sqlite-search-triggers.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
@@ -97,15 +97,6 @@ const viaRunner =
   (text, parameters) =>
     runner.all(text, parameters);
 
-/**
- * Reads through Kysely, which waits for any transaction on the connection to end: the build runs
- * in the background, outside any request, so it must never read a write's uncommitted rows.
- */
-const viaKysely =
-  (db: Kysely<unknown>): Read =>
-  async (text, parameters) =>
-    (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...parameters]))).rows;
-
 async function versions(read: Read): Promise<{ schemaVersion: number; totalChanges: number }> {
   const [row] = await read('select (select schema_version from pragma_schema_version) as s, total_changes() as c', []);
   return { schemaVersion: Number(row.s), totalChanges: Number(row.c) };
@@ -132,7 +123,9 @@ async function comparableIds(read: Read, table: string): Promise<boolean> {
 
 async function startBuild(query: MemorySearchQuery, tables: Map<string, TableState>): Promise<BuildEnd> {
   const { runner, table, columns } = query;
-  const read = viaKysely(query.db);
+  // Through Kysely, which waits for any transaction on the connection to end: the build runs in the
+  // background, outside any request, so it must never read a write's uncommitted rows.
+  const read = readViaKysely(query.db);
   if (!(await notesChanges(read, table, columns))) {
     unindexable.add(columns);
     return 'failed';
@@ -411,7 +404,7 @@ function warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void
     void (async () => {
       const busy = () => states.get(runner)?.has(table) || building.get(runner)?.has(table);
       if (busy()) return;
-      const columns = await notedSearchColumns(viaKysely(db), table);
+      const columns = await notedSearchColumns(readViaKysely(db), table);
       if (!columns || busy()) return;
       await buildOf({ db, runner, table, columns, keywords: [], equals: [] });
     })().catch(() => {});

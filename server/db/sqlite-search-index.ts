@@ -1,10 +1,10 @@
-import { CompiledQuery, type Kysely, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { sameColumns } from './engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
 import { noteFlushed } from './sqlite-memory-search.js';
 import {
   notedSearchColumns,
-  type SchemaRead,
+  readViaKysely,
   SEARCH_TRIGGER_EVENTS,
   searchTriggerSql,
 } from './sqlite-search-triggers.js';
@@ -33,7 +33,7 @@ export async function ensureSearchIndex(db: Kysely<unknown>, table: string, colu
   }
   await dropLegacyIndex(db, table);
   await sql`create table if not exists ${sql.id(searchPendingName(table))} (rowid integer primary key)`.execute(db);
-  const noted = await notedSearchColumns(readVia(db), table);
+  const noted = await notedSearchColumns(readViaKysely(db), table);
   if (noted !== null && sameColumns(noted, columns)) return;
   const statements = searchTriggerSql(table, columns);
   for (const event of SEARCH_TRIGGER_EVENTS) {
@@ -67,11 +67,5 @@ export async function flushSearchIndex(db: Kysely<unknown>, table: string): Prom
 
 /** The columns whose changes the triggers of `table` note, or null when it has none (or others). */
 export function indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
-  return notedSearchColumns(readVia(db), table);
+  return notedSearchColumns(readViaKysely(db), table);
 }
-
-/** Reads through Kysely (inside the caller's transaction when `db` is one). */
-const readVia =
-  (db: Kysely<unknown>): SchemaRead =>
-  async (text, parameters) =>
-    (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...parameters]))).rows;

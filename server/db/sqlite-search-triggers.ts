@@ -1,3 +1,4 @@
+import { CompiledQuery, type Kysely } from 'kysely';
 import { searchPendingName, searchTriggerName } from './internal-names.js';
 
 /**
@@ -18,6 +19,15 @@ export type SearchTriggerEvent = (typeof SEARCH_TRIGGER_EVENTS)[number];
 
 /** Runs a read (on whichever connection the caller chose) and returns its rows. */
 export type SchemaRead = (text: string, parameters: readonly unknown[]) => Promise<Record<string, unknown>[]>;
+
+/**
+ * Reads through Kysely: inside the caller's transaction when `db` is one, else queued behind any
+ * transaction on the connection, which Kysely waits for.
+ */
+export const readViaKysely =
+  (db: Kysely<unknown>): SchemaRead =>
+  async (text, parameters) =>
+    (await db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(text, [...parameters]))).rows;
 
 /** A quoted SQL identifier. */
 const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
