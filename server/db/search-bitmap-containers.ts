@@ -15,6 +15,32 @@ export interface Container {
   bits: Uint32Array | null;
 }
 
+/** Code units of one slab (1 MiB): see `packed`. */
+const SLAB_UNITS = 1 << 19;
+/** Arrays above this many members get their own buffer rather than a slab's room. */
+const SLAB_MAX = 1 << 12;
+let slab = new Uint16Array(0);
+let slabUsed = 0;
+
+/**
+ * The first `size` members of `array` in a view of a shared slab: a finished group's array (see
+ * PostingBitmap.trimGroups) then costs no ArrayBuffer of its own. At 1M rows the index holds about
+ * 115k such arrays, and an ArrayBuffer each (its object, backing store and the extension every full
+ * GC sweeps) was about a sixth of the index's memory. A view that must grow later is copied out
+ * (PostingBitmap.add), and a slab is freed once no view of it is left.
+ */
+export function packed(array: Uint16Array, size: number): Uint16Array {
+  if (size > SLAB_MAX) return array.slice(0, size);
+  if (slabUsed + size > slab.length) {
+    slab = new Uint16Array(SLAB_UNITS);
+    slabUsed = 0;
+  }
+  const view = slab.subarray(slabUsed, slabUsed + size);
+  view.set(array.subarray(0, size));
+  slabUsed += size;
+  return view;
+}
+
 /** Set bits of a 32-bit word. */
 export function popcount(word: number): number {
   let v = word - ((word >>> 1) & 0x55555555);

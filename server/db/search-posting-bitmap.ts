@@ -17,6 +17,7 @@ import {
   BITMAP_WORDS,
   type Container,
   fromBits,
+  packed,
   popcount,
   search,
   toBitmap,
@@ -215,7 +216,7 @@ export class PostingBitmap {
     for (let high = from; high < to && high < this.containers.length; high++) {
       const container = this.containers[high];
       if (container?.array && container.array.length > container.size) {
-        container.array = container.array.slice(0, container.size);
+        container.array = packed(container.array, container.size);
       }
     }
   }
