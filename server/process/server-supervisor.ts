@@ -39,15 +39,48 @@ const FORWARDED = ['SIGINT', 'SIGTERM'] as const;
  * allocate short-lived objects quickly, so V8 grows the young generation to its limit and keeps
  * it: measured at 1M rows after the in-memory search index was built, the server's RSS was
  * 252-265 MB with the default and 223-232 MB with 2-4 MB, with gets by id at 20k rows the same
- * within noise (4,869-6,256 req/s against 4,892-6,468, runs interleaved). A flag the user gives
- * (on the command line or in NODE_OPTIONS) wins.
+ * within noise (4,869-6,256 req/s against 4,892-6,468, runs interleaved).
  */
 export const SERVER_SEMI_SPACE_MB = 4;
 
-/** Node's own flags for the server process: this process's, plus the young generation's size. */
+/**
+ * How much V8 lets the old generation grow past what survived the last full GC before the next,
+ * in percent (its default picks a factor of up to 4 from how fast GC ran). At 1M rows the live
+ * heap is ~35 MB, and the bench's loads let garbage (and the ArrayBuffers it holds, the search
+ * results' bitmaps) pile up to an RSS peak of 383 MB under the default; at 50 % the peak was
+ * 275 MB, with searches at 2,935 req/s against 3,329, lists 2,097 against 2,251 and updates 655
+ * against 729 (one run each after the other, `bench/.data`-style drives of the distinct workloads).
+ */
+export const SERVER_HEAP_GROWING_PERCENT = 50;
+
+/** Node flags the server process gets unless the user gives the same flag (command line or NODE_OPTIONS). */
+const SERVER_FLAGS: readonly (readonly [name: string, value: number])[] = [
+  ['--max-semi-space-size', SERVER_SEMI_SPACE_MB],
+  ['--heap-growing-percent', SERVER_HEAP_GROWING_PERCENT],
+];
+
+/** Node's own flags for the server process: this process's, plus SERVER_FLAGS the user left alone. */
 export function serverExecArgv(execArgv: readonly string[], env: NodeJS.ProcessEnv): string[] {
-  const given = [...execArgv, env.NODE_OPTIONS ?? ''].some((flag) => /--max-semi-space-size/.test(flag));
-  return given ? [...execArgv] : [...execArgv, `--max-semi-space-size=${SERVER_SEMI_SPACE_MB}`];
+  const given = [...execArgv, env.NODE_OPTIONS ?? ''];
+  // V8 reads `--a-b` and `--a_b` alike.
+  const mentions = (name: string) => given.some((flag) => flag.replaceAll('_', '-').includes(name));
+  return [...execArgv, ...SERVER_FLAGS.filter(([name]) => !mentions(name)).map(([name, value]) => `${name}=${value}`)];
+}
+
+/**
+ * glibc's malloc serves allocations from this size up (bytes) with their own mappings, returned to
+ * the system when freed. Its default starts at 128 KiB and rises to the largest block freed so
+ * far, so after the search index's build (text blocks and posting arrays grown by doubling, then
+ * trimmed) large blocks came from the heap, and the freed ones stayed resident between live ones:
+ * at 1M rows the server's RSS once the index was built was 343 MB, and 285 MB with this fixed
+ * (builds 7.3-8.1 s either way; gets, lists and searches the same within noise). Other systems'
+ * allocators ignore the variable.
+ */
+export const SERVER_MALLOC_MMAP_THRESHOLD = 65_536;
+
+/** The server process's environment: this one's, marked as supervised, with SERVER_MALLOC_MMAP_THRESHOLD unless set. */
+export function serverEnv(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  return { MALLOC_MMAP_THRESHOLD_: String(SERVER_MALLOC_MMAP_THRESHOLD), ...env, [SUPERVISED_ENV]: '1' };
 }
 
 /**
@@ -64,7 +97,7 @@ export function superviseServer(options: SupervisorOptions): Promise<number> {
     {
       // The IPC channel is how the server notices that its supervisor is gone (see watchSupervisor).
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-      env: { ...process.env, [SUPERVISED_ENV]: '1' },
+      env: serverEnv(process.env),
     },
   );
 
