@@ -31,6 +31,18 @@ export async function unreachableReason(url = PG_ADMIN_URL) {
   }
 }
 
+/**
+ * Vacuums and analyzes a freshly loaded database and checkpoints the server, so neither autovacuum
+ * nor a checkpoint of the load's pages runs during later measurements (on the 2 shared cores they
+ * took the SQLite runs of the same size down with them). The floor does the same to its own rows.
+ */
+export function settlePostgres(url) {
+  return withClient(url, async (client) => {
+    await client.query('vacuum analyze');
+    await client.query('checkpoint');
+  });
+}
+
 /** The server's version, as `show server_version` gives it. */
 export function serverVersion(url = PG_ADMIN_URL) {
   return withClient(url, async (client) => (await client.query('show server_version')).rows[0].server_version);

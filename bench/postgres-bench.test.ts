@@ -4,7 +4,7 @@ import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { postgresForTests } from '../server/test-support/postgres.js';
 // @ts-expect-error: plain .mjs benchmark modules without type declarations
-import { redact, startPostgresFloor, throwawayDatabase, unreachableReason } from './postgres-bench.mjs';
+import { redact, settlePostgres, startPostgresFloor, throwawayDatabase, unreachableReason } from './postgres-bench.mjs';
 // @ts-expect-error: plain .mjs benchmark modules without type declarations
 import { copyFloor } from './sqlite-bench.mjs';
 
@@ -50,6 +50,26 @@ describe('PostgreSQL for the benchmark', () => {
       await admin.end();
       await client.end().catch(() => {});
       expect(left.rowCount).toBe(0);
+    },
+  );
+
+  it.skipIf(!postgres.available)(
+    `vacuums and analyzes a freshly loaded database before measurements${postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : ''}`,
+    async () => {
+      const db = await throwawayDatabase(postgres.url, 'settle');
+      const client = new pg.Client({ connectionString: db.url });
+      try {
+        await client.connect();
+        await client.query('create table loaded as select n from generate_series(1, 1000) as n');
+        await settlePostgres(db.url);
+        const { rows } = await client.query(
+          "select last_vacuum is not null as vacuumed, last_analyze is not null as analyzed from pg_stat_user_tables where relname = 'loaded'",
+        );
+        expect(rows).toEqual([{ vacuumed: true, analyzed: true }]);
+      } finally {
+        await client.end().catch(() => {});
+        await db.drop();
+      }
     },
   );
 

@@ -27,11 +27,12 @@ import {
   postgresIds,
   redact,
   serverVersion,
+  settlePostgres,
   startPostgresFloor,
   throwawayDatabase,
   unreachableReason,
 } from './postgres-bench.mjs';
-import { childrenOf, freePort, log, memoryOf, run, startServer, stop } from './processes.mjs';
+import { childrenOf, freePort, log, memoryOf, run, settleDisk, startServer, stop } from './processes.mjs';
 import { label, resultsMarkdown } from './report.mjs';
 import { copyFloor, dataFile, importSqlite, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
 
@@ -242,6 +243,7 @@ async function measureQuire(engine, database, figures, n) {
   const base = `http://127.0.0.1:${port}`;
   const where = engine === 'sqlite' ? ['--db', database] : ['--database', database];
   const serveArgs = [cli, 'serve', ...where, '--port', String(port), '--no-backups', '--editor', 'bench'];
+  await settleDisk();
   const quire = await startServer('quire', process.execPath, serveArgs, `${base}/api/cms-content`, 60_000, repo);
   try {
     const listUrl = `${base}/api/cms/news?filter=${encodeURIComponent('status=published')}&order=published_at&desc=true&limit=20`;
@@ -292,6 +294,7 @@ async function measureSize(n) {
   const results = { n, engines: {}, systems: {} };
   let sqlite = null;
   const ensureSqlite = async () => {
+    if (!sqlite) await settleDisk(); // the data file was just written
     sqlite ??= await importSqlite({ cli, repo, dataDir, n, file });
     return sqlite;
   };
@@ -311,6 +314,7 @@ async function measureSize(n) {
         log(`postgres: quire import --database did not load the rows (${loaded.reason}); used quire copy`);
       log(`postgres: ${loaded.output} (${loaded.seconds.toFixed(1)} s with the process start)`);
       results.engines.postgres = { importRate: loaded.rate, importSeconds: loaded.seconds, via: loaded.via };
+      await settlePostgres(pgDb.url);
     }
     // Both floors load their rows before anything is measured, so no load competes with a run.
     const sqliteFloor = results.engines.sqlite ? await startSqliteFloor({ repo, dataDir, n }) : null;
