@@ -95,7 +95,16 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
 
   const database: QuireDb = options.postgres
     ? await openPostgresDatabase(options.postgres)
-    : await openDatabase(options.dbFile, { nativeBinding: options.nativeBinding });
+    : await openDatabase(options.dbFile, {
+        nativeBinding: options.nativeBinding,
+        checkpointWorker: {
+          onFailure: (error) =>
+            log(
+              'WAL checkpoints stay on the server thread; their worker failed:',
+              error instanceof Error ? error.message : error,
+            ),
+        },
+      });
   let server: Server;
   let services: Services;
   try {

@@ -7,6 +7,7 @@ import { migrationProvider } from './migrations/index.js';
 import type { PostgresPoolOptions } from './postgres-connection.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
 import type { QuireDatabase } from './schema.js';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
@@ -49,15 +50,29 @@ export interface PostgresQuireDb extends OpenDatabase {
   file: null;
 }
 
+/** How to open a database file. */
+export interface OpenSqliteOptions extends SqliteOptions {
+  /**
+   * Checkpoint the WAL in a worker thread while the database is open (sqlite-checkpointer.ts): for
+   * a server, whose writes would otherwise stop every request during SQLite's own checkpoints.
+   * `onFailure` hears why the worker could not run (SQLite's own checkpoints then go on).
+   */
+  checkpointWorker?: { onFailure?: (error: unknown) => void };
+}
+
 /**
  * Opens a database file (creating it and its folder if missing) and migrates it to the current
  * schema. A file that is not a SQLite database fails here with a clear error, before serving.
  */
-export async function openDatabase(file: string, options: SqliteOptions = {}): Promise<SqliteQuireDb> {
+export async function openDatabase(file: string, options: OpenSqliteOptions = {}): Promise<SqliteQuireDb> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const { raw, dialect, statements } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
   await migrate(db, sqliteEngine);
+  const checkpointer =
+    options.checkpointWorker && file !== ':memory:'
+      ? startCheckpointer(raw, file, { nativeBinding: options.nativeBinding, ...options.checkpointWorker })
+      : null;
   return {
     kind: 'sqlite',
     db,
@@ -66,7 +81,7 @@ export async function openDatabase(file: string, options: SqliteOptions = {}): P
     raw,
     runner: sqliteStatementRunner(raw, statements),
     file,
-    close: closeOnce(db),
+    close: closeOnce(db, checkpointer),
   };
 }
 
@@ -116,11 +131,13 @@ async function migrate(db: Kysely<QuireDatabase>, engine: DatabaseEngine): Promi
   }
 }
 
-function closeOnce(db: Kysely<QuireDatabase>): () => Promise<void> {
+function closeOnce(db: Kysely<QuireDatabase>, checkpointer: Checkpointer | null = null): () => Promise<void> {
   let closed = false;
   return async () => {
     if (closed) return;
     closed = true;
+    // The worker's connection closes first: the last one to close checkpoints and removes the WAL.
+    await checkpointer?.stop();
     await db.destroy();
   };
 }
