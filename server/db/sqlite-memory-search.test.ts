@@ -193,6 +193,23 @@ describe('the in-memory search index on SQLite', { timeout: 120_000 }, () => {
     expect(await database.engine.searchIndex.memory?.count(memoryQuery(['qx']))).toBe(1);
   });
 
+  it('answers a search that comes during a write once the write has committed, not through SQL', async () => {
+    await untilMemoryAnswers();
+    const memory = database.engine.searchIndex.memory;
+    let counted: Promise<number | null> | undefined;
+    // As a batch of writes does (content-writes.ts): Kysely's connection held, a transaction open.
+    await database.db.connection().execute(async () => {
+      database.raw.exec('begin immediate');
+      insert('row-during-write', 'written during qv', 'during-qv');
+      counted = memory?.count(memoryQuery(['qv']));
+      await new Promise((resolve) => setTimeout(resolve, 20));
+      database.raw.exec('commit');
+    });
+    // Null would have sent it to the plain scan.
+    expect(await counted).toBe(1);
+    await expectSameAsScan(['qv']);
+  });
+
   it('pages in id order as the plain scan does when ids stop following rowids', async () => {
     await untilMemoryAnswers();
     // Until now ids grew with rowids: pages in id order were slices of the matches by rowid.
