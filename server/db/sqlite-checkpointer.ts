@@ -36,6 +36,8 @@ const Database = require(workerData.module);
 const db = new Database(workerData.file, workerData.nativeBinding ? { nativeBinding: workerData.nativeBinding } : {});
 db.pragma('busy_timeout = 0');
 db.pragma('synchronous = FULL');
+// A checkpoint copies WAL frames into the file; it needs no page cache to speak of.
+db.pragma('cache_size = -256');
 const timer = setInterval(() => {
   try {
     db.pragma('wal_checkpoint(PASSIVE)');
@@ -79,6 +81,8 @@ export function startCheckpointer(
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     workerData: { module, file, nativeBinding: options.nativeBinding, intervalMs: INTERVAL_MS },
+    // It allocates almost nothing; V8's default young generation would still be reserved for it.
+    resourceLimits: { maxYoungGenerationSizeMb: 1, maxOldGenerationSizeMb: 32 },
   });
   let stopping = false;
   let ended = false;
