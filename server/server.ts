@@ -162,6 +162,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await services.schedules?.start(log);
   const backups = backupScheduleOf(database, options, log);
   backups?.start();
+  // Requests are answered meanwhile; once this resolves, the server holds every file it will hold.
+  if (database.kind === 'sqlite') await database.checkpointsInWorker;
   const { port } = server.address() as AddressInfo;
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;

@@ -37,6 +37,11 @@ export interface SqliteQuireDb extends OpenDatabase {
   /** Runs compiled reads as reused prepared statements (the hot read path). */
   runner: StatementRunner;
   file: string;
+  /**
+   * Resolves once WAL checkpoints run in their worker (true), or stay with SQLite on this connection
+   * (false: not asked for, or the worker could not start). See `OpenSqliteOptions.checkpointWorker`.
+   */
+  checkpointsInWorker: Promise<boolean>;
 }
 
 /**
@@ -81,6 +86,7 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
     raw,
     runner: sqliteStatementRunner(raw, statements),
     file,
+    checkpointsInWorker: checkpointer?.started ?? Promise.resolve(false),
     close: closeOnce(db, checkpointer),
   };
 }

@@ -26,6 +26,8 @@ export const SAFETY_NET_PAGES = 10_000;
 const DEFAULT_AUTOCHECKPOINT_PAGES = 1_000;
 /** How often the worker checkpoints (a checkpoint with nothing to copy only reads the WAL index). */
 const INTERVAL_MS = 50;
+/** How long `started` waits for the worker to say it runs (it starts in 30-60 ms). */
+const START_WAIT_MS = 5_000;
 /** How long a stopping worker may take to close its connection before it is terminated. */
 const STOP_MS = 2_000;
 
@@ -91,6 +93,8 @@ export function startCheckpointer(
   };
   const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
   const started = new Promise<boolean>((resolve) => {
+    // A worker that neither starts nor fails in this time is not waited for (it may still start).
+    setTimeout(() => resolve(false), START_WAIT_MS).unref();
     worker.once('message', () => {
       if (!stopping && raw.open) raw.pragma(`wal_autocheckpoint = ${SAFETY_NET_PAGES}`);
       resolve(true);
