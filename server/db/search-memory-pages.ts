@@ -1,6 +1,7 @@
 import type { Kysely, SqlBool } from 'kysely';
 import { sql } from 'kysely';
 import type { MemorySearchPage, MemorySearchQuery } from './engine.js';
+import { foldForSearch } from './search-folding.js';
 import type { IdOrder } from './search-id-order.js';
 import type { MemorySearchIndex } from './search-memory-index.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
@@ -8,7 +9,7 @@ import type { PostingBitmap } from './search-posting-bitmap.js';
 /**
  * Pages and counts of the in-memory search's matches on SQLite (see sqlite-memory-search.ts): the
  * matches are a bitmap of rowids; SQL orders them, applies the selection's other conditions and
- * reads the page's rows.
+ * reads the page's rows. SQL also checks the rows the index is unsure of.
  */
 
 /** Largest set of candidate rows passed to SQL as a list (JSON array of rowids). */
@@ -22,6 +23,34 @@ const MAX_WALK_STEP = 65536;
 export const untyped = (query: MemorySearchQuery) => query.db as Kysely<Record<string, Record<string, unknown>>>;
 
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** The rows of `unsure` whose search columns contain every keyword of the query, checked by SQL. */
+export async function unsureRowsMatching(query: MemorySearchQuery, unsure: readonly number[]): Promise<number[]> {
+  const checks = query.keywords.map((keyword) => containsFolded(query.columns, keyword));
+  const compiled = untyped(query)
+    .selectFrom(query.table)
+    .select(sql<number>`rowid`.as('r'))
+    .where(sql<SqlBool>`rowid in (select value from json_each(${JSON.stringify(unsure)}))`)
+    .where(sql<SqlBool>`${sql.join(checks, sql` and `)}`)
+    .compile();
+  return (await query.runner.all(compiled.sql, compiled.parameters)).map((row) => Number(row.r));
+}
+
+/**
+ * The plain scan's test (`instr(quire_fold(column), keyword) > 0` in any column), calling the
+ * JavaScript folding only for values that are not ASCII: there SQLite's `lower()` folds the same
+ * (and NFC changes nothing), without a call into JavaScript per value. Text whose length in
+ * characters equals its length in bytes is ASCII.
+ */
+function containsFolded(columns: readonly string[], keyword: string) {
+  const needle = foldForSearch(keyword);
+  const tests = columns.map((column) => {
+    const value = sql.id(column);
+    return sql<SqlBool>`instr(case when typeof(${value}) = 'text' and length(${value}) = length(cast(${value} as blob))
+      then lower(${value}) else quire_fold(${value}) end, ${needle}) > 0`;
+  });
+  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
+}
 
 /** `rowid in (the listed rows)` plus the query's other conditions. */
 function listedWhere(query: MemorySearchQuery, rowids: PostingBitmap) {

@@ -1,11 +1,10 @@
-import { type Kysely, type SqlBool, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine.js';
 import { sameColumns } from './engine.js';
 import { searchPendingName } from './internal-names.js';
-import { foldForSearch } from './search-folding.js';
 import { IdOrder, neighbours } from './search-id-order.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
-import { countWithConditions, pageOfMatches, quote, untyped } from './search-memory-pages.js';
+import { countWithConditions, pageOfMatches, quote, unsureRowsMatching } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
 import { notedSearchColumns, readViaKysely, type SchemaRead } from './sqlite-search-triggers.js';
 import type { StatementRunner } from './statement-runner.js';
@@ -329,51 +328,37 @@ async function matching(query: MemorySearchQuery, state: TableState): Promise<Po
 
 async function search(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
   const { hits, unsure } = state.index.search(query.keywords);
-  if (unsure.length === 0) return hits;
-  const checks = query.keywords.map((keyword) => containsFolded(query.columns, keyword));
-  const compiled = untyped(query)
-    .selectFrom(query.table)
-    .select(sql<number>`rowid`.as('r'))
-    .where(sql<SqlBool>`rowid in (select value from json_each(${JSON.stringify(unsure)}))`)
-    .where(sql<SqlBool>`${sql.join(checks, sql` and `)}`)
-    .compile();
-  for (const row of await query.runner.all(compiled.sql, compiled.parameters)) hits.add(Number(row.r));
+  if (unsure.length > 0) for (const rowid of await unsureRowsMatching(query, unsure)) hits.add(rowid);
   return hits;
 }
 
 /**
- * The plain scan's test (`instr(quire_fold(column), keyword) > 0` in any column), calling the
- * JavaScript folding only for values that are not ASCII: there SQLite's `lower()` folds the same
- * (and NFC changes nothing), without a call into JavaScript per value. Text whose length in
- * characters equals its length in bytes is ASCII.
+ * An answer put together on the index brought in step: the matches, then `answer`'s reads of the
+ * table. When this connection wrote meanwhile (a write committed between those reads), it is put
+ * together again, up to MAX_WRITE_WAITS times; null leaves it to SQL. `known` gives the answer the
+ * matches alone settle (no read of the table, so nothing to check), else undefined.
  */
-function containsFolded(columns: readonly string[], keyword: string) {
-  const needle = foldForSearch(keyword);
-  const tests = columns.map((column) => {
-    const value = sql.id(column);
-    return sql<SqlBool>`instr(case when typeof(${value}) = 'text' and length(${value}) = length(cast(${value} as blob))
-      then lower(${value}) else quire_fold(${value}) end, ${needle}) > 0`;
-  });
-  return sql<SqlBool>`(${sql.join(tests, sql` or `)})`;
-}
-
-async function count(query: MemorySearchQuery): Promise<number | null> {
-  // A write committed while the count was put together: again, on the index brought in step.
+async function onIndex<T>(
+  query: MemorySearchQuery,
+  answer: (state: TableState, hits: PostingBitmap) => Promise<T>,
+  known: (hits: PostingBitmap) => T | undefined = () => undefined,
+): Promise<T | null> {
   for (let round = 0; round < MAX_WRITE_WAITS; round++) {
     const state = await current(query);
     if (!state) return null;
     const seen = { changes: state.totalChanges, version: state.version };
     const hits = await matching(query, state);
-    if (query.equals.length === 0 || hits.size === 0) return hits.size;
-    const n = await countWithConditions(query, state.index, hits);
-    if (await unchanged(query.runner, state, seen)) return n;
+    const settled = known(hits);
+    if (settled !== undefined) return settled;
+    const value = await answer(state, hits);
+    if (await unchanged(query.runner, state, seen)) return value;
   }
   return null;
 }
 
 /**
  * Whether this connection changed nothing since the index was brought in step (an answer put
- * together from several statements is then one state's; otherwise SQL answers instead).
+ * together from several statements is then one state's).
  */
 async function unchanged(
   runner: StatementRunner,
@@ -383,17 +368,16 @@ async function unchanged(
   return state.version === seen.version && (await versions(viaRunner(runner))).totalChanges === seen.changes;
 }
 
-async function list(query: MemorySearchQuery, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
-  // As in `count`: a write committed meanwhile, so the page is put together again.
-  for (let round = 0; round < MAX_WRITE_WAITS; round++) {
-    const state = await current(query);
-    if (!state) return null;
-    const seen = { changes: state.totalChanges, version: state.version };
-    const hits = await matching(query, state);
-    const rows = await pageOfMatches(query, hits, state.index, state.idOrder, pageOf);
-    if (await unchanged(query.runner, state, seen)) return rows;
-  }
-  return null;
+function count(query: MemorySearchQuery): Promise<number | null> {
+  return onIndex(
+    query,
+    (state, hits) => countWithConditions(query, state.index, hits),
+    (hits) => (query.equals.length === 0 || hits.size === 0 ? hits.size : undefined),
+  );
+}
+
+function list(query: MemorySearchQuery, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+  return onIndex(query, (state, hits) => pageOfMatches(query, hits, state.index, state.idOrder, pageOf));
 }
 
 /** Tells the in-memory indexes of `table` which rows a flush is moving out of the pending table. */
