@@ -29,6 +29,11 @@ export interface ServerOptions {
   log?: (message: string, error: unknown) => void;
   /** better-sqlite3 addon for a non-Node runtime (Electron); see `SqliteOptions`. */
   nativeBinding?: string;
+  /**
+   * Rows from which a table's search index is saved at a clean stop and read back at the next
+   * start (default SNAPSHOT_MIN_ROWS; tests lower it). See OpenSqliteOptions.searchSnapshots.
+   */
+  searchSnapshotMinRows?: number;
   /** Hostnames to serve besides loopback ones (`--allow-host`). */
   allowedHosts?: string[];
   /** Origins allowed to read the API cross-origin (`--cors-origin`), normalized. */
@@ -101,6 +106,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           onFailure: (error) =>
             log(
               'WAL checkpoints stay on the server thread; their worker failed:',
+              error instanceof Error ? error.message : error,
+            ),
+        },
+        searchSnapshots: {
+          ...(options.searchSnapshotMinRows === undefined ? {} : { minRows: options.searchSnapshotMinRows }),
+          onFailure: (error) =>
+            log(
+              'The search index was not saved (the next start builds it again):',
               error instanceof Error ? error.message : error,
             ),
         },
@@ -186,6 +199,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         .then(() => services.schedules?.stop())
         .then(() => services.hooks?.stop())
         .then(() => backups?.stop())
+        // Before the database closes and saves its search indexes (sqlite-search-snapshot.ts).
+        .then(() => services.rows.flushSearchIndexesNow())
         .then(() => database.close());
       return closing;
     },

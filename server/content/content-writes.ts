@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely } from 'kysely';
 import type { QuireDatabase } from '../db/schema.js';
-import type { StatementRunner } from '../db/statement-runner.js';
+import { connectionRunner, type StatementRunner } from '../db/statement-runner.js';
 import type { ContentType } from './content-type.js';
 import { ReadCache, type RowChange } from './read-cache.js';
 
@@ -286,5 +286,6 @@ function committedReads(db: Kysely<QuireDatabase>, runner: StatementRunner, cach
       cache.writing ? Number((await queued(sql, parameters)).numAffectedRows ?? 0) : runner.run(sql, parameters),
     externalChangeToken: () => runner.externalChangeToken(),
     transaction: runner.transaction,
+    wraps: connectionRunner(runner),
   };
 }

@@ -345,6 +345,15 @@ export class RowService {
   }
 
   /**
+   * Runs the search flush due, now (a server stopping: its saved search indexes must come after
+   * the last flush, which empties the pending tables and with them the saved indexes' markers).
+   */
+  async flushSearchIndexesNow(): Promise<void> {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    await this.flushSearchIndexes();
+  }
+
+  /**
    * Moves rows written since the last flush into the search indexes (each type in one transaction).
    * Searches give the same rows before and after; until then they check those rows one by one.
    */

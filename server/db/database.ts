@@ -10,6 +10,9 @@ import type { QuireDatabase } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
+import { sqliteMemorySearch } from './sqlite-memory-search.js';
+import { saveSearchIndexes } from './sqlite-memory-search-build.js';
+import { keepSearchSnapshots, savedTables, snapshotFolder } from './sqlite-search-snapshot.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -63,7 +66,19 @@ export interface OpenSqliteOptions extends SqliteOptions {
    * `onFailure` hears why the worker could not run (SQLite's own checkpoints then go on).
    */
   checkpointWorker?: { onFailure?: (error: unknown) => void };
+  /**
+   * Save the in-memory search indexes of tables of `minRows` rows up (default SNAPSHOT_MIN_ROWS) when
+   * the database closes, and read them back at the next start instead of building them
+   * (sqlite-search-snapshot.ts): for a server. `onFailure` hears why one could not be saved.
+   */
+  searchSnapshots?: { minRows?: number; onFailure?: (error: unknown) => void };
 }
+
+/**
+ * Rows from which a table's search index is saved at a clean stop: below this its build takes
+ * about as long as reading it back (a few hundred milliseconds).
+ */
+export const SNAPSHOT_MIN_ROWS = 20_000;
 
 /**
  * Opens a database file (creating it and its folder if missing) and migrates it to the current
@@ -78,16 +93,35 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
     options.checkpointWorker && file !== ':memory:'
       ? startCheckpointer(raw, file, { nativeBinding: options.nativeBinding, ...options.checkpointWorker })
       : null;
+  const runner = sqliteStatementRunner(raw, statements);
+  const snapshots = options.searchSnapshots;
+  if (snapshots && file !== ':memory:') {
+    const folder = snapshotFolder(file);
+    keepSearchSnapshots(runner, folder, snapshots.minRows ?? SNAPSHOT_MIN_ROWS);
+    // Saved indexes are read back now, in the background, while the server gets ready to listen:
+    // the first search then finds them loaded (a table's first read would start it later).
+    void savedTables(folder).then((tables) => {
+      for (const table of tables) sqliteMemorySearch.warm(db as unknown as Kysely<unknown>, runner, table);
+    });
+  }
+  // Saved before the connection closes; a failure to save costs the next start a build, nothing more.
+  const beforeClose = snapshots
+    ? () =>
+        saveSearchIndexes(db as unknown as Kysely<unknown>, runner).then(
+          () => undefined,
+          snapshots.onFailure ?? (() => {}),
+        )
+    : null;
   return {
     kind: 'sqlite',
     db,
     engine: sqliteEngine,
     description: file,
     raw,
-    runner: sqliteStatementRunner(raw, statements),
+    runner,
     file,
     checkpointsInWorker: checkpointer?.started ?? Promise.resolve(false),
-    close: closeOnce(db, checkpointer),
+    close: closeOnce(db, checkpointer, beforeClose),
   };
 }
 
@@ -137,11 +171,16 @@ async function migrate(db: Kysely<QuireDatabase>, engine: DatabaseEngine): Promi
   }
 }
 
-function closeOnce(db: Kysely<QuireDatabase>, checkpointer: Checkpointer | null = null): () => Promise<void> {
+function closeOnce(
+  db: Kysely<QuireDatabase>,
+  checkpointer: Checkpointer | null = null,
+  beforeClose: (() => Promise<void>) | null = null,
+): () => Promise<void> {
   let closed = false;
   return async () => {
     if (closed) return;
     closed = true;
+    await beforeClose?.();
     // The worker's connection closes first: the last one to close checkpoints and removes the WAL.
     await checkpointer?.stop();
     await db.destroy();

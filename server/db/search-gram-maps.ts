@@ -1,4 +1,5 @@
-import type { PostingBitmap } from './search-posting-bitmap.js';
+import { PostingBitmap } from './search-posting-bitmap.js';
+import type { SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
 
 /**
  * Posting bitmaps by n-gram key. Latin-1 n-grams (small integer keys) sit in an open-addressing
@@ -32,6 +33,43 @@ export class GramMap {
   *values(): IterableIterator<PostingBitmap> {
     yield* this.bitmaps;
     yield* this.others.values();
+  }
+
+  /** Every key with its bitmap. */
+  *entries(): IterableIterator<[number | string, PostingBitmap]> {
+    for (let at = 0; at < this.keys.length; at++) {
+      if (this.keys[at] !== -1) yield [this.keys[at], this.bitmaps[this.slots[at]]];
+    }
+    yield* this.others.entries();
+  }
+
+  /** Writes the map for `GramMap.read` (search-snapshot-codec.ts). */
+  write(out: SnapshotWriter): void {
+    out.u32(this.bitmaps.length);
+    for (let at = 0; at < this.keys.length; at++) {
+      if (this.keys[at] === -1) continue;
+      out.u32(this.keys[at]);
+      this.bitmaps[this.slots[at]].write(out);
+    }
+    out.u32(this.others.size);
+    for (const [key, bitmap] of this.others) {
+      out.string(key);
+      bitmap.write(out);
+    }
+  }
+
+  /** A map as `write` wrote it. */
+  static read(input: SnapshotReader): GramMap {
+    const map = new GramMap();
+    for (let count = input.u32(); count > 0; count--) {
+      const key = input.u32();
+      map.set(key, PostingBitmap.read(input));
+    }
+    for (let count = input.u32(); count > 0; count--) {
+      const key = input.string();
+      map.set(key, PostingBitmap.read(input));
+    }
+    return map;
   }
 
   /** The slot holding `key`, or the empty one where it would go. */
@@ -73,5 +111,26 @@ export class CharacterMap {
 
   values(): readonly PostingBitmap[] {
     return this.bitmaps;
+  }
+
+  /** Writes the map for `CharacterMap.read` (search-snapshot-codec.ts). */
+  write(out: SnapshotWriter): void {
+    out.u32(this.bitmaps.length);
+    for (let code = 0; code < this.byCode.length; code++) {
+      const bitmap = this.byCode[code];
+      if (bitmap === undefined) continue;
+      out.u32(code);
+      bitmap.write(out);
+    }
+  }
+
+  /** A map as `write` wrote it. */
+  static read(input: SnapshotReader): CharacterMap {
+    const map = new CharacterMap();
+    for (let count = input.u32(); count > 0; count--) {
+      const code = input.u32() & 0xffff;
+      map.set(code, PostingBitmap.read(input));
+    }
+    return map;
   }
 }

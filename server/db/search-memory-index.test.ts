@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { foldForSearch } from './search-folding.js';
+import { answer, type ScanRows, scan } from '../test-support/search-scan.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { WordPairs } from './search-word-pairs.js';
@@ -107,28 +107,6 @@ const text = fc.oneof(
     .map((parts) => parts.join('')),
 );
 
-/** Every row's stored columns, by rowid. */
-type Rows = Map<number, (string | null | number)[]>;
-
-function scan(rows: Rows, keywords: string[]): number[] {
-  const found: number[] = [];
-  for (const [rowid, columns] of rows) {
-    const all = keywords.every((keyword) =>
-      columns.some((value) => value !== null && foldForSearch(String(value)).includes(foldForSearch(keyword))),
-    );
-    if (all) found.push(rowid);
-  }
-  return found.sort((a, b) => a - b);
-}
-
-/** What the index answers, with the rows it leaves to SQL checked as SQL would. */
-function answer(index: MemorySearchIndex, rows: Rows, keywords: string[]): number[] {
-  const { hits, unsure } = index.search(keywords);
-  const checked = unsure.filter((rowid) => scan(new Map([[rowid, rows.get(rowid) ?? []]]), keywords).length > 0);
-  for (const rowid of checked) hits.add(rowid);
-  return hits.toArray();
-}
-
 describe('MemorySearchIndex', () => {
   it('finds exactly the rows a folded substring scan finds, for keywords of 1 character up, through writes', () => {
     const keyword = fc.oneof(
@@ -162,7 +140,7 @@ describe('MemorySearchIndex', () => {
         fc.array(fc.array(keyword, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 6 }),
         (built, writes, searches) => {
           const index = new MemorySearchIndex(2);
-          const rows: Rows = new Map();
+          const rows: ScanRows = new Map();
           built.forEach(([title, slug], i) => {
             const values = i === 3 ? [42, slug] : [title, slug];
             rows.set(i + 1, values);
@@ -217,7 +195,7 @@ describe('MemorySearchIndex', () => {
   });
 
   it('answers exactly through word trigrams once it has more distinct words than it keeps', () => {
-    const rows: Rows = new Map();
+    const rows: ScanRows = new Map();
     const index = new MemorySearchIndex(2, true, 4);
     const without = new MemorySearchIndex(2, false, 4);
     const words = ['alpha', 'bravo', 'über', 'café', 'delta', 'echo', 'golf'];

@@ -2,6 +2,7 @@ import { foldForSearch } from './search-folding.js';
 import { CharacterMap, GramMap } from './search-gram-maps.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { PostingStage } from './search-posting-stage.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './search-snapshot-codec.js';
 import { TextStore } from './search-text-store.js';
 import { isWordUnit, TokenVocabulary, type WordRun, wordRuns } from './search-token-vocabulary.js';
 
@@ -79,22 +80,22 @@ export function foldedColumns(values: readonly unknown[]): string[] | null {
 
 /** See the module comment. */
 export class MemorySearchIndex {
-  private readonly characters = new CharacterMap();
-  private readonly trigrams = new GramMap();
+  private characters = new CharacterMap();
+  private trigrams = new GramMap();
   /** Trigram keys by their last two code units (`pairKey`), for 2-character keywords. */
   private readonly trigramsEndingWith = new Map<number | string, (number | string)[]>();
-  private readonly text = new TextStore();
-  private readonly words: TokenVocabulary;
+  private text = new TextStore();
+  private words: TokenVocabulary;
   /** Rows with a search column that is neither text nor null. */
-  readonly odd = new Set<number>();
+  odd = new Set<number>();
 
   /**
    * Rows with a space in a column after the first, whose text the build does not keep: only they
    * can match a keyword with a space that their first column does not hold.
    */
-  private readonly spaceElsewhere = new PostingBitmap();
+  private spaceElsewhere = new PostingBitmap();
   /** Every row held (odd ones included). */
-  private readonly all = new PostingBitmap();
+  private all = new PostingBitmap();
   /** The build's postings, applied in batches (search-posting-stage.ts); null once sealed. */
   private stage: PostingStage | null = new PostingStage();
   /** Whether the build is over: rows taken in since keep all their columns' text. */
@@ -180,6 +181,45 @@ export class MemorySearchIndex {
     this.stage = null;
     this.groupsDone(Number.MAX_SAFE_INTEGER);
     this.text.trim();
+  }
+
+  /**
+   * Writes a sealed index for `MemorySearchIndex.read` (search-snapshot-codec.ts); the caller
+   * writes the chunks out before the index changes again.
+   */
+  write(out: SnapshotWriter): void {
+    if (!this.sealed) throw new Error('only a built index can be written');
+    out.u32(this.columnCount);
+    out.u32(this.wordTrigrams ? 1 : 0);
+    this.characters.write(out);
+    this.trigrams.write(out);
+    this.text.write(out);
+    this.words.write(out);
+    out.u32(this.odd.size);
+    for (const rowid of this.odd) out.f64(rowid);
+    this.spaceElsewhere.write(out);
+    this.all.write(out);
+  }
+
+  /** A sealed index as `write` wrote it (its arrays are views of the reader's buffer). */
+  static read(input: SnapshotReader): MemorySearchIndex {
+    const columnCount = input.u32();
+    if (columnCount === 0) throw new SnapshotFormatError('a search index has no columns');
+    const index = new MemorySearchIndex(columnCount, input.u32() === 1);
+    index.stage = null;
+    index.group = Number.MAX_SAFE_INTEGER;
+    index.characters = CharacterMap.read(input);
+    index.trigrams = GramMap.read(input);
+    for (const [key] of index.trigrams.entries()) {
+      if (typeof key === 'number') index.noteEnding(key, (key >>> 8) & 0xff, key & 0xff);
+      else index.noteEnding(key, key.charCodeAt(1), key.charCodeAt(2));
+    }
+    index.text = TextStore.read(input);
+    index.words = TokenVocabulary.read(input);
+    for (let count = input.u32(); count > 0; count--) index.odd.add(input.f64());
+    index.spaceElsewhere = PostingBitmap.read(input);
+    index.all = PostingBitmap.read(input);
+    return index;
   }
 
   /** The group of rowids the build is in (rows arrive in increasing order). */
@@ -358,10 +398,15 @@ export class MemorySearchIndex {
   private newTrigram(key: number | string, b: number, c: number): PostingBitmap {
     const bitmap = new PostingBitmap();
     this.trigrams.set(key, bitmap);
+    this.noteEnding(key, b, c);
+    return bitmap;
+  }
+
+  /** Notes the trigram `key` (ending with `b`, `c`) under its last two code units. */
+  private noteEnding(key: number | string, b: number, c: number): void {
     const ending = pairKey(b, c);
     const keys = this.trigramsEndingWith.get(ending);
     if (keys) keys.push(key);
     else this.trigramsEndingWith.set(ending, [key]);
-    return bitmap;
   }
 }

@@ -22,6 +22,10 @@ import {
   search,
   toBitmap,
 } from './search-bitmap-containers.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './search-snapshot-codec.js';
+
+/** Marks a dense group in the written form of a bitmap (`write`), beside its high 16 bits. */
+const DENSE = 0x10000;
 
 /** A compressed set of unsigned 32-bit integers (see the module comment). */
 export class PostingBitmap {
@@ -290,6 +294,45 @@ export class PostingBitmap {
         result.count += container.size;
       }
     });
+    return result;
+  }
+
+  /** Writes the bitmap for `PostingBitmap.read` (search-snapshot-codec.ts). */
+  write(out: SnapshotWriter): void {
+    let groups = 0;
+    for (const container of this.containers) if (container !== undefined) groups++;
+    out.u32(groups);
+    this.containers.forEach((container, high) => {
+      if (container === undefined) return;
+      // A dense group stays dense after removals (`remove` never turns it back into an array).
+      out.u32(container.bits ? high | DENSE : high);
+      out.u32(container.size);
+      if (container.bits) out.u32s(container.bits);
+      else out.u16s(container.array as Uint16Array, container.size);
+    });
+  }
+
+  /** A bitmap as `write` wrote it: its groups are views of the reader's buffer. */
+  static read(input: SnapshotReader): PostingBitmap {
+    const result = new PostingBitmap();
+    for (let groups = input.u32(); groups > 0; groups--) {
+      const group = input.u32();
+      const high = group & 0xffff;
+      const size = input.u32();
+      if (
+        group & ~(0xffff | DENSE) ||
+        size === 0 ||
+        size > (group & DENSE ? 65536 : ARRAY_MAX) ||
+        result.containers[high]
+      ) {
+        throw new SnapshotFormatError('a posting group is out of range');
+      }
+      result.containers[high] =
+        group & DENSE
+          ? { size, array: null, bits: input.u32s(BITMAP_WORDS) }
+          : { size, array: input.u16s(size), bits: null };
+      result.count += size;
+    }
     return result;
   }
 

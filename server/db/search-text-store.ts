@@ -1,4 +1,5 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './search-snapshot-codec.js';
 
 /** A block of the text store: the rows whose rowid shares the same high 16 bits. */
 const BLOCK_ROWS = 65536;
@@ -127,6 +128,52 @@ export class TextStore {
       if (block && block.buffer.length > block.length)
         block.buffer = Buffer.from(block.buffer.subarray(0, block.length));
     }
+  }
+
+  /** Writes the store for `TextStore.read` (search-snapshot-codec.ts). */
+  write(out: SnapshotWriter): void {
+    out.f64(this.last);
+    let blocks = 0;
+    for (const block of this.blocks) if (block) blocks++;
+    out.u32(blocks);
+    this.blocks.forEach((block, high) => {
+      if (block === undefined) return;
+      out.u32(high);
+      out.u32(block.length);
+      out.u32(block.filled);
+      out.bytes(block.buffer.subarray(0, block.length));
+      out.u32s(block.starts, block.filled + 1);
+    });
+    out.u32(this.overrides.size);
+    for (const [rowid, text] of this.overrides) {
+      out.f64(rowid);
+      out.u32(text === null ? 0 : 1);
+      if (text !== null) out.string(text);
+    }
+  }
+
+  /**
+   * A store as `write` wrote it: its blocks are views of the reader's buffer, and take no more
+   * appends (only a build appends, and a written store's build is over).
+   */
+  static read(input: SnapshotReader): TextStore {
+    const store = new TextStore();
+    store.last = input.f64();
+    for (let blocks = input.u32(); blocks > 0; blocks--) {
+      const high = input.u32();
+      const length = input.u32();
+      const filled = input.u32();
+      if (filled > BLOCK_ROWS) throw new SnapshotFormatError('a text block is out of range');
+      const buffer = input.bytes(length);
+      const starts = input.u32s(filled + 1);
+      if (starts[filled] > length) throw new SnapshotFormatError('a text block is out of range');
+      store.blocks[high] = { buffer, length, starts, filled };
+    }
+    for (let count = input.u32(); count > 0; count--) {
+      const rowid = input.f64();
+      store.overrides.set(rowid, input.u32() === 0 ? null : input.string());
+    }
+    return store;
   }
 
   get bytes(): number {

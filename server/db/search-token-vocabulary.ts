@@ -1,5 +1,6 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
 import type { PostingStage } from './search-posting-stage.js';
+import type { SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
 import { WordPairs } from './search-word-pairs.js';
 
 /**
@@ -63,9 +64,9 @@ export class TokenVocabulary {
   private slots = new Int32Array(1024).fill(-1);
   private readonly tokens: string[] = [];
   private postings: PostingBitmap[] = [];
-  private readonly pairs = new WordPairs();
+  private pairs = new WordPairs();
   /** Rows with a column whose first word comes after a separator (not in any pair). */
-  private readonly leading = new PostingBitmap();
+  private leading = new PostingBitmap();
   /** Set once there were more than `maxTokens` distinct tokens: nothing is kept from then on. */
   private gaveUp = false;
 
@@ -197,6 +198,39 @@ export class TokenVocabulary {
     if (rows === null) return null;
     const rest = PostingBitmap.and([this.leading, this.holding((token) => token.startsWith(word)) as PostingBitmap]);
     return { rows, rest };
+  }
+
+  /** Writes the vocabulary for `TokenVocabulary.read` (search-snapshot-codec.ts). */
+  write(out: SnapshotWriter): void {
+    out.u32(this.maxTokens);
+    out.u32(this.gaveUp ? 1 : 0);
+    out.u32(this.tokens.length);
+    for (let id = 0; id < this.tokens.length; id++) {
+      out.string(this.tokens[id]);
+      this.postings[id].write(out);
+    }
+    this.leading.write(out);
+    this.pairs.write(out);
+  }
+
+  /** A vocabulary as `write` wrote it. */
+  static read(input: SnapshotReader): TokenVocabulary {
+    const vocabulary = new TokenVocabulary(input.u32());
+    const gaveUp = input.u32() === 1;
+    const count = input.u32();
+    let size = 1024;
+    while (size < count * 2) size *= 2;
+    vocabulary.slots = new Int32Array(size).fill(-1);
+    for (let id = 0; id < count; id++) {
+      const token = input.string();
+      vocabulary.slots[vocabulary.slot(token, 0, token.length)] = id;
+      vocabulary.tokens.push(token);
+      vocabulary.postings.push(PostingBitmap.read(input));
+    }
+    vocabulary.leading = PostingBitmap.read(input);
+    vocabulary.pairs = WordPairs.read(input);
+    if (gaveUp) vocabulary.giveUp();
+    return vocabulary;
   }
 
   /** The id of a token, if known. */

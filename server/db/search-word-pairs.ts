@@ -1,5 +1,6 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
 import type { PostingStage } from './search-posting-stage.js';
+import type { SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
 
 /**
  * The rows of every pair of adjacent words in the index's text, by what separates them: for text
@@ -102,6 +103,38 @@ export class WordPairs {
   /** Every pair's rows. */
   *bitmaps(): IterableIterator<PostingBitmap> {
     for (const pairs of this.bySeparator.values()) yield* pairs.values();
+  }
+
+  /** Writes the pairs for `WordPairs.read` (search-snapshot-codec.ts). */
+  write(out: SnapshotWriter): void {
+    out.u32(this.maxPairs);
+    out.u32(this.gaveUp ? 1 : 0);
+    out.u32(this.bySeparator.size);
+    for (const [separator, pairs] of this.bySeparator) {
+      out.string(separator);
+      out.u32(pairs.size);
+      for (const [key, bitmap] of pairs) {
+        out.f64(key);
+        bitmap.write(out);
+      }
+    }
+  }
+
+  /** Pairs as `write` wrote them. */
+  static read(input: SnapshotReader): WordPairs {
+    const pairs = new WordPairs(input.u32());
+    pairs.gaveUp = input.u32() === 1;
+    for (let separators = input.u32(); separators > 0; separators--) {
+      const separator = input.string();
+      const bySeparator = new Map<number, PostingBitmap>();
+      for (let count = input.u32(); count > 0; count--) {
+        const key = input.f64();
+        bySeparator.set(key, PostingBitmap.read(input));
+      }
+      pairs.bySeparator.set(separator, bySeparator);
+      pairs.count += bySeparator.size;
+    }
+    return pairs;
   }
 
   private giveUp(): void {

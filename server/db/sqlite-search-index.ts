@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { sameColumns } from './engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from './internal-names.js';
-import { noteFlushed } from './sqlite-memory-search.js';
+import { noteFlushed } from './sqlite-memory-search-state.js';
 import {
   notedSearchColumns,
   readViaKysely,

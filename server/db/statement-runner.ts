@@ -16,6 +16,16 @@ export interface StatementRunner {
   externalChangeToken(): number;
   /** Transaction control on the runner's one connection (group commit: see ContentWrites). */
   readonly transaction: ConnectionTransaction;
+  /**
+   * The connection's own runner, when this one wraps it (ContentWrites' reads): what is kept per
+   * connection (the in-memory search indexes) is kept under that one.
+   */
+  readonly wraps?: StatementRunner;
+}
+
+/** The connection's own runner behind `runner` (itself when it wraps none). */
+export function connectionRunner(runner: StatementRunner): StatementRunner {
+  return runner.wraps ?? runner;
 }
 
 /**

@@ -1,0 +1,161 @@
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import { answer, type ScanRows, scan } from '../test-support/search-scan.js';
+import { answerable, MemorySearchIndex } from './search-memory-index.js';
+import { PostingBitmap } from './search-posting-bitmap.js';
+import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
+
+/** What a writer wrote, in one fresh buffer (as the loader reads a file). */
+function written(write: (out: SnapshotWriter) => void): ArrayBuffer {
+  const out = new SnapshotWriter();
+  write(out);
+  const chunks = out.finish();
+  const buffer = new ArrayBuffer(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
+  let at = 0;
+  for (const chunk of chunks) {
+    new Uint8Array(buffer, at, chunk.length).set(chunk);
+    at += chunk.length;
+  }
+  return buffer;
+}
+
+function roundTrip(index: MemorySearchIndex): MemorySearchIndex {
+  const input = new SnapshotReader(written((out) => index.write(out)));
+  const read = MemorySearchIndex.read(input);
+  expect(input.done).toBe(true);
+  return read;
+}
+
+const text = fc.oneof(
+  fc.constant(null),
+  fc
+    .array(fc.constantFrom('a', 'b', 'ab', 'Über', 'café', 'İ', 'ẞ', '😀', '\ud800', ' ', '-', '1', 'xyz', 'ﬁ'), {
+      maxLength: 8,
+    })
+    .map((parts) => parts.join('')),
+);
+const keyword = fc.oneof(
+  fc.constantFrom('a', 'b', 'ab', 'über', 'ü', 'ca', 'café', 'i̇', 'ß', '😀', ' 1', 'b-', 'fi', 'xyz', 'a b', '-c'),
+  fc.string({ minLength: 1, maxLength: 4 }),
+);
+/** Rowids in a few 65,536-wide groups. */
+const rowid = fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 65_530, max: 65_560 }));
+
+describe('SnapshotWriter and SnapshotReader', () => {
+  it('read back numbers, strings (lone surrogates too) and arrays as written, each array a view of the buffer', () => {
+    const big = Uint16Array.from({ length: 300_000 }, (_, i) => i % 65_536);
+    const buffer = written((out) => {
+      out.u32(7);
+      out.string('a\ud800b');
+      out.f64(2 ** 40 + 0.5);
+      out.u16s(Uint16Array.of(1, 2, 3));
+      out.u16s(big);
+      out.bytes(Buffer.from('xyz'));
+      out.u32s(Uint32Array.of(4_000_000_000));
+      out.string('');
+    });
+    const input = new SnapshotReader(buffer);
+    expect(input.u32()).toBe(7);
+    expect(input.string()).toBe('a\ud800b');
+    expect(input.f64()).toBe(2 ** 40 + 0.5);
+    const small = input.u16s(3);
+    expect([...small]).toEqual([1, 2, 3]);
+    expect(small.buffer).toBe(buffer);
+    expect(input.u16s(big.length)).toEqual(big);
+    expect(input.bytes(3).toString()).toBe('xyz');
+    expect([...input.u32s(1)]).toEqual([4_000_000_000]);
+    expect(input.string()).toBe('');
+    expect(input.done).toBe(true);
+    expect(() => input.u32()).toThrow(SnapshotFormatError);
+  });
+
+  it('rejects a posting group out of range instead of reading past it', () => {
+    const buffer = written((out) => {
+      out.u32(1);
+      out.u32(3);
+      out.u32(5000);
+    });
+    expect(() => PostingBitmap.read(new SnapshotReader(buffer))).toThrow(SnapshotFormatError);
+  });
+});
+
+describe('MemorySearchIndex.write and read', () => {
+  it('read back, answer every search as the written index did, and go on taking writes exactly', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(text, text), { minLength: 1, maxLength: 40 }),
+        fc.array(fc.tuple(rowid, fc.option(fc.tuple(text, text))), { maxLength: 15 }),
+        fc.array(fc.tuple(rowid, fc.option(fc.tuple(text, text))), { maxLength: 15 }),
+        fc.array(fc.array(keyword, { minLength: 1, maxLength: 2 }), { minLength: 1, maxLength: 6 }),
+        fc.boolean(),
+        (built, before, after, searches, wordTrigrams) => {
+          const index = new MemorySearchIndex(2, wordTrigrams, 6);
+          const rows: ScanRows = new Map();
+          built.forEach(([title, slug], i) => {
+            // ScanRows spread over two groups; one odd row (a number) for SQL to check.
+            const id = i < 20 ? i + 1 : 65_530 + i;
+            const values = i === 3 ? [42, slug] : [title, slug];
+            rows.set(id, values);
+            index.set(id, values);
+          });
+          index.seal();
+          const apply = (target: MemorySearchIndex, writes: typeof before) => {
+            for (const [id, values] of writes) {
+              if (values === null) {
+                rows.delete(id);
+                target.delete(id);
+              } else {
+                rows.set(id, values);
+                target.set(id, values);
+              }
+            }
+          };
+          apply(index, before);
+          const read = roundTrip(index);
+          expect(read.rows).toBe(index.rows);
+          expect(read.complete).toBe(index.complete);
+          const searched = searches.filter((keywords) => keywords.every(answerable));
+          for (const keywords of searched) {
+            const label = JSON.stringify(keywords);
+            const written = index.search(keywords);
+            const again = read.search(keywords);
+            expect(again.hits.toArray(), label).toEqual(written.hits.toArray());
+            expect(again.unsure, label).toEqual(written.unsure);
+          }
+          apply(read, after);
+          expect(read.rows).toBe(rows.size);
+          for (const keywords of searched) {
+            expect(answer(read, rows, keywords), JSON.stringify(keywords)).toEqual(scan(rows, keywords));
+          }
+        },
+      ),
+      { numRuns: 200, seed: 17 },
+    );
+  });
+
+  it('keeps dense groups and several text blocks, and they take writes after loading', () => {
+    const rows: ScanRows = new Map();
+    const index = new MemorySearchIndex(2);
+    const words = ['alpha', 'bravo', 'über', 'café', 'delta'];
+    for (let id = 1; id <= 140_000; id += 7) {
+      const values = [`${words[id % 5]} ${words[(id * 3) % 5]} ${id % 100}`, `${words[id % 5]}-${id}`];
+      rows.set(id, values);
+      index.set(id, values);
+    }
+    index.seal();
+    const read = roundTrip(index);
+    for (const keywords of [['alpha'], ['a'], ['ta b'], ['fé del'], ['-1'], ['o 4', 'bra']]) {
+      expect(answer(read, rows, keywords), keywords.join()).toEqual(scan(rows, keywords));
+    }
+    for (let id = 8; id <= 140_000; id += 700) {
+      read.delete(id);
+      rows.delete(id);
+      const values = [`zulu ${id}`, 'zulu'];
+      read.set(id + 1, values);
+      rows.set(id + 1, values);
+    }
+    for (const keywords of [['alpha'], ['a'], ['zulu'], ['lu 1'], ['ta b']]) {
+      expect(answer(read, rows, keywords), keywords.join()).toEqual(scan(rows, keywords));
+    }
+  });
+});

@@ -1,0 +1,217 @@
+import type { Kysely } from 'kysely';
+import type { MemorySearchQuery } from './engine.js';
+import { sameColumns } from './engine.js';
+import { searchPendingName } from './internal-names.js';
+import { IdOrder } from './search-id-order.js';
+import { MemorySearchIndex } from './search-memory-index.js';
+import { quote } from './search-memory-pages.js';
+import {
+  byTable,
+  incomplete,
+  inStep,
+  type Read,
+  type TableState,
+  tablesOf,
+  versions,
+  wordy,
+} from './sqlite-memory-search-state.js';
+import { loadSnapshot, saveSnapshot, snapshotsOf } from './sqlite-search-snapshot.js';
+import { notedSearchColumns, readViaKysely } from './sqlite-search-triggers.js';
+import { connectionRunner, type StatementRunner } from './statement-runner.js';
+
+/**
+ * How the in-memory search index of a SQLite content table comes to be (see sqlite-memory-search.ts):
+ * read back from the file saved at the last clean stop when that still describes the table
+ * (sqlite-search-snapshot.ts), else built from the table in the background; and saved at a clean stop.
+ */
+
+/** Rows read per statement of a build. */
+const BUILD_CHUNK = 256;
+/**
+ * How long a build step reads before it yields to the event loop. Measured at 1M rows: steps of
+ * 2,048 rows held the loop about 100 ms each, and gets during the build fell to 179 req/s.
+ */
+const BUILD_STEP_MS = 8;
+/** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
+const BUILD_WAIT_MS = 120_000;
+
+/** How a build ended: its index is ready, or the table changed under it, or it failed. */
+export type BuildEnd = 'ready' | 'stale' | 'failed';
+
+/** Builds in progress by reading connection and table (one per table: searches share it). */
+const building = new WeakMap<StatementRunner, Map<string, Promise<BuildEnd>>>();
+/** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
+export const unindexable = new WeakSet<readonly string[]>();
+
+/** Whether the table's triggers note every change to `columns` in its pending table. */
+async function notesChanges(read: Read, table: string, columns: readonly string[]): Promise<boolean> {
+  const noted = await notedSearchColumns(read, table);
+  return noted !== null && sameColumns(noted, columns);
+}
+
+/**
+ * Whether `table` has an `id` column that SQLite orders as `IdOrder` compares (binary: no collation
+ * named in the table's statement).
+ */
+async function comparableIds(read: Read, table: string): Promise<boolean> {
+  const [row] = await read(
+    `select (select count(*) from pragma_table_info(?) where name = 'id') as id,
+      (select sql from sqlite_master where type = 'table' and name = ?) as statement`,
+    [table, table],
+  );
+  return Number(row?.id) === 1 && !/collate/i.test(String(row?.statement ?? ''));
+}
+
+async function startBuild(query: MemorySearchQuery, tables: Map<string, TableState>): Promise<BuildEnd> {
+  const { runner, table, columns } = query;
+  // Through Kysely, which waits for any transaction on the connection to end: the build runs in the
+  // background, outside any request, so it must never read a write's uncommitted rows.
+  const read = readViaKysely(query.db);
+  if (!(await notesChanges(read, table, columns))) {
+    unindexable.add(columns);
+    return 'failed';
+  }
+  const state: TableState = {
+    columns,
+    index: new MemorySearchIndex(columns.length, wordy.has(table)),
+    ready: false,
+    stale: false,
+    token: runner.externalChangeToken(),
+    ...(await versions(read)),
+    dirty: new Set(),
+    answers: new Map(),
+    version: 0,
+    idOrder: new IdOrder(await comparableIds(read, table)),
+    loaded: false,
+  };
+  tables.set(table, state);
+  const live = byTable.get(table) ?? new Set<WeakRef<TableState>>();
+  byTable.set(table, live);
+  live.add(new WeakRef(state));
+  if (await loaded(read, query, state, tables)) return state.ready ? 'ready' : 'stale';
+  const id = state.idOrder.holds ? `"id" as "quire:id", ` : '';
+  const select = `select rowid as "quire:rowid", ${id}${columns.map(quote).join(', ')} from ${quote(table)}
+    where rowid > ? order by rowid limit ${BUILD_CHUNK}`;
+  let last = Number.MIN_SAFE_INTEGER;
+  try {
+    for (let done = false; !done; ) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (state.stale || tables.get(table) !== state) return 'stale';
+      const stepStarted = performance.now();
+      do {
+        const rows = await read(select, [last]);
+        for (const row of rows) {
+          state.index.set(
+            Number(row['quire:rowid']),
+            columns.map((column) => row[column]),
+          );
+          state.idOrder.append(row['quire:id']);
+        }
+        done = rows.length < BUILD_CHUNK;
+        if (!done) last = Number(rows[rows.length - 1]['quire:rowid']);
+      } while (!done && performance.now() - stepStarted < BUILD_STEP_MS);
+    }
+    state.index.seal();
+    // Too many distinct words: the next build keeps word trigrams.
+    if (incomplete(state, table, tables)) return 'stale';
+    state.ready = true;
+    return 'ready';
+  } catch {
+    // The table went away or the database closed: the next search starts afresh.
+    if (tables.get(table) === state) tables.delete(table);
+    return 'failed';
+  }
+}
+
+/**
+ * Whether the table's index was saved at the last clean stop and read back into `state` (see
+ * sqlite-search-snapshot.ts); its rows noted as changed since are read again before it answers.
+ */
+async function loaded(read: Read, query: MemorySearchQuery, state: TableState, tables: Map<string, TableState>) {
+  const { runner, table, columns } = query;
+  const snapshots = snapshotsOf(runner);
+  if (!snapshots) return false;
+  const saved = await loadSnapshot(read, snapshots.folder, table, columns);
+  if (!saved) return false;
+  if (state.stale || tables.get(table) !== state) return true;
+  state.index = saved.index;
+  state.loaded = true;
+  state.idOrder = new IdOrder(saved.idOrderHolds && state.idOrder.holds);
+  for (const row of await read(`select rowid as r from ${quote(searchPendingName(table))}`, [])) {
+    state.dirty.add(Number(row.r));
+  }
+  state.ready = !incomplete(state, table, tables);
+  return true;
+}
+
+/**
+ * Saves the built indexes of the runner's connection, brought in step, for the next start (see
+ * sqlite-search-snapshot.ts): at a clean stop, when nothing writes any more. Returns the tables saved.
+ */
+export async function saveSearchIndexes(db: Kysely<unknown>, runner: StatementRunner): Promise<string[]> {
+  const snapshots = snapshotsOf(runner);
+  const saved: string[] = [];
+  if (!snapshots) return saved;
+  for (const [table, state] of [...tablesOf(runner)]) {
+    if (!state.ready || state.stale || state.index.rows < snapshots.minRows) continue;
+    const query = { db, runner, table, columns: state.columns, keywords: [], equals: [] };
+    if ((await inStep(query)) !== state) continue;
+    const { index, columns, idOrder, token } = state;
+    if (await saveSnapshot(db, runner, snapshots.folder, table, { index, columns, idOrderHolds: idOrder.holds }, token))
+      saved.push(table);
+  }
+  return saved;
+}
+
+/** The build of the table's index in progress on the query's connection, started if there is none. */
+export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
+  const { runner, table } = query;
+  const builds = building.get(connectionRunner(runner)) ?? new Map<string, Promise<BuildEnd>>();
+  building.set(connectionRunner(runner), builds);
+  let build = builds.get(table);
+  if (!build) {
+    const started = startBuild(query, tablesOf(runner))
+      .catch((): BuildEnd => 'failed')
+      .finally(() => {
+        if (builds.get(table) === started) builds.delete(table);
+      });
+    build = started;
+    builds.set(table, build);
+  }
+  return build;
+}
+
+/** A build's end, or 'failed' once BUILD_WAIT_MS have passed. */
+export async function endOf(build: Promise<BuildEnd>): Promise<BuildEnd> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<BuildEnd>((resolve) => {
+    timer = setTimeout(() => resolve('failed'), BUILD_WAIT_MS);
+    timer.unref();
+  });
+  try {
+    return await Promise.race([build, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/** Tables already warmed, by reading connection. */
+const warmed = new WeakMap<StatementRunner, Set<string>>();
+
+/** Starts the build of a table's index (the columns its triggers watch) on its first read. */
+export function warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void {
+  const tables = warmed.get(connectionRunner(runner)) ?? new Set<string>();
+  warmed.set(connectionRunner(runner), tables);
+  if (tables.has(table)) return;
+  tables.add(table);
+  // Later, and through Kysely: nothing of this runs inside the read that asked.
+  setImmediate(() => {
+    void (async () => {
+      const busy = () => tablesOf(runner).has(table) || building.get(connectionRunner(runner))?.has(table);
+      if (busy()) return;
+      const columns = await notedSearchColumns(readViaKysely(db), table);
+      if (!columns || busy()) return;
+      await buildOf({ db, runner, table, columns, keywords: [], equals: [] });
+    })().catch(() => {});
+  }).unref();
+}

@@ -1,0 +1,163 @@
+import { type Kysely, sql } from 'kysely';
+import type { MemorySearchQuery } from './engine.js';
+import { sameColumns } from './engine.js';
+import { searchPendingName } from './internal-names.js';
+import type { IdOrder } from './search-id-order.js';
+import { neighbours } from './search-id-order.js';
+import type { MemorySearchIndex } from './search-memory-index.js';
+import { quote } from './search-memory-pages.js';
+import type { PostingBitmap } from './search-posting-bitmap.js';
+import type { SchemaRead } from './sqlite-search-triggers.js';
+import { connectionRunner, type StatementRunner } from './statement-runner.js';
+
+/**
+ * The in-memory search indexes of SQLite content tables (sqlite-memory-search.ts), one state per
+ * table and connection, and how one is brought in step with its table before it answers.
+ */
+
+/** One table's index on one connection, and what tells whether it is in step with the table. */
+export interface TableState {
+  columns: readonly string[];
+  index: MemorySearchIndex;
+  ready: boolean;
+  /** Set when the table or database changed under a build: the state is dropped. */
+  stale: boolean;
+  token: number;
+  schemaVersion: number;
+  totalChanges: number;
+  /** Rows to read again before answering (moved out of the pending table by a flush). */
+  dirty: Set<number>;
+  /**
+   * Recent answers by keywords (a list request asks for its page and its count: one search), kept
+   * while the index does not change; oldest dropped first.
+   */
+  answers: Map<string, PostingBitmap>;
+  /** Moves whenever rows are read again into the index. */
+  version: number;
+  /** Whether rowid order is id order (pages in id order are then slices of the matches). */
+  idOrder: IdOrder;
+  /** Whether the index was read back from a saved file rather than built (sqlite-search-snapshot.ts). */
+  loaded: boolean;
+}
+
+/** Tables' states by reading connection. */
+const states = new WeakMap<StatementRunner, Map<string, TableState>>();
+/** Tables with more distinct words than an index keeps: their indexes keep word trigrams. */
+export const wordy = new Set<string>();
+/** Every live state by table name, so a flush can tell them (a rowid read again is never wrong). */
+export const byTable = new Map<string, Set<WeakRef<TableState>>>();
+
+/** Runs a read: straight on the connection (a runner), or queued through Kysely. */
+export type Read = SchemaRead;
+
+export const viaRunner =
+  (runner: StatementRunner): Read =>
+  (text, parameters) =>
+    runner.all(text, parameters);
+
+export async function versions(read: Read): Promise<{ schemaVersion: number; totalChanges: number }> {
+  const [row] = await read('select (select schema_version from pragma_schema_version) as s, total_changes() as c', []);
+  return { schemaVersion: Number(row.s), totalChanges: Number(row.c) };
+}
+
+/** The table's index when it is built and brought in step with the database, or null. */
+export async function inStep(query: MemorySearchQuery): Promise<TableState | null> {
+  const { runner, table, columns } = query;
+  const tables = tablesOf(runner);
+  const state = tables.get(table);
+  if (!state) return null;
+  if (state.stale || !sameColumns(state.columns, columns) || state.token !== runner.externalChangeToken()) {
+    state.stale = true;
+    tables.delete(table);
+    return null;
+  }
+  if (!state.ready) return null;
+  const seen = await versions(viaRunner(runner));
+  if (seen.schemaVersion !== state.schemaVersion) {
+    state.stale = true;
+    tables.delete(table);
+    return null;
+  }
+  if (seen.totalChanges !== state.totalChanges || state.dirty.size > 0) {
+    const pending = await runner.all(`select rowid as r from ${quote(searchPendingName(table))}`, []);
+    const rowids = new Set(state.dirty);
+    state.dirty.clear();
+    for (const row of pending) rowids.add(Number(row.r));
+    try {
+      await reread(runner, state, table, [...rowids]);
+    } catch (error) {
+      for (const rowid of rowids) state.dirty.add(rowid);
+      throw error;
+    }
+    state.totalChanges = seen.totalChanges;
+    if (incomplete(state, table, tables)) return null;
+  }
+  return state;
+}
+
+/**
+ * Whether the state's index cannot answer (its table has more distinct words than it keeps): it is
+ * dropped, and the next search starts a build that keeps word trigrams.
+ */
+export function incomplete(state: TableState, table: string, tables: Map<string, TableState>): boolean {
+  if (state.index.complete) return false;
+  wordy.add(table);
+  state.stale = true;
+  if (tables.get(table) === state) tables.delete(table);
+  return true;
+}
+
+/** Reads rows again into the index (those gone leave it). */
+async function reread(runner: StatementRunner, state: TableState, table: string, rowids: number[]): Promise<void> {
+  if (rowids.length === 0) return;
+  state.answers.clear();
+  state.version++;
+  const ids = state.idOrder.holds ? `"id" as "quire:id", ${neighbours(quote(table))}, ` : '';
+  const rows = await runner.all(
+    `select rowid as "quire:rowid", ${ids}${state.columns.map(quote).join(', ')} from ${quote(table)} as row
+      where rowid in (select value from json_each(?))`,
+    [JSON.stringify(rowids)],
+  );
+  const found = new Set<number>();
+  for (const row of rows) {
+    const rowid = Number(row['quire:rowid']);
+    found.add(rowid);
+    if (ids) state.idOrder.check(row['quire:id'], row['quire:before'], row['quire:after']);
+    state.index.set(
+      rowid,
+      state.columns.map((column) => row[column]),
+    );
+  }
+  for (const rowid of rowids) if (!found.has(rowid)) state.index.delete(rowid);
+}
+
+/** Tells the in-memory indexes of `table` which rows a flush is moving out of the pending table. */
+export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<void> {
+  const live = byTable.get(table);
+  if (!live || live.size === 0) return;
+  const pending = await sql<{ r: number }>`select rowid as r from ${sql.id(searchPendingName(table))}`.execute(db);
+  for (const ref of live) {
+    const state = ref.deref();
+    if (!state || state.stale) {
+      live.delete(ref);
+      continue;
+    }
+    for (const row of pending.rows) state.dirty.add(Number(row.r));
+  }
+}
+
+/** Whether the connection's index of `table` is ready, and whether it was read back rather than built. */
+export function memoryIndexOf(runner: StatementRunner, table: string): { ready: boolean; loaded: boolean } | null {
+  const state = tablesOf(runner).get(table);
+  return state ? { ready: state.ready, loaded: state.loaded } : null;
+}
+
+/** A connection's map of table states (kept under its own runner: see StatementRunner.wraps). */
+export function tablesOf(runner: StatementRunner): Map<string, TableState> {
+  let tables = states.get(connectionRunner(runner));
+  if (!tables) {
+    tables = new Map<string, TableState>();
+    states.set(connectionRunner(runner), tables);
+  }
+  return tables;
+}

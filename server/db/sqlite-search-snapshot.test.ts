@@ -1,0 +1,189 @@
+import { existsSync, mkdtempSync, readdirSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContentRepository, type RowSelection } from './content-repository.js';
+import { openDatabase, type SqliteQuireDb } from './database.js';
+import { searchPendingName } from './internal-names.js';
+import { MemorySearchIndex } from './search-memory-index.js';
+import { memoryIndexOf } from './sqlite-memory-search-state.js';
+import { saveSnapshot, snapshotFolder } from './sqlite-search-snapshot.js';
+
+const COLUMNS = ['title', 'slug'];
+const WORDS = ['alpha', 'Über', 'café', 'station', 'jalapeño', 'STRAẞE', '😀', 'x'];
+const KEYWORDS = [['a'], ['über'], ['caf'], ['tion'], ['ss'], ['😀'], ['alpha x'], ['zulu'], ['-1'], ['7']];
+
+let dir: string;
+let file: string;
+let open: SqliteQuireDb | null = null;
+
+const search = (keywords: string[]): RowSelection => ({ equals: [], search: { columns: COLUMNS, keywords } });
+
+function titleOf(seed: number): string {
+  const words: string[] = [];
+  let s = seed;
+  for (let i = 0; i < 2 + (seed % 3); i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    words.push(WORDS[s % WORDS.length]);
+  }
+  return `${words.join(' ')} ${seed}`;
+}
+
+/** Rows written by another connection (a script, another process): the search triggers note them. */
+function elsewhere(write: (raw: Database.Database) => void): void {
+  const raw = new Database(file);
+  try {
+    write(raw);
+  } finally {
+    raw.close();
+  }
+}
+
+function insert(raw: Database.Database, n: number, title: string | null): void {
+  raw
+    .prepare(
+      `insert into news (id, title, slug, status, published_at, created_at, updated_at) values (?, ?, ?, 'draft', '2025-01-01 00:00:00', 'x', 'x')`,
+    )
+    .run(`row-${String(n).padStart(5, '0')}`, title, `slug-${n}`);
+}
+
+async function start(): Promise<SqliteQuireDb> {
+  open = await openDatabase(file, { searchSnapshots: { minRows: 100 } });
+  return open;
+}
+
+async function stop(): Promise<void> {
+  await open?.close();
+  open = null;
+}
+
+/** Searches until the in-memory index answers (searches wait for its build or load). */
+async function ready(database: SqliteQuireDb): Promise<{ ready: boolean; loaded: boolean }> {
+  const reader = new ContentRepository(database.db, database.engine, database.runner);
+  await reader.count('news', search(['a']));
+  const state = memoryIndexOf(database.runner, 'news');
+  if (!state?.ready) throw new Error('the in-memory index did not answer');
+  return state;
+}
+
+/** Every keyword's count and first page equal the plain scan's. */
+async function expectSameAsScan(database: SqliteQuireDb): Promise<void> {
+  const reader = new ContentRepository(database.db, database.engine, database.runner);
+  const plain = new ContentRepository(database.db, database.engine);
+  for (const keywords of KEYWORDS) {
+    const expected = (await plain.listByScan('news', search(keywords))).map((row) => row.id);
+    expect(await reader.count('news', search(keywords)), keywords.join()).toBe(expected.length);
+    const page = { order: 'id', desc: false, limit: 50, offset: 0 };
+    const rows = await reader.list('news', search(keywords), page);
+    expect(
+      rows.map((row) => row.id),
+      keywords.join(),
+    ).toEqual(expected.slice(0, 50));
+  }
+}
+
+const savedFiles = () => (existsSync(snapshotFolder(file)) ? readdirSync(snapshotFolder(file)) : []);
+
+beforeEach(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'quire-search-snapshot-'));
+  file = join(dir, 'content.sqlite');
+  const database = await start();
+  database.raw.transaction(() => {
+    for (let n = 0; n < 3000; n++) insert(database.raw, n, n % 13 === 0 ? null : titleOf(n));
+  })();
+  await ready(database);
+  // Rows written after the build keep all their columns' text in the index (as the server's writes).
+  const writer = new ContentRepository(database.db, database.engine, database.runner);
+  database.raw.prepare(`update news set title = 'zulu station' where id = 'row-00007'`).run();
+  database.raw.prepare(`delete from news where id = 'row-00008'`).run();
+  await writer.count('news', search(['zulu']));
+  await stop();
+});
+
+afterEach(async () => {
+  await stop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
+  it('are written at a clean stop and read back at the next start, answering exactly as the plain scan', async () => {
+    expect(savedFiles()).toEqual([`${Buffer.from('news').toString('hex')}.bin`]);
+    const database = await start();
+    expect(await ready(database)).toEqual({ ready: true, loaded: true });
+    // Deleted as it was read: a crash from now on leaves no file to describe a database that moved on.
+    expect(savedFiles()).toEqual([]);
+    await expectSameAsScan(database);
+    // The loaded index goes on taking writes.
+    database.raw.prepare(`update news set title = 'zulu café' where id = 'row-00011'`).run();
+    insert(database.raw, 5000, 'alpha zulu');
+    database.raw.prepare(`delete from news where id = 'row-00012'`).run();
+    await expectSameAsScan(database);
+  });
+
+  it('take in the rows another connection changed while the server was stopped', async () => {
+    elsewhere((raw) => {
+      insert(raw, 4000, 'zulu alpha');
+      raw.prepare(`update news set title = 'Café zulu' where id = 'row-00021'`).run();
+      raw.prepare(`update news set slug = 'zulu-slug' where id = 'row-00022'`).run();
+      raw.prepare(`delete from news where id = 'row-00023'`).run();
+    });
+    const database = await start();
+    expect(await ready(database)).toEqual({ ready: true, loaded: true });
+    await expectSameAsScan(database);
+  });
+
+  it('are not used once the pending table was emptied (a search flush elsewhere): the index is built again', async () => {
+    elsewhere((raw) => {
+      insert(raw, 4000, 'zulu alpha');
+      raw.prepare(`delete from "${searchPendingName('news')}"`).run();
+    });
+    const database = await start();
+    expect(await ready(database)).toEqual({ ready: true, loaded: false });
+    expect(savedFiles()).toEqual([]);
+    await expectSameAsScan(database);
+  });
+
+  it('are not used after a schema change, nor when the file is damaged or cut short', async () => {
+    elsewhere((raw) => raw.exec('create table other (a)'));
+    let database = await start();
+    expect(await ready(database)).toEqual({ ready: true, loaded: false });
+    await expectSameAsScan(database);
+    await stop();
+
+    const [name] = savedFiles();
+    const path = join(snapshotFolder(file), name);
+    truncateSync(path, 5000);
+    database = await start();
+    expect(await ready(database)).toEqual({ ready: true, loaded: false });
+    await expectSameAsScan(database);
+    await stop();
+
+    writeFileSync(path, 'not an index');
+    database = await start();
+    expect(await ready(database)).toEqual({ ready: true, loaded: false });
+    await expectSameAsScan(database);
+  });
+
+  it('are not written for tables below the size given, nor when another connection committed meanwhile', async () => {
+    let database = await start();
+    await ready(database);
+    await open?.close();
+    open = await openDatabase(file, { searchSnapshots: { minRows: 10_000 } });
+    database = open;
+    await ready(database);
+    await stop();
+    expect(savedFiles()).toEqual([]);
+
+    database = await start();
+    const index = new MemorySearchIndex(2);
+    index.seal();
+    const token = database.runner.externalChangeToken();
+    elsewhere((raw) => insert(raw, 4000, 'zulu'));
+    const db = database.db as unknown as Kysely<unknown>;
+    const saved = { index, columns: COLUMNS, idOrderHolds: true };
+    expect(await saveSnapshot(db, database.runner, snapshotFolder(file), 'news', saved, token)).toBe(false);
+    expect(savedFiles()).toEqual([]);
+  });
+});

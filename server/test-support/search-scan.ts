@@ -1,0 +1,24 @@
+import { foldForSearch } from '../db/search-folding.js';
+import type { MemorySearchIndex } from '../db/search-memory-index.js';
+
+/** Every row's stored columns, by rowid (a model of a table's search columns). */
+export type ScanRows = Map<number, (string | null | number)[]>;
+
+/** The rows the plain scan finds: every keyword, folded, in some column's folded text. */
+export function scan(rows: ScanRows, keywords: readonly string[]): number[] {
+  const found: number[] = [];
+  for (const [rowid, columns] of rows) {
+    const all = keywords.every((keyword) =>
+      columns.some((value) => value !== null && foldForSearch(String(value)).includes(foldForSearch(keyword))),
+    );
+    if (all) found.push(rowid);
+  }
+  return found.sort((a, b) => a - b);
+}
+
+/** What an in-memory index answers, with the rows it leaves to SQL checked as SQL would. */
+export function answer(index: MemorySearchIndex, rows: ScanRows, keywords: readonly string[]): number[] {
+  const { hits, unsure } = index.search(keywords);
+  for (const rowid of unsure) if (scan(new Map([[rowid, rows.get(rowid) ?? []]]), keywords).length > 0) hits.add(rowid);
+  return hits.toArray();
+}
