@@ -52,9 +52,10 @@ export async function dataFile(dataDir, newsRows, n) {
   return file;
 }
 
-/** Removes a SQLite database with its WAL files and the backups folder beside it. */
+/** Removes a SQLite database with its WAL files, its saved search indexes and the backups folder beside it. */
 export function removeDb(file) {
   for (const suffix of ['', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+  rmSync(`${file}-search-index`, { recursive: true, force: true });
   rmSync(join(dirname(file), 'backups'), { recursive: true, force: true });
 }
 
