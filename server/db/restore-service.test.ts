@@ -10,6 +10,7 @@ import { BACKUP_DATABASE } from './backup-folder.js';
 import { BackupError, backupDatabase, KEEP_BACKUPS, listBackups } from './backup-service.js';
 import { openDatabase, type SqliteQuireDb } from './database.js';
 import { restoreDatabase } from './restore-service.js';
+import { snapshotFolder } from './sqlite-search-snapshot.js';
 
 let dir: string;
 let dbFile: string;
@@ -60,7 +61,11 @@ async function databaseWithBackup() {
 describe('restoreDatabase (quire restore)', () => {
   it('replaces the database and media with the backup and keeps the replaced ones as a backup first', async () => {
     const { backup, oldImage, newImage } = await databaseWithBackup();
+    // The replaced database's saved search index goes with it.
+    mkdirSync(snapshotFolder(dbFile));
+    writeFileSync(join(snapshotFolder(dbFile), '6e657773.bin'), 'an index of the replaced rows');
     const { previous, mediaFiles } = await restoreDatabase(backup, dbFile);
+    expect(existsSync(snapshotFolder(dbFile))).toBe(false);
     expect(newsIds(dbFile)).toEqual(['old']);
     expect(mediaFiles).toBe(1);
     expect(readFileSync(join(dir, 'media', oldImage), 'utf8')).toBe('old image');

@@ -6,6 +6,7 @@ import { type BackupSource, readBackupSource, verifyBackupMedia } from './backup
 import { BackupError, type BackupOptions, backupDatabase, requireQuireDatabase } from './backup-service.js';
 import { admitRestoredCopy, RestoreRefusal } from './restore-validator.js';
 import { backupSqlite, inspectSqliteFile, lockSqliteExclusively, openSqliteFile } from './sqlite-dialect.js';
+import { snapshotFolder } from './sqlite-search-snapshot.js';
 
 /** What a restore did. */
 export interface RestoreResult {
@@ -87,9 +88,11 @@ export async function restoreDatabase(
     }
   }
 
-  // Swap in with renames, after removing WAL files that belonged to the replaced database.
+  // Swap in with renames, after removing WAL files that belonged to the replaced database (and its
+  // saved search indexes: they would be refused anyway, as their markers are not in the backup).
   rmSync(`${to}-wal`, { force: true });
   rmSync(`${to}-shm`, { force: true });
+  rmSync(snapshotFolder(to), { recursive: true, force: true });
   renameSync(incoming, to);
   if (source.media) await swapInStagedMedia(mediaDirFor(to));
   return { previous, mediaFiles: source.media ? source.media.files.length : null };
