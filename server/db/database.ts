@@ -12,7 +12,7 @@ import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
 import { saveSearchIndexes } from './sqlite-memory-search-build.js';
-import { keepSearchSnapshots, savedTables, snapshotFolder } from './sqlite-search-snapshot.js';
+import { keepSearchSnapshots, readSavedTables, snapshotFolder } from './sqlite-search-snapshot.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -86,6 +86,9 @@ export const SNAPSHOT_MIN_ROWS = 20_000;
  */
 export async function openDatabase(file: string, options: OpenSqliteOptions = {}): Promise<SqliteQuireDb> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
+  const snapshots = file !== ':memory:' ? options.searchSnapshots : undefined;
+  // Saved search indexes are read from now on, while the database opens and migrates.
+  const saved = snapshots ? readSavedTables(snapshotFolder(file)) : null;
   const { raw, dialect, statements } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
   await migrate(db, sqliteEngine);
@@ -94,13 +97,11 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
       ? startCheckpointer(raw, file, { nativeBinding: options.nativeBinding, ...options.checkpointWorker })
       : null;
   const runner = sqliteStatementRunner(raw, statements);
-  const snapshots = options.searchSnapshots;
-  if (snapshots && file !== ':memory:') {
-    const folder = snapshotFolder(file);
-    keepSearchSnapshots(runner, folder, snapshots.minRows ?? SNAPSHOT_MIN_ROWS);
-    // Saved indexes are read back now, in the background, while the server gets ready to listen:
-    // the first search then finds them loaded (a table's first read would start it later).
-    void savedTables(folder).then((tables) => {
+  if (snapshots && saved) {
+    keepSearchSnapshots(runner, snapshotFolder(file), snapshots.minRows ?? SNAPSHOT_MIN_ROWS);
+    // Saved indexes are loaded now, in the background, while the server gets ready to listen: the
+    // first search then finds them loaded (a table's first read would start it later).
+    void saved.then((tables) => {
       for (const table of tables) sqliteMemorySearch.warm(db as unknown as Kysely<unknown>, runner, table);
     });
   }

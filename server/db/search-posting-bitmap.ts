@@ -30,8 +30,20 @@ const DENSE = 0x10000;
 /** A compressed set of unsigned 32-bit integers (see the module comment). */
 export class PostingBitmap {
   /** Groups by high 16 bits (a sparse array: rows are numbered densely, so there are few). */
-  private readonly containers: (Container | undefined)[] = [];
+  private groups: (Container | undefined)[] = [];
   private count = 0;
+  /**
+   * Where the groups of a bitmap read from a snapshot are, until first used (`read`); then null.
+   * Loading a saved index makes no group objects: at 1M rows it has about 120k of them, and most
+   * bitmaps are never used before the next save.
+   */
+  private unread: SnapshotReader | null = null;
+
+  /** The groups, read from the snapshot first if they have not been yet. */
+  private get containers(): (Container | undefined)[] {
+    if (this.unread !== null) this.readGroups();
+    return this.groups;
+  }
   /** The bitmap's number in the PostingStage filling it during an index build (-1: none). */
   stageId = -1;
   /** The member added last: adding it again (the same row's repeated n-grams) returns at once. */
@@ -312,28 +324,44 @@ export class PostingBitmap {
     });
   }
 
-  /** A bitmap as `write` wrote it: its groups are views of the reader's buffer. */
+  /**
+   * A bitmap as `write` wrote it. Its groups are checked now and read when first used, as views of
+   * the reader's buffer (see `unread`).
+   */
   static read(input: SnapshotReader): PostingBitmap {
     const result = new PostingBitmap();
-    for (let groups = input.u32(); groups > 0; groups--) {
+    const start = input.fork();
+    const groups = input.u32();
+    if (groups === 0) return result;
+    result.unread = start;
+    let previous = -1;
+    for (let k = 0; k < groups; k++) {
       const group = input.u32();
       const high = group & 0xffff;
       const size = input.u32();
-      if (
-        group & ~(0xffff | DENSE) ||
-        size === 0 ||
-        size > (group & DENSE ? 65536 : ARRAY_MAX) ||
-        result.containers[high]
-      ) {
+      // `write` writes groups in increasing order of their high bits.
+      if (group & ~(0xffff | DENSE) || size === 0 || size > (group & DENSE ? 65536 : ARRAY_MAX) || high <= previous) {
         throw new SnapshotFormatError('a posting group is out of range');
       }
-      result.containers[high] =
-        group & DENSE
-          ? { size, array: null, bits: input.u32s(BITMAP_WORDS) }
-          : { size, array: input.u16s(size), bits: null };
+      previous = high;
+      input.skip(group & DENSE ? BITMAP_WORDS * 4 : size * 2);
       result.count += size;
     }
     return result;
+  }
+
+  /** Reads the groups `read` passed over (checked there). */
+  private readGroups(): void {
+    const input = this.unread as SnapshotReader;
+    this.unread = null;
+    for (let left = input.u32(); left > 0; left--) {
+      const group = input.u32();
+      const size = input.u32();
+      this.groups[group & 0xffff] =
+        group & DENSE
+          ? { size, array: null, bits: input.u32s(BITMAP_WORDS) }
+          : { size, array: input.u16s(size), bits: null };
+    }
   }
 
   /** An independent copy (results must not change under a caller when the index does). */

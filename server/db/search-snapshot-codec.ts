@@ -114,14 +114,27 @@ export class SnapshotReader {
   private readonly view: DataView;
   private at: number;
 
-  /** `buffer` must start at a multiple of 4 bytes of its ArrayBuffer (a fresh one does). */
+  /** Reads `buffer` (a whole ArrayBuffer: its views must start at multiples of 4 bytes). */
   constructor(
     private readonly buffer: ArrayBuffer,
     offset = 0,
     private readonly end = buffer.byteLength,
+    view?: DataView,
   ) {
-    this.view = new DataView(buffer);
+    this.view = view ?? new DataView(buffer);
     this.at = offset;
+  }
+
+  /** Another reader from where this one is (for reading that part later). */
+  fork(): SnapshotReader {
+    return new SnapshotReader(this.buffer, this.at, this.end, this.view);
+  }
+
+  /** Passes over `bytes` bytes (and the padding after them). */
+  skip(bytes: number): void {
+    this.need(bytes);
+    this.at += bytes;
+    this.align();
   }
 
   u32(): number {

@@ -124,7 +124,9 @@ export async function loadSnapshot(
   columns: readonly string[],
 ): Promise<SavedIndex | null> {
   const path = snapshotPath(folder, table);
-  const buffer = await readWhole(path);
+  const early = prefetched.get(path);
+  prefetched.delete(path);
+  const buffer = await (early ?? readWhole(path));
   if (buffer === null) return null;
   try {
     await rm(path);
@@ -172,8 +174,9 @@ async function readWhole(path: string): Promise<ArrayBuffer | null> {
   }
   try {
     const { size } = await handle.stat();
-    const buffer = new ArrayBuffer(size);
-    const bytes = new Uint8Array(buffer);
+    // Not zero-filled first (115 MB at 1M rows, about 25 ms): every byte is read into it.
+    const bytes = Buffer.allocUnsafeSlow(size);
+    const buffer = bytes.buffer as ArrayBuffer;
     const part = Math.ceil(size / READS / 65536) * 65536;
     const ends = await Promise.all(
       Array.from({ length: READS }, async (_, k) => {
@@ -195,13 +198,32 @@ async function readWhole(path: string): Promise<ArrayBuffer | null> {
   }
 }
 
-/** The tables with a saved index in `folder` (none when there is no folder). */
-export async function savedTables(folder: string): Promise<string[]> {
+/** How long a file read ahead waits for its load (which reads it again after that). */
+const PREFETCH_KEPT_MS = 60_000;
+/** Files read ahead by `readSavedTables`, by path, until `loadSnapshot` takes them. */
+const prefetched = new Map<string, Promise<ArrayBuffer | null>>();
+
+/**
+ * The tables with a saved index in `folder` (none when there is no folder), their files read from
+ * now on, so that a database being opened has them in memory by the time it is ready to answer:
+ * then pass each table to `loadSnapshot` (it takes the file read here, else reads it itself).
+ */
+export async function readSavedTables(folder: string): Promise<string[]> {
+  let names: string[];
   try {
-    return (await readdir(folder))
-      .filter((name) => /^([0-9a-f]{2})+\.bin$/.test(name))
-      .map((name) => Buffer.from(name.slice(0, -4), 'hex').toString('utf8'));
+    names = (await readdir(folder)).filter((name) => /^([0-9a-f]{2})+\.bin$/.test(name));
   } catch {
     return [];
   }
+  for (const name of names) {
+    const path = join(folder, name);
+    if (prefetched.has(path)) continue;
+    const read = readWhole(path);
+    prefetched.set(path, read);
+    // A file no load takes (its table's triggers changed, say) is not held for the process's life.
+    setTimeout(() => {
+      if (prefetched.get(path) === read) prefetched.delete(path);
+    }, PREFETCH_KEPT_MS).unref();
+  }
+  return names.map((name) => Buffer.from(name.slice(0, -4), 'hex').toString('utf8'));
 }
