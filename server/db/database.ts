@@ -12,7 +12,7 @@ import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
 import { saveSearchIndexes } from './sqlite-memory-search-build.js';
-import { keepSearchSnapshots, readSavedTables, snapshotFolder } from './sqlite-search-snapshot.js';
+import { keepSearchSnapshots, readSavedTables, SNAPSHOT_MIN_ROWS, snapshotFolder } from './sqlite-search-snapshot.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -73,12 +73,6 @@ export interface OpenSqliteOptions extends SqliteOptions {
    */
   searchSnapshots?: { minRows?: number; onFailure?: (error: unknown) => void };
 }
-
-/**
- * Rows from which a table's search index is saved at a clean stop: below this its build takes
- * about as long as reading it back (a few hundred milliseconds).
- */
-export const SNAPSHOT_MIN_ROWS = 20_000;
 
 /**
  * Opens a database file (creating it and its folder if missing) and migrates it to the current

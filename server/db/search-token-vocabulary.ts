@@ -122,13 +122,6 @@ export class TokenVocabulary {
     }
   }
 
-  /** Removes `rowid` from every token and pair (when its text is no longer known). */
-  removeEverywhere(rowid: number): void {
-    for (const bitmap of this.postings) bitmap.remove(rowid);
-    for (const bitmap of this.pairs.bitmaps()) bitmap.remove(rowid);
-    this.leading.remove(rowid);
-  }
-
   /**
    * Rows holding `first` + `separator` + `second` (word runs around a run of other code units,
    * nothing before or after), exactly; null when the vocabulary or the pairs gave up.

@@ -30,8 +30,14 @@ import { connectionRunner, type StatementRunner } from './statement-runner.js';
  *   deleted is not used.
  */
 
+/**
+ * Rows from which a table's search index is saved: below this its build takes about as long as
+ * reading it back (a few hundred milliseconds).
+ */
+export const SNAPSHOT_MIN_ROWS = 20_000;
+
 /** Starts every snapshot file (and changes when the format does). */
-const MAGIC = 'quire search index 1';
+const MAGIC = 'quire search index 2';
 
 /** Where the saved indexes of the database at `file` go. */
 export function snapshotFolder(file: string): string {
