@@ -174,7 +174,7 @@ function extraRows(report, verdicts) {
         ? `${e.restart.startMs.toFixed(0)} ms, ${seconds(e.restart.firstSearchMs)}${search(e.restart.searchMs)}`
         : '—';
       rows.push(
-        `| ${label(r.n)} | ${engine} | ${fmt(e.importRate)} (${e.importSeconds.toFixed(1)} s)${via}${mark(importMet)} | ${e.startMs.toFixed(0)} ms${big ? mark(e.startMs <= 500) : ''} | ${e.firstListMs.toFixed(0)} ms | ${seconds(e.firstSearchMs)}${search(e.searchMs)} | ${restart} | ${q.rss.toFixed(0)} MB${big ? mark(q.rss <= RSS_TARGET_MB) : ''} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)})${note} |`,
+        `| ${label(r.n)} | ${engine} | ${fmt(e.importRate)} (${e.importSeconds.toFixed(1)} s${e.indexSeconds === undefined ? '' : `, of which the search index ${e.indexSeconds.toFixed(1)} s`})${via}${mark(importMet)} | ${e.startMs.toFixed(0)} ms${big ? mark(e.startMs <= 500) : ''} | ${e.firstListMs.toFixed(0)} ms | ${seconds(e.firstSearchMs)}${search(e.searchMs)} | ${restart} | ${q.rss.toFixed(0)} MB${big ? mark(q.rss <= RSS_TARGET_MB) : ''} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)})${note} |`,
       );
     }
   }
@@ -237,7 +237,7 @@ export function resultsMarkdown({ header, report, peer }) {
     '',
     '## Import, start, memory',
     '',
-    "Import: `quire import` into an empty database (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, to its first list with exact counts, and to its first search (on SQLite a search waits for the in-memory search index, built after start; the distinct runs start after it), with the search request's own time. Restarted: on SQLite, Quire started again after the workloads, on the search index its clean stop saved (the first start, right after the import, has no saved index and builds it): its first answer and first search. RSS: Quire's server process, and the floor's (on PostgreSQL the database server's memory is not counted, for either).",
+    "Import: `quire import` into an empty database, with its process's wall time (on SQLite it then builds and saves the search index for the server's first start, given apart; the rate is the rows' own) (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, to its first list with exact counts, and to its first search (on SQLite a search waits for the in-memory search index, built after start; the distinct runs start after it), with the search request's own time. Restarted: on SQLite, Quire started again after the workloads, on the search index its clean stop saved (the first start, right after the import, has no saved index and builds it): its first answer and first search. RSS: Quire's server process, and the floor's (on PostgreSQL the database server's memory is not counted, for either).",
     '',
     '| rows | engine | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire start to first search | Quire restarted: first answer, first search | Quire RSS after load (highest) | floor RSS after load (highest) |',
     '|---|---|---|---|---|---|---|---|---|',

@@ -15,7 +15,14 @@ import {
   versions,
   wordy,
 } from './sqlite-memory-search-state.js';
-import { loadSnapshot, saveSnapshot, snapshotsOf } from './sqlite-search-snapshot.js';
+import {
+  keepSearchSnapshots,
+  loadSnapshot,
+  SNAPSHOT_MIN_ROWS,
+  saveSnapshot,
+  snapshotFolder,
+  snapshotsOf,
+} from './sqlite-search-snapshot.js';
 import { notedSearchColumns, readViaKysely } from './sqlite-search-triggers.js';
 import { connectionRunner, type StatementRunner } from './statement-runner.js';
 
@@ -161,6 +168,35 @@ export async function saveSearchIndexes(db: Kysely<unknown>, runner: StatementRu
       saved.push(table);
   }
   return saved;
+}
+
+/**
+ * Builds the search index of `table` (of the database at `file`, open on `runner`) and saves it for
+ * the next start, when the table has `minRows` rows or more: after an import, so that a server
+ * started on the database answers its first search without building the index first. Returns
+ * whether it was saved.
+ */
+export async function saveSearchIndexNow(
+  db: Kysely<unknown>,
+  runner: StatementRunner,
+  file: string,
+  table: string,
+  minRows = SNAPSHOT_MIN_ROWS,
+): Promise<boolean> {
+  const read = readViaKysely(db);
+  const columns = await notedSearchColumns(read, table);
+  if (!columns) return false;
+  const [{ n }] = await read(`select count(*) as n from ${quote(table)}`, []);
+  if (Number(n) < minRows) return false;
+  keepSearchSnapshots(runner, snapshotFolder(file), minRows);
+  const query = { db, runner, table, columns, keywords: [], equals: [] };
+  for (let round = 0; round < 2; round++) {
+    // A build that ends 'stale' (the table has more distinct words than a vocabulary keeps) is
+    // followed by one with word trigrams.
+    if ((await endOf(buildOf(query))) === 'failed') return false;
+    if (tablesOf(runner).get(table)?.ready) break;
+  }
+  return (await saveSearchIndexes(db, runner)).includes(table);
 }
 
 /** The build of the table's index in progress on the query's connection, started if there is none. */

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
@@ -7,8 +7,11 @@ import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { ContentWrites } from '../content/content-writes.js';
 import { parseListQuery } from '../content/list-query.js';
 import { RowService } from '../content/row-service.js';
+import { ContentRepository } from '../db/content-repository.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase } from '../db/database.js';
+import { memoryIndexOf } from '../db/sqlite-memory-search-state.js';
+import { snapshotFolder } from '../db/sqlite-search-snapshot.js';
 import { importCommand } from './import-command.js';
 
 let dir: string;
@@ -105,6 +108,35 @@ describe('quire import', () => {
     const found = await listNews({ filter: 'search=CAFÉ, "Q' });
     expect(found.rows.map((row) => row.title)).toEqual(['Café, "quoted"']);
     expect((await listNews({ filter: 'search=alp' })).filtered).toBe(1);
+  });
+
+  it('saves the search index of a large import for the next start, which reads it back instead of building it', async () => {
+    const words = ['harbour', 'café', 'station', 'über', 'night'];
+    const lines = Array.from({ length: 20_000 }, (_, i) =>
+      JSON.stringify({
+        title: `${words[i % 5]} ${words[(i * 7) % 5]} ${i}`,
+        status: 'draft',
+        published_at: '2025-01-01 00:00:00',
+      }),
+    );
+    const result = await runImport('large.ndjson', `${lines.join('\n')}\n`);
+    expect(result.code).toBe(0);
+    expect(result.out).toMatch(/^Search index saved for the next start in \d+\.\d s$/m);
+    expect(readdirSync(snapshotFolder(dbFile))).toEqual([`${Buffer.from('news').toString('hex')}.bin`]);
+
+    const database = await openDatabase(dbFile, { searchSnapshots: {} });
+    try {
+      const reader = new ContentRepository(database.db, database.engine, database.runner);
+      const plain = new ContentRepository(database.db, database.engine);
+      for (const keyword of ['café st', 'ber', '1999', 'night']) {
+        const selection = { equals: [], search: { columns: ['title', 'slug'], keywords: [keyword] } };
+        const expected = (await plain.listByScan('news', selection)).length;
+        expect(await reader.count('news', selection), keyword).toBe(expected);
+      }
+      expect(memoryIndexOf(database.runner, 'news')).toEqual({ ready: true, loaded: true });
+    } finally {
+      await database.close();
+    }
   });
 
   it('keeps slugs unique against rows already in the table and within the file', async () => {
