@@ -171,7 +171,7 @@ describe('RESULTS.md at 1M rows', () => {
     expect(at1M(240)).toContain('| 300 ms ✓ | 320 ms | 21.4 s | — | 240 MB');
   });
 
-  it('judges the first search after the import and after a restart on the saved index by 100 ms', () => {
+  it("gives the import's search index time apart, and judges the first search after the import and after a restart by 100 ms", () => {
     const markdown: string = resultsMarkdown({
       header: [],
       peer: null,
@@ -181,6 +181,8 @@ describe('RESULTS.md at 1M rows', () => {
           engines: {
             sqlite: {
               ...engine(150000),
+              importSeconds: 12,
+              indexSeconds: 9.1,
               searchMs: 9_100,
               restart: { startMs: 310, firstListMs: 400, firstSearchMs: 420, searchMs: 12 },
             },
@@ -189,6 +191,7 @@ describe('RESULTS.md at 1M rows', () => {
         },
       ],
     });
+    expect(markdown).toContain('| 1M | sqlite | 150,000 (12.0 s, of which the search index 9.1 s) ✓ | 300 ms ✓ |');
     expect(markdown).toContain('| 320 ms | 21.4 s (search 9100 ms ✗) | 310 ms, 420 ms (search 12 ms ✓) | 120 MB');
     expect(rowsOf(markdown, 'Targets met:')[0]).toContain('first search 1M after restart');
     expect(rowsOf(markdown, 'Targets missed:')[0]).toContain('first search 1M after import');
