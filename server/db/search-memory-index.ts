@@ -325,8 +325,8 @@ export class MemorySearchIndex {
       // `hits` is this search's own (`and` and `confirm` make new bitmaps): the shadowed rows in it,
       // usually few, leave it in place, and the overlay's are added (a copy of a large `hits`, or
       // a union made as bitmaps, cost more than the rest of the search).
-      PostingBitmap.and([hits, this.shadowed]).forEach((rowid) => hits.remove(rowid));
-      now.hits.forEach((rowid) => hits.add(rowid));
+      for (const rowid of PostingBitmap.and([hits, this.shadowed]).toArray()) hits.remove(rowid);
+      for (const rowid of now.hits.toArray()) hits.add(rowid);
       unsure.push(...now.unsure);
     }
     return { hits, unsure };
