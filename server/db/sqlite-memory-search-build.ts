@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { MemorySearchQuery } from './engine.js';
 import { sameColumns } from './engine.js';
-import { searchPendingName } from './internal-names.js';
 import { IdOrder } from './search-id-order.js';
 import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
@@ -9,6 +8,7 @@ import {
   byTable,
   incomplete,
   inStep,
+  pendingRowids,
   type Read,
   type TableState,
   tablesOf,
@@ -144,9 +144,7 @@ async function loaded(read: Read, query: MemorySearchQuery, state: TableState, t
   state.index = saved.index;
   state.loaded = true;
   state.idOrder = new IdOrder(saved.idOrderHolds && state.idOrder.holds);
-  for (const row of await read(`select rowid as r from ${quote(searchPendingName(table))}`, [])) {
-    state.dirty.add(Number(row.r));
-  }
+  for (const rowid of await pendingRowids(read, table)) state.dirty.add(rowid);
   state.ready = !incomplete(state, table, tables);
   return true;
 }

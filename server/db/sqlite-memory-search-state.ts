@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { MemorySearchQuery } from './engine.js';
 import { sameColumns } from './engine.js';
 import { searchPendingName } from './internal-names.js';
@@ -7,7 +7,7 @@ import { neighbours } from './search-id-order.js';
 import type { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
-import type { SchemaRead } from './sqlite-search-triggers.js';
+import { readViaKysely, type SchemaRead } from './sqlite-search-triggers.js';
 import { connectionRunner, type StatementRunner } from './statement-runner.js';
 
 /**
@@ -79,10 +79,9 @@ export async function inStep(query: MemorySearchQuery): Promise<TableState | nul
     return null;
   }
   if (seen.totalChanges !== state.totalChanges || state.dirty.size > 0) {
-    const pending = await runner.all(`select rowid as r from ${quote(searchPendingName(table))}`, []);
     const rowids = new Set(state.dirty);
     state.dirty.clear();
-    for (const row of pending) rowids.add(Number(row.r));
+    for (const rowid of await pendingRowids(viaRunner(runner), table)) rowids.add(rowid);
     try {
       await reread(runner, state, table, [...rowids]);
     } catch (error) {
@@ -131,18 +130,27 @@ async function reread(runner: StatementRunner, state: TableState, table: string,
   for (const rowid of rowids) if (!found.has(rowid)) state.index.delete(rowid);
 }
 
+/**
+ * The rowids noted in the pending table of `table` (a saved index's marker among them: a negative
+ * rowid, which no row has, so reading it again finds nothing).
+ */
+export async function pendingRowids(read: Read, table: string): Promise<number[]> {
+  const rows = await read(`select rowid as r from ${quote(searchPendingName(table))}`, []);
+  return rows.map((row) => Number(row.r));
+}
+
 /** Tells the in-memory indexes of `table` which rows a flush is moving out of the pending table. */
 export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<void> {
   const live = byTable.get(table);
   if (!live || live.size === 0) return;
-  const pending = await sql<{ r: number }>`select rowid as r from ${sql.id(searchPendingName(table))}`.execute(db);
+  const pending = await pendingRowids(readViaKysely(db), table);
   for (const ref of live) {
     const state = ref.deref();
     if (!state || state.stale) {
       live.delete(ref);
       continue;
     }
-    for (const row of pending.rows) state.dirty.add(Number(row.r));
+    for (const rowid of pending) state.dirty.add(rowid);
   }
 }
 

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { searchPendingName } from './internal-names.js';
 import { MemorySearchIndex } from './search-memory-index.js';
+import { quote } from './search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
 import type { SchemaRead } from './sqlite-search-triggers.js';
 import { connectionRunner, type StatementRunner } from './statement-runner.js';
@@ -151,7 +152,7 @@ export async function loadSnapshot(
     const idOrderHolds = input.u32() === 1;
     const [row] = await read(
       `select (select schema_version from pragma_schema_version) as v,
-        exists (select 1 from "${searchPendingName(table).replaceAll('"', '""')}" where rowid = ?) as marked`,
+        exists (select 1 from ${quote(searchPendingName(table))} where rowid = ?) as marked`,
       [marker],
     );
     if (Number(row?.v) !== schemaVersion || Number(row?.marked) !== 1) return null;
