@@ -72,6 +72,13 @@ describe('PostingBitmap', () => {
         const last = models[models.length - 1];
         const andNot = [...models[0]].filter((value) => !last.has(value)).sort((a, b) => a - b);
         expect(bitmaps[0].andNot(bitmaps[bitmaps.length - 1]).toArray()).toEqual(andNot);
+        // addAll unites in place (a search's result taking its overlay's rows); the other is unchanged.
+        const into = bitmaps[0].copy();
+        into.addAll(bitmaps[bitmaps.length - 1]);
+        const united = new Set([...models[0], ...last]);
+        expect(into.toArray()).toEqual([...united].sort((a, b) => a - b));
+        expect(into.size).toBe(united.size);
+        expect(bitmaps[bitmaps.length - 1].size).toBe(last.size);
       }),
       { numRuns: 60, seed: 31 },
     );
@@ -192,6 +199,41 @@ describe('MemorySearchIndex', () => {
     // "uber-" is no substring of row 1's title, only of its slug: the build kept the title's text only.
     expect(index.search(['uber-'])).toEqual({ hits: new PostingBitmap(), unsure: [1] });
     expect(index.search(['café', 'ab']).hits.size).toBe(0);
+  });
+
+  it('leaves the postings of the build as they are: rows written after it are held in the overlay', () => {
+    const rows: ScanRows = new Map([
+      [1, ['alpha bravo', 'alpha-bravo']],
+      [2, ['charlie delta', null]],
+      [3, ['echo alpha', 'echo']],
+    ]);
+    const index = new MemorySearchIndex(2);
+    for (const [rowid, values] of rows) index.set(rowid, values);
+    index.seal();
+    const before = index.search(['alpha']).hits.toArray();
+    const writes: [number, (string | null)[] | null][] = [
+      [4, ['alpha foxtrot', 'fox']], // a new row
+      [2, ['alpha golf', 'golf']], // a changed row of the build
+      [3, null], // a deleted one
+      [4, ['hotel', 'alpha']], // a new row changed again
+      [5, ['india', null]],
+      [5, null], // a new row deleted
+    ];
+    for (const [rowid, values] of writes) {
+      if (values === null) {
+        rows.delete(rowid);
+        index.delete(rowid);
+      } else {
+        rows.set(rowid, values);
+        index.set(rowid, values);
+      }
+    }
+    expect(before).toEqual([1, 3]);
+    expect(index.overlayRows).toBe(2); // rows 2 and 4
+    expect(index.rows).toBe(3);
+    for (const keywords of [['alpha'], ['golf'], ['fox'], ['charlie'], ['echo'], ['a'], ['lph'], ['alpha', 'o']]) {
+      expect(answer(index, rows, keywords), keywords.join()).toEqual(scan(rows, keywords));
+    }
   });
 
   it('answers exactly through word trigrams once it has more distinct words than it keeps', () => {

@@ -271,27 +271,35 @@ export class PostingBitmap {
         if (container !== undefined) highs.add(high);
       });
     }
-    for (const high of highs) {
-      const bits = new Uint32Array(BITMAP_WORDS);
-      for (const bitmap of all) {
-        const container = bitmap.containers[high];
-        if (container === undefined) continue;
-        if (container.bits) {
-          for (let w = 0; w < BITMAP_WORDS; w++) bits[w] |= container.bits[w];
-        } else {
-          const array = container.array as Uint16Array;
-          for (let i = 0; i < container.size; i++) bits[array[i] >>> 5] |= 1 << (array[i] & 31);
-        }
-      }
-      let size = 0;
-      for (let w = 0; w < BITMAP_WORDS; w++) size += popcount(bits[w]);
-      const container = fromBits(bits, size);
-      if (container) {
-        result.containers[high] = container;
-        result.count += size;
-      }
-    }
+    for (const high of highs) result.setGroup(high, union(all.map((bitmap) => bitmap.containers[high])));
     return result;
+  }
+
+  /**
+   * Adds every member of `other`, in place (a search's own result taking its overlay's rows): a
+   * group this bitmap lacks is copied, a few members are added one by one, and larger groups are
+   * united as bitmaps, so the cost follows `other`'s groups rather than its members.
+   */
+  addAll(other: PostingBitmap): void {
+    other.containers.forEach((right, high) => {
+      if (right === undefined) return;
+      const left = this.containers[high];
+      if (left === undefined) this.setGroup(high, copyOf(right));
+      else if (right.array && right.size <= FEW_TO_ADD) {
+        for (let i = 0; i < right.size; i++) this.add(high * 0x10000 + right.array[i]);
+      } else {
+        this.count -= left.size;
+        this.containers[high] = undefined;
+        this.setGroup(high, union([left, right]));
+      }
+    });
+  }
+
+  /** Puts `container` (if any) as group `high`, which is empty. */
+  private setGroup(high: number, container: Container | null): void {
+    if (container === null) return;
+    this.containers[high] = container;
+    this.count += container.size;
   }
 
   /** Members of this bitmap that `other` has too, as a new bitmap. */
@@ -368,14 +376,38 @@ export class PostingBitmap {
   copy(): PostingBitmap {
     const result = new PostingBitmap();
     this.containers.forEach((container, high) => {
-      if (container === undefined) return;
-      result.containers[high] = {
-        size: container.size,
-        array: container.array ? container.array.slice(0, container.size) : null,
-        bits: container.bits ? container.bits.slice() : null,
-      };
+      if (container !== undefined) result.containers[high] = copyOf(container);
     });
     result.count = this.count;
     return result;
   }
+}
+
+/** Members of one group of `addAll`'s other bitmap added one by one, up to this many. */
+const FEW_TO_ADD = 64;
+
+/** An independent copy of a group. */
+function copyOf(container: Container): Container {
+  return {
+    size: container.size,
+    array: container.array ? container.array.slice(0, container.size) : null,
+    bits: container.bits ? container.bits.slice() : null,
+  };
+}
+
+/** The union of one group of several bitmaps (null when all are empty), made as a bitmap. */
+function union(containers: readonly (Container | undefined)[]): Container | null {
+  const bits = new Uint32Array(BITMAP_WORDS);
+  for (const container of containers) {
+    if (container === undefined) continue;
+    if (container.bits) {
+      for (let w = 0; w < BITMAP_WORDS; w++) bits[w] |= container.bits[w];
+    } else {
+      const array = container.array as Uint16Array;
+      for (let i = 0; i < container.size; i++) bits[array[i] >>> 5] |= 1 << (array[i] & 31);
+    }
+  }
+  let size = 0;
+  for (let w = 0; w < BITMAP_WORDS; w++) size += popcount(bits[w]);
+  return fromBits(bits, size);
 }
