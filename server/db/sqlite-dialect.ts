@@ -70,12 +70,14 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteCon
   raw.pragma('synchronous = FULL');
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  // mmap_size and cache_size stay at SQLite's defaults (no mmap, 2 MB cache), measured at 1M rows
+  // mmap_size and cache_size stay at the defaults (no mmap; better-sqlite3 builds SQLite with a
+  // 16 MB page cache, SQLITE_DEFAULT_CACHE_SIZE=-16000, not SQLite's own 2 MB), measured at 1M rows
   // (issue 13): mmap made the first count of a status 2-4x faster, but mapped pages count in the
   // server's RSS as they are touched (a load of lists and searches: 206-213 MB -> 573 MB, the
   // target is 250 MB), and the list indexes sit at the end of the file, so a smaller map misses
-  // them. A 16/64 MB cache added its size to RSS with no gain in distinct lists: the read cache
-  // already keeps every count between writes.
+  // them. A 64 MB cache added to RSS with no gain in distinct lists (the read cache already keeps
+  // every count between writes); a 2 MB one changed neither RSS nor gets and lists beyond the
+  // noise at 1M rows (3 interleaved runs each).
   raw.function('quire_fold', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? foldForSearch(value) : value,
   );
