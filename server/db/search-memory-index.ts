@@ -211,6 +211,14 @@ export class MemorySearchIndex {
     return this.overlay?.rows ?? 0;
   }
 
+  /**
+   * Rows each search pays for apart from the build's postings: the overlay's, and the rows of the
+   * build set aside (changed or deleted). Neither shrinks until the index is built again.
+   */
+  get writtenSinceBuild(): number {
+    return this.overlayRows + this.shadowed.size;
+  }
+
   /** Forgets a row, if held. */
   delete(rowid: number): void {
     if (!this.all.has(rowid)) return;

@@ -150,6 +150,13 @@ async function loaded(read: Read, query: MemorySearchQuery, state: TableState, t
 }
 
 /**
+ * An index with more rows written since its build than this share of its rows is not saved: the
+ * next start builds it again from the table, compact, instead of carrying an overlay and set-aside
+ * rows that only grow (a saved index is loaded with them, and every search pays for them).
+ */
+export const MAX_WRITTEN_SHARE = 0.25;
+
+/**
  * Saves the built indexes of the runner's connection, brought in step, for the next start (see
  * sqlite-search-snapshot.ts): at a clean stop, when nothing writes any more. Returns the tables saved.
  */
@@ -159,6 +166,7 @@ export async function saveSearchIndexes(db: Kysely<unknown>, runner: StatementRu
   if (!snapshots) return saved;
   for (const [table, state] of [...tablesOf(runner)]) {
     if (!state.ready || state.stale || state.index.rows < snapshots.minRows) continue;
+    if (state.index.writtenSinceBuild > state.index.rows * MAX_WRITTEN_SHARE) continue;
     const query = { db, runner, table, columns: state.columns, keywords: [], equals: [] };
     if ((await inStep(query)) !== state) continue;
     const { index, columns, idOrder, token } = state;

@@ -154,10 +154,13 @@ export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<v
   }
 }
 
-/** Whether the connection's index of `table` is ready, and whether it was read back rather than built. */
-export function memoryIndexOf(runner: StatementRunner, table: string): { ready: boolean; loaded: boolean } | null {
+/** Whether the connection's index of `table` is ready, whether it was read back rather than built, and its rows written since the build. */
+export function memoryIndexOf(
+  runner: StatementRunner,
+  table: string,
+): { ready: boolean; loaded: boolean; writtenSinceBuild: number } | null {
   const state = tablesOf(runner).get(table);
-  return state ? { ready: state.ready, loaded: state.loaded } : null;
+  return state ? { ready: state.ready, loaded: state.loaded, writtenSinceBuild: state.index.writtenSinceBuild } : null;
 }
 
 /** A connection's map of table states (kept under its own runner: see StatementRunner.wraps). */

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { searchPendingName } from './internal-names.js';
 import { MemorySearchIndex } from './search-memory-index.js';
@@ -216,6 +216,10 @@ const prefetched = new Map<string, Promise<ArrayBuffer | null>>();
  * then pass each table to `loadSnapshot` (it takes the file read here, else reads it itself).
  */
 export async function readSavedTables(folder: string): Promise<string[]> {
+  // Reads kept from an earlier open of this database are dropped first, before any load of this
+  // one can take them: a load may have read the file itself while such a read was under way, and
+  // the file there now may be newer.
+  for (const path of prefetched.keys()) if (dirname(path) === folder) prefetched.delete(path);
   let names: string[];
   try {
     names = (await readdir(folder)).filter((name) => /^([0-9a-f]{2})+\.bin$/.test(name));
@@ -224,7 +228,6 @@ export async function readSavedTables(folder: string): Promise<string[]> {
   }
   for (const name of names) {
     const path = join(folder, name);
-    if (prefetched.has(path)) continue;
     const read = readWhole(path);
     prefetched.set(path, read);
     // A file no load takes (its table's triggers changed, say) is not held for the process's life.

@@ -133,7 +133,7 @@ describe('quire import', () => {
         const expected = (await plain.listByScan('news', selection)).length;
         expect(await reader.count('news', selection), keyword).toBe(expected);
       }
-      expect(memoryIndexOf(database.runner, 'news')).toEqual({ ready: true, loaded: true });
+      expect(memoryIndexOf(database.runner, 'news')).toMatchObject({ ready: true, loaded: true });
     } finally {
       await database.close();
     }
