@@ -68,13 +68,18 @@ export async function startServer(name, command, commandArgs, probe, timeoutMs, 
   }
 }
 
-/** Stops a server: SIGTERM, then SIGKILL after 5 s. */
+/** Stops a server: SIGTERM, then SIGKILL after 5 s (said in the log: a clean stop's work was cut short). */
 export function stop(child) {
   return new Promise((done) => {
     if (child.exitCode !== null || child.signalCode !== null) return done();
-    child.once('exit', done);
+    const started = performance.now();
+    child.once('exit', () => done());
     child.kill('SIGTERM');
-    setTimeout(() => child.kill('SIGKILL'), 5000).unref();
+    setTimeout(() => {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      log(`process ${child.pid} did not stop ${Math.round(performance.now() - started)} ms after SIGTERM: killed`);
+      child.kill('SIGKILL');
+    }, 5000).unref();
   });
 }
 

@@ -281,7 +281,9 @@ async function measureQuire(engine, database, figures, n) {
     // `quire serve` is a supervisor; the server is its child process.
     results = await measure(`quire ${engine}`, base, ids, n, [quire.child.pid, ...childrenOf(quire.child.pid)]);
   } finally {
+    const stopping = performance.now();
     await stop(quire.child);
+    log(`${engine}: quire stopped in ${Math.round(performance.now() - stopping)} ms`);
   }
   if (engine === 'sqlite') {
     log(`${engine}: quire again, on the search index its stop saved`);
