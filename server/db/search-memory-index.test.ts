@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answer, type ScanRows, scan } from '../test-support/search-scan.js';
+import { answer, applyWrites, type ScanRows, type ScanWrite, scan } from '../test-support/search-scan.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { WordPairs } from './search-word-pairs.js';
@@ -154,15 +154,7 @@ describe('MemorySearchIndex', () => {
             index.set(i + 1, values);
           });
           index.seal();
-          for (const [rowid, values] of writes) {
-            if (values === null) {
-              rows.delete(rowid);
-              index.delete(rowid);
-            } else {
-              rows.set(rowid, values);
-              index.set(rowid, values);
-            }
-          }
+          applyWrites(index, rows, writes);
           expect(index.rows).toBe(rows.size);
           for (const keywords of searches) {
             if (!keywords.every(answerable)) continue;
@@ -211,7 +203,7 @@ describe('MemorySearchIndex', () => {
     for (const [rowid, values] of rows) index.set(rowid, values);
     index.seal();
     const before = index.search(['alpha']).hits.toArray();
-    const writes: [number, (string | null)[] | null][] = [
+    const writes: ScanWrite[] = [
       [4, ['alpha foxtrot', 'fox']], // a new row
       [2, ['alpha golf', 'golf']], // a changed row of the build
       [3, null], // a deleted one
@@ -219,15 +211,7 @@ describe('MemorySearchIndex', () => {
       [5, ['india', null]],
       [5, null], // a new row deleted
     ];
-    for (const [rowid, values] of writes) {
-      if (values === null) {
-        rows.delete(rowid);
-        index.delete(rowid);
-      } else {
-        rows.set(rowid, values);
-        index.set(rowid, values);
-      }
-    }
+    applyWrites(index, rows, writes);
     expect(before).toEqual([1, 3]);
     expect(index.overlayRows).toBe(2); // rows 2 and 4
     expect(index.rows).toBe(3);

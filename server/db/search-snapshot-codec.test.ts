@@ -1,6 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { answer, type ScanRows, scan } from '../test-support/search-scan.js';
+import { answer, applyWrites, type ScanRows, scan } from '../test-support/search-scan.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
@@ -99,18 +99,7 @@ describe('MemorySearchIndex.write and read', () => {
             index.set(id, values);
           });
           index.seal();
-          const apply = (target: MemorySearchIndex, writes: typeof before) => {
-            for (const [id, values] of writes) {
-              if (values === null) {
-                rows.delete(id);
-                target.delete(id);
-              } else {
-                rows.set(id, values);
-                target.set(id, values);
-              }
-            }
-          };
-          apply(index, before);
+          applyWrites(index, rows, before);
           const read = roundTrip(index);
           expect(read.rows).toBe(index.rows);
           expect(read.complete).toBe(index.complete);
@@ -122,7 +111,7 @@ describe('MemorySearchIndex.write and read', () => {
             expect(again.hits.toArray(), label).toEqual(written.hits.toArray());
             expect(again.unsure, label).toEqual(written.unsure);
           }
-          apply(read, after);
+          applyWrites(read, rows, after);
           expect(read.rows).toBe(rows.size);
           for (const keywords of searched) {
             expect(answer(read, rows, keywords), JSON.stringify(keywords)).toEqual(scan(rows, keywords));

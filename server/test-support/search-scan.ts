@@ -22,3 +22,19 @@ export function answer(index: MemorySearchIndex, rows: ScanRows, keywords: reado
   for (const rowid of unsure) if (scan(new Map([[rowid, rows.get(rowid) ?? []]]), keywords).length > 0) hits.add(rowid);
   return hits.toArray();
 }
+
+/** A row written: its rowid and its search columns, or null when it is deleted. */
+export type ScanWrite = readonly [number, (string | null | number)[] | null];
+
+/** Applies `writes` in order to the model `rows` and to `index` alike. */
+export function applyWrites(index: MemorySearchIndex, rows: ScanRows, writes: Iterable<ScanWrite>): void {
+  for (const [rowid, values] of writes) {
+    if (values === null) {
+      rows.delete(rowid);
+      index.delete(rowid);
+    } else {
+      rows.set(rowid, values);
+      index.set(rowid, values);
+    }
+  }
+}
