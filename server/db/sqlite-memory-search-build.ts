@@ -154,7 +154,7 @@ async function loaded(read: Read, query: MemorySearchQuery, state: TableState, t
  * next start builds it again from the table, compact, instead of carrying an overlay and set-aside
  * rows that only grow (a saved index is loaded with them, and every search pays for them).
  */
-export const MAX_WRITTEN_SHARE = 0.25;
+const MAX_WRITTEN_SHARE = 0.25;
 
 /**
  * Saves the built indexes of the runner's connection, brought in step, for the next start (see
