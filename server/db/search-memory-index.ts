@@ -156,18 +156,21 @@ export class MemorySearchIndex {
    * candidates it cannot confirm are left to SQL (see `search`).
    */
   set(rowid: number, values: readonly unknown[]): void {
-    if (this.sealed && this.layered) {
-      this.setAfterBuild(rowid, values);
+    if (this.heldApart(rowid)) {
+      this.toOverlay(rowid, values);
       return;
     }
-    if (this.toOverlay(rowid, values)) return;
     const folded = foldedColumns(values);
     const appended = !this.sealed && this.text.canAppend(rowid);
     // Rows written after the build keep all their text (and an unchanged one is left as it is).
     const joined = folded === null || appended ? null : folded.join('\u0000');
     if (joined !== null && this.text.full(rowid) === joined) return;
     this.delete(rowid);
-    if (this.toOverlay(rowid, values)) return;
+    // The delete may have set a row of the build aside.
+    if (this.heldApart(rowid)) {
+      this.toOverlay(rowid, values);
+      return;
+    }
     this.all.add(rowid);
     if (folded === null) {
       this.odd.add(rowid);
@@ -180,16 +183,13 @@ export class MemorySearchIndex {
     else this.text.appendFirst(rowid, folded[0] ?? '');
   }
 
-  /** During the build, a shadowed row's new values go to the overlay: whether `rowid` is shadowed. */
-  private toOverlay(rowid: number, values: readonly unknown[]): boolean {
-    if (this.overlay === null || !this.shadowed.has(rowid)) return false;
-    this.all.add(rowid);
-    this.overlay.set(rowid, values);
-    return true;
+  /** Whether `rowid` is held in the overlay: every row once the build is over, during it a row set aside. */
+  private heldApart(rowid: number): boolean {
+    return this.layered && (this.sealed || (this.overlay !== null && this.shadowed.has(rowid)));
   }
 
-  /** After the build a row goes to the overlay, out of the build's postings first if it was in them. */
-  private setAfterBuild(rowid: number, values: readonly unknown[]): void {
+  /** Puts a row in the overlay, out of the build's postings first if it was in them. */
+  private toOverlay(rowid: number, values: readonly unknown[]): void {
     if (!this.overlay?.all.has(rowid)) {
       this.delete(rowid);
       this.overlay ??= MemorySearchIndex.overlayOf(this.columnCount, this.wordTrigrams);

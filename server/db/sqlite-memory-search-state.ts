@@ -154,7 +154,10 @@ export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<v
   }
 }
 
-/** Whether the connection's index of `table` is ready, whether it was read back rather than built, and its rows written since the build. */
+/**
+ * Whether the connection's index of `table` is ready, whether it was read back rather than built,
+ * and its rows written since the build.
+ */
 export function memoryIndexOf(
   runner: StatementRunner,
   table: string,
