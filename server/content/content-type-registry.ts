@@ -73,6 +73,17 @@ export class ContentTypeRegistry {
     return this.loadedVersion;
   }
 
+  /** Whether other servers may change content types (`follow` checks for their changes). */
+  get shared(): boolean {
+    return this.followsOtherServers;
+  }
+
+  /** The registry's version now: after `follow`, which reloads the types when it moved. */
+  async versionNow(): Promise<number> {
+    await this.follow();
+    return this.loadedVersion;
+  }
+
   /** All types, in sidebar order. */
   list(): readonly ContentType[] {
     return this.types;
@@ -81,6 +92,11 @@ export class ContentTypeRegistry {
   /** The type whose slug is `slug`, if any. */
   findBySlug(slug: string): ContentType | undefined {
     return this.bySlug.get(slug);
+  }
+
+  /** The type whose table is `table` as loaded, if any. */
+  findByTable(table: string): ContentType | undefined {
+    return this.byTable.get(table);
   }
 
   /** The type whose table is `table` (the `:type` path segment), or a 404. */

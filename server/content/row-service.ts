@@ -4,6 +4,7 @@ import { timestampNow } from '../../common/datetime-syntax.js';
 import { slugWithSuffix, uniqueSlug } from '../../common/slug-rules.js';
 import { ContentRepository, type RowSelection, type StoredRow } from '../db/content-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
+import { type ReadMarks, type RowExtra, unmarked } from '../db/read-marks.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -27,6 +28,8 @@ export interface RowList {
   rows: ContentRow[];
   total: number;
   filtered: number;
+  /** The content-type registry's version the page's statement saw, where it read one (see read-marks.ts). */
+  registry?: number;
 }
 
 /** One row with its page's resolved SEO meta. */
@@ -34,6 +37,8 @@ export interface RowWithPageMeta {
   row: ContentRow;
   pageMeta: SeoMeta;
   total: number;
+  /** The content-type registry's version the row's statement saw, where it read one (see read-marks.ts). */
+  registry?: number;
 }
 
 /**
@@ -50,8 +55,16 @@ export interface RowActor {
   inTransaction?: (trx: Kysely<QuireDatabase>) => Promise<void>;
 }
 
-/** Adds to rows read what they carry besides their stored fields (a pending schedule: issue 15). */
-export type RowDecorator = (type: ContentType, rows: ContentRow[]) => Promise<void>;
+/**
+ * Adds to rows read what they carry besides their stored fields (a pending schedule: issue 15).
+ * `extras` holds, row by row, what the decorator's `RowExtra` read in the rows' own statement,
+ * or is empty where that read did not run (read-cache pages, the in-memory search's pages).
+ */
+export type RowDecorator = (
+  type: ContentType,
+  rows: ContentRow[],
+  extras: readonly Record<string, unknown>[],
+) => Promise<void>;
 
 /**
  * A write that puts an earlier version of a row back (a revision's or the trash's restore): it is
@@ -108,6 +121,9 @@ export class RowService {
   /** Run on every page and row read, after formatting (see RowDecorator). */
   readonly decorators: RowDecorator[] = [];
 
+  /** Read beside every page's and row's rows, in the same statement, for the decorators (see RowExtra). */
+  readonly extras: RowExtra[] = [];
+
   /** The read cache every write keeps true (null when reads are not run as direct statements). */
   private get cache() {
     return this.writes.cache;
@@ -118,38 +134,46 @@ export class RowService {
     const { selection, page } = options;
     const repository = this.readerNow();
     timer?.lap('filter');
-    const readPage = () => repository.list(type.table, selection, page);
+    const readPage = () => repository.listMarked(type.table, selection, page, this.extras);
     // Pages up to CACHED_PAGE_LIMIT rows are kept until a write (a search costs an index query,
     // even an indexed listing costs more than the lookup). Pages are cached as stored rows:
     // relations are resolved afresh, as related rows may change.
-    const stored =
+    const read =
       this.cache && page.limit <= CACHED_PAGE_LIMIT
-        ? await this.cache.page(type, `${selectionKey(selection)}${JSON.stringify(page)}`, readPage)
+        ? unmarked(
+            await this.cache.page(
+              type,
+              `${selectionKey(selection)}${JSON.stringify(page)}`,
+              async () => (await readPage()).rows,
+            ),
+          )
         : await readPage();
+    const stored = read.rows;
     const relations = await resolveRelations(type, stored, this.registry, repository);
     timer?.lap('data');
-    const { total, filtered } = await this.countsOf(repository, type, selection);
+    const { total, filtered } = await this.countsOf(repository, type, selection, read.marks);
     timer?.lap('count');
     const rows = stored.map((row) => formatRow(type, row, relations));
-    for (const decorate of this.decorators) await decorate(type, rows);
+    for (const decorate of this.decorators) await decorate(type, rows, read.extras);
     timer?.lap('format');
-    return { rows, total, filtered };
+    return { rows, total, filtered, registry: read.marks?.registry };
   }
 
   /** One row by id with its page meta, or a 404. */
   async get(type: ContentType, id: string, timer?: PhaseTimer): Promise<RowWithPageMeta> {
     const repository = this.readerNow();
     timer?.lap('filter');
-    const stored = await repository.findById(type.table, id);
+    const read = await repository.findByIdMarked(type.table, id, this.extras);
     timer?.lap('data');
+    const stored = read.rows[0];
     if (!stored) throw notFound(type, id);
-    const { total } = await this.countsOf(repository, type, ALL_ROWS);
+    const { total } = await this.countsOf(repository, type, ALL_ROWS, read.marks);
     timer?.lap('count');
     const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
-    for (const decorate of this.decorators) await decorate(type, [row]);
+    for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
-    return { row, pageMeta, total };
+    return { row, pageMeta, total, registry: read.marks?.registry };
   }
 
   /** Creates a row from a write body, with the given id or a generated one. */
@@ -378,9 +402,14 @@ export class RowService {
    * Exact `total` and `filtered` of a selection: each from the read cache when there is one,
    * otherwise as the repository counts them (together, kept while no server writes the table).
    */
-  private async countsOf(repository: ContentRepository, type: ContentType, selection: RowSelection) {
+  private async countsOf(
+    repository: ContentRepository,
+    type: ContentType,
+    selection: RowSelection,
+    marks: ReadMarks | null,
+  ) {
     const cache = this.cache;
-    if (!cache) return repository.counts(type.table, selection);
+    if (!cache) return repository.counts(type.table, selection, marks);
     const countOf = (what: RowSelection) => cache.count(type, what, () => repository.count(type.table, what));
     const total = await countOf(ALL_ROWS);
     const unfiltered = selection.equals.length === 0 && !selection.search;

@@ -11,6 +11,15 @@ import {
 import { type DatabaseEngine, type MemorySearchQuery, sameColumns } from './engine.js';
 import { prefixedColumn } from './index-statement.js';
 import { KeptCounts } from './kept-counts.js';
+import {
+  addsColumns,
+  type MarkedRows,
+  markColumns,
+  type ReadMarks,
+  type RowExtra,
+  splitMarks,
+  unmarked,
+} from './read-marks.js';
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -93,9 +102,21 @@ export class ContentRepository {
 
   /** Rows matching a selection, in the requested order, ties broken by id. */
   async list(table: string, selection: RowSelection, page: RowPage): Promise<StoredRow[]> {
+    return (await this.listMarked(table, selection, page, [])).rows;
+  }
+
+  /** `list`, with what its statement saw (see read-marks.ts) and each row's `extras`. */
+  async listMarked(
+    table: string,
+    selection: RowSelection,
+    page: RowPage,
+    extras: readonly RowExtra[],
+  ): Promise<MarkedRows<StoredRow>> {
     const memory = this.memorySearchOf(table, selection);
     const found = memory && (await this.engine.searchIndex.memory?.list(memory, page));
-    if (found) return found;
+    if (found) return unmarked(found);
+    const marked = <Q extends SelectQueryBuilder<Record<string, StoredRow>, string, StoredRow>>(query: Q) =>
+      addsColumns(this.engine, extras) ? query.select(markColumns(this.engine, table, extras)) : query;
     const direction = page.desc ? 'desc' : 'asc';
     // Nulls before values ascending, after them descending, on every engine (SQLite's own order;
     // the list indexes say the same). `id` is never null and keeps its primary key's order.
@@ -119,11 +140,16 @@ export class ContentRepository {
       let ids = this.db.selectFrom(table).select(sql.id('id').as('id'));
       if (where) ids = ids.where(where);
       const pageIds = ordered(ids).limit(page.limit).offset(page.offset);
-      return this.all(ordered(this.db.selectFrom(table).selectAll().where(sql.id('id'), 'in', pageIds)));
+      const rows = this.db.selectFrom(table).selectAll().where(sql.id('id'), 'in', pageIds);
+      return splitMarks(this.engine, await this.all(ordered(marked(rows))), extras);
     }
     let query = this.db.selectFrom(table).selectAll();
     if (where) query = query.where(where);
-    return this.all(ordered(query).limit(page.limit).offset(page.offset));
+    return splitMarks(
+      this.engine,
+      await this.all(ordered(marked(query)).limit(page.limit).offset(page.offset)),
+      extras,
+    );
   }
 
   /** Number of rows matching a selection (all rows when the selection is empty). */
@@ -143,7 +169,7 @@ export class ContentRepository {
    * kept with the number read in their statement and given back while it is unchanged: one small
    * read instead of counting 1M rows again. Elsewhere (SQLite) the read cache keeps them.
    */
-  async counts(table: string, selection: RowSelection): Promise<RowCounts> {
+  async counts(table: string, selection: RowSelection, marks: ReadMarks | null = null): Promise<RowCounts> {
     const rowChanges = this.engine.rowChanges;
     const unfiltered = selection.equals.length === 0 && !selection.search;
     if (!rowChanges) {
@@ -154,7 +180,8 @@ export class ContentRepository {
     const where = unfiltered ? undefined : await this.whereOf(table, selection);
     const totalKey = this.countKey(table, undefined);
     const filteredKey = where ? this.countKey(table, where) : totalKey;
-    const [now] = await this.all(this.db.selectNoFrom(number.as('number')));
+    // The number the page's own statement read, else one read now.
+    const [now] = marks ? [{ number: marks.changes }] : await this.all(this.db.selectNoFrom(number.as('number')));
     const total = this.keptCounts.get(totalKey, String(now.number));
     const filtered = this.keptCounts.get(filteredKey, String(now.number));
     if (total !== undefined && filtered !== undefined) return { total, filtered };
@@ -210,6 +237,20 @@ export class ContentRepository {
     const where = this.plainWhereOf(table, selection);
     if (where) query = query.where(where);
     return query.orderBy(sql.id('id')).execute();
+  }
+
+  /** One row by id (none or one), with what its statement saw (see read-marks.ts) and its `extras`. */
+  async findByIdMarked(table: string, id: string, extras: readonly RowExtra[]): Promise<MarkedRows<StoredRow>> {
+    if (!addsColumns(this.engine, extras)) {
+      const row = await this.findById(table, id);
+      return unmarked(row ? [row] : []);
+    }
+    const query = this.db
+      .selectFrom(table)
+      .selectAll()
+      .select(markColumns(this.engine, table, extras))
+      .where(sql.id('id'), '=', id);
+    return splitMarks(this.engine, await this.all(query), extras);
   }
 
   /** One row by id. */

@@ -151,6 +151,8 @@ export interface RowChangeCounter {
    * content-type change and no re-creation of the table committed between them.
    */
   changeNumber(table: string): AliasableExpression<string>;
+  /** The content-type registry's version a change number was read at (it moves the number too). */
+  registryVersionOf(number: string): number;
 }
 
 /** Reading the database's catalog: which tables, schema objects and indexes exist. */

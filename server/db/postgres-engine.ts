@@ -1,7 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
 import { type IndexShape, indexStatement } from './index-statement.js';
-import { changeNumber, createRowChangesTable, rowsChanged } from './postgres-row-changes.js';
+import { changeNumber, createRowChangesTable, registryVersionOf, rowsChanged } from './postgres-row-changes.js';
 import {
   dropSearchText,
   ensureSearchText,
@@ -43,7 +43,7 @@ export const postgresEngine: DatabaseEngine = {
     sql: { canAnswer: () => true, matches: matchesSearchText },
   },
   // Several servers may share the database: counts kept in memory are checked against these.
-  rowChanges: { create: createRowChangesTable, rowsChanged, changeNumber },
+  rowChanges: { create: createRowChangesTable, rowsChanged, changeNumber, registryVersionOf },
   schema: { hasTable, objectType, indexes },
 };
 

@@ -1,4 +1,4 @@
-import type { Kysely } from 'kysely';
+import { type AliasableExpression, type Kysely, sql } from 'kysely';
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -37,6 +37,16 @@ function forRowsSql(count: number): string {
     FOR_ROWS_SQL.set(count, text);
   }
   return text;
+}
+
+/**
+ * A row's pending change as a JSON object (null when it has none), by a subquery on a row of
+ * `table`: read in a page's own statement where schedules are not kept in memory (PostgreSQL,
+ * whose `to_json` this is; see read-marks.ts `RowExtra`).
+ */
+export function scheduleOfRow(table: string): AliasableExpression<ScheduleRow | null> {
+  return sql<ScheduleRow | null>`(select to_json(s) from ${sql.id(SCHEDULES_TABLE)} s
+    where s.table_name = ${table} and s.row_id = ${sql.id(table, 'id')})`;
 }
 
 /**

@@ -15,7 +15,7 @@ import type { RowList } from '../content/row-service.js';
 import { rowActor } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { sendTimed, type TimedRead } from './send-timed.js';
-import { type Services, typeByTable } from './services.js';
+import { readWithType, type Services, typeByTable } from './services.js';
 
 /** `/cms/:type` and `/cms/:type/:id`: list, read, create, update and delete rows. */
 export function rowRoutes(services: Services): Router {
@@ -68,21 +68,25 @@ export async function readList(
   table: string,
   query: Record<string, unknown>,
 ): Promise<TimedRead<ListResponse>> {
-  const timer = new PhaseTimer();
-  const type = await typeByTable(services, table);
-  const options = parseListQuery(type, query, services.registry);
-  timer.lap('init');
-  const list = await services.rows.list(type, options, timer);
+  const { type, list, timer } = await readWithType(services, table, async (type) => {
+    const timer = new PhaseTimer();
+    const options = parseListQuery(type, query, services.registry);
+    timer.lap('init');
+    const list = await services.rows.list(type, options, timer);
+    return { type, list, timer, registry: list.registry };
+  });
   const time = timer.result();
   return { body: listResponse(type, time, list), serverTiming: PhaseTimer.header(time) };
 }
 
 /** `GET /cms/:type/:id`: one row in the list shape plus its page meta (also served by the fast read path). */
 export async function readRow(services: Services, table: string, id: string): Promise<TimedRead<GetRowResponse>> {
-  const timer = new PhaseTimer();
-  const type = await typeByTable(services, table);
-  timer.lap('init');
-  const found = await services.rows.get(type, id, timer);
+  const { type, found, timer } = await readWithType(services, table, async (type) => {
+    const timer = new PhaseTimer();
+    timer.lap('init');
+    const found = await services.rows.get(type, id, timer);
+    return { type, found, timer, registry: found.registry };
+  });
   const time = timer.result();
   const body: GetRowResponse = {
     ...listResponse(type, time, { rows: [found.row], total: found.total, filtered: 1 }),

@@ -34,6 +34,42 @@ export async function typeByTable({ registry, writes }: Services, table: string)
   return registry.requireByTable(table);
 }
 
+/**
+ * Runs a row read (`read`) with the content type `table` names, as `typeByTable` would give it but
+ * without its round trip where other servers share the database: the read runs on the types as
+ * loaded and its own statement reads the registry's version (`registry` in its result, see
+ * read-marks.ts). Only when that is not the version the types were loaded at, or the read failed
+ * or saw none (no row came back), is the version read now; when it moved, the types are reloaded
+ * and the read runs again on them, as it would have run after `typeByTable`. A change committed
+ * after the read's statement is not the read's to see (nor would it be after `typeByTable`).
+ */
+export async function readWithType<T extends { registry?: number }>(
+  services: Services,
+  table: string,
+  read: (type: ContentType) => Promise<T>,
+): Promise<T> {
+  const { registry, writes } = services;
+  const changing = writes.settled();
+  if (changing) await changing;
+  const loaded = registry.version;
+  const type = registry.shared ? registry.findByTable(table) : undefined;
+  if (type) {
+    let outcome: { value: T } | { error: unknown };
+    try {
+      outcome = { value: await read(type) };
+    } catch (error) {
+      // Types as loaded may name a column or table another server has dropped: checked below.
+      outcome = { error };
+    }
+    const seen = 'value' in outcome ? outcome.value.registry : undefined;
+    if ((seen ?? (await registry.versionNow())) === loaded) {
+      if ('error' in outcome) throw outcome.error;
+      return outcome.value;
+    }
+  }
+  return read(await typeByTable(services, table));
+}
+
 /** Like `typeByTable`, by the type's slug. */
 export async function typeBySlug({ registry, writes }: Services, slug: string): Promise<ContentType> {
   const changing = writes.settled();

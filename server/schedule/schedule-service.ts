@@ -7,7 +7,7 @@ import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentWrites } from '../content/content-writes.js';
 import { parseRowInput } from '../content/row-input.js';
 import type { RowActor, RowService } from '../content/row-service.js';
-import { ScheduleRepository, type ScheduleRow } from '../db/schedule-repository.js';
+import { ScheduleRepository, type ScheduleRow, scheduleOfRow } from '../db/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -19,6 +19,9 @@ export interface SchedulerOptions {
   /** How often due changes are looked for, in ms (default 1000); 0: only when `runDue` is called. */
   pollMs?: number;
 }
+
+/** The name of a row's schedule read in its page's statement (see `RowService.extras`). */
+const SCHEDULE_EXTRA = 'quire:schedule';
 
 /** The column a schedule sets. */
 const STATUS = 'status';
@@ -76,8 +79,17 @@ export class ScheduleService {
     this.now = options.now ?? (() => new Date());
     this.pollMs = options.pollMs ?? 1000;
     const reads = new ScheduleRepository(db, this.reads);
-    rows.decorators.push(async (type, found) => {
+    // Where schedules are not kept (PostgreSQL), each page's statement reads its rows' own.
+    if (!this.reads) rows.extras.push({ name: SCHEDULE_EXTRA, select: scheduleOfRow });
+    rows.decorators.push(async (type, found, extras) => {
       if (found.length === 0) return;
+      if (extras.length === found.length && extras.every((extra) => SCHEDULE_EXTRA in extra)) {
+        found.forEach((row, i) => {
+          const schedule = extras[i][SCHEDULE_EXTRA] as ScheduleRow | null;
+          (row as Record<string, unknown>).schedule = schedule ? shown(schedule) : null;
+        });
+        return;
+      }
       // SQLite's kept schedules without a step through the event loop; else load them (or ask).
       const known = this.keptSchedules() ?? (await this.knownSchedules());
       let byRow = known?.get(type.table);

@@ -17,6 +17,7 @@ import * as schedulesAndHooks from './015-schedules-and-hooks.js';
 import * as rowChanges from './016-row-changes.js';
 import * as listIndexNullOrder from './017-list-index-null-order.js';
 import * as searchIndexInMemory from './018-search-index-in-memory.js';
+import * as changeNumberFunction from './019-change-number-function.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -43,6 +44,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '016-row-changes': rowChanges,
   '017-list-index-null-order': listIndexNullOrder,
   '018-search-index-in-memory': searchIndexInMemory,
+  '019-change-number-function': changeNumberFunction,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */

@@ -1,0 +1,38 @@
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { postgresEngine } from './postgres-engine.js';
+import { addsColumns, markColumns, type RowExtra, splitMarks } from './read-marks.js';
+import { sqliteEngine } from './sqlite-engine.js';
+
+const schedule: RowExtra = { name: 'quire:schedule', select: () => sql`null` };
+
+describe('read marks', () => {
+  it('add nothing on SQLite without extras, and give its rows back as they are', () => {
+    expect(addsColumns(sqliteEngine, [])).toBe(false);
+    expect(markColumns(sqliteEngine, 'news', [])).toEqual([]);
+    const rows = [{ id: 'a', title: 'One' }];
+    const split = splitMarks(sqliteEngine, rows, []);
+    expect(split.rows[0]).toBe(rows[0]);
+    expect(split).toMatchObject({ marks: null, extras: [] });
+  });
+
+  it('split PostgreSQL rows into stored rows, the statement’s marks and each row’s extras', () => {
+    expect(markColumns(postgresEngine, 'news', [schedule])).toHaveLength(2);
+    const read = [
+      { id: 'a', title: 'One', 'quire:schedule': { status: 'published' }, 'quire:changes': '16384:7:42' },
+      { id: 'b', title: 'Two', 'quire:schedule': null, 'quire:changes': '16384:7:42' },
+    ];
+    expect(splitMarks(postgresEngine, read, [schedule])).toEqual({
+      rows: [
+        { id: 'a', title: 'One' },
+        { id: 'b', title: 'Two' },
+      ],
+      marks: { registry: 7, changes: '16384:7:42' },
+      extras: [{ 'quire:schedule': { status: 'published' } }, { 'quire:schedule': null }],
+    });
+  });
+
+  it('have no marks when no row came back (the statement saw nothing to read them from)', () => {
+    expect(splitMarks(postgresEngine, [], [schedule])).toEqual({ rows: [], marks: null, extras: [] });
+  });
+});

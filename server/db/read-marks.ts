@@ -1,0 +1,84 @@
+import type { AliasableExpression, AliasedExpression } from 'kysely';
+import type { DatabaseEngine } from './engine.js';
+
+/**
+ * What a read's own statement saw besides its rows, on an engine whose servers share the database
+ * (PostgreSQL, where every statement is a round trip): the content-type registry's version and the
+ * table's change number. A get or list used to spend three statements on these (the registry's
+ * version before it, the count's change number and the page's schedules after it); read in the
+ * page's statement they cost nothing more, and they are what that very snapshot held.
+ */
+export interface ReadMarks {
+  /** The registry's version (content-type changes by any server), which the change number holds. */
+  registry: number;
+  /** The table's change number (see engine.ts `RowChangeCounter`). */
+  changes: string;
+}
+
+/** A value read beside each row in the same statement, by a subquery on the row (its schedule). */
+export interface RowExtra {
+  /** Its column in the statement: `quire:` and a name, which no content column can be. */
+  name: `quire:${string}`;
+  /** The subquery, on a row of `table`. */
+  select(table: string): AliasableExpression<unknown>;
+}
+
+/** Rows a read found, what its statement saw (null where the engine has no marks, or no row came back), and each row's extras. */
+export interface MarkedRows<Row> {
+  rows: Row[];
+  marks: ReadMarks | null;
+  /** The values of the read's extras, by name, one object per row (empty when it had none). */
+  extras: Record<string, unknown>[];
+}
+
+const CHANGES = 'quire:changes';
+
+/** The columns a read of `table` adds to its rows: its extras, then the marks where the engine keeps them. */
+export function markColumns(
+  engine: DatabaseEngine,
+  table: string,
+  extras: readonly RowExtra[],
+): AliasedExpression<unknown, string>[] {
+  const columns: AliasedExpression<unknown, string>[] = extras.map((extra) => extra.select(table).as(extra.name));
+  if (engine.rowChanges) columns.push(engine.rowChanges.changeNumber(table).as(CHANGES));
+  return columns;
+}
+
+/** Whether a read of this engine with these extras adds columns (`markColumns` is not empty). */
+export function addsColumns(engine: DatabaseEngine, extras: readonly RowExtra[]): boolean {
+  return extras.length > 0 || engine.rowChanges !== undefined;
+}
+
+/** Rows read with `markColumns`, split into the stored rows, the marks and the extras. */
+export function splitMarks<Row extends Record<string, unknown>>(
+  engine: DatabaseEngine,
+  read: readonly Row[],
+  extras: readonly RowExtra[],
+): MarkedRows<Row> {
+  if (!addsColumns(engine, extras)) return unmarked([...read]);
+  const first = read[0];
+  const changes = first === undefined || !engine.rowChanges ? undefined : String(first[CHANGES]);
+  const marks =
+    changes === undefined || !engine.rowChanges
+      ? null
+      : { registry: engine.rowChanges.registryVersionOf(changes), changes };
+  const added = new Set<string>([CHANGES, ...extras.map((extra) => extra.name)]);
+  const rows: Row[] = [];
+  const values: Record<string, unknown>[] = [];
+  for (const marked of read) {
+    const row: Record<string, unknown> = {};
+    const own: Record<string, unknown> = {};
+    for (const [name, value] of Object.entries(marked)) {
+      if (!added.has(name)) row[name] = value;
+      else if (name !== CHANGES) own[name] = value;
+    }
+    rows.push(row as Row);
+    values.push(own);
+  }
+  return { rows, marks, extras: extras.length > 0 ? values : [] };
+}
+
+/** Rows read without marks or extras. */
+export function unmarked<Row>(rows: Row[]): MarkedRows<Row> {
+  return { rows, marks: null, extras: [] };
+}
