@@ -77,7 +77,9 @@ export interface QuireApp {
 export async function createApp(options: AppOptions): Promise<QuireApp> {
   const { database } = options;
   // Servers sharing a PostgreSQL database see each other's content-type changes (SQLite has one writer).
-  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db), database.engine.kind === 'postgres');
+  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db), database.kind === 'postgres', () => {
+    if (database.kind === 'postgres') database.statementNames.forget();
+  });
   await registry.reload();
   // Every change to content tables goes through one write path the read cache sees.
   const writes = new ContentWrites(database.db, database.runner);

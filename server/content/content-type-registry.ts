@@ -23,6 +23,8 @@ export class ContentTypeRegistry {
   constructor(
     private readonly repository: ContentTypeRepository,
     private readonly followsOtherServers = false,
+    /** Told when the types are reloaded (PostgreSQL forgets its prepared `select *`s then). */
+    private readonly onReload: () => void = () => {},
   ) {}
 
   /** (Re)loads the registry; call after any change to content types. */
@@ -33,6 +35,7 @@ export class ContentTypeRegistry {
     this.types = records.map(contentTypeFromRecord);
     this.byTable = new Map(this.types.map((type) => [type.table, type]));
     this.bySlug = new Map(this.types.map((type) => [type.slug, type]));
+    this.onReload();
   }
 
   /**

@@ -5,6 +5,7 @@ import { Kysely, Migrator } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
 import type { PostgresPoolOptions } from './postgres-connection.js';
+import type { StatementNames } from './postgres-statement-names.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
 import type { QuireDatabase } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
@@ -56,6 +57,8 @@ export interface PostgresQuireDb extends OpenDatabase {
   raw: null;
   runner?: undefined;
   file: null;
+  /** The connections' named statements (postgres-statement-names.ts): forgotten when content types change. */
+  statementNames: StatementNames;
 }
 
 /** How to open a database file. */
@@ -131,18 +134,22 @@ export async function openPostgresDatabase(
 ): Promise<PostgresQuireDb> {
   // node-postgres and the PostgreSQL modules load only here: a SQLite server never pays for them
   // (70-100 ms of every start, issue 13).
-  const [{ connectPostgres }, { QuirePostgresDialect }, { postgresEngine }] = await Promise.all([
+  const [{ connectPostgres }, { QuirePostgresDialect }, { postgresEngine }, { StatementNames }] = await Promise.all([
     import('./postgres-connection.js'),
     import('./postgres-dialect.js'),
     import('./postgres-engine.js'),
+    import('./postgres-statement-names.js'),
   ]);
   const { pool } = await connectPostgres(target, options);
+  const statementNames = new StatementNames();
+  pool.on('connect', (client) => statementNames.attach(client));
   const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }) });
   await migrate(db, postgresEngine);
   return {
     kind: 'postgres',
     db,
     engine: postgresEngine,
+    statementNames,
     description: describeTarget(target),
     raw: null,
     file: null,

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { causes, codeOf, PostgresConnectionError, type PostgresFailure } from './postgres-errors.js';
+import { CONNECTION_LIFETIME_S } from './postgres-statement-names.js';
 import { describeHost, type PostgresTarget } from './postgres-url.js';
 
 export {
@@ -61,6 +62,8 @@ export function poolConfig(target: PostgresTarget, options: PostgresPoolOptions 
     // A server that vanished without closing its sockets is noticed instead of waited on.
     keepAlive: true,
     max: options.max,
+    // Its named statements go with it (postgres-statement-names.ts).
+    maxLifetimeSeconds: CONNECTION_LIFETIME_S,
   };
 }
 

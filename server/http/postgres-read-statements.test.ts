@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
@@ -21,29 +21,34 @@ describe.skipIf(!postgres.available)(`reads on PostgreSQL${skipNote(postgres)}`,
   let a: PostgresTestServer;
   let b: PostgresTestServer;
 
+  /** Statements sent while recording (every client of this process), as their SQL texts. */
+  let sent: string[] | null = null;
+
   beforeAll(async () => {
+    // Installed before the servers connect: their connections wrap `query` as they find it.
+    const query = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const [text] = args;
+      sent?.push(typeof text === 'string' ? text : String((text as { text?: string }).text));
+      return (query as (...all: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
     a = await startPostgresTestServer(database().target, quiet);
     b = await startPostgresTestServer(database().target, quiet);
   });
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
-  });
-  afterEach(() => {
     vi.restoreAllMocks();
   });
 
-  /** The SQL texts of the statements `work` sends (every client of this process). */
+  /** The SQL texts of the statements `work` sends. */
   async function statementsOf(work: () => Promise<void>): Promise<string[]> {
-    const sent: string[] = [];
-    const query = pg.Client.prototype.query;
-    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
-      const [text] = args;
-      sent.push(typeof text === 'string' ? text : String((text as { text?: string }).text));
-      return (query as (...all: unknown[]) => unknown).apply(this, args);
-    } as typeof query);
-    await work();
-    vi.restoreAllMocks();
-    return sent;
+    sent = [];
+    try {
+      await work();
+      return sent;
+    } finally {
+      sent = null;
+    }
   }
 
   const create = async (server: PostgresTestServer, title: string, status: string) => {
