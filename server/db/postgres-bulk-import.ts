@@ -90,6 +90,12 @@ export async function runPostgresBulkImport(
       await written;
       if (!commit) throw new Refused();
       for (const index of rebuilt) await sql.raw(index.definition).execute(db);
+      // Fresh statistics for the planner, committed with the rows. Without them (autovacuum may be
+      // off, or not yet round) PostgreSQL planned a list of one status in title order as a scan of
+      // every row of that status and a sort: 47 ms at 100k rows, against 3.6 ms on the index
+      // after ANALYZE (which took 0.2 s; it reads a sample, so about as long at 1M).
+      await sql`analyze ${sql.table(table)}`.execute(db);
+      if (searched && searched.length > 0) await sql`analyze ${sql.table(searchTextName(table))}`.execute(db);
       // Servers keeping counts of this table count again once the import commits.
       await database.engine.rowChanges?.rowsChanged(trxDb, table);
     });

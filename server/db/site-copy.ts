@@ -145,6 +145,8 @@ export async function inTargetTransaction<T>(
       async reindex(table, columns) {
         await target.engine.searchIndex.drop(db, table);
         await target.engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
+        // The planner's statistics of the copied rows, as after an import (postgres-bulk-import.ts).
+        if (target.kind === 'postgres') await sql`analyze ${sql.table(table)}`.execute(db);
       },
       async insertMedia(media) {
         await loose(db)

@@ -129,6 +129,10 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
         n: string;
       }>`select count(*) as n from ${sql.table(searchTextName('menu_items'))}`.execute(pg.db);
       expect(Number(rows[0].n)).toBe(5);
+      // The import analyzed both tables: the planner has statistics of their columns at once.
+      const analyzed = await sql<{ table: string }>`select distinct tablename as table from pg_stats
+        where tablename = any(${['menu_items', searchTextName('menu_items')]}::text[])`.execute(pg.db);
+      expect(analyzed.rows.map((row) => row.table).sort()).toEqual(['menu_items', searchTextName('menu_items')].sort());
     } finally {
       await pg.close();
     }
