@@ -37,8 +37,15 @@ const fmt = (x) => (x < 10 && !Number.isInteger(x) ? x.toFixed(1) : Math.round(x
 /** Fewer completed requests than this in a run: no ratio and no verdict on a ratio from it. */
 const MIN_DONE = 20;
 const few = (x) => x.completed !== undefined && x.completed < MIN_DONE;
-const ratioOf = (q, f) => (few(q) || few(f) || f.rps <= 0 ? Number.NaN : q.rps / f.rps);
-const ratioText = (ratio) => (Number.isNaN(ratio) ? `— (< ${MIN_DONE} done)` : ratio.toFixed(2));
+/** A floor that failed requests gives no ratio either: its rate is not that of the work asked. */
+const floorFailed = (f) => (f.errors ?? 0) > 0;
+const ratioOf = (q, f) => (few(q) || few(f) || floorFailed(f) || f.rps <= 0 ? Number.NaN : q.rps / f.rps);
+const ratioText = (ratio, f) =>
+  !Number.isNaN(ratio)
+    ? ratio.toFixed(2)
+    : floorFailed(f) && !few(f)
+      ? '— (the floor failed)'
+      : `— (< ${MIN_DONE} done)`;
 const ms = (x, p) => (x.completed === 0 ? '—' : x[p]);
 const done = (x) => (x.completed === undefined ? '' : ` (${fmt(x.completed)} done)`);
 const mark = (met) => (met === null ? '' : met ? ' ✓' : ' ✗');
@@ -105,7 +112,7 @@ function distinctRows(report, verdicts) {
             ? '—'
             : `${(100 * a.repeatShare).toFixed(0)} %`;
         rows.push(
-          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)}${note} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio)} | ${repeated} | ${goals}${mark(met)} |`,
+          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(a.rps)}${done(a)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${fmt(b.rps)}${done(b)}${errors(b)}${note} | ${ms(b, 'p50')} | ${ms(b, 'p99')} | ${ratioText(ratio, b)} | ${repeated} | ${goals}${mark(met)} |`,
         );
         if (met !== null) verdicts.push({ what: verdictName(`distinct ${workload} ${label(r.n)}`, engine), met });
       }
@@ -132,7 +139,7 @@ function cacheRows(report, verdicts) {
           met = q[workload].rps >= target[r.n] && !q[workload].non2xx;
         }
         rows.push(
-          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(q[workload].rps)}${done(q[workload])}${errors(q[workload])} | ${ms(q[workload], 'p50')} | ${ms(q[workload], 'p99')} | ${fmt(f[workload].rps)}${done(f[workload])}${errors(f[workload])}${note} | ${ms(f[workload], 'p50')} | ${ms(f[workload], 'p99')} | ${ratioText(ratio)} | ${goal}${mark(met)} |`,
+          `| ${label(r.n)} | ${engine} | ${workload} | ${fmt(q[workload].rps)}${done(q[workload])}${errors(q[workload])} | ${ms(q[workload], 'p50')} | ${ms(q[workload], 'p99')} | ${fmt(f[workload].rps)}${done(f[workload])}${errors(f[workload])}${note} | ${ms(f[workload], 'p50')} | ${ms(f[workload], 'p99')} | ${ratioText(ratio, f[workload])} | ${goal}${mark(met)} |`,
         );
         if (met !== null) verdicts.push({ what: verdictName(`cache ${workload} ${label(r.n)}`, engine), met });
       }

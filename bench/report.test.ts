@@ -80,6 +80,24 @@ describe('RESULTS.md with both engines', () => {
   });
 });
 
+describe('RESULTS.md where the floor failed requests', () => {
+  it('gives no ratio and no verdict on one: the floor did not do the work asked', () => {
+    const floor = system(500);
+    floor.create = figures(2000, { errors: 99056 });
+    const markdown: string = resultsMarkdown({
+      header: [],
+      peer: null,
+      report: [{ n: 100000, engines: { sqlite: engine(150000) }, systems: { quire: system(3000), floor } }],
+    });
+    const [cacheCreate] = rowsOf(markdown, '| 100k | sqlite | create | 3,000').slice(-1);
+    expect(cacheCreate).toContain(
+      '| 2,000 (16,000 done) (99,056 errors) | 2 | 9 | — (the floor failed) | >= 0.7 x floor |',
+    );
+    expect(rowsOf(markdown, 'Targets met:')[0]).not.toContain('cache create');
+    expect(markdown).not.toMatch(/Targets missed:.*cache create/);
+  });
+});
+
 describe('RESULTS.md from runs without a PostgreSQL floor or without SQLite', () => {
   it('compares PostgreSQL with the SQLite floor when its own did not run, and says so', () => {
     const markdown: string = resultsMarkdown({
