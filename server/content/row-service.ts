@@ -1,7 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ColumnValue, ContentRow, SeoMeta } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
-import { slugWithSuffix, uniqueSlug } from '../../common/slug-rules.js';
 import { ContentRepository, type RowSelection, type StoredRow } from '../db/content-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { type ReadMarks, type RowExtra, unmarked } from '../db/read-marks.js';
@@ -20,7 +19,7 @@ import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput, type RowInput } from './row-input.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
-import { assignSlugs } from './slug-columns.js';
+import { SlugPicker } from './slug-picker.js';
 import { withoutUnchanged } from './unchanged-columns.js';
 
 /** A page of rows with the counts the list endpoint reports. */
@@ -77,9 +76,6 @@ export interface RestoreWrite {
 /** How long written rows wait before they are moved into the search index in one batch. */
 const SEARCH_FLUSH_DELAY_MS = 500;
 
-/** Candidates probed after a slug hint before reading every `base-N` instead. */
-const MAX_SLUG_PROBES = 64;
-
 /** Runs of a write that lost a unique-index race to a concurrent writer, before it is a 409. */
 const MAX_WRITE_ATTEMPTS = 5;
 
@@ -116,7 +112,11 @@ export class RowService {
     // Reads never run direct statements on the connection while a write's transaction is open there.
     this.reader = new ContentRepository(db, engine, writes.reads ?? runner);
     this.queuedReader = new ContentRepository(db, engine);
+    this.slugs = new SlugPicker(writes);
   }
+
+  /** Picks the free slugs of creates and updates. */
+  private readonly slugs: SlugPicker;
 
   /** Run on every page and row read, after formatting (see RowDecorator). */
   readonly decorators: RowDecorator[] = [];
@@ -196,7 +196,7 @@ export class RowService {
         });
       }
       const now = timestampNow();
-      const values = await this.withSlugs(repository, type, input, null, rowId, lockSlugs, write);
+      const values = await this.slugs.assign(repository, type, input, null, rowId, lockSlugs, write);
       await checkRelationTargets(type, values, this.registry, repository);
       const stored = newStoredRow(type, rowId, values, input, now, actor ? actor.name : this.editorName);
       if (restore?.created) {
@@ -223,7 +223,7 @@ export class RowService {
       const current = await repository.findById(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
-      const values = await this.withSlugs(repository, type, input, current, id, lockSlugs);
+      const values = await this.slugs.assign(repository, type, input, current, id, lockSlugs);
       await checkRelationTargets(type, values, this.registry, repository);
       const changes: StoredRow = {};
       for (const [name, value] of values) changes[name] = toStored(type, name, value);
@@ -254,68 +254,6 @@ export class RowService {
       write.changes.push({ before: current, after: null });
       return row;
     });
-  }
-
-  /** Slug columns filled in by the shared rules, with this write's view of taken slugs. */
-  private withSlugs(
-    repository: ContentRepository,
-    type: ContentType,
-    input: RowInput,
-    current: StoredRow | null,
-    id: string,
-    lockSlugs: (column: string, base: string) => Promise<void>,
-    write?: WriteLog,
-  ): Promise<Map<string, ColumnValue>> {
-    return assignSlugs(type, input, current, {
-      isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
-      firstFree: async (column, base) => {
-        // Writers running in parallel (PostgreSQL) choosing a slug from the same base take turns, each
-        // seeing the last one's row, rather than all choosing the same slug and all but one failing.
-        // Other bases go on in parallel: the rare base whose numbered slug another base can also
-        // give ("news" → "news-2", "News 2") loses a unique-index race and runs again (see `write`).
-        await lockSlugs(column, base);
-        return this.freeSlug(repository, type, column, base, id, write);
-      },
-    });
-  }
-
-  /**
-   * The first free slug for `base` (`base`, `base-2`, `base-3`...). A create remembers how far the
-   * taken run reaches, so the next create with the same base probes one candidate instead of
-   * reading every `base-N` (a thousand "Untitled" rows would otherwise make each create slower).
-   * Hints are only used and kept while no row has been deleted or renamed since.
-   */
-  private async freeSlug(
-    repository: ContentRepository,
-    type: ContentType,
-    column: string,
-    base: string,
-    id: string,
-    write: WriteLog | undefined,
-  ): Promise<string> {
-    // Hints serve creates only: an update's own slug is not "taken" for itself.
-    const cache = write?.gapToken === undefined ? null : this.cache;
-    const hint = cache?.slugHint(type, column, base);
-    let n: number | undefined;
-    // Everything up to the hint is taken and nothing was freed since, so the first free candidate
-    // after it is the first free one (concurrent creates may have taken a few more meanwhile).
-    for (let k = (hint ?? 0) + 1; hint !== undefined && k <= hint + MAX_SLUG_PROBES; k++) {
-      if (!(await repository.isTaken(type.table, column, slugWithSuffix(base, k), id))) {
-        n = k;
-        break;
-      }
-    }
-    if (n === undefined) {
-      const taken = await repository.valuesStartingWith(type.table, column, base, id);
-      const slug = uniqueSlug(base, (candidate) => taken.has(candidate));
-      n = slug === base ? 1 : Number(slug.slice(slug.lastIndexOf('-') + 1));
-    }
-    const slug = slugWithSuffix(base, n);
-    if (cache && write?.gapToken !== undefined) {
-      const gapToken = write.gapToken;
-      write.whenKept.push(() => cache.rememberSlug(type, column, base, n, gapToken));
-    }
-    return slug;
   }
 
   /**
