@@ -29,7 +29,10 @@ export class StatementNames {
 
   /** Names the statements of `client` from now on (call once per connection, when it is made). */
   attach(client: pg.ClientBase): void {
-    const run = client.query.bind(client) as unknown as (...args: unknown[]) => Promise<pg.QueryResult>;
+    // The class's query, looked up at each call: a wrapper of it installed later (a test's spy on
+    // Client.prototype.query) still sees every statement.
+    const own = Object.getPrototypeOf(client) as { query: (...args: unknown[]) => Promise<pg.QueryResult> };
+    const run = (...args: unknown[]) => own.query.apply(client, args);
     const state = { names: new Map<string, string>(), generation: this.generation, made: 0, off: false, open: false };
     const named = (text: string): string | undefined => {
       if (state.generation !== this.generation) {
