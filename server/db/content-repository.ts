@@ -9,6 +9,7 @@ import {
   sql,
 } from 'kysely';
 import { type DatabaseEngine, type MemorySearchQuery, sameColumns } from './engine.js';
+import { conditionSql, type FilterCondition } from './filter-conditions.js';
 import { prefixedColumn } from './index-statement.js';
 import { KeptCounts } from './kept-counts.js';
 import {
@@ -23,28 +24,8 @@ import {
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
 
-/** The SQL of the order comparisons (fixed strings: never from a request). */
-const ORDER_SQL = { lt: '<', le: '<=', gt: '>', ge: '>=' } as const;
-
 /** A stored content row: column name to SQL value. */
 export type StoredRow = Record<string, unknown>;
-
-/** How a filter compares a column with its value (common/filter-syntax.ts; `:empty` is `eq` null). */
-export type ConditionOperator = 'eq' | 'ne' | 'lt' | 'le' | 'gt' | 'ge' | 'in';
-
-/**
- * One filter: `column <op> value` (`eq` when `op` is absent), or with `match: 'contains'` "the
- * column's JSON array holds value". A null value means "no value" (`eq`) or "has a value" (`ne`);
- * `in` has an array of values. With `through`, the column holds ids of `through.table` rows and the
- * condition is on those rows' `through.column` (a relation by its target's slug).
- */
-export interface FilterCondition {
-  column: string;
-  op?: ConditionOperator;
-  value: unknown;
-  match?: 'equals' | 'contains';
-  through?: { table: string; column: string };
-}
 
 /** What the list query selects; every column name has been checked against the registry. */
 export interface RowSelection {
@@ -385,42 +366,7 @@ export class ContentRepository {
   }
 
   private equalsOf(selection: RowSelection): Expression<SqlBool>[] {
-    return selection.equals.map((condition) => this.conditionOf(condition));
-  }
-
-  private conditionOf(condition: FilterCondition): Expression<SqlBool> {
-    const { column, value, match, through } = condition;
-    const op = condition.op ?? 'eq';
-    const id = sql.id(column);
-    if (through) {
-      // Through the target's (indexed, unique) slug: `in (select id ...)` keeps this column's index.
-      const inner: FilterCondition = { column: through.column, op: op === 'ne' ? 'eq' : op, value };
-      const ids = this.db.selectFrom(through.table).select(sql.id('id').as('id')).where(this.conditionOf(inner));
-      return op === 'ne' ? sql<SqlBool>`(${id} is null or ${id} not in ${ids})` : sql<SqlBool>`${id} in ${ids}`;
-    }
-    if (value === null) {
-      // `= NULL` would match nothing; tags store an empty list as `[]`.
-      const empty = match === 'contains' ? sql<SqlBool>`(${id} is null or ${id} = '[]')` : sql<SqlBool>`${id} is null`;
-      return op === 'ne' ? sql<SqlBool>`not (${empty})` : empty;
-    }
-    const contains = (one: unknown) => this.engine.jsonArrayContains(column, one);
-    switch (op) {
-      case 'eq':
-        if (!this.engine.canHold(value)) return sql<SqlBool>`false`;
-        return match === 'contains' ? contains(value) : sql<SqlBool>`${id} = ${value}`;
-      case 'ne':
-        // A row without a value is not equal to the value either.
-        return match === 'contains'
-          ? sql<SqlBool>`(${id} is null or not (${contains(value)}))`
-          : sql<SqlBool>`(${id} is null or ${id} <> ${value})`;
-      case 'in': {
-        const values = value as unknown[];
-        if (match === 'contains') return sql<SqlBool>`(${sql.join(values.map(contains), sql` or `)})`;
-        return sql<SqlBool>`${id} in (${sql.join(values)})`;
-      }
-      default:
-        return sql<SqlBool>`${id} ${sql.raw(ORDER_SQL[op])} ${value}`;
-    }
+    return selection.equals.map((condition) => conditionSql(this.db, this.engine, condition));
   }
 
   private hasSearchIndex(table: string, columns: readonly string[]): Promise<boolean> {

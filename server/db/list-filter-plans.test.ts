@@ -1,9 +1,10 @@
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
-import { ContentRepository, type FilterCondition } from './content-repository.js';
+import { ContentRepository } from './content-repository.js';
 import { createContentTable } from './content-schema-repository.js';
 import { openDatabase } from './database.js';
+import type { FilterCondition } from './filter-conditions.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
