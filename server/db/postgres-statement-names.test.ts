@@ -73,6 +73,15 @@ describe.skipIf(!postgres.available)(`named statements${skipNote(postgres)}`, ()
     await client.query('commit', []);
   });
 
+  it('stops naming on a connection whose server has its names for other statements (a pooler between)', async () => {
+    // What a transaction-mode pooler shows: the session already holds the name this connection picks next.
+    const next = (await prepared()).size;
+    await client.query(`prepare quire_${next} as select 'another server session' as who`);
+    expect((await client.query('select body from notes where id = $1', [1])).rows).toEqual([{ body: 'first' }]);
+    expect((await client.query('select id from notes where body = $1', ['first'])).rows).toEqual([{ id: 1 }]);
+    expect([...(await prepared()).values()]).not.toContain('select id from notes where body = $1');
+  });
+
   it('names at most 100 texts on one connection, and runs the others as before', async () => {
     for (let i = 0; i < 120; i++) {
       expect((await client.query(`select $1::int + ${i} as n`, [1])).rows).toEqual([{ n: 1 + i }]);

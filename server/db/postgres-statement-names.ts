@@ -15,8 +15,9 @@ import type pg from 'pg';
  *   makes every connection prepare its texts again under new names. A statement that fails so
  *   anyway (another server's change this one has not heard of yet) is run again unnamed when it is
  *   outside a transaction; inside one the transaction has failed, and the error stands.
- * - A connection whose server does not know a name it prepared (a pooler in transaction mode in
- *   between) stops naming and runs the statement again unnamed, likewise outside a transaction.
+ * - A connection whose server does not know a name it prepared, or has it for another statement
+ *   (a pooler in transaction mode in between, older than PgBouncer 1.21's prepared statements),
+ *   stops naming and runs the statement again unnamed, likewise outside a transaction.
  */
 export class StatementNames {
   /** Moved by `forget`: a connection that saw an older one starts its names afresh. */
@@ -88,6 +89,8 @@ function staleness(error: unknown): 'columns changed' | 'unknown name' | null {
   const { code, message } = error as { code?: unknown; message?: unknown };
   // 0A000 is also "feature not supported" in general: only this message is a stale plan.
   if (code === '0A000' && String(message).includes('cached plan must not change result type')) return 'columns changed';
-  if (code === '26000') return 'unknown name';
+  // 26000: the server does not know the name; 42P05: it knows it for another statement. Both mean a
+  // pooler in transaction mode passes the connection's statements to other server sessions.
+  if (code === '26000' || code === '42P05') return 'unknown name';
   return null;
 }
