@@ -287,6 +287,9 @@ export class RowService {
         this.scheduleSearchFlush(type);
         return result;
       } catch (error) {
+        // A statement prepared before another server changed the table's columns failed: nothing
+        // was kept, and run again the write's statements are prepared anew.
+        if (this.engine.isStaleStatement(error) && attempt < MAX_WRITE_ATTEMPTS) continue;
         if (!this.engine.isUniqueViolation(error)) throw error;
         // Writers in parallel (PostgreSQL) can each pick the same free slug or id; the loser's unique
         // index waits for the winner's commit and then refuses. Nothing of the write was kept, so it

@@ -48,6 +48,11 @@ export interface DatabaseEngine {
   /** Whether an error is a unique-constraint failure (a conflict the client can fix). */
   isUniqueViolation(error: unknown): boolean;
   /**
+   * Whether a write failed on a statement prepared before its table's columns changed (PostgreSQL's
+   * named statements): run again, it is prepared anew.
+   */
+  isStaleStatement(error: unknown): boolean;
+  /**
    * Takes a lock on `key` that the transaction `db` holds until it ends, which other writers taking
    * the same key wait for (PostgreSQL's parallel writers); nothing where writes already run one at
    * a time (SQLite).

@@ -9,6 +9,7 @@ import {
   rowWrittenInSearchIndex,
   searchTextColumns,
 } from './postgres-search-index.js';
+import { isStaleStatement } from './postgres-statement-names.js';
 
 /**
  * The PostgreSQL engine: Quire's column types mapped so rows read back as on SQLite, search through
@@ -28,6 +29,7 @@ export const postgresEngine: DatabaseEngine = {
   // NULL is larger than any value in its b-tree order: lists and their indexes say `nulls first`.
   sortsNullsFirst: false,
   isUniqueViolation,
+  isStaleStatement,
   // A transaction-level advisory lock: released by COMMIT or ROLLBACK, never left behind.
   lockUntilCommit: async (db, key) => {
     await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);

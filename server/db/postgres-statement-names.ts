@@ -13,8 +13,9 @@ import type pg from 'pg';
  * - A named `select *` fails ("cached plan must not change result type") once its table's columns
  *   change. `forget()` (called when the content types are reloaded, after any server's change)
  *   makes every connection prepare its texts again under new names. A statement that fails so
- *   anyway (another server's change this one has not heard of yet) is run again unnamed when it is
- *   outside a transaction; inside one the transaction has failed, and the error stands.
+ *   anyway (another server's change this one has not heard of yet) makes every connection forget,
+ *   and is run again unnamed when it is outside a transaction; inside one the transaction has
+ *   failed, and the row write runs again (`isStaleStatement`, RowService).
  * - A connection whose server does not know a name it prepared, or has it for another statement
  *   (a pooler in transaction mode in between, older than PgBouncer 1.21's prepared statements),
  *   stops naming and runs the statement again unnamed, likewise outside a transaction.
@@ -63,6 +64,8 @@ export class StatementNames {
         if (stale === null) throw error;
         state.names.delete(text);
         if (stale === 'unknown name') state.off = true;
+        // The table's other statements, on every connection, are as stale as this one.
+        else this.forget();
         if (inTransaction) throw error;
         return run(text, values);
       });
@@ -82,6 +85,11 @@ const NAMEABLE = /^\s*(select|insert|update|delete|with)\b/i;
 /** A transaction's start and end as Kysely sends them (`rollback to savepoint` keeps it open). */
 const BEGIN = /^\s*(begin|start\s+transaction)\b/i;
 const END = /^\s*(commit|end|rollback(?!\s+to\b))\b/i;
+
+/** Whether `error` is a named statement's that went stale when its table's columns changed. */
+export function isStaleStatement(error: unknown): boolean {
+  return staleness(error) === 'columns changed';
+}
 
 /** Why a named statement failed where an unnamed one would not have, or null. */
 function staleness(error: unknown): 'columns changed' | 'unknown name' | null {

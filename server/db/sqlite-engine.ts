@@ -18,6 +18,8 @@ export const sqliteEngine: DatabaseEngine = {
   // NULL is smaller than any value in its comparisons.
   sortsNullsFirst: true,
   isUniqueViolation,
+  // Its prepared statements are SQLite's own, which prepare themselves again after a schema change.
+  isStaleStatement: () => false,
   // One writer at a time already (group commit runs writes one after another).
   lockUntilCommit: async () => {},
   searchIndex: {

@@ -1,5 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { poolConfig } from '../db/postgres-connection.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
@@ -102,6 +103,28 @@ describe.skipIf(!postgres.available)(`reads on PostgreSQL${skipNote(postgres)}`,
       expect([again.body.filtered, next.body.filtered, next.body.total]).toEqual([2, 2, 3]);
     });
     expect(pages).toHaveLength(2);
+  });
+
+  it('run a write again whose prepared statement went stale inside its transaction', async () => {
+    const id = await create(a, 'Library week', 'draft');
+    // Sequential writes reuse the pool's last connection, which prepares the write's `select *`.
+    for (const title of ['Library week 2', 'Library week 3']) {
+      expect((await call(a, 'PATCH', `/cms/news/${id}`, { title })).status).toBe(200);
+    }
+    // Columns changed after A last checked the registry (as another server's change in between).
+    const direct = new pg.Client(poolConfig(database().target));
+    await direct.connect();
+    try {
+      await direct.query('alter table news add column aside text');
+      const updated = await call(a, 'PATCH', `/cms/news/${id}`, { title: 'Library weekend' });
+      expect(updated.status, JSON.stringify(updated.body)).toBe(200);
+      expect((await call(a, 'GET', `/cms/news/${id}`)).body.rows[0].title).toBe('Library weekend');
+      await direct.query('alter table news drop column aside');
+      expect((await call(a, 'PATCH', `/cms/news/${id}`, { title: 'Library week' })).status).toBe(200);
+    } finally {
+      await direct.end();
+    }
+    expect(a.errors).toEqual([]);
   });
 
   it('answer on content types as the other server changed them, without asking first', async () => {
