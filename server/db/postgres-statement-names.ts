@@ -62,9 +62,9 @@ export class StatementNames {
       return run({ name, text, values }).catch((error: unknown) => {
         const stale = staleness(error);
         if (stale === null) throw error;
-        state.names.delete(text);
+        // Either way this text is not run under its name again: the connection names nothing more,
+        // or every connection (whose statements on the table are as stale) starts its names afresh.
         if (stale === 'unknown name') state.off = true;
-        // The table's other statements, on every connection, are as stale as this one.
         else this.forget();
         if (inTransaction) throw error;
         return run(text, values);

@@ -52,10 +52,10 @@ export function addsColumns(engine: DatabaseEngine, extras: readonly RowExtra[])
 /** Rows read with `markColumns`, split into the stored rows, the marks and the extras. */
 export function splitMarks<Row extends Record<string, unknown>>(
   engine: DatabaseEngine,
-  read: readonly Row[],
+  read: Row[],
   extras: readonly RowExtra[],
 ): MarkedRows<Row> {
-  if (!addsColumns(engine, extras)) return unmarked([...read]);
+  if (!addsColumns(engine, extras)) return unmarked(read);
   const first = read[0];
   const changes = first === undefined || !engine.rowChanges ? undefined : String(first[CHANGES]);
   const marks =
