@@ -1,4 +1,4 @@
-import type { AliasableExpression, ColumnDataType, Expression, Kysely, SqlBool } from 'kysely';
+import type { AliasableExpression, ColumnDataType, Expression, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { SqlType } from '../fields/field.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -116,21 +116,34 @@ export interface SqlSearchIndex {
  * cannot answer this one now (still building, a write under way): the caller then plans SQL.
  */
 export interface MemorySearch {
-  count(query: MemorySearchQuery): Promise<number | null>;
-  list(query: MemorySearchQuery, page: MemorySearchPage): Promise<Record<string, unknown>[] | null>;
+  /**
+   * `seen`: the table's change number read since the request began (a list's page read it), which
+   * an engine whose index follows other servers' writes (PostgreSQL) then need not read again.
+   */
+  count(query: MemorySearchRequest, seen?: string): Promise<number | null>;
+  list(query: MemorySearchRequest, page: MemorySearchPage): Promise<Record<string, unknown>[] | null>;
+  /** Whether `list` reads the page's rows with `page.marked` (its rows then carry the marks). */
+  readonly readsMarks: boolean;
   /** Starts building the index of `table` if it has none yet (a table is being read). */
-  warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void;
+  warm(db: Kysely<unknown>, runner: StatementRunner | undefined, table: string): void;
 }
 
-/** A search as the repository plans it: keywords over columns, and the selection's other conditions. */
-export interface MemorySearchQuery {
+/**
+ * A search as the repository plans it: keywords over columns, and the selection's other conditions;
+ * `runner` is the reading connection's, where the repository has one (SQLite's index answers only
+ * through it).
+ */
+export interface MemorySearchRequest {
   db: Kysely<unknown>;
-  runner: StatementRunner;
+  runner?: StatementRunner;
   table: string;
   columns: readonly string[];
   keywords: readonly string[];
   equals: readonly Expression<SqlBool>[];
 }
+
+/** A search on a reading connection (SQLite's in-memory index answers these). */
+export type MemorySearchQuery = MemorySearchRequest & { runner: StatementRunner };
 
 /** Order and window of a page (as the repository's `RowPage`). */
 export interface MemorySearchPage {
@@ -138,7 +151,19 @@ export interface MemorySearchPage {
   desc: boolean;
   limit: number;
   offset: number;
+  /**
+   * Puts a query of the table in the page's order exactly as the repository's lists do (nulls, the
+   * text prefix the list indexes hold, ties by id), so that those indexes serve it.
+   */
+  ordered?: RowQueryStep;
+  /** Adds the list's read marks (read-marks.ts) to the query reading the page's rows. */
+  marked?: RowQueryStep;
 }
+
+/** A step applied to a query of a content table's rows (its order, its added columns). */
+export type RowQueryStep = <Q extends SelectQueryBuilder<Record<string, Record<string, unknown>>, string, object>>(
+  query: Q,
+) => Q;
 
 /**
  * A number per content table that every committed row write raises in its own transaction, so a

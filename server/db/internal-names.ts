@@ -31,7 +31,10 @@ export type InternalKind =
   | 'unique'
   | 'count'
   | 'search'
-  | 'search_trgm';
+  | 'search_trgm'
+  | 'search_changed'
+  | 'search_number'
+  | 'search_removed';
 
 /** Prefix of every internal name (content tables can never start with it). */
 export const INTERNAL_PREFIX = 'quire_';
@@ -70,6 +73,21 @@ export function searchTextName(table: string): string {
 /** The trigram index of one column of PostgreSQL's search table of `table`. */
 export function searchTextIndexName(table: string, column: string): string {
   return internalName('search_trgm', table, column);
+}
+
+/** The index of PostgreSQL's search table of `table` by writing transaction (postgres-memory-search.ts). */
+export function searchChangedIndexName(table: string): string {
+  return internalName('search_changed', table);
+}
+
+/** The unique index of PostgreSQL's search table of `table` by row number (a page's rows are read by it). */
+export function searchNumberIndexName(table: string): string {
+  return internalName('search_number', table);
+}
+
+/** The trigger that notes rows deleted from PostgreSQL's search table of `table`. */
+export function searchRemovedTriggerName(table: string): string {
+  return internalName('search_removed', table);
 }
 
 /** A SQL index of a content table over `columns` (the `id` tie-breaker it may end with is not named). */

@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
 import { type IndexShape, indexStatement } from './index-statement.js';
+import { postgresMemorySearch } from './postgres-memory-search.js';
 import { changeNumber, createRowChangesTable, registryVersionOf, rowsChanged } from './postgres-row-changes.js';
 import {
   dropSearchText,
@@ -43,6 +44,9 @@ export const postgresEngine: DatabaseEngine = {
     flushes: false,
     indexedColumns: searchTextColumns,
     sql: { canAnswer: () => true, matches: matchesSearchText },
+    // Searches are answered from an index in the server's memory once it is built, in step with
+    // every server's writes (postgres-memory-search.ts); the search table answers meanwhile.
+    memory: postgresMemorySearch,
   },
   // Several servers may share the database: counts kept in memory are checked against these.
   rowChanges: { create: createRowChangesTable, rowsChanged, changeNumber, registryVersionOf },

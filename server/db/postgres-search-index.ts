@@ -1,6 +1,12 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { sameColumns } from './engine.js';
-import { searchTextIndexName, searchTextName } from './internal-names.js';
+import {
+  searchChangedIndexName,
+  searchNumberIndexName,
+  searchRemovedTriggerName,
+  searchTextIndexName,
+  searchTextName,
+} from './internal-names.js';
 import { foldForSearch } from './search-folding.js';
 
 /**
@@ -19,7 +25,20 @@ import { foldForSearch } from './search-folding.js';
  *   write path with the stored row); deletes cascade through the side table's foreign key. Nothing
  *   is pending, so a flush has nothing to do.
  * - Its columns are `collate "C"`: LIKE is then a byte-wise comparison, whatever the database's locale.
+ * - Each row also has a number (`quire:n`, never reused: the in-memory index's row number) and the
+ *   id of the transaction that last wrote it (`quire:x`); a delete notes the number and its
+ *   transaction in SEARCH_REMOVED. A server's in-memory index (postgres-memory-search.ts) brings
+ *   itself in step by reading the rows written, and the numbers removed, by transactions its
+ *   snapshot did not see.
  */
+
+/** Numbers of search-table rows deleted, with the deleting transaction (shared by every content table). */
+export const SEARCH_REMOVED = 'quire_search_removed';
+/** The trigger function that notes deleted search-table rows in SEARCH_REMOVED. */
+const NOTE_REMOVED = 'quire_note_search_removed';
+/** The search table's own columns, before the search columns. */
+export const ROW_NUMBER = 'quire:n';
+export const WRITTEN_BY = 'quire:x';
 
 /** Rows folded and inserted per statement when a side table is (re)built. */
 const FILL_BATCH = 500;
@@ -31,16 +50,45 @@ export async function ensureSearchText(db: Kysely<unknown>, table: string, colum
   await dropSearchText(db, table);
   if (columns.length === 0) return;
   await ensureTrigramExtension(db);
+  await ensureRemovedTable(db);
   const side = sql.id(searchTextName(table));
   const definitions = sql.join(columns.map((column) => sql`${sql.id(column)} text collate "C"`));
   await sql`create table ${side} (
     id text collate "C" primary key references ${sql.id(table)} (id) on delete cascade,
+    ${sql.id(ROW_NUMBER)} bigint generated always as identity,
+    ${sql.id(WRITTEN_BY)} xid8 not null default pg_current_xact_id(),
     ${definitions})`.execute(db);
   await fillSearchText(db, table, columns);
   for (const column of columns) {
     await sql`create index ${sql.id(searchTextIndexName(table, column))}
       on ${side} using gin (${sql.id(column)} gin_trgm_ops)`.execute(db);
   }
+  await sql`create index ${sql.id(searchChangedIndexName(table))} on ${side} (${sql.id(WRITTEN_BY)})`.execute(db);
+  await sql`create unique index ${sql.id(searchNumberIndexName(table))} on ${side} (${sql.id(ROW_NUMBER)})`.execute(db);
+  await sql`create trigger ${sql.id(searchRemovedTriggerName(table))} after delete on ${side}
+    referencing old table as gone for each statement execute function ${sql.id(NOTE_REMOVED)}(${sql.lit(table)})`.execute(
+    db,
+  );
+}
+
+/**
+ * The table of removed search-table rows and the trigger function that fills it (both kept as
+ * they are when they exist). The trigger is per statement: a delete of many rows is one insert.
+ */
+async function ensureRemovedTable(db: Kysely<unknown>): Promise<void> {
+  await sql`create table if not exists ${sql.id(SEARCH_REMOVED)} (
+    table_name text collate "C" not null,
+    n bigint not null,
+    x xid8 not null default pg_current_xact_id(),
+    at timestamptz not null default now())`.execute(db);
+  await sql`create index if not exists ${sql.id(`${SEARCH_REMOVED}:x`)} on ${sql.id(SEARCH_REMOVED)} (table_name, x)`.execute(
+    db,
+  );
+  await sql`create or replace function ${sql.id(NOTE_REMOVED)}() returns trigger language plpgsql as $$
+    begin
+      insert into ${sql.id(SEARCH_REMOVED)} (table_name, n) select tg_argv[0], g.${sql.id(ROW_NUMBER)} from gone g;
+      return null;
+    end $$`.execute(db);
 }
 
 /** Drops the search table of `table` (its indexes go with it). */
@@ -79,9 +127,10 @@ export async function searchTextColumns(db: Kysely<unknown>, table: string): Pro
     order by a.attnum`.execute(db);
   if (result.rows.length === 0) return null;
   const names = result.rows.map((row) => row.name);
-  // A table without its id key is not one this module made: rebuild it.
-  if (names[0] !== 'id') return null;
-  return names.slice(1);
+  // A table without its id key and row columns is not one this module made (or one made before
+  // the row columns were): rebuild it.
+  if (names[0] !== 'id' || names[1] !== ROW_NUMBER || names[2] !== WRITTEN_BY) return null;
+  return names.slice(3);
 }
 
 /**
@@ -94,6 +143,15 @@ export function matchesSearchText(
   keywords: readonly string[],
 ): Expression<SqlBool> {
   if (columns.length === 0) return sql<SqlBool>`false`;
+  return sql<SqlBool>`${sql.id(table, 'id')} in (select s.id from ${sql.id(searchTextName(table))} s
+    where ${foldedTextContains(columns, keywords)})`;
+}
+
+/**
+ * The test of a search-table row aliased `s`: some of its folded `columns` contains each keyword
+ * (folded here).
+ */
+export function foldedTextContains(columns: readonly string[], keywords: readonly string[]): Expression<SqlBool> {
   const tests = keywords.map((keyword) => {
     // Stored text never holds NUL (writes refuse it, and PostgreSQL's text cannot), nor can a parameter.
     if (keyword.includes('\u0000')) return sql<SqlBool>`false`;
@@ -101,8 +159,7 @@ export function matchesSearchText(
     const any = columns.map((column) => sql<SqlBool>`s.${sql.id(column)} like ${pattern}`);
     return sql<SqlBool>`(${sql.join(any, sql` or `)})`;
   });
-  const all = tests.length === 0 ? sql<SqlBool>`true` : sql.join(tests, sql` and `);
-  return sql<SqlBool>`${sql.id(table, 'id')} in (select s.id from ${sql.id(searchTextName(table))} s where ${all})`;
+  return tests.length === 0 ? sql<SqlBool>`true` : sql<SqlBool>`${sql.join(tests, sql` and `)}`;
 }
 
 /** `%`, `_` and the escape character itself made literal for LIKE (whose default escape is `\`). */
@@ -127,7 +184,10 @@ async function upsertFolded(
   const values = sql.join(
     rows.map((row) => sql`(${sql.join([String(row.id), ...columns.map((column) => folded(row[column]))])})`),
   );
-  const updates = sql.join(columns.map((column) => sql`${sql.id(column)} = excluded.${sql.id(column)}`));
+  const updates = sql.join([
+    sql`${sql.id(WRITTEN_BY)} = pg_current_xact_id()`,
+    ...columns.map((column) => sql`${sql.id(column)} = excluded.${sql.id(column)}`),
+  ]);
   await sql`insert into ${sql.id(searchTextName(table))} (${names}) values ${values}
     on conflict (id) do update set ${updates}`.execute(db);
 }

@@ -241,7 +241,8 @@ export async function endOf(build: Promise<BuildEnd>): Promise<BuildEnd> {
 const warmed = new WeakMap<StatementRunner, Set<string>>();
 
 /** Starts the build of a table's index (the columns its triggers watch) on its first read. */
-export function warm(db: Kysely<unknown>, runner: StatementRunner, table: string): void {
+export function warm(db: Kysely<unknown>, runner: StatementRunner | undefined, table: string): void {
+  if (!runner) return;
   const tables = warmed.get(connectionRunner(runner)) ?? new Set<string>();
   warmed.set(connectionRunner(runner), tables);
   if (tables.has(table)) return;

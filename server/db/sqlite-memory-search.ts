@@ -1,4 +1,4 @@
-import type { MemorySearch, MemorySearchPage, MemorySearchQuery } from './engine.js';
+import type { MemorySearch, MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from './engine.js';
 import { answerable } from './search-memory-index.js';
 import { countWithConditions, pageOfMatches, unsureRowsMatching } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
@@ -132,7 +132,9 @@ async function unchanged(
   return state.version === seen.version && (await versions(viaRunner(runner))).totalChanges === seen.changes;
 }
 
-function count(query: MemorySearchQuery): Promise<number | null> {
+function count(request: MemorySearchRequest): Promise<number | null> {
+  const query = onConnection(request);
+  if (!query) return Promise.resolve(null);
   return onIndex(
     query,
     (state, hits) => countWithConditions(query, state.index, hits),
@@ -140,9 +142,17 @@ function count(query: MemorySearchQuery): Promise<number | null> {
   );
 }
 
-function list(query: MemorySearchQuery, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+function list(request: MemorySearchRequest, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+  const query = onConnection(request);
+  if (!query) return Promise.resolve(null);
   return onIndex(query, (state, hits) => pageOfMatches(query, hits, state.index, state.idOrder, pageOf));
 }
 
+/** The request as a search on its reading connection, or null when it has none (SQL answers). */
+function onConnection(request: MemorySearchRequest): MemorySearchQuery | null {
+  const { runner } = request;
+  return runner ? { ...request, runner } : null;
+}
+
 /** SQLite's in-memory search (see the module comment). */
-export const sqliteMemorySearch: MemorySearch = { count, list, warm };
+export const sqliteMemorySearch: MemorySearch = { count, list, warm, readsMarks: false };

@@ -1,6 +1,8 @@
+import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { poolConfig } from '../db/postgres-connection.js';
+import { buildsSettledForTests } from '../db/postgres-memory-search.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
@@ -43,6 +45,8 @@ describe.skipIf(!postgres.available)(`reads on PostgreSQL${skipNote(postgres)}`,
 
   /** The SQL texts of the statements `work` sends. */
   async function statementsOf(work: () => Promise<void>): Promise<string[]> {
+    // The first reads of a table build its in-memory search index in the background: not counted.
+    for (const server of [a, b]) await buildsSettledForTests(server.database.db as unknown as Kysely<unknown>);
     sent = [];
     try {
       await work();

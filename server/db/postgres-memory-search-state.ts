@@ -1,0 +1,240 @@
+import { type Kysely, sql } from 'kysely';
+import { sameColumns } from './engine.js';
+import { searchTextName } from './internal-names.js';
+import { IdSequence } from './postgres-id-sequence.js';
+import { changeNumber } from './postgres-row-changes.js';
+import { ROW_NUMBER, SEARCH_REMOVED, searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
+import { MemorySearchIndex } from './search-memory-index.js';
+import type { PostingBitmap } from './search-posting-bitmap.js';
+
+/**
+ * How PostgreSQL's in-memory search indexes (postgres-memory-search.ts) come to be and stay in
+ * step: the states kept per database and table, the build from one snapshot, and the catch-up
+ * that takes in what committed since.
+ */
+
+/** Rows fetched per step of a build (the event loop runs between steps). */
+const BUILD_CHUNK = 2000;
+/** Row numbers the index holds: the bitmaps' 32 bits, kept clear of the sign bit. */
+const MAX_ROW_NUMBER = 0x7fff_ffff;
+/** Rows written since the build, as a share of the index's rows (plus REBUILD_MIN), that start a new build. */
+export const REBUILD_SHARE = 0.25;
+export const REBUILD_MIN = 1000;
+/** Longest an index goes without being brought in step before it is built again instead. */
+export const MAX_STEP_AGE_MS = 20 * 60_000;
+/** How long removed row numbers are kept (any server's index older than this was built again). */
+const REMOVED_KEPT = '1 hour';
+/** How often a server deletes the removed row numbers older than REMOVED_KEPT. */
+const PRUNE_EVERY_MS = 10 * 60_000;
+
+/** One table's index and what it is in step with. */
+export interface TableState {
+  columns: readonly string[];
+  index: MemorySearchIndex;
+  /** The row numbers in id order (postgres-id-sequence.ts). */
+  sequence: IdSequence;
+  /** `pg_current_snapshot()` of the statement the index is in step with. */
+  snapshot: string;
+  /** The table's change number read in that statement. */
+  number: string;
+  /** The search table's oid then (a search table made again means a new build). */
+  side: string;
+  /** When the index was last known in step (Date.now()). */
+  checkedAt: number;
+  answers: Map<string, PostingBitmap>;
+  /** The catch-up in progress (searches arriving meanwhile share it). */
+  catchingUp: Promise<boolean> | null;
+}
+
+/** A database's indexes, builds in progress, and tables whose vocabulary needs word trigrams. */
+export interface DatabaseState {
+  tables: Map<string, TableState>;
+  builds: Map<string, Promise<void>>;
+  /** Tables whose first read started (or tried) a build, with that start. */
+  warmed: Map<string, Promise<void>>;
+  wordy: Set<string>;
+  prunedAt: number;
+  /** Answers the index gave (searches and counts), for tests to tell it from SQL. */
+  answered: number;
+}
+
+const databases = new WeakMap<Kysely<unknown>, DatabaseState>();
+/** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
+export const unindexable = new WeakSet<readonly string[]>();
+
+export function stateOf(db: Kysely<unknown>): DatabaseState {
+  let state = databases.get(db);
+  if (!state) {
+    state = { tables: new Map(), builds: new Map(), warmed: new Map(), wordy: new Set(), prunedAt: 0, answered: 0 };
+    databases.set(db, state);
+  }
+  return state;
+}
+
+const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/** A change number's parts: the table and registry (which must match) and the count of writes. */
+function parts(number: string): { prefix: string; writes: bigint } {
+  const at = number.lastIndexOf(':');
+  return { prefix: number.slice(0, at), writes: BigInt(number.slice(at + 1)) };
+}
+
+/** Whether an index in step at change number `held` has seen every write `seen` had. */
+export function notOlder(held: string, seen: string): boolean {
+  const a = parts(held);
+  const b = parts(seen);
+  return a.prefix === b.prefix && a.writes >= b.writes;
+}
+
+/** Builds `table`'s index (if none is being built), in the background. */
+export function startBuild(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
+  const database = stateOf(db);
+  let build = database.builds.get(table);
+  if (!build) {
+    build = (async () => {
+      for (let round = 0; round < 2; round++) {
+        const state = await built(db, table, columns, database.wordy.has(table));
+        if (!state) return;
+        // Too many distinct words for the vocabulary: build again with word trigrams.
+        if (!state.index.complete && !database.wordy.has(table)) {
+          database.wordy.add(table);
+          continue;
+        }
+        if (state.index.complete) database.tables.set(table, state);
+        return;
+      }
+    })()
+      .catch(() => {
+        // The table went away or the database closed: SQL answers, and the next read tries again.
+      })
+      .finally(() => database.builds.delete(table));
+    database.builds.set(table, build);
+  }
+  return build;
+}
+
+/** An index of `table` read from one snapshot, or null when its search table does not fit. */
+async function built(
+  db: Kysely<unknown>,
+  table: string,
+  columns: readonly string[],
+  wordTrigrams: boolean,
+): Promise<TableState | null> {
+  return db
+    .transaction()
+    .setIsolationLevel('repeatable read')
+    .execute(async (trx) => {
+      // The first statement takes the transaction's snapshot: the number and the rows are one state.
+      const head = await sql<{ snapshot: string; number: string; side: string | null }>`select
+        pg_current_snapshot()::text as snapshot, ${changeNumber(table)} as number,
+        to_regclass(${quoted(searchTextName(table))})::oid::text as side`.execute(trx);
+      const { snapshot, number, side } = head.rows[0];
+      const indexed = await searchTextColumns(trx, table);
+      if (side === null || !indexed || !sameColumns(indexed, columns)) {
+        unindexable.add(columns);
+        return null;
+      }
+      const index = new MemorySearchIndex(columns.length, wordTrigrams);
+      // The content table's own values: the index folds them as the search table's text was folded
+      // (folding folded text again is not always the same: `T` and a combining diaeresis).
+      const values = sql.join(columns.map((column) => sql`t.${sql.id(column)}`));
+      await sql`declare quire_build no scroll cursor for
+        select s.${sql.id(ROW_NUMBER)} as n, ${values} from ${sql.id(searchTextName(table))} s
+        join ${sql.id(table)} t on t.id = s.id order by s.${sql.id(ROW_NUMBER)}`.execute(trx);
+      for (;;) {
+        const { rows } = await sql<
+          Record<string, unknown>
+        >`fetch ${sql.raw(String(BUILD_CHUNK))} from quire_build`.execute(trx);
+        for (const row of rows) {
+          const n = Number(row.n);
+          if (n > MAX_ROW_NUMBER) {
+            unindexable.add(columns);
+            return null;
+          }
+          index.set(
+            n,
+            columns.map((column) => row[column]),
+          );
+        }
+        if (rows.length < BUILD_CHUNK) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      index.seal();
+      const sequence = new IdSequence();
+      await sql`close quire_build`.execute(trx);
+      await sql`declare quire_build no scroll cursor for
+        select s.${sql.id(ROW_NUMBER)} as n, t.id from ${sql.id(searchTextName(table))} s
+        join ${sql.id(table)} t on t.id = s.id order by t.id`.execute(trx);
+      for (;;) {
+        const { rows } = await sql<{
+          n: string;
+          id: unknown;
+        }>`fetch ${sql.raw(String(BUILD_CHUNK * 4))} from quire_build`.execute(trx);
+        for (const row of rows) sequence.append(Number(row.n), row.id);
+        if (rows.length < BUILD_CHUNK * 4 || !sequence.holds) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      return {
+        columns,
+        index,
+        sequence,
+        snapshot,
+        number,
+        side,
+        checkedAt: Date.now(),
+        answers: new Map(),
+        catchingUp: null,
+      };
+    });
+}
+
+/**
+ * Takes in what committed since the index's snapshot (see the module comment). False when the
+ * index cannot be brought in step (its search table was made again, or a row number out of
+ * range): it is dropped and built again.
+ */
+export async function catchUp(db: Kysely<unknown>, table: string, state: TableState): Promise<boolean> {
+  const side = sql.id(searchTextName(table));
+  const kept = sql`${state.snapshot}::pg_snapshot`;
+  const values = sql.join(state.columns.map((column) => sql`t.${sql.id(column)}`));
+  const { rows } = await sql<{
+    snapshot: string;
+    number: string;
+    side: string | null;
+    written: unknown[][];
+    removed: number[];
+  }>`select pg_current_snapshot()::text as snapshot, ${changeNumber(table)} as number,
+      to_regclass(${quoted(searchTextName(table))})::oid::text as side,
+      (select coalesce(json_agg(json_build_array(s.${sql.id(ROW_NUMBER)}, t.id, ${values}) order by t.id), '[]'::json)
+        from ${side} s
+        join ${sql.id(table)} t on t.id = s.id
+        where s.${sql.id(WRITTEN_BY)} >= pg_snapshot_xmin(${kept})
+          and not pg_visible_in_snapshot(s.${sql.id(WRITTEN_BY)}, ${kept})) as written,
+      (select coalesce(json_agg(r.n), '[]'::json) from ${sql.id(SEARCH_REMOVED)} r
+        where r.table_name = ${table} and r.x >= pg_snapshot_xmin(${kept})
+          and not pg_visible_in_snapshot(r.x, ${kept})) as removed`.execute(db);
+  const now = rows[0];
+  if (now.side !== state.side) return false;
+  const written = now.written;
+  if (written.some(([n]) => Number(n) > MAX_ROW_NUMBER)) return false;
+  state.answers.clear();
+  for (const n of now.removed) state.index.delete(Number(n));
+  for (const [n, id, ...columns] of written) {
+    state.index.set(Number(n), columns);
+    state.sequence.written(Number(n), id);
+  }
+  state.snapshot = now.snapshot;
+  state.number = now.number;
+  state.checkedAt = Date.now();
+  return true;
+}
+
+/** Deletes removed row numbers no index needs any more, now and then. */
+export function prune(db: Kysely<unknown>): void {
+  const database = stateOf(db);
+  if (Date.now() - database.prunedAt < PRUNE_EVERY_MS) return;
+  database.prunedAt = Date.now();
+  void sql`delete from ${sql.id(SEARCH_REMOVED)} where at < now() - ${REMOVED_KEPT}::interval`
+    .execute(db)
+    .catch(() => {});
+}

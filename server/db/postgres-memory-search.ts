@@ -1,0 +1,207 @@
+import type { Kysely } from 'kysely';
+import type { MemorySearch, MemorySearchPage, MemorySearchRequest } from './engine.js';
+import { sameColumns } from './engine.js';
+import {
+  countWithConditions,
+  type Numbered,
+  numberNow,
+  pageOfMatches,
+  unsureRowsMatching,
+} from './postgres-memory-pages.js';
+import {
+  catchUp,
+  MAX_STEP_AGE_MS,
+  notOlder,
+  prune,
+  REBUILD_MIN,
+  REBUILD_SHARE,
+  startBuild,
+  stateOf,
+  type TableState,
+  unindexable,
+} from './postgres-memory-search-state.js';
+import { searchTextColumns } from './postgres-search-index.js';
+import { answerable } from './search-memory-index.js';
+import type { PostingBitmap } from './search-posting-bitmap.js';
+import type { StatementRunner } from './statement-runner.js';
+
+/**
+ * PostgreSQL's in-memory search: the index of search-memory-index.ts over each content table's
+ * search table (postgres-search-index.ts), rows numbered by its `quire:n`. Several servers may
+ * write to the database, so the index is brought in step with every committed write before it
+ * answers:
+ *
+ * - It is built from one REPEATABLE READ snapshot, whose `pg_current_snapshot()` it keeps, with
+ *   the table's change number (postgres-row-changes.ts), which every row write raises.
+ * - A count first reads the change number (one small statement; a list's count takes the one its
+ *   page read), a page reads it in its own statement. Unchanged: the index was in step. Changed:
+ *   one statement reads the search-table rows whose writing transaction (`quire:x`) the kept
+ *   snapshot did not see, and the row numbers deleted by such transactions (SEARCH_REMOVED), with
+ *   its own snapshot and change number, which the index then keeps, and the answer is put
+ *   together again (up to MAX_ROUNDS times, then SQL answers). A transaction is either visible in
+ *   a snapshot or not, whatever order transactions commit in, so nothing is missed or taken twice.
+ * - Pages in id order with no other condition are found in memory (postgres-id-sequence.ts) and
+ *   only their rows read, by row number; other pages and counts with other conditions are put
+ *   together by SQL from the matches (postgres-memory-pages.ts).
+ * - Until the index is built (in the background, from the first read of the table), and for
+ *   anything it cannot answer, it returns null and the search table's trigram index answers in SQL.
+ * - A search table made again (its columns changed: a content-type change, which moves the
+ *   registry's version and so the change number) has new row numbers: its oid, read with every
+ *   catch-up, tells, and the index is built again.
+ * - Removed row numbers are kept for REMOVED_KEPT; an index not brought in step for
+ *   MAX_STEP_AGE_MS (much less) is built again rather than trusted to find them all.
+ */
+
+/** Rounds an answer is put together again when a write commits meanwhile, before SQL answers. */
+const MAX_ROUNDS = 3;
+/** Answers kept per table (a list request asks for its page and its count: one search). */
+const MAX_ANSWERS = 32;
+
+/**
+ * The table's index brought in step with the database as of change number `seen` (read now when
+ * not given) or later, or null when it cannot answer now (not built yet, or the search is not one
+ * it answers). `trusted`: the index as it is, unchecked, for an answer whose own statement reads
+ * the change number (it is checked then).
+ */
+async function current(
+  request: MemorySearchRequest,
+  seen: string | undefined,
+  trusted: boolean,
+): Promise<TableState | null> {
+  const { db, table, columns } = request;
+  if (unindexable.has(columns) || !request.keywords.every(answerable)) return null;
+  const database = stateOf(db);
+  const state = database.tables.get(table);
+  if (!state || !sameColumns(state.columns, columns) || Date.now() - state.checkedAt > MAX_STEP_AGE_MS) {
+    if (state) database.tables.delete(table);
+    void startBuild(db, table, columns);
+    return null;
+  }
+  if (trusted) return state;
+  const number = seen ?? (await numberNow(request));
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (notOlder(state.number, number)) {
+      state.checkedAt = Date.now();
+      // Rows written since the build cost every search more (the index's overlay): build it again
+      // in the background once they are many; this one answers meanwhile.
+      if (state.index.writtenSinceBuild > state.index.rows * REBUILD_SHARE + REBUILD_MIN) {
+        void startBuild(db, table, columns);
+      }
+      return state;
+    }
+    state.catchingUp ??= catchUp(db, table, state).finally(() => {
+      state.catchingUp = null;
+    });
+    if (!(await state.catchingUp.catch(() => false))) {
+      if (database.tables.get(table) === state) database.tables.delete(table);
+      return null;
+    }
+    prune(db);
+  }
+  return null;
+}
+
+/** The rows matching the search: those the index is sure of, plus the unsure ones SQL confirms. */
+async function matching(request: MemorySearchRequest, state: TableState): Promise<PostingBitmap> {
+  const key = JSON.stringify(request.keywords);
+  const known = state.answers.get(key);
+  if (known) return known;
+  const number = state.number;
+  const { hits, unsure } = state.index.search(request.keywords);
+  if (unsure.length > 0) {
+    for (const n of await unsureRowsMatching(request, state.columns, unsure)) hits.add(n);
+  }
+  // Unless the index took in writes meanwhile (SQL checked the unsure rows at a later state).
+  if (state.number !== number) return hits;
+  if (state.answers.size >= MAX_ANSWERS) state.answers.delete(state.answers.keys().next().value as string);
+  state.answers.set(key, hits);
+  return hits;
+}
+
+/**
+ * An answer put together on the index brought in step: put together again while the table's
+ * change number read with it shows a write the index had not taken in; null leaves it to SQL.
+ */
+async function onIndex<T>(
+  request: MemorySearchRequest,
+  answer: (state: TableState, hits: PostingBitmap) => Promise<Numbered<T>>,
+  start: { seen?: string; trusted: boolean },
+): Promise<T | null> {
+  let { seen, trusted } = start;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const state = await current(request, seen, trusted);
+    if (!state) return null;
+    const held = state.number;
+    const hits = await matching(request, state);
+    const { value, number } = await answer(state, hits);
+    if (number === null ? !trusted : number === held) {
+      stateOf(request.db).answered++;
+      return value;
+    }
+    // A write the index had not taken in: take it in, and put the answer together again.
+    seen = number ?? undefined;
+    trusted = false;
+  }
+  return null;
+}
+
+function count(request: MemorySearchRequest, seen?: string): Promise<number | null> {
+  return onIndex(
+    request,
+    async (_state, hits) =>
+      request.equals.length === 0 || hits.size === 0
+        ? { value: hits.size, number: null }
+        : countWithConditions(request, hits),
+    { seen, trusted: false },
+  );
+}
+
+/**
+ * A page: the index is trusted as it is, since the page's own statement reads the change number
+ * (one statement fewer per page; a page whose number moved is put together again).
+ */
+function list(request: MemorySearchRequest, page: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+  return onIndex(request, (state, hits) => pageOfMatches(request, hits, state, page), {
+    trusted: true,
+  });
+}
+
+/** Starts the build of a table's index on its first read (the search table's columns). */
+function warm(db: Kysely<unknown>, _runner: StatementRunner | undefined, table: string): void {
+  const database = stateOf(db);
+  if (database.warmed.has(table)) return;
+  // Later: nothing of this runs inside the read that asked.
+  const started = new Promise<void>((resolve) => setImmediate(resolve).unref()).then(async () => {
+    if (database.tables.has(table) || database.builds.has(table)) return;
+    const columns = await searchTextColumns(db, table);
+    if (!columns || columns.length === 0 || database.tables.has(table) || database.builds.has(table)) return;
+    await startBuild(db, table, columns);
+  });
+  database.warmed.set(
+    table,
+    started.catch(() => {}),
+  );
+}
+
+/** PostgreSQL's in-memory search (see the module comment). */
+export const postgresMemorySearch: MemorySearch = { count, list, warm, readsMarks: true };
+
+/**
+ * Builds `table`'s index now (the search table's columns) and waits for it; then how many answers
+ * the database's indexes gave so far. For tests, to compare answers known to come from the index.
+ */
+export async function builtForTests(db: Kysely<unknown>, table: string): Promise<void> {
+  const columns = await searchTextColumns(db, table);
+  if (columns) await startBuild(db, table, columns);
+}
+
+/** Waits for the builds that reads of `db` started (for tests that count statements). */
+export async function buildsSettledForTests(db: Kysely<unknown>): Promise<void> {
+  const database = stateOf(db);
+  await Promise.all([...database.warmed.values(), ...database.builds.values()]);
+}
+
+/** How many answers the in-memory indexes of `db` gave (for tests). */
+export function memoryAnswersForTests(db: Kysely<unknown>): number {
+  return stateOf(db).answered;
+}

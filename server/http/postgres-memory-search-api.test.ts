@@ -1,0 +1,264 @@
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { builtForTests, memoryAnswersForTests } from '../db/postgres-memory-search.js';
+import { foldForSearch } from '../db/search-folding.js';
+import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { callApi, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
+
+/**
+ * PostgreSQL's in-memory search (postgres-memory-search.ts) over real HTTP, two servers sharing
+ * one database: every answer the index gives (counted, so these are not SQL's) is compared with the
+ * rows a plain scan of a model of the table finds, after writes of either server, after a
+ * transaction that commits after a later one, with filters, orders and offsets.
+ */
+
+const postgres = await postgresForTests();
+
+/** Words where foldings part ways, LIKE's own characters, and plain ones. */
+const WORDS = [
+  'harbour',
+  'kestrel',
+  'Über',
+  'straße',
+  'GROẞE',
+  'café',
+  'cafe\u0301',
+  'İstanbul',
+  'istanbul',
+  'lantern',
+  'meadow',
+  'quartz',
+  'ember',
+  'willow',
+  'snake_case',
+  '100%',
+  'ǅungla',
+  'ΣΊΣΥΦΟΣ',
+  'x',
+];
+
+/** Keywords of every length: characters, pairs, pieces of words, words, pairs of words, several. */
+const KEYWORDS: (string | string[])[] = [
+  'a',
+  'e',
+  'ß',
+  'ẞ',
+  'İ',
+  'i',
+  '%',
+  '_',
+  'é',
+  'x',
+  'ar',
+  'ss',
+  'ou',
+  'ΣΟ',
+  'har',
+  'rbou',
+  'stre',
+  'anbu',
+  'kestrel',
+  'STRASSE',
+  'straße',
+  'über',
+  'café',
+  'snake_case',
+  '100%',
+  'ǆ',
+  'kestrel harbour',
+  'r m',
+  'no-such-thing',
+  ['har', 'wil'],
+  ['e', 'a', 'o'],
+];
+
+/** A seeded generator (mulberry32): the same titles every run. */
+function random(seed: number): () => number {
+  let state = seed;
+  return () => {
+    state = (state + 0x6d2b79f5) | 0;
+    let t = Math.imul(state ^ (state >>> 15), 1 | state);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+const next = random(13);
+const pick = <T>(items: readonly T[]): T => items[Math.floor(next() * items.length)];
+const STATUSES = ['draft', 'published', 'archived'];
+const dbOf = (server: PostgresTestServer) => server.database.db as unknown as Kysely<unknown>;
+
+function title(): string {
+  const words = Array.from({ length: 1 + Math.floor(next() * 4) }, () => pick(WORDS));
+  return words.join(pick([' ', ' ', ' - ']));
+}
+
+interface Modelled {
+  id: string;
+  title: string;
+  slug: string;
+  status: string;
+}
+
+describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(postgres)}`, () => {
+  const database = useTestDatabase(postgres.url);
+  let a: PostgresTestServer;
+  let b: PostgresTestServer;
+  /** The rows as the servers answered their writes. */
+  const rows = new Map<string, Modelled>();
+
+  async function create(server: PostgresTestServer): Promise<void> {
+    const created = await callApi(server, 'POST', '/cms/news', {
+      title: title(),
+      status: pick(STATUSES),
+      published_at: '2025-01-01 10:00:00',
+    });
+    expect(created.status).toBe(201);
+    keep(created.body.rows[0]);
+  }
+
+  function keep(row: Modelled): void {
+    rows.set(row.id, { id: row.id, title: row.title, slug: row.slug, status: row.status });
+  }
+
+  /** What the plain scan finds: every keyword in the folded title or slug. */
+  function scan(keywords: readonly string[], status?: string): Modelled[] {
+    return [...rows.values()].filter(
+      (row) =>
+        (status === undefined || row.status === status) &&
+        keywords.every((keyword) =>
+          [row.title, row.slug].some((value) => foldForSearch(value).includes(foldForSearch(keyword))),
+        ),
+    );
+  }
+
+  /** Lists a search on `server`, checks it against the scan, and that the index answered it. */
+  async function expectScanned(
+    server: PostgresTestServer,
+    keywords: readonly string[],
+    page: { status?: string; order?: keyof Modelled; desc?: boolean; offset?: number } = {},
+  ) {
+    const { status, order = 'id', desc = false, offset = 0 } = page;
+    const filters = keywords.map((keyword) => `filter=${encodeURIComponent(`search=${keyword}`)}`);
+    if (status) filters.push(`filter=${encodeURIComponent(`status=${status}`)}`);
+    const query = `${filters.join('&')}&order=${order}&desc=${desc}&offset=${offset}&limit=50`;
+    const answers = memoryAnswersForTests(dbOf(server));
+    const listed = await callApi(server, 'GET', `/cms/news?${query}`);
+    expect(listed.status).toBe(200);
+    const found = scan(keywords, status);
+    const sorted = [...found].sort((x, y) => {
+      const by = x[order] < y[order] ? -1 : x[order] > y[order] ? 1 : x.id < y.id ? -1 : x.id > y.id ? 1 : 0;
+      return desc ? -by : by;
+    });
+    const label = JSON.stringify({ keywords, page });
+    expect(
+      listed.body.rows.map((row: Modelled) => row.id),
+      label,
+    ).toEqual(sorted.slice(offset, offset + 50).map((row) => row.id));
+    expect(listed.body.filtered, label).toBe(found.length);
+    expect(listed.body.total, label).toBe(rows.size);
+    // The page and its count both came from the index.
+    expect(memoryAnswersForTests(dbOf(server)) - answers, label).toBe(2);
+  }
+
+  beforeAll(async () => {
+    a = await startPostgresTestServer(database().target);
+    b = await startPostgresTestServer(database().target);
+    for (let batch = 0; batch < 15; batch++) await Promise.all(Array.from({ length: 20 }, () => create(a)));
+    await builtForTests(dbOf(a), 'news');
+  }, 60_000);
+
+  afterAll(async () => {
+    await a?.close();
+    await b?.close();
+  });
+
+  it('answers keywords of every length exactly as the scan does', async () => {
+    for (const keywords of KEYWORDS) await expectScanned(a, [keywords].flat());
+    expect(scan(['e']).length).toBeGreaterThan(100);
+    expect(scan(['kestrel harbour']).length).toBeGreaterThan(0);
+  });
+
+  it('filters, orders and pages its matches as lists do', async () => {
+    for (const keywords of [['e'], ['har'], ['a', 'r'], ['x']]) {
+      await expectScanned(a, keywords, { status: 'published' });
+      await expectScanned(a, keywords, { order: 'title', desc: true, offset: 3 });
+      await expectScanned(a, keywords, { status: 'draft', order: 'title', offset: 2 });
+      await expectScanned(a, keywords, { order: 'id', desc: true, offset: 40 });
+    }
+  });
+
+  it("takes in another server's creates, updates and deletes before it answers", async () => {
+    await expectScanned(a, ['kestrel']);
+    for (let i = 0; i < 20; i++) await create(b);
+    const ids = [...rows.keys()];
+    for (const id of ids.slice(0, 25)) {
+      const updated = await callApi(b, 'PUT', `/cms/news/${id}`, { title: `${title()} nightjar` });
+      expect(updated.status).toBe(200);
+      keep(updated.body);
+    }
+    for (const id of ids.slice(25, 40)) {
+      expect((await callApi(b, 'DELETE', `/cms/news/${id}`)).status).toBe(200);
+      rows.delete(id);
+    }
+    for (const keywords of [['nightjar'], ['kestrel'], ['e'], ['ar'], ['über', 'night']]) {
+      await expectScanned(a, keywords);
+    }
+    expect(scan(['nightjar'])).toHaveLength(25);
+  });
+
+  it('takes in a transaction that commits after one that began later', async () => {
+    // A row written in a transaction left open while another server's write commits and the index
+    // takes that one in: the open one's rows must still reach the index when it commits.
+    const client = new pg.Client({ connectionString: database().url });
+    await client.connect();
+    try {
+      const [template] = [...rows.values()];
+      const id = `${template.id.slice(0, -6)}zzzzzz`;
+      const { rows: columns } = await client.query<{ name: string }>(
+        `select column_name as name from information_schema.columns where table_schema = current_schema()
+          and table_name = 'news' and is_generated = 'NEVER' order by ordinal_position`,
+      );
+      const names = columns.map((column) => `"${column.name}"`);
+      const values = columns.map((column) =>
+        column.name === 'id'
+          ? '$1'
+          : column.name === 'title'
+            ? '$2'
+            : column.name === 'slug'
+              ? '$3'
+              : `"${column.name}"`,
+      );
+      await client.query('begin');
+      await client.query(`insert into news (${names.join(', ')}) select ${values.join(', ')} from news where id = $4`, [
+        id,
+        'Osprey late',
+        'osprey-late',
+        template.id,
+      ]);
+      await client.query(`insert into "quire_search:news" (id, title, slug) values ($1, $2, $3)`, [
+        id,
+        'osprey late',
+        'osprey-late',
+      ]);
+      await client.query(
+        `insert into quire_row_changes (table_name, shard, changes) values ('news', 63, 1)
+          on conflict (table_name, shard) do update set changes = quire_row_changes.changes + 1`,
+      );
+      // Another write commits, and the index takes it in, while this one is still open.
+      await create(b);
+      await expectScanned(a, ['osprey']);
+      await client.query('commit');
+      rows.set(id, { id, title: 'Osprey late', slug: 'osprey-late', status: template.status });
+      await expectScanned(a, ['osprey']);
+      expect(scan(['osprey'])).toHaveLength(1);
+    } finally {
+      await client.end();
+    }
+  });
+
+  it('gives no server error', () => {
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+  });
+});
