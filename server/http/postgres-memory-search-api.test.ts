@@ -257,6 +257,35 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
     }
   });
 
+  it('is built again when the search columns change, and answers by the new ones', async () => {
+    const search = (server: PostgresTestServer, keyword: string) =>
+      callApi(server, 'GET', `/cms/places?filter=${encodeURIComponent(`search=${keyword}`)}&limit=50`);
+    const name = { name: 'name', label: 'Name', type: 'text', required: true };
+    const code = { name: 'code', label: 'Code', type: 'text', required: false };
+    expect((await callApi(a, 'POST', '/cms-content', { title: 'Places', columns: [name, code] })).status).toBe(201);
+    for (let i = 0; i < 30; i++) {
+      expect((await callApi(a, 'POST', '/cms/places', { name: `Harbour ${i}`, code: `K${i}X` })).status).toBe(201);
+    }
+    await builtForTests(dbOf(a), 'places');
+    let answers = memoryAnswersForTests(dbOf(a));
+    expect((await search(a, 'harbour')).body.filtered).toBe(30);
+    expect((await search(a, 'k1')).body.filtered).toBe(0);
+    expect(memoryAnswersForTests(dbOf(a)) - answers).toBe(4);
+    // The other server makes `code` the title column (the first text column), so search looks in it.
+    expect((await callApi(b, 'PUT', '/cms-content/places', { columns: [code, name] })).status).toBe(200);
+    const byCode = await search(a, 'k1');
+    expect(byCode.body.filtered).toBe(11);
+    expect(byCode.body.rows.map((row: { code: string }) => row.code).sort()).toEqual(
+      ['K1X', ...Array.from({ length: 10 }, (_, i) => `K1${i}X`)].sort(),
+    );
+    expect((await search(a, 'harbour')).body.filtered).toBe(0);
+    await builtForTests(dbOf(a), 'places');
+    answers = memoryAnswersForTests(dbOf(a));
+    expect((await search(a, 'k2')).body.filtered).toBe(11);
+    expect((await search(a, 'harbour')).body.filtered).toBe(0);
+    expect(memoryAnswersForTests(dbOf(a)) - answers).toBe(4);
+  });
+
   it('gives no server error', () => {
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
