@@ -3,15 +3,14 @@ import {
   type Compilable,
   type Expression,
   type Kysely,
-  type OrderByModifiers,
   type SelectQueryBuilder,
   type SqlBool,
   sql,
 } from 'kysely';
-import { type DatabaseEngine, type MemorySearchRequest, type RowQueryStep, sameColumns } from './engine.js';
+import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
 import { conditionSql, type FilterCondition } from './filter-conditions.js';
-import { prefixedColumn } from './index-statement.js';
 import { KeptCounts } from './kept-counts.js';
+import { listOrdering } from './list-order.js';
 import {
   addsColumns,
   type MarkedRows,
@@ -93,7 +92,7 @@ export class ContentRepository {
     page: RowPage,
     extras: readonly RowExtra[],
   ): Promise<MarkedRows<StoredRow>> {
-    const ordered = this.orderingOf(page);
+    const ordered = listOrdering(this.engine, page);
     const marked = <Q extends SelectQueryBuilder<Record<string, StoredRow>, string, object>>(query: Q): Q =>
       addsColumns(this.engine, extras) ? (query.select(markColumns(this.engine, table, extras)) as Q) : query;
     const memory = this.memorySearchOf(table, selection);
@@ -120,28 +119,6 @@ export class ContentRepository {
     );
   }
 
-  /** Puts a query in the page's order (every list's, and the in-memory search's pages). */
-  private orderingOf(page: RowPage): RowQueryStep {
-    const direction = page.desc ? 'desc' : 'asc';
-    // Nulls before values ascending, after them descending, on every engine (SQLite's own order;
-    // the list indexes say the same). `id` is never null and keeps its primary key's order: said
-    // with PostgreSQL's `nulls first`, its index could not serve it (every list in id order, the
-    // default, sorted the whole table: 22 ms at 100k rows for a page of one).
-    const modifiers: OrderByModifiers = this.engine.sortsNullsFirst
-      ? direction
-      : (order) => (page.desc ? order.desc().nullsLast() : order.asc().nullsFirst());
-    // A prefix orders as the whole value does (it differs where the value does, or is shorter), so
-    // ordering by it first changes nothing but lets its index serve the order.
-    const prefix = page.orderByText ? (this.engine.textIndexPrefix ?? undefined) : undefined;
-    return <Q extends SelectQueryBuilder<Record<string, StoredRow>, string, object>>(query: Q): Q => {
-      let byColumn = query;
-      if (prefix !== undefined) byColumn = byColumn.orderBy(prefixedColumn(page.order, prefix), modifiers) as Q;
-      if (page.order === 'id') return byColumn.orderBy(sql.id('id'), direction) as Q;
-      byColumn = byColumn.orderBy(sql.id(page.order), modifiers) as Q;
-      return byColumn.orderBy(sql.id('id'), direction) as Q;
-    };
-  }
-
   /** Number of rows matching a selection (all rows when the selection is empty). */
   async count(table: string, selection: RowSelection): Promise<number> {
     const memory = this.memorySearchOf(table, selection);
@@ -163,11 +140,18 @@ export class ContentRepository {
     const rowChanges = this.engine.rowChanges;
     const unfiltered = selection.equals.length === 0 && !selection.search;
     const memory = rowChanges && selection.search ? this.memorySearchOf(table, selection) : null;
-    const searched = memory && (await this.engine.searchIndex.memory?.count(memory, marks?.changes));
-    if (typeof searched === 'number') {
-      // The index counted the search's matches, in step with every server's writes; the total is kept.
-      const { total } = await this.counts(table, { equals: [] }, marks);
-      return { total, filtered: searched };
+    if (memory) {
+      // The index counts the search's matches, in step with every server's writes; kept with the
+      // number the page read, as SQL's counts are (a search with other conditions reads the table).
+      const seen = marks?.changes;
+      const key = this.countKey(table, await this.whereOf(table, selection));
+      const kept = seen === undefined ? undefined : this.keptCounts.get(key, seen);
+      const searched = kept ?? (await this.engine.searchIndex.memory?.count(memory, seen));
+      if (typeof searched === 'number') {
+        if (kept === undefined && seen !== undefined) this.keptCounts.set(key, seen, searched);
+        const { total } = await this.counts(table, { equals: [] }, marks);
+        return { total, filtered: searched };
+      }
     }
     if (!rowChanges) {
       const total = await this.count(table, { equals: [] });

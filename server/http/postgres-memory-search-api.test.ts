@@ -106,6 +106,11 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
   let b: PostgresTestServer;
   /** The rows as the servers answered their writes. */
   const rows = new Map<string, Modelled>();
+  /**
+   * Searches counted since the last write: their counts are kept with the table's change number
+   * (as SQL's are), so a repeat is counted from there, not by the index.
+   */
+  const counted = new Set<string>();
 
   async function create(server: PostgresTestServer): Promise<void> {
     const created = await callApi(server, 'POST', '/cms/news', {
@@ -118,6 +123,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
   }
 
   function keep(row: Modelled): void {
+    counted.clear();
     rows.set(row.id, { id: row.id, title: row.title, slug: row.slug, status: row.status });
   }
 
@@ -157,8 +163,12 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
     ).toEqual(sorted.slice(offset, offset + 50).map((row) => row.id));
     expect(listed.body.filtered, label).toBe(found.length);
     expect(listed.body.total, label).toBe(rows.size);
-    // The page and its count both came from the index.
-    expect(memoryAnswersForTests(dbOf(server)) - answers, label).toBe(2);
+    // The page came from the index, and the count too unless it was kept since the last write
+    // (with the change number the page's rows were read with: an empty page reads none).
+    const countKey = JSON.stringify([keywords.map(foldForSearch), status]);
+    const fromIndex = counted.has(countKey) && listed.body.rows.length > 0 ? 1 : 2;
+    counted.add(countKey);
+    expect(memoryAnswersForTests(dbOf(server)) - answers, label).toBe(fromIndex);
   }
 
   beforeAll(async () => {
@@ -200,6 +210,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
     for (const id of ids.slice(25, 40)) {
       expect((await callApi(b, 'DELETE', `/cms/news/${id}`)).status).toBe(200);
       rows.delete(id);
+      counted.clear();
     }
     for (const keywords of [['nightjar'], ['kestrel'], ['e'], ['ar'], ['über', 'night']]) {
       await expectScanned(a, keywords);
@@ -249,7 +260,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
       await create(b);
       await expectScanned(a, ['osprey']);
       await client.query('commit');
-      rows.set(id, { id, title: 'Osprey late', slug: 'osprey-late', status: template.status });
+      keep({ id, title: 'Osprey late', slug: 'osprey-late', status: template.status });
       await expectScanned(a, ['osprey']);
       expect(scan(['osprey'])).toHaveLength(1);
     } finally {
