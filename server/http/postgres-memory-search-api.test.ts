@@ -268,6 +268,42 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
     }
   });
 
+  it('misses nothing written while it was searched, under concurrent writes and searches', async () => {
+    // Writes of both servers in flight (committing in any order) while the index takes them in for
+    // the searches arriving meanwhile; once they are all answered, the index holds them all.
+    const ids = [...rows.keys()];
+    const writes = Array.from({ length: 60 }, async (_, i) => {
+      const server = i % 2 === 0 ? b : a;
+      if (i % 3 === 0) {
+        const created = await callApi(server, 'POST', '/cms/news', {
+          title: `${title()} plover ${i}`,
+          status: pick(STATUSES),
+          published_at: '2025-01-01 10:00:00',
+        });
+        expect(created.status).toBe(201);
+        keep(created.body.rows[0]);
+      } else {
+        const updated = await callApi(server, 'PUT', `/cms/news/${ids[i]}`, { title: `${title()} plover ${i}` });
+        expect(updated.status).toBe(200);
+        keep(updated.body);
+      }
+    });
+    const searches = Array.from({ length: 60 }, async (_, i) => {
+      const found = await callApi(
+        a,
+        'GET',
+        `/cms/news?filter=${encodeURIComponent(`search=${['plover', 'e', 'ar'][i % 3]}`)}`,
+      );
+      expect(found.status).toBe(200);
+    });
+    await Promise.all([...writes, ...searches]);
+    for (const keywords of [['plover'], ['e'], ['ar'], ['plover', 'a']]) {
+      await expectScanned(a, keywords);
+      await expectScanned(a, keywords, { order: 'id', desc: true, offset: 5 });
+    }
+    expect(scan(['plover'])).toHaveLength(60);
+  });
+
   it('is built again when the search columns change, and answers by the new ones', async () => {
     const search = (server: PostgresTestServer, keyword: string) =>
       callApi(server, 'GET', `/cms/places?filter=${encodeURIComponent(`search=${keyword}`)}&limit=50`);
