@@ -69,9 +69,25 @@ export async function unsureRowsMatching(
 export async function countWithConditions(
   request: MemorySearchRequest,
   hits: PostingBitmap,
+  index: { rows: number; others(rows: PostingBitmap): PostingBitmap },
 ): Promise<Numbered<number>> {
   const { table } = request;
   const number = changeNumber(table).as('number');
+  const misses = hits.size > index.rows / 2 ? index.others(hits) : null;
+  if (misses && misses.size <= MAX_LISTED_ROWS) {
+    // Most rows match: the rows meeting the conditions (counted through their index), less those
+    // among the fewer non-matches that do (`e` and a status at 100k rows: 160 -> 48 ms).
+    const missing = untyped(request)
+      .selectFrom(table)
+      .select(sql<string>`count(*)`.as('m'))
+      .where(all([idsNumbered(table, misses.toArray()), ...request.equals]));
+    const [row] = await untyped(request)
+      .selectFrom(table)
+      .select([sql<string>`count(*) - (${missing})`.as('n'), number])
+      .where(all(request.equals))
+      .execute();
+    return { value: Number(row.n), number: String(row.number) };
+  }
   if (hits.size <= MAX_LISTED_ROWS) {
     const [row] = await untyped(request)
       .selectFrom(table)

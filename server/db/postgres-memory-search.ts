@@ -148,10 +148,10 @@ async function onIndex<T>(
 function count(request: MemorySearchRequest, seen?: string): Promise<number | null> {
   return onIndex(
     request,
-    async (_state, hits) =>
+    async (state, hits) =>
       request.equals.length === 0 || hits.size === 0
         ? { value: hits.size, number: null }
-        : countWithConditions(request, hits),
+        : countWithConditions(request, hits, state.index),
     { seen, trusted: false },
   );
 }
