@@ -20,8 +20,13 @@ const MAX_ROW_NUMBER = 0x7fff_ffff;
 /** Rows written since the build, as a share of the index's rows (plus REBUILD_MIN), that start a new build. */
 export const REBUILD_SHARE = 0.25;
 export const REBUILD_MIN = 1000;
-/** Longest an index goes without being brought in step before it is built again instead. */
-export const MAX_STEP_AGE_MS = 20 * 60_000;
+/**
+ * An index not brought in step for this long is built again in the background (it still answers,
+ * brought in step); after MAX_STEP_AGE_MS it is no longer trusted to find every removal (they are
+ * kept REMOVED_KEPT) and a search waits for the new build.
+ */
+export const REBUILD_AGE_MS = 20 * 60_000;
+export const MAX_STEP_AGE_MS = 45 * 60_000;
 /** How long removed row numbers are kept (any server's index older than this was built again). */
 const REMOVED_KEPT = '1 hour';
 /** How often a server deletes the removed row numbers older than REMOVED_KEPT. */

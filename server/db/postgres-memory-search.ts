@@ -13,6 +13,7 @@ import {
   MAX_STEP_AGE_MS,
   notOlder,
   prune,
+  REBUILD_AGE_MS,
   REBUILD_MIN,
   REBUILD_SHARE,
   startBuild,
@@ -43,14 +44,33 @@ import type { StatementRunner } from './statement-runner.js';
  * - Pages in id order with no other condition are found in memory (postgres-id-sequence.ts) and
  *   only their rows read, by row number; other pages and counts with other conditions are put
  *   together by SQL from the matches (postgres-memory-pages.ts).
- * - Until the index is built (in the background, from the first read of the table), and for
- *   anything it cannot answer, it returns null and the search table's trigram index answers in SQL.
+ * - The index is built in the background from the first read of the table; a search waits for
+ *   the build (at most BUILD_WAIT_MS). For what it cannot answer (a build that failed, keywords
+ *   with control characters) it returns null and the search table's trigram index answers in SQL.
  * - A search table made again (its columns changed: a content-type change, which moves the
  *   registry's version and so the change number) has new row numbers: its oid, read with every
  *   catch-up, tells, and the index is built again.
  * - Removed row numbers are kept for REMOVED_KEPT; an index not brought in step for
- *   MAX_STEP_AGE_MS (much less) is built again rather than trusted to find them all.
+ *   REBUILD_AGE_MS is built again in the background, and after MAX_STEP_AGE_MS (still less than
+ *   REMOVED_KEPT) no longer trusted to find them all.
  */
+
+/** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
+const BUILD_WAIT_MS = 60_000;
+
+/** `build`'s end, or BUILD_WAIT_MS, whichever comes first. */
+async function waitFor(build: Promise<void>): Promise<void> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<void>((resolve) => {
+    timer = setTimeout(resolve, BUILD_WAIT_MS);
+    timer.unref();
+  });
+  try {
+    await Promise.race([build, late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
 
 /** Rounds an answer is put together again when a write commits meanwhile, before SQL answers. */
 const MAX_ROUNDS = 3;
@@ -66,16 +86,25 @@ const MAX_ANSWERS = 32;
 async function current(
   request: MemorySearchRequest,
   seen: string | undefined,
-  trusted: boolean,
+  trusting: boolean,
 ): Promise<TableState | null> {
+  let trusted = trusting;
   const { db, table, columns } = request;
   if (unindexable.has(columns) || !request.keywords.every(answerable)) return null;
   const database = stateOf(db);
-  const state = database.tables.get(table);
-  if (!state || !sameColumns(state.columns, columns) || Date.now() - state.checkedAt > MAX_STEP_AGE_MS) {
+  let state = database.tables.get(table);
+  const age = state ? Date.now() - state.checkedAt : 0;
+  if (!state || !sameColumns(state.columns, columns) || age > MAX_STEP_AGE_MS) {
     if (state) database.tables.delete(table);
+    // Searches wait for the build (as on SQLite): at 1M rows one through the trigram table takes
+    // seconds, and a flood of them during the build (the bench's) kept it from ending for as long
+    // as they came (4.7 searches a second answered). A build of 1M rows takes about 13 s.
+    await waitFor(startBuild(db, table, columns));
+    state = database.tables.get(table);
+    if (!state || !sameColumns(state.columns, columns)) return null;
+    trusted = false;
+  } else if (age > REBUILD_AGE_MS) {
     void startBuild(db, table, columns);
-    return null;
   }
   if (trusted) return state;
   const number = seen ?? (await numberNow(request));
