@@ -146,10 +146,7 @@ async function built(
       await sql`declare quire_build no scroll cursor for
         select s.${sql.id(ROW_NUMBER)} as n, ${values} from ${sql.id(searchTextName(table))} s
         join ${sql.id(table)} t on t.id = s.id order by s.${sql.id(ROW_NUMBER)}`.execute(trx);
-      for (;;) {
-        const { rows } = await sql<
-          Record<string, unknown>
-        >`fetch ${sql.raw(String(BUILD_CHUNK))} from quire_build`.execute(trx);
+      for await (const rows of cursorChunks<Record<string, unknown>>(trx, BUILD_CHUNK)) {
         for (const row of rows) {
           const n = Number(row.n);
           if (n > MAX_ROW_NUMBER) {
@@ -161,8 +158,6 @@ async function built(
             columns.map((column) => row[column]),
           );
         }
-        if (rows.length < BUILD_CHUNK) break;
-        await new Promise((resolve) => setImmediate(resolve));
       }
       index.seal();
       const sequence = new IdSequence();
@@ -170,14 +165,9 @@ async function built(
       await sql`declare quire_build no scroll cursor for
         select s.${sql.id(ROW_NUMBER)} as n, t.id from ${sql.id(searchTextName(table))} s
         join ${sql.id(table)} t on t.id = s.id order by t.id`.execute(trx);
-      for (;;) {
-        const { rows } = await sql<{
-          n: string;
-          id: unknown;
-        }>`fetch ${sql.raw(String(BUILD_CHUNK * 4))} from quire_build`.execute(trx);
+      for await (const rows of cursorChunks<{ n: string; id: unknown }>(trx, BUILD_CHUNK * 4)) {
         for (const row of rows) sequence.append(Number(row.n), row.id);
-        if (rows.length < BUILD_CHUNK * 4 || !sequence.holds) break;
-        await new Promise((resolve) => setImmediate(resolve));
+        if (!sequence.holds) break;
       }
       return {
         columns,
@@ -191,6 +181,27 @@ async function built(
         catchingUp: null,
       };
     });
+}
+
+/**
+ * The rows of the transaction's cursor `quire_build`, `size` at a time, each chunk's successor
+ * fetched while the caller takes it in (PostgreSQL reads on while JavaScript indexes: at 1M rows
+ * the build waited on its fetches a quarter of its 14 s), the event loop run between chunks.
+ */
+async function* cursorChunks<R>(trx: Kysely<unknown>, size: number): AsyncGenerator<R[]> {
+  const fetchNext = (): Promise<{ rows: R[] }> => sql<R>`fetch ${sql.raw(String(size))} from quire_build`.execute(trx);
+  let next: Promise<{ rows: R[] }> | null = fetchNext();
+  try {
+    while (next) {
+      const { rows }: { rows: R[] } = await next;
+      next = rows.length === size ? fetchNext() : null;
+      yield rows;
+      await new Promise((resolve) => setImmediate(resolve));
+    }
+  } finally {
+    // A caller that stopped early leaves a fetch in flight: let it end before the transaction does.
+    await next?.catch(() => {});
+  }
 }
 
 /**
