@@ -1,3 +1,4 @@
+import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,
   mkdirSync,
@@ -150,9 +151,20 @@ describe('the running server', () => {
     const leftover = join(backupDir(dbFile), 'content-2026-01-01T00-00-00-000Z.partial');
     mkdirSync(leftover);
     writeFileSync(join(leftover, BACKUP_DATABASE), 'cut off by a crash');
+    // One of a process that has ended, and one of a running process (another server backing up
+    // into the same folder), which is left alone.
+    const ended = spawnSync(process.execPath, ['-e', '0']).pid;
+    const endedLeftover = join(backupDir(dbFile), `content-2026-01-01T00-00-01-000Z.${ended}.partial`);
+    mkdirSync(endedLeftover);
+    const running = spawn(process.execPath, ['-e', 'setTimeout(() => {}, 60_000)']);
+    const inProgress = join(backupDir(dbFile), `content-2026-01-01T00-00-02-000Z.${running.pid}.partial`);
+    mkdirSync(inProgress);
     const server = await startTestServer({ dir, dbFile, backups: { intervalMs: 150 } });
     try {
       expect(existsSync(leftover)).toBe(false);
+      expect(existsSync(endedLeftover)).toBe(false);
+      expect(existsSync(inProgress)).toBe(true);
+      running.kill();
       const first = await server.backups?.runNow();
       expect(first).toMatch(/content-[-\dT]*Z$/);
       await new Promise((resolve) => setTimeout(resolve, 400));

@@ -90,7 +90,9 @@ export async function writeBackupFolder(
 ): Promise<string> {
   const at = options.now ?? new Date();
   const target = join(place.dir, backupName(place.stem, at, options.label));
-  const partial = `${target}.partial`;
+  // Named with this process's id: another server backing up the same site into the same folder (a
+  // team on one PostgreSQL) leaves it alone at its start (`removeUnfinishedBackups`).
+  const partial = `${target}.${process.pid}.partial`;
   try {
     await rm(partial, { recursive: true, force: true });
     await mkdir(partial, { recursive: true });
@@ -138,14 +140,30 @@ export function pruneBackups(dbFile: string | BackupPlace, keep: number): void {
   }
 }
 
-/** Deletes partial backups left by a backup that a crash or kill interrupted. */
+/**
+ * Deletes partial backups left by a backup that a crash or kill interrupted: those of a process
+ * that is no longer running (or named without one, as before), never another running server's
+ * backup in progress.
+ */
 export function removeUnfinishedBackups(dbFile: string | BackupPlace): void {
   const { dir, stem } = typeof dbFile === 'string' ? sqliteBackupPlace(dbFile) : dbFile;
   if (!existsSync(dir)) return;
   for (const name of readdirSync(dir)) {
-    if (name.startsWith(`${stem}-`) && /\.partial(?:-journal)?$/.test(name)) {
-      rmSync(join(dir, name), { recursive: true, force: true });
-    }
+    const unfinished = /(?:\.(\d+))?\.partial(?:-journal)?$/.exec(name);
+    if (!name.startsWith(`${stem}-`) || !unfinished) continue;
+    const owner = unfinished[1] === undefined ? null : Number(unfinished[1]);
+    if (owner !== null && owner !== process.pid && isRunning(owner)) continue;
+    rmSync(join(dir, name), { recursive: true, force: true });
+  }
+}
+
+/** Whether a process with this id runs (signal 0 only checks; EPERM: it runs as another user). */
+function isRunning(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (error) {
+    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 
