@@ -1,9 +1,10 @@
-import { type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { MemorySearchPage, MemorySearchRequest } from './engine.js';
 import { searchTextName } from './internal-names.js';
 import type { IdSequence } from './postgres-id-sequence.js';
 import { changeNumber } from './postgres-row-changes.js';
 import { foldedTextContains, ROW_NUMBER } from './postgres-search-index.js';
+import { untyped } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
 
 /**
@@ -34,8 +35,6 @@ export interface Numbered<T> {
 }
 
 type Row = Record<string, unknown>;
-
-const untyped = (request: MemorySearchRequest) => request.db as Kysely<Record<string, Row>>;
 
 /** The subquery of ids of the search table's rows numbered in `numbers`. */
 function idsNumbered(table: string, numbers: readonly number[]) {

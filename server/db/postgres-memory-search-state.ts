@@ -5,6 +5,7 @@ import { IdSequence } from './postgres-id-sequence.js';
 import { changeNumber } from './postgres-row-changes.js';
 import { ROW_NUMBER, SEARCH_REMOVED, searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
 import { MemorySearchIndex } from './search-memory-index.js';
+import { quote } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
 
 /**
@@ -76,21 +77,6 @@ export function stateOf(db: Kysely<unknown>): DatabaseState {
   return state;
 }
 
-const quoted = (name: string) => `"${name.replaceAll('"', '""')}"`;
-
-/** A change number's parts: the table and registry (which must match) and the count of writes. */
-function parts(number: string): { prefix: string; writes: bigint } {
-  const at = number.lastIndexOf(':');
-  return { prefix: number.slice(0, at), writes: BigInt(number.slice(at + 1)) };
-}
-
-/** Whether an index in step at change number `held` has seen every write `seen` had. */
-export function notOlder(held: string, seen: string): boolean {
-  const a = parts(held);
-  const b = parts(seen);
-  return a.prefix === b.prefix && a.writes >= b.writes;
-}
-
 /** Builds `table`'s index (if none is being built), in the background. */
 export function startBuild(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
   const database = stateOf(db);
@@ -132,7 +118,7 @@ async function built(
       // The first statement takes the transaction's snapshot: the number and the rows are one state.
       const head = await sql<{ snapshot: string; number: string; side: string | null }>`select
         pg_current_snapshot()::text as snapshot, ${changeNumber(table)} as number,
-        to_regclass(${quoted(searchTextName(table))})::oid::text as side`.execute(trx);
+        to_regclass(${quote(searchTextName(table))})::oid::text as side`.execute(trx);
       const { snapshot, number, side } = head.rows[0];
       const indexed = await searchTextColumns(trx, table);
       if (side === null || !indexed || !sameColumns(indexed, columns)) {
@@ -220,7 +206,7 @@ export async function catchUp(db: Kysely<unknown>, table: string, state: TableSt
     written: unknown[][];
     removed: number[];
   }>`select pg_current_snapshot()::text as snapshot, ${changeNumber(table)} as number,
-      to_regclass(${quoted(searchTextName(table))})::oid::text as side,
+      to_regclass(${quote(searchTextName(table))})::oid::text as side,
       (select coalesce(json_agg(json_build_array(s.${sql.id(ROW_NUMBER)}, t.id, ${values}) order by t.id), '[]'::json)
         from ${side} s
         join ${sql.id(table)} t on t.id = s.id

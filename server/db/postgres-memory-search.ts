@@ -11,7 +11,6 @@ import {
 import {
   catchUp,
   MAX_STEP_AGE_MS,
-  notOlder,
   prune,
   REBUILD_AGE_MS,
   REBUILD_MIN,
@@ -21,8 +20,10 @@ import {
   type TableState,
   unindexable,
 } from './postgres-memory-search-state.js';
+import { changeNumberCovers } from './postgres-row-changes.js';
 import { searchTextColumns } from './postgres-search-index.js';
 import { answerable } from './search-memory-index.js';
+import { rememberedMatches, within } from './search-memory-shared.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -58,24 +59,8 @@ import type { StatementRunner } from './statement-runner.js';
 /** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
 const BUILD_WAIT_MS = 60_000;
 
-/** `build`'s end, or BUILD_WAIT_MS, whichever comes first. */
-async function waitFor(build: Promise<void>): Promise<void> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<void>((resolve) => {
-    timer = setTimeout(resolve, BUILD_WAIT_MS);
-    timer.unref();
-  });
-  try {
-    await Promise.race([build, late]);
-  } finally {
-    clearTimeout(timer);
-  }
-}
-
 /** Rounds an answer is put together again when a write commits meanwhile, before SQL answers. */
 const MAX_ROUNDS = 3;
-/** Answers kept per table (a list request asks for its page and its count: one search). */
-const MAX_ANSWERS = 32;
 
 /**
  * The table's index brought in step with the database as of change number `seen` (read now when
@@ -99,7 +84,7 @@ async function current(
     // Searches wait for the build (as on SQLite): at 1M rows one through the trigram table takes
     // seconds, and a flood of them during the build (the bench's) kept it from ending for as long
     // as they came (4.7 searches a second answered). A build of 1M rows takes about 13 s.
-    await waitFor(startBuild(db, table, columns));
+    await within(startBuild(db, table, columns), BUILD_WAIT_MS, undefined);
     state = database.tables.get(table);
     if (!state || !sameColumns(state.columns, columns)) return null;
     trusted = false;
@@ -109,7 +94,7 @@ async function current(
   if (trusted) return state;
   const number = seen ?? (await numberNow(request));
   for (let round = 0; round < MAX_ROUNDS; round++) {
-    if (notOlder(state.number, number)) {
+    if (changeNumberCovers(state.number, number)) {
       state.checkedAt = Date.now();
       // Rows written since the build cost every search more (the index's overlay): build it again
       // in the background once they are many; this one answers meanwhile.
@@ -131,20 +116,20 @@ async function current(
 }
 
 /** The rows matching the search: those the index is sure of, plus the unsure ones SQL confirms. */
-async function matching(request: MemorySearchRequest, state: TableState): Promise<PostingBitmap> {
-  const key = JSON.stringify(request.keywords);
-  const known = state.answers.get(key);
-  if (known) return known;
-  const number = state.number;
-  const { hits, unsure } = state.index.search(request.keywords);
-  if (unsure.length > 0) {
-    for (const n of await unsureRowsMatching(request, state.columns, unsure)) hits.add(n);
-  }
-  // Unless the index took in writes meanwhile (SQL checked the unsure rows at a later state).
-  if (state.number !== number) return hits;
-  if (state.answers.size >= MAX_ANSWERS) state.answers.delete(state.answers.keys().next().value as string);
-  state.answers.set(key, hits);
-  return hits;
+function matching(request: MemorySearchRequest, state: TableState): Promise<PostingBitmap> {
+  return rememberedMatches(
+    state.answers,
+    request.keywords,
+    // The number moves when the index takes in writes (SQL checked the unsure rows at a later state).
+    () => state.number,
+    async () => {
+      const { hits, unsure } = state.index.search(request.keywords);
+      if (unsure.length > 0) {
+        for (const n of await unsureRowsMatching(request, state.columns, unsure)) hits.add(n);
+      }
+      return hits;
+    },
+  );
 }
 
 /**

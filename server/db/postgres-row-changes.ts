@@ -61,3 +61,17 @@ export function changeNumber(table: string): AliasableExpression<string> {
 export function registryVersionOf(number: string): number {
   return Number(number.split(':')[1]);
 }
+
+/**
+ * Whether `held` was read after every write `seen` counts: the same table and registry (the first
+ * two parts), and at least as many writes (only increments ever commit).
+ */
+export function changeNumberCovers(held: string, seen: string): boolean {
+  const parts = (number: string) => {
+    const at = number.lastIndexOf(':');
+    return { prefix: number.slice(0, at), writes: BigInt(number.slice(at + 1)) };
+  };
+  const a = parts(held);
+  const b = parts(seen);
+  return a.prefix === b.prefix && a.writes >= b.writes;
+}

@@ -1,6 +1,6 @@
 import type { Kysely, SqlBool } from 'kysely';
 import { sql } from 'kysely';
-import type { MemorySearchPage, MemorySearchQuery } from './engine.js';
+import type { MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from './engine.js';
 import { foldForSearch } from './search-folding.js';
 import type { IdOrder } from './search-id-order.js';
 import type { MemorySearchIndex } from './search-memory-index.js';
@@ -20,7 +20,7 @@ const MIN_WALK = 512;
 const MAX_WALK_STEP = 65536;
 
 /** The query's Kysely over tables known only at run time. */
-export const untyped = (query: MemorySearchQuery) => query.db as Kysely<Record<string, Record<string, unknown>>>;
+export const untyped = (query: MemorySearchRequest) => query.db as Kysely<Record<string, Record<string, unknown>>>;
 
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
 

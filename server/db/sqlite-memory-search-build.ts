@@ -4,6 +4,7 @@ import { sameColumns } from './engine.js';
 import { IdOrder } from './search-id-order.js';
 import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
+import { within } from './search-memory-shared.js';
 import {
   byTable,
   incomplete,
@@ -224,17 +225,8 @@ export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
 }
 
 /** A build's end, or 'failed' once BUILD_WAIT_MS have passed. */
-export async function endOf(build: Promise<BuildEnd>): Promise<BuildEnd> {
-  let timer: NodeJS.Timeout | undefined;
-  const late = new Promise<BuildEnd>((resolve) => {
-    timer = setTimeout(() => resolve('failed'), BUILD_WAIT_MS);
-    timer.unref();
-  });
-  try {
-    return await Promise.race([build, late]);
-  } finally {
-    clearTimeout(timer);
-  }
+export function endOf(build: Promise<BuildEnd>): Promise<BuildEnd> {
+  return within(build, BUILD_WAIT_MS, 'failed');
 }
 
 /** Tables already warmed, by reading connection. */

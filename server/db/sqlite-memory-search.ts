@@ -1,6 +1,7 @@
 import type { MemorySearch, MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from './engine.js';
 import { answerable } from './search-memory-index.js';
 import { countWithConditions, pageOfMatches, unsureRowsMatching } from './search-memory-pages.js';
+import { rememberedMatches } from './search-memory-shared.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
 import { buildOf, endOf, unindexable, warm } from './sqlite-memory-search-build.js';
 import { inStep, type TableState, versions, viaRunner } from './sqlite-memory-search-state.js';
@@ -46,9 +47,6 @@ const MAX_BUILD_ROUNDS = 3;
  */
 const MAX_WRITE_WAITS = 3;
 
-/** Answers kept per table (each at most 8 KiB per 65,536 rows). */
-const MAX_ANSWERS = 32;
-
 /** Whether a write transaction is open on the runner's connection (when the runner can tell). */
 function inTransaction(runner: StatementRunner): boolean {
   return (runner as { transaction?: { open?: boolean } }).transaction?.open === true;
@@ -77,17 +75,13 @@ async function current(query: MemorySearchQuery): Promise<TableState | null> {
 }
 
 /** The rows matching the search: confirmed by the index, plus the unsure ones SQL confirms. */
-async function matching(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
-  const key = JSON.stringify(query.keywords);
-  const known = state.answers.get(key);
-  if (known) return known;
-  const version = state.version;
-  const hits = await search(query, state);
-  // Unless the index changed meanwhile (a re-read while SQL checked the unsure rows).
-  if (state.version !== version) return hits;
-  if (state.answers.size >= MAX_ANSWERS) state.answers.delete(state.answers.keys().next().value as string);
-  state.answers.set(key, hits);
-  return hits;
+function matching(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
+  return rememberedMatches(
+    state.answers,
+    query.keywords,
+    () => state.version,
+    () => search(query, state),
+  );
 }
 
 async function search(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
