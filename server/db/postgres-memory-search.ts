@@ -65,8 +65,8 @@ const MAX_ROUNDS = 3;
 /**
  * The table's index brought in step with the database as of change number `seen` (read now when
  * not given) or later, or null when it cannot answer now (not built yet, or the search is not one
- * it answers). `trusted`: the index as it is, unchecked, for an answer whose own statement reads
- * the change number (it is checked then).
+ * it answers). `trusting`: the index as it is, unchecked (unless it had to be built), for an answer
+ * whose own statement reads the change number (it is checked then).
  */
 async function current(
   request: MemorySearchRequest,
@@ -83,7 +83,7 @@ async function current(
     if (state) database.tables.delete(table);
     // Searches wait for the build (as on SQLite): at 1M rows one through the trigram table takes
     // seconds, and a flood of them during the build (the bench's) kept it from ending for as long
-    // as they came (4.7 searches a second answered). A build of 1M rows takes about 13 s.
+    // as they came (4.7 searches a second answered). A build of 1M rows takes about 11 s.
     await within(startBuild(db, table, columns), BUILD_WAIT_MS, undefined);
     state = database.tables.get(table);
     if (!state || !sameColumns(state.columns, columns)) return null;
