@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignInLimits } from './accounts/sign-in-limiter.js';
 import { createApp } from './app.js';
+import { defaultSearchIndexDir } from './config/app-paths.js';
 import { postgresBackupJob, postgresBackupPlace } from './copy/postgres-backup.js';
 import { BackupSchedule, sqliteBackupJob } from './db/backup-service.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from './db/database.js';
@@ -34,6 +35,11 @@ export interface ServerOptions {
    * start (default SNAPSHOT_MIN_ROWS; tests lower it). See OpenSqliteOptions.searchSnapshots.
    */
   searchSnapshotMinRows?: number;
+  /**
+   * On PostgreSQL, the folder where search indexes are saved at a clean stop (default
+   * `defaultSearchIndexDir()`; tests give their own). See OpenPostgresOptions.searchSnapshots.
+   */
+  searchSnapshotDir?: string;
   /** Hostnames to serve besides loopback ones (`--allow-host`). */
   allowedHosts?: string[];
   /** Origins allowed to read the API cross-origin (`--cors-origin`), normalized. */
@@ -98,8 +104,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const security = securityFor(options.host, options);
   const log = options.log ?? ((message: string, error: unknown) => console.error(message, error));
 
+  const minRows = options.searchSnapshotMinRows === undefined ? {} : { minRows: options.searchSnapshotMinRows };
+  const notSaved = (error: unknown) =>
+    log(
+      'The search index was not saved (the next start builds it again):',
+      error instanceof Error ? error.message : error,
+    );
   const database: QuireDb = options.postgres
-    ? await openPostgresDatabase(options.postgres)
+    ? await openPostgresDatabase(options.postgres, {
+        searchSnapshots: {
+          folder: options.searchSnapshotDir ?? defaultSearchIndexDir(),
+          ...minRows,
+          onFailure: notSaved,
+        },
+      })
     : await openDatabase(options.dbFile, {
         nativeBinding: options.nativeBinding,
         checkpointWorker: {
@@ -109,14 +127,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
               error instanceof Error ? error.message : error,
             ),
         },
-        searchSnapshots: {
-          ...(options.searchSnapshotMinRows === undefined ? {} : { minRows: options.searchSnapshotMinRows }),
-          onFailure: (error) =>
-            log(
-              'The search index was not saved (the next start builds it again):',
-              error instanceof Error ? error.message : error,
-            ),
-        },
+        searchSnapshots: { ...minRows, onFailure: notSaved },
       });
   let server: Server;
   let services: Services;

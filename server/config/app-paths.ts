@@ -29,3 +29,15 @@ export function defaultDatabaseFile(
 ): string {
   return join(userDataDir(platform, env, home), DATABASE_FILE_NAME);
 }
+
+/**
+ * Where a PostgreSQL site's servers save their in-memory search indexes at a clean stop (a folder
+ * per database inside; see postgres-search-snapshot.ts). A SQLite site's go beside its file.
+ */
+export function defaultSearchIndexDir(
+  platform: NodeJS.Platform = process.platform,
+  env: NodeJS.ProcessEnv = process.env,
+  home: string = homedir(),
+): string {
+  return join(userDataDir(platform, env, home), 'search-indexes');
+}

@@ -8,12 +8,13 @@ import type { PostgresPoolOptions } from './postgres-connection.js';
 import type { StatementNames } from './postgres-statement-names.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
 import type { QuireDatabase } from './schema.js';
+import { readSavedTables, SNAPSHOT_MIN_ROWS } from './search-snapshot-files.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
 import { saveSearchIndexes } from './sqlite-memory-search-build.js';
-import { keepSearchSnapshots, readSavedTables, SNAPSHOT_MIN_ROWS, snapshotFolder } from './sqlite-search-snapshot.js';
+import { keepSearchSnapshots, snapshotFolder } from './sqlite-search-snapshot.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -123,6 +124,17 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
   };
 }
 
+/** How to open a PostgreSQL database. */
+export interface OpenPostgresOptions extends PostgresPoolOptions {
+  /**
+   * Save the in-memory search indexes of tables of `minRows` rows up (default SNAPSHOT_MIN_ROWS) in
+   * a folder of `folder` when the database closes, and read them back at the next start instead of
+   * building them (postgres-search-snapshot.ts): for a server, and for `quire import`. `onFailure`
+   * hears why they could not be saved.
+   */
+  searchSnapshots?: { folder: string; minRows?: number; onFailure?: (error: unknown) => void };
+}
+
 /**
  * Connects to a PostgreSQL database (which must exist) and migrates it to the current schema.
  * Kysely's migrator holds a PostgreSQL advisory lock while it migrates, so servers starting
@@ -130,21 +142,38 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
  */
 export async function openPostgresDatabase(
   target: PostgresTarget,
-  options: PostgresPoolOptions = {},
+  options: OpenPostgresOptions = {},
 ): Promise<PostgresQuireDb> {
   // node-postgres and the PostgreSQL modules load only here: a SQLite server never pays for them
   // (70-100 ms of every start, issue 13).
-  const [{ connectPostgres }, { QuirePostgresDialect }, { postgresEngine }, { StatementNames }] = await Promise.all([
-    import('./postgres-connection.js'),
-    import('./postgres-dialect.js'),
-    import('./postgres-engine.js'),
-    import('./postgres-statement-names.js'),
-  ]);
+  const [{ connectPostgres }, { QuirePostgresDialect }, { postgresEngine }, { StatementNames }, snapshots] =
+    await Promise.all([
+      import('./postgres-connection.js'),
+      import('./postgres-dialect.js'),
+      import('./postgres-engine.js'),
+      import('./postgres-statement-names.js'),
+      import('./postgres-search-snapshot.js'),
+    ]);
   const { pool } = await connectPostgres(target, options);
   const statementNames = new StatementNames();
   pool.on('connect', (client) => statementNames.attach(client));
   const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }) });
   await migrate(db, postgresEngine);
+  const saving = options.searchSnapshots;
+  let beforeClose: (() => Promise<void>) | null = null;
+  if (saving) {
+    const untyped = db as unknown as Kysely<unknown>;
+    try {
+      const tables = await snapshots.keepSearchIndexes(untyped, saving.folder, saving.minRows ?? SNAPSHOT_MIN_ROWS);
+      // Loaded now, in the background, while the server gets ready to listen.
+      for (const table of tables) postgresEngine.searchIndex.memory?.warm(untyped, undefined, table);
+    } catch (error) {
+      await db.destroy();
+      throw error;
+    }
+    // A failure to save costs the next start a build, nothing more.
+    beforeClose = () => snapshots.saveSearchIndexes(untyped).then(() => undefined, saving.onFailure ?? (() => {}));
+  }
   return {
     kind: 'postgres',
     db,
@@ -153,7 +182,7 @@ export async function openPostgresDatabase(
     description: describeTarget(target),
     raw: null,
     file: null,
-    close: closeOnce(db),
+    close: closeOnce(db, null, beforeClose),
   };
 }
 

@@ -99,7 +99,7 @@ export interface SearchIndexEngine {
    * searches are answered in memory, or by the plain scan).
    */
   readonly sql: SqlSearchIndex | null;
-  /** Searches answered from an in-process index, where the engine keeps one (SQLite). */
+  /** Searches answered from an in-process index, where the engine keeps one. */
   readonly memory?: MemorySearch;
 }
 

@@ -1,9 +1,19 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
+import { written } from '../test-support/snapshot-bytes.js';
 import { IdSequence } from './postgres-id-sequence.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
+import { SnapshotReader } from './search-snapshot-codec.js';
 
 const id = (k: number) => `id-${String(k).padStart(8, '0')}`;
+
+/** The sequence written and read back, as a saved index holds it. */
+function saved(sequence: IdSequence): IdSequence {
+  const input = new SnapshotReader(written((out) => sequence.write(out)));
+  const read = IdSequence.read(input);
+  expect(input.done).toBe(true);
+  return read;
+}
 
 describe('IdSequence', () => {
   it('pages matches in id order after rows written late, as sorting them would', () => {
@@ -16,13 +26,16 @@ describe('IdSequence', () => {
         fc.integer({ min: 0, max: 40 }),
         fc.boolean(),
         fc.integer({ min: 1, max: 60 }),
-        (built, late, matchFlags, skip, descending, sparsity) => {
-          const sequence = new IdSequence();
+        fc.boolean(),
+        (built, late, matchFlags, skip, descending, sparsity, reload) => {
+          const building = new IdSequence();
           const rows: { n: number; key: number }[] = [];
           for (let k = 0; k < built; k++) {
             rows.push({ n: k + 1, key: k * 100 });
-            sequence.append(k + 1, id(k * 100));
+            building.append(k + 1, id(k * 100));
           }
+          // Saved at a clean stop and read back at the next start, then written on.
+          const sequence = reload ? saved(building) : building;
           // Written since: mostly after the last id, some a little before it (commits out of order).
           let top = built * 100;
           for (const [i, shift] of late.entries()) {
@@ -65,5 +78,7 @@ describe('IdSequence', () => {
     unordered.append(1, id(2));
     unordered.append(2, id(1));
     expect(unordered.holds).toBe(false);
+    expect(saved(unordered).holds).toBe(false);
+    expect(saved(early).holds).toBe(false);
   });
 });

@@ -1,4 +1,5 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
+import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './search-snapshot-codec.js';
 
 /**
  * The row numbers of PostgreSQL's in-memory search index (postgres-memory-search.ts) in the
@@ -23,11 +24,11 @@ const ASCII = /^[\u0000-\u007f]*$/;
 
 /** See the module comment. */
 export class IdSequence {
-  private numbers = new Int32Array(1024);
+  private numbers: Int32Array = new Int32Array(1024);
   private length = 0;
   /** Each row number's index in `numbers` (rows are inserted near the end: few move). */
-  private positions = new Int32Array(1024);
-  private readonly held = new PostingBitmap();
+  private positions: Int32Array = new Int32Array(1024);
+  private held = new PostingBitmap();
   /** The ids of the last `tailIds.length` entries, in order. */
   private tailIds: string[] = [];
   private usable = true;
@@ -120,9 +121,38 @@ export class IdSequence {
     return found;
   }
 
+  /** Writes the sequence for `IdSequence.read` (search-snapshot-codec.ts). */
+  write(out: SnapshotWriter): void {
+    out.u32(this.usable ? 1 : 0);
+    out.u32(this.length);
+    out.u32s(new Uint32Array(this.numbers.buffer, this.numbers.byteOffset, this.length));
+    out.u32(this.positions.length);
+    out.u32s(new Uint32Array(this.positions.buffer, this.positions.byteOffset, this.positions.length));
+    this.held.write(out);
+    out.u32(this.tailIds.length);
+    for (const id of this.tailIds) out.string(id);
+  }
+
+  /** A sequence as `write` wrote it (its arrays are views of the reader's buffer until they grow). */
+  static read(input: SnapshotReader): IdSequence {
+    const sequence = new IdSequence();
+    sequence.usable = input.u32() === 1;
+    sequence.length = input.u32();
+    const numbers = input.u32s(sequence.length);
+    sequence.numbers = new Int32Array(numbers.buffer, numbers.byteOffset, numbers.length);
+    const positions = input.u32s(input.u32());
+    sequence.positions = new Int32Array(positions.buffer, positions.byteOffset, positions.length);
+    sequence.held = PostingBitmap.read(input);
+    const tail = input.u32();
+    if (tail > sequence.length) throw new SnapshotFormatError('an id sequence holds more ids than rows');
+    sequence.tailIds = [];
+    for (let k = 0; k < tail; k++) sequence.tailIds.push(input.string());
+    return sequence;
+  }
+
   private insertAt(index: number, n: number): void {
     if (this.length === this.numbers.length) {
-      const grown = new Int32Array(this.numbers.length * 2);
+      const grown = new Int32Array(Math.max(1024, this.numbers.length * 2));
       grown.set(this.numbers);
       this.numbers = grown;
     }

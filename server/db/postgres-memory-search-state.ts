@@ -24,12 +24,17 @@ export const REBUILD_MIN = 1000;
 /**
  * An index not brought in step for this long is built again in the background (it still answers,
  * brought in step); after MAX_STEP_AGE_MS it is no longer trusted to find every removal (they are
- * kept REMOVED_KEPT) and a search waits for the new build.
+ * kept REMOVED_KEPT) and a search waits for the new build. Days, so that an index saved at a clean
+ * stop (postgres-search-snapshot.ts) serves the next start after a night or a weekend, and an
+ * idle server's index is not built again at its next search.
  */
-export const REBUILD_AGE_MS = 20 * 60_000;
-export const MAX_STEP_AGE_MS = 45 * 60_000;
-/** How long removed row numbers are kept (any server's index older than this was built again). */
-const REMOVED_KEPT = '1 hour';
+export const REBUILD_AGE_MS = 3 * 24 * 3_600_000;
+export const MAX_STEP_AGE_MS = 6 * 24 * 3_600_000;
+/**
+ * How long removed row numbers are kept after their transaction began (any server's index older
+ * than this was built again). A row each; Quire's deletes are an editor's, or emptying the trash.
+ */
+const REMOVED_KEPT = '7 days';
 /** How often a server deletes the removed row numbers older than REMOVED_KEPT. */
 const PRUNE_EVERY_MS = 10 * 60_000;
 
@@ -52,6 +57,11 @@ export interface TableState {
   catchingUp: Promise<boolean> | null;
 }
 
+/** A table's state for an index in step with `snapshot` (no answers kept, no catch-up under way). */
+export function inStepAt(state: Omit<TableState, 'answers' | 'catchingUp'>): TableState {
+  return { ...state, answers: new Map(), catchingUp: null };
+}
+
 /** A database's indexes, builds in progress, and tables whose vocabulary needs word trigrams. */
 export interface DatabaseState {
   tables: Map<string, TableState>;
@@ -59,9 +69,13 @@ export interface DatabaseState {
   /** Tables whose first read started (or tried) a build, with that start. */
   warmed: Map<string, Promise<void>>;
   wordy: Set<string>;
+  /** Reads the table's saved index back instead of building it (postgres-search-snapshot.ts). */
+  load?: (table: string, columns: readonly string[]) => Promise<TableState | null>;
   prunedAt: number;
   /** Answers the index gave (searches and counts), for tests to tell it from SQL. */
   answered: number;
+  /** Indexes read back rather than built, for tests. */
+  loaded: number;
 }
 
 const databases = new WeakMap<Kysely<unknown>, DatabaseState>();
@@ -71,18 +85,35 @@ export const unindexable = new WeakSet<readonly string[]>();
 export function stateOf(db: Kysely<unknown>): DatabaseState {
   let state = databases.get(db);
   if (!state) {
-    state = { tables: new Map(), builds: new Map(), warmed: new Map(), wordy: new Set(), prunedAt: 0, answered: 0 };
+    state = {
+      tables: new Map(),
+      builds: new Map(),
+      warmed: new Map(),
+      wordy: new Set(),
+      prunedAt: 0,
+      answered: 0,
+      loaded: 0,
+    };
     databases.set(db, state);
   }
   return state;
 }
 
-/** Builds `table`'s index (if none is being built), in the background. */
+/**
+ * Builds `table`'s index (if none is being built), in the background, or reads it back when it was
+ * saved (and no index of the table is held: one held was dropped as not in step).
+ */
 export function startBuild(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
   const database = stateOf(db);
   let build = database.builds.get(table);
   if (!build) {
     build = (async () => {
+      const saved = database.tables.has(table) ? null : await database.load?.(table, columns);
+      if (saved) {
+        database.tables.set(table, saved);
+        database.loaded++;
+        return;
+      }
       for (let round = 0; round < 2; round++) {
         const state = await built(db, table, columns, database.wordy.has(table));
         if (!state) return;
@@ -155,17 +186,7 @@ async function built(
         for (const row of rows) sequence.append(Number(row.n), row.id);
         if (!sequence.holds) break;
       }
-      return {
-        columns,
-        index,
-        sequence,
-        snapshot,
-        number,
-        side,
-        checkedAt: Date.now(),
-        answers: new Map(),
-        catchingUp: null,
-      };
+      return inStepAt({ columns, index, sequence, snapshot, number, side, checkedAt: Date.now() });
     });
 }
 

@@ -54,6 +54,8 @@ import type { StatementRunner } from './statement-runner.js';
  * - Removed row numbers are kept for REMOVED_KEPT; an index not brought in step for
  *   REBUILD_AGE_MS is built again in the background, and after MAX_STEP_AGE_MS (still less than
  *   REMOVED_KEPT) no longer trusted to find them all.
+ * - A server saves its indexes at a clean stop, and the next one on this machine reads them back
+ *   instead of building them, then brings them in step as above (postgres-search-snapshot.ts).
  */
 
 /** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */

@@ -1,23 +1,10 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answer, applyWrites, type ScanRows, scan } from '../test-support/search-scan.js';
+import { written } from '../test-support/snapshot-bytes.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
-import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
-
-/** What a writer wrote, in one fresh buffer (as the loader reads a file). */
-function written(write: (out: SnapshotWriter) => void): ArrayBuffer {
-  const out = new SnapshotWriter();
-  write(out);
-  const chunks = out.finish();
-  const buffer = new ArrayBuffer(chunks.reduce((sum, chunk) => sum + chunk.length, 0));
-  let at = 0;
-  for (const chunk of chunks) {
-    new Uint8Array(buffer, at, chunk.length).set(chunk);
-    at += chunk.length;
-  }
-  return buffer;
-}
+import { SnapshotFormatError, SnapshotReader } from './search-snapshot-codec.js';
 
 function roundTrip(index: MemorySearchIndex): MemorySearchIndex {
   const input = new SnapshotReader(written((out) => index.write(out)));

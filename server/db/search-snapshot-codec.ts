@@ -188,6 +188,11 @@ export class SnapshotReader {
     return bytes;
   }
 
+  /** Where the reader is in its buffer. */
+  get offset(): number {
+    return this.at;
+  }
+
   /** Whether everything was read. */
   get done(): boolean {
     return this.at === this.end;

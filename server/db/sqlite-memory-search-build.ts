@@ -5,6 +5,7 @@ import { IdOrder } from './search-id-order.js';
 import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
 import { within } from './search-memory-shared.js';
+import { SNAPSHOT_MIN_ROWS } from './search-snapshot-files.js';
 import {
   byTable,
   incomplete,
@@ -19,7 +20,6 @@ import {
 import {
   keepSearchSnapshots,
   loadSnapshot,
-  SNAPSHOT_MIN_ROWS,
   saveSnapshot,
   snapshotFolder,
   snapshotsOf,

@@ -1,11 +1,11 @@
 import { randomInt } from 'node:crypto';
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
-import { dirname, join } from 'node:path';
+import { rm } from 'node:fs/promises';
 import { type Kysely, sql } from 'kysely';
 import { searchPendingName } from './internal-names.js';
 import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
+import { savedFile, snapshotPath, writeSnapshotFile } from './search-snapshot-files.js';
 import type { SchemaRead } from './sqlite-search-triggers.js';
 import { connectionRunner, type StatementRunner } from './statement-runner.js';
 
@@ -31,23 +31,12 @@ import { connectionRunner, type StatementRunner } from './statement-runner.js';
  *   deleted is not used.
  */
 
-/**
- * Rows from which a table's search index is saved: below this its build takes about as long as
- * reading it back (a few hundred milliseconds).
- */
-export const SNAPSHOT_MIN_ROWS = 20_000;
-
 /** Starts every snapshot file (and changes when the format does). */
 const MAGIC = 'quire search index 2';
 
 /** Where the saved indexes of the database at `file` go. */
 export function snapshotFolder(file: string): string {
   return `${file}-search-index`;
-}
-
-/** The file of one table's saved index in `folder` (table names are any text: hex keeps them safe). */
-function snapshotPath(folder: string, table: string): string {
-  return join(folder, `${Buffer.from(table, 'utf8').toString('hex')}.bin`);
 }
 
 /** Where a connection's indexes are saved (set for servers: see OpenSqliteOptions.searchSnapshots). */
@@ -104,18 +93,7 @@ export async function saveSnapshot(
   for (const column of saved.columns) out.string(column);
   out.u32(saved.idOrderHolds ? 1 : 0);
   saved.index.write(out);
-  const chunks = out.finish();
-  const path = snapshotPath(folder, table);
-  const partial = `${path}.partial`;
-  await mkdir(folder, { recursive: true });
-  // Written before anything else runs: large arrays are the index's own (see SnapshotWriter).
-  const handle = await open(partial, 'w');
-  try {
-    await handle.writev(chunks);
-  } finally {
-    await handle.close();
-  }
-  await rename(partial, path);
+  await writeSnapshotFile(snapshotPath(folder, table), out);
   return true;
 }
 
@@ -131,9 +109,7 @@ export async function loadSnapshot(
   columns: readonly string[],
 ): Promise<SavedIndex | null> {
   const path = snapshotPath(folder, table);
-  const early = prefetched.get(path);
-  prefetched.delete(path);
-  const buffer = await (early ?? readWhole(path));
+  const buffer = await savedFile(path);
   if (buffer === null) return null;
   try {
     await rm(path);
@@ -163,77 +139,4 @@ export async function loadSnapshot(
     if (error instanceof SnapshotFormatError || error instanceof RangeError) return null;
     throw error;
   }
-}
-
-/** Parallel reads of a snapshot file (libuv's threads copy from the page cache side by side). */
-const READS = 4;
-
-/**
- * The whole file at `path` in a fresh ArrayBuffer (its arrays are read as views of it), or null.
- * Read in READS parts at once: at 1M rows (115 MB) 42-53 ms against 68-92 in one.
- */
-async function readWhole(path: string): Promise<ArrayBuffer | null> {
-  let handle: Awaited<ReturnType<typeof open>>;
-  try {
-    handle = await open(path, 'r');
-  } catch {
-    return null;
-  }
-  try {
-    const { size } = await handle.stat();
-    // Not zero-filled first (115 MB at 1M rows, about 25 ms): every byte is read into it.
-    const bytes = Buffer.allocUnsafeSlow(size);
-    const buffer = bytes.buffer as ArrayBuffer;
-    const part = Math.ceil(size / READS / 65536) * 65536;
-    const ends = await Promise.all(
-      Array.from({ length: READS }, async (_, k) => {
-        const end = Math.min(size, (k + 1) * part);
-        let at = k * part;
-        while (at < end) {
-          const { bytesRead } = await handle.read(bytes, at, end - at, at);
-          if (bytesRead === 0) break;
-          at += bytesRead;
-        }
-        return at >= end;
-      }),
-    );
-    return ends.every(Boolean) ? buffer : null;
-  } catch {
-    return null;
-  } finally {
-    await handle.close();
-  }
-}
-
-/** How long a file read ahead waits for its load (which reads it again after that). */
-const PREFETCH_KEPT_MS = 60_000;
-/** Files read ahead by `readSavedTables`, by path, until `loadSnapshot` takes them. */
-const prefetched = new Map<string, Promise<ArrayBuffer | null>>();
-
-/**
- * The tables with a saved index in `folder` (none when there is no folder), their files read from
- * now on, so that a database being opened has them in memory by the time it is ready to answer:
- * then pass each table to `loadSnapshot` (it takes the file read here, else reads it itself).
- */
-export async function readSavedTables(folder: string): Promise<string[]> {
-  // Reads kept from an earlier open of this database are dropped first, before any load of this
-  // one can take them: a load may have read the file itself while such a read was under way, and
-  // the file there now may be newer.
-  for (const path of prefetched.keys()) if (dirname(path) === folder) prefetched.delete(path);
-  let names: string[];
-  try {
-    names = (await readdir(folder)).filter((name) => /^([0-9a-f]{2})+\.bin$/.test(name));
-  } catch {
-    return [];
-  }
-  for (const name of names) {
-    const path = join(folder, name);
-    const read = readWhole(path);
-    prefetched.set(path, read);
-    // A file no load takes (its table's triggers changed, say) is not held for the process's life.
-    setTimeout(() => {
-      if (prefetched.get(path) === read) prefetched.delete(path);
-    }, PREFETCH_KEPT_MS).unref();
-  }
-  return names.map((name) => Buffer.from(name.slice(0, -4), 'hex').toString('utf8'));
 }

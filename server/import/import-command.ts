@@ -2,6 +2,7 @@ import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import type { Kysely } from 'kysely';
+import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
@@ -25,11 +26,13 @@ export interface ImportStreams {
 /**
  * `quire import`: loads a JSON array, NDJSON or CSV file into a content type in one transaction.
  * Prints a progress bar on a terminal and a one-line summary; returns the exit code (0 imported,
- * 1 refused or failed, 2 usage).
+ * 1 refused or failed, 2 usage). On PostgreSQL the search index is saved in `searchIndexDir`
+ * (default `defaultSearchIndexDir()`, where servers on this machine look).
  */
 export async function importCommand(
   args: string[],
   streams: ImportStreams = { out: process.stdout, err: process.stderr },
+  options: { searchIndexDir?: string } = {},
 ): Promise<number> {
   const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
   let parsed: ReturnType<typeof parse>;
@@ -109,14 +112,20 @@ export async function importCommand(
       streams.out,
       `Imported ${count(result.imported)} ${type.table} rows from ${basename(file)} in ${seconds.toFixed(1)} s (${count(rate)} rows/s)`,
     );
-    if (database.kind === 'sqlite') {
-      // Built here, where the import's user waits anyway, rather than at the server's first search.
-      const indexStarted = performance.now();
-      const db = database.db as unknown as Kysely<unknown>;
-      if (await saveSearchIndexNow(db, database.runner, database.file, type.table)) {
-        const indexSeconds = (performance.now() - indexStarted) / 1000;
-        say(streams.out, `Search index saved for the next start in ${indexSeconds.toFixed(1)} s`);
-      }
+    // Built here, where the import's user waits anyway, rather than at the server's first search.
+    const indexStarted = performance.now();
+    const db = database.db as unknown as Kysely<unknown>;
+    const saved =
+      database.kind === 'sqlite'
+        ? await saveSearchIndexNow(db, database.runner, database.file, type.table)
+        : await (await import('../db/postgres-search-snapshot.js')).saveSearchIndexNow(
+            db,
+            options.searchIndexDir ?? defaultSearchIndexDir(),
+            type.table,
+          );
+    if (saved) {
+      const indexSeconds = (performance.now() - indexStarted) / 1000;
+      say(streams.out, `Search index saved for the next start in ${indexSeconds.toFixed(1)} s`);
     }
     return 0;
   } finally {

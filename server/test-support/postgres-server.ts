@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import type { PostgresTarget } from '../db/postgres-url.js';
 import { type RunningServer, type ServerOptions, startServer } from '../server.js';
 
@@ -10,8 +12,9 @@ export interface PostgresTestServer extends RunningServer {
 }
 
 /**
- * Starts a server on `target` (a throwaway database from `useTestDatabase`), without backups. The
- * database is the caller's to drop; several servers may share it.
+ * Starts a server on `target` (a throwaway database from `useTestDatabase`), without backups, its
+ * search indexes saved (when a test has tables that large) in a folder of this test process rather
+ * than the user's. The database is the caller's to drop; several servers may share it.
  */
 export async function startPostgresTestServer(
   target: PostgresTarget,
@@ -24,6 +27,7 @@ export async function startPostgresTestServer(
     editorName: 'tester',
     log: (_message, error) => errors.push(error),
     backups: false,
+    searchSnapshotDir: join(tmpdir(), `quire-test-search-indexes-${process.pid}`),
     ...options,
     // Never used: the PostgreSQL target wins, and no file is made.
     dbFile: ':memory:',

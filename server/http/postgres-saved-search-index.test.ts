@@ -1,0 +1,231 @@
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Writable } from 'node:stream';
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { buildsSettledForTests, builtForTests, memoryAnswersForTests } from '../db/postgres-memory-search.js';
+import { readSavedHeader, savedIndexesReadForTests, writeSavedHeader } from '../db/postgres-search-snapshot.js';
+import { foldForSearch } from '../db/search-folding.js';
+import { SnapshotReader, SnapshotWriter } from '../db/search-snapshot-codec.js';
+import { importCommand } from '../import/import-command.js';
+import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { callApi, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
+
+/**
+ * PostgreSQL's search index saved at a clean stop and after `quire import`, and read back by the
+ * next server on the machine (postgres-search-snapshot.ts): it answers at once, takes in what any
+ * server wrote since it was saved (creates, updates, deletes), and is not read back for another
+ * database or a search table made again.
+ */
+
+const postgres = await postgresForTests();
+
+const WORDS = ['harbour', 'kestrel', 'straße', 'café', 'lantern', 'meadow', 'quartz', 'ember', 'willow'];
+const STATUSES = ['draft', 'published', 'archived'];
+const dbOf = (server: PostgresTestServer) => server.database.db as unknown as Kysely<unknown>;
+
+interface Modelled {
+  id: string;
+  title: string;
+  slug: string;
+}
+
+describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(postgres)}`, () => {
+  const database = useTestDatabase(postgres.url);
+  const other = useTestDatabase(postgres.url);
+  let dir: string;
+  const servers: PostgresTestServer[] = [];
+  /** The rows of `news` in the first database, as the servers answered their writes. */
+  const rows = new Map<string, Modelled>();
+  let made = 0;
+
+  const start = async (on = database()) => {
+    const server = await startPostgresTestServer(on.target, { searchSnapshotDir: dir, searchSnapshotMinRows: 1 });
+    servers.push(server);
+    return server;
+  };
+
+  async function create(server: PostgresTestServer, extra = ''): Promise<void> {
+    made++;
+    const title = `${WORDS[made % WORDS.length]} ${WORDS[(made * 7) % WORDS.length]} ${made}${extra}`;
+    const created = await callApi(server, 'POST', '/cms/news', {
+      title,
+      status: STATUSES[made % 3],
+      published_at: '2025-01-01 10:00:00',
+    });
+    expect(created.status).toBe(201);
+    keep(created.body.rows[0]);
+  }
+
+  function keep(row: Modelled): void {
+    rows.set(row.id, { id: row.id, title: row.title, slug: row.slug });
+  }
+
+  /** A search on `server` (every match, in id order) against the model, answered by the index. */
+  async function expectScanned(server: PostgresTestServer, keyword: string): Promise<void> {
+    const answers = memoryAnswersForTests(dbOf(server));
+    const listed = await callApi(
+      server,
+      'GET',
+      `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}&order=id&limit=500`,
+    );
+    expect(listed.status).toBe(200);
+    const found = [...rows.values()]
+      .filter((row) => [row.title, row.slug].some((value) => foldForSearch(value).includes(foldForSearch(keyword))))
+      .map((row) => row.id)
+      .sort();
+    expect(
+      listed.body.rows.map((row: Modelled) => row.id),
+      keyword,
+    ).toEqual(found);
+    expect(listed.body.filtered, keyword).toBe(found.length);
+    expect(memoryAnswersForTests(dbOf(server)) - answers, keyword).toBe(2);
+  }
+
+  /** The saved index files under `dir`, by database folder. */
+  const savedFiles = () =>
+    readdirSync(dir).flatMap((folder) => readdirSync(join(dir, folder)).map((file) => join(folder, file)));
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'quire-saved-index-'));
+  });
+
+  afterAll(async () => {
+    for (const server of servers) await server.close();
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it("is read back by the next server, which takes in every server's writes since", async () => {
+    const a = await start();
+    const b = await start();
+    for (let batch = 0; batch < 6; batch++) await Promise.all(Array.from({ length: 20 }, () => create(a)));
+    await builtForTests(dbOf(a), 'news');
+    await expectScanned(a, 'kestrel');
+    await a.close();
+    expect(savedFiles().some((file) => file.endsWith(`${Buffer.from('news').toString('hex')}.bin`))).toBe(true);
+
+    // Written after the saved snapshot, by a server still running: creates, updates, deletes.
+    for (let i = 0; i < 10; i++) await create(b, ' nightjar');
+    const ids = [...rows.keys()];
+    for (const id of ids.slice(0, 10)) {
+      const updated = await callApi(b, 'PUT', `/cms/news/${id}`, { title: `osprey ${id.slice(-4)}` });
+      expect(updated.status).toBe(200);
+      keep(updated.body);
+    }
+    for (const id of ids.slice(10, 25)) {
+      expect((await callApi(b, 'DELETE', `/cms/news/${id}`)).status).toBe(200);
+      rows.delete(id);
+    }
+
+    const c = await start();
+    await buildsSettledForTests(dbOf(c));
+    expect(savedIndexesReadForTests(dbOf(c))).toBe(1);
+    for (const keyword of ['nightjar', 'osprey', 'kestrel', 'e', 'ar', 'straße', 'no-such-thing']) {
+      await expectScanned(c, keyword);
+    }
+    expect(rows.size).toBe(120 + 10 - 15);
+    // And it is kept in step from there, as a built one.
+    await create(b, ' plover');
+    await expectScanned(c, 'plover');
+    await c.close();
+    await b.close();
+  }, 60_000);
+
+  it('is not read back for another database, nor after the search table was made again', async () => {
+    // The other database's saved index replaced by the first one's: not read back there.
+    const other1 = await start(other());
+    const only = await callApi(other1, 'POST', '/cms/news', {
+      title: 'Zebra only',
+      status: 'draft',
+      published_at: '2025-01-01 10:00:00',
+    });
+    expect(only.status).toBe(201);
+    await builtForTests(dbOf(other1), 'news');
+    await other1.close();
+    const folders = readdirSync(dir);
+    const theirs = folders.find((folder) => folder.startsWith(`${other().name}-`));
+    const mine = folders.find((folder) => folder.startsWith(`${database().name}-`));
+    expect(theirs).toBeDefined();
+    expect(mine).toBeDefined();
+    cpSync(join(dir, String(mine)), join(dir, String(theirs)), { recursive: true });
+    const other2 = await start(other());
+    await buildsSettledForTests(dbOf(other2));
+    expect(savedIndexesReadForTests(dbOf(other2))).toBe(0);
+    const search = (keyword: string) =>
+      callApi(other2, 'GET', `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}`);
+    expect((await search('kestrel')).body.filtered).toBe(0);
+    expect((await search('zebra')).body.filtered).toBe(1);
+    await other2.close();
+
+    // A file older than removed rows are kept (its clock moved back a week): built instead.
+    const path = join(dir, String(mine), `${Buffer.from('news').toString('hex')}.bin`);
+    const fresh = readFileSync(path);
+    const input = new SnapshotReader(new Uint8Array(fresh).buffer);
+    const header = readSavedHeader(input);
+    if (!header) throw new Error('the saved file has no header');
+    const aged = new SnapshotWriter();
+    writeSavedHeader(aged, { ...header, savedAt: header.savedAt - 7 * 24 * 3_600_000 });
+    aged.bytes(fresh.subarray(input.offset));
+    writeFileSync(path, Buffer.concat(aged.finish()));
+    const old = await start();
+    await buildsSettledForTests(dbOf(old));
+    expect(savedIndexesReadForTests(dbOf(old))).toBe(0);
+    await expectScanned(old, 'kestrel');
+    // Its clean stop saved it again, in step: read back by the next server.
+    await old.close();
+
+    // A content-type change that makes the search table again (news gains a searched column).
+    const d = await start();
+    await buildsSettledForTests(dbOf(d));
+    expect(savedIndexesReadForTests(dbOf(d))).toBe(1);
+    const type = await callApi(d, 'GET', '/cms-content/news');
+    expect(type.status).toBe(200);
+    const columns = [...type.body.columns, { name: 'subtitle', label: 'Subtitle', type: 'text', required: false }];
+    expect((await callApi(d, 'PUT', '/cms-content/news', { columns })).status).toBe(200);
+    await d.close();
+    const e = await start();
+    await buildsSettledForTests(dbOf(e));
+    await expectScanned(e, 'kestrel');
+    expect(savedIndexesReadForTests(dbOf(e))).toBe(0);
+    await e.close();
+  }, 60_000);
+
+  it('is saved by quire import for the first server on the database', async () => {
+    const lines = Array.from({ length: 25_000 }, (_, k) =>
+      JSON.stringify({
+        title: `${WORDS[k % WORDS.length]} bulk ${k}`,
+        status: 'draft',
+        published_at: '2025-02-01 09:00:00',
+      }),
+    );
+    const file = join(dir, 'bulk.ndjson');
+    writeFileSync(file, `${lines.join('\n')}\n`);
+    const out = Object.assign(
+      new Writable({
+        write(chunk, _encoding, done) {
+          out.text += String(chunk);
+          done();
+        },
+      }),
+      { text: '' },
+    );
+    const code = await importCommand(
+      ['--database', other().url, '--type', 'news', file],
+      { out, err: out },
+      {
+        searchIndexDir: dir,
+      },
+    );
+    expect(code, out.text).toBe(0);
+    expect(out.text).toMatch(/Search index saved for the next start in [\d.]+ s/);
+    const f = await start(other());
+    await buildsSettledForTests(dbOf(f));
+    expect(savedIndexesReadForTests(dbOf(f))).toBe(1);
+    const answers = memoryAnswersForTests(dbOf(f));
+    const found = await callApi(f, 'GET', `/cms/news?filter=${encodeURIComponent('search=bulk 2499')}&order=id`);
+    expect(found.body.filtered).toBe(11);
+    expect(memoryAnswersForTests(dbOf(f)) - answers).toBe(2);
+    await f.close();
+  }, 120_000);
+});
