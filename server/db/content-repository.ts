@@ -341,7 +341,8 @@ export class ContentRepository {
       return null;
     }
     const { columns, keywords } = search;
-    return { db, runner: this.runner, table, columns, keywords, equals: this.equalsOf(selection) };
+    const { equals: conditions } = selection;
+    return { db, runner: this.runner, table, columns, keywords, equals: this.equalsOf(selection), conditions };
   }
 
   /** The WHERE of a selection: search keywords the index can answer go to the index. */

@@ -140,6 +140,17 @@ export interface MemorySearchRequest {
   columns: readonly string[];
   keywords: readonly string[];
   equals: readonly Expression<SqlBool>[];
+  /** The filters `equals` is the SQL of, in its order, for an index that can decide some itself. */
+  conditions?: readonly MemoryCondition[];
+}
+
+/** A list filter as an in-memory index may decide it (filter-conditions.ts `FilterCondition`). */
+export interface MemoryCondition {
+  column: string;
+  op?: string;
+  value: unknown;
+  match?: string;
+  through?: unknown;
 }
 
 /** A search on a reading connection (SQLite's in-memory index answers these). */

@@ -9,8 +9,9 @@ import type { PostingBitmap } from './search-posting-bitmap.js';
 
 /**
  * Pages and counts of PostgreSQL's in-memory search matches (postgres-memory-search.ts): the
- * matches are a bitmap of search-table row numbers; SQL applies the selection's other conditions,
- * orders them and reads the page's rows. Every answer's last statement reads the table's change
+ * matches are a bitmap of search-table row numbers; the selection's other conditions are met in
+ * memory when they are on select columns, else by SQL, which orders the matches and reads the
+ * page's rows. Every answer's last statement reads the table's change
  * number too, so the caller can tell whether a write committed while it was put together.
  */
 
@@ -64,12 +65,17 @@ export async function unsureRowsMatching(
   return rows.map((row) => Number(row.n));
 }
 
-/** Matches that also meet the request's other conditions. */
+/**
+ * Matches that also meet the request's other conditions. `met`: those matches, when the select
+ * columns' values kept in memory decided the conditions (postgres-value-columns.ts), else null.
+ */
 export async function countWithConditions(
   request: MemorySearchRequest,
   hits: PostingBitmap,
+  met: PostingBitmap | null,
   index: { rows: number; others(rows: PostingBitmap): PostingBitmap },
 ): Promise<Numbered<number>> {
+  if (met) return { value: met.size, number: null };
   const { table } = request;
   const number = changeNumber(table).as('number');
   const misses = hits.size > index.rows / 2 ? index.others(hits) : null;
@@ -109,20 +115,22 @@ export async function countWithConditions(
 }
 
 /**
- * The page of `hits` (the search's matches) that meet the request's other conditions, in the
- * page's order (nulls first ascending, last descending, ties by id: the lists' order).
+ * The page of `hits` (the search's matches) that meet the request's other conditions (`met`, when
+ * decided in memory: see `countWithConditions`), in the page's order (nulls first ascending, last descending, ties by id: the lists' order).
  */
 export async function pageOfMatches(
   request: MemorySearchRequest,
   hits: PostingBitmap,
+  met: PostingBitmap | null,
   held: { index: { rows: number }; sequence: IdSequence },
   page: MemorySearchPage,
 ): Promise<Numbered<Row[]>> {
   if (hits.size === 0) return { value: [], number: null };
   const { sequence } = held;
-  if (page.order === 'id' && request.equals.length === 0 && sequence.holds) {
-    // In id order with no other condition: the page's row numbers are found in memory.
-    return rowsNumbered(request, sequence.page(hits, page.offset, page.limit, page.desc), page);
+  if (page.order === 'id' && met && sequence.holds) {
+    // In id order with no other condition than on select columns: the page's row numbers are
+    // found in memory.
+    return rowsNumbered(request, sequence.page(met, page.offset, page.limit, page.desc), page);
   }
   const rows = held.index.rows;
   const walkCost = ((page.offset + page.limit) * Math.max(rows, 1)) / hits.size;

@@ -2,8 +2,9 @@ import { type Kysely, sql } from 'kysely';
 import { sameColumns } from './engine.js';
 import { searchTextName } from './internal-names.js';
 import { IdSequence } from './postgres-id-sequence.js';
-import { changeNumber } from './postgres-row-changes.js';
+import { changeNumber, registryVersionOf } from './postgres-row-changes.js';
 import { ROW_NUMBER, SEARCH_REMOVED, searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
+import { ValueColumns } from './postgres-value-columns.js';
 import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
@@ -44,6 +45,8 @@ export interface TableState {
   index: MemorySearchIndex;
   /** The row numbers in id order (postgres-id-sequence.ts). */
   sequence: IdSequence;
+  /** The select columns' values by row number (postgres-value-columns.ts). */
+  values: ValueColumns;
   /** `pg_current_snapshot()` of the statement the index is in step with. */
   snapshot: string;
   /** The table's change number read in that statement. */
@@ -157,11 +160,11 @@ async function built(
         return null;
       }
       const index = new MemorySearchIndex(columns.length, wordTrigrams);
+      const kept = new ValueColumns(await selectColumnsOf(trx, table));
       // The content table's own values: the index folds them as the search table's text was folded
       // (folding folded text again is not always the same: `T` and a combining diaeresis).
-      const values = sql.join(columns.map((column) => sql`t.${sql.id(column)}`));
       await sql`declare quire_build no scroll cursor for
-        select s.${sql.id(ROW_NUMBER)} as n, ${values} from ${sql.id(searchTextName(table))} s
+        select s.${sql.id(ROW_NUMBER)} as n, ${rowValues(columns, kept.names)} from ${sql.id(searchTextName(table))} s
         join ${sql.id(table)} t on t.id = s.id order by s.${sql.id(ROW_NUMBER)}`.execute(trx);
       for await (const rows of cursorChunks<Record<string, unknown>>(trx, BUILD_CHUNK)) {
         for (const row of rows) {
@@ -172,7 +175,11 @@ async function built(
           }
           index.set(
             n,
-            columns.map((column) => row[column]),
+            columns.map((_, i) => row[`s${i}`]),
+          );
+          kept.set(
+            n,
+            kept.names.map((_, i) => row[`v${i}`]),
           );
         }
       }
@@ -186,8 +193,33 @@ async function built(
         for (const row of rows) sequence.append(Number(row.n), row.id);
         if (!sequence.holds) break;
       }
-      return inStepAt({ columns, index, sequence, snapshot, number, side, checkedAt: Date.now() });
+      return inStepAt({ columns, index, sequence, values: kept, snapshot, number, side, checkedAt: Date.now() });
     });
+}
+
+/**
+ * The content table's values a build and a catch-up read: the search columns as `s0`, `s1`, ... and
+ * the select columns as `v0`, `v1`, ... (names no column of the table can clash with).
+ */
+function rowValues(columns: readonly string[], selects: readonly string[]) {
+  return sql.join([
+    ...columns.map((column, i) => sql`t.${sql.id(column)} as ${sql.id(`s${i}`)}`),
+    ...selects.map((column, i) => sql`t.${sql.id(column)} as ${sql.id(`v${i}`)}`),
+  ]);
+}
+
+/** The select columns of `table`'s content type, as the registry says now. */
+async function selectColumnsOf(db: Kysely<unknown>, table: string): Promise<string[]> {
+  const { rows } = await sql<{ columns: string }>`select columns from quire_content_types
+    where table_name = ${table}`.execute(db);
+  return selectsOf(rows[0]?.columns ?? null);
+}
+
+/** The select columns named in a registry row's `columns`. */
+function selectsOf(columns: string | null): string[] {
+  if (columns === null) return [];
+  const described = JSON.parse(columns) as { name: string; type: string }[];
+  return described.filter((column) => column.type === 'select').map((column) => column.name);
 }
 
 /**
@@ -219,16 +251,20 @@ async function* cursorChunks<R>(trx: Kysely<unknown>, size: number): AsyncGenera
 export async function catchUp(db: Kysely<unknown>, table: string, state: TableState): Promise<boolean> {
   const side = sql.id(searchTextName(table));
   const kept = sql`${state.snapshot}::pg_snapshot`;
-  const values = sql.join(state.columns.map((column) => sql`t.${sql.id(column)}`));
+  const columns = sql.join(state.columns.map((column) => sql`t.${sql.id(column)}`));
+  const selects = state.values.names.map((column) => sql`t.${sql.id(column)}`);
+  const values = sql`json_build_array(${sql.join(selects.length > 0 ? selects : [sql`null`])})`;
   const { rows } = await sql<{
     snapshot: string;
     number: string;
     side: string | null;
+    registry: string | null;
     written: unknown[][];
     removed: number[];
   }>`select pg_current_snapshot()::text as snapshot, ${changeNumber(table)} as number,
       to_regclass(${quote(searchTextName(table))})::oid::text as side,
-      (select coalesce(json_agg(json_build_array(s.${sql.id(ROW_NUMBER)}, t.id, ${values}) order by t.id), '[]'::json)
+      (select columns from quire_content_types where table_name = ${table}) as registry,
+      (select coalesce(json_agg(json_build_array(s.${sql.id(ROW_NUMBER)}, t.id, ${values}, ${columns}) order by t.id), '[]'::json)
         from ${side} s
         join ${sql.id(table)} t on t.id = s.id
         where s.${sql.id(WRITTEN_BY)} >= pg_snapshot_xmin(${kept})
@@ -238,13 +274,22 @@ export async function catchUp(db: Kysely<unknown>, table: string, state: TableSt
           and not pg_visible_in_snapshot(r.x, ${kept})) as removed`.execute(db);
   const now = rows[0];
   if (now.side !== state.side) return false;
+  // A content-type change may add, rename or drop select columns: the rows' values of a new one
+  // were never read. (Registry changes move the change number, so every one is seen here.)
+  if (
+    registryVersionOf(now.number) !== registryVersionOf(state.number) &&
+    !sameColumns(selectsOf(now.registry), state.values.names)
+  ) {
+    return false;
+  }
   const written = now.written;
   if (written.some(([n]) => Number(n) > MAX_ROW_NUMBER)) return false;
   state.answers.clear();
   for (const n of now.removed) state.index.delete(Number(n));
-  for (const [n, id, ...columns] of written) {
-    state.index.set(Number(n), columns);
+  for (const [n, id, selected, ...searched] of written) {
+    state.index.set(Number(n), searched);
     state.sequence.written(Number(n), id);
+    state.values.set(Number(n), selected as unknown[]);
   }
   state.snapshot = now.snapshot;
   state.number = now.number;

@@ -24,7 +24,7 @@ import { changeNumberCovers } from './postgres-row-changes.js';
 import { searchTextColumns } from './postgres-search-index.js';
 import { answerable } from './search-memory-index.js';
 import { rememberedMatches, within } from './search-memory-shared.js';
-import type { PostingBitmap } from './search-posting-bitmap.js';
+import { PostingBitmap } from './search-posting-bitmap.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
@@ -135,12 +135,33 @@ function matching(request: MemorySearchRequest, state: TableState): Promise<Post
 }
 
 /**
+ * The matches that meet the request's other conditions too, when the select columns' values kept
+ * beside the index decide them all (postgres-value-columns.ts; kept as the matches are: a list's
+ * page and count filter once), else null.
+ */
+function meeting(request: MemorySearchRequest, state: TableState, hits: PostingBitmap): Promise<PostingBitmap | null> {
+  const { conditions } = request;
+  if (request.equals.length === 0) return Promise.resolve(hits);
+  if (!conditions || conditions.length !== request.equals.length || !state.values.decides(conditions)) {
+    return Promise.resolve(null);
+  }
+  // Keyed apart from any keywords': a keyword with a control character is never the index's.
+  const key = [...request.keywords, `\u0000${JSON.stringify(conditions)}`];
+  return rememberedMatches(
+    state.answers,
+    key,
+    () => state.number,
+    async () => state.values.filter(hits, conditions) ?? new PostingBitmap(),
+  );
+}
+
+/**
  * An answer put together on the index brought in step: put together again while the table's
  * change number read with it shows a write the index had not taken in; null leaves it to SQL.
  */
 async function onIndex<T>(
   request: MemorySearchRequest,
-  answer: (state: TableState, hits: PostingBitmap) => Promise<Numbered<T>>,
+  answer: (state: TableState, hits: PostingBitmap, met: PostingBitmap | null) => Promise<Numbered<T>>,
   start: { seen?: string; trusted: boolean },
 ): Promise<T | null> {
   let { seen, trusted } = start;
@@ -149,7 +170,7 @@ async function onIndex<T>(
     if (!state) return null;
     const held = state.number;
     const hits = await matching(request, state);
-    const { value, number } = await answer(state, hits);
+    const { value, number } = await answer(state, hits, await meeting(request, state, hits));
     if (number === null ? !trusted : number === held) {
       stateOf(request.db).answered++;
       return value;
@@ -164,10 +185,10 @@ async function onIndex<T>(
 function count(request: MemorySearchRequest, seen?: string): Promise<number | null> {
   return onIndex(
     request,
-    async (state, hits) =>
+    async (state, hits, met) =>
       request.equals.length === 0 || hits.size === 0
         ? { value: hits.size, number: null }
-        : countWithConditions(request, hits, state.index),
+        : countWithConditions(request, hits, met, state.index),
     { seen, trusted: false },
   );
 }
@@ -177,7 +198,7 @@ function count(request: MemorySearchRequest, seen?: string): Promise<number | nu
  * (one statement fewer per page; a page whose number moved is put together again).
  */
 function list(request: MemorySearchRequest, page: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
-  return onIndex(request, (state, hits) => pageOfMatches(request, hits, state, page), {
+  return onIndex(request, (state, hits, met) => pageOfMatches(request, hits, met, state, page), {
     trusted: true,
   });
 }
@@ -220,4 +241,9 @@ export async function buildsSettledForTests(db: Kysely<unknown>): Promise<void> 
 /** How many answers the in-memory indexes of `db` gave (for tests). */
 export function memoryAnswersForTests(db: Kysely<unknown>): number {
   return stateOf(db).answered;
+}
+
+/** How many filters the select columns' values kept beside `table`'s index decided (for tests). */
+export function valueFiltersForTests(db: Kysely<unknown>, table: string): number {
+  return stateOf(db).tables.get(table)?.values.decided ?? 0;
 }

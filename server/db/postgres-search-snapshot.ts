@@ -15,6 +15,7 @@ import {
   type TableState,
 } from './postgres-memory-search-state.js';
 import { searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
+import { ValueColumns } from './postgres-value-columns.js';
 import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
@@ -31,7 +32,8 @@ import {
  * after `quire import`) and read back when a server next opens the database, instead of building
  * them: about 11 s at 1M rows.
  *
- * A saved index is what the running one is: the index, its row numbers in id order, and the
+ * A saved index is what the running one is: the index, its row numbers in id order, its select
+ * columns' values (postgres-value-columns.ts), and the
  * `pg_current_snapshot()` and change number it is in step with. Read back, it is brought in step
  * exactly as a running index is (postgres-memory-search-state.ts `catchUp`): the rows written by
  * transactions that snapshot did not see, and the row numbers they removed. So the file needs no
@@ -51,7 +53,7 @@ import {
  */
 
 /** Starts every file (and changes when the format does). */
-const MAGIC = 'quire postgres search index 1';
+const MAGIC = 'quire postgres search index 2';
 /**
  * An index with more rows written since its build than this share of its rows is not saved (as on
  * SQLite: the next start builds it compact instead of loading an overlay that only grows).
@@ -206,6 +208,7 @@ export async function saveSearchIndexes(db: Kysely<unknown>): Promise<string[]> 
     });
     state.index.write(out);
     state.sequence.write(out);
+    state.values.write(out);
     await writeSnapshotFile(snapshotPath(keep.folder, table), out);
     saved.push(table);
   }
@@ -265,11 +268,12 @@ async function loadSearchIndex(
     if (!(age >= 0 && age < MAX_STEP_AGE_MS)) return null;
     const index = MemorySearchIndex.read(input);
     const sequence = IdSequence.read(input);
+    const values = ValueColumns.read(input);
     if (!input.done) return null;
     // Rows written since by the thousand (an import by another process, say): taken in one by one
     // they would cost more than a build, and leave an index no longer compact.
     if ((await writtenSince(db, table, snapshot)) > index.rows * REBUILD_SHARE + REBUILD_MIN) return null;
-    return inStepAt({ columns, index, sequence, snapshot, number, side, checkedAt: Date.now() - age });
+    return inStepAt({ columns, index, sequence, values, snapshot, number, side, checkedAt: Date.now() - age });
   } catch (error) {
     if (error instanceof SnapshotFormatError || error instanceof RangeError) return null;
     throw error;

@@ -4,7 +4,12 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildsSettledForTests, builtForTests, memoryAnswersForTests } from '../db/postgres-memory-search.js';
+import {
+  buildsSettledForTests,
+  builtForTests,
+  memoryAnswersForTests,
+  valueFiltersForTests,
+} from '../db/postgres-memory-search.js';
 import { readSavedHeader, savedIndexesReadForTests, writeSavedHeader } from '../db/postgres-search-snapshot.js';
 import { foldForSearch } from '../db/search-folding.js';
 import { SnapshotReader, SnapshotWriter } from '../db/search-snapshot-codec.js';
@@ -29,6 +34,7 @@ interface Modelled {
   id: string;
   title: string;
   slug: string;
+  status: string;
 }
 
 describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(postgres)}`, () => {
@@ -59,19 +65,21 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
   }
 
   function keep(row: Modelled): void {
-    rows.set(row.id, { id: row.id, title: row.title, slug: row.slug });
+    rows.set(row.id, { id: row.id, title: row.title, slug: row.slug, status: row.status });
   }
 
   /** A search on `server` (every match, in id order) against the model, answered by the index. */
-  async function expectScanned(server: PostgresTestServer, keyword: string): Promise<void> {
+  async function expectScanned(server: PostgresTestServer, keyword: string, status?: string): Promise<void> {
     const answers = memoryAnswersForTests(dbOf(server));
+    const filtered = status === undefined ? '' : `&filter=${encodeURIComponent(`status=${status}`)}`;
     const listed = await callApi(
       server,
       'GET',
-      `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}&order=id&limit=500`,
+      `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}${filtered}&order=id&limit=500`,
     );
     expect(listed.status).toBe(200);
     const found = [...rows.values()]
+      .filter((row) => status === undefined || row.status === status)
       .filter((row) => [row.title, row.slug].some((value) => foldForSearch(value).includes(foldForSearch(keyword))))
       .map((row) => row.id)
       .sort();
@@ -108,8 +116,11 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     // Written after the saved snapshot, by a server still running: creates, updates, deletes.
     for (let i = 0; i < 10; i++) await create(b, ' nightjar');
     const ids = [...rows.keys()];
-    for (const id of ids.slice(0, 10)) {
-      const updated = await callApi(b, 'PUT', `/cms/news/${id}`, { title: `osprey ${id.slice(-4)}` });
+    for (const [i, id] of ids.slice(0, 10).entries()) {
+      const updated = await callApi(b, 'PUT', `/cms/news/${id}`, {
+        title: `osprey ${id.slice(-4)}`,
+        status: STATUSES[i % 3],
+      });
       expect(updated.status).toBe(200);
       keep(updated.body);
     }
@@ -123,7 +134,10 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     expect(savedIndexesReadForTests(dbOf(c))).toBe(1);
     for (const keyword of ['nightjar', 'osprey', 'kestrel', 'e', 'ar', 'straße', 'no-such-thing']) {
       await expectScanned(c, keyword);
+      // Filtered by the select column's values saved with the index, and taken in since.
+      for (const status of STATUSES) await expectScanned(c, keyword, status);
     }
+    expect(valueFiltersForTests(dbOf(c), 'news')).toBeGreaterThanOrEqual(7 * STATUSES.length);
     expect(rows.size).toBe(120 + 10 - 15);
     // And it is kept in step from there, as a built one.
     await create(b, ' plover');
