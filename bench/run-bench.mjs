@@ -34,7 +34,7 @@ import {
 } from './postgres-bench.mjs';
 import { childrenOf, freePort, log, memoryOf, run, settleDisk, startServer, stop } from './processes.mjs';
 import { label, resultsMarkdown } from './report.mjs';
-import { copyFloor, dataFile, importSqlite, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
+import { copyFloor, dataFile, importSqlite, indexSecondsOf, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
@@ -268,8 +268,9 @@ async function startQuire(engine, database) {
 
 /**
  * Starts `quire serve` on one engine's database, runs every workload against it and stops it. Start
- * figures go into `figures`. On SQLite it then starts Quire again, on the index its clean stop
- * saved (the first start, after the import, has to build it), and records that start as `restart`.
+ * figures go into `figures`. It then starts Quire again, on the search index its clean stop saved
+ * (on SQLite the first start, after the import, has to build it; on PostgreSQL the import saved
+ * one), and records that start as `restart`.
  */
 async function measureQuire(engine, database, figures, n) {
   const { quire, base, start } = await startQuire(engine, database);
@@ -285,7 +286,7 @@ async function measureQuire(engine, database, figures, n) {
     await stop(quire.child);
     log(`${engine}: quire stopped in ${Math.round(performance.now() - stopping)} ms`);
   }
-  if (engine === 'sqlite') {
+  {
     log(`${engine}: quire again, on the search index its stop saved`);
     const again = await startQuire(engine, database);
     await stop(again.quire.child);
@@ -340,7 +341,12 @@ async function measureSize(n) {
       if (loaded.via === 'copy')
         log(`postgres: quire import --database did not load the rows (${loaded.reason}); used quire copy`);
       log(`postgres: ${loaded.output} (${loaded.seconds.toFixed(1)} s with the process start)`);
-      results.engines.postgres = { importRate: loaded.rate, importSeconds: loaded.seconds, via: loaded.via };
+      results.engines.postgres = {
+        importRate: loaded.rate,
+        importSeconds: loaded.seconds,
+        ...indexSecondsOf(loaded.output),
+        via: loaded.via,
+      };
       await settlePostgres(pgDb.url);
     }
     // Both floors load their rows before anything is measured, so no load competes with a run.

@@ -62,6 +62,15 @@ export function removeDb(file) {
 /** Where Quire's SQLite database of `n` rows lives in `dataDir`. */
 export const sqliteDbOf = (dataDir, n) => join(dataDir, `quire-${label(n)}`, 'content.sqlite');
 
+/**
+ * `{ indexSeconds }` when `quire import` printed the time it took to build and save the search index
+ * for the server's first start (part of the import's wall time), else nothing.
+ */
+export function indexSecondsOf(output) {
+  const indexSeconds = Number(/Search index saved for the next start in ([\d.]+) s/.exec(output)?.[1] ?? Number.NaN);
+  return Number.isNaN(indexSeconds) ? {} : { indexSeconds };
+}
+
 /** Imports the rows of `file` into a fresh SQLite database: its file, rows/s (as printed) and wall time. */
 export async function importSqlite({ cli, repo, dataDir, n, file }) {
   const db = sqliteDbOf(dataDir, n);
@@ -72,9 +81,7 @@ export async function importSqlite({ cli, repo, dataDir, n, file }) {
   const importSeconds = (performance.now() - started) / 1000;
   log(`sqlite: ${output.trim()}`);
   const importRate = Number(/\(([\d,]+) rows\/s\)/.exec(output)?.[1].replaceAll(',', '') ?? 0);
-  // The import then builds and saves the search index for the server's first start (in its wall time).
-  const indexSeconds = Number(/Search index saved for the next start in ([\d.]+) s/.exec(output)?.[1] ?? Number.NaN);
-  return { db, importRate, importSeconds, ...(Number.isNaN(indexSeconds) ? {} : { indexSeconds }), via: 'import' };
+  return { db, importRate, importSeconds, ...indexSecondsOf(output), via: 'import' };
 }
 
 /**
