@@ -98,7 +98,7 @@ export class ValueColumns {
     }
   }
 
-  /** Columns as `write` wrote them (their codes copied out of the reader's buffer). */
+  /** Columns as `write` wrote them (their codes are views of the reader's buffer until they grow). */
   static read(input: SnapshotReader): ValueColumns {
     const names: string[] = [];
     const read: Omit<Column, 'name'>[] = [];
@@ -106,12 +106,16 @@ export class ValueColumns {
       names.push(input.string());
       const width = input.u32();
       const length = input.u32();
-      const bytes = input.bytes(length * width);
-      const codes =
-        width === 1 ? new Uint8Array(length) : width === 2 ? new Uint16Array(length) : new Uint32Array(length);
-      if (codes.BYTES_PER_ELEMENT !== width)
+      if (width !== 1 && width !== 2 && width !== 4) {
         throw new SnapshotFormatError('a value column has codes of no known width');
-      new Uint8Array(codes.buffer).set(bytes);
+      }
+      const { buffer, byteOffset } = input.bytes(length * width);
+      const codes =
+        width === 1
+          ? new Uint8Array(buffer, byteOffset, length)
+          : width === 2
+            ? new Uint16Array(buffer, byteOffset, length)
+            : new Uint32Array(buffer, byteOffset, length);
       const coded = new Map<string, number>();
       for (let size = input.u32(), code = 1; code <= size; code++) coded.set(input.string(), code);
       read.push({ codes, coded });
