@@ -1,4 +1,4 @@
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -7,6 +7,8 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openPostgresDatabase } from '../db/database.js';
+import { buildsSettledForTests } from '../db/postgres-memory-search.js';
+import { savedIndexesReadForTests } from '../db/postgres-search-snapshot.js';
 import { startServer } from '../server.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { startPostgresTestServer } from '../test-support/postgres-server.js';
@@ -20,7 +22,7 @@ const postgres = await postgresForTests();
 const SECRET = 'Sekr3tPassw0rd';
 
 /** Runs `quire copy` in this process, collecting what it prints. */
-async function copy(args: string[]) {
+async function copy(args: string[], options: Parameters<typeof copyCommand>[2] = {}) {
   let out = '';
   let err = '';
   const sink = (append: (text: string) => void) =>
@@ -30,7 +32,7 @@ async function copy(args: string[]) {
         done();
       },
     });
-  const code = await copyCommand(args, { out: sink((t) => (out += t)), err: sink((t) => (err += t)) });
+  const code = await copyCommand(args, { out: sink((t) => (out += t)), err: sink((t) => (err += t)) }, options);
   return { code, out, err };
 }
 
@@ -167,5 +169,26 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     expect(result.code).toBe(1);
     expect(result.err).toMatch(/^quire copy: .*127\.0\.0\.1:\d+.*\n$/);
     expect(result.err).not.toContain(SECRET);
+  });
+  it("saves each content type's search index for the first server on the target", async () => {
+    // Every table counts as large here (20,000 rows up otherwise).
+    const searchIndexes = { postgresDir: join(dir, 'indexes'), minRows: 1 };
+    const toPostgres = await copy(['--from', source.dbFile, '--to', database().url, '--force'], { searchIndexes });
+    expect(toPostgres, toPostgres.err).toMatchObject({ code: 0 });
+    expect(toPostgres.out).toMatch(/\nSearch index saved for the next start \([1-9]\d* content types\) in [\d.]+ s\n$/);
+    const onPostgres = await startPostgresTestServer(database().target, { searchSnapshotDir: join(dir, 'indexes') });
+    try {
+      await buildsSettledForTests(onPostgres.database.db as never);
+      expect(savedIndexesReadForTests(onPostgres.database.db as never)).toBeGreaterThan(0);
+      const found = await api(onPostgres.origin, 'GET', `/cms/every_type?filter=${encodeURIComponent('search=ärger')}`);
+      expect(found.body.rows).toHaveLength(2);
+    } finally {
+      await onPostgres.close();
+    }
+    const back = join(dir, 'indexed', 'quire.sqlite');
+    const toSqlite = await copy(['--from', database().url, '--to', back], { searchIndexes });
+    expect(toSqlite, toSqlite.err).toMatchObject({ code: 0 });
+    expect(toSqlite.out).toMatch(/\nSearch index saved for the next start \([1-9]\d* content types\)/);
+    expect(readdirSync(`${back}-search-index`).length).toBeGreaterThan(0);
   });
 });

@@ -125,7 +125,7 @@ export async function saveSearchIndexNow(
   // A fresh build: this process reads no saved index back (it has no `load`).
   stateOf(db).tables.delete(table);
   await startBuild(db, table, columns);
-  return (await saveSearchIndexes(db)).includes(table);
+  return (await saveSearchIndexes(db, table)).includes(table);
 }
 
 /** What a saved index's file says of it before the index. */
@@ -180,15 +180,16 @@ export function readSavedHeader(input: SnapshotReader): SavedHeader | null {
 }
 
 /**
- * Saves the indexes of `db`, each brought in step first (one statement), for the next start.
- * Returns the tables saved.
+ * Saves the indexes of `db` (or of the table `only`), each brought in step first (one statement),
+ * for the next start. Returns the tables saved.
  */
-export async function saveSearchIndexes(db: Kysely<unknown>): Promise<string[]> {
+export async function saveSearchIndexes(db: Kysely<unknown>, only?: string): Promise<string[]> {
   const keep = keeping.get(db);
   const saved: string[] = [];
   if (!keep) return saved;
   const database = stateOf(db);
   for (const [table, state] of [...database.tables]) {
+    if (only !== undefined && table !== only) continue;
     const { index } = state;
     if (index.rows < keep.minRows || index.writtenSinceBuild > index.rows * MAX_WRITTEN_SHARE) continue;
     // The clock before the snapshot: the file's age is never less than the snapshot's.

@@ -1,7 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import type { Kysely } from 'kysely';
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
@@ -9,7 +8,7 @@ import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
-import { saveSearchIndexNow } from '../db/sqlite-memory-search-build.js';
+import { saveSearchIndexForNextStart } from '../db/search-index-saving.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
 import { importRows } from './row-import.js';
 
@@ -114,16 +113,8 @@ export async function importCommand(
     );
     // Built here, where the import's user waits anyway, rather than at the server's first search.
     const indexStarted = performance.now();
-    const db = database.db as unknown as Kysely<unknown>;
-    const saved =
-      database.kind === 'sqlite'
-        ? await saveSearchIndexNow(db, database.runner, database.file, type.table)
-        : await (await import('../db/postgres-search-snapshot.js')).saveSearchIndexNow(
-            db,
-            options.searchIndexDir ?? defaultSearchIndexDir(),
-            type.table,
-          );
-    if (saved) {
+    const postgresDir = options.searchIndexDir ?? defaultSearchIndexDir();
+    if (await saveSearchIndexForNextStart(database, type.table, { postgresDir })) {
       const indexSeconds = (performance.now() - indexStarted) / 1000;
       say(streams.out, `Search index saved for the next start in ${indexSeconds.toFixed(1)} s`);
     }

@@ -1,0 +1,34 @@
+import type { Kysely } from 'kysely';
+import type { QuireDb } from './database.js';
+import { SNAPSHOT_MIN_ROWS } from './search-snapshot-files.js';
+import { saveSearchIndexNow as saveSqliteIndexNow } from './sqlite-memory-search-build.js';
+
+/** Where a command saves search indexes for the next server start, and from what size. */
+export interface SearchIndexSaving {
+  /** The folder of PostgreSQL's saved indexes (`defaultSearchIndexDir()` for servers on this machine). */
+  postgresDir: string;
+  minRows?: number;
+}
+
+/**
+ * Builds the search index of `table` and saves it for the next server start, when the table has
+ * `minRows` rows or more (default SNAPSHOT_MIN_ROWS): after `quire import` or `quire copy`, where
+ * the user waits anyway, so that a server started on the database answers its first search without
+ * building it. On SQLite beside the file (sqlite-search-snapshot.ts), on PostgreSQL in
+ * `postgresDir` (postgres-search-snapshot.ts). Returns whether it was saved.
+ */
+export async function saveSearchIndexForNextStart(
+  database: QuireDb,
+  table: string,
+  saving: SearchIndexSaving,
+): Promise<boolean> {
+  const db = database.db as unknown as Kysely<unknown>;
+  const minRows = saving.minRows ?? SNAPSHOT_MIN_ROWS;
+  if (database.kind === 'sqlite') {
+    if (database.file === ':memory:') return false;
+    return saveSqliteIndexNow(db, database.runner, database.file, table, minRows);
+  }
+  // Loaded only here: a SQLite command never pays for the PostgreSQL modules.
+  const { saveSearchIndexNow } = await import('./postgres-search-snapshot.js');
+  return saveSearchIndexNow(db, saving.postgresDir, table, minRows);
+}
