@@ -7,7 +7,7 @@ import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { parsePostgresUrl, redactPostgresUrl } from '../db/postgres-url.js';
-import { type SearchIndexSaving, saveSearchIndexForNextStart } from '../db/search-index-saving.js';
+import { notSaved, type SearchIndexSaving, saveSearchIndexForNextStart } from '../db/search-index-saving.js';
 import { copySite, SiteCopyError } from './site-copy-service.js';
 
 /** How to call `quire copy`. */
@@ -99,8 +99,13 @@ export async function copyCommand(
     await registry.reload();
     const saving = { postgresDir: defaultSearchIndexDir(), ...options.searchIndexes };
     let saved = 0;
-    for (const type of registry.list()) {
-      if (await saveSearchIndexForNextStart(target, type.table, saving)) saved++;
+    try {
+      for (const type of registry.list()) {
+        if (await saveSearchIndexForNextStart(target, type.table, saving)) saved++;
+      }
+    } catch (error) {
+      // The site is copied: a server builds the indexes at its first searches instead.
+      say(streams.err, `quire copy: ${notSaved(error)}`);
     }
     if (saved > 0) {
       const seconds = ((performance.now() - indexStarted) / 1000).toFixed(1);

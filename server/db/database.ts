@@ -167,12 +167,13 @@ export async function openPostgresDatabase(
       const tables = await snapshots.keepSearchIndexes(untyped, saving.folder, saving.minRows ?? SNAPSHOT_MIN_ROWS);
       // Loaded now, in the background, while the server gets ready to listen.
       for (const table of tables) postgresEngine.searchIndex.memory?.warm(untyped, undefined, table);
+      // A failure to save costs the next start a build, nothing more.
+      beforeClose = () => snapshots.saveSearchIndexes(untyped).then(() => undefined, saving.onFailure ?? (() => {}));
     } catch (error) {
-      await db.destroy();
-      throw error;
+      // The database's identity could not be read (a server that refuses pg_control_system() to
+      // this user, say): indexes are built at each start, neither saved nor read back.
+      saving.onFailure?.(error);
     }
-    // A failure to save costs the next start a build, nothing more.
-    beforeClose = () => snapshots.saveSearchIndexes(untyped).then(() => undefined, saving.onFailure ?? (() => {}));
   }
   return {
     kind: 'postgres',

@@ -7,7 +7,7 @@ import { saveSearchIndexNow as saveSqliteIndexNow } from './sqlite-memory-search
 export interface SearchIndexSaving {
   /** The folder of PostgreSQL's saved indexes (`defaultSearchIndexDir()` for servers on this machine). */
   postgresDir: string;
-  minRows?: number;
+  minRows?: number | undefined;
 }
 
 /**
@@ -31,4 +31,10 @@ export async function saveSearchIndexForNextStart(
   // Loaded only here: a SQLite command never pays for the PostgreSQL modules.
   const { saveSearchIndexNow } = await import('./postgres-search-snapshot.js');
   return saveSearchIndexNow(db, saving.postgresDir, table, minRows);
+}
+
+/** One line saying why a command's search index was not saved (what it wrote stays). */
+export function notSaved(error: unknown): string {
+  const reason = error instanceof Error ? error.message.split('\n')[0] : String(error);
+  return `the search index was not saved for the next start (${reason}); a server builds it at its first search`;
 }

@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -14,7 +15,7 @@ import { readSavedHeader, savedIndexesReadForTests, writeSavedHeader } from '../
 import { foldForSearch } from '../db/search-folding.js';
 import { SnapshotReader, SnapshotWriter } from '../db/search-snapshot-codec.js';
 import { importCommand } from '../import/import-command.js';
-import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { createTestDatabase, postgresForTests, runAdmin, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
@@ -242,4 +243,67 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     expect(memoryAnswersForTests(dbOf(f)) - answers).toBe(2);
     await f.close();
   }, 120_000);
+  it('is built at each start, neither saved nor read back, where pg_control_system() is refused', async () => {
+    // A user who owns its database but may not read the cluster's identity (as some hosted
+    // PostgreSQL services do): the server starts, searches from a built index, and says why.
+    if (!postgres.available) throw new Error('unreachable: the suite is skipped without PostgreSQL');
+    const role = `quire_test_noctl_${randomBytes(4).toString('hex')}`;
+    const owned = await createTestDatabase(postgres.url);
+    await runAdmin(postgres.target, `create role ${role} login`);
+    try {
+      await runAdmin(postgres.target, `alter database "${owned.name}" owner to ${role}`);
+      await runAdmin(owned.target, 'revoke execute on function pg_control_system() from public');
+      const server = await startPostgresTestServer(
+        { ...owned.target, user: role },
+        { searchSnapshotDir: dir, searchSnapshotMinRows: 1 },
+      );
+      servers.push(server);
+      expect(server.errors.map((error) => String((error as Error).message ?? error))).toEqual([
+        expect.stringMatching(/pg_control_system/),
+      ]);
+      const created = await callApi(server, 'POST', '/cms/news', {
+        title: 'Heron alone',
+        status: 'draft',
+        published_at: '2025-01-01 10:00:00',
+      });
+      expect(created.status).toBe(201);
+      const answers = memoryAnswersForTests(dbOf(server));
+      expect(
+        (await callApi(server, 'GET', `/cms/news?filter=${encodeURIComponent('search=heron')}`)).body.filtered,
+      ).toBe(1);
+      expect(memoryAnswersForTests(dbOf(server)) - answers).toBe(2);
+      await server.close();
+      expect(readdirSync(dir).some((folder) => folder.startsWith(`${owned.name}-`))).toBe(false);
+      // quire import puts the rows in, and says in one line why their index was not saved.
+      const file = join(dir, 'one.ndjson');
+      writeFileSync(
+        file,
+        `${JSON.stringify({ title: 'Egret', status: 'draft', published_at: '2025-02-01 09:00:00' })}\n`,
+      );
+      let said = '';
+      const sink = new Writable({
+        write(chunk, _encoding, done) {
+          said += String(chunk);
+          done();
+        },
+      });
+      const url = new URL(owned.url);
+      url.username = role;
+      const code = await importCommand(
+        ['--database', url.toString(), '--type', 'news', file],
+        { out: sink, err: sink },
+        {
+          searchIndexDir: dir,
+          searchIndexMinRows: 1,
+        },
+      );
+      expect(code, said).toBe(0);
+      expect(said).toMatch(
+        /^Imported 1 news rows .*\nquire import: the search index was not saved for the next start \(.*pg_control_system.*\); a server builds it at its first search\n$/,
+      );
+    } finally {
+      await owned.drop();
+      await runAdmin(postgres.target, `drop role ${role}`);
+    }
+  });
 });

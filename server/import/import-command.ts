@@ -8,7 +8,7 @@ import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
-import { saveSearchIndexForNextStart } from '../db/search-index-saving.js';
+import { notSaved, saveSearchIndexForNextStart } from '../db/search-index-saving.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
 import { importRows } from './row-import.js';
 
@@ -26,12 +26,13 @@ export interface ImportStreams {
  * `quire import`: loads a JSON array, NDJSON or CSV file into a content type in one transaction.
  * Prints a progress bar on a terminal and a one-line summary; returns the exit code (0 imported,
  * 1 refused or failed, 2 usage). On PostgreSQL the search index is saved in `searchIndexDir`
- * (default `defaultSearchIndexDir()`, where servers on this machine look).
+ * (default `defaultSearchIndexDir()`, where servers on this machine look), for tables of
+ * `searchIndexMinRows` rows up (default SNAPSHOT_MIN_ROWS).
  */
 export async function importCommand(
   args: string[],
   streams: ImportStreams = { out: process.stdout, err: process.stderr },
-  options: { searchIndexDir?: string } = {},
+  options: { searchIndexDir?: string; searchIndexMinRows?: number } = {},
 ): Promise<number> {
   const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
   let parsed: ReturnType<typeof parse>;
@@ -114,9 +115,16 @@ export async function importCommand(
     // Built here, where the import's user waits anyway, rather than at the server's first search.
     const indexStarted = performance.now();
     const postgresDir = options.searchIndexDir ?? defaultSearchIndexDir();
-    if (await saveSearchIndexForNextStart(database, type.table, { postgresDir })) {
-      const indexSeconds = (performance.now() - indexStarted) / 1000;
-      say(streams.out, `Search index saved for the next start in ${indexSeconds.toFixed(1)} s`);
+    try {
+      if (
+        await saveSearchIndexForNextStart(database, type.table, { postgresDir, minRows: options.searchIndexMinRows })
+      ) {
+        const indexSeconds = (performance.now() - indexStarted) / 1000;
+        say(streams.out, `Search index saved for the next start in ${indexSeconds.toFixed(1)} s`);
+      }
+    } catch (error) {
+      // The rows are in: a server builds the index at its first search instead.
+      say(streams.err, `quire import: ${notSaved(error)}`);
     }
     return 0;
   } finally {
