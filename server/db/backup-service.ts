@@ -4,6 +4,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { listMediaFiles, type MediaFile, placeMediaFiles } from '../media/media-files.js';
 import { mediaDirFor } from '../media/media-store.js';
 import { BACKUP_DATABASE, BACKUP_MEDIA, readBackupSource, verifyBackupMedia, writeManifest } from './backup-folder.js';
+import { isRunning } from './running-process.js';
 import {
   backupSqlite,
   inspectSqliteFile,
@@ -154,16 +155,6 @@ export function removeUnfinishedBackups(dbFile: string | BackupPlace): void {
     const owner = unfinished[1] === undefined ? null : Number(unfinished[1]);
     if (owner !== null && owner !== process.pid && isRunning(owner)) continue;
     rmSync(join(dir, name), { recursive: true, force: true });
-  }
-}
-
-/** Whether a process with this id runs (signal 0 only checks; EPERM: it runs as another user). */
-function isRunning(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (error) {
-    return (error as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
 

@@ -1,5 +1,6 @@
-import { mkdir, open, readdir, rename } from 'node:fs/promises';
+import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import { isRunning } from './running-process.js';
 import type { SnapshotWriter } from './search-snapshot-codec.js';
 
 /**
@@ -108,11 +109,29 @@ export async function writeSnapshotFile(path: string, out: SnapshotWriter): Prom
   const chunks = out.finish();
   const partial = `${path}.${process.pid}.partial`;
   await mkdir(dirname(path), { recursive: true });
-  const handle = await open(partial, 'w');
+  await removeUnfinished(dirname(path));
   try {
-    await handle.writev(chunks);
-  } finally {
-    await handle.close();
+    const handle = await open(partial, 'w');
+    try {
+      await handle.writev(chunks);
+    } finally {
+      await handle.close();
+    }
+    await rename(partial, path);
+  } catch (error) {
+    await rm(partial, { force: true });
+    throw error;
   }
-  await rename(partial, path);
+}
+
+/**
+ * Deletes the partial files of saves that a kill or a crash cut short (about 115 MB each at 1M
+ * rows): those of processes no longer running, never another running server's save in progress.
+ */
+async function removeUnfinished(folder: string): Promise<void> {
+  for (const name of await readdir(folder)) {
+    const unfinished = /\.(\d+)\.partial$/.exec(name);
+    if (!unfinished || isRunning(Number(unfinished[1]))) continue;
+    await rm(join(folder, name), { force: true });
+  }
 }
