@@ -37,17 +37,23 @@ export class ValueColumns {
 
   /** The values of row `n`, in the order of `names` (anything but a string is no value). */
   set(n: number, values: readonly unknown[]): void {
-    for (const [i, column] of this.columns.entries()) {
+    for (let i = 0; i < this.columns.length; i++) {
+      const column = this.columns[i];
       const value = values[i];
       let code = 0;
+      let added = false;
       if (typeof value === 'string') {
         code = column.coded.get(value) ?? 0;
         if (code === 0) {
           code = column.coded.size + 1;
           column.coded.set(value, code);
+          added = true;
         }
       }
-      if (n >= column.codes.length || code > maxCode(column.codes)) column.codes = grown(column.codes, n, code);
+      // Only a new value can need wider codes (a build sets every row: this runs a million times).
+      if (n >= column.codes.length || (added && code > maxCode(column.codes))) {
+        column.codes = grown(column.codes, n, code);
+      }
       column.codes[n] = code;
     }
   }
