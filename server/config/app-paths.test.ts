@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultDatabaseFile, userDataDir } from './app-paths.js';
+import { defaultDatabaseFile, defaultSearchIndexDir, userDataDir } from './app-paths.js';
 
 describe('the default database file', () => {
   it('is content.sqlite in ~/.config/Quire on Linux, like Electron userData', () => {
@@ -15,6 +15,20 @@ describe('the default database file', () => {
   it('is in APPDATA on Windows', () => {
     expect(userDataDir('win32', { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, 'C:\\Users\\ann')).toBe(
       join('C:\\Users\\ann\\AppData\\Roaming', 'Quire'),
+    );
+  });
+});
+
+describe("PostgreSQL's saved search indexes", () => {
+  it('go to search-indexes in the app-data folder, or where QUIRE_SEARCH_INDEX_DIR says', () => {
+    expect(defaultSearchIndexDir('linux', {}, '/home/ann')).toBe(
+      join('/home/ann', '.config', 'Quire', 'search-indexes'),
+    );
+    expect(defaultSearchIndexDir('linux', { QUIRE_SEARCH_INDEX_DIR: '/srv/quire-index' }, '/home/ann')).toBe(
+      '/srv/quire-index',
+    );
+    expect(defaultSearchIndexDir('linux', { QUIRE_SEARCH_INDEX_DIR: '  ' }, '/home/ann')).toBe(
+      join('/home/ann', '.config', 'Quire', 'search-indexes'),
     );
   });
 });

@@ -1,5 +1,5 @@
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 /** The app's folder name, as Electron's `app.getPath('userData')` names it (the product name). */
 export const APP_FOLDER_NAME = 'Quire';
@@ -31,13 +31,17 @@ export function defaultDatabaseFile(
 }
 
 /**
- * Where a PostgreSQL site's servers save their in-memory search indexes at a clean stop (a folder
- * per database inside; see postgres-search-snapshot.ts). A SQLite site's go beside its file.
+ * Where a PostgreSQL site's servers save their in-memory search indexes at a clean stop, and where
+ * `quire import` and `quire copy` leave them (a folder per database inside; see
+ * postgres-search-snapshot.ts): `QUIRE_SEARCH_INDEX_DIR` (a persistent volume, when the app-data
+ * folder is not), else `search-indexes/` in the app-data folder. A SQLite site's go beside its file.
  */
 export function defaultSearchIndexDir(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
   home: string = homedir(),
 ): string {
+  const chosen = env.QUIRE_SEARCH_INDEX_DIR?.trim();
+  if (chosen) return resolve(chosen);
   return join(userDataDir(platform, env, home), 'search-indexes');
 }
