@@ -10,7 +10,7 @@ import { openDatabase, openPostgresDatabase } from '../db/database.js';
 import { buildsSettledForTests } from '../db/postgres-memory-search.js';
 import { savedIndexesReadForTests } from '../db/postgres-search-snapshot.js';
 import { startServer } from '../server.js';
-import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { indexWalkHeapFetches, postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { startPostgresTestServer } from '../test-support/postgres-server.js';
 import { api, buildSite, siteThroughApi } from '../test-support/site-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -176,6 +176,13 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     const toPostgres = await copy(['--from', source.dbFile, '--to', database().url, '--force'], { searchIndexes });
     expect(toPostgres, toPostgres.err).toMatchObject({ code: 0 });
     expect(toPostgres.out).toMatch(/\nSearch index saved for the next start \([1-9]\d* content types\) in [\d.]+ s\n$/);
+    // VACUUMed after the copy, as after an import: index walks read no table page.
+    const pg = await openPostgresDatabase(database().target);
+    try {
+      expect(await indexWalkHeapFetches(pg.db, 'every_type')).toBe(0);
+    } finally {
+      await pg.close();
+    }
     const onPostgres = await startPostgresTestServer(database().target, { searchSnapshotDir: join(dir, 'indexes') });
     try {
       await buildsSettledForTests(onPostgres.database.db as never);

@@ -8,6 +8,7 @@ import type { QuireDb } from './database.js';
 import { HOOK_TABLES, HOOKS_TABLE } from './hook-repository.js';
 import { STARTER_TYPES } from './migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from './migrations/004-article-and-menu-types.js';
+import { markAllVisible } from './postgres-bulk-import.js';
 import { MEDIA_TABLE } from './postgres-media-repository.js';
 import { continueRevisionIds, REVISION_TABLES } from './revision-repository.js';
 import { SCHEDULES_TABLE } from './schedule-repository.js';
@@ -122,7 +123,8 @@ export async function inTargetTransaction<T>(
   target: QuireDb,
   work: (writer: SiteCopyWriter) => Promise<T>,
 ): Promise<T> {
-  return target.db.transaction().execute(async (trx) => {
+  const copied: string[] = [];
+  const result = await target.db.transaction().execute(async (trx) => {
     const db = trx as unknown as Kysely<unknown>;
     const writer: SiteCopyWriter = {
       async clear() {
@@ -147,6 +149,7 @@ export async function inTargetTransaction<T>(
         await target.engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
         // The planner's statistics of the copied rows, as after an import (postgres-bulk-import.ts).
         if (target.kind === 'postgres') await sql`analyze ${sql.table(table)}`.execute(db);
+        copied.push(table);
       },
       async insertMedia(media) {
         await loose(db)
@@ -155,13 +158,18 @@ export async function inTargetTransaction<T>(
           .execute();
       },
     };
-    const result = await work(writer);
+    const done = await work(writer);
     // Revisions were inserted with their ids: PostgreSQL's next ones continue after them.
     if (target.kind === 'postgres') await continueRevisionIds(trx);
     // Servers already on the target reload the registry when its version moves.
     await new ContentTypeRepository(trx).bumpVersion();
-    return result;
+    return done;
   });
+  // As after an import: lists walk the indexes without reading the table (postgres-bulk-import.ts).
+  if (target.kind === 'postgres') {
+    for (const table of copied) await markAllVisible(target.db as unknown as Kysely<unknown>, table);
+  }
+  return result;
 }
 
 /** The registry rows of a database, as stored. */

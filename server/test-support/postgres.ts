@@ -1,4 +1,5 @@
 import { randomBytes } from 'node:crypto';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { connectPostgres, poolConfig } from '../db/postgres-connection.js';
@@ -138,4 +139,20 @@ export async function sessionsWaitingOnLocks(client: pg.Client): Promise<number>
       where datname = current_database() and pid <> pg_backend_pid() and wait_event_type = 'Lock'`,
   );
   return Number(result.rows[0].waiting);
+}
+
+/**
+ * The heap fetches of an index-only scan of `table`'s rows in id order (sequential and bitmap scans
+ * turned off for it): 0 once VACUUM has marked its pages all visible, else about a row each.
+ */
+export async function indexWalkHeapFetches(db: Kysely<any>, table: string): Promise<number> {
+  return db.transaction().execute(async (trx) => {
+    await sql`set local enable_seqscan = off`.execute(trx);
+    await sql`set local enable_bitmapscan = off`.execute(trx);
+    const { rows } = await sql<{ 'QUERY PLAN': { Plan: Record<string, unknown> }[] }>`explain (analyze, format json)
+      select id from ${sql.table(table)} order by id`.execute(trx);
+    const plan = rows[0]['QUERY PLAN'][0].Plan;
+    if (plan['Node Type'] !== 'Index Only Scan') throw new Error(`not an index-only scan: ${JSON.stringify(plan)}`);
+    return Number(plan['Heap Fetches']);
+  });
 }
