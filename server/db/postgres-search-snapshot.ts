@@ -1,5 +1,5 @@
 import { readdir, rm } from 'node:fs/promises';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { sameColumns } from './engine.js';
 import { searchTextName } from './internal-names.js';
@@ -60,33 +60,33 @@ const MAGIC = 'quire postgres search index 2';
  */
 const MAX_WRITTEN_SHARE = 0.25;
 
-/** Where and from what size a database's indexes are saved. */
+/**
+ * Where and from what size a database's indexes are saved, with the database's identity in its
+ * cluster (the cluster's system identifier and the database's oid: fixed while it is open).
+ */
 interface Keeping {
   folder: string;
   minRows: number;
+  system: string;
+  database: string;
 }
 
 const keeping = new WeakMap<Kysely<unknown>, Keeping>();
 
-/** The database's identity in this cluster, and the database's clock (ms since 1970). */
-interface Identity {
-  system: string;
-  database: string;
-  name: string;
-  now: number;
+/** The database's clock (ms since 1970). */
+function clockNow() {
+  return sql<number>`(extract(epoch from clock_timestamp()) * 1000)::float8`;
 }
 
-async function identityOf(db: Kysely<unknown>): Promise<Identity> {
-  const { rows } = await sql<{ system: string; database: string; name: string; now: number }>`select
+/** The database's identity and its folder in `root`: its name (for people), oid and cluster. */
+async function keepingIn(db: Kysely<unknown>, root: string, minRows: number): Promise<Keeping> {
+  const { rows } = await sql<{ system: string; database: string; name: string }>`select
     (select system_identifier::text from pg_control_system()) as system,
     (select oid::text from pg_database where datname = current_database()) as database,
-    current_database() as name, (extract(epoch from clock_timestamp()) * 1000)::float8 as now`.execute(db);
-  return { ...rows[0], now: Number(rows[0].now) };
-}
-
-/** The folder of one database's saved indexes: its name (for people), oid and cluster. */
-function folderOf(root: string, identity: Identity): string {
-  return join(root, `${identity.name.replace(/[^A-Za-z0-9_.-]/g, '_')}-${identity.database}-${identity.system}`);
+    current_database() as name`.execute(db);
+  const { system, database, name } = rows[0];
+  const folder = join(root, `${name.replace(/[^A-Za-z0-9_.-]/g, '_')}-${database}-${system}`);
+  return { folder, minRows, system, database };
 }
 
 /**
@@ -95,15 +95,10 @@ function folderOf(root: string, identity: Identity): string {
  * them, and the first search finds them loaded.
  */
 export async function keepSearchIndexes(db: Kysely<unknown>, root: string, minRows: number): Promise<string[]> {
-  const folder = await keep(db, root, minRows);
+  const keep = await keepingIn(db, root, minRows);
+  keeping.set(db, keep);
   stateOf(db).load = (table, columns) => loadSearchIndex(db, table, columns);
-  return readSavedTables(folder);
-}
-
-async function keep(db: Kysely<unknown>, root: string, minRows: number): Promise<string> {
-  const folder = folderOf(root, await identityOf(db));
-  keeping.set(db, { folder, minRows });
-  return folder;
+  return readSavedTables(keep.folder);
 }
 
 /**
@@ -121,7 +116,7 @@ export async function saveSearchIndexNow(
   if (!columns || columns.length === 0) return false;
   const { rows } = await sql<{ n: string }>`select count(*) as n from ${sql.id(table)}`.execute(db);
   if (Number(rows[0].n) < minRows) return false;
-  await keep(db, root, minRows);
+  keeping.set(db, await keepingIn(db, root, minRows));
   // A fresh build: this process reads no saved index back (it has no `load`).
   stateOf(db).tables.delete(table);
   await startBuild(db, table, columns);
@@ -193,27 +188,19 @@ export async function saveSearchIndexes(db: Kysely<unknown>, only?: string): Pro
     const { index } = state;
     if (index.rows < keep.minRows || index.writtenSinceBuild > index.rows * MAX_WRITTEN_SHARE) continue;
     // The clock before the snapshot: the file's age is never less than the snapshot's.
-    const identity = await identityOf(db);
+    const savedAt = Number((await sql<{ now: number }>`select ${clockNow()} as now`.execute(db)).rows[0].now);
     if (!(await catchUp(db, table, state)) || database.tables.get(table) !== state) continue;
     const out = new SnapshotWriter();
     const { side, columns, snapshot, number } = state;
-    writeSavedHeader(out, {
-      system: identity.system,
-      database: identity.database,
-      table,
-      side,
-      columns,
-      snapshot,
-      number,
-      savedAt: identity.now,
-    });
+    const { system, database: oid } = keep;
+    writeSavedHeader(out, { system, database: oid, table, side, columns, snapshot, number, savedAt });
     state.index.write(out);
     state.sequence.write(out);
     state.values.write(out);
     await writeSnapshotFile(snapshotPath(keep.folder, table), out);
     saved.push(table);
   }
-  if (saved.length > 0) await removeGoneDatabases(db, keep.folder);
+  if (saved.length > 0) await removeGoneDatabases(db, keep);
   return saved;
 }
 
@@ -221,14 +208,13 @@ export async function saveSearchIndexes(db: Kysely<unknown>, only?: string): Pro
  * Removes the saved indexes of this cluster's databases that no longer exist (a dropped database's
  * oid is never used again for another until the oid counter wraps).
  */
-async function removeGoneDatabases(db: Kysely<unknown>, folder: string): Promise<void> {
-  const root = join(folder, '..');
+async function removeGoneDatabases(db: Kysely<unknown>, keep: Keeping): Promise<void> {
+  const root = dirname(keep.folder);
   const { rows } = await sql<{ oid: string }>`select oid::text as oid from pg_database`.execute(db);
   const live = new Set(rows.map((row) => row.oid));
-  const system = folder.slice(folder.lastIndexOf('-') + 1);
   for (const name of await readdir(root).catch(() => [] as string[])) {
     const match = /-(\d+)-(\d+)$/.exec(name);
-    if (!match || match[2] !== system || live.has(match[1])) continue;
+    if (!match || match[2] !== keep.system || live.has(match[1])) continue;
     await rm(join(root, name), { recursive: true, force: true }).catch(() => {});
   }
 }
@@ -260,13 +246,12 @@ async function loadSearchIndex(
     const input = new SnapshotReader(buffer);
     const header = readSavedHeader(input);
     if (!header || header.table !== table || !sameColumns(header.columns, columns)) return null;
-    const { system, database, side, snapshot, number, savedAt } = header;
-    const identity = await identityOf(db);
-    const { rows } = await sql<{ side: string | null }>`select
-      to_regclass(${quote(searchTextName(table))})::oid::text as side`.execute(db);
-    const age = identity.now - savedAt;
-    if (identity.system !== system || identity.database !== database || rows[0]?.side !== side) return null;
-    if (!(age >= 0 && age < MAX_STEP_AGE_MS)) return null;
+    const { side, snapshot, number, savedAt } = header;
+    if (header.system !== keep.system || header.database !== keep.database) return null;
+    const { rows } = await sql<{ side: string | null; now: number }>`select
+      to_regclass(${quote(searchTextName(table))})::oid::text as side, ${clockNow()} as now`.execute(db);
+    const age = Number(rows[0].now) - savedAt;
+    if (rows[0].side !== side || !(age >= 0 && age < MAX_STEP_AGE_MS)) return null;
     const index = MemorySearchIndex.read(input);
     const sequence = IdSequence.read(input);
     const values = ValueColumns.read(input);
