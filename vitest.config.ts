@@ -32,6 +32,7 @@ const POSTGRES_API_SUITES = [
   'server/http/list-api.test.ts',
   'server/http/list-paging-api.test.ts',
   'server/http/list-null-order-api.test.ts',
+  'server/http/list-text-order-api.test.ts',
   'server/http/content-types-api.test.ts',
   'server/http/content-type-editing-api.test.ts',
   'server/http/slugs-and-meta-api.test.ts',

@@ -1,6 +1,7 @@
 import type { ColumnDescriptor, ColumnType } from '../../common/api-contract.js';
 import type { DatabaseEngine } from './engine.js';
 import { contentCountIndexName, contentIndexName } from './internal-names.js';
+import { orderKeysOf } from './order-key-columns.js';
 
 /** One SQL index of a content table, as planned. */
 export interface IndexPlan {
@@ -13,8 +14,6 @@ export interface IndexPlan {
    * cannot serve them. `id` is never null and keeps the engine's order, which its primary key has.
    */
   nullsFirst: string[];
-  /** Text columns indexed by their first characters (`engine.textIndexPrefix`), by name. */
-  prefixes: Record<string, number>;
 }
 
 /**
@@ -56,24 +55,24 @@ const SYSTEM_ORDERS = ['created_at', 'updated_at'] as const;
  * - slugs unique.
  *
  * Where an index cannot hold any text (`engine.textIndexPrefix`), a `text` column's indexes hold its
- * first characters, and lists ordered by it order by those first (see content-repository.ts).
+ * order key column, its first characters (order-key-columns.ts), and lists ordered by it order by
+ * those first (see list-order.ts).
  * Bodies (`textarea`, `markdown`) are not indexed: lists ordered by them sort.
  */
 export function indexesFor(engine: DatabaseEngine, table: string, columns: readonly ColumnDescriptor[]): IndexPlan[] {
   const indexed = (type: ColumnType) => ORDER_INDEXED.has(type) || type === 'text';
   const orders = [...columns.filter((column) => indexed(column.type)).map((column) => column.name), ...SYSTEM_ORDERS];
-  const texts = new Set(columns.filter((column) => column.type === 'text').map((column) => column.name));
-  const prefix = engine.textIndexPrefix;
-  const prefixesOf = (names: string[]): Record<string, number> =>
-    prefix === null ? {} : Object.fromEntries(names.filter((name) => texts.has(name)).map((name) => [name, prefix]));
+  // Where an index cannot hold any text, a text column is indexed through its order key column.
+  const keys = new Map(orderKeysOf(engine, columns).map(({ column, key }) => [column, key]));
+  const indexedAs = (name: string) => keys.get(name) ?? name;
   const filters = columns.filter((column) => FILTER_INDEXED.has(column.type)).map((column) => column.name);
-  // Non-unique indexes end with `id`, the tie-breaker of every order, which their names leave out.
+  // Non-unique indexes end with `id`, the tie-breaker of every order, which their names leave out;
+  // they are named after the content columns, whichever column holds them.
   const ordered = (columns: string[]): IndexPlan => ({
     name: contentIndexName(table, columns, false),
-    columns: [...columns, 'id'],
+    columns: [...columns.map(indexedAs), 'id'],
     unique: false,
-    nullsFirst: engine.sortsNullsFirst ? [] : columns,
-    prefixes: prefixesOf(columns),
+    nullsFirst: engine.sortsNullsFirst ? [] : columns.map(indexedAs),
   });
   const plans: IndexPlan[] = [];
   for (const column of columns) {
@@ -83,7 +82,6 @@ export function indexesFor(engine: DatabaseEngine, table: string, columns: reado
         columns: [column.name],
         unique: true,
         nullsFirst: [],
-        prefixes: {},
       });
   }
   for (const order of orders) plans.push(ordered([order]));
@@ -94,7 +92,6 @@ export function indexesFor(engine: DatabaseEngine, table: string, columns: reado
       columns: [filter],
       unique: false,
       nullsFirst: [],
-      prefixes: {},
     });
     for (const order of orders) if (order !== filter) plans.push(ordered([filter, order]));
   }

@@ -10,7 +10,7 @@ import {
 import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
 import { conditionSql, type FilterCondition } from './filter-conditions.js';
 import { KeptCounts } from './kept-counts.js';
-import { listOrdering } from './list-order.js';
+import { listOrdering, offsetPageIds } from './list-order.js';
 import {
   addsColumns,
   type MarkedRows,
@@ -104,9 +104,7 @@ export class ContentRepository {
       // Past an offset, the ids are found first and only the page's rows read: the skipped rows
       // stay in the index (PostgreSQL's index scan would read each from the table; 10,000 of them
       // took 89 ms there against 2 ms, and SQLite answers both forms alike).
-      let ids = this.db.selectFrom(table).select(sql.id('id').as('id'));
-      if (where) ids = ids.where(where);
-      const pageIds = ordered(ids).limit(page.limit).offset(page.offset);
+      const pageIds = offsetPageIds(this.engine, this.db, table, where, page);
       const rows = this.db.selectFrom(table).selectAll().where(sql.id('id'), 'in', pageIds);
       return splitMarks(this.engine, await this.all(ordered(marked(rows))), extras);
     }

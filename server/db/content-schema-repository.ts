@@ -5,6 +5,8 @@ import { fieldFor } from '../fields/field-registry.js';
 import { type IndexPlan, indexesFor } from './content-index-plan.js';
 import type { DatabaseEngine } from './engine.js';
 import { indexStatement } from './index-statement.js';
+import { orderKeyColumnName } from './internal-names.js';
+import { addOrderKeyColumns, dropOrderKeyColumn, orderKeysOf } from './order-key-columns.js';
 
 /**
  * DDL for content tables: one SQL table per content type, one SQL column per content column,
@@ -32,6 +34,7 @@ export async function createContentTable(
     .addColumn('created_by', text)
     .addColumn('updated_by', text)
     .execute();
+  await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns));
 
   await createContentIndexes(db, table, indexesFor(engine, table, columns));
   await engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
@@ -66,19 +69,31 @@ export async function alterContentTable(
 ): Promise<void> {
   await engine.searchIndex.drop(db, table);
   const plans = indexesFor(engine, table, change.columns);
-  // A plan naming a renamed column (either side) may match, by name and SQL, an index that is on
-  // another column until the renames have run: it is rebuilt.
-  const moved = new Set([...change.renames.flatMap(({ from, to }) => [from, to]), ...change.drops]);
+  // A plan naming a renamed column (either side, or its order key column) may match, by name and
+  // SQL, an index that is on another column until the renames have run: it is rebuilt.
+  const movedNames = [...change.renames.flatMap(({ from, to }) => [from, to]), ...change.drops];
+  const moved = new Set([...movedNames, ...movedNames.map(orderKeyColumnName)]);
   const stable = plans.filter((plan) => !plan.columns.some((column) => moved.has(column)));
   const kept = await keepPlannedIndexes(db, engine, table, stable);
-  for (const { from, to } of change.renames) await db.schema.alterTable(table).renameColumn(from, to).execute();
-  for (const name of change.drops) await db.schema.alterTable(table).dropColumn(name).execute();
+  const keys = new Set(orderKeysOf(engine, change.columns).map((key) => key.column));
+  for (const { from, to } of change.renames) {
+    await db.schema.alterTable(table).renameColumn(from, to).execute();
+    // The key's expression follows its column; its name is made to follow too.
+    if (keys.has(to)) {
+      await db.schema.alterTable(table).renameColumn(orderKeyColumnName(from), orderKeyColumnName(to)).execute();
+    }
+  }
+  for (const name of change.drops) {
+    await dropOrderKeyColumn(db, engine, table, name);
+    await db.schema.alterTable(table).dropColumn(name).execute();
+  }
   for (const column of change.adds) {
     await db.schema
       .alterTable(table)
       .addColumn(column.name, engine.columnType(fieldFor(column.type).sqlType))
       .execute();
   }
+  await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, change.adds));
   await createContentIndexes(
     db,
     table,

@@ -4,6 +4,7 @@ import type Database from 'better-sqlite3';
 import { Kysely, Migrator } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
+import { withoutOrderKeys } from './order-key-columns.js';
 import type { PostgresPoolOptions } from './postgres-connection.js';
 import type { StatementNames } from './postgres-statement-names.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
@@ -157,7 +158,8 @@ export async function openPostgresDatabase(
   const { pool } = await connectPostgres(target, options);
   const statementNames = new StatementNames();
   pool.on('connect', (client) => statementNames.attach(client));
-  const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }) });
+  // Rows read never show the order key columns PostgreSQL keeps beside text columns.
+  const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }), plugins: [withoutOrderKeys] });
   await migrate(db, postgresEngine);
   const saving = options.searchSnapshots;
   let beforeClose: (() => Promise<void>) | null = null;

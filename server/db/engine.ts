@@ -34,9 +34,10 @@ export interface DatabaseEngine {
   jsonArrayContains(column: string, value: unknown): Expression<SqlBool>;
   /**
    * Null when an index can hold any text value (SQLite). Else the number of leading characters of a
-   * `text` column its list indexes hold (`left(column, n)`): PostgreSQL's b-tree refuses entries
-   * over about 2.7 kB, and a text column holds up to 100,000 characters. Lists ordered by such a
-   * column order by that prefix first, which the index serves, then by the whole value.
+   * `text` column its list indexes hold, through its order key column (`left(column, n)` stored
+   * beside it, see order-key-columns.ts): PostgreSQL's b-tree refuses entries over about 2.7 kB,
+   * and a text column holds up to 100,000 characters. Lists ordered by such a column order by that
+   * prefix first, which the index serves, then by the whole value.
    */
   readonly textIndexPrefix: number | null;
   /**

@@ -1,6 +1,6 @@
-import { type Kysely, type RawBuilder, sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 
-/** An index over columns (some by a prefix of their text), as planned or as read from a catalog. */
+/** An index over columns, as planned or as read from a catalog. */
 export interface IndexShape {
   name: string;
   table: string;
@@ -8,13 +8,6 @@ export interface IndexShape {
   unique: boolean;
   /** The columns said `nulls first` (PostgreSQL's list orders; SQLite puts nulls first anyway). */
   nullsFirst: readonly string[];
-  /** Columns indexed by their first n characters (`left(column, n)`), by name. */
-  prefixes: Readonly<Record<string, number>>;
-}
-
-/** The index key of a column: the column, or its first `prefix` characters. */
-export function prefixedColumn(column: string, prefix: number | undefined): RawBuilder<unknown> {
-  return prefix === undefined ? sql`${sql.id(column)}` : sql`left(${sql.id(column)}, ${sql.lit(prefix)})`;
 }
 
 /**
@@ -25,11 +18,8 @@ export function prefixedColumn(column: string, prefix: number | undefined): RawB
 export function indexStatement(db: Kysely<unknown>, index: IndexShape) {
   const create = db.schema.createIndex(index.name).on(index.table);
   const first = new Set(index.nullsFirst);
-  const plain = first.size === 0 && index.columns.every((column) => !Object.hasOwn(index.prefixes, column));
-  const key = (column: string) => {
-    const indexed = prefixedColumn(column, Object.hasOwn(index.prefixes, column) ? index.prefixes[column] : undefined);
-    return first.has(column) ? sql`${indexed} nulls first` : indexed;
-  };
-  const withColumns = plain ? create.columns([...index.columns]) : create.expression(sql.join(index.columns.map(key)));
+  const key = (column: string) => (first.has(column) ? sql`${sql.id(column)} nulls first` : sql`${sql.id(column)}`);
+  const withColumns =
+    first.size === 0 ? create.columns([...index.columns]) : create.expression(sql.join(index.columns.map(key)));
   return index.unique ? withColumns.unique() : withColumns;
 }

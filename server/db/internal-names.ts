@@ -100,6 +100,20 @@ export function contentCountIndexName(table: string, column: string): string {
   return internalName('count', table, column);
 }
 
+/**
+ * The stored column of a content table holding the first characters of text column `column`, which
+ * its list indexes hold on PostgreSQL (see order-key-columns.ts). Columns live in their table's
+ * own namespace, so the table is not named; `:` keeps it apart from every content column.
+ */
+export function orderKeyColumnName(column: string): string {
+  return fitted(`${INTERNAL_PREFIX}key:${column}`);
+}
+
+/** Whether a column of a content table is an order key column (`orderKeyColumnName`). */
+export function isOrderKeyColumn(name: string): boolean {
+  return name.startsWith(`${INTERNAL_PREFIX}key:`);
+}
+
 /** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */
 function fitted(name: string): string {
   const bytes = Buffer.from(name, 'utf8');

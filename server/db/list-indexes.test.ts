@@ -8,6 +8,7 @@ import { openDatabase, openPostgresDatabase, type QuireDb } from './database.js'
 import { MAX_INTERNAL_NAME_BYTES } from './internal-names.js';
 import { up as migrate011 } from './migrations/011-list-indexes.js';
 import { up as migrate017 } from './migrations/017-list-index-null-order.js';
+import { up as migrate021 } from './migrations/021-order-key-columns.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
@@ -48,6 +49,18 @@ async function indexesOf(quire: QuireDb, table: string): Promise<string[]> {
     .sort();
 }
 
+/** `name: expression` of the generated columns of `table` (PostgreSQL's order key columns). */
+async function keyColumnsOf(quire: QuireDb, table: string): Promise<string[]> {
+  if (quire.kind === 'sqlite') return [];
+  const rows = await sql<{ name: string; expression: string }>`select a.attname as name,
+      pg_get_expr(d.adbin, d.adrelid) as expression
+    from pg_attribute a join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
+    where a.attrelid = ${table}::regclass and a.attgenerated = 's' and not a.attisdropped`.execute(
+    quire.db as unknown as Kysely<unknown>,
+  );
+  return rows.rows.map((row) => `${row.name}: ${row.expression.replaceAll('"', '')}`);
+}
+
 /** What identifies each index's storage (SQLite's root page, PostgreSQL's relfilenode): kept or rebuilt. */
 async function storageOf(quire: QuireDb, table: string): Promise<Map<string, string>> {
   const db = quire.db as unknown as Kysely<unknown>;
@@ -64,10 +77,10 @@ async function storageOf(quire: QuireDb, table: string): Promise<Map<string, str
 /**
  * The index list the plan gives a table with these order and filter columns on an engine: on
  * PostgreSQL it says `nulls first` on the columns of list orders (not on `id`, never null) and
- * holds the first 200 characters of `title`, the text column.
+ * holds the first 200 characters of `title`, the text column, through its order key column.
  */
 function plannedIndexes(table: string, kind: QuireDb['kind'], orders: string[], filters: string[]): string[] {
-  const key = (column: string) => (kind === 'postgres' && column === 'title' ? 'left(title, 200)' : column);
+  const key = (column: string) => (kind === 'postgres' && texts.has(column) ? `quire_key:${column}` : column);
   const ordered = (column: string) => (kind === 'postgres' ? `${key(column)} nulls first` : column);
   const names = [`unique quire_unique:${table}:slug: slug`];
   for (const order of orders) names.push(`quire_idx:${table}:${order}: ${ordered(order)}, id`);
@@ -80,6 +93,9 @@ function plannedIndexes(table: string, kind: QuireDb['kind'], orders: string[], 
   }
   return names.sort();
 }
+
+/** The text columns of the tables here (renamed or added by the tests too). */
+const texts = new Set(['title', 'headline', 'subtitle']);
 
 /** The index list of COLUMNS' table. */
 function expectedIndexes(table: string, kind: QuireDb['kind']): string[] {
@@ -141,6 +157,63 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     expect(after.get('quire_unique:list_alter:slug')).toBe(before.get('quire_unique:list_alter:slug'));
     expect(after.has('quire_idx:list_alter:category')).toBe(false);
     expect(after.has('quire_idx:list_alter:section:slug')).toBe(true);
+  });
+
+  it('keeps an order key column beside each text column on PostgreSQL, through renames, drops and adds', async () => {
+    await createContentTable(schema, quire.engine, 'list_keys', COLUMNS);
+    const keysOf = async () => (await keyColumnsOf(quire, 'list_keys')).sort();
+    const expected = (names: string[]) => (quire.kind === 'postgres' ? names : []);
+    expect(await keysOf()).toEqual(expected(['quire_key:title: left(title, 200)']));
+    const text = (name: string): ColumnDescriptor => ({ name, label: name, type: 'text', required: false });
+    const renamed = COLUMNS.map((column) => (column.name === 'title' ? { ...column, name: 'headline' } : column));
+    await schema.transaction().execute((trx) =>
+      alterContentTable(trx, quire.engine, 'list_keys', {
+        renames: [{ from: 'title', to: 'headline' }],
+        drops: [],
+        adds: [text('subtitle')],
+        columns: [...renamed, text('subtitle')],
+      }),
+    );
+    expect(await keysOf()).toEqual(
+      expected(['quire_key:headline: left(headline, 200)', 'quire_key:subtitle: left(subtitle, 200)']),
+    );
+    await schema.transaction().execute((trx) =>
+      alterContentTable(trx, quire.engine, 'list_keys', {
+        renames: [],
+        drops: ['headline'],
+        adds: [],
+        columns: [...renamed.filter((column) => column.name !== 'headline'), text('subtitle')],
+      }),
+    );
+    expect(await keysOf()).toEqual(expected(['quire_key:subtitle: left(subtitle, 200)']));
+    const orders = ['slug', 'status', 'published_at', 'category', 'subtitle', 'created_at', 'updated_at'];
+    expect(await indexesOf(quire, 'list_keys')).toEqual(
+      plannedIndexes('list_keys', quire.kind, orders, ['status', 'category']),
+    );
+  });
+
+  it('migration 021 gives text columns their order key columns and moves their indexes onto them', async () => {
+    await createContentTable(schema, quire.engine, 'list_expr', COLUMNS);
+    await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
+        preview_path, position, created_at, updated_at)
+      values ('list_expr', 'list_expr', 'list_expr', 'Expr', 'published', 'collection', 1,
+        ${JSON.stringify(COLUMNS)}, null, 97, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+    if (quire.kind === 'postgres') {
+      // The table as migration 017 left it: indexes over the expression, no key column.
+      await sql`alter table list_expr drop column "quire_key:title"`.execute(schema);
+      await sql`create index "quire_idx:list_expr:title" on list_expr (left(title, 200) nulls first, id)`.execute(
+        schema,
+      );
+      await sql`create index "quire_idx:list_expr:status:title" on list_expr
+        (status nulls first, left(title, 200) nulls first, id)`.execute(schema);
+    }
+    const before = await storageOf(quire, 'list_expr');
+    await migrate021(schema, quire.engine);
+    expect(await indexesOf(quire, 'list_expr')).toEqual(expectedIndexes('list_expr', quire.kind));
+    expect(await keyColumnsOf(quire, 'list_expr')).toEqual(
+      quire.kind === 'postgres' ? ['quire_key:title: left(title, 200)'] : [],
+    );
+    if (quire.kind === 'sqlite') expect(await storageOf(quire, 'list_expr')).toEqual(before);
   });
 
   it('migration 011 gives a table with the indexes of before it the missing ones', async () => {

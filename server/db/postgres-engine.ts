@@ -25,7 +25,8 @@ export const postgresEngine: DatabaseEngine = {
   containsIgnoringCase: (table, columns, keyword) => matchesSearchText(table, columns, [keyword]),
   canHold,
   jsonArrayContains,
-  // Its b-tree entries are limited to about 2.7 kB: 200 characters take at most 800 bytes.
+  // Its b-tree entries are limited to about 2.7 kB: 200 characters take at most 800 bytes. Held
+  // in a stored column beside the text (order-key-columns.ts), so lists walk indexes alone.
   textIndexPrefix: 200,
   // NULL is larger than any value in its b-tree order: lists and their indexes say `nulls first`.
   sortsNullsFirst: false,
@@ -111,11 +112,11 @@ async function objectType(db: Kysely<unknown>, name: string): Promise<string | n
 
 /**
  * Indexes made by `create index` (not those of primary keys and constraints) of `table`, and any
- * named in `alsoNamed`. A b-tree index without a predicate whose keys are columns or `left(column,
- * n)`, ascending, each with nulls last or first, gets the statement `indexStatement` compiles for
- * one, so it compares equal to a planned index of the same name, uniqueness, keys and null order;
- * any other (other expressions, a predicate, another method, `desc`) gets PostgreSQL's own
- * definition, which never does.
+ * named in `alsoNamed`. A b-tree index without a predicate whose keys are columns, ascending,
+ * each with nulls last or first, gets the statement `indexStatement` compiles for one, so it
+ * compares equal to a planned index of the same name, uniqueness, keys and null order; any other
+ * (an expression, a predicate, another method, `desc`) gets PostgreSQL's own definition, which
+ * never does.
  */
 async function indexes(
   db: Kysely<unknown>,
@@ -154,27 +155,18 @@ async function indexes(
   });
 }
 
-/** `"left"(column, n)` as PostgreSQL prints it; the column bare or double-quoted. */
-const LEFT_PREFIX = /^"left"\((?:([a-z_][a-z0-9_$]*)|"((?:[^"]|"")+)"), (\d+)\)$/;
-
-/** The columns, null orders and prefixes of an index's keys, or null when one is none of those. */
+/** The columns and null orders of an index's keys, or null when one is not a column. */
 function indexShapeOf(
   keys: readonly { column: string | null; expression: string | null; option: number }[],
-): Pick<IndexShape, 'columns' | 'nullsFirst' | 'prefixes'> | null {
+): Pick<IndexShape, 'columns' | 'nullsFirst'> | null {
   const columns: string[] = [];
   const nullsFirst: string[] = [];
-  const prefixes: Record<string, number> = {};
   for (const key of keys) {
     if (key.option !== 0 && key.option !== 2) return null;
-    let column = key.column;
-    if (column === null) {
-      const prefix = LEFT_PREFIX.exec(key.expression ?? '');
-      if (!prefix) return null;
-      column = prefix[1] ?? prefix[2].replaceAll('""', '"');
-      prefixes[column] = Number(prefix[3]);
-    }
-    columns.push(column);
-    if (key.option === 2) nullsFirst.push(column);
+    // An expression (`left(title, 200)`, as list indexes held before order key columns) is rebuilt.
+    if (key.column === null) return null;
+    columns.push(key.column);
+    if (key.option === 2) nullsFirst.push(key.column);
   }
-  return { columns, nullsFirst, prefixes };
+  return { columns, nullsFirst };
 }

@@ -69,6 +69,8 @@ describe('POST /api/cms-content creates a content type', () => {
       'updated_at',
       'created_by',
       'updated_by',
+      // PostgreSQL's list indexes hold a text column's first characters, stored beside it.
+      ...(server.engine === 'postgres' ? ['quire_key:name'] : []),
     ]);
     const types = (await request(server, 'GET', '/cms-content')).body;
     expect(types.content_types.map((type: { slug: string }) => type.slug)).toContain('events');

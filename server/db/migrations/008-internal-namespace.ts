@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
-import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { searchColumnsOf } from '../../../common/title-rules.js';
 import { rebuildContentIndexes } from '../content-schema-repository.js';
 import type { DatabaseEngine } from '../engine.js';
+import { forEachContentTable } from './content-table-steps.js';
 
 /**
  * Moves every content table's internal objects into the `quire_` namespace (see `internal-names.ts`):
@@ -13,16 +13,12 @@ import type { DatabaseEngine } from '../engine.js';
  * not called `title`). A database where two types already shared a name gets both rebuilt whole.
  */
 export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  const registry = db as Kysely<{ quire_content_types: { table_name: string; columns: string } }>;
-  const types = await registry.selectFrom('quire_content_types').select(['table_name', 'columns']).execute();
-  for (const type of types) {
-    if (!(await engine.schema.hasTable(db, type.table_name))) continue;
-    const columns = JSON.parse(type.columns) as ColumnDescriptor[];
+  await forEachContentTable(db, engine, async (table, columns) => {
     // Only SQLite databases are older than this migration, so only they can hold the old names.
-    if (engine.kind === 'sqlite') await dropLegacySearchIndex(db, type.table_name);
-    await rebuildContentIndexes(db, engine, type.table_name, columns);
-    await engine.searchIndex.ensure(db, type.table_name, searchColumnsOf(columns));
-  }
+    if (engine.kind === 'sqlite') await dropLegacySearchIndex(db, table);
+    await rebuildContentIndexes(db, engine, table, columns);
+    await engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
+  });
 }
 
 /** Drops the search index, pending table and triggers of `table` under their names before 008. */

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { rebuildContentIndexes } from '../content-schema-repository.js';
 import type { DatabaseEngine } from '../engine.js';
+import { forEachContentTable } from './content-table-steps.js';
 
 /**
  * Gives every content table the indexes lists need in any order with any select or relation filter
@@ -10,10 +10,5 @@ import type { DatabaseEngine } from '../engine.js';
  * table only pays for the ones it lacked (at 1M rows about 1-2 s each).
  */
 export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  const registry = db as Kysely<{ quire_content_types: { table_name: string; columns: string } }>;
-  const types = await registry.selectFrom('quire_content_types').select(['table_name', 'columns']).execute();
-  for (const type of types) {
-    if (!(await engine.schema.hasTable(db, type.table_name))) continue;
-    await rebuildContentIndexes(db, engine, type.table_name, JSON.parse(type.columns) as ColumnDescriptor[]);
-  }
+  await forEachContentTable(db, engine, (table, columns) => rebuildContentIndexes(db, engine, table, columns));
 }
