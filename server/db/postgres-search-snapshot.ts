@@ -53,7 +53,7 @@ import {
  */
 
 /** Starts every file (and changes when the format does). */
-const MAGIC = 'quire postgres search index 2';
+const MAGIC = 'quire postgres search index 3';
 /**
  * An index with more rows written since its build than this share of its rows is not saved (as on
  * SQLite: the next start builds it compact instead of loading an overlay that only grows).
@@ -240,10 +240,10 @@ async function loadSearchIndex(
 ): Promise<TableState | null> {
   const keep = keeping.get(db);
   if (!keep) return null;
-  const buffer = await savedFile(snapshotPath(keep.folder, table));
-  if (buffer === null) return null;
+  const saved = await savedFile(snapshotPath(keep.folder, table));
+  if (saved === null) return null;
   try {
-    const input = new SnapshotReader(buffer);
+    const input = new SnapshotReader(saved.buffer, saved.tail);
     const header = readSavedHeader(input);
     if (!header || header.table !== table || !sameColumns(header.columns, columns)) return null;
     const { side, snapshot, number, savedAt } = header;

@@ -4,7 +4,7 @@ import { answer, applyWrites, type ScanRows, scan } from '../test-support/search
 import { written } from '../test-support/snapshot-bytes.js';
 import { answerable, MemorySearchIndex } from './search-memory-index.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
-import { SnapshotFormatError, SnapshotReader } from './search-snapshot-codec.js';
+import { type LazyTail, SnapshotFormatError, SnapshotReader } from './search-snapshot-codec.js';
 
 function roundTrip(index: MemorySearchIndex): MemorySearchIndex {
   const input = new SnapshotReader(written((out) => index.write(out)));
@@ -27,6 +27,25 @@ const keyword = fc.oneof(
 );
 /** Rowids in a few 65,536-wide groups. */
 const rowid = fc.oneof(fc.integer({ min: 1, max: 80 }), fc.integer({ min: 65_530, max: 65_560 }));
+
+/**
+ * `buffer` as a loader leaves a file: the start says where the parts written later begin, and their
+ * bytes are not there (overwritten) until the tail is filled (after `before`, which may throw).
+ */
+function unreadTail(buffer: ArrayBuffer, before: () => void = () => {}) {
+  const eager = new DataView(buffer).getFloat64(0, true);
+  const loaded = buffer.slice(0);
+  new Uint8Array(loaded, eager).fill(0xee);
+  let fills = 0;
+  const tail: LazyTail = {
+    fill() {
+      fills++;
+      before();
+      new Uint8Array(loaded, eager).set(new Uint8Array(buffer, eager));
+    },
+  };
+  return { reader: () => new SnapshotReader(loaded, tail), fills: () => fills };
+}
 
 describe('SnapshotWriter and SnapshotReader', () => {
   it('read back numbers, strings (lone surrogates too) and arrays as written, each array a view of the buffer', () => {
@@ -54,6 +73,36 @@ describe('SnapshotWriter and SnapshotReader', () => {
     expect(input.string()).toBe('');
     expect(input.done).toBe(true);
     expect(() => input.u32()).toThrow(SnapshotFormatError);
+  });
+
+  it('puts parts written later after everything else, their bytes read only when the part is', () => {
+    const buffer = written((out) => {
+      out.u32(1);
+      const part = out.later();
+      part.string('later');
+      part.u32s(Uint32Array.of(9, 8, 7));
+      out.string('after the part');
+    });
+    expect(new DataView(buffer).getFloat64(0, true)).toBeLessThan(buffer.byteLength);
+    const file = unreadTail(buffer);
+    const input = file.reader();
+    expect(input.u32()).toBe(1);
+    const part = input.later();
+    expect(input.string()).toBe('after the part');
+    expect(input.done).toBe(true);
+    expect(file.fills()).toBe(0);
+    const later = part.read();
+    expect(file.fills()).toBe(1);
+    expect(later.string()).toBe('later');
+    expect([...later.u32s(3)]).toEqual([9, 8, 7]);
+    expect(later.done).toBe(true);
+  });
+
+  it('refuses a start that does not say where the parts written later begin', () => {
+    const bytes = new Uint8Array(16);
+    new DataView(bytes.buffer).setFloat64(0, 1e6, true);
+    expect(() => new SnapshotReader(bytes.buffer)).toThrow(SnapshotFormatError);
+    expect(() => new SnapshotReader(new ArrayBuffer(4))).toThrow(SnapshotFormatError);
   });
 
   it('rejects a posting group out of range instead of reading past it', () => {
@@ -107,6 +156,42 @@ describe('MemorySearchIndex.write and read', () => {
       ),
       { numRuns: 200, seed: 17 },
     );
+  });
+
+  it("leaves the rows' text unread until a keyword needs it, and sends its candidates to SQL when it cannot be read", () => {
+    const rows: ScanRows = new Map();
+    const index = new MemorySearchIndex(2);
+    for (let id = 1; id <= 3_000; id++) {
+      const values = [`harbour ${['north', 'south'][id % 2]} ${id}`, `h-${id}`];
+      rows.set(id, values);
+      index.set(id, values);
+    }
+    index.seal();
+    const buffer = written((out) => index.write(out));
+    const fromFile = (fill: () => void) => {
+      const file = unreadTail(buffer, fill);
+      return { read: MemorySearchIndex.read(file.reader()), fills: file.fills };
+    };
+    const lazy = fromFile(() => {});
+    // Words (and pieces of them) are answered by the vocabulary: the text stays unread.
+    for (const keywords of [['harbour'], ['sout'], ['north', 'arb']]) {
+      expect(answer(lazy.read, rows, keywords), keywords.join()).toEqual(scan(rows, keywords));
+    }
+    expect(lazy.fills()).toBe(0);
+    // Digits and separators are confirmed against the text: read then, once.
+    for (const keywords of [['27'], ['h 1'], ['-2']]) {
+      expect(answer(lazy.read, rows, keywords), keywords.join()).toEqual(scan(rows, keywords));
+    }
+    expect(lazy.fills()).toBe(1);
+    // A text that cannot be read: the candidates go to SQL (unsure), and the answers stay exact.
+    const failing = fromFile(() => {
+      throw new Error('gone');
+    });
+    const found = failing.read.search(['h 2']);
+    expect(found.unsure.length).toBeGreaterThan(0);
+    expect(answer(failing.read, rows, ['h 2'])).toEqual(scan(rows, ['h 2']));
+    expect(scan(rows, ['h 2']).length).toBeGreaterThan(0);
+    expect(() => written((out) => failing.read.write(out))).toThrow(/could not be read back/);
   });
 
   it('keeps dense groups and several text blocks, and they take writes after loading', () => {

@@ -6,10 +6,18 @@
  *
  * Written here rather than with `v8.serialize`: Node's serializer copies every typed array into a
  * buffer of its own on the way back, and class instances would come back as plain objects.
+ *
+ * Parts a loaded index may never need (the text kept to confirm candidates, a third of the file)
+ * are written `later`: after everything else, the place of each noted where it belongs. The output
+ * starts with the length of what comes before them, so a loader can read that first and leave the
+ * rest unread (and out of memory) until a part of it is wanted (`LazyTail`).
  */
 
 /** Bytes of one chunk of the writer's output. */
 const CHUNK = 1 << 20;
+
+/** Bytes of the output's start: the length of what precedes the parts written `later`. */
+const HEAD = 8;
 
 /** Writes a snapshot into chunks (see the module comment). */
 export class SnapshotWriter {
@@ -17,6 +25,28 @@ export class SnapshotWriter {
   private chunk = Buffer.alloc(CHUNK);
   private at = 0;
   private written = 0;
+  /** Parts written `later`, with where their place and length go. */
+  private readonly parts: { writer: SnapshotWriter; chunk: Buffer; at: number }[] = [];
+
+  /** `part`: a part written `later`, which has no start of its own and no parts. */
+  constructor(private readonly part = false) {
+    if (!part) this.f64(0);
+  }
+
+  /**
+   * A part of the snapshot written after everything else, read back by `SnapshotReader.later`
+   * (where this is called) only when wanted. What is written into it must stay as it is until
+   * `finish`.
+   */
+  later(): SnapshotWriter {
+    if (this.part) throw new Error('a part written later has no parts of its own');
+    const writer = new SnapshotWriter(true);
+    this.room(16);
+    this.parts.push({ writer, chunk: this.chunk, at: this.at });
+    this.chunk.fill(0, this.at, this.at + 16);
+    this.at += 16;
+    return writer;
+  }
 
   /** An unsigned 32-bit integer. */
   u32(value: number): void {
@@ -58,9 +88,21 @@ export class SnapshotWriter {
     this.raw(bytes);
   }
 
-  /** Everything written, as chunks to write out in order (valid until the next write). */
+  /** Everything written, as chunks to write out in order (call once; valid until the next write). */
   finish(): Uint8Array[] {
     this.flushChunk();
+    if (this.part) return this.chunks;
+    const head = this.chunks[0];
+    new DataView(head.buffer, head.byteOffset, HEAD).setFloat64(0, this.written, true);
+    for (const { writer, chunk, at } of this.parts) {
+      const chunks = writer.finish();
+      const place = new DataView(chunk.buffer, chunk.byteOffset + at, 16);
+      place.setFloat64(0, this.written, true);
+      place.setFloat64(8, writer.written, true);
+      // Parts are written whole multiples of 4 bytes long (see align), so each starts aligned.
+      this.chunks.push(...chunks);
+      this.written += writer.written;
+    }
     return this.chunks;
   }
 
@@ -109,25 +151,69 @@ export class SnapshotWriter {
 /** Thrown for a snapshot that ends early or holds what its writer never wrote. */
 export class SnapshotFormatError extends Error {}
 
+/**
+ * The bytes of a snapshot's parts written `later`, when they were left unread: `fill` reads them
+ * all into their place in the buffer (once; it throws when they cannot be read).
+ */
+export interface LazyTail {
+  fill(): void;
+}
+
+/** A part written `later`: `read` gives a reader of it, its bytes read first if they were not. */
+export interface LaterPart {
+  read(): SnapshotReader;
+}
+
 /** Reads what a SnapshotWriter wrote, from one buffer (see the module comment). */
 export class SnapshotReader {
   private readonly view: DataView;
   private at: number;
+  private readonly end: number;
 
-  /** Reads `buffer` (a whole ArrayBuffer: its views must start at multiples of 4 bytes). */
+  /**
+   * Reads the snapshot in `buffer` (a whole ArrayBuffer: its views must start at multiples of 4
+   * bytes), up to its parts written `later`, whose bytes `tail` reads when they are wanted (none:
+   * they are in the buffer). `range`: a part of it (a fork, a part written later).
+   */
   constructor(
     private readonly buffer: ArrayBuffer,
-    offset = 0,
-    private readonly end = buffer.byteLength,
-    view?: DataView,
+    private readonly tail: LazyTail | null = null,
+    range?: { at: number; end: number; view: DataView },
   ) {
-    this.view = view ?? new DataView(buffer);
-    this.at = offset;
+    this.view = range?.view ?? new DataView(buffer);
+    if (range) {
+      this.at = range.at;
+      this.end = range.end;
+      return;
+    }
+    if (buffer.byteLength < HEAD) throw new SnapshotFormatError('the search index snapshot ends early');
+    const end = this.view.getFloat64(0, true);
+    if (!(Number.isInteger(end) && end >= HEAD && end <= buffer.byteLength)) {
+      throw new SnapshotFormatError('the search index snapshot has no valid start');
+    }
+    this.at = HEAD;
+    this.end = end;
   }
 
   /** Another reader from where this one is (for reading that part later). */
   fork(): SnapshotReader {
-    return new SnapshotReader(this.buffer, this.at, this.end, this.view);
+    return new SnapshotReader(this.buffer, this.tail, { at: this.at, end: this.end, view: this.view });
+  }
+
+  /** The part written `later` here (see SnapshotWriter.later), not yet read. */
+  later(): LaterPart {
+    const at = this.f64();
+    const length = this.f64();
+    if (!(Number.isInteger(at) && Number.isInteger(length) && at >= HEAD && at + length <= this.buffer.byteLength)) {
+      throw new SnapshotFormatError('a part of the search index snapshot is out of range');
+    }
+    const { buffer, tail, view } = this;
+    return {
+      read() {
+        tail?.fill();
+        return new SnapshotReader(buffer, null, { at, end: at + length, view });
+      },
+    };
   }
 
   /** Passes over `bytes` bytes (and the padding after them). */

@@ -3,7 +3,7 @@ import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { SnapshotWriter } from './search-snapshot-codec.js';
+import { SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
 import { readWhole, snapshotPath, writeSnapshotFile } from './search-snapshot-files.js';
 
 describe('saved search index files', () => {
@@ -30,7 +30,31 @@ describe('saved search index files', () => {
         .sort(),
     );
     expect(existsSync(`${path}.${ended}.partial`)).toBe(false);
-    const buffer = await readWhole(path);
-    expect(buffer?.byteLength).toBe(out.length);
+    const saved = await readWhole(path);
+    expect(saved?.buffer.byteLength).toBe(out.length);
+    expect(saved?.tail).toBe(null);
+  });
+
+  it('leave the parts written later unread until wanted, then read them from the file even once it is removed', async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'quire-snapshot-files-'));
+    folders.push(folder);
+    const path = snapshotPath(folder, 'news');
+    const out = new SnapshotWriter();
+    out.string('index');
+    const part = out.later();
+    const text = Buffer.alloc(300_000, 'text of rows ');
+    part.bytes(text);
+    out.u32(7);
+    await writeSnapshotFile(path, out);
+    const saved = await readWhole(path);
+    if (!saved?.tail) throw new Error('the part written later was read at once');
+    // As SQLite's loader does: the name goes once the file is loaded.
+    rmSync(path);
+    const input = new SnapshotReader(saved.buffer, saved.tail);
+    expect(input.string()).toBe('index');
+    const later = input.later();
+    expect(input.u32()).toBe(7);
+    expect(input.done).toBe(true);
+    expect(later.read().bytes(text.length).equals(text)).toBe(true);
   });
 });

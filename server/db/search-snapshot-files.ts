@@ -1,7 +1,8 @@
-import { mkdir, open, readdir, rename, rm } from 'node:fs/promises';
+import { readSync } from 'node:fs';
+import { type FileHandle, mkdir, open, readdir, rename, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { isRunning } from './running-process.js';
-import type { SnapshotWriter } from './search-snapshot-codec.js';
+import type { LazyTail, SnapshotWriter } from './search-snapshot-codec.js';
 
 /**
  * The files of saved in-memory search indexes, for both engines (sqlite-search-snapshot.ts,
@@ -24,25 +25,41 @@ export const SNAPSHOT_MIN_ROWS = 20_000;
 const READS = 4;
 
 /**
- * The whole file at `path` in a fresh ArrayBuffer (its arrays are read as views of it), or null.
- * Read in READS parts at once: at 1M rows (115 MB) 42-53 ms against 68-92 in one.
+ * A saved index's file in a fresh ArrayBuffer the size of the file (its arrays are read as views of
+ * it), all but its parts written `later` read (see search-snapshot-codec.ts): those stay unread,
+ * taking no memory, until `tail` reads them from the file as it was opened, whatever has become of
+ * its name since.
  */
-export async function readWhole(path: string): Promise<ArrayBuffer | null> {
-  let handle: Awaited<ReturnType<typeof open>>;
+export interface SavedBytes {
+  buffer: ArrayBuffer;
+  tail: LazyTail | null;
+}
+
+/**
+ * The file at `path` as `SavedBytes`, or null. Read in READS parts at once: at 1M rows (115 MB) 42-53
+ * ms against 68-92 in one.
+ */
+export async function readWhole(path: string): Promise<SavedBytes | null> {
+  let handle: FileHandle;
   try {
     handle = await open(path, 'r');
   } catch {
     return null;
   }
+  let kept = false;
   try {
     const { size } = await handle.stat();
-    // Not zero-filled first (115 MB at 1M rows, about 25 ms): every byte is read into it.
+    // Not zero-filled first (115 MB at 1M rows, about 25 ms): every byte read is read into it, and
+    // the pages of those not read are never touched, so they take no memory.
     const bytes = Buffer.allocUnsafeSlow(size);
     const buffer = bytes.buffer as ArrayBuffer;
-    const part = Math.ceil(size / READS / 65536) * 65536;
+    const head = size >= 8 ? (await handle.read(bytes, 0, 8, 0)).bytesRead : 0;
+    const stated = head === 8 ? bytes.readDoubleLE(0) : size;
+    const eager = Number.isInteger(stated) && stated >= 8 && stated <= size ? stated : size;
+    const part = Math.ceil(eager / READS / 65536) * 65536;
     const ends = await Promise.all(
       Array.from({ length: READS }, async (_, k) => {
-        const end = Math.min(size, (k + 1) * part);
+        const end = Math.min(eager, (k + 1) * part);
         let at = k * part;
         while (at < end) {
           const { bytesRead } = await handle.read(bytes, at, end - at, at);
@@ -52,18 +69,68 @@ export async function readWhole(path: string): Promise<ArrayBuffer | null> {
         return at >= end;
       }),
     );
-    return ends.every(Boolean) ? buffer : null;
+    if (!ends.every(Boolean)) return null;
+    if (eager === size) return { buffer, tail: null };
+    kept = true;
+    return { buffer, tail: new FileTail(handle, bytes, eager, size) };
   } catch {
     return null;
   } finally {
-    await handle.close();
+    if (!kept) await handle.close();
+  }
+}
+
+/** Closes the file of a tail no longer referenced before it was read. */
+const unread = new FinalizationRegistry<FileHandle>((handle) => {
+  handle.close().catch(() => {});
+});
+
+/**
+ * The unread end of a saved index's file, read on demand through the handle the rest was read
+ * with (on SQLite the file's name is removed once it is loaded; the handle still reads it). Read
+ * synchronously, once: a search that needs it (about 45 MB at 1M rows, tens of milliseconds from
+ * the page cache) waits for it, as it would for any other part of the index.
+ */
+class FileTail implements LazyTail {
+  private failure: unknown = null;
+
+  constructor(
+    private handle: FileHandle | null,
+    private readonly bytes: Buffer,
+    private readonly from: number,
+    private readonly to: number,
+  ) {
+    unread.register(this, handle as FileHandle, this);
+  }
+
+  fill(): void {
+    const handle = this.handle;
+    if (handle === null) {
+      if (this.failure !== null) throw this.failure;
+      return;
+    }
+    this.handle = null;
+    unread.unregister(this);
+    try {
+      let at = this.from;
+      while (at < this.to) {
+        const read = readSync(handle.fd, this.bytes, at, this.to - at, at);
+        if (read === 0) throw new Error('the saved search index file ends early');
+        at += read;
+      }
+    } catch (error) {
+      this.failure = error;
+      throw error;
+    } finally {
+      handle.close().catch(() => {});
+    }
   }
 }
 
 /** How long a file read ahead waits for its load (which reads it again after that). */
 const PREFETCH_KEPT_MS = 60_000;
 /** Files read ahead by `readSavedTables`, by path, until `savedFile` takes them. */
-const prefetched = new Map<string, Promise<ArrayBuffer | null>>();
+const prefetched = new Map<string, Promise<SavedBytes | null>>();
 
 /**
  * The tables with a saved index in `folder` (none when there is no folder), their files read from
@@ -94,7 +161,7 @@ export async function readSavedTables(folder: string): Promise<string[]> {
 }
 
 /** The saved file at `path`: the read `readSavedTables` started, else read now; null when absent. */
-export function savedFile(path: string): Promise<ArrayBuffer | null> {
+export function savedFile(path: string): Promise<SavedBytes | null> {
   const early = prefetched.get(path);
   prefetched.delete(path);
   return early ?? readWhole(path);

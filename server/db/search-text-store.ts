@@ -1,5 +1,10 @@
 import { PostingBitmap } from './search-posting-bitmap.js';
-import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './search-snapshot-codec.js';
+import {
+  type LaterPart,
+  SnapshotFormatError,
+  type SnapshotReader,
+  type SnapshotWriter,
+} from './search-snapshot-codec.js';
 
 /** A block of the text store: the rows whose rowid shares the same high 16 bits. */
 const BLOCK_ROWS = 65536;
@@ -19,11 +24,20 @@ interface TextBlock {
  * The folded text of every row, compactly: the build appends each row's first column to per-block
  * UTF-8 buffers (rows arrive in increasing rowid order); rows written after the build keep the text
  * of all their columns in a map that overrides the blocks (null: the row is gone).
+ *
+ * Only keywords the index's words cannot answer (digits, separators) read the blocks, to confirm
+ * their candidates. A store read back from a saved file therefore leaves its blocks in the file
+ * (written `later`, see search-snapshot-codec.ts) until the first such search: at 1M rows about
+ * 45 MB a server without one never holds. Should they then fail to read, the candidates go to SQL.
  */
 export class TextStore {
   private readonly blocks: (TextBlock | undefined)[] = [];
   private readonly overrides = new Map<number, string | null>();
   private last = -1;
+  /** The blocks of a store read back, until they are wanted. */
+  private unread: LaterPart | null = null;
+  /** Whether those blocks could not be read: then no row's first column can be confirmed here. */
+  private unreadable = false;
 
   /** Whether `rowid` comes after every row appended so far. */
   canAppend(rowid: number): boolean {
@@ -75,6 +89,8 @@ export class TextStore {
     unsure: number[],
     elsewhere: ((rowid: number) => boolean) | null,
   ): PostingBitmap {
+    this.readBlocks();
+    if (this.unreadable) return this.sentToSql(candidates, keyword, unsure);
     const needle = Buffer.from(keyword, 'utf8');
     const length = needle.length;
     // Starts are tried on the needle's first two bytes (the second its first again when alone).
@@ -123,6 +139,41 @@ export class TextStore {
     return PostingBitmap.fromSorted(kept);
   }
 
+  /** `confirm` without the blocks: rows written since are confirmed, every other goes to SQL. */
+  private sentToSql(candidates: PostingBitmap, keyword: string, unsure: number[]): PostingBitmap {
+    const kept: number[] = [];
+    for (const rowid of candidates.toArray()) {
+      if (this.overrides.has(rowid)) {
+        if (this.overrides.get(rowid)?.includes(keyword) === true) kept.push(rowid);
+      } else unsure.push(rowid);
+    }
+    return PostingBitmap.fromSorted(kept);
+  }
+
+  /** Reads the blocks of a store read back, if it has not yet (see the class comment). */
+  private readBlocks(): void {
+    const unread = this.unread;
+    if (unread === null) return;
+    this.unread = null;
+    try {
+      const input = unread.read();
+      for (let blocks = input.u32(); blocks > 0; blocks--) {
+        const high = input.u32();
+        const length = input.u32();
+        const filled = input.u32();
+        if (filled > BLOCK_ROWS) throw new SnapshotFormatError('a text block is out of range');
+        const buffer = input.bytes(length);
+        const starts = input.u32s(filled + 1);
+        if (starts[filled] > length) throw new SnapshotFormatError('a text block is out of range');
+        this.blocks[high] = { buffer, length, starts, filled };
+      }
+      if (!input.done) throw new SnapshotFormatError('the text blocks are followed by what was never written');
+    } catch {
+      this.blocks.length = 0;
+      this.unreadable = true;
+    }
+  }
+
   trim(): void {
     for (const block of this.blocks) {
       if (block && block.buffer.length > block.length)
@@ -130,19 +181,25 @@ export class TextStore {
     }
   }
 
-  /** Writes the store for `TextStore.read` (search-snapshot-codec.ts). */
+  /**
+   * Writes the store for `TextStore.read` (search-snapshot-codec.ts), its blocks `later`. A store
+   * read back reads its blocks first; one whose blocks could not be read is not written.
+   */
   write(out: SnapshotWriter): void {
+    this.readBlocks();
+    if (this.unreadable) throw new Error('the text of this search index could not be read back');
     out.f64(this.last);
+    const later = out.later();
     let blocks = 0;
     for (const block of this.blocks) if (block) blocks++;
-    out.u32(blocks);
+    later.u32(blocks);
     this.blocks.forEach((block, high) => {
       if (block === undefined) return;
-      out.u32(high);
-      out.u32(block.length);
-      out.u32(block.filled);
-      out.bytes(block.buffer.subarray(0, block.length));
-      out.u32s(block.starts, block.filled + 1);
+      later.u32(high);
+      later.u32(block.length);
+      later.u32(block.filled);
+      later.bytes(block.buffer.subarray(0, block.length));
+      later.u32s(block.starts, block.filled + 1);
     });
     out.u32(this.overrides.size);
     for (const [rowid, text] of this.overrides) {
@@ -153,22 +210,13 @@ export class TextStore {
   }
 
   /**
-   * A store as `write` wrote it: its blocks are views of the reader's buffer, and take no more
-   * appends (only a build appends, and a written store's build is over).
+   * A store as `write` wrote it: its blocks, read when first wanted, are views of the reader's
+   * buffer, and take no more appends (only a build appends, and a written store's build is over).
    */
   static read(input: SnapshotReader): TextStore {
     const store = new TextStore();
     store.last = input.f64();
-    for (let blocks = input.u32(); blocks > 0; blocks--) {
-      const high = input.u32();
-      const length = input.u32();
-      const filled = input.u32();
-      if (filled > BLOCK_ROWS) throw new SnapshotFormatError('a text block is out of range');
-      const buffer = input.bytes(length);
-      const starts = input.u32s(filled + 1);
-      if (starts[filled] > length) throw new SnapshotFormatError('a text block is out of range');
-      store.blocks[high] = { buffer, length, starts, filled };
-    }
+    store.unread = input.later();
     for (let count = input.u32(); count > 0; count--) {
       const rowid = input.f64();
       store.overrides.set(rowid, input.u32() === 0 ? null : input.string());

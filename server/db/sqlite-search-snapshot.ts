@@ -32,7 +32,7 @@ import { connectionRunner, type StatementRunner } from './statement-runner.js';
  */
 
 /** Starts every snapshot file (and changes when the format does). */
-const MAGIC = 'quire search index 2';
+const MAGIC = 'quire search index 3';
 
 /** Where the saved indexes of the database at `file` go. */
 export function snapshotFolder(file: string): string {
@@ -109,15 +109,15 @@ export async function loadSnapshot(
   columns: readonly string[],
 ): Promise<SavedIndex | null> {
   const path = snapshotPath(folder, table);
-  const buffer = await savedFile(path);
-  if (buffer === null) return null;
+  const file = await savedFile(path);
+  if (file === null) return null;
   try {
     await rm(path);
   } catch {
     return null;
   }
   try {
-    const input = new SnapshotReader(buffer);
+    const input = new SnapshotReader(file.buffer, file.tail);
     if (input.string() !== MAGIC) return null;
     const marker = input.f64();
     const schemaVersion = input.f64();
