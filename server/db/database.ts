@@ -155,12 +155,14 @@ export async function openPostgresDatabase(
       import('./postgres-statement-names.js'),
       import('./postgres-search-snapshot.js'),
     ]);
+  const { markContentTablesVisible } = await import('./postgres-bulk-import.js');
   const { pool } = await connectPostgres(target, options);
   const statementNames = new StatementNames();
   pool.on('connect', (client) => statementNames.attach(client));
   // Rows read never show the order key columns PostgreSQL keeps beside text columns.
   const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }), plugins: [withoutOrderKeys] });
-  await migrate(db, postgresEngine);
+  const ran = await migrate(db, postgresEngine);
+  if (ran.includes('021-order-key-columns')) await markContentTablesVisible(db as unknown as Kysely<unknown>);
   const saving = options.searchSnapshots;
   let beforeClose: (() => Promise<void>) | null = null;
   if (saving) {
@@ -195,10 +197,12 @@ export function requireSqlite(database: QuireDb, what: string): SqliteQuireDb {
   throw new Error(`${what} works on a SQLite database only; this one is PostgreSQL (${database.description})`);
 }
 
-async function migrate(db: Kysely<QuireDatabase>, engine: DatabaseEngine): Promise<void> {
+/** Migrates `db` to the current schema; the names of the migrations this call ran. */
+async function migrate(db: Kysely<QuireDatabase>, engine: DatabaseEngine): Promise<string[]> {
   try {
-    const { error } = await new Migrator({ db, provider: migrationProvider(engine) }).migrateToLatest();
+    const { error, results } = await new Migrator({ db, provider: migrationProvider(engine) }).migrateToLatest();
     if (error) throw error;
+    return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
   } catch (error) {
     await db.destroy();
     throw error;
