@@ -20,7 +20,7 @@ export interface ListOrder {
 /**
  * Puts a query of a content table in a list's order, as the list indexes hold it (every list's,
  * and the in-memory search's pages), so that those indexes serve it. With `keyOnly`, a text order
- * stops at its order key column and `id` (see `pageByOrderKey`).
+ * stops at its order key column and `id` (see `offsetPageIds`).
  */
 export function listOrdering(engine: DatabaseEngine, page: ListOrder, keyOnly = false): RowQueryStep {
   const direction = page.desc ? 'desc' : 'asc';

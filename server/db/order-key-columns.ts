@@ -11,7 +11,7 @@ import { isOrderKeyColumn, orderKeyColumnName } from './internal-names.js';
  * Why a column and not an index on the expression `left(title, 200)`: PostgreSQL walks an index
  * without reading the table (an index-only scan) only when every column the query names is in the
  * index, and `left(title, 200)` names `title`. Past an offset a list's ids are found first (see
- * content-repository.ts); ordered by a title, each skipped row was read from the table: at 1M rows,
+ * `offsetPageIds` in list-order.ts); ordered by a title, each skipped row was read from the table: at 1M rows,
  * offset 3,000 with a status, 4.7 ms with the table in memory and 26 ms with it on disk, against
  * 0.7 ms index-only over the key column (EXPLAIN ANALYZE after VACUUM).
  *
