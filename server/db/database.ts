@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { Kysely, Migrator } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
+import { forEachContentTable } from './migrations/content-table-steps.js';
 import { migrationProvider } from './migrations/index.js';
 import { withoutOrderKeys } from './order-key-columns.js';
 import type { PostgresPoolOptions } from './postgres-connection.js';
@@ -155,14 +156,19 @@ export async function openPostgresDatabase(
       import('./postgres-statement-names.js'),
       import('./postgres-search-snapshot.js'),
     ]);
-  const { markContentTablesVisible } = await import('./postgres-bulk-import.js');
+  const { markAllVisible } = await import('./postgres-bulk-import.js');
   const { pool } = await connectPostgres(target, options);
   const statementNames = new StatementNames();
   pool.on('connect', (client) => statementNames.attach(client));
   // Rows read never show the order key columns PostgreSQL keeps beside text columns.
   const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }), plugins: [withoutOrderKeys] });
   const ran = await migrate(db, postgresEngine);
-  if (ran.includes('021-order-key-columns')) await markContentTablesVisible(db as unknown as Kysely<unknown>);
+  if (ran.includes('021-order-key-columns')) {
+    // It wrote every content table again: a rewritten table has an empty visibility map, and
+    // autovacuum counts no rows to come for it, so until a VACUUM every index walk reads the table.
+    const untyped = db as unknown as Kysely<unknown>;
+    await forEachContentTable(untyped, postgresEngine, (table) => markAllVisible(untyped, table));
+  }
   const saving = options.searchSnapshots;
   let beforeClose: (() => Promise<void>) | null = null;
   if (saving) {

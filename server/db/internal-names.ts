@@ -106,13 +106,16 @@ export function contentCountIndexName(table: string, column: string): string {
  * own namespace, so the table is not named; `:` keeps it apart from every content column.
  */
 export function orderKeyColumnName(column: string): string {
-  return fitted(`${INTERNAL_PREFIX}key:${column}`);
+  return fitted(`${ORDER_KEY_PREFIX}${column}`);
 }
 
 /** Whether a column of a content table is an order key column (`orderKeyColumnName`). */
 export function isOrderKeyColumn(name: string): boolean {
-  return name.startsWith(`${INTERNAL_PREFIX}key:`);
+  return name.startsWith(ORDER_KEY_PREFIX);
 }
+
+/** What every order key column's name starts with (checked on every row PostgreSQL returns). */
+const ORDER_KEY_PREFIX = `${INTERNAL_PREFIX}key:`;
 
 /** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */
 function fitted(name: string): string {

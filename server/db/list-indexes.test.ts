@@ -124,6 +124,15 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     await quire?.close();
   });
 
+  /** Creates COLUMNS' table `table` with its content type's registry row, as migrations read it. */
+  async function createRegistered(table: string, title: string, position: number): Promise<void> {
+    await createContentTable(schema, quire.engine, table, COLUMNS);
+    await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
+        preview_path, position, created_at, updated_at)
+      values (${table}, ${table}, ${table}, ${title}, 'published', 'collection', 1, ${JSON.stringify(COLUMNS)},
+        null, ${position}, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+  }
+
   it('a new table gets an index per order, per filter and order, and a count index per filter', async () => {
     await createContentTable(schema, quire.engine, 'list_new', COLUMNS);
     // Text is indexed whole where any text fits an index, by its first characters on PostgreSQL;
@@ -193,11 +202,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
   });
 
   it('migration 021 gives text columns their order key columns and moves their indexes onto them', async () => {
-    await createContentTable(schema, quire.engine, 'list_expr', COLUMNS);
-    await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
-        preview_path, position, created_at, updated_at)
-      values ('list_expr', 'list_expr', 'list_expr', 'Expr', 'published', 'collection', 1,
-        ${JSON.stringify(COLUMNS)}, null, 97, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+    await createRegistered('list_expr', 'Expr', 97);
     if (quire.kind === 'postgres') {
       // The table as migration 017 left it: indexes over the expression, no key column.
       await sql`alter table list_expr drop column "quire_key:title"`.execute(schema);
@@ -217,11 +222,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
   });
 
   it('migration 011 gives a table with the indexes of before it the missing ones', async () => {
-    await createContentTable(schema, quire.engine, 'list_old', COLUMNS);
-    await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
-        preview_path, position, created_at, updated_at)
-      values ('list_old', 'list_old', 'list_old', 'Old', 'published', 'collection', 1, ${JSON.stringify(COLUMNS)},
-        null, 99, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+    await createRegistered('list_old', 'Old', 99);
     // The indexes 010 left: slug unique, (column, id) per select/datetime/relation, (select, datetime, id).
     const old = new Set([
       'quire_unique:list_old:slug',
@@ -243,11 +244,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
   });
 
   it('migration 017 rebuilds list indexes whose nulls are not first on PostgreSQL, keeping the others', async () => {
-    await createContentTable(schema, quire.engine, 'list_nulls', COLUMNS);
-    await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
-        preview_path, position, created_at, updated_at)
-      values ('list_nulls', 'list_nulls', 'list_nulls', 'Nulls', 'published', 'collection', 1,
-        ${JSON.stringify(COLUMNS)}, null, 98, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+    await createRegistered('list_nulls', 'Nulls', 98);
     // The form 011 gave this index before nulls came first.
     const name = 'quire_idx:list_nulls:status:published_at';
     await schema.schema.dropIndex(name).execute();

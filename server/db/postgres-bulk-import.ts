@@ -108,16 +108,6 @@ export async function runPostgresBulkImport(
 }
 
 /**
- * `markAllVisible` for every content table, after a migration wrote them all again (021: a table
- * rewritten has an empty visibility map, and autovacuum counts no rows to come for it).
- */
-export async function markContentTablesVisible(db: Kysely<unknown>): Promise<void> {
-  const registry = db as Kysely<{ quire_content_types: { table_name: string } }>;
-  const types = await registry.selectFrom('quire_content_types').select('table_name').execute();
-  for (const { table_name } of types) await markAllVisible(db, table_name);
-}
-
-/**
  * VACUUMs an imported (or copied) table and its search table once the import has committed (it
  * cannot run in a transaction), so that the visibility map says their pages are all visible: until then every
  * list's walk past an offset read the table for each row it skipped, as an index-only scan must
