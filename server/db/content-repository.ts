@@ -10,6 +10,7 @@ import {
 import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
 import { conditionSql, type FilterCondition } from './filter-conditions.js';
 import { KeptCounts } from './kept-counts.js';
+import { sendLater } from './later-statements.js';
 import { listOrdering, offsetPageIds } from './list-order.js';
 import {
   addsColumns,
@@ -288,7 +289,8 @@ export class ContentRepository {
 
   /** Inserts a row. */
   async insert(table: string, row: StoredRow): Promise<void> {
-    await this.write(this.db.insertInto(table).values(row));
+    // Its count is not read: a conflict fails the write where it is next awaited (later-statements.ts).
+    await this.write(this.db.insertInto(table).values(row), true);
     await this.rowsChanged(table);
   }
 
@@ -391,10 +393,10 @@ export class ContentRepository {
   }
 
   /** Runs a write; how many rows it changed. */
-  private async write(query: Compilable<unknown>): Promise<number> {
+  private async write(query: Compilable<unknown>, later = false): Promise<number> {
     const compiled = query.compile();
     if (this.runner) return this.runner.run(compiled.sql, compiled.parameters);
-    const result = await this.db.executeQuery(compiled);
+    const result = await this.db.executeQuery(later ? sendLater(compiled) : compiled);
     return Number(result.numAffectedRows ?? 0);
   }
 

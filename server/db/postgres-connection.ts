@@ -64,6 +64,8 @@ export function poolConfig(target: PostgresTarget, options: PostgresPoolOptions 
     max: options.max,
     // Its named statements go with it (postgres-statement-names.ts).
     maxLifetimeSeconds: CONNECTION_LIFETIME_S,
+    // Statements are sent without waiting for the answers before them (postgres-pipelined-connection.ts).
+    pipeline: true,
   };
 }
 

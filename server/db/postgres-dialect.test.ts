@@ -2,7 +2,7 @@ import type { CompiledQuery, DatabaseConnection, QueryResult } from 'kysely';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
 import { CommitOutcomeUnknownError, isCommitOutcomeUnknown, isDatabaseUnavailable } from './postgres-connection.js';
-import { CommitAwarePostgresDriver } from './postgres-dialect.js';
+import { QuirePostgresDriver } from './postgres-dialect.js';
 
 /**
  * How transactions end when the connection does: the driver's COMMIT and ROLLBACK over a
@@ -26,7 +26,7 @@ function failingConnection(error: unknown): DatabaseConnection & { sent: string[
   };
 }
 
-const driver = new CommitAwarePostgresDriver({ pool: new pg.Pool({ max: 1 }) });
+const driver = new QuirePostgresDriver(new pg.Pool({ max: 1 }));
 const terminated = new Error('Connection terminated unexpectedly');
 const uniqueViolation = Object.assign(new Error('duplicate key value violates unique constraint'), { code: '23505' });
 

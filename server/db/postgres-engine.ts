@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
 import { type IndexShape, indexStatement } from './index-statement.js';
+import { sendLater } from './later-statements.js';
 import { postgresMemorySearch } from './postgres-memory-search.js';
 import { changeNumber, createRowChangesTable, registryVersionOf, rowsChanged } from './postgres-row-changes.js';
 import {
@@ -34,7 +35,8 @@ export const postgresEngine: DatabaseEngine = {
   isStaleStatement,
   // A transaction-level advisory lock: released by COMMIT or ROLLBACK, never left behind.
   lockUntilCommit: async (db, key) => {
-    await sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.execute(db);
+    // Sent with the read it guards: that read's snapshot is taken once the lock is held.
+    await db.executeQuery(sendLater(sql`select pg_advisory_xact_lock(hashtextextended(${key}, 0))`.compile(db)));
   },
   searchIndex: {
     ensure: ensureSearchText,

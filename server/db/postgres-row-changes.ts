@@ -1,4 +1,5 @@
 import { type AliasableExpression, type Kysely, sql } from 'kysely';
+import { sendLater } from './later-statements.js';
 
 /**
  * PostgreSQL's change numbers of content tables (see engine.ts `RowChangeCounter`): several servers
@@ -47,9 +48,10 @@ export async function createRowChangesTable(db: Kysely<unknown>): Promise<void> 
 /** Raises `table`'s change number; run in the write's transaction, so it commits with the rows. */
 export async function rowsChanged(db: Kysely<unknown>, table: string): Promise<void> {
   const changes = sql.id(ROW_CHANGES_TABLE);
-  await sql`insert into ${changes} (table_name, shard, changes)
+  const raise = sql`insert into ${changes} (table_name, shard, changes)
     values (${table}, mod(pg_backend_pid(), ${SHARDS}), 1)
-    on conflict (table_name, shard) do update set changes = ${changes}.changes + 1`.execute(db);
+    on conflict (table_name, shard) do update set changes = ${changes}.changes + 1`;
+  await db.executeQuery(sendLater(raise.compile(db)));
 }
 
 /** `table`'s change number now, as text (`oid:registry version:row writes`). */

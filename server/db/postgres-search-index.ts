@@ -7,6 +7,7 @@ import {
   searchTextIndexName,
   searchTextName,
 } from './internal-names.js';
+import { sendLater } from './later-statements.js';
 import { foldForSearch } from './search-folding.js';
 
 /**
@@ -188,8 +189,9 @@ async function upsertFolded(
     sql`${sql.id(WRITTEN_BY)} = pg_current_xact_id()`,
     ...columns.map((column) => sql`${sql.id(column)} = excluded.${sql.id(column)}`),
   ]);
-  await sql`insert into ${sql.id(searchTextName(table))} (${names}) values ${values}
-    on conflict (id) do update set ${updates}`.execute(db);
+  const upsert = sql`insert into ${sql.id(searchTextName(table))} (${names}) values ${values}
+    on conflict (id) do update set ${updates}`;
+  await db.executeQuery(sendLater(upsert.compile(db)));
 }
 
 /** Reads the content table in id order, a batch at a time, and writes its folded text. */

@@ -1,4 +1,5 @@
 import { CompiledQuery, type Generated, type Kysely, sql } from 'kysely';
+import { sendLater } from './later-statements.js';
 import type { QuireDatabase } from './schema.js';
 
 /** Every row revision: one per create, update, delete and restore of a content row. */
@@ -93,7 +94,7 @@ export class RevisionRepository {
         .compile().sql;
       insertSql.set(adapter, text);
     }
-    await this.db.executeQuery(CompiledQuery.raw(text, parameters));
+    await this.db.executeQuery(sendLater(CompiledQuery.raw(text, parameters)));
   }
 
   /** Removes a row's revisions beyond its newest `keep` (`keep` >= 1: the newest always stays). */

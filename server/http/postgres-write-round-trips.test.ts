@@ -1,0 +1,110 @@
+import net from 'node:net';
+import type { Kysely } from 'kysely';
+import pg from 'pg';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { buildsSettledForTests } from '../db/postgres-memory-search.js';
+import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
+
+/**
+ * Row writes on PostgreSQL send their statements in few round trips (issue 13): a write's
+ * bookkeeping (change number, search text, revision) and the new row itself go with the COMMIT,
+ * the slug lock with the slug read (later-statements.ts). Counted here as the times the server's
+ * sockets to PostgreSQL hand bytes to the kernel, beside the statements they carry.
+ */
+
+const postgres = await postgresForTests();
+
+/** No poll: the scheduler's own statements would count among the writes'. */
+const quiet = { scheduler: { pollMs: 0 } };
+
+describe.skipIf(!postgres.available)(`row writes on PostgreSQL${skipNote(postgres)}`, () => {
+  const database = useTestDatabase(postgres.url);
+  let server: PostgresTestServer;
+  /** While recording: the statements sent and the socket writes to PostgreSQL. */
+  let recording: { statements: string[]; writes: number } | null = null;
+
+  beforeAll(async () => {
+    const query = pg.Client.prototype.query;
+    vi.spyOn(pg.Client.prototype, 'query').mockImplementation(function (this: pg.Client, ...args: unknown[]) {
+      const [text] = args;
+      recording?.statements.push(typeof text === 'string' ? text : String((text as { text?: string }).text));
+      return (query as (...all: unknown[]) => unknown).apply(this, args);
+    } as typeof query);
+    const port = database().target.port;
+    for (const method of ['_write', '_writev'] as const) {
+      const own = net.Socket.prototype[method] as (...args: unknown[]) => void;
+      vi.spyOn(net.Socket.prototype, method).mockImplementation(function (this: net.Socket, ...args: unknown[]) {
+        if (recording && this.remotePort === port) recording.writes++;
+        return own.apply(this, args);
+      } as never);
+    }
+    server = await startPostgresTestServer(database().target, quiet);
+  });
+  afterAll(async () => {
+    await server?.close();
+    vi.restoreAllMocks();
+  });
+
+  /** What `work` sends to PostgreSQL. */
+  async function sentBy(work: () => Promise<void>): Promise<{ statements: string[]; writes: number }> {
+    await buildsSettledForTests(server.database.db as unknown as Kysely<unknown>);
+    recording = { statements: [], writes: 0 };
+    try {
+      await work();
+      return recording;
+    } finally {
+      recording = null;
+    }
+  }
+
+  const body = (title: string) => ({ title, status: 'draft', published_at: '2026-01-01 10:00:00' });
+
+  it('creates a row in three round trips: the registry version, [BEGIN, slug lock, slug read], [row, bookkeeping, COMMIT]', async () => {
+    // The first write of a type prepares its statements and reads the registry once: not counted.
+    expect((await call(server, 'POST', '/cms/news', body('Warm up'))).status).toBe(201);
+    let id = '';
+    const create = await sentBy(async () => {
+      const created = await call(server, 'POST', '/cms/news', body('Harbour festival'));
+      expect(created.status).toBe(201);
+      id = created.body.id as string;
+    });
+    expect(create.statements.map((text) => text.trim().split(/\s+/).slice(0, 3).join(' '))).toEqual([
+      // Whether another server changed the content types (services.ts, typeByTable).
+      'select "version" from',
+      'begin',
+      'select pg_advisory_xact_lock(hashtextextended($1, 0))',
+      'select "slug" as',
+      'insert into "news"',
+      'insert into "quire_row_changes"',
+      'insert into "quire_search:news"',
+      'insert into "quire_revisions"',
+      'commit',
+    ]);
+    expect(create.writes).toBe(3);
+    // All of it was kept, and reads see it.
+    const got = await call(server, 'GET', `/cms/news/${id}`);
+    expect(got.body.rows[0].slug).toBe('harbour-festival');
+    const history = await call(server, 'GET', `/cms/news/${id}/revisions`);
+    expect(history.body.revisions).toHaveLength(1);
+    const found = await call(server, 'GET', '/cms/news?filter=search=harbour');
+    expect(found.body.rows.map((row: { id: string }) => row.id)).toEqual([id]);
+  });
+
+  it('updates a row in four: the registry version, [BEGIN, row read], its update, [bookkeeping, COMMIT]', async () => {
+    const id = (await call(server, 'POST', '/cms/news', body('River market'))).body.id as string;
+    const update = await sentBy(async () => {
+      expect((await call(server, 'PATCH', `/cms/news/${id}`, { status: 'published' })).status).toBe(200);
+    });
+    expect(update.writes).toBe(4);
+    expect((await call(server, 'GET', `/cms/news/${id}`)).body.rows[0].status).toBe('published');
+  });
+
+  it('still refuses a taken slug with its field, the failed row insert sent later undoing the whole write', async () => {
+    expect((await call(server, 'POST', '/cms/news', { ...body('One'), slug: 'one-slug' })).status).toBe(201);
+    const before = (await call(server, 'GET', '/cms/news?limit=1')).body.total as number;
+    const taken = await call(server, 'POST', '/cms/news', { ...body('Two'), slug: 'one-slug' });
+    expect(taken.status).toBe(409);
+    expect((await call(server, 'GET', '/cms/news?limit=1')).body.total).toBe(before);
+  });
+});
