@@ -33,6 +33,7 @@ export class ContentTypeRegistry {
     this.loadedVersion = await this.repository.version();
     const records = await this.repository.listAll();
     this.types = records.map(contentTypeFromRecord);
+    for (const type of this.types) this.versions.set(type, this.loadedVersion);
     this.byTable = new Map(this.types.map((type) => [type.table, type]));
     this.bySlug = new Map(this.types.map((type) => [type.slug, type]));
     this.onReload();
@@ -75,6 +76,14 @@ export class ContentTypeRegistry {
   get version(): number {
     return this.loadedVersion;
   }
+
+  /** The registry version `type` was loaded at (types are made anew at each load), or -1 for a type not loaded here. */
+  versionOf(type: ContentType): number {
+    return this.versions.get(type) ?? -1;
+  }
+
+  /** The version each loaded type object was made at. */
+  private readonly versions = new WeakMap<ContentType, number>();
 
   /** Whether other servers may change content types (`follow` checks for their changes). */
   get shared(): boolean {

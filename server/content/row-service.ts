@@ -220,7 +220,8 @@ export class RowService {
   ): Promise<ContentRow> {
     const input = parseRowInput(type, body, 'update');
     return this.write(type, 'change', actor, restore, async (repository, write, lockSlugs) => {
-      const current = await repository.findById(type.table, id);
+      // Locked until commit where writers run in parallel: a second write of the row reads it as this one leaves it.
+      const current = await repository.findForWrite(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
       const values = await this.slugs.assign(repository, type, input, current, id, lockSlugs);
@@ -245,7 +246,7 @@ export class RowService {
   /** Deletes a row and returns what it held. */
   async delete(type: ContentType, id: string, actor?: RowActor): Promise<ContentRow> {
     return this.write(type, 'change', actor, undefined, async (repository, write) => {
-      const current = await repository.findById(type.table, id);
+      const current = await repository.findForWrite(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
       await assertNotReferenced(type, id, this.registry, repository);
@@ -282,6 +283,11 @@ export class RowService {
             this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, `slugs:${type.table}:${column}:${base}`),
           );
           await actor?.inTransaction?.(trx);
+          // Where other servers may change content types, the write ran on `type` as loaded here:
+          // checked with its COMMIT (the caller runs it again on the types as they are now).
+          if (this.registry.shared) {
+            await this.engine.registryCheck?.check(trx as unknown as Kysely<unknown>, this.registry.versionOf(type));
+          }
           return value;
         });
         this.scheduleSearchFlush(type);
@@ -290,6 +296,12 @@ export class RowService {
         // A statement prepared before another server changed the table's columns failed: nothing
         // was kept, and run again the write's statements are prepared anew.
         if (this.engine.isStaleStatement(error) && attempt < MAX_WRITE_ATTEMPTS) continue;
+        if (this.engine.registryCheck?.isTypesChanged(error)) {
+          throw new AppError(
+            'conflict',
+            `The content type ${type.table} changed while this write ran; nothing was saved`,
+          );
+        }
         if (!this.engine.isUniqueViolation(error)) throw error;
         // Writers in parallel (PostgreSQL) can each pick the same free slug or id; the loser's unique
         // index waits for the winner's commit and then refuses. Nothing of the write was kept, so it

@@ -296,16 +296,41 @@ export class ContentRepository {
 
   /** Updates columns of one row; returns whether it existed. */
   async update(table: string, id: string, changes: StoredRow): Promise<boolean> {
-    const updated = (await this.write(this.db.updateTable(table).set(changes).where(sql.id('id'), '=', id))) === 1;
+    const query = this.db.updateTable(table).set(changes).where(sql.id('id'), '=', id);
+    if (this.engine.locksRowsForWrites) return this.writeLocked(table, query);
+    const updated = (await this.write(query)) === 1;
     if (updated) await this.rowsChanged(table);
     return updated;
   }
 
   /** Deletes one row; returns how many rows went (0 or 1). */
   async delete(table: string, id: string): Promise<number> {
-    const deleted = await this.write(this.db.deleteFrom(table).where(sql.id('id'), '=', id));
+    const query = this.db.deleteFrom(table).where(sql.id('id'), '=', id);
+    if (this.engine.locksRowsForWrites) return (await this.writeLocked(table, query)) ? 1 : 0;
+    const deleted = await this.write(query);
     if (deleted > 0) await this.rowsChanged(table);
     return deleted;
+  }
+
+  /**
+   * A row read for a write, locked until the write ends where the engine locks rows
+   * (`locksRowsForWrites`), so that `update` and `delete` of it are sure to find it.
+   */
+  async findForWrite(table: string, id: string): Promise<StoredRow | undefined> {
+    if (!this.engine.locksRowsForWrites) return this.findById(table, id);
+    const [row] = await this.all(this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', id).forUpdate());
+    return row;
+  }
+
+  /**
+   * The update or delete of a row `findForWrite` locked in this transaction, which is sure to find
+   * it: its count is not waited for, and it goes with the next statement awaited (later-statements.ts).
+   * A row the write did not lock first would be counted as written all the same.
+   */
+  private async writeLocked(table: string, query: Compilable<unknown>): Promise<true> {
+    await this.write(query, true);
+    await this.rowsChanged(table);
+    return true;
   }
 
   /** Raises the table's change number in this write's transaction, where the engine keeps them. */

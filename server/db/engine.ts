@@ -59,10 +59,18 @@ export interface DatabaseEngine {
    * a time (SQLite).
    */
   lockUntilCommit(db: Kysely<unknown>, key: string): Promise<void>;
+  /**
+   * Whether a row read for a write is locked until the write's transaction ends (PostgreSQL's
+   * parallel writers: a second write of the row waits, then reads the row as the first left it);
+   * SQLite's writes already run one at a time.
+   */
+  readonly locksRowsForWrites: boolean;
   /** The search index of content tables. */
   readonly searchIndex: SearchIndexEngine;
   /** Change numbers of content tables, where several servers may share the database (PostgreSQL). */
   readonly rowChanges?: RowChangeCounter;
+  /** A row write's check that the content types it ran on are current, where servers share the database. */
+  readonly registryCheck?: RegistryCheck;
   /** What the database holds, as far as content tables need to know. */
   readonly schema: SchemaIntrospection;
 }
@@ -183,6 +191,16 @@ export type RowQueryStep = <Q extends SelectQueryBuilder<Record<string, Record<s
  * server's writes. Engines where one process owns the database (SQLite) keep none: the read cache
  * hears of every write there.
  */
+/** See postgres-registry-check.ts. */
+export interface RegistryCheck {
+  /** Makes what the check runs (a migration runs it once). */
+  create(db: Kysely<unknown>): Promise<void>;
+  /** Fails the write's transaction `db` unless the registry is at `version` when it commits. */
+  check(db: Kysely<unknown>, version: number): Promise<void>;
+  /** Whether `error` is that failure. */
+  isTypesChanged(error: unknown): boolean;
+}
+
 export interface RowChangeCounter {
   /** Makes what keeps the numbers (a migration runs it once). */
   create(db: Kysely<unknown>): Promise<void>;

@@ -3,6 +3,7 @@ import type { DatabaseEngine, IndexDefinition } from './engine.js';
 import { type IndexShape, indexStatement } from './index-statement.js';
 import { sendLater } from './later-statements.js';
 import { postgresMemorySearch } from './postgres-memory-search.js';
+import { checkRegistryVersion, createRegistryCheck, isTypesChanged } from './postgres-registry-check.js';
 import { changeNumber, createRowChangesTable, registryVersionOf, rowsChanged } from './postgres-row-changes.js';
 import {
   dropSearchText,
@@ -21,6 +22,7 @@ import { isStaleStatement } from './postgres-statement-names.js';
  */
 export const postgresEngine: DatabaseEngine = {
   kind: 'postgres',
+  locksRowsForWrites: true,
   columnType,
   // There is no row-by-row folding in SQL that matches JavaScript's: the search table answers it.
   containsIgnoringCase: (table, columns, keyword) => matchesSearchText(table, columns, [keyword]),
@@ -53,6 +55,7 @@ export const postgresEngine: DatabaseEngine = {
   },
   // Several servers may share the database: counts kept in memory are checked against these.
   rowChanges: { create: createRowChangesTable, rowsChanged, changeNumber, registryVersionOf },
+  registryCheck: { create: createRegistryCheck, check: checkRegistryVersion, isTypesChanged },
   schema: { hasTable, objectType, indexes },
 };
 

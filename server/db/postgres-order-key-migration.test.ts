@@ -27,7 +27,8 @@ describe.skipIf(!postgres.available)(`migration 021 on PostgreSQL${skipNote(post
     await sql`create index "quire_idx:news:title" on news (left(title, 200) nulls first, id)`.execute(db);
     await sql`create index "quire_idx:news:status:title" on news
       (status nulls first, left(title, 200) nulls first, id)`.execute(db);
-    await sql`delete from kysely_migration where name = '021-order-key-columns'`.execute(db);
+    // With those after it: Kysely runs the missing ones in order (022 makes a function again, as it was).
+    await sql`delete from kysely_migration where name >= '021-order-key-columns'`.execute(db);
     await before.close();
 
     const after = await openPostgresDatabase(database().target);

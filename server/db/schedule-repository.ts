@@ -1,4 +1,5 @@
 import { type AliasableExpression, type Kysely, sql } from 'kysely';
+import { sendLater } from './later-statements.js';
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -77,6 +78,12 @@ export class ScheduleRepository {
         }),
       )
       .execute();
+  }
+
+  /** Removes the pending change of a row being deleted, if any (in the delete's transaction, sent with its COMMIT). */
+  async removeWithRow(table: string, rowId: string): Promise<void> {
+    const query = this.db.deleteFrom(SCHEDULES_TABLE).where('table_name', '=', table).where('row_id', '=', rowId);
+    await this.db.executeQuery(sendLater(query.compile()));
   }
 
   /** Removes a row's pending change; whether there was one. */

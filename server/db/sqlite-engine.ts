@@ -7,6 +7,7 @@ import { dropSearchIndex, ensureSearchIndex, flushSearchIndex, indexedColumns } 
 /** The SQLite engine: `quire_fold` for search, an in-memory search index, `sqlite_master` as catalog. */
 export const sqliteEngine: DatabaseEngine = {
   kind: 'sqlite',
+  locksRowsForWrites: false,
   // SQLite stores any type name as given; these are the ones its tables always had.
   columnType: (type) => type,
   // The plain scan folds row by row with quire_fold; it needs no table.

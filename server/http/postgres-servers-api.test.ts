@@ -69,4 +69,35 @@ describe.skipIf(!postgres.available)(`two servers on one database${skipNote(post
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
   });
+
+  it('write on the types as the other left them, even where the types as loaded would have been accepted', async () => {
+    const kinds = (ids: string[]) => ids.map((id) => ({ id, text: id }));
+    const columns = [
+      { name: 'name', label: 'Name', type: 'text', required: true },
+      { name: 'kind', label: 'Kind', type: 'select', required: false, options: kinds(['hall', 'park']) },
+    ];
+    expect((await call(a, 'POST', '/cms-content', { title: 'Venues', columns })).status).toBe(201);
+    // A loads the type as it is now (its first write of it).
+    expect((await call(a, 'POST', '/cms/venues', { name: 'Town hall', kind: 'hall' })).status).toBe(201);
+    // B narrows the options and adds a column; A has not heard of it, and no read of A's asks.
+    const narrowed = [
+      { ...columns[0] },
+      { ...columns[1], options: kinds(['hall']) },
+      { name: 'capacity', label: 'Capacity', type: 'number', required: false },
+    ];
+    expect((await call(b, 'PUT', '/cms-content/venues', { columns: narrowed })).status).toBe(200);
+    // On A's types 'park' is an option and the row's SQL is as valid: the COMMIT's check sends the
+    // write round again on B's types, which refuse it, and nothing was kept.
+    const refused = await call(a, 'POST', '/cms/venues', { name: 'City park', kind: 'park' });
+    expect(refused.status).toBe(400);
+    expect((await call(b, 'GET', '/cms/venues')).body.total).toBe(1);
+    // A write B's types accept is answered in their shape.
+    const written = await call(a, 'POST', '/cms/venues', { name: 'Concert hall', kind: 'hall', capacity: 900 });
+    expect(written.status).toBe(201);
+    expect(written.body.rows[0].capacity).toBe(900);
+    expect((await call(a, 'DELETE', '/cms-content/venues?force=true')).status).toBe(200);
+    expect((await call(b, 'GET', '/cms/authors')).status).toBe(404);
+    expect(a.errors).toEqual([]);
+    expect(b.errors).toEqual([]);
+  });
 });

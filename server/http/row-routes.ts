@@ -15,15 +15,19 @@ import type { RowList } from '../content/row-service.js';
 import { rowActor } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { sendTimed, type TimedRead } from './send-timed.js';
-import { readWithType, type Services, typeByTable } from './services.js';
+import { readWithType, type Services, writeWithType } from './services.js';
 
 /** `/cms/:type` and `/cms/:type/:id`: list, read, create, update and delete rows. */
 export function rowRoutes(services: Services): Router {
   const { rows } = services;
   const router = Router();
-  const typeOf = (req: Request<{ type: string }>): Promise<ContentType> => typeByTable(services, req.params.type);
+  /** Runs a write on the type the path names (see `writeWithType`). */
+  const onType = <T>(req: Request<{ type: string }>, write: (type: ContentType) => Promise<T>): Promise<T> =>
+    writeWithType(services, req.params.type, write);
   const update = async (req: Request<{ type: string; id: string }>, res: Response) => {
-    const body: UpdateRowResponse = await rows.update(await typeOf(req), req.params.id, req.body, rowActor(req));
+    const body: UpdateRowResponse = await onType(req, (type) =>
+      rows.update(type, req.params.id, req.body, rowActor(req)),
+    );
     res.json(body);
   };
 
@@ -31,7 +35,7 @@ export function rowRoutes(services: Services): Router {
     .route('/cms/:type')
     .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query)))
     .post(async (req, res) =>
-      sendCreated(req, res, await rows.create(await typeOf(req), req.body, undefined, rowActor(req))),
+      sendCreated(req, res, await onType(req, (type) => rows.create(type, req.body, undefined, rowActor(req)))),
     )
     .all(methodNotAllowed(['GET', 'POST']));
 
@@ -39,12 +43,12 @@ export function rowRoutes(services: Services): Router {
     .route('/cms/:type/:id')
     .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id)))
     .post(async (req, res) =>
-      sendCreated(req, res, await rows.create(await typeOf(req), req.body, req.params.id, rowActor(req))),
+      sendCreated(req, res, await onType(req, (type) => rows.create(type, req.body, req.params.id, rowActor(req)))),
     )
     .put(update)
     .patch(update)
     .delete(async (req, res) => {
-      const row = await rows.delete(await typeOf(req), req.params.id, rowActor(req));
+      const row = await onType(req, (type) => rows.delete(type, req.params.id, rowActor(req)));
       const body: DeleteRowResponse = { ...row, rowCount: 1 };
       res.json(body);
     })

@@ -3,6 +3,7 @@ import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentTypeService } from '../content/content-type-service.js';
 import type { ContentWrites } from '../content/content-writes.js';
 import type { RowService } from '../content/row-service.js';
+import { isDatabaseUnavailable } from '../db/postgres-errors.js';
 import type { HookService } from '../hooks/hook-service.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import type { ScheduleService } from '../schedule/schedule-service.js';
@@ -43,10 +44,39 @@ export async function typeByTable({ registry, writes }: Services, table: string)
  * and the read runs again on them, as it would have run after `typeByTable`. A change committed
  * after the read's statement is not the read's to see (nor would it be after `typeByTable`).
  */
-export async function readWithType<T extends { registry?: number }>(
+export function readWithType<T extends { registry?: number }>(
   services: Services,
   table: string,
   read: (type: ContentType) => Promise<T>,
+): Promise<T> {
+  return onLoadedType(services, table, read, (value) => value.registry);
+}
+
+/**
+ * Runs a row write (`write`) as `readWithType` runs a read: on the types as loaded, without a round
+ * trip to ask whether another server changed them. The write's transaction checks that with its
+ * COMMIT (RowService, postgres-registry-check.ts) and fails, keeping nothing, when they changed; a
+ * write that failed for any reason is run again on the types as they are now when the registry's
+ * version moved, and its error stands when it did not.
+ */
+export function writeWithType<T>(
+  services: Services,
+  table: string,
+  write: (type: ContentType) => Promise<T>,
+): Promise<T> {
+  return onLoadedType(services, table, write, (_, type) => services.registry.versionOf(type));
+}
+
+/**
+ * Runs `run` on the type as loaded where other servers share the database, and again on the type
+ * as it is now when the registry's version moved: `seen` gives the version a successful run is known
+ * to have run at (undefined: read it now); a write's COMMIT checked that of its type. Without other servers, on the type after `typeByTable`.
+ */
+async function onLoadedType<T>(
+  services: Services,
+  table: string,
+  run: (type: ContentType) => Promise<T>,
+  seen: (value: T, type: ContentType) => number | undefined,
 ): Promise<T> {
   const { registry, writes } = services;
   const changing = writes.settled();
@@ -56,18 +86,20 @@ export async function readWithType<T extends { registry?: number }>(
   if (type) {
     let outcome: { value: T } | { error: unknown };
     try {
-      outcome = { value: await read(type) };
+      outcome = { value: await run(type) };
     } catch (error) {
+      // The database gone (a COMMIT of unknown outcome among them) is told as it is: nothing to run again.
+      if (isDatabaseUnavailable(error)) throw error;
       // Types as loaded may name a column or table another server has dropped: checked below.
       outcome = { error };
     }
-    const seen = 'value' in outcome ? outcome.value.registry : undefined;
-    if ((seen ?? (await registry.versionNow())) === loaded) {
+    const version = 'value' in outcome ? seen(outcome.value, type) : undefined;
+    if ((version ?? (await registry.versionNow())) === loaded) {
       if ('error' in outcome) throw outcome.error;
       return outcome.value;
     }
   }
-  return read(await typeByTable(services, table));
+  return run(await typeByTable(services, table));
 }
 
 /** Like `typeByTable`, by the type's slug. */

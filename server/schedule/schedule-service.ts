@@ -73,7 +73,7 @@ export class ScheduleService {
       const deleted = log.changes.filter((change) => change.after === null && change.before !== null);
       if (deleted.length === 0) return;
       const repository = new ScheduleRepository(trx);
-      for (const { before } of deleted) await repository.remove(scope.type.table, String(before?.id));
+      for (const { before } of deleted) await repository.removeWithRow(scope.type.table, String(before?.id));
       this.forgetSchedules();
     });
     this.now = options.now ?? (() => new Date());
