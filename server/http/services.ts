@@ -69,8 +69,9 @@ export function writeWithType<T>(
 
 /**
  * Runs `run` on the type as loaded where other servers share the database, and again on the type
- * as it is now when the registry's version moved: `seen` gives the version a successful run is known
- * to have run at (undefined: read it now); a write's COMMIT checked that of its type. Without other servers, on the type after `typeByTable`.
+ * as it is now when the registry's version moved: `seen` gives the version a successful run is
+ * known to have run at (undefined: read it now; a write's COMMIT checked its type's). Without other
+ * servers, on the type after `typeByTable`.
  */
 async function onLoadedType<T>(
   services: Services,
