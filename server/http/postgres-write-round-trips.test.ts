@@ -2,8 +2,9 @@ import net from 'node:net';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { poolConfig } from '../db/postgres-connection.js';
 import { buildsSettledForTests } from '../db/postgres-memory-search.js';
-import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { postgresForTests, sessionsWaitingOnLocks, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
@@ -138,5 +139,56 @@ describe.skipIf(!postgres.available)(`row writes on PostgreSQL${skipNote(postgre
     const taken = await call(server, 'POST', '/cms/news', { ...body('Two'), slug: 'one-slug' });
     expect(taken.status).toBe(409);
     expect((await call(server, 'GET', '/cms/news?limit=1')).body.total).toBe(before);
+  });
+
+  /**
+   * Holds `lock` (SQL taking a lock) in another session, runs `request` (which waits on it), moves the
+   * registry's version meanwhile as another server's content-type change would, and lets go.
+   */
+  async function typesChangedDuring<T>(lock: string, request: () => Promise<T>): Promise<T> {
+    const other = new pg.Client(poolConfig(database().target));
+    await other.connect();
+    try {
+      await other.query('begin');
+      await other.query(lock);
+      const answer = request();
+      for (let i = 0; i < 250 && (await sessionsWaitingOnLocks(other)) === 0; i++) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+      await other.query('update quire_registry_version set version = version + 1');
+      await other.query('commit');
+      return await answer;
+    } finally {
+      await other.end();
+    }
+  }
+
+  it('runs a create again on the reloaded types when they changed while it ran', async () => {
+    const before = (await call(server, 'GET', '/cms/news?limit=1')).body.total as number;
+    let created: Awaited<ReturnType<typeof call>> | undefined;
+    const sent = await sentBy(async () => {
+      created = await typesChangedDuring(
+        "select pg_advisory_xact_lock(hashtextextended('slugs:news:slug:harbour-race', 0))",
+        () => call(server, 'POST', '/cms/news', body('Harbour race')),
+      );
+    });
+    expect(created?.status).toBe(201);
+    // Once refused by the check (nothing kept), once more on the types read again.
+    expect(sent.statements.filter((text) => text.startsWith('select "quire_registry_is"'))).toHaveLength(2);
+    expect((await call(server, 'GET', '/cms/news?limit=1')).body.total).toBe(before + 1);
+  });
+
+  it('answers 409, keeping nothing, where a write that is not run again meets types that changed while it ran', async () => {
+    const id = (await call(server, 'POST', '/cms/news', body('Quay race'))).body.id as string;
+    expect((await call(server, 'PATCH', `/cms/news/${id}`, { status: 'published' })).status).toBe(200);
+    const first = (await call(server, 'GET', `/cms/news/${id}/revisions`)).body.revisions.at(-1).id as number;
+    // A revision's restore takes its type as it is when asked, and runs once.
+    const restored = await typesChangedDuring(`select id from news where id = '${id}' for update`, () =>
+      call(server, 'POST', `/cms/news/${id}/revisions/${first}/restore`),
+    );
+    expect(restored.status).toBe(409);
+    expect(restored.body.error.code).toBe('conflict');
+    expect(restored.body.error.message).toMatch(/changed while this write ran; nothing was saved/);
+    expect((await call(server, 'GET', `/cms/news/${id}`)).body.rows[0].status).toBe('published');
   });
 });
