@@ -11,7 +11,7 @@ import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowList } from '../hooks/use-row-list.js';
 import { useLinkProps, useNavigate } from '../routing/router.js';
-import { EMPTY_LIST_STATE, type ListState, routeHref } from '../routing/routes.js';
+import { EMPTY_LIST_STATE, type ListState, parseListState, routeHref } from '../routing/routes.js';
 import { isSearchable } from '../schema/type-facts.js';
 
 /** How long typing pauses before the search runs. */
@@ -25,10 +25,15 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
   const { data, offset, loading, error, retry } = useRowList(type, list);
   useDocumentTitle(type.title);
 
+  // Merged into the URL as it is now rather than as this page last drew it: the search's navigation
+  // runs from a timer, and a click landing before React draws again ran with the list before it
+  // (the search was lost; seen in CI as a list filtered by status alone under a search box).
   const go = useCallback(
-    (next: Partial<ListState>, replace = false) =>
-      navigate(routeHref({ name: 'list', type: type.table, list: { ...list, ...next } }), { replace }),
-    [navigate, type.table, list],
+    (next: Partial<ListState>, replace = false) => {
+      const current = parseListState(window.location.search);
+      navigate(routeHref({ name: 'list', type: type.table, list: { ...current, ...next } }), { replace });
+    },
+    [navigate, type.table],
   );
   const columns = listColumns(type);
   const searchable = isSearchable(type);
