@@ -297,7 +297,10 @@ export class ContentRepository {
   /** Updates columns of one row; returns whether it existed. */
   async update(table: string, id: string, changes: StoredRow): Promise<boolean> {
     const query = this.db.updateTable(table).set(changes).where(sql.id('id'), '=', id);
-    if (this.engine.locksRowsForWrites) return this.writeLocked(table, query);
+    if (this.engine.locksRowsForWrites) {
+      await this.writeLocked(table, query);
+      return true;
+    }
     const updated = (await this.write(query)) === 1;
     if (updated) await this.rowsChanged(table);
     return updated;
@@ -306,7 +309,10 @@ export class ContentRepository {
   /** Deletes one row; returns how many rows went (0 or 1). */
   async delete(table: string, id: string): Promise<number> {
     const query = this.db.deleteFrom(table).where(sql.id('id'), '=', id);
-    if (this.engine.locksRowsForWrites) return (await this.writeLocked(table, query)) ? 1 : 0;
+    if (this.engine.locksRowsForWrites) {
+      await this.writeLocked(table, query);
+      return 1;
+    }
     const deleted = await this.write(query);
     if (deleted > 0) await this.rowsChanged(table);
     return deleted;
@@ -327,10 +333,9 @@ export class ContentRepository {
    * it: its count is not waited for, and it goes with the next statement awaited (later-statements.ts).
    * A row the write did not lock first would be counted as written all the same.
    */
-  private async writeLocked(table: string, query: Compilable<unknown>): Promise<true> {
+  private async writeLocked(table: string, query: Compilable<unknown>): Promise<void> {
     await this.write(query, true);
     await this.rowsChanged(table);
-    return true;
   }
 
   /** Raises the table's change number in this write's transaction, where the engine keeps them. */

@@ -51,6 +51,21 @@ describe.skipIf(!postgres.available)(`statements sent later on PostgreSQL${skipN
     db.executeQuery(sendLater(query.compile(db)));
   const insertLater = (executor: Kysely<unknown>, id: string) =>
     executor.executeQuery(sendLater(sql`insert into notes (id, body) values (${id}, 'text')`.compile(executor)));
+  /**
+   * A transaction sending 'a' and a duplicate of the row 'taken' later, then a statement it awaits
+   * (`awaitAfter`) or only its COMMIT: the error it ends with.
+   */
+  const failedLater = async (awaitAfter: boolean) => {
+    await sql`insert into notes (id, body) values ('taken', 'text')`.execute(db);
+    return db
+      .transaction()
+      .execute(async (trx) => {
+        await insertLater(trx, 'a');
+        await insertLater(trx, 'taken');
+        if (awaitAfter) await sql`select 1`.execute(trx);
+      })
+      .catch((caught: unknown) => caught);
+  };
   const ids = async () =>
     (await sql<{ id: string }>`select id from notes order by id`.execute(db)).rows.map((row) => row.id);
 
@@ -86,29 +101,14 @@ describe.skipIf(!postgres.available)(`statements sent later on PostgreSQL${skipN
   });
 
   it("fails the awaited statement with a later statement's own error, and the transaction keeps nothing", async () => {
-    await sql`insert into notes (id, body) values ('taken', 'text')`.execute(db);
-    const error = await db
-      .transaction()
-      .execute(async (trx) => {
-        await insertLater(trx, 'a');
-        await insertLater(trx, 'taken');
-        await sql`select 1`.execute(trx);
-      })
-      .catch((caught: unknown) => caught);
+    const error = await failedLater(true);
     // The duplicate key itself, not "current transaction is aborted" (25P02) of the statement after it.
     expect((error as { code?: string }).code).toBe('23505');
     expect(await ids()).toEqual(['taken']);
   });
 
   it('fails the COMMIT they went with, which the server would otherwise answer with ROLLBACK as if all were well', async () => {
-    await sql`insert into notes (id, body) values ('taken', 'text')`.execute(db);
-    const error = await db
-      .transaction()
-      .execute(async (trx) => {
-        await insertLater(trx, 'a');
-        await insertLater(trx, 'taken');
-      })
-      .catch((caught: unknown) => caught);
+    const error = await failedLater(false);
     expect((error as { code?: string }).code).toBe('23505');
     expect(await ids()).toEqual(['taken']);
   });

@@ -82,18 +82,18 @@ export class ScheduleRepository {
 
   /** Removes the pending change of a row being deleted, if any (in the delete's transaction, sent with its COMMIT). */
   async removeWithRow(table: string, rowId: string): Promise<void> {
-    const query = this.db.deleteFrom(SCHEDULES_TABLE).where('table_name', '=', table).where('row_id', '=', rowId);
-    await this.db.executeQuery(sendLater(query.compile()));
+    await this.db.executeQuery(sendLater(this.removal(table, rowId).compile()));
   }
 
   /** Removes a row's pending change; whether there was one. */
   async remove(table: string, rowId: string): Promise<boolean> {
-    const result = await this.db
-      .deleteFrom(SCHEDULES_TABLE)
-      .where('table_name', '=', table)
-      .where('row_id', '=', rowId)
-      .executeTakeFirst();
+    const result = await this.removal(table, rowId).executeTakeFirst();
     return Number(result.numDeletedRows) > 0;
+  }
+
+  /** The statement removing a row's pending change. */
+  private removal(table: string, rowId: string) {
+    return this.db.deleteFrom(SCHEDULES_TABLE).where('table_name', '=', table).where('row_id', '=', rowId);
   }
 
   /**
