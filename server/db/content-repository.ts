@@ -22,6 +22,7 @@ import {
   unmarked,
 } from './read-marks.js';
 import type { QuireDatabase } from './schema.js';
+import { readAnywhere } from './shared-reads.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /** A stored content row: column name to SQL value. */
@@ -430,9 +431,12 @@ export class ContentRepository {
     return Number(result.numAffectedRows ?? 0);
   }
 
-  /** Runs a read: as a reused prepared statement when this repository has a runner. */
+  /**
+   * Runs a read: as a reused prepared statement when this repository has a runner (SQLite), else
+   * on a connection shared with the other reads in flight when outside a transaction (PostgreSQL).
+   */
   private async all(query: Compilable<StoredRow>): Promise<StoredRow[]> {
-    if (!this.runner) return (await this.db.executeQuery(query.compile())).rows;
+    if (!this.runner) return (await this.db.executeQuery(readAnywhere(query.compile()))).rows;
     const compiled = query.compile();
     return this.runner.all(compiled.sql, compiled.parameters) as Promise<StoredRow[]>;
   }

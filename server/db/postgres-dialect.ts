@@ -9,6 +9,7 @@ import {
 import type pg from 'pg';
 import { CommitOutcomeUnknownError, isDatabaseUnavailable } from './postgres-connection.js';
 import { PipelinedConnection } from './postgres-pipelined-connection.js';
+import { LazyConnection, SharedReads } from './postgres-shared-reads.js';
 
 /** Kysely's PostgreSQL dialect over a pool, with Quire's driver (below). */
 export class QuirePostgresDialect extends PostgresDialect {
@@ -29,6 +30,9 @@ export class QuirePostgresDialect extends PostgresDialect {
  *
  * - Fewer round trips: each connection is a `PipelinedConnection`, which sends BEGIN and the
  *   statements marked `sendLater` together with the next statement awaited.
+ * - Reads sharing connections: a connection is handed out as a `LazyConnection`, which sends the
+ *   reads marked `readAnywhere` outside a transaction down shared, pipelined connections
+ *   (postgres-shared-reads.ts) and takes a pool connection of its own only for anything else.
  * - Transactions that tell what a lost connection means. A COMMIT whose connection drops (the
  *   server stopped, the network went) may or may not have committed: the server can have made it
  *   durable just before the answer was lost. Such a failure becomes a `CommitOutcomeUnknownError`,
@@ -40,15 +44,23 @@ export class QuirePostgresDialect extends PostgresDialect {
  */
 export class QuirePostgresDriver implements Driver {
   readonly #connections = new WeakMap<pg.PoolClient, PipelinedConnection>();
+  readonly #shared: SharedReads;
   #pool: pg.Pool | null;
 
   constructor(pool: pg.Pool) {
     this.#pool = pool;
+    this.#shared = new SharedReads(pool);
   }
 
   async init(): Promise<void> {}
 
   async acquireConnection(): Promise<DatabaseConnection> {
+    if (!this.#pool) throw new Error('driver has already been destroyed');
+    return new LazyConnection(() => this.#connect(), this.#shared);
+  }
+
+  /** A pool connection of its own (the same `PipelinedConnection` each time it is lent). */
+  async #connect(): Promise<PipelinedConnection> {
     if (!this.#pool) throw new Error('driver has already been destroyed');
     const client = await this.#pool.connect();
     let connection = this.#connections.get(client);
@@ -70,8 +82,9 @@ export class QuirePostgresDriver implements Driver {
         .filter(Boolean)
         .join(' ');
     }
-    if (connection instanceof PipelinedConnection) connection.begin(text);
-    else await connection.executeQuery(CompiledQuery.raw(text));
+    const own = await ownOf(connection);
+    if (own instanceof PipelinedConnection) own.begin(text);
+    else await own.executeQuery(CompiledQuery.raw(text));
   }
 
   async commitTransaction(connection: DatabaseConnection): Promise<void> {
@@ -105,7 +118,8 @@ export class QuirePostgresDriver implements Driver {
   }
 
   async releaseConnection(connection: DatabaseConnection): Promise<void> {
-    (connection as PipelinedConnection).client.release();
+    if (connection instanceof LazyConnection) await connection.release();
+    else (connection as PipelinedConnection).client.release();
   }
 
   async destroy(): Promise<void> {
@@ -115,9 +129,15 @@ export class QuirePostgresDriver implements Driver {
   }
 }
 
-function end(connection: DatabaseConnection, text: 'commit' | 'rollback'): Promise<unknown> {
-  if (connection instanceof PipelinedConnection) return connection.end(text);
-  return connection.executeQuery(CompiledQuery.raw(text));
+async function end(connection: DatabaseConnection, text: 'commit' | 'rollback'): Promise<unknown> {
+  const own = await ownOf(connection);
+  if (own instanceof PipelinedConnection) return own.end(text);
+  return own.executeQuery(CompiledQuery.raw(text));
+}
+
+/** The pool connection behind a connection Kysely was handed (taking one if it has none yet). */
+function ownOf(connection: DatabaseConnection): Promise<DatabaseConnection> | DatabaseConnection {
+  return connection instanceof LazyConnection ? connection.own() : connection;
 }
 
 function identifier(name: string): string {

@@ -1,4 +1,4 @@
-import { type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Compilable, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { MemorySearchPage, MemorySearchRequest } from './engine.js';
 import { searchTextName } from './internal-names.js';
 import type { IdSequence } from './postgres-id-sequence.js';
@@ -6,6 +6,7 @@ import { changeNumber } from './postgres-row-changes.js';
 import { foldedTextContains, ROW_NUMBER } from './postgres-search-index.js';
 import { untyped } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
+import { readAnywhere } from './shared-reads.js';
 
 /**
  * Pages and counts of PostgreSQL's in-memory search matches (postgres-memory-search.ts): the
@@ -36,6 +37,11 @@ export interface Numbered<T> {
 }
 
 type Row = Record<string, unknown>;
+
+/** A read's rows, on a connection shared with other reads when outside a transaction (shared-reads.ts). */
+async function readRows<R>(request: MemorySearchRequest, query: Compilable<R>): Promise<R[]> {
+  return (await untyped(request).executeQuery(readAnywhere(query.compile()))).rows;
+}
 
 /** The subquery of ids of the search table's rows numbered in `numbers`. */
 function idsNumbered(table: string, numbers: readonly number[]) {
@@ -86,29 +92,34 @@ export async function countWithConditions(
       .selectFrom(table)
       .select(sql<string>`count(*)`.as('m'))
       .where(all([idsNumbered(table, misses.toArray()), ...request.equals]));
-    const [row] = await untyped(request)
-      .selectFrom(table)
-      .select([sql<string>`count(*) - (${missing})`.as('n'), number])
-      .where(all(request.equals))
-      .execute();
+    const [row] = await readRows(
+      request,
+      untyped(request)
+        .selectFrom(table)
+        .select([sql<string>`count(*) - (${missing})`.as('n'), number])
+        .where(all(request.equals)),
+    );
     return { value: Number(row.n), number: String(row.number) };
   }
   if (hits.size <= MAX_LISTED_ROWS) {
-    const [row] = await untyped(request)
-      .selectFrom(table)
-      .select([sql<string>`count(*)`.as('n'), number])
-      .where(all([idsNumbered(table, hits.toArray()), ...request.equals]))
-      .execute();
+    const [row] = await readRows(
+      request,
+      untyped(request)
+        .selectFrom(table)
+        .select([sql<string>`count(*)`.as('n'), number])
+        .where(all([idsNumbered(table, hits.toArray()), ...request.equals])),
+    );
     return { value: Number(row.n), number: String(row.number) };
   }
   // Many matches: the numbers of the rows the conditions select (through their index), counted here.
-  const [row] = await untyped(request)
-    .selectNoFrom([
+  const [row] = await readRows(
+    request,
+    untyped(request).selectNoFrom([
       sql<number[]>`(select coalesce(json_agg(${rowNumberOf(table)}), '[]'::json) from ${sql.id(table)}
         where ${all(request.equals)})`.as('numbers'),
       number,
-    ])
-    .execute();
+    ]),
+  );
   let n = 0;
   for (const rowNumber of row.numbers as number[]) if (rowNumber !== null && hits.has(rowNumber)) n++;
   return { value: n, number: String(row.number) };
@@ -135,16 +146,8 @@ export async function pageOfMatches(
   const rows = held.index.rows;
   const walkCost = ((page.offset + page.limit) * Math.max(rows, 1)) / hits.size;
   if (walkCost < hits.size || hits.size > MAX_LISTED_ROWS) return walk(request, hits, page, walkCost);
-  const { table } = request;
-  const query = marked(
-    untyped(request)
-      .selectFrom(table)
-      .selectAll()
-      .select(changeNumber(table).as(NUMBER))
-      .where(all([idsNumbered(table, hits.toArray()), ...request.equals])),
-    page,
-  );
-  const found = await ordered(query, page).limit(page.limit).offset(page.offset).execute();
+  const query = rowsWhere(request, page, all([idsNumbered(request.table, hits.toArray()), ...request.equals]));
+  const found = await readRows(request, ordered(query, page).limit(page.limit).offset(page.offset));
   return numbered(request, found, found);
 }
 
@@ -167,6 +170,23 @@ function marked<Q extends SelectQueryBuilder<Record<string, Row>, string, object
   page: MemorySearchPage,
 ): Q {
   return page.marked ? page.marked(query) : query;
+}
+
+/**
+ * The rows meeting `where`, each with the change number its statement read (and, `withRow`, its row
+ * number in the search table), marked as the page asks.
+ */
+function rowsWhere(request: MemorySearchRequest, page: MemorySearchPage, where: Expression<SqlBool>, withRow = false) {
+  const { table } = request;
+  const extra = withRow ? [rowNumberOf(table).as(ROW)] : [];
+  return marked(
+    untyped(request)
+      .selectFrom(table)
+      .selectAll()
+      .select([changeNumber(table).as(NUMBER), ...extra])
+      .where(where),
+    page,
+  );
 }
 
 /** The rows and the change number their statement read (rows returned without it). */
@@ -206,7 +226,7 @@ async function walk(
   const found: string[] = [];
   let step = Math.min(MAX_WALK_STEP, Math.max(MIN_WALK, Math.ceil(expected * 1.2)));
   for (let scanned = 0; found.length < wanted; ) {
-    const rows = await ordered(base, page).limit(step).offset(scanned).execute();
+    const rows = await readRows(request, ordered(base, page).limit(step).offset(scanned));
     for (const row of rows) {
       if (row.n !== null && hits.has(Number(row.n)) && found.push(String(row.id)) === wanted) break;
     }
@@ -216,14 +236,7 @@ async function walk(
   }
   const ids = found.slice(page.offset);
   if (ids.length === 0) return { value: [], number: await numberNow(request) };
-  const read = await marked(
-    untyped(request)
-      .selectFrom(table)
-      .selectAll()
-      .select(changeNumber(table).as(NUMBER))
-      .where(sql<SqlBool>`${sql.id('id')} = any(${ids}::text[])`),
-    page,
-  ).execute();
+  const read = await readRows(request, rowsWhere(request, page, sql<SqlBool>`${sql.id('id')} = any(${ids}::text[])`));
   const byId = new Map(read.map((row) => [String(row.id), row]));
   return numbered(
     request,
@@ -239,15 +252,7 @@ async function rowsNumbered(
   page: MemorySearchPage,
 ): Promise<Numbered<Row[]>> {
   if (numbers.length === 0) return { value: [], number: await numberNow(request) };
-  const { table } = request;
-  const read = await marked(
-    untyped(request)
-      .selectFrom(table)
-      .selectAll()
-      .select([changeNumber(table).as(NUMBER), rowNumberOf(table).as(ROW)])
-      .where(idsNumbered(table, numbers)),
-    page,
-  ).execute();
+  const read = await readRows(request, rowsWhere(request, page, idsNumbered(request.table, numbers), true));
   const byNumber = new Map(read.map((row) => [Number(row[ROW]), row]));
   const rows = numbers.flatMap((n) => byNumber.get(n) ?? []).map(({ [ROW]: _, ...row }) => row);
   return numbered(request, read, rows);
@@ -255,6 +260,6 @@ async function rowsNumbered(
 
 /** The table's change number now. */
 export async function numberNow(request: MemorySearchRequest): Promise<string> {
-  const [row] = await untyped(request).selectNoFrom(changeNumber(request.table).as('number')).execute();
+  const [row] = await readRows(request, untyped(request).selectNoFrom(changeNumber(request.table).as('number')));
   return String(row.number);
 }

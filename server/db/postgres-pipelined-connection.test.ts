@@ -1,7 +1,13 @@
 import { CompiledQuery, Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { postgresForTests, sessionsWaitingOnLocks, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import {
+  countSocketWrites,
+  postgresForTests,
+  sessionsWaitingOnLocks,
+  skipNote,
+  useTestDatabase,
+} from '../test-support/postgres.js';
 import { sendLater } from './later-statements.js';
 import { openPostgresPool, poolConfig } from './postgres-connection.js';
 import { QuirePostgresDialect } from './postgres-dialect.js';
@@ -22,20 +28,11 @@ describe.skipIf(!postgres.available)(`statements sent later on PostgreSQL${skipN
   const database = useTestDatabase(postgres.url);
   let db: Kysely<unknown>;
   /** Times a connection's socket has handed bytes to the kernel (each a round trip's start). */
-  let writes = 0;
+  let writes: { count: number };
 
   beforeAll(async () => {
     const pool = openPostgresPool(database().target, { max: 1 });
-    pool.on('connect', (client: pg.PoolClient) => {
-      const socket = client.connection.stream as unknown as Record<string, (...args: unknown[]) => unknown>;
-      for (const method of ['_write', '_writev']) {
-        const own = socket[method].bind(socket);
-        socket[method] = (...args: unknown[]) => {
-          writes++;
-          return own(...args);
-        };
-      }
-    });
+    writes = countSocketWrites(pool);
     db = new Kysely<unknown>({ dialect: new QuirePostgresDialect({ pool }) });
     await sql`create table notes (id text primary key, body text not null)`.execute(db);
     await sql`create table tallies (name text primary key, n integer not null)`.execute(db);
@@ -70,7 +67,7 @@ describe.skipIf(!postgres.available)(`statements sent later on PostgreSQL${skipN
     (await sql<{ id: string }>`select id from notes order by id`.execute(db)).rows.map((row) => row.id);
 
   it('sends BEGIN and the statements before an awaited one with it: a create is two writes, not eight', async () => {
-    writes = 0;
+    writes.count = 0;
     const seen = await db.transaction().execute(async (trx) => {
       await trx.executeQuery(sendLater(sql`select pg_advisory_xact_lock(42)`.compile(trx)));
       const before = await sql<{ n: string }>`select count(*) as n from notes`.execute(trx);
@@ -86,7 +83,7 @@ describe.skipIf(!postgres.available)(`statements sent later on PostgreSQL${skipN
       return Number(before.rows[0].n);
     });
     // [BEGIN, lock, count] and [insert, tally, insert, COMMIT].
-    expect(writes).toBe(2);
+    expect(writes.count).toBe(2);
     expect(seen).toBe(0);
     expect(await ids()).toEqual(['a', 'b']);
   });

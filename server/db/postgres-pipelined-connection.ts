@@ -46,14 +46,7 @@ export class PipelinedConnection implements DatabaseConnection {
       this.hold(query.sql, query.parameters);
       return { rows: [] };
     }
-    const { command, rowCount, rows } = await this.send(query.sql, query.parameters, true);
-    return {
-      numAffectedRows:
-        command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE'
-          ? BigInt(rowCount ?? 0)
-          : undefined,
-      rows: (rows ?? []) as R[],
-    };
+    return kyselyResult(await this.send(query.sql, query.parameters, true));
   }
 
   // biome-ignore lint/correctness/useYield: Quire streams no PostgreSQL query (its cursors are SQL's own)
@@ -97,4 +90,15 @@ export class PipelinedConnection implements DatabaseConnection {
     }
     return answer;
   }
+}
+
+/** node-postgres' result as Kysely's. */
+export function kyselyResult<R>({ command, rowCount, rows }: pg.QueryResult): QueryResult<R> {
+  return {
+    numAffectedRows:
+      command === 'INSERT' || command === 'UPDATE' || command === 'DELETE' || command === 'MERGE'
+        ? BigInt(rowCount ?? 0)
+        : undefined,
+    rows: (rows ?? []) as R[],
+  };
 }

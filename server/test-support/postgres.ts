@@ -132,6 +132,25 @@ function quoteLiteral(text: string): string {
   return `'${text.replaceAll("'", "''")}'`;
 }
 
+/**
+ * Counts the times the pool's connections hand bytes to the kernel (each the start of a round trip),
+ * from the connections it opens from now on: `writes.count`, which the caller may reset.
+ */
+export function countSocketWrites(pool: pg.Pool): { count: number } {
+  const writes = { count: 0 };
+  pool.on('connect', (client: pg.PoolClient) => {
+    const socket = client.connection.stream as unknown as Record<string, (...args: unknown[]) => unknown>;
+    for (const method of ['_write', '_writev']) {
+      const own = socket[method].bind(socket);
+      socket[method] = (...args: unknown[]) => {
+        writes.count++;
+        return own(...args);
+      };
+    }
+  });
+  return writes;
+}
+
 /** How many other sessions of `client`'s database wait on a lock (to know that requests queued). */
 export async function sessionsWaitingOnLocks(client: pg.Client): Promise<number> {
   const result = await client.query<{ waiting: string }>(
