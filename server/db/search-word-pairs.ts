@@ -73,10 +73,11 @@ export class WordPairs {
   rows(separator: string, firsts: (id: number) => boolean, seconds: (id: number) => boolean): PostingBitmap | null {
     if (this.gaveUp) return null;
     const matched: PostingBitmap[] = [];
-    for (const [key, bitmap] of this.bySeparator.get(separator) ?? []) {
+    // forEach, not for-of: iterating a Map's entries made an array per pair, thousands a search.
+    this.bySeparator.get(separator)?.forEach((bitmap, key) => {
       const first = Math.floor(key / SPAN);
       if (firsts(first) && seconds(key - first * SPAN)) matched.push(bitmap);
-    }
+    });
     // One pair's own bitmap as it is: callers intersect it into a new one, never change it.
     return matched.length === 1 ? matched[0] : PostingBitmap.or(matched);
   }
