@@ -1,6 +1,7 @@
 import {
   type AliasableExpression,
   type Compilable,
+  type CompiledQuery,
   type Expression,
   type Kysely,
   type SelectQueryBuilder,
@@ -14,6 +15,8 @@ import { sendLater } from './later-statements.js';
 import { listOrdering, offsetPageIds } from './list-order.js';
 import {
   addsColumns,
+  ID_SLOT,
+  MarkedGets,
   type MarkedRows,
   markColumns,
   type ReadMarks,
@@ -70,6 +73,7 @@ export class ContentRepository {
   /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
   private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
   private readonly findByIdSql = new Map<string, string>();
+  private readonly markedGets = new MarkedGets();
   /** Counts kept with their table's change number, where the engine keeps those (see `counts`). */
   private readonly keptCounts = new KeptCounts();
   private readonly countsInFlight = new Map<string, Promise<RowCounts>>();
@@ -226,12 +230,15 @@ export class ContentRepository {
       const row = await this.findById(table, id);
       return unmarked(row ? [row] : []);
     }
-    const query = this.db
-      .selectFrom(table)
-      .selectAll()
-      .select(markColumns(this.engine, table, extras))
-      .where(sql.id('id'), '=', id);
-    return splitMarks(this.engine, await this.all(query), extras);
+    let statement = this.markedGets.get(table, extras);
+    if (statement === undefined) {
+      const query = this.db
+        .selectFrom(table)
+        .selectAll()
+        .select(markColumns(this.engine, table, extras));
+      statement = this.markedGets.set(table, extras, query.where(sql.id('id'), '=', ID_SLOT).compile());
+    }
+    return splitMarks(this.engine, await this.run(statement(id)), extras);
   }
 
   /** One row by id. */
@@ -436,8 +443,12 @@ export class ContentRepository {
    * on a connection shared with the other reads in flight when outside a transaction (PostgreSQL).
    */
   private async all(query: Compilable<StoredRow>): Promise<StoredRow[]> {
-    if (!this.runner) return (await this.db.executeQuery(readAnywhere(query.compile()))).rows;
-    const compiled = query.compile();
+    return this.run(query.compile());
+  }
+
+  /** Runs a compiled read (see `all`). */
+  private async run(compiled: CompiledQuery): Promise<StoredRow[]> {
+    if (!this.runner) return (await this.db.executeQuery<StoredRow>(readAnywhere(compiled))).rows;
     return this.runner.all(compiled.sql, compiled.parameters) as Promise<StoredRow[]>;
   }
 }

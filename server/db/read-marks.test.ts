@@ -1,7 +1,7 @@
-import { sql } from 'kysely';
+import { DummyDriver, Kysely, PostgresAdapter, PostgresIntrospector, PostgresQueryCompiler, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { postgresEngine } from './postgres-engine.js';
-import { addsColumns, markColumns, type RowExtra, splitMarks } from './read-marks.js';
+import { addsColumns, ID_SLOT, MarkedGets, markColumns, type RowExtra, splitMarks } from './read-marks.js';
 import { sqliteEngine } from './sqlite-engine.js';
 
 const schedule: RowExtra = { name: 'quire:schedule', select: () => sql`null` };
@@ -34,5 +34,42 @@ describe('read marks', () => {
 
   it('have no marks when no row came back (the statement saw nothing to read them from)', () => {
     expect(splitMarks(postgresEngine, [], [schedule])).toEqual({ rows: [], marks: null, extras: [] });
+  });
+
+  it('compile a marked get once per table and extras, binding each id as its last parameter', () => {
+    const db = new Kysely<Record<string, Record<string, unknown>>>({
+      dialect: {
+        createAdapter: () => new PostgresAdapter(),
+        createDriver: () => new DummyDriver(),
+        createIntrospector: (kysely) => new PostgresIntrospector(kysely),
+        createQueryCompiler: () => new PostgresQueryCompiler(),
+      },
+    });
+    const param: RowExtra = { name: 'quire:param', select: () => sql`${'kept'}::text` };
+    const gets = new MarkedGets();
+    expect(gets.get('news', [param])).toBeUndefined();
+    const compile = (extras: RowExtra[]) =>
+      db
+        .selectFrom('news')
+        .selectAll()
+        .select(markColumns(postgresEngine, 'news', extras))
+        .where(sql.id('id'), '=', ID_SLOT)
+        .compile();
+    const statement = gets.set('news', [param], compile([param]));
+    expect(gets.get('news', [param])).toBe(statement);
+    expect(gets.get('news', [schedule])).toBeUndefined();
+    expect(gets.get('pages', [param])).toBeUndefined();
+    const one = statement('a');
+    expect(one.sql).toBe(compile([param]).sql);
+    expect(one.parameters).toEqual(['kept', 'news', 'a']);
+    expect(statement('b').parameters).toEqual(['kept', 'news', 'b']);
+    // A statement whose id is not its last parameter is refused rather than bound wrongly.
+    const idFirst = db
+      .selectFrom('news')
+      .selectAll()
+      .where(sql.id('id'), '=', ID_SLOT)
+      .where('title', '=', 'x')
+      .compile();
+    expect(() => gets.set('news', [], idFirst)).toThrow(/last parameter/);
   });
 });
