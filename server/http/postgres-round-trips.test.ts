@@ -2,17 +2,19 @@ import net from 'node:net';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ContentRepository } from '../db/content-repository.js';
 import { poolConfig } from '../db/postgres-connection.js';
 import { buildsSettledForTests } from '../db/postgres-memory-search.js';
 import { postgresForTests, sessionsWaitingOnLocks, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
- * Row writes on PostgreSQL send their statements in few round trips (issue 13): a write's
- * bookkeeping (change number, search text, revision), the new row itself and the check that the
- * content types are still as loaded go with the COMMIT, the slug lock with the slug read
- * (later-statements.ts). Counted here as the times the server's
- * sockets to PostgreSQL hand bytes to the kernel, beside the statements they carry.
+ * Rows read and written on PostgreSQL send their statements in few round trips (issue 13): a
+ * write's bookkeeping (change number, search text, revision), the new row itself and the check that
+ * the content types are still as loaded go with the COMMIT, the slug lock with the slug read
+ * (later-statements.ts); reads arriving together go down one connection in one write
+ * (postgres-shared-reads.ts). Counted here as the times the server's sockets to PostgreSQL hand
+ * bytes to the kernel, beside the statements they carry.
  */
 
 const postgres = await postgresForTests();
@@ -20,7 +22,7 @@ const postgres = await postgresForTests();
 /** No poll: the scheduler's own statements would count among the writes'. */
 const quiet = { scheduler: { pollMs: 0 } };
 
-describe.skipIf(!postgres.available)(`row writes on PostgreSQL${skipNote(postgres)}`, () => {
+describe.skipIf(!postgres.available)(`row reads and writes on PostgreSQL${skipNote(postgres)}`, () => {
   const database = useTestDatabase(postgres.url);
   let server: PostgresTestServer;
   /** While recording: the statements sent and the socket writes to PostgreSQL. */
@@ -92,6 +94,28 @@ describe.skipIf(!postgres.available)(`row writes on PostgreSQL${skipNote(postgre
     expect(history.body.revisions).toHaveLength(1);
     const found = await call(server, 'GET', '/cms/news?filter=search=harbour');
     expect(found.body.rows.map((row: { id: string }) => row.id)).toEqual([id]);
+  });
+
+  it('sends the reads of gets arriving together down one connection, in one write', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) {
+      const created = await call(server, 'POST', '/cms/news', body(`Shared read ${i}`));
+      ids.push(created.body.id as string);
+    }
+    // The gets' own read, as the server's reader runs it (their HTTP path is fast-reads.ts's).
+    const { db, engine } = server.database;
+    const reader = new ContentRepository(db, engine);
+    const getAll = () => Promise.all(ids.map((id) => reader.findByIdMarked('news', id, [])));
+    // A statement is prepared once per connection: every pooled one has it first.
+    for (let round = 0; round < 3; round++) await Promise.all([getAll(), getAll(), getAll()]);
+    let titles: unknown[] = [];
+    const gets = await sentBy(async () => {
+      titles = (await getAll()).map((found) => found.rows[0]?.title);
+    });
+    expect(titles).toEqual(ids.map((_, i) => `Shared read ${i}`));
+    // One statement a get, all in one write (one each when every read took a connection of its own).
+    expect(gets.statements.filter((text) => /^select/i.test(text.trim()))).toHaveLength(ids.length);
+    expect(gets.writes).toBe(1);
   });
 
   it('updates and deletes a row in two: [BEGIN, row read and locked], [write, bookkeeping, type check, COMMIT]', async () => {
