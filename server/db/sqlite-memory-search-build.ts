@@ -70,8 +70,21 @@ async function comparableIds(read: Read, table: string): Promise<boolean> {
   return Number(row?.id) === 1 && !/collate/i.test(String(row?.statement ?? ''));
 }
 
-async function startBuild(query: MemorySearchQuery, tables: Map<string, TableState>): Promise<BuildEnd> {
+/**
+ * Builds the table's index. `replacing`: a build from the table in the background while that state
+ * answers, kept apart in `slot` and put in its place once ready (see rebuildIfWorn); otherwise the
+ * state goes in `tables` at once (searches wait for it), read back from a saved file when there is one.
+ */
+async function startBuild(
+  query: MemorySearchQuery,
+  tables: Map<string, TableState>,
+  replacing?: { state: TableState; slot: Map<string, TableState> },
+): Promise<BuildEnd> {
   const { runner, table, columns } = query;
+  const slot = replacing?.slot ?? tables;
+  // A build goes on while its state is the one kept, and (in the background) the one it replaces is in use.
+  const current = (state: TableState) =>
+    !state.stale && slot.get(table) === state && (!replacing || tables.get(table) === replacing.state);
   // Through Kysely, which waits for any transaction on the connection to end: the build runs in the
   // background, outside any request, so it must never read a write's uncommitted rows.
   const read = readViaKysely(query.db);
@@ -92,11 +105,11 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
     idOrder: new IdOrder(await comparableIds(read, table)),
     loaded: false,
   };
-  tables.set(table, state);
+  slot.set(table, state);
   const live = byTable.get(table) ?? new Set<WeakRef<TableState>>();
   byTable.set(table, live);
   live.add(new WeakRef(state));
-  if (await loaded(read, query, state, tables)) return state.ready ? 'ready' : 'stale';
+  if (!replacing && (await loaded(read, query, state, tables))) return state.ready ? 'ready' : 'stale';
   const id = state.idOrder.holds ? `"id" as "quire:id", ` : '';
   const select = `select rowid as "quire:rowid", ${id}${columns.map(quote).join(', ')} from ${quote(table)}
     where rowid > ? order by rowid limit ${BUILD_CHUNK}`;
@@ -104,7 +117,7 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
   try {
     for (let done = false; !done; ) {
       await new Promise((resolve) => setImmediate(resolve));
-      if (state.stale || tables.get(table) !== state) return 'stale';
+      if (!current(state)) return 'stale';
       const stepStarted = performance.now();
       do {
         const rows = await read(select, [last]);
@@ -121,13 +134,22 @@ async function startBuild(query: MemorySearchQuery, tables: Map<string, TableSta
     }
     state.index.seal();
     // Too many distinct words: the next build keeps word trigrams.
-    if (incomplete(state, table, tables)) return 'stale';
+    if (incomplete(state, table, slot)) return 'stale';
+    if (replacing) {
+      if (!current(state)) return 'stale';
+      // In step from here as any state: rows written during the build are in the pending table or
+      // noted dirty by flushes (byTable), and are read again before it answers.
+      tables.set(table, state);
+      replacing.state.stale = true;
+    }
     state.ready = true;
     return 'ready';
   } catch {
     // The table went away or the database closed: the next search starts afresh.
-    if (tables.get(table) === state) tables.delete(table);
+    if (slot.get(table) === state) slot.delete(table);
     return 'failed';
+  } finally {
+    if (replacing && slot.get(table) === state) slot.delete(table);
   }
 }
 
@@ -222,6 +244,37 @@ export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
     builds.set(table, build);
   }
   return build;
+}
+
+/**
+ * Rows written since the build, as a share of its rows (plus REBUILD_MIN), past which the index is
+ * built again in the background: below MAX_WRITTEN_SHARE, so the index a clean stop saves is a
+ * compact one, and the next start does not wait for a build.
+ */
+const REBUILD_SHARE = 0.2;
+const REBUILD_MIN = 1000;
+/** Builds in the background by reading connection and table (their states, until in use). */
+const rebuilding = new WeakMap<StatementRunner, Map<string, TableState>>();
+/** Tables being built again in the background, by reading connection (from the moment one starts). */
+const rebuilds = new WeakMap<StatementRunner, Set<string>>();
+
+/**
+ * Starts building `state`'s table again in the background when many rows were written since its
+ * build (each such row is held apart, and every search pays for them); `state` answers meanwhile
+ * and is replaced once the new index is ready. As PostgreSQL does (postgres-memory-search.ts).
+ */
+export function rebuildIfWorn(query: MemorySearchQuery, state: TableState): void {
+  if (state.index.writtenSinceBuild <= state.index.rows * REBUILD_SHARE + REBUILD_MIN) return;
+  const runner = connectionRunner(query.runner);
+  const started = rebuilds.get(runner) ?? new Set<string>();
+  rebuilds.set(runner, started);
+  if (started.has(query.table)) return;
+  started.add(query.table);
+  const slot = rebuilding.get(runner) ?? new Map<string, TableState>();
+  rebuilding.set(runner, slot);
+  void startBuild(query, tablesOf(query.runner), { state, slot })
+    .catch(() => 'failed')
+    .finally(() => started.delete(query.table));
 }
 
 /** A build's end, or 'failed' once BUILD_WAIT_MS have passed. */

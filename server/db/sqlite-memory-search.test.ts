@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ContentRepository, type RowSelection } from './content-repository.js';
 import { openDatabase, type SqliteQuireDb } from './database.js';
 import type { MemorySearchQuery } from './engine.js';
+import { memoryIndexOf } from './sqlite-memory-search-state.js';
 
 const COLUMNS = ['title', 'slug'];
 const WORDS = [
@@ -248,6 +249,30 @@ describe('the in-memory search index on SQLite', { timeout: 120_000 }, () => {
     // Other columns than the ones the search triggers follow are left to SQL.
     const onlyTitle = { ...memoryQuery(['a']), columns: ['title'] };
     expect(await database.engine.searchIndex.memory?.count(onlyTitle)).toBeNull();
+  });
+
+  it('is built again in the background once many rows were written since its build, answering meanwhile', async () => {
+    await untilMemoryAnswers();
+    const memory = database.engine.searchIndex.memory;
+    const rows = Number(database.raw.prepare('select count(*) from news').pluck().get());
+    // Rows written after the build (each held apart) past a fifth of all rows, plus a thousand.
+    const written = Math.ceil(rows / 4) + 1300;
+    database.raw.transaction(() => {
+      for (let i = 0; i < written; i++) insert(`worn-${String(i).padStart(6, '0')}`, `Worn row ${i} qk`, null);
+    })();
+    // Answered at once by the index in use, which takes the rows in...
+    expect(await memory?.count(memoryQuery(['qk']))).toBe(written);
+    expect(memoryIndexOf(database.runner, 'news')?.writtenSinceBuild).toBeGreaterThanOrEqual(written);
+    // ...while a build from the table runs behind it and takes its place once ready.
+    for (let i = 0; i < 2000 && (memoryIndexOf(database.runner, 'news')?.writtenSinceBuild ?? 0) > 0; i++) {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      await memory?.count(memoryQuery(['qk']));
+    }
+    expect(memoryIndexOf(database.runner, 'news')).toMatchObject({ ready: true, loaded: false, writtenSinceBuild: 0 });
+    // Rows written while it was built are in it too.
+    insert('worn-after', 'Worn after qk', null);
+    expect(await memory?.count(memoryQuery(['qk']))).toBe(written + 1);
+    for (const keyword of ['qk', 'a', 'worn row 12']) await expectSameAsScan([keyword]);
   });
 
   it('counts and pages many matches with other conditions by walking the order (more than it lists to SQL)', async () => {
