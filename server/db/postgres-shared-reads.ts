@@ -6,7 +6,8 @@ import { mayReadAnywhere } from './shared-reads.js';
 
 /**
  * Reads sharing connections on PostgreSQL: the reads marked `readAnywhere` (shared-reads.ts) that
- * arrive together go down one pooled connection in one write, pipelined, and come back in one.
+ * arrive together go down one pooled connection in one write, pipelined, and are answered on it in
+ * the order sent, without a wait between them.
  *
  * Each read on a connection of its own costs a `writev` into the kernel, a backend woken to run
  * it, and a read of its answer: measured at 100k rows with 16 callers of a get's statement, 22,000
