@@ -25,7 +25,7 @@ import {
   unmarked,
 } from './read-marks.js';
 import type { QuireDatabase } from './schema.js';
-import { readAnywhere } from './shared-reads.js';
+import { readRowsAnywhere } from './shared-reads.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /** A stored content row: column name to SQL value. */
@@ -72,7 +72,6 @@ export class ContentRepository {
   private readonly db: Kysely<Record<string, StoredRow>>;
   /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
   private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
-  private readonly findByIdSql = new Map<string, string>();
   private readonly markedGets = new MarkedGets();
   /** Counts kept with their table's change number, where the engine keeps those (see `counts`). */
   private readonly keptCounts = new KeptCounts();
@@ -230,31 +229,25 @@ export class ContentRepository {
       const row = await this.findById(table, id);
       return unmarked(row ? [row] : []);
     }
-    let statement = this.markedGets.get(table, extras);
-    if (statement === undefined) {
-      const query = this.db
-        .selectFrom(table)
-        .selectAll()
-        .select(markColumns(this.engine, table, extras));
-      statement = this.markedGets.set(table, extras, query.where(sql.id('id'), '=', ID_SLOT).compile());
-    }
-    return splitMarks(this.engine, await this.run(statement(id)), extras);
+    return splitMarks(this.engine, await this.run(this.getStatement(table, extras)(id)), extras);
   }
 
   /** One row by id. */
   async findById(table: string, id: string): Promise<StoredRow | undefined> {
-    if (this.runner) {
-      // The hottest read: its SQL is compiled once per table.
-      let compiled = this.findByIdSql.get(table);
-      if (compiled === undefined) {
-        compiled = this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', '').compile().sql;
-        this.findByIdSql.set(table, compiled);
-      }
-      const [row] = await this.runner.all(compiled, [id]);
-      return row;
-    }
-    const [row] = await this.all(this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', id));
+    const [row] = await this.run(this.getStatement(table, null)(id));
     return row;
+  }
+
+  /**
+   * A get's statement, compiled once per table and extras: its row with `extras` and the engine's
+   * marks, or (null) its row alone.
+   */
+  private getStatement(table: string, extras: readonly RowExtra[] | null): (id: string) => CompiledQuery {
+    const statement = this.markedGets.get(table, extras);
+    if (statement) return statement;
+    let query = this.db.selectFrom(table).selectAll();
+    if (extras) query = query.select(markColumns(this.engine, table, extras));
+    return this.markedGets.set(table, extras, query.where(sql.id('id'), '=', ID_SLOT).compile());
   }
 
   /** The rows with these ids (in no particular order; missing ids are left out). */
@@ -448,7 +441,7 @@ export class ContentRepository {
 
   /** Runs a compiled read (see `all`). */
   private async run(compiled: CompiledQuery): Promise<StoredRow[]> {
-    if (!this.runner) return (await this.db.executeQuery<StoredRow>(readAnywhere(compiled))).rows;
+    if (!this.runner) return readRowsAnywhere<StoredRow>(this.db, compiled);
     return this.runner.all(compiled.sql, compiled.parameters) as Promise<StoredRow[]>;
   }
 }

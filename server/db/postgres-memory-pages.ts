@@ -6,7 +6,7 @@ import { changeNumber } from './postgres-row-changes.js';
 import { foldedTextContains, ROW_NUMBER } from './postgres-search-index.js';
 import { untyped } from './search-memory-pages.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
-import { readAnywhere } from './shared-reads.js';
+import { readRowsAnywhere } from './shared-reads.js';
 
 /**
  * Pages and counts of PostgreSQL's in-memory search matches (postgres-memory-search.ts): the
@@ -39,8 +39,8 @@ export interface Numbered<T> {
 type Row = Record<string, unknown>;
 
 /** A read's rows, on a connection shared with other reads when outside a transaction (shared-reads.ts). */
-async function readRows<R>(request: MemorySearchRequest, query: Compilable<R>): Promise<R[]> {
-  return (await untyped(request).executeQuery(readAnywhere(query.compile()))).rows;
+function readRows<R>(request: MemorySearchRequest, query: Compilable<R>): Promise<R[]> {
+  return readRowsAnywhere<R>(untyped(request), query.compile());
 }
 
 /** The subquery of ids of the search table's rows numbered in `numbers`. */

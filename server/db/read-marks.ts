@@ -88,20 +88,21 @@ export function unmarked<Row>(rows: Row[]): MarkedRows<Row> {
 export const ID_SLOT = '\u0000quire:id';
 
 /**
- * Marked gets' statements, compiled once per table and extras: building and compiling one each
- * time was about a twentieth of a get's time on PostgreSQL. Kept by the extras' names (an extra
- * keeps its name and subquery).
+ * Gets' statements (a row by id, with its extras and the engine's marks; `null` extras: the row
+ * alone), compiled once per table and extras: building and compiling one each time was about a
+ * twentieth of a get's time on PostgreSQL. Kept by the extras' names (an extra keeps its name and
+ * subquery).
  */
 export class MarkedGets {
   private readonly statements = new Map<string, (id: string) => CompiledQuery>();
 
   /** The statement of a get of `table` with `extras`, if compiled already. */
-  get(table: string, extras: readonly RowExtra[]): ((id: string) => CompiledQuery) | undefined {
+  get(table: string, extras: readonly RowExtra[] | null): ((id: string) => CompiledQuery) | undefined {
     return this.statements.get(keyOf(table, extras));
   }
 
   /** Keeps `compiled` (its id given as ID_SLOT) and returns it as a statement taking the id. */
-  set(table: string, extras: readonly RowExtra[], compiled: CompiledQuery): (id: string) => CompiledQuery {
+  set(table: string, extras: readonly RowExtra[] | null, compiled: CompiledQuery): (id: string) => CompiledQuery {
     // The id is the last parameter: the select list's come before the WHERE's.
     if (compiled.parameters.at(-1) !== ID_SLOT) throw new Error('the id is not the last parameter of a get');
     const before = compiled.parameters.slice(0, -1);
@@ -111,6 +112,6 @@ export class MarkedGets {
   }
 }
 
-function keyOf(table: string, extras: readonly RowExtra[]): string {
-  return `${table}\u0000${extras.map((extra) => extra.name).join('\u0000')}`;
+function keyOf(table: string, extras: readonly RowExtra[] | null): string {
+  return extras ? `${table}\u0000${extras.map((extra) => extra.name).join('\u0000')}` : `${table}\u0001`;
 }

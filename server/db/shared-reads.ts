@@ -1,4 +1,4 @@
-import type { CompiledQuery } from 'kysely';
+import type { CompiledQuery, Kysely } from 'kysely';
 
 /**
  * Reads that may run on any connection: plain SELECTs of the hot read path (a row, a list's page,
@@ -18,4 +18,12 @@ export function readAnywhere<T extends CompiledQuery>(query: T): T {
 /** Whether `query` was marked by `readAnywhere`. */
 export function mayReadAnywhere(query: CompiledQuery): boolean {
   return anywhere.has(query);
+}
+
+/** The rows of a read run through `db` marked `readAnywhere`. */
+export async function readRowsAnywhere<R>(
+  db: { executeQuery: Kysely<unknown>['executeQuery'] },
+  query: CompiledQuery,
+): Promise<R[]> {
+  return (await db.executeQuery<R>(readAnywhere(query))).rows;
 }

@@ -72,8 +72,9 @@ async function comparableIds(read: Read, table: string): Promise<boolean> {
 
 /**
  * Builds the table's index. `replacing`: a build from the table in the background while that state
- * answers, kept apart in `slot` and put in its place once ready (see rebuildIfWorn); otherwise the
- * state goes in `tables` at once (searches wait for it), read back from a saved file when there is one.
+ * answers, kept apart in `slot` (a map of its own) and put in its place once ready (see
+ * rebuildIfWorn); otherwise the state goes in `tables` at once (searches wait for it), read back
+ * from a saved file when there is one.
  */
 async function startBuild(
   query: MemorySearchQuery,
@@ -148,8 +149,6 @@ async function startBuild(
     // The table went away or the database closed: the next search starts afresh.
     if (slot.get(table) === state) slot.delete(table);
     return 'failed';
-  } finally {
-    if (replacing && slot.get(table) === state) slot.delete(table);
   }
 }
 
@@ -253,8 +252,6 @@ export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
  */
 const REBUILD_SHARE = 0.2;
 const REBUILD_MIN = 1000;
-/** Builds in the background by reading connection and table (their states, until in use). */
-const rebuilding = new WeakMap<StatementRunner, Map<string, TableState>>();
 /** Tables being built again in the background, by reading connection (from the moment one starts). */
 const rebuilds = new WeakMap<StatementRunner, Set<string>>();
 
@@ -270,9 +267,8 @@ export function rebuildIfWorn(query: MemorySearchQuery, state: TableState): void
   rebuilds.set(runner, started);
   if (started.has(query.table)) return;
   started.add(query.table);
-  const slot = rebuilding.get(runner) ?? new Map<string, TableState>();
-  rebuilding.set(runner, slot);
-  void startBuild(query, tablesOf(query.runner), { state, slot })
+  // The new state is kept apart, in a map of its own, until it takes `state`'s place.
+  void startBuild(query, tablesOf(query.runner), { state, slot: new Map() })
     .catch(() => 'failed')
     .finally(() => started.delete(query.table));
 }
