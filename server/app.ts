@@ -24,7 +24,7 @@ import { describeRoutes } from './http/describe-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { conditionalGets } from './http/etag.js';
-import { withFastReads } from './http/fast-reads.js';
+import { withFastPaths } from './http/fast-paths.js';
 import { hookRoutes } from './http/hook-routes.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
@@ -68,7 +68,7 @@ export interface AppOptions {
 /** A wired app and the services behind it. */
 export interface QuireApp {
   app: Express;
-  /** What the HTTP server runs: the hot reads answered in front of `app`, everything else by `app`. */
+  /** What the HTTP server runs: row reads and writes answered in front of `app`, everything else by `app`. */
   listener: RequestListener;
   services: Services;
 }
@@ -144,7 +144,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   } else {
     api.use(noMediaRoutes('Uploads are not available on an in-memory database: it has no folder to keep them in'));
   }
-  api.use(bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT }));
+  const parsers = bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  api.use(parsers);
   const limiter = new SignInLimiter({ ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
   api.use(authRoutes({ accounts, limiter, loopbackOnly: options.security?.loopbackOnly ?? true }));
   api.use(accountRoutes(accounts, tokens));
@@ -167,7 +168,9 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   }
   app.use(notFoundHandler);
   app.use(errorMiddleware({ log }));
-  return { app, listener: withFastReads(app, services, [...guards.all, ...guards.api]), services };
+  // Row reads and writes are answered in front of Express, through the same guards and parsers.
+  const listener = withFastPaths(app, services, { guards: [...guards.all, ...guards.api], parsers, log });
+  return { app, listener, services };
 }
 
 /**

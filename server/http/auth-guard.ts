@@ -24,7 +24,7 @@ export function principalOf(req: IncomingMessage): Principal | null {
 }
 
 /** The author of a row write: its name, and whether it may only change rows it created. */
-export function rowActor(req: Request): RowActor | undefined {
+export function rowActor(req: IncomingMessage): RowActor | undefined {
   const principal = principalOf(req);
   if (!principal) return undefined;
   return { name: principal.name, ownRowsOnly: !abilitiesOf(principal.role).change_any_row };

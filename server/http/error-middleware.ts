@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
 import { isCommitOutcomeUnknown, isDatabaseUnavailable } from '../db/postgres-errors.js';
 import { AppError } from '../errors/app-error.js';
@@ -81,15 +82,38 @@ export interface ErrorMiddlewareOptions {
 
 /** The one place errors become responses: the API's JSON error shape, never a stack trace. */
 export function errorMiddleware({ log }: ErrorMiddlewareOptions): ErrorRequestHandler {
-  return (error, req, res, _next) => {
-    const appError = toAppError(error, req.method);
-    if (appError.status >= 500) log(`${req.method} ${req.originalUrl} failed`, error);
-    if (res.headersSent) {
-      res.destroy();
-      return;
-    }
-    res.status(appError.status).json(appError.toBody());
-  };
+  return (error, req, res, _next) => answerError(error, req, req.originalUrl, res, log);
+}
+
+/**
+ * Answers a request that failed with `error` (the error middleware's answer, also given by the
+ * fast write path in front of Express): its status and JSON error body, with the headers already
+ * set (security headers, CORS). Unexpected failures are logged, never sent.
+ */
+export function answerError(
+  error: unknown,
+  req: IncomingMessage,
+  url: string,
+  res: ServerResponse,
+  log: ErrorMiddlewareOptions['log'],
+): void {
+  const method = req.method ?? 'GET';
+  const appError = toAppError(error, method);
+  if (appError.status >= 500) log(`${method} ${url} failed`, error);
+  if (res.headersSent) {
+    res.destroy();
+    return;
+  }
+  writeJson(res, appError.status, appError.toBody());
+}
+
+/** A JSON answer as Express's `res.status(status).json(body)` gives it, on the raw response. */
+export function writeJson(res: ServerResponse, status: number, body: unknown): void {
+  const text = JSON.stringify(body);
+  res.statusCode = status;
+  res.setHeader('Content-Type', 'application/json; charset=utf-8');
+  res.setHeader('Content-Length', Buffer.byteLength(text));
+  res.end(text);
 }
 
 /** Unknown routes under /api: a JSON 404 rather than Express's HTML page. */

@@ -1,19 +1,8 @@
-import {
-  createServer,
-  get,
-  type IncomingMessage,
-  type RequestListener,
-  type Server,
-  type ServerResponse,
-} from 'node:http';
-import type { AddressInfo } from 'node:net';
-import type { Express } from 'express';
+import { get, type IncomingMessage } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createApp } from '../app.js';
 import type { QuireDb } from '../db/database.js';
+import { type FastPathServers, fastPathServers } from '../test-support/fast-path-servers.js';
 import { type OpenTestDatabase, openTestDatabase } from '../test-support/test-database.js';
-import { withFastReads } from './fast-reads.js';
-import { localhostGuards } from './localhost-guards.js';
 
 /**
  * The fast read path must answer exactly as Express does: same status, headers and body (but the
@@ -23,19 +12,8 @@ import { localhostGuards } from './localhost-guards.js';
 
 let opened: OpenTestDatabase;
 let database: QuireDb;
-const servers: Server[] = [];
-let viaExpress: string;
-let viaFastPath: string;
-let tokenExpress: string;
-let tokenFastPath: string;
+let servers: FastPathServers;
 let firstId: string;
-
-async function listen(listener: RequestListener): Promise<string> {
-  const server = createServer({ requireHostHeader: false }, listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
 
 /** Status, headers and body of an answer, with what legitimately differs per request taken out. */
 async function answer(base: string, path: string, headers: Record<string, string> = {}) {
@@ -60,30 +38,20 @@ async function answer(base: string, path: string, headers: Record<string, string
 beforeAll(async () => {
   opened = await openTestDatabase();
   database = opened.database;
-  const open = await createApp({ database, editorName: 'tester', log: () => {} });
-  const guarded = await createApp({
-    database,
-    editorName: 'tester',
-    log: () => {},
-    security: { token: 'a-long-enough-test-token', corsOrigins: ['http://reader.example'] },
-  });
-  const news = open.services.registry.requireByTable('news');
+  servers = await fastPathServers(database);
+  const news = servers.open.services.registry.requireByTable('news');
   for (const [i, title] of ['Über uns', 'Café', 'Alpha bravo', 'Charlie'].entries()) {
-    const row = await open.services.rows.create(news, {
+    const row = await servers.open.services.rows.create(news, {
       title,
       status: i % 2 ? 'draft' : 'published',
       published_at: `2025-01-0${i + 1} 10:00:00`,
     });
     firstId ??= row.id;
   }
-  viaExpress = await listen(open.app);
-  viaFastPath = await listen(open.listener);
-  tokenExpress = await listen(guarded.app);
-  tokenFastPath = await listen(guarded.listener);
 });
 
 afterAll(async () => {
-  for (const server of servers) server.close();
+  servers?.close();
   await opened?.dispose();
 });
 
@@ -109,22 +77,22 @@ describe('the fast read path', () => {
   it('answers every read exactly as Express does', async () => {
     const paths = [...PATHS, `/api/cms/news/${firstId}`];
     for (const path of paths) {
-      const expected = await answer(viaExpress, path);
-      const actual = await answer(viaFastPath, path);
+      const expected = await answer(servers.viaExpress, path);
+      const actual = await answer(servers.viaFastPath, path);
       expect(actual, path).toEqual(expected);
     }
   });
 
   it('runs the guards: a foreign Host, a foreign Origin and a missing token are refused the same way', async () => {
     const cases: [string, string, Record<string, string>][] = [
-      [viaExpress, viaFastPath, { host: 'evil.example' }],
-      [viaExpress, viaFastPath, { origin: 'http://evil.example' }],
-      [tokenExpress, tokenFastPath, {}],
-      [tokenExpress, tokenFastPath, { authorization: 'Bearer wrong-token-wrong-token' }],
-      [tokenExpress, tokenFastPath, { authorization: 'Bearer a-long-enough-test-token' }],
+      [servers.viaExpress, servers.viaFastPath, { host: 'evil.example' }],
+      [servers.viaExpress, servers.viaFastPath, { origin: 'http://evil.example' }],
+      [servers.tokenExpress, servers.tokenFastPath, {}],
+      [servers.tokenExpress, servers.tokenFastPath, { authorization: 'Bearer wrong-token-wrong-token' }],
+      [servers.tokenExpress, servers.tokenFastPath, { authorization: 'Bearer a-long-enough-test-token' }],
       [
-        tokenExpress,
-        tokenFastPath,
+        servers.tokenExpress,
+        servers.tokenFastPath,
         { authorization: 'Bearer a-long-enough-test-token', origin: 'http://reader.example' },
       ],
     ];
@@ -135,34 +103,28 @@ describe('the fast read path', () => {
         expect(actual, `${path} ${JSON.stringify(headers)}`).toEqual(expected);
       }
     }
-    const refused = await answer(viaFastPath, '/api/cms/news', { host: 'evil.example' });
+    const refused = await answer(servers.viaFastPath, '/api/cms/news', { host: 'evil.example' });
     expect(refused.status).toBe(421);
-    const unauthorized = await answer(tokenFastPath, '/api/cms/news');
+    const unauthorized = await answer(servers.tokenFastPath, '/api/cms/news');
     expect(unauthorized.status).toBe(401);
   });
 
   it('answers the hot reads without Express, and hands everything else to it', async () => {
-    const { app, services } = await createApp({ database, editorName: 'tester', log: () => {} });
-    let expressCalls = 0;
-    const counting = ((req: IncomingMessage, res: ServerResponse) => {
-      expressCalls++;
-      return app(req, res);
-    }) as unknown as Express;
-    const base = await listen(withFastReads(counting, services, localhostGuards().all));
+    const { base, expressCalls } = await servers.countingExpress();
     for (const path of ['/api/cms/news', '/api/cms/news?filter=search%3Dcaf', `/api/cms/news/${firstId}`]) {
       expect((await answer(base, path)).status, path).toBe(200);
     }
-    expect(expressCalls).toBe(0);
+    expect(expressCalls()).toBe(0);
     expect((await answer(base, '/api/cms/nothing')).status).toBe(404);
     expect((await answer(base, '/api/cms-content')).status).toBe(200);
-    expect(expressCalls).toBe(2);
+    expect(expressCalls()).toBe(2);
   });
 
   it('answers a request holding the current tag with the same 304 as Express, with the guards headers', async () => {
     const guarded = { authorization: 'Bearer a-long-enough-test-token', origin: 'http://reader.example' };
     const cases: [string, string, Record<string, string>][] = [
-      [viaExpress, viaFastPath, {}],
-      [tokenExpress, tokenFastPath, guarded],
+      [servers.viaExpress, servers.viaFastPath, {}],
+      [servers.tokenExpress, servers.tokenFastPath, guarded],
     ];
     for (const [express, fast, headers] of cases) {
       for (const path of ['/api/cms/news?limit=2', `/api/cms/news/${firstId}`]) {
@@ -177,7 +139,7 @@ describe('the fast read path', () => {
   });
 
   it('sends the timing object as a Server-Timing header too', async () => {
-    const list = await answer(viaFastPath, '/api/cms/news');
+    const list = await answer(servers.viaFastPath, '/api/cms/news');
     expect(list.status).toBe(200);
     expect(list.timing).toBe(true);
   });

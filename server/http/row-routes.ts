@@ -1,6 +1,5 @@
 import { type Request, type Response, Router } from 'express';
 import type {
-  ContentRow,
   CreateRowResponse,
   DeleteRowResponse,
   GetRowResponse,
@@ -11,7 +10,7 @@ import type {
 import type { ContentType } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { PhaseTimer } from '../content/phase-timer.js';
-import type { RowList } from '../content/row-service.js';
+import type { RowActor, RowList } from '../content/row-service.js';
 import { rowActor } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { sendTimed, type TimedRead } from './send-timed.js';
@@ -21,34 +20,31 @@ import { readWithType, type Services, writeWithType } from './services.js';
 export function rowRoutes(services: Services): Router {
   const { rows } = services;
   const router = Router();
-  /** Runs a write on the type the path names (see `writeWithType`). */
-  const onType = <T>(req: Request<{ type: string }>, write: (type: ContentType) => Promise<T>): Promise<T> =>
-    writeWithType(services, req.params.type, write);
   const update = async (req: Request<{ type: string; id: string }>, res: Response) => {
-    const body: UpdateRowResponse = await onType(req, (type) =>
-      rows.update(type, req.params.id, req.body, rowActor(req)),
-    );
-    res.json(body);
+    res.json(await updateRow(services, req.params.type, req.params.id, req.body, rowActor(req)));
+  };
+  const create = async (req: Request<{ type: string; id?: string }>, res: Response) => {
+    const { type, id } = req.params;
+    const created = await createRow(services, type, id, req.body, rowActor(req));
+    res.status(201).location(created.location).json(created.body);
   };
 
   router
     .route('/cms/:type')
     .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query)))
-    .post(async (req, res) =>
-      sendCreated(req, res, await onType(req, (type) => rows.create(type, req.body, undefined, rowActor(req)))),
-    )
+    .post(create)
     .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/cms/:type/:id')
     .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id)))
-    .post(async (req, res) =>
-      sendCreated(req, res, await onType(req, (type) => rows.create(type, req.body, req.params.id, rowActor(req)))),
-    )
+    .post(create)
     .put(update)
     .patch(update)
     .delete(async (req, res) => {
-      const row = await onType(req, (type) => rows.delete(type, req.params.id, rowActor(req)));
+      const row = await writeWithType(services, req.params.type, (type) =>
+        rows.delete(type, req.params.id, rowActor(req)),
+      );
       const body: DeleteRowResponse = { ...row, rowCount: 1 };
       res.json(body);
     })
@@ -57,13 +53,30 @@ export function rowRoutes(services: Services): Router {
   return router;
 }
 
-/** 201 with the new row and its address in `Location`. */
-function sendCreated(req: Request<{ type: string }>, res: Response, row: ContentRow): void {
-  const body: CreateRowResponse = { id: row.id, rows: [row] };
-  res
-    .status(201)
-    .location(`${req.baseUrl}/cms/${req.params.type}/${encodeURIComponent(row.id)}`)
-    .json(body);
+/**
+ * `POST /cms/:type[/:id]` (also served by the fast write path): the new row, for a 201 with its
+ * address in `Location`.
+ */
+export async function createRow(
+  services: Services,
+  table: string,
+  id: string | undefined,
+  input: unknown,
+  actor: RowActor | undefined,
+): Promise<{ body: CreateRowResponse; location: string }> {
+  const row = await writeWithType(services, table, (type) => services.rows.create(type, input, id, actor));
+  return { body: { id: row.id, rows: [row] }, location: `/api/cms/${table}/${encodeURIComponent(row.id)}` };
+}
+
+/** `PUT`/`PATCH /cms/:type/:id` (also served by the fast write path): the changed row. */
+export function updateRow(
+  services: Services,
+  table: string,
+  id: string,
+  input: unknown,
+  actor: RowActor | undefined,
+): Promise<UpdateRowResponse> {
+  return writeWithType(services, table, (type) => services.rows.update(type, id, input, actor));
 }
 
 /** `GET /cms/:type`: a page of rows with exact counts (also served by the fast read path). */
