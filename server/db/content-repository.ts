@@ -1,5 +1,4 @@
 import {
-  type AliasableExpression,
   type Compilable,
   type CompiledQuery,
   type Expression,
@@ -8,9 +7,10 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
+import { ContentCounts } from './content-counts.js';
+import type { RowCounts, RowPage, RowSelection, StoredRow } from './content-rows.js';
 import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
-import { conditionSql, type FilterCondition } from './filter-conditions.js';
-import { KeptCounts } from './kept-counts.js';
+import { conditionSql } from './filter-conditions.js';
 import { sendLater } from './later-statements.js';
 import { listOrdering, offsetPageIds } from './list-order.js';
 import {
@@ -28,35 +28,7 @@ import type { QuireDatabase } from './schema.js';
 import { readRowsAnywhere } from './shared-reads.js';
 import type { StatementRunner } from './statement-runner.js';
 
-/** A stored content row: column name to SQL value. */
-export type StoredRow = Record<string, unknown>;
-
-/** What the list query selects; every column name has been checked against the registry. */
-export interface RowSelection {
-  /** The filters, all of which a row must pass (equality ones keep their columns' indexes). */
-  equals: readonly FilterCondition[];
-  /** Case-insensitive substring search over these columns; every keyword must match. */
-  search?: { columns: readonly string[]; keywords: readonly string[] };
-}
-
-/** Paging and order of a list query. */
-export interface RowPage {
-  order: string;
-  desc: boolean;
-  limit: number;
-  offset: number;
-  /**
-   * The order column is a `text` column: where the engine's indexes hold only its first characters
-   * (`textIndexPrefix`), the list orders by those first, which an index serves, then by the value.
-   */
-  orderByText?: boolean;
-}
-
-/** A list's counts: all rows, and rows matching its selection. */
-export interface RowCounts {
-  total: number;
-  filtered: number;
-}
+export type { RowCounts, RowPage, RowSelection, RowSelector, StoredRow } from './content-rows.js';
 
 /**
  * All SQL over content tables. Table and column names reaching this class have been checked
@@ -73,9 +45,7 @@ export class ContentRepository {
   /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
   private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
   private readonly markedGets = new MarkedGets();
-  /** Counts kept with their table's change number, where the engine keeps those (see `counts`). */
-  private readonly keptCounts = new KeptCounts();
-  private readonly countsInFlight = new Map<string, Promise<RowCounts>>();
+  private readonly tally: ContentCounts;
 
   constructor(
     db: Kysely<QuireDatabase>,
@@ -83,6 +53,11 @@ export class ContentRepository {
     private readonly runner?: StatementRunner,
   ) {
     this.db = db as unknown as Kysely<Record<string, StoredRow>>;
+    this.tally = new ContentCounts(this.db, engine, {
+      whereOf: (table, selection) => this.whereOf(table, selection),
+      memorySearchOf: (table, selection) => this.memorySearchOf(table, selection),
+      all: (query) => this.all(query),
+    });
   }
 
   /** Rows matching a selection, in the requested order, ties broken by id. */
@@ -123,96 +98,13 @@ export class ContentRepository {
   }
 
   /** Number of rows matching a selection (all rows when the selection is empty). */
-  async count(table: string, selection: RowSelection): Promise<number> {
-    const memory = this.memorySearchOf(table, selection);
-    const counted = memory && (await this.engine.searchIndex.memory?.count(memory));
-    if (typeof counted === 'number') return counted;
-    let query = this.db.selectFrom(table).select((eb) => eb.fn.countAll<number>().as('n'));
-    const where = await this.whereOf(table, selection);
-    if (where) query = query.where(where);
-    const [result] = await this.all(query);
-    return Number(result.n);
+  count(table: string, selection: RowSelection): Promise<number> {
+    return this.tally.count(table, selection);
   }
 
-  /**
-   * `total` and `filtered` of a list. Where the engine keeps change numbers (PostgreSQL), counts are
-   * kept with the number read in their statement and given back while it is unchanged: one small
-   * read instead of counting 1M rows again. Elsewhere (SQLite) the read cache keeps them.
-   */
-  async counts(table: string, selection: RowSelection, marks: ReadMarks | null = null): Promise<RowCounts> {
-    const rowChanges = this.engine.rowChanges;
-    const unfiltered = selection.equals.length === 0 && !selection.search;
-    const memory = rowChanges && selection.search ? this.memorySearchOf(table, selection) : null;
-    if (memory) {
-      // The index counts the search's matches, in step with every server's writes; kept with the
-      // number the page read, as SQL's counts are (a search with other conditions reads the table).
-      const seen = marks?.changes;
-      const key = this.countKey(table, await this.whereOf(table, selection));
-      const kept = seen === undefined ? undefined : this.keptCounts.get(key, seen);
-      const searched = kept ?? (await this.engine.searchIndex.memory?.count(memory, seen));
-      if (typeof searched === 'number') {
-        if (kept === undefined && seen !== undefined) this.keptCounts.set(key, seen, searched);
-        const { total } = await this.counts(table, { equals: [] }, marks);
-        return { total, filtered: searched };
-      }
-    }
-    if (!rowChanges) {
-      const total = await this.count(table, { equals: [] });
-      return { total, filtered: unfiltered ? total : await this.count(table, selection) };
-    }
-    const number = rowChanges.changeNumber(table);
-    const where = unfiltered ? undefined : await this.whereOf(table, selection);
-    const totalKey = this.countKey(table, undefined);
-    const filteredKey = where ? this.countKey(table, where) : totalKey;
-    // The number the page's own statement read, else one read now.
-    const [now] = marks ? [{ number: marks.changes }] : await this.all(this.db.selectNoFrom(number.as('number')));
-    const total = this.keptCounts.get(totalKey, String(now.number));
-    const filtered = this.keptCounts.get(filteredKey, String(now.number));
-    if (total !== undefined && filtered !== undefined) return { total, filtered };
-    // Lists arriving together after a write share one recount (its number is at least theirs).
-    const flightKey = `${filteredKey}\u0001${now.number}`;
-    let flight = this.countsInFlight.get(flightKey);
-    if (!flight) {
-      flight = this.countAgain(table, where, number, { totalKey, filteredKey, total }).finally(() =>
-        this.countsInFlight.delete(flightKey),
-      );
-      this.countsInFlight.set(flightKey, flight);
-    }
-    return flight;
-  }
-
-  /** Counts what is not kept (both in one scan), keeping them with the number read alongside. */
-  private async countAgain(
-    table: string,
-    where: Expression<SqlBool> | undefined,
-    number: AliasableExpression<string>,
-    known: { totalKey: string; filteredKey: string; total: number | undefined },
-  ): Promise<RowCounts> {
-    const { totalKey, filteredKey } = known;
-    if (where && known.total === undefined) {
-      const [read] = await this.all(
-        this.db
-          .selectFrom(table)
-          .select([
-            sql<number>`count(*)`.as('total'),
-            sql<number>`count(*) filter (where ${where})`.as('filtered'),
-            number.as('number'),
-          ]),
-      );
-      const counts = { total: Number(read.total), filtered: Number(read.filtered) };
-      this.keptCounts.set(totalKey, String(read.number), counts.total);
-      this.keptCounts.set(filteredKey, String(read.number), counts.filtered);
-      return counts;
-    }
-    const countOf = async (key: string, condition: Expression<SqlBool> | undefined) => {
-      let query = this.db.selectFrom(table).select([sql<number>`count(*)`.as('n'), number.as('number')]);
-      if (condition) query = query.where(condition);
-      const [read] = await this.all(query);
-      this.keptCounts.set(key, String(read.number), Number(read.n));
-      return Number(read.n);
-    };
-    const total = known.total ?? (await countOf(totalKey, undefined));
-    return { total, filtered: where ? await countOf(filteredKey, where) : total };
+  /** `total` and `filtered` of a list (see ContentCounts.counts). */
+  counts(table: string, selection: RowSelection, marks: ReadMarks | null = null): Promise<RowCounts> {
+    return this.tally.counts(table, selection, marks);
   }
 
   /** Rows matching a selection by the plain scan, never the search index (to check the index against). */
@@ -414,13 +306,6 @@ export class ContentRepository {
       this.searchIndexed.set(columns, known);
     }
     return known;
-  }
-
-  /** The key of a kept count: the table and its condition as SQL with its values. */
-  private countKey(table: string, where: Expression<SqlBool> | undefined): string {
-    if (!where) return table;
-    const compiled = this.db.selectFrom(table).select(sql.lit(1).as('n')).where(where).compile();
-    return `${compiled.sql}\u0000${JSON.stringify(compiled.parameters)}`;
   }
 
   /** Runs a write; how many rows it changed. */
