@@ -1,0 +1,100 @@
+// What a create or an update costs Quire without HTTP: the row service driven in this process, 16
+// writes in flight as under the bench's 16 connections, on a database the bench (or `quire import`)
+// made. It prints writes/s and the CPU each write took of this process (all its threads: SQLite's
+// checkpoint worker too) and, for a local PostgreSQL, of the database's backends serving it. The HTTP
+// requests' own cost is then what the bench's rate leaves over; the floor's whole create can be set
+// against these figures (issue 13: "why the remaining gap is physical").
+//
+//   npx tsx bench/write-costs.ts --db bench/.data/quire-100k/content.sqlite [--seconds 6] [--in-flight 16]
+//   npx tsx bench/write-costs.ts --database postgres://postgres@127.0.0.1:5432/NAME
+//
+// It writes rows (creates add rows titled "Write cost N"): run it on a copy, or a bench database.
+import { readFileSync } from 'node:fs';
+import { parseArgs } from 'node:util';
+import { sql } from 'kysely';
+import { createApp } from '../server/app.js';
+import { parseListQuery } from '../server/content/list-query.js';
+import { openDatabase, openPostgresDatabase, type QuireDb } from '../server/db/database.js';
+import { parsePostgresUrl } from '../server/db/postgres-url.js';
+
+const { values: args } = parseArgs({
+  options: {
+    db: { type: 'string' },
+    database: { type: 'string' },
+    type: { type: 'string', default: 'news' },
+    seconds: { type: 'string', default: '6' },
+    'in-flight': { type: 'string', default: '16' },
+  },
+});
+if (!args.db === !args.database) {
+  console.error(
+    'usage: npx tsx bench/write-costs.ts --db FILE | --database postgres://... [--seconds 6] [--in-flight 16]',
+  );
+  process.exit(2);
+}
+
+const database: QuireDb = args.database
+  ? await openPostgresDatabase(parsePostgresUrl(args.database))
+  : await openDatabase(args.db as string, { checkpointWorker: {} });
+const { services } = await createApp({ database, editorName: 'bench', log: () => {} });
+const type = services.registry.requireBySlug(args.type);
+const seconds = Number(args.seconds);
+const inFlight = Number(args['in-flight']);
+
+/** The CPU seconds this database's PostgreSQL backends have used so far (null: not a local server). */
+async function backendSeconds(): Promise<number | null> {
+  if (database.kind !== 'postgres') return null;
+  const { rows } = await sql<{
+    pid: number;
+  }>`select pid from pg_stat_activity where datname = current_database()`.execute(database.db);
+  let ticks = 0;
+  try {
+    for (const { pid } of rows) {
+      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+      ticks += Number(fields[11]) + Number(fields[12]); // utime, stime
+    }
+  } catch {
+    return null;
+  }
+  return ticks / 100;
+}
+
+const STATUSES = ['draft', 'published', 'archived'];
+let k = 0;
+const fields = () => ({
+  title: `Write cost ${k++} ${Math.random().toString(36).slice(2, 8)}`,
+  status: STATUSES[k % 3],
+  published_at: '2024-03-04 05:06:07',
+});
+const ids = (await services.rows.list(type, parseListQuery(type, { limit: '1000' }, services.registry))).rows.map(
+  (row) => row.id,
+);
+// A search waits for the in-memory search index a table's first read starts building: measured
+// while it builds, the writes would carry its cost.
+await services.rows.list(type, parseListQuery(type, { filter: 'search=a' }, services.registry));
+
+async function measure(name: string, write: () => Promise<unknown>) {
+  const until = performance.now() + seconds * 1000;
+  let done = 0;
+  const writer = async () => {
+    while (performance.now() < until) {
+      await write();
+      done++;
+    }
+  };
+  const pgBefore = await backendSeconds();
+  const cpuBefore = process.cpuUsage();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: inFlight }, writer));
+  const elapsed = (performance.now() - started) / 1000;
+  const cpu = process.cpuUsage(cpuBefore);
+  const pgAfter = await backendSeconds();
+  const perWrite = (cpuSeconds: number) => Math.round((cpuSeconds / done) * 1e6);
+  const quire = perWrite((cpu.user + cpu.system) / 1e6);
+  const pg = pgBefore === null || pgAfter === null ? '' : `, PostgreSQL's backends ${perWrite(pgAfter - pgBefore)} us`;
+  console.log(`${name}: ${Math.round(done / elapsed)}/s; CPU a write: this process ${quire} us${pg}`);
+}
+
+await measure('create', () => services.rows.create(type, fields()));
+await measure('update', () => services.rows.update(type, ids[k % ids.length] as string, fields()));
+await database.close();
