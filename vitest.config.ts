@@ -58,6 +58,7 @@ const POSTGRES_API_SUITES = [
   'server/http/accounts-races-api.test.ts',
   'server/http/fast-reads.test.ts',
   'server/http/fast-writes.test.ts',
+  'bench/write-costs.test.ts',
   'server/content/content-writes.test.ts',
   'server/http/group-commit-api.test.ts',
   'server/openapi/openapi-api.test.ts',
