@@ -1,4 +1,5 @@
-import pg from 'pg';
+import type pg from 'pg';
+import { pgModule } from './pg-loader.js';
 import { causes, codeOf, PostgresConnectionError, type PostgresFailure } from './postgres-errors.js';
 import { CONNECTION_LIFETIME_S } from './postgres-statement-names.js';
 import { describeHost, type PostgresTarget } from './postgres-url.js';
@@ -81,7 +82,7 @@ export function poolConfig(target: PostgresTarget, options: PostgresPoolOptions 
  * the request, and the pool drops the client when it comes back unusable.
  */
 export function openPostgresPool(target: PostgresTarget, options: PostgresPoolOptions = {}): pg.Pool {
-  const pool = new pg.Pool(poolConfig(target, options));
+  const pool = new pgModule.Pool(poolConfig(target, options));
   pool.on('error', (error) => options.onIdleError?.(explainPostgresError(error, target, options).message));
   pool.on('connect', (client) => client.on('error', () => {}));
   return pool;
@@ -99,7 +100,7 @@ export async function connectPostgres(
   // The check runs on a client of its own rather than the pool's: a pool forgets a connection that
   // failed on the client's side (no password to give) without closing it, and the server then
   // keeps that half-open login for its authentication_timeout, a minute by default.
-  const probe = new pg.Client(poolConfig(target, options));
+  const probe = new pgModule.Client(poolConfig(target, options));
   probe.on('error', () => {}); // a late socket error after a failed connect; the failure is already told
   let row: { num: string; text: string };
   try {
