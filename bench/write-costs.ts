@@ -100,7 +100,7 @@ async function backendSeconds(database: QuireDb): Promise<number | null> {
   } catch {
     return null;
   }
-  return ticks / 100;
+  return ticks / 100; // Linux's clock ticks (USER_HZ), 100 a second
 }
 
 async function main() {

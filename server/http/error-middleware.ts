@@ -82,7 +82,7 @@ export interface ErrorMiddlewareOptions {
 
 /** The one place errors become responses: the API's JSON error shape, never a stack trace. */
 export function errorMiddleware({ log }: ErrorMiddlewareOptions): ErrorRequestHandler {
-  return (error, req, res, _next) => answerError(error, req, req.originalUrl, res, log);
+  return (error, req, res, _next) => answerError(error, req, res, log);
 }
 
 /**
@@ -93,12 +93,13 @@ export function errorMiddleware({ log }: ErrorMiddlewareOptions): ErrorRequestHa
 export function answerError(
   error: unknown,
   req: IncomingMessage,
-  url: string,
   res: ServerResponse,
   log: ErrorMiddlewareOptions['log'],
 ): void {
   const method = req.method ?? 'GET';
   const appError = toAppError(error, method);
+  // Express's request has the URL as sent in originalUrl (its url is cut to the mounted router's part).
+  const url = 'originalUrl' in req ? String(req.originalUrl) : req.url;
   if (appError.status >= 500) log(`${method} ${url} failed`, error);
   if (res.headersSent) {
     res.destroy();

@@ -1,5 +1,5 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
-import type { Express, RequestHandler } from 'express';
+import type { Express } from 'express';
 import { requestArrived, shareChangeToken } from '../db/change-token-sharing.js';
 import { fastRead } from './fast-reads.js';
 import { type FastWriteOptions, fastWrite, rowWriteOf } from './fast-writes.js';
@@ -14,11 +14,7 @@ const ROW_TARGET = /^\/api\/cms\/([^/?#]+)(?:\/([^/?#]+))?(?:\?([^#]*))?$/;
  * and whatever those paths hand back (a guard that refuses, a read that throws). Every request to
  * the server must come through this listener: it counts arrivals for change-token-sharing.ts.
  */
-export function withFastPaths(
-  app: Express,
-  services: Services,
-  options: FastWriteOptions & { guards: readonly RequestHandler[] },
-): RequestListener {
+export function withFastPaths(app: Express, services: Services, options: FastWriteOptions): RequestListener {
   let waiting: [RegExpExecArray, IncomingMessage, ServerResponse][] = [];
   // The hot reads that arrived in one turn of the event loop are answered together right after it
   // (setImmediate runs after the turn's socket reads), sharing one check for other processes'
@@ -37,10 +33,9 @@ export function withFastPaths(
   return (req, res) => {
     requestArrived();
     const match = ROW_TARGET.exec(req.url ?? '');
-    if (!match) return app(req, res);
+    // `/api/cms/:type/trash` is the type's trash (revision-routes), not a row called "trash".
+    if (!match || match[2] === 'trash') return app(req, res);
     if (req.method === 'GET') {
-      // `/api/cms/:type/trash` is the type's trash (revision-routes), not a row called "trash".
-      if (match[2] === 'trash') return app(req, res);
       if (waiting.push([match, req, res]) === 1) setImmediate(answerWaiting);
       return;
     }

@@ -25,13 +25,13 @@ export interface RowWrite {
 
 /**
  * The row write `POST /api/cms/:type[/:id]`, `PUT` or `PATCH /api/cms/:type/:id` names (already
- * split by the fast path's pattern), or null for anything else, which Express answers: other
- * methods, `PUT`/`PATCH` without an id, the trash (`/cms/:type/trash`), and a path segment that is
- * not valid percent-encoding (Express's own 400).
+ * split by the fast path's pattern, the trash left to Express), or null for anything else, which
+ * Express answers: other methods, `PUT`/`PATCH` without an id, and a path segment that is not valid
+ * percent-encoding (Express's own 400).
  */
 export function rowWriteOf(method: string | undefined, rawType: string, rawId: string | undefined): RowWrite | null {
   if (method !== 'POST' && method !== 'PUT' && method !== 'PATCH') return null;
-  if (rawId === undefined ? method !== 'POST' : rawId === 'trash') return null;
+  if (rawId === undefined && method !== 'POST') return null;
   try {
     return {
       method,
@@ -80,7 +80,7 @@ export async function fastWrite(
       writeJson(res, 200, await updateRow(services, write.table, write.id as string, input, actor));
     }
   } catch (error) {
-    answerError(error, req, req.url ?? '', res, options.log);
+    answerError(error, req, res, options.log);
   }
   return true;
 }
