@@ -54,9 +54,13 @@ export async function rowsChanged(db: Kysely<unknown>, table: string): Promise<v
   await db.executeQuery(sendLater(raise.compile(db)));
 }
 
-/** `table`'s change number now, as text (`oid:registry version:row writes`). */
+/**
+ * `table`'s change number now, as text (`oid:registry version:row writes`). A scalar subquery, so
+ * PostgreSQL runs the function once per statement (an InitPlan) rather than once per row: a page
+ * of 20 rows read it 20 times, twice, and a search's page statement took 0.97 ms against 0.46 so.
+ */
 export function changeNumber(table: string): AliasableExpression<string> {
-  return sql<string>`${sql.id(CHANGE_NUMBER_FUNCTION)}(${table})`;
+  return sql<string>`(select ${sql.id(CHANGE_NUMBER_FUNCTION)}(${table}))`;
 }
 
 /** The registry's version a change number was read at (its middle part). */
