@@ -68,6 +68,12 @@ export class ContentCounts {
     const total = this.keptCounts.get(totalKey, String(now.number));
     const filtered = this.keptCounts.get(filteredKey, String(now.number));
     if (total !== undefined && filtered !== undefined) return { total, filtered };
+    const tallied = !selection.search && (await this.tallied(table, selection, String(now.number)));
+    if (tallied) {
+      this.keptCounts.set(totalKey, tallied.number, tallied.total);
+      this.keptCounts.set(filteredKey, tallied.number, tallied.filtered);
+      return { total: tallied.total, filtered: tallied.filtered };
+    }
     // Lists arriving together after a write share one recount (its number is at least theirs).
     const flightKey = `${filteredKey}\u0001${now.number}`;
     let flight = this.countsInFlight.get(flightKey);
@@ -78,6 +84,17 @@ export class ContentCounts {
       this.countsInFlight.set(flightKey, flight);
     }
     return flight;
+  }
+
+  /**
+   * Both counts from the tallies kept beside the table's in-memory index, where it has one and
+   * they decide the selection (one condition on a select column, or none), as of `seen` or later.
+   */
+  private async tallied(table: string, selection: RowSelection, seen: string) {
+    const memory = this.engine.searchIndex.memory;
+    // Inside a transaction the index (in step with commits only) would miss its own writes.
+    if (!memory?.tally || this.db.isTransaction) return null;
+    return memory.tally(this.db as unknown as Kysely<unknown>, table, selection.equals, seen);
   }
 
   /** Counts what is not kept (both in one scan), keeping them with the number read alongside. */

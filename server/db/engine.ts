@@ -135,6 +135,18 @@ export interface MemorySearch {
   readonly readsMarks: boolean;
   /** Starts building the index of `table` if it has none yet (a table is being read). */
   warm(db: Kysely<unknown>, runner: StatementRunner | undefined, table: string): void;
+  /**
+   * `total` and `filtered` of a selection without keywords, when the values kept beside the
+   * table's index decide its conditions, as of change number `seen` or later (with the number
+   * they are exact at); null when there is no index to ask yet, or SQL must count. Where an engine
+   * follows its writes in memory otherwise (SQLite's read cache), it has none.
+   */
+  tally?(
+    db: Kysely<unknown>,
+    table: string,
+    conditions: readonly MemoryCondition[],
+    seen: string,
+  ): Promise<{ total: number; filtered: number; number: string } | null>;
 }
 
 /**

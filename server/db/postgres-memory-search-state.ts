@@ -58,6 +58,13 @@ export interface TableState {
   answers: Map<string, PostingBitmap>;
   /** The catch-up in progress (searches arriving meanwhile share it). */
   catchingUp: Promise<boolean> | null;
+  /**
+   * Whether the index holds every row of the content table (a row written by SQL behind Quire's
+   * back has no search row, so no number), by a count at the index's own change number, and when
+   * that was known (Date.now()): the select columns' tallies count lists only while it does.
+   * Undefined until first checked.
+   */
+  holdsEveryRow?: { holds: boolean; at: number };
 }
 
 /** A table's state for an index in step with `snapshot` (no answers kept, no catch-up under way). */
@@ -285,7 +292,10 @@ export async function catchUp(db: Kysely<unknown>, table: string, state: TableSt
   const written = now.written;
   if (written.some(([n]) => Number(n) > MAX_ROW_NUMBER)) return false;
   state.answers.clear();
-  for (const n of now.removed) state.index.delete(Number(n));
+  for (const n of now.removed) {
+    state.index.delete(Number(n));
+    state.values.delete(Number(n));
+  }
   for (const [n, id, selected, ...searched] of written) {
     state.index.set(Number(n), searched);
     state.sequence.written(Number(n), id);

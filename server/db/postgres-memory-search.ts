@@ -1,5 +1,5 @@
-import type { Kysely } from 'kysely';
-import type { MemorySearch, MemorySearchPage, MemorySearchRequest } from './engine.js';
+import { type Kysely, sql } from 'kysely';
+import type { MemoryCondition, MemorySearch, MemorySearchPage, MemorySearchRequest } from './engine.js';
 import { sameColumns } from './engine.js';
 import {
   countWithConditions,
@@ -20,7 +20,7 @@ import {
   type TableState,
   unindexable,
 } from './postgres-memory-search-state.js';
-import { changeNumberCovers } from './postgres-row-changes.js';
+import { changeNumber, changeNumberCovers } from './postgres-row-changes.js';
 import { searchTextColumns } from './postgres-search-index.js';
 import { answerable } from './search-memory-index.js';
 import { rememberedMatches, within } from './search-memory-shared.js';
@@ -220,8 +220,59 @@ function warm(db: Kysely<unknown>, _runner: StatementRunner | undefined, table: 
   );
 }
 
+/**
+ * A list's counts without a keyword, from the select columns' tallies (postgres-value-columns.ts)
+ * of an index already held and recently in step: brought in step with `seen` (reading only the
+ * rows written since, as a search's count does), then counted without visiting a row. At 1M rows
+ * SQL's recount after each write scanned the table (about 100 ms of PostgreSQL's CPU a filter).
+ */
+async function tally(
+  db: Kysely<unknown>,
+  table: string,
+  conditions: readonly MemoryCondition[],
+  seen: string,
+): Promise<{ total: number; filtered: number; number: string } | null> {
+  const held = stateOf(db).tables.get(table);
+  // Never waits for a build: SQL counts until there is an index to ask.
+  if (!held || Date.now() - held.checkedAt > MAX_STEP_AGE_MS) return null;
+  const state = await current({ db, table, columns: held.columns, keywords: [], equals: [] }, seen, false);
+  if (!state) return null;
+  const known = state.holdsEveryRow;
+  // Checked before the first tally, then again in the background now and then: a row SQL wrote
+  // behind Quire's back is counted by SQL from the first check after it (after a write).
+  if (!known) await holdsEveryRow(db, table, state);
+  else if (Date.now() - known.at > ROWS_RECHECK_MS) void holdsEveryRow(db, table, state).catch(() => {});
+  if (!state.holdsEveryRow?.holds) return null;
+  const counts = state.values.tally(conditions, () => state.index.held);
+  return counts ? { ...counts, number: state.number } : null;
+}
+
+/** How often the tallies' index is checked again for rows it does not hold. */
+const ROWS_RECHECK_MS = 60_000;
+
+/** Checks (lists arriving together sharing it) whether the index holds every row of `table`. */
+function holdsEveryRow(db: Kysely<unknown>, table: string, state: TableState): Promise<void> {
+  let check = rowChecks.get(state);
+  if (!check) {
+    check = sql<{ n: string; number: string }>`select count(*) as n, ${changeNumber(table)} as number
+      from ${sql.id(table)}`
+      .execute(db)
+      .then(({ rows: [read] }) => {
+        // Only a count at the index's own number tells; after a write, the next list asks again.
+        if (read.number === state.number) {
+          state.holdsEveryRow = { holds: Number(read.n) === state.index.rows, at: Date.now() };
+        }
+      })
+      .finally(() => rowChecks.delete(state));
+    rowChecks.set(state, check);
+  }
+  return check;
+}
+
+const rowChecks = new WeakMap<TableState, Promise<void>>();
+
 /** PostgreSQL's in-memory search (see the module comment). */
-export const postgresMemorySearch: MemorySearch = { count, list, warm, readsMarks: true };
+export const postgresMemorySearch: MemorySearch = { count, list, warm, tally, readsMarks: true };
 
 /**
  * Builds `table`'s index now (the search table's columns) and waits for it; then how many answers
@@ -241,6 +292,11 @@ export async function buildsSettledForTests(db: Kysely<unknown>): Promise<void> 
 /** How many answers the in-memory indexes of `db` gave (for tests). */
 export function memoryAnswersForTests(db: Kysely<unknown>): number {
   return stateOf(db).answered;
+}
+
+/** How many lists' counts the select columns' tallies kept beside `table`'s index gave (for tests). */
+export function valueTalliesForTests(db: Kysely<unknown>, table: string): number {
+  return stateOf(db).tables.get(table)?.values.tallied ?? 0;
 }
 
 /** How many filters the select columns' values kept beside `table`'s index decided (for tests). */

@@ -70,4 +70,63 @@ describe('ValueColumns', () => {
     expect(kept.filter(rows, [{ column: 'tag', value: 'v5', match: 'contains' }])).toBeNull();
     expect(kept.filter(rows, [{ column: 'other', value: 'v5' }])).toBeNull();
   });
+
+  it('tallies the rows held and those meeting one condition as filter counts them, through sets and deletes', () => {
+    const write = fc.oneof(
+      fc.tuple(fc.constant('set' as const), fc.integer({ min: 0, max: 60 }), value, value),
+      fc.tuple(fc.constant('delete' as const), fc.integer({ min: 0, max: 60 })),
+    );
+    fc.assert(
+      fc.property(
+        fc.array(write, { maxLength: 200 }),
+        fc.array(write, { maxLength: 200 }),
+        fc.array(fc.oneof(condition('status'), condition('kind')), { maxLength: 1 }),
+        fc.boolean(),
+        (before, after, conditions, reload) => {
+          const model = new Map<number, [string | null, string | null]>();
+          const apply = (columns: ValueColumns, writes: typeof before) => {
+            for (const [kind, n, status, other] of writes) {
+              if (kind === 'set') {
+                columns.set(n, [status ?? null, other ?? null]);
+                model.set(n, [status ?? null, other ?? null]);
+              } else {
+                columns.delete(n);
+                model.delete(n);
+              }
+            }
+          };
+          const held = () => PostingBitmap.fromSorted([...model.keys()].sort((x, y) => x - y));
+          let kept = new ValueColumns(['status', 'kind']);
+          apply(kept, before);
+          if (reload) kept = ValueColumns.read(new SnapshotReader(written((out) => kept.write(out))));
+          // The first tally counts from the rows held; the writes after it are followed.
+          expect(kept.tally([], held)).toEqual({ total: model.size, filtered: model.size });
+          apply(kept, after);
+          const rows = held();
+          const tallied = kept.tally(conditions, () => {
+            throw new Error('the tallies were started already');
+          });
+          expect(tallied).toEqual({ total: rows.size, filtered: kept.filter(rows, conditions)?.size });
+        },
+      ),
+    );
+  });
+
+  it('leaves to SQL what one tally cannot count', () => {
+    const kept = new ValueColumns(['status']);
+    kept.set(1, ['draft']);
+    const held = () => PostingBitmap.fromSorted([1]);
+    expect(kept.tally([{ column: 'status', value: 'draft' }], held)).toEqual({ total: 1, filtered: 1 });
+    expect(
+      kept.tally(
+        [
+          { column: 'status', value: 'draft' },
+          { column: 'status', op: 'ne', value: null },
+        ],
+        held,
+      ),
+    ).toBeNull();
+    expect(kept.tally([{ column: 'status', op: 'lt', value: 'e' }], held)).toBeNull();
+    expect(kept.tally([{ column: 'other', value: 'draft' }], held)).toBeNull();
+  });
 });

@@ -25,11 +25,24 @@ interface Column {
 /** What a condition allows, as a test of a row's code. */
 type CodeTest = (code: number) => boolean;
 
+/**
+ * The rows held and, per column, how many hold each code (index 0: no value), kept up to date by
+ * `set` and `delete` once `tally` first needed them.
+ */
+interface Tallies {
+  present: Uint8Array;
+  live: number;
+  perCode: number[][];
+}
+
 /** See the module comment. */
 export class ValueColumns {
   private readonly columns: Column[];
   /** Filters decided here so far (for tests). */
   decided = 0;
+  /** Counts answered by `tally` so far (for tests). */
+  tallied = 0;
+  private tallies: Tallies | null = null;
 
   constructor(readonly names: readonly string[]) {
     this.columns = names.map((name) => ({ name, codes: new Uint8Array(1024), coded: new Map() }));
@@ -37,6 +50,8 @@ export class ValueColumns {
 
   /** The values of row `n`, in the order of `names` (anything but a string is no value). */
   set(n: number, values: readonly unknown[]): void {
+    const tallies = this.tallies;
+    if (tallies) this.untally(tallies, n);
     for (let i = 0; i < this.columns.length; i++) {
       const column = this.columns[i];
       const value = values[i];
@@ -56,6 +71,74 @@ export class ValueColumns {
       }
       column.codes[n] = code;
     }
+    if (tallies) {
+      if (n >= tallies.present.length) tallies.present = grown(tallies.present, n, 1) as Uint8Array;
+      tallies.present[n] = 1;
+      tallies.live++;
+      for (let i = 0; i < this.columns.length; i++) {
+        const { codes } = this.columns[i];
+        const code = codes[n];
+        tallies.perCode[i][code] = (tallies.perCode[i][code] ?? 0) + 1;
+      }
+    }
+  }
+
+  /** Row `n` was deleted. */
+  delete(n: number): void {
+    if (this.tallies) this.untally(this.tallies, n);
+  }
+
+  /** Takes row `n`, if held, out of the tallies. */
+  private untally(tallies: Tallies, n: number): void {
+    if (n >= tallies.present.length || tallies.present[n] === 0) return;
+    tallies.present[n] = 0;
+    tallies.live--;
+    for (let i = 0; i < this.columns.length; i++) {
+      const { codes } = this.columns[i];
+      tallies.perCode[i][n < codes.length ? codes[n] : 0]--;
+    }
+  }
+
+  /**
+   * How many rows there are and how many meet `conditions`, without visiting them: for no
+   * condition, or one `eq`, `ne` or `in` on one of these columns (decided as `filter` does); null
+   * otherwise. `held` gives every row held (the search index's) the first time: the tallies are
+   * counted from it once, then follow `set` and `delete`.
+   */
+  tally(conditions: readonly MemoryCondition[], held: () => PostingBitmap): { total: number; filtered: number } | null {
+    if (conditions.length > 1) return null;
+    const [condition] = conditions;
+    const at = condition ? this.columns.findIndex((column) => column.name === condition.column) : -1;
+    const test = condition && at >= 0 ? codeTest(this.columns[at], condition) : null;
+    if (condition && !test) return null;
+    const tallies = this.tallies ?? this.startTallies(held());
+    this.tallied++;
+    if (!test) return { total: tallies.live, filtered: tallies.live };
+    let filtered = 0;
+    tallies.perCode[at].forEach((rows, code) => {
+      if (test(code)) filtered += rows;
+    });
+    return { total: tallies.live, filtered };
+  }
+
+  private startTallies(held: PostingBitmap): Tallies {
+    const tallies: Tallies = {
+      present: new Uint8Array(1024),
+      live: 0,
+      perCode: this.columns.map(() => []),
+    };
+    held.forEach((n) => {
+      if (n >= tallies.present.length) tallies.present = grown(tallies.present, n, 1) as Uint8Array;
+      tallies.present[n] = 1;
+      tallies.live++;
+      for (let i = 0; i < this.columns.length; i++) {
+        const { codes } = this.columns[i];
+        const code = n < codes.length ? codes[n] : 0;
+        tallies.perCode[i][code] = (tallies.perCode[i][code] ?? 0) + 1;
+      }
+    });
+    this.tallies = tallies;
+    return tallies;
   }
 
   /**

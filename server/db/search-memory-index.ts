@@ -150,6 +150,11 @@ export class MemorySearchIndex {
     return this.all.size;
   }
 
+  /** Every row held (odd ones included): the caller's to read, not to change. */
+  get held(): PostingBitmap {
+    return this.all;
+  }
+
   /**
    * Takes a row in (or replaces it): `values` are its search columns, in the index's order. During
    * the build (rows in increasing rowid order) only the first column's text is kept, compactly;
