@@ -1,5 +1,5 @@
 // Child processes of the benchmark: commands run to completion, servers started and stopped, their memory.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
 
@@ -101,4 +101,28 @@ export function memoryOf(pid) {
   } catch {
     return { rss: 0, peak: 0 };
   }
+}
+
+/** The fastest of `times` starts of a bare Node process (`node -e 0`) with `env`, in ms. */
+function bareNodeStartMs(env, times) {
+  let fastest = Number.POSITIVE_INFINITY;
+  for (let i = 0; i < times; i++) {
+    const started = performance.now();
+    execFileSync(process.execPath, ['-e', '0'], { env, stdio: 'ignore' });
+    fastest = Math.min(fastest, performance.now() - started);
+  }
+  return fastest;
+}
+
+/**
+ * A line saying how long a bare Node process takes to start here, which every start figure
+ * includes (twice: `quire serve` and its server), and, when `NODE_EXTRA_CA_CERTS` is set (Node 20
+ * reads that file of certificates as it starts), how long without it.
+ */
+export function nodeStartLine(env = process.env, times = 3) {
+  const ms = Math.round(bareNodeStartMs(env, times));
+  if (!env.NODE_EXTRA_CA_CERTS) return `Node start: \`node -e 0\` ${ms} ms.`;
+  const { NODE_EXTRA_CA_CERTS: _certs, ...without } = env;
+  const withoutMs = Math.round(bareNodeStartMs(without, times));
+  return `Node start: \`node -e 0\` ${ms} ms with NODE_EXTRA_CA_CERTS set, as it is here (Node reads those certificates at every start), ${withoutMs} ms without; Quire's start figures include two Node starts.`;
 }

@@ -32,7 +32,17 @@ import {
   throwawayDatabase,
   unreachableReason,
 } from './postgres-bench.mjs';
-import { childrenOf, freePort, log, memoryOf, run, settleDisk, startServer, stop } from './processes.mjs';
+import {
+  childrenOf,
+  freePort,
+  log,
+  memoryOf,
+  nodeStartLine,
+  run,
+  settleDisk,
+  startServer,
+  stop,
+} from './processes.mjs';
 import { label, resultsMarkdown } from './report.mjs';
 import { copyFloor, dataFile, importSqlite, indexSecondsOf, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
 
@@ -228,6 +238,8 @@ async function apiIds(base) {
 }
 
 const loadBefore = os.loadavg();
+// Before any load: every start figure includes Node's own start.
+const nodeStart = nodeStartLine();
 const loadSamples = [];
 setInterval(() => loadSamples.push(os.loadavg()[0]), 5000).unref();
 const loadDuring = () =>
@@ -434,6 +446,7 @@ async function enginesLine() {
 const header = [
   `Written by \`npm run bench\` (bench/run-bench.mjs). Date ${new Date().toISOString()}, commit ${commit}.`,
   `Machine: ${cpus[0]?.model ?? 'unknown CPU'}, ${cpus.length} cores, ${Math.round(os.totalmem() / 2 ** 30)} GiB, ${os.type()} ${os.release()}; Node ${process.version}, SQLite ${sqliteVersion}.`,
+  nodeStart,
   `Load: autocannon, ${CONNECTIONS} connections, ${duration} s per run, median of ${repeat} run(s), after a 1 s warm-up, on 127.0.0.1 (load generator and servers share the cores). Load average before ${loadBefore.map((x) => x.toFixed(2)).join(' ')}, after ${loadAfter.map((x) => x.toFixed(2)).join(' ')}.`,
   `1-minute load average sampled every 5 s during the run: ${loadDuring()}.`,
   await enginesLine(),
