@@ -60,9 +60,8 @@ export interface TableState {
   catchingUp: Promise<boolean> | null;
   /**
    * Whether the index holds every row of the content table (a row written by SQL behind Quire's
-   * back has no search row, so no number), by a count at the index's own change number, and when
-   * that was known (Date.now()): the select columns' tallies count lists only while it does.
-   * Undefined until first checked.
+   * back has no search row, so no number), and when that was known (Date.now()): the select
+   * columns' tallies count lists only while it does. Undefined until first checked.
    */
   holdsEveryRow?: { holds: boolean; at: number };
 }
