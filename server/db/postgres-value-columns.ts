@@ -11,7 +11,8 @@ import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '.
  *
  * Select values are text in a `collate "C"` column: two are equal in SQL exactly when they are
  * equal strings here. A column's values are coded (0 for no value) in an array by row number, its
- * width growing with the number of distinct values.
+ * width growing with the number of distinct values. Once a list's counts first ask (`tally`), the
+ * rows of each code are tallied too, so a filter on one column is counted without visiting a row.
  */
 
 /** One column's coded values. */
@@ -71,21 +72,24 @@ export class ValueColumns {
       }
       column.codes[n] = code;
     }
-    if (tallies) {
-      if (n >= tallies.present.length) tallies.present = grown(tallies.present, n, 1) as Uint8Array;
-      tallies.present[n] = 1;
-      tallies.live++;
-      for (let i = 0; i < this.columns.length; i++) {
-        const { codes } = this.columns[i];
-        const code = codes[n];
-        tallies.perCode[i][code] = (tallies.perCode[i][code] ?? 0) + 1;
-      }
-    }
+    if (tallies) this.addTally(tallies, n);
   }
 
   /** Row `n` was deleted. */
   delete(n: number): void {
     if (this.tallies) this.untally(this.tallies, n);
+  }
+
+  /** Counts row `n`, with its codes as they are, in the tallies. */
+  private addTally(tallies: Tallies, n: number): void {
+    if (n >= tallies.present.length) tallies.present = grown(tallies.present, n, 1) as Uint8Array;
+    tallies.present[n] = 1;
+    tallies.live++;
+    for (let i = 0; i < this.columns.length; i++) {
+      const { codes } = this.columns[i];
+      const code = n < codes.length ? codes[n] : 0;
+      tallies.perCode[i][code] = (tallies.perCode[i][code] ?? 0) + 1;
+    }
   }
 
   /** Takes row `n`, if held, out of the tallies. */
@@ -128,14 +132,7 @@ export class ValueColumns {
       perCode: this.columns.map(() => []),
     };
     held.forEach((n) => {
-      if (n >= tallies.present.length) tallies.present = grown(tallies.present, n, 1) as Uint8Array;
-      tallies.present[n] = 1;
-      tallies.live++;
-      for (let i = 0; i < this.columns.length; i++) {
-        const { codes } = this.columns[i];
-        const code = n < codes.length ? codes[n] : 0;
-        tallies.perCode[i][code] = (tallies.perCode[i][code] ?? 0) + 1;
-      }
+      this.addTally(tallies, n);
     });
     this.tallies = tallies;
     return tallies;
