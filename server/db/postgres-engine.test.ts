@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
-import { openPostgresDatabase, type PostgresQuireDb } from './database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postgresForTests, skipNote, useOpenedTestDatabase } from '../test-support/postgres.js';
+import type { PostgresQuireDb } from './database.js';
 import type { SqlSearchIndex } from './engine.js';
 import { searchTextName } from './internal-names.js';
 import { escapeLike } from './postgres-search-index.js';
@@ -18,13 +18,10 @@ describe('escapeLike', () => {
 });
 
 describe.skipIf(!postgres.available)(`the PostgreSQL search table${skipNote(postgres)}`, () => {
-  const database = useTestDatabase(postgres.url);
+  const opened = useOpenedTestDatabase(postgres.url);
   let quire: PostgresQuireDb;
-  beforeAll(async () => {
-    quire = await openPostgresDatabase(database().target);
-  });
-  afterAll(async () => {
-    await quire?.close();
+  beforeAll(() => {
+    quire = opened();
   });
 
   it('is rebuilt from the table in batches, folded in JavaScript, when its columns change', async () => {

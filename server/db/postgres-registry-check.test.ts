@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
-import { openPostgresDatabase, type PostgresQuireDb } from './database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postgresForTests, skipNote, useOpenedTestDatabase } from '../test-support/postgres.js';
+import type { PostgresQuireDb } from './database.js';
 import { sendLater } from './later-statements.js';
 
 /** The check a row write's transaction makes with its COMMIT (postgres-registry-check.ts), below the API. */
@@ -9,15 +9,12 @@ import { sendLater } from './later-statements.js';
 const postgres = await postgresForTests();
 
 describe.skipIf(!postgres.available)(`the content types check on PostgreSQL${skipNote(postgres)}`, () => {
-  const database = useTestDatabase(postgres.url);
+  const opened = useOpenedTestDatabase(postgres.url);
   let quire: PostgresQuireDb;
   let db: Kysely<unknown>;
-  beforeAll(async () => {
-    quire = await openPostgresDatabase(database().target);
+  beforeAll(() => {
+    quire = opened();
     db = quire.db as unknown as Kysely<unknown>;
-  });
-  afterAll(async () => {
-    await quire?.close();
   });
 
   const version = async () =>

@@ -1,7 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
-import { openPostgresDatabase, type PostgresQuireDb } from './database.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { postgresForTests, skipNote, useOpenedTestDatabase } from '../test-support/postgres.js';
 import { changeNumber, changeNumberCovers, rowsChanged } from './postgres-row-changes.js';
 
 /** A table's change number read beside many rows (postgres-row-changes.ts), on a real PostgreSQL. */
@@ -21,18 +20,13 @@ function nodes(plan: PlanNode, underInit = false): { node: PlanNode; underInit: 
 }
 
 describe.skipIf(!postgres.available)(`change numbers read beside rows on PostgreSQL${skipNote(postgres)}`, () => {
-  const database = useTestDatabase(postgres.url);
-  let quire: PostgresQuireDb;
+  const opened = useOpenedTestDatabase(postgres.url);
   let db: Kysely<unknown>;
   beforeAll(async () => {
-    quire = await openPostgresDatabase(database().target);
-    db = quire.db as unknown as Kysely<unknown>;
+    db = opened().db as unknown as Kysely<unknown>;
     await sql`insert into categories (id, title, slug, created_at, updated_at)
       select 'c' || n, 'Title ' || n, 'title-' || n, '2026-01-01 00:00:00', '2026-01-01 00:00:00'
       from generate_series(1, 40) n`.execute(db);
-  });
-  afterAll(async () => {
-    await quire?.close();
   });
 
   const pageWithNumber = () =>

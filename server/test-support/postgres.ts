@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
+import { openPostgresDatabase, type PostgresQuireDb } from '../db/database.js';
 import { connectPostgres, poolConfig } from '../db/postgres-connection.js';
 import { type PostgresTarget, parsePostgresUrl } from '../db/postgres-url.js';
 
@@ -104,6 +105,25 @@ export function useTestDatabase(adminUrl: string = testPgUrl()): () => TestDatab
   return () => {
     if (!current) throw new Error('The test database exists only once beforeAll has run');
     return current;
+  };
+}
+
+/**
+ * A throwaway database (see `useTestDatabase`) opened and migrated by Quire before the file's tests
+ * and closed after them, before it is dropped: call the result inside a test.
+ */
+export function useOpenedTestDatabase(adminUrl: string = testPgUrl()): () => PostgresQuireDb {
+  const database = useTestDatabase(adminUrl);
+  let quire: PostgresQuireDb | undefined;
+  beforeAll(async () => {
+    quire = await openPostgresDatabase(database().target);
+  });
+  afterAll(async () => {
+    await quire?.close();
+  });
+  return () => {
+    if (!quire) throw new Error('the test database is opened in beforeAll');
+    return quire;
   };
 }
 
