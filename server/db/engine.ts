@@ -46,6 +46,11 @@ export interface DatabaseEngine {
    * the same order on both engines.
    */
   readonly sortsNullsFirst: boolean;
+  /**
+   * The rows whose `id` is among the ids a subquery of one column returns (a list's page past an
+   * offset, found in the list indexes first: see list-order.ts `offsetPageIds`).
+   */
+  idAmong(ids: Expression<unknown>): Expression<SqlBool>;
   /** Whether an error is a unique-constraint failure (a conflict the client can fix). */
   isUniqueViolation(error: unknown): boolean;
   /**

@@ -1,5 +1,5 @@
-import { type Kysely, sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type CompiledQuery, type Kysely, sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { ContentRepository } from './content-repository.js';
@@ -331,4 +331,76 @@ describe('list queries on SQLite walk an index', () => {
     expect(plans[0]).toBe('SEARCH list_plan USING COVERING INDEX quire_count:list_plan:status (status=?)');
     expect(plans[1]).toMatch(/^SCAN list_plan USING COVERING INDEX quire_count:list_plan:/);
   });
+});
+
+describe.skipIf(!postgres.available)(`list queries on PostgreSQL past an offset${skipNote(postgres)}`, () => {
+  const database = useTestDatabase(postgres.url);
+  let quire: QuireDb;
+  beforeAll(async () => {
+    quire = await openPostgresDatabase(database().target);
+    await createContentTable(quire.db as unknown as Kysely<unknown>, quire.engine, 'list_plan', COLUMNS);
+  });
+  afterAll(async () => {
+    await quire?.close();
+  });
+
+  interface PlanNode {
+    'Node Type': string;
+    'Join Type'?: string;
+    'Parent Relationship'?: string;
+    Plans?: PlanNode[];
+  }
+  const nodesOf = (plan: PlanNode): PlanNode[] => [plan, ...(plan.Plans ?? []).flatMap(nodesOf)];
+
+  /** Every read the repository sends for `work`: its text and parameters. */
+  async function statementsOf(work: (repository: ContentRepository) => Promise<unknown>) {
+    const spy = vi.spyOn(quire.db, 'executeQuery');
+    try {
+      await work(new ContentRepository(quire.db, quire.engine));
+      return spy.mock.calls.map(([query]) => query as CompiledQuery);
+    } finally {
+      spy.mockRestore();
+    }
+  }
+
+  /** PostgreSQL's plan of `statement` prepared, as a server's connection keeps it: generic or custom. */
+  async function planOf(statement: { sql: string; parameters: readonly unknown[] }, mode: string): Promise<PlanNode[]> {
+    return quire.db.connection().execute(async (db) => {
+      const untyped = db as unknown as Kysely<unknown>;
+      await sql`set plan_cache_mode = ${sql.lit(mode)}`.execute(untyped);
+      await sql.raw(`prepare quire_plan_test as ${statement.sql}`).execute(untyped);
+      try {
+        const values = statement.parameters.map((value) => sql.lit(value as string | number));
+        const { rows } = await sql<{
+          'QUERY PLAN': [{ Plan: PlanNode }];
+        }>`explain (format json) execute quire_plan_test(${sql.join(values)})`.execute(untyped);
+        return nodesOf(rows[0]['QUERY PLAN'][0].Plan);
+      } finally {
+        await sql`deallocate quire_plan_test`.execute(untyped);
+        await sql`reset plan_cache_mode`.execute(untyped);
+      }
+    });
+  }
+
+  it.each(
+    ['status', null].flatMap((filter) =>
+      ['id', 'title', 'published_at'].flatMap((order) => [false, true].map((desc) => ({ filter, order, desc }))),
+    ),
+  )(
+    'filter $filter, order $order, desc $desc: the page ids first, then their rows',
+    async ({ filter, order, desc }) => {
+      const selection = { equals: filter ? [{ column: filter, value: 'draft' }] : [] };
+      const page = { order, desc, limit: 20, offset: 4000, orderByText: order === 'title' };
+      const [statement] = await statementsOf((repository) => repository.list('list_plan', selection, page));
+      for (const mode of ['force_custom_plan', 'force_generic_plan']) {
+        const nodes = await planOf(statement, mode);
+        // The ids are found once, apart (an InitPlan), never joined to the table: as a join, a plan
+        // made without the LIMIT's value hash-joined a scan of every row.
+        expect(nodes.some((node) => node['Parent Relationship'] === 'InitPlan' && node['Node Type'] === 'Limit')).toBe(
+          true,
+        );
+        expect(nodes.filter((node) => node['Join Type'] === 'Semi' || node['Node Type'] === 'Hash')).toEqual([]);
+      }
+    },
+  );
 });

@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from './engine.js';
 import { containsIgnoringCase, isUniqueViolation, jsonArrayContains } from './sqlite-dialect.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
@@ -18,6 +18,7 @@ export const sqliteEngine: DatabaseEngine = {
   textIndexPrefix: null,
   // NULL is smaller than any value in its comparisons.
   sortsNullsFirst: true,
+  idAmong: (ids) => sql<SqlBool>`${sql.id('id')} in ${ids}`,
   isUniqueViolation,
   // Its prepared statements are SQLite's own, which prepare themselves again after a schema change.
   isStaleStatement: () => false,
