@@ -1,7 +1,8 @@
 // Child processes of the benchmark: commands run to completion, servers started and stopped, their memory.
 import { execFileSync, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createServer } from 'node:net';
+import { availableParallelism } from 'node:os';
 
 export const log = (line) => process.stderr.write(`${line}\n`);
 export const sleep = (ms) => new Promise((done) => setTimeout(done, ms));
@@ -125,4 +126,88 @@ export function nodeStartLine(env = process.env, times = 3) {
   const { NODE_EXTRA_CA_CERTS: _certs, ...without } = env;
   const withoutMs = Math.round(bareNodeStartMs(without, times));
   return `Node start: \`node -e 0\` ${ms} ms with NODE_EXTRA_CA_CERTS set, as it is here (Node reads those certificates at every start), ${withoutMs} ms without; Quire's start figures include two Node starts.`;
+}
+
+/** Clock ticks a second in /proc's CPU times (USER_HZ: 100 on Linux's usual builds). */
+const TICKS_PER_SECOND = (() => {
+  try {
+    return Number(execFileSync('getconf', ['CLK_TCK'], { encoding: 'utf8' })) || 100;
+  } catch {
+    return 100;
+  }
+})();
+
+/** CPU time a process has used, user and system, in ms (Linux); null when it is gone. */
+export function cpuMsOf(pid) {
+  try {
+    // Fields after the command name, which may hold spaces: state is the first, utime the 12th.
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ').pop().split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / TICKS_PER_SECOND;
+  } catch {
+    return null;
+  }
+}
+
+/** The processes of PostgreSQL servers on this machine: the postmaster, its backends and workers. */
+export function postgresPids() {
+  const pids = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (readFileSync(`/proc/${entry}/comm`, 'utf8').trim() === 'postgres') pids.push(Number(entry));
+    } catch {}
+  }
+  return pids;
+}
+
+/** Busy and total clock ticks of every CPU since boot (/proc/stat; idle and iowait are not busy). */
+function machineTicks() {
+  try {
+    const [, ...times] = readFileSync('/proc/stat', 'utf8').split('\n')[0].trim().split(/\s+/);
+    const [user, nice, system, idle, iowait, irq, softirq, steal] = times.map(Number);
+    const busy = user + nice + system + irq + softirq + steal;
+    return { busy, total: busy + idle + iowait };
+  } catch {
+    return { busy: 0, total: 0 };
+  }
+}
+
+/**
+ * Starts counting CPU time: each of `groups` (a name and a function giving its pids, asked at the
+ * start and at the end, so a process started meanwhile counts in full and one gone meanwhile is
+ * left out), this process (the load generator) and the whole machine. The returned function stops
+ * and gives `{ ms, groups: { name: CPU ms }, load: CPU ms, busyCores, cores }`.
+ */
+export function cpuMeter(groups) {
+  const sample = () =>
+    Object.fromEntries(
+      Object.entries(groups).map(([name, pidsOf]) => [name, new Map(pidsOf().map((pid) => [pid, cpuMsOf(pid)]))]),
+    );
+  const before = { groups: sample(), self: process.cpuUsage(), at: performance.now(), machine: machineTicks() };
+  return () => {
+    const after = {
+      groups: sample(),
+      self: process.cpuUsage(before.self),
+      at: performance.now(),
+      machine: machineTicks(),
+    };
+    const used = {};
+    for (const [name, now] of Object.entries(after.groups)) {
+      let ms = 0;
+      for (const [pid, cpu] of now) if (cpu !== null) ms += cpu - (before.groups[name].get(pid) ?? 0);
+      used[name] = ms;
+    }
+    const machine = {
+      busy: after.machine.busy - before.machine.busy,
+      total: after.machine.total - before.machine.total,
+    };
+    const cores = availableParallelism();
+    return {
+      ms: after.at - before.at,
+      groups: used,
+      load: (after.self.user + after.self.system) / 1000,
+      busyCores: machine.total > 0 ? (machine.busy / machine.total) * cores : Number.NaN,
+      cores,
+    };
+  };
 }

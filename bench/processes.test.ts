@@ -1,5 +1,7 @@
+import { spawn } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { nodeStartLine } from './processes.mjs';
+import { cpuMeter, cpuMsOf, nodeStartLine, postgresPids } from './processes.mjs';
 
 /** The bench's line on how long a bare Node process takes to start (bench/processes.mjs). */
 describe('nodeStartLine', () => {
@@ -8,5 +10,27 @@ describe('nodeStartLine', () => {
     expect(nodeStartLine(plain, 1)).toMatch(/^Node start: `node -e 0` \d+ ms\.$/);
     const line = nodeStartLine({ ...plain, NODE_EXTRA_CA_CERTS: '/etc/ssl/certs/ca-certificates.crt' }, 1);
     expect(line).toMatch(/^Node start: `node -e 0` \d+ ms with NODE_EXTRA_CA_CERTS set, .*, \d+ ms without;/);
+  });
+});
+
+describe('cpuMeter', () => {
+  it("counts a busy process's CPU time, this process's, and the machine's busy cores", async () => {
+    const busy = spawn(process.execPath, ['-e', 'const end = Date.now() + 400; while (Date.now() < end);']);
+    const stop = cpuMeter({ busy: () => (busy.pid === undefined ? [] : [busy.pid]) });
+    const spin = Date.now() + 100;
+    while (Date.now() < spin); // this process: the load generator's place
+    // Read while the child still runs: once it is gone its time cannot be read.
+    await new Promise((done) => setTimeout(done, 250));
+    const used = stop();
+    await new Promise((done) => busy.once('exit', done));
+    expect(used.groups.busy).toBeGreaterThan(100);
+    expect(used.load).toBeGreaterThan(50);
+    expect(used.busyCores).toBeGreaterThan(0.5);
+    expect(used.cores).toBeGreaterThanOrEqual(1);
+  });
+
+  it("finds PostgreSQL by its processes' name, and reads nothing of a process that is gone", () => {
+    for (const pid of postgresPids()) expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe('postgres');
+    expect(cpuMsOf(2 ** 22 + 1)).toBeNull();
   });
 });

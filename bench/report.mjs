@@ -121,6 +121,40 @@ function distinctRows(report, verdicts) {
   return rows;
 }
 
+/** A run's CPU µs a request as a cell: "—" where it was not measured (runs before it, or no database). */
+const micros = (x) => (x === undefined || x === null ? '—' : fmt(x));
+
+/**
+ * Where the CPU went in the distinct runs: µs a request for Quire's server, PostgreSQL's processes
+ * and the load generator, beside the floor's, and what Quire's rate at the target would take at
+ * those costs: the target's rate times Quire's µs a request (server, database and load generator:
+ * they share the machine), in cores.
+ */
+function cpuRows(report) {
+  const rows = [];
+  for (const r of report) {
+    for (const workload of DISTINCT_WORKLOADS) {
+      for (const [engine, system] of measured(r)) {
+        const { floor } = floorOf(r, engine);
+        const a = system.distinct[workload];
+        const b = floor.distinct[workload];
+        if (!a?.cpu || !b?.cpu) continue;
+        const target = DISTINCT_TARGETS[workload][r.n] ?? DISTINCT_TARGETS[workload].all;
+        const targetRps = target?.rps ?? (target?.ratio ? target.ratio * b.rps : null);
+        const perRequest = (a.cpu.server ?? 0) + (a.cpu.database ?? 0) + (a.cpu.load ?? 0);
+        const needs =
+          targetRps && a.rps < targetRps
+            ? `${fmt(targetRps)} req/s: ${((targetRps * perRequest) / 1e6).toFixed(1)} of ${a.cpu.cores} cores`
+            : '—';
+        const cells = (x) =>
+          `${fmt(x.rps)} | ${micros(x.cpu.server)} | ${micros(x.cpu.database)} | ${micros(x.cpu.load)} | ${x.cpu.busyCores}`;
+        rows.push(`| ${label(r.n)} | ${engine} | ${workload} | ${cells(a)} | ${cells(b)} | ${needs} |`);
+      }
+    }
+  }
+  return rows;
+}
+
 function cacheRows(report, verdicts) {
   const rows = [];
   for (const r of report) {
@@ -188,6 +222,21 @@ function extraRows(report, verdicts) {
   return rows;
 }
 
+/** The CPU table of the distinct runs, or nothing for runs from before it was measured. */
+function cpuLines(rows) {
+  if (rows.length === 0) return [];
+  return [
+    '### Where the CPU went',
+    '',
+    "CPU time a completed request cost, in µs, during each distinct run: the server's processes (`/proc/PID/stat`; Quire's `quire serve` and its server), PostgreSQL's processes (every `postgres` process on the machine, on PostgreSQL rows), and the load generator (autocannon, in the bench's own process), with the machine's busy cores (`/proc/stat`). All share the machine's cores. \"At the target\" is the target's rate (its ratio times the floor's rate where it is relative) times Quire's three costs: what that rate would take at this run's costs per request.",
+    '',
+    '| rows | engine | workload | Quire req/s | server µs | PostgreSQL µs | load µs | busy cores | floor req/s | server µs | PostgreSQL µs | load µs | busy cores | at the target |',
+    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ];
+}
+
 function peerLines(peer) {
   const lines = ['', `Peer: Directus 12 via ../shared/bench/peer-directus.sh, ${label(peer.n)} rows.`, ''];
   if (peer.error) return [...lines, `The peer run failed: ${peer.error}`];
@@ -234,6 +283,7 @@ export function resultsMarkdown({ header, report, peer }) {
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...distinct,
     '',
+    ...cpuLines(cpuRows(report)),
     '## Repeated URL (cache figures)',
     '',
     'One URL per workload, repeated: after the first request these measure the page and count caches, not the engine. Targets of issue 6.',

@@ -215,3 +215,45 @@ describe('RESULTS.md at 1M rows', () => {
     expect(rowsOf(markdown, 'Targets missed:')[0]).toContain('first search 1M after import');
   });
 });
+
+describe('RESULTS.md: where the CPU went', () => {
+  const withCpu = (rps: number, cpu: Record<string, number>) => {
+    const measured = system(rps);
+    for (const figures of Object.values(measured.distinct)) Object.assign(figures, { cpu });
+    return measured;
+  };
+  const markdownOf = (engines: object, systems: object): string =>
+    resultsMarkdown({ header: [], peer: null, report: [{ n: 100000, engines, systems }] });
+
+  it("gives each distinct run's CPU a request and what the target's rate would take at those costs", () => {
+    const markdown = markdownOf(
+      { postgres: engine(40000) },
+      {
+        postgres: withCpu(1000, { server: 900, database: 400, load: 200, busyCores: 1.9, cores: 2 }),
+        postgresFloor: withCpu(400, { server: 700, database: 1500, load: 150, busyCores: 1.8, cores: 2 }),
+      },
+    );
+    expect(markdown).toContain('### Where the CPU went');
+    // search at 100k: 3,000 req/s asked, at 900 + 400 + 200 µs a request.
+    expect(rowsOf(markdown, '| 100k | postgres | search | 1,000 | 900 |')).toEqual([
+      '| 100k | postgres | search | 1,000 | 900 | 400 | 200 | 1.9 | 400 | 700 | 1,500 | 150 | 1.8 | 3,000 req/s: 4.5 of 2 cores |',
+    ]);
+    // update: 1.5 x the floor's 400 is met at 1,000: nothing to say.
+    expect(rowsOf(markdown, '| 100k | postgres | update | 1,000 | 900 |')[0]).toMatch(/\| — \|$/);
+  });
+
+  it('leaves the table out for runs from before CPU was counted, and gives "—" for a server without a database', () => {
+    const old = markdownOf({ sqlite: engine(150000) }, { quire: system(3000), floor: system(500) });
+    expect(old).not.toContain('Where the CPU went');
+    const sqlite = markdownOf(
+      { sqlite: engine(150000) },
+      {
+        quire: withCpu(2000, { server: 500, load: 100, busyCores: 1.5, cores: 2 }),
+        floor: withCpu(500, { server: 400, load: 100, busyCores: 1.1, cores: 2 }),
+      },
+    );
+    expect(rowsOf(sqlite, '| 100k | sqlite | search | 2,000 | 500 |')[0]).toBe(
+      '| 100k | sqlite | search | 2,000 | 500 | — | 100 | 1.5 | 500 | 400 | — | 100 | 1.1 | 3,000 req/s: 1.8 of 2 cores |',
+    );
+  });
+});

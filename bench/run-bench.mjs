@@ -34,10 +34,12 @@ import {
 } from './postgres-bench.mjs';
 import {
   childrenOf,
+  cpuMeter,
   freePort,
   log,
   memoryOf,
   nodeStartLine,
+  postgresPids,
   run,
   settleDisk,
   startServer,
@@ -117,11 +119,30 @@ mkdirSync(dataDir, { recursive: true });
 // The floors import better-sqlite3 and data.mjs; a copy under bench/ resolves it from Quire's node_modules.
 copyFloor(shared, join(repo, 'bench'));
 
-/** One autocannon run; the median of `repeat` runs by req/s. */
-async function load(options) {
+/**
+ * CPU time a completed request cost each process group of a run (`cpuMeter`), in µs, with the
+ * load generator's (this process) and the machine's busy cores: where the time went.
+ */
+function cpuPerRequest(used, completed) {
+  const per = (ms) => (completed > 0 ? Math.round((ms * 1000) / completed) : null);
+  return {
+    ...Object.fromEntries(Object.entries(used.groups).map(([name, ms]) => [name, per(ms)])),
+    load: per(used.load),
+    busyCores: Number(used.busyCores.toFixed(2)),
+    cores: used.cores,
+  };
+}
+
+/**
+ * One autocannon run; the median of `repeat` runs by req/s. `groups` (see `cpuMeter`): processes
+ * whose CPU time each run counts.
+ */
+async function load(options, groups = null) {
   const runs = [];
   for (let i = 0; i < repeat; i++) {
+    const meter = groups ? cpuMeter(groups) : null;
     const result = await autocannon({ connections: CONNECTIONS, duration, ...options });
+    const used = meter?.();
     // Slow systems finish few requests in a run: below 10 req/s the rate is completed / duration.
     const completed = result.requests.total;
     const rps = result.requests.average >= 10 ? Math.round(result.requests.average) : completed / result.duration;
@@ -133,6 +154,7 @@ async function load(options) {
       errors: result.errors + result.non2xx, // autocannon's errors include its timeouts
       timeouts: result.timeouts,
       non2xx: result.non2xx,
+      ...(used ? { cpu: cpuPerRequest(used, completed) } : {}),
     });
   }
   runs.sort((a, b) => a.rps - b.rps);
@@ -141,9 +163,13 @@ async function load(options) {
 
 /**
  * The four workloads against one system (`seed` style: the spec's /api/cms; or `directus`), with
- * the highest RSS of `pids` seen after each (a server may not outlive the create run's abrupt end).
+ * the highest RSS of `pids` seen after each (a server may not outlive the create run's abrupt end)
+ * and the CPU time of each run: `pids` as the server, PostgreSQL's processes as the database when
+ * `database` (see `cpuPerRequest`).
  */
-async function workloads(base, style, id, pids = [], ids = null) {
+async function workloads(base, style, id, pids = [], ids = null, database = false) {
+  const groups = { server: () => pids, ...(database ? { database: postgresPids } : {}) };
+  const measured = (options) => load(options, groups);
   let memory = { rss: 0, peak: 0 };
   const sample = () => {
     for (const pid of pids) {
@@ -173,7 +199,7 @@ async function workloads(base, style, id, pids = [], ids = null) {
       base,
       keywords,
       ids,
-      load,
+      load: measured,
       warmUp: (options) => autocannon({ connections: CONNECTIONS, duration: 1, ...options }),
       after: sample,
     });
@@ -183,7 +209,7 @@ async function workloads(base, style, id, pids = [], ids = null) {
     if (!check.ok) throw new Error(`${style} ${name}: ${check.status} ${await check.text()}`);
     await check.arrayBuffer();
     await autocannon({ url: urls[name], connections: CONNECTIONS, duration: 1, headers }); // warm-up
-    results[name] = await load({ url: urls[name], headers });
+    results[name] = await measured({ url: urls[name], headers });
     sample();
   }
   let n = 0;
@@ -213,7 +239,7 @@ async function workloads(base, style, id, pids = [], ids = null) {
           headers: { 'content-type': 'application/x-www-form-urlencoded' },
           body: CREATE_BODY,
         };
-  results.create = await load(createOptions);
+  results.create = await measured(createOptions);
   sample();
   results.memory = memory;
   return results;
@@ -292,7 +318,8 @@ async function measureQuire(engine, database, figures, n) {
     // Each server's own ids in the data's order; the same random indexes pick from them.
     const ids = (engine === 'sqlite' ? quireIds(database) : await postgresIds(database)) ?? (await apiIds(base));
     // `quire serve` is a supervisor; the server is its child process.
-    results = await measure(`quire ${engine}`, base, ids, n, [quire.child.pid, ...childrenOf(quire.child.pid)]);
+    const pids = [quire.child.pid, ...childrenOf(quire.child.pid)];
+    results = await measure(`quire ${engine}`, base, ids, n, pids, engine === 'postgres');
   } finally {
     const stopping = performance.now();
     await stop(quire.child);
@@ -307,17 +334,23 @@ async function measureQuire(engine, database, figures, n) {
   return results;
 }
 
+/** A run's CPU time a request, as a log line's end. */
+const cpuText = (cpu) =>
+  cpu
+    ? `; CPU a request: server ${cpu.server} µs${cpu.database === undefined ? '' : `, PostgreSQL ${cpu.database} µs`}, load generator ${cpu.load} µs; machine ${cpu.busyCores} of ${cpu.cores} cores busy`
+    : '';
+
 /** Every workload against one server, logged as it goes. */
-async function measure(name, base, ids, n, pids) {
+async function measure(name, base, ids, n, pids, database = false) {
   if (ids.length !== n) throw new Error(`${name} has ${ids.length} rows, expected ${n}`);
-  const results = await workloads(base, 'seed', await firstId(base, 'seed'), pids, ids);
+  const results = await workloads(base, 'seed', await firstId(base, 'seed'), pids, ids, database);
   const { distinct, memory, ...cache } = results;
   for (const [workload, r] of [
     ...Object.entries(distinct).map(([k, r]) => [`distinct ${k}`, r]),
     ...Object.entries(cache).map(([k, r]) => [`cache ${k}`, r]),
   ]) {
     log(
-      `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}`,
+      `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}${cpuText(r.cpu)}`,
     );
   }
   return results;
@@ -376,7 +409,7 @@ async function measureSize(n) {
     if (pgFloor) {
       results.systems.postgres = await measureQuire('postgres', pgDb.url, results.engines.postgres, n);
       const floorPids = [pgFloor.child.pid];
-      results.systems.postgresFloor = await measure('floor postgres', pgFloor.base, floorIds(n), n, floorPids);
+      results.systems.postgresFloor = await measure('floor postgres', pgFloor.base, floorIds(n), n, floorPids, true);
     }
   } finally {
     for (const floor of floors) await floor.stop();
