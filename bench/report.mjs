@@ -188,6 +188,15 @@ const RSS_TARGET_MB = 250;
 /** Milliseconds as a table cell: seconds from 10 s on, "—" when not measured (older reports). */
 const seconds = (ms) => (ms === undefined ? '—' : ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : `${ms.toFixed(0)} ms`);
 
+/** What an import's wall time holds, where it said: the table's indexes (part of the rows' rate) and the search index. */
+function importParts(e) {
+  const parts = [
+    e.tableIndexSeconds === undefined ? null : `the table's indexes ${e.tableIndexSeconds.toFixed(1)} s`,
+    e.indexSeconds === undefined ? null : `the search index ${e.indexSeconds.toFixed(1)} s`,
+  ].filter(Boolean);
+  return parts.length ? `, of which ${parts.join(' and ')}` : '';
+}
+
 function extraRows(report, verdicts) {
   const rows = [];
   for (const r of report) {
@@ -215,7 +224,7 @@ function extraRows(report, verdicts) {
         ? `${e.restart.startMs.toFixed(0)} ms, ${seconds(e.restart.firstSearchMs)}${search(e.restart.searchMs)}`
         : '—';
       rows.push(
-        `| ${label(r.n)} | ${engine} | ${fmt(e.importRate)} (${e.importSeconds.toFixed(1)} s${e.indexSeconds === undefined ? '' : `, of which the search index ${e.indexSeconds.toFixed(1)} s`})${via}${mark(importMet)} | ${e.startMs.toFixed(0)} ms${big ? mark(e.startMs <= 500) : ''} | ${e.firstListMs.toFixed(0)} ms | ${seconds(e.firstSearchMs)}${search(e.searchMs)} | ${restart} | ${q.rss.toFixed(0)} MB${big ? mark(q.rss <= RSS_TARGET_MB) : ''} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)})${note} |`,
+        `| ${label(r.n)} | ${engine} | ${fmt(e.importRate)} (${e.importSeconds.toFixed(1)} s${importParts(e)})${via}${mark(importMet)} | ${e.startMs.toFixed(0)} ms${big ? mark(e.startMs <= 500) : ''} | ${e.firstListMs.toFixed(0)} ms | ${seconds(e.firstSearchMs)}${search(e.searchMs)} | ${restart} | ${q.rss.toFixed(0)} MB${big ? mark(q.rss <= RSS_TARGET_MB) : ''} (peak ${q.peak.toFixed(0)}) | ${f.rss.toFixed(0)} MB (peak ${f.peak.toFixed(0)})${note} |`,
       );
     }
   }
@@ -294,7 +303,7 @@ export function resultsMarkdown({ header, report, peer }) {
     '',
     '## Import, start, memory',
     '',
-    "Import: `quire import` into an empty database, with its process's wall time (it then builds and saves the search index for the server's first start, given apart; the rate is the rows' own) (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, to its first list with exact counts, and to its first search (a search waits for the in-memory search index, read back or built after start; the distinct runs start after it), with the search request's own time. Restarted: Quire started again after the workloads, on the search index its clean stop saved (on SQLite the first start, right after the import, has no saved index and builds it; on PostgreSQL `quire import` saved one for the first start): its first answer and first search. RSS: Quire's server process, and the floor's (on PostgreSQL the database server's memory is not counted, for either).",
+    "Import: `quire import` into an empty database, with its process's wall time (it then builds and saves the search index for the server's first start, given apart; the rate is the rows' own, and of their time the table's indexes, built once after the rows, are given apart too) (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, to its first list with exact counts, and to its first search (a search waits for the in-memory search index, read back or built after start; the distinct runs start after it), with the search request's own time. Restarted: Quire started again after the workloads, on the search index its clean stop saved (on SQLite the first start, right after the import, has no saved index and builds it; on PostgreSQL `quire import` saved one for the first start): its first answer and first search. RSS: Quire's server process, and the floor's (on PostgreSQL the database server's memory is not counted, for either).",
     '',
     '| rows | engine | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire start to first search | Quire restarted: first answer, first search | Quire RSS after load (highest) | floor RSS after load (highest) |',
     '|---|---|---|---|---|---|---|---|---|',

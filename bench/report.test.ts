@@ -201,6 +201,7 @@ describe('RESULTS.md at 1M rows', () => {
               ...engine(150000),
               importSeconds: 12,
               indexSeconds: 9.1,
+              tableIndexSeconds: 3.2,
               searchMs: 9_100,
               restart: { startMs: 310, firstListMs: 400, firstSearchMs: 420, searchMs: 12 },
             },
@@ -209,7 +210,9 @@ describe('RESULTS.md at 1M rows', () => {
         },
       ],
     });
-    expect(markdown).toContain('| 1M | sqlite | 150,000 (12.0 s, of which the search index 9.1 s) ✓ | 300 ms ✓ |');
+    expect(markdown).toContain(
+      "| 1M | sqlite | 150,000 (12.0 s, of which the table's indexes 3.2 s and the search index 9.1 s) ✓ | 300 ms ✓ |",
+    );
     expect(markdown).toContain('| 320 ms | 21.4 s (search 9100 ms ✗) | 310 ms, 420 ms (search 12 ms ✓) | 120 MB');
     expect(rowsOf(markdown, 'Targets met:')[0]).toContain('first search 1M after restart');
     expect(rowsOf(markdown, 'Targets missed:')[0]).toContain('first search 1M after import');

@@ -264,6 +264,16 @@ async function apiIds(base) {
 }
 
 const loadBefore = os.loadavg();
+// Read now, not at the end: the checkout may change while the run goes on (the built server does not).
+let commit = 'unknown';
+try {
+  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
+  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+    cwd: repo,
+    encoding: 'utf8',
+  }).trim();
+  if (dirty) commit += ' (with uncommitted changes)';
+} catch {}
 // Before any load: every start figure includes Node's own start.
 const nodeStart = nodeStartLine();
 const loadSamples = [];
@@ -446,15 +456,7 @@ if (args.peer) {
 }
 
 const loadAfter = os.loadavg();
-let commit = 'unknown';
-try {
-  commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { cwd: repo, encoding: 'utf8' }).trim();
-  const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
-    cwd: repo,
-    encoding: 'utf8',
-  }).trim();
-  if (dirty) commit += ' (with uncommitted changes)';
-} catch {}
+
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
 /** Which engines ran at which sizes, and PostgreSQL's version and server. */

@@ -12,3 +12,9 @@ export interface BulkWriter {
   valuesStartingWith(column: string, prefix: string): Set<string>;
   insert(row: StoredRow): void;
 }
+
+/** What a bulk import measured of its own work, for its report. */
+export interface BulkImportTimings {
+  /** Time spent building the indexes dropped for the load (into an empty table), in ms; 0 when none were. */
+  indexMs: number;
+}

@@ -1,6 +1,6 @@
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
-import type { BulkWriter } from './bulk-writer.js';
+import type { BulkImportTimings, BulkWriter } from './bulk-writer.js';
 import type { SqliteQuireDb } from './database.js';
 import { searchTriggerName } from './internal-names.js';
 import { memoryBulkWriter, quote, sqliteBulkWriter } from './sqlite-bulk-writer.js';
@@ -27,7 +27,7 @@ interface IndexPlan {
  * key's, unique ones on those columns included, is dropped for the load and built once from the
  * rows; rows go in multi-row INSERTs (see `memoryBulkWriter`); and, when no other connection has
  * the database open, the import runs with a rollback journal (see `rollbackJournalIfAlone`).
- * `work` returns whether to commit.
+ * `work` returns whether to commit; `timings` gets the time the indexes took.
  */
 export async function runBulkImport(
   database: SqliteQuireDb,
@@ -35,6 +35,7 @@ export async function runBulkImport(
   columns: readonly string[],
   lookupColumns: readonly string[],
   work: (writer: BulkWriter) => Promise<boolean>,
+  timings?: BulkImportTimings,
 ): Promise<boolean> {
   const { raw } = database;
   const previousCache = raw.pragma('cache_size', { simple: true });
@@ -61,7 +62,9 @@ export async function runBulkImport(
     const commit = await work(writer);
     if (commit) {
       writer.finish();
+      const indexing = performance.now();
       for (const plan of deferred) raw.exec(plan.sql);
+      if (timings && deferred.length > 0) timings.indexMs = performance.now() - indexing;
       if (trigger) raw.exec(trigger);
       raw.exec('commit');
       committed = true;
