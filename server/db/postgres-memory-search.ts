@@ -290,6 +290,15 @@ export async function builtForTests(db: Kysely<unknown>, table: string): Promise
   if (columns) await startBuild(db, table, columns);
 }
 
+/**
+ * Runs the check that `table`'s index holds every row of the table and waits for it (for tests: a
+ * list's counts come from the tallies only once a check has said so, see `tally`).
+ */
+export async function rowsCheckedForTests(db: Kysely<unknown>, table: string): Promise<void> {
+  const state = stateOf(db).tables.get(table);
+  if (state) await holdsEveryRow(db, table, state);
+}
+
 /** Waits for the builds that reads of `db` started (for tests that count statements). */
 export async function buildsSettledForTests(db: Kysely<unknown>): Promise<void> {
   const database = stateOf(db);
