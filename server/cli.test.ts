@@ -143,3 +143,14 @@ describe('quire serve', () => {
     expect(out.stderr().trim()).toBe('quire: --port must be a whole number from 0 to 65535 (0 picks a free port)');
   });
 });
+
+describe('quire with its output closed', () => {
+  it('drops what it cannot write and ends with its own exit code, no stack trace', async () => {
+    // `quire types | head -0`: the reader is gone before the command writes.
+    const child = runCli(['types', '--db', join(dir, 'types-closed.sqlite')]);
+    child.stdout?.destroy();
+    const { stderr, exit } = output(child);
+    expect(await exit).toBe(0);
+    expect(stderr()).not.toMatch(/EPIPE|Unhandled|\n\s+at /);
+  });
+});

@@ -28,8 +28,21 @@ async function run(argv: string[]): Promise<number> {
   return main(argv);
 }
 
+/**
+ * Output nobody reads any more (`quire types | head -1`, a closed terminal) is dropped, and the
+ * command goes on with its work and its exit code: without a listener, the EPIPE Node reports on the
+ * stream is an uncaught exception, printed with its stack trace in the middle of the command.
+ */
+export function dropOutputOnClosedPipe(stream: NodeJS.WritableStream): void {
+  stream.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code !== 'EPIPE' && error.code !== 'ERR_STREAM_DESTROYED') throw error;
+  });
+}
+
 const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
 if (invokedDirectly) {
+  dropOutputOnClosedPipe(process.stdout);
+  dropOutputOnClosedPipe(process.stderr);
   run(process.argv.slice(2)).then((code) => {
     if (code >= 0) process.exitCode = code;
   });
