@@ -176,21 +176,16 @@ function machineTicks() {
  * Starts counting CPU time: each of `groups` (a name and a function giving its pids, asked at the
  * start and at the end, so a process started meanwhile counts in full and one gone meanwhile is
  * left out), this process (the load generator) and the whole machine. The returned function stops
- * and gives `{ ms, groups: { name: CPU ms }, load: CPU ms, busyCores, cores }`.
+ * and gives `{ groups: { name: CPU ms }, load: CPU ms, busyCores, cores }`.
  */
 export function cpuMeter(groups) {
   const sample = () =>
     Object.fromEntries(
       Object.entries(groups).map(([name, pidsOf]) => [name, new Map(pidsOf().map((pid) => [pid, cpuMsOf(pid)]))]),
     );
-  const before = { groups: sample(), self: process.cpuUsage(), at: performance.now(), machine: machineTicks() };
+  const before = { groups: sample(), self: process.cpuUsage(), machine: machineTicks() };
   return () => {
-    const after = {
-      groups: sample(),
-      self: process.cpuUsage(before.self),
-      at: performance.now(),
-      machine: machineTicks(),
-    };
+    const after = { groups: sample(), self: process.cpuUsage(before.self), machine: machineTicks() };
     const used = {};
     for (const [name, now] of Object.entries(after.groups)) {
       let ms = 0;
@@ -203,7 +198,6 @@ export function cpuMeter(groups) {
     };
     const cores = availableParallelism();
     return {
-      ms: after.at - before.at,
       groups: used,
       load: (after.self.user + after.self.system) / 1000,
       busyCores: machine.total > 0 ? (machine.busy / machine.total) * cores : Number.NaN,

@@ -456,7 +456,6 @@ if (args.peer) {
 }
 
 const loadAfter = os.loadavg();
-
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
 /** Which engines ran at which sizes, and PostgreSQL's version and server. */
