@@ -7,6 +7,7 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
+import { compiledWritesOf } from './compiled-writes.js';
 import { ContentCounts } from './content-counts.js';
 import type { RowCounts, RowPage, RowSelection, StoredRow } from './content-rows.js';
 import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
@@ -169,27 +170,53 @@ export class ContentRepository {
   /** Values of `column` that start with `prefix` (to pick a free slug suffix in one query). */
   async valuesStartingWith(table: string, column: string, prefix: string, exceptId?: string): Promise<Set<string>> {
     // The range lets the column's index find the candidates; substr keeps the test exact.
-    let query = this.db
-      .selectFrom(table)
-      .select(sql<string>`${sql.id(column)}`.as('value'))
-      .where(sql.id(column), '>=', prefix)
-      .where(sql.id(column), '<', `${prefix}\u{10FFFF}`)
-      .where(sql<SqlBool>`substr(${sql.id(column)}, 1, ${prefix.length}) = ${prefix}`);
-    if (exceptId !== undefined) query = query.where(sql.id('id'), '!=', exceptId);
-    const rows = await this.all(query);
+    const end = `${prefix}\u{10FFFF}`;
+    const values =
+      exceptId === undefined ? [prefix, end, prefix.length, prefix] : [prefix, end, prefix.length, prefix, exceptId];
+    const compiled = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(
+      `slugs\u0000${table}\u0000${column}\u0000${exceptId === undefined}`,
+      values,
+      () => {
+        const query = this.db
+          .selectFrom(table)
+          .select(sql<string>`${sql.id(column)}`.as('value'))
+          .where(sql.id(column), '>=', prefix)
+          .where(sql.id(column), '<', end)
+          .where(sql<SqlBool>`substr(${sql.id(column)}, 1, ${prefix.length}) = ${prefix}`);
+        return exceptId === undefined ? query : query.where(sql.id('id'), '!=', exceptId);
+      },
+    );
+    const rows = await this.run(compiled);
     return new Set(rows.map((row) => String(row.value)));
   }
 
   /** Inserts a row. */
   async insert(table: string, row: StoredRow): Promise<void> {
+    const columns = writtenColumns(row);
+    const values = columns.map((column) => row[column]);
+    const query = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(
+      `insert\u0000${table}\u0000${columns.join('\u0000')}`,
+      values,
+      () => this.db.insertInto(table).values(Object.fromEntries(columns.map((column, i) => [column, values[i]]))),
+    );
     // Its count is not read: a conflict fails the write where it is next awaited (later-statements.ts).
-    await this.write(this.db.insertInto(table).values(row), true);
+    await this.write(query, true);
     await this.rowsChanged(table);
   }
 
   /** Updates columns of one row; returns whether it existed. */
   async update(table: string, id: string, changes: StoredRow): Promise<boolean> {
-    const query = this.db.updateTable(table).set(changes).where(sql.id('id'), '=', id);
+    const columns = writtenColumns(changes);
+    const values = [...columns.map((column) => changes[column]), id];
+    const query = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(
+      `update\u0000${table}\u0000${columns.join('\u0000')}`,
+      values,
+      () =>
+        this.db
+          .updateTable(table)
+          .set(Object.fromEntries(columns.map((column, i) => [column, values[i]])))
+          .where(sql.id('id'), '=', id),
+    );
     if (this.engine.locksRowsForWrites) {
       await this.writeLocked(table, query);
       return true;
@@ -217,7 +244,10 @@ export class ContentRepository {
    */
   async findForWrite(table: string, id: string): Promise<StoredRow | undefined> {
     if (!this.engine.locksRowsForWrites) return this.findById(table, id);
-    const [row] = await this.all(this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', id).forUpdate());
+    const compiled = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(`lock\u0000${table}`, [id], () =>
+      this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', id).forUpdate(),
+    );
+    const [row] = await this.run(compiled);
     return row;
   }
 
@@ -226,7 +256,7 @@ export class ContentRepository {
    * it: its count is not waited for, and it goes with the next statement awaited (later-statements.ts).
    * A row the write did not lock first would be counted as written all the same.
    */
-  private async writeLocked(table: string, query: Compilable<unknown>): Promise<void> {
+  private async writeLocked(table: string, query: Compilable<unknown> | CompiledQuery): Promise<void> {
     await this.write(query, true);
     await this.rowsChanged(table);
   }
@@ -309,8 +339,8 @@ export class ContentRepository {
   }
 
   /** Runs a write; how many rows it changed. */
-  private async write(query: Compilable<unknown>, later = false): Promise<number> {
-    const compiled = query.compile();
+  private async write(query: Compilable<unknown> | CompiledQuery, later = false): Promise<number> {
+    const compiled = 'compile' in query ? query.compile() : query;
     if (this.runner) return this.runner.run(compiled.sql, compiled.parameters);
     const result = await this.db.executeQuery(later ? sendLater(compiled) : compiled);
     return Number(result.numAffectedRows ?? 0);
@@ -329,4 +359,9 @@ export class ContentRepository {
     if (!this.runner) return readRowsAnywhere<StoredRow>(this.db, compiled);
     return this.runner.all(compiled.sql, compiled.parameters) as Promise<StoredRow[]>;
   }
+}
+
+/** The columns a write gives a value (Kysely leaves out those set to undefined). */
+function writtenColumns(row: StoredRow): string[] {
+  return Object.keys(row).filter((column) => row[column] !== undefined);
 }
