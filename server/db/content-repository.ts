@@ -7,7 +7,7 @@ import {
   type SqlBool,
   sql,
 } from 'kysely';
-import { compiledWritesOf } from './compiled-writes.js';
+import { type CompiledWrites, compiledWritesOf } from './compiled-writes.js';
 import { ContentCounts } from './content-counts.js';
 import type { RowCounts, RowPage, RowSelection, StoredRow } from './content-rows.js';
 import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
@@ -46,6 +46,8 @@ export class ContentRepository {
   /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
   private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
   private readonly markedGets = new MarkedGets();
+  /** A write's statements, compiled once per shape and dialect (compiled-writes.ts). */
+  private readonly compiledWrites: CompiledWrites;
   private readonly tally: ContentCounts;
 
   constructor(
@@ -54,6 +56,7 @@ export class ContentRepository {
     private readonly runner?: StatementRunner,
   ) {
     this.db = db as unknown as Kysely<Record<string, StoredRow>>;
+    this.compiledWrites = compiledWritesOf(db as unknown as Kysely<unknown>);
     this.tally = new ContentCounts(this.db, engine, {
       whereOf: (table, selection) => this.whereOf(table, selection),
       memorySearchOf: (table, selection) => this.memorySearchOf(table, selection),
@@ -173,7 +176,7 @@ export class ContentRepository {
     const end = `${prefix}\u{10FFFF}`;
     const values =
       exceptId === undefined ? [prefix, end, prefix.length, prefix] : [prefix, end, prefix.length, prefix, exceptId];
-    const compiled = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(
+    const compiled = this.compiledWrites.statement(
       `slugs\u0000${table}\u0000${column}\u0000${exceptId === undefined}`,
       values,
       () => {
@@ -192,12 +195,9 @@ export class ContentRepository {
 
   /** Inserts a row. */
   async insert(table: string, row: StoredRow): Promise<void> {
-    const columns = writtenColumns(row);
-    const values = columns.map((column) => row[column]);
-    const query = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(
-      `insert\u0000${table}\u0000${columns.join('\u0000')}`,
-      values,
-      () => this.db.insertInto(table).values(Object.fromEntries(columns.map((column, i) => [column, values[i]]))),
+    const { columns, values, given } = written(row);
+    const query = this.compiledWrites.statement(`insert\u0000${table}\u0000${columns}`, values, () =>
+      this.db.insertInto(table).values(given),
     );
     // Its count is not read: a conflict fails the write where it is next awaited (later-statements.ts).
     await this.write(query, true);
@@ -206,16 +206,9 @@ export class ContentRepository {
 
   /** Updates columns of one row; returns whether it existed. */
   async update(table: string, id: string, changes: StoredRow): Promise<boolean> {
-    const columns = writtenColumns(changes);
-    const values = [...columns.map((column) => changes[column]), id];
-    const query = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(
-      `update\u0000${table}\u0000${columns.join('\u0000')}`,
-      values,
-      () =>
-        this.db
-          .updateTable(table)
-          .set(Object.fromEntries(columns.map((column, i) => [column, values[i]])))
-          .where(sql.id('id'), '=', id),
+    const { columns, values, given } = written(changes);
+    const query = this.compiledWrites.statement(`update\u0000${table}\u0000${columns}`, [...values, id], () =>
+      this.db.updateTable(table).set(given).where(sql.id('id'), '=', id),
     );
     if (this.engine.locksRowsForWrites) {
       await this.writeLocked(table, query);
@@ -244,7 +237,7 @@ export class ContentRepository {
    */
   async findForWrite(table: string, id: string): Promise<StoredRow | undefined> {
     if (!this.engine.locksRowsForWrites) return this.findById(table, id);
-    const compiled = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement(`lock\u0000${table}`, [id], () =>
+    const compiled = this.compiledWrites.statement(`lock\u0000${table}`, [id], () =>
       this.db.selectFrom(table).selectAll().where(sql.id('id'), '=', id).forUpdate(),
     );
     const [row] = await this.run(compiled);
@@ -361,7 +354,11 @@ export class ContentRepository {
   }
 }
 
-/** The columns a write gives a value (Kysely leaves out those set to undefined). */
-function writtenColumns(row: StoredRow): string[] {
-  return Object.keys(row).filter((column) => row[column] !== undefined);
+/**
+ * What a write gives a value (Kysely leaves out columns set to undefined): the columns, joined as
+ * its statement's shape, their values in that order, and the row without the others.
+ */
+function written(row: StoredRow): { columns: string; values: unknown[]; given: StoredRow } {
+  const given = Object.fromEntries(Object.entries(row).filter(([, value]) => value !== undefined));
+  return { columns: Object.keys(given).join('\u0000'), values: Object.values(given), given };
 }

@@ -1,4 +1,5 @@
-import { CompiledQuery, type Generated, type Kysely, sql } from 'kysely';
+import { type Generated, type Kysely, sql } from 'kysely';
+import { compiledWritesOf } from './compiled-writes.js';
 import { sendLater } from './later-statements.js';
 import type { QuireDatabase } from './schema.js';
 
@@ -58,9 +59,6 @@ const REVISION_COLUMNS = [
   'changed_at',
 ] as const satisfies readonly (keyof Omit<RevisionRow, 'id'>)[];
 
-/** The revision insert's SQL by dialect adapter (compiled at the first insert). */
-const insertSql = new WeakMap<object, string>();
-
 /** A page: `limit` rows after skipping `offset`. */
 export interface Page {
   limit: number;
@@ -82,19 +80,15 @@ export class RevisionRepository {
   /** Records one revision (every row write does, inside its transaction). */
   async insert(revision: Omit<RevisionRow, 'id'>): Promise<void> {
     const parameters = REVISION_COLUMNS.map((column) => revision[column]);
-    // The statement is the same for every revision: it is built and compiled once per dialect, as
-    // Kysely building and compiling it cost more than SQLite running it (issue 13, write path).
-    const adapter = this.db.getExecutor().adapter;
-    let text = insertSql.get(adapter);
-    if (text === undefined) {
-      const values = Object.fromEntries(REVISION_COLUMNS.map((column, i) => [column, parameters[i]]));
-      text = this.db
+    // The statement is the same for every revision: compiled once per dialect (compiled-writes.ts).
+    const query = compiledWritesOf(this.db as unknown as Kysely<unknown>).statement('revision', parameters, () =>
+      this.db
         .insertInto(REVISIONS_TABLE)
-        .values(values as Omit<RevisionRow, 'id'>)
-        .compile().sql;
-      insertSql.set(adapter, text);
-    }
-    await this.db.executeQuery(sendLater(CompiledQuery.raw(text, parameters)));
+        .values(
+          Object.fromEntries(REVISION_COLUMNS.map((column, i) => [column, parameters[i]])) as Omit<RevisionRow, 'id'>,
+        ),
+    );
+    await this.db.executeQuery(sendLater(query));
   }
 
   /** Removes a row's revisions beyond its newest `keep` (`keep` >= 1: the newest always stays). */

@@ -49,7 +49,7 @@ function sqliteTransaction(raw: Database.Database): ConnectionTransaction {
   const journalInMemory = () => raw.exec('pragma temp_store = memory');
   const journalAsBefore = () => raw.exec('pragma temp_store = default');
   /** Runs `end` (it closes the transaction, or fails to open one), then puts temp storage back. */
-  const ending = (end: Database.Statement) => () => {
+  const thenAsBefore = (end: Database.Statement) => {
     try {
       end.run();
     } finally {
@@ -61,7 +61,7 @@ function sqliteTransaction(raw: Database.Database): ConnectionTransaction {
   return {
     begin: () => {
       journalInMemory();
-      ending(begin)();
+      thenAsBefore(begin);
     },
     savepoint: () => void savepoint.run(),
     release: () => void release.run(),
@@ -69,8 +69,8 @@ function sqliteTransaction(raw: Database.Database): ConnectionTransaction {
       rollbackTo.run();
       release.run();
     },
-    commit: ending(commit),
-    rollback: ending(rollback),
+    commit: () => thenAsBefore(commit),
+    rollback: () => thenAsBefore(rollback),
     get open() {
       return raw.inTransaction;
     },
