@@ -28,6 +28,9 @@ export interface SqliteOptions {
   nativeBinding?: string;
 }
 
+/** A statement that changes the schema (tested at every prepare: others fail at their first letter). */
+const SCHEMA_STATEMENT = /^\s*(?:alter|create|drop)\s/i;
+
 /** How many prepared statements to keep; the SQL shapes of a running server are few. */
 const STATEMENT_CACHE_SIZE = 500;
 
@@ -38,11 +41,21 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 export class SqliteStatements {
   private readonly cache = new Map<string, Database.Statement>();
+  private ddl = 0;
 
   constructor(private readonly raw: Database.Database) {}
 
+  /**
+   * How many schema statements (CREATE, ALTER, DROP) were prepared to run: after one, SQLite may
+   * prepare a statement again with other result columns (sqlite-row-shapes.ts reads them again).
+   */
+  get schemaChanges(): number {
+    return this.ddl;
+  }
+
   /** The prepared statement for `source`, prepared on first use. */
   prepare(source: string): Database.Statement {
+    if (SCHEMA_STATEMENT.test(source)) this.ddl++;
     let statement = this.cache.get(source);
     if (!statement) {
       statement = this.raw.prepare(source);

@@ -1,19 +1,21 @@
 import type Database from 'better-sqlite3';
 import { sharedChangeToken } from './change-token-sharing.js';
 import type { SqliteStatements } from './sqlite-dialect.js';
+import { SqliteRowShapes } from './sqlite-row-shapes.js';
 import type { ConnectionTransaction, StatementRunner } from './statement-runner.js';
 
 /**
  * The SQLite statement runner: statements from the connection's one statement cache (shared with
- * Kysely), and `PRAGMA data_version` as the external change token (SQLite changes it exactly when
- * another connection commits), shared by the reads of requests that arrived together
- * (change-token-sharing.ts says why that stays fresh).
+ * Kysely), rows made here from raw rows (sqlite-row-shapes.ts), and `PRAGMA data_version` as the
+ * external change token (SQLite changes it exactly when another connection commits), shared by the
+ * reads of requests that arrived together (change-token-sharing.ts says why that stays fresh).
  */
 export function sqliteStatementRunner(raw: Database.Database, statements: SqliteStatements): StatementRunner {
   const dataVersion = raw.prepare('pragma data_version').pluck();
+  const rows = new SqliteRowShapes(() => statements.schemaChanges);
   return {
     async all(sql, parameters) {
-      return statements.prepare(sql).all(...parameters) as Record<string, unknown>[];
+      return rows.all(statements.prepare(sql), parameters);
     },
     async run(sql, parameters) {
       return statements.prepare(sql).run(...parameters).changes;
