@@ -60,6 +60,15 @@ export async function versions(read: Read): Promise<{ schemaVersion: number; tot
   return { schemaVersion: Number(row.s), totalChanges: Number(row.c) };
 }
 
+/**
+ * The rows this connection has changed so far: `versions` without the schema's version, which
+ * costs the statement a read of the database (about 10 µs against 0.5).
+ */
+export async function totalChanges(read: Read): Promise<number> {
+  const [row] = await read('select total_changes() as c', []);
+  return Number(row.c);
+}
+
 /** The table's index when it is built and brought in step with the database, or null. */
 export async function inStep(query: MemorySearchQuery): Promise<TableState | null> {
   const { runner, table, columns } = query;

@@ -9,6 +9,7 @@ import { ContentRepository, type RowSelection } from './content-repository.js';
 import { openDatabase, type SqliteQuireDb } from './database.js';
 import type { MemorySearchQuery } from './engine.js';
 import { memoryIndexOf } from './sqlite-memory-search-state.js';
+import type { StatementRunner } from './statement-runner.js';
 
 const COLUMNS = ['title', 'slug'];
 const WORDS = [
@@ -209,6 +210,35 @@ describe('the in-memory search index on SQLite', { timeout: 120_000 }, () => {
     // Null would have sent it to the plain scan.
     expect(await counted).toBe(1);
     await expectSameAsScan(['qv']);
+  });
+
+  it('puts a page together again when this connection changed rows between its matches and its rows', async () => {
+    await untilMemoryAnswers();
+    const memory = database.engine.searchIndex.memory;
+    const page = { order: 'id', desc: false, limit: 20, offset: 0 };
+    const before = (await memory?.list(memoryQuery(['election']), page)) ?? [];
+    const changed = before[0]?.id as string;
+    expect(changed).toBeDefined();
+    // The same connection's runner, which changes the first match's title once, just before the
+    // page's rows are read (as a write committed between the two statements would).
+    let wrote = false;
+    const runner: StatementRunner = {
+      ...database.runner,
+      wraps: database.runner,
+      all: async (text, parameters) => {
+        if (!wrote && text.includes('json_each')) {
+          wrote = true;
+          database.raw.prepare('update news set title = ? where id = ?').run('retitled, no longer matching', changed);
+        }
+        return database.runner.all(text, parameters);
+      },
+    };
+    const after = (await memory?.list({ ...memoryQuery(['election']), runner }, page)) ?? [];
+    expect(wrote).toBe(true);
+    expect(after.map((row) => row.id)).not.toContain(changed);
+    expect(after.map((row) => row.id)).toEqual(
+      (await plain.list('news', search(['election']), page)).map((row) => row.id),
+    );
   });
 
   it('pages in id order as the plain scan does when ids stop following rowids', async () => {

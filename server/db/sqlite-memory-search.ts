@@ -4,7 +4,7 @@ import { countWithConditions, pageOfMatches, unsureRowsMatching } from './search
 import { rememberedMatches } from './search-memory-shared.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
 import { buildOf, endOf, rebuildIfWorn, unindexable, warm } from './sqlite-memory-search-build.js';
-import { inStep, type TableState, versions, viaRunner } from './sqlite-memory-search-state.js';
+import { inStep, type TableState, totalChanges, viaRunner } from './sqlite-memory-search-state.js';
 import { readViaKysely } from './sqlite-search-triggers.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -122,14 +122,16 @@ async function onIndex<T>(
 
 /**
  * Whether this connection changed nothing since the index was brought in step (an answer put
- * together from several statements is then one state's).
+ * together from several statements is then one state's). Rows only: a schema change meanwhile that
+ * changed no row (a trigger dropped for a bulk load, a column renamed) leaves the rows this answer
+ * read as they were, and the next search's `inStep` sees it.
  */
 async function unchanged(
   runner: StatementRunner,
   state: TableState,
   seen: { changes: number; version: number },
 ): Promise<boolean> {
-  return state.version === seen.version && (await versions(viaRunner(runner))).totalChanges === seen.changes;
+  return state.version === seen.version && (await totalChanges(viaRunner(runner))) === seen.changes;
 }
 
 function count(request: MemorySearchRequest): Promise<number | null> {
