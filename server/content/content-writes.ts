@@ -285,6 +285,7 @@ function committedReads(db: Kysely<QuireDatabase>, runner: StatementRunner, cach
     run: async (sql, parameters) =>
       cache.writing ? Number((await queued(sql, parameters)).numAffectedRows ?? 0) : runner.run(sql, parameters),
     externalChangeToken: () => runner.externalChangeToken(),
+    schemaChanges: runner.schemaChanges,
     transaction: runner.transaction,
     wraps: connectionRunner(runner),
   };

@@ -24,6 +24,8 @@ export interface TableState {
   stale: boolean;
   token: number;
   schemaVersion: number;
+  /** The runner's count of schema statements when `schemaVersion` was last read as it is (see `versionsSince`). */
+  schemaMark?: number;
   totalChanges: number;
   /** Rows to read again before answering (moved out of the pending table by a flush). */
   dirty: Set<number>;
@@ -69,6 +71,26 @@ export async function totalChanges(read: Read): Promise<number> {
   return Number(row.c);
 }
 
+/**
+ * `versions`, where the schema's version is read only when it may have moved since `state` last
+ * found it as built: when this connection has run a schema statement since (the runner counts
+ * them), or when the runner does not count them. Another connection's change is seen before, through
+ * the external change token. Searches ask at every answer; the schema's version costs a read of
+ * the database (about 10 µs, `total_changes()` alone 0.5).
+ */
+async function versionsSince(
+  runner: StatementRunner,
+  state: TableState,
+): Promise<{ schemaVersion: number; totalChanges: number }> {
+  const mark = runner.schemaChanges?.();
+  if (mark !== undefined && mark === state.schemaMark) {
+    return { schemaVersion: state.schemaVersion, totalChanges: await totalChanges(viaRunner(runner)) };
+  }
+  const seen = await versions(viaRunner(runner));
+  if (seen.schemaVersion === state.schemaVersion) state.schemaMark = mark;
+  return seen;
+}
+
 /** The table's index when it is built and brought in step with the database, or null. */
 export async function inStep(query: MemorySearchQuery): Promise<TableState | null> {
   const { runner, table, columns } = query;
@@ -81,7 +103,7 @@ export async function inStep(query: MemorySearchQuery): Promise<TableState | nul
     return null;
   }
   if (!state.ready) return null;
-  const seen = await versions(viaRunner(runner));
+  const seen = await versionsSince(runner, state);
   if (seen.schemaVersion !== state.schemaVersion) {
     state.stale = true;
     tables.delete(table);

@@ -21,6 +21,7 @@ export function sqliteStatementRunner(raw: Database.Database, statements: Sqlite
       return statements.prepare(sql).run(...parameters).changes;
     },
     externalChangeToken: sharedChangeToken(() => dataVersion.get() as number),
+    schemaChanges: () => statements.schemaChanges,
     transaction: sqliteTransaction(raw),
   };
 }

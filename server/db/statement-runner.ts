@@ -14,6 +14,11 @@ export interface StatementRunner {
    * committed a change since the last call; writes of this connection do not change it.
    */
   externalChangeToken(): number;
+  /**
+   * How many schema statements (CREATE, ALTER, DROP) this connection has been given to run, where
+   * the runner counts them (SQLite: sqlite-dialect.ts); another connection's are not counted.
+   */
+  readonly schemaChanges?: () => number;
   /** Transaction control on the runner's one connection (group commit: see ContentWrites). */
   readonly transaction: ConnectionTransaction;
   /**
