@@ -3,12 +3,18 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
+import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { importCommand } from '../import/import-command.js';
+import type { ImportRecord } from '../import/import-formats.js';
+import { importRows } from '../import/row-import.js';
 import { ContentRepository } from './content-repository.js';
+import { ContentTypeRepository } from './content-type-repository.js';
 import { openDatabase } from './database.js';
 import { searchPendingName } from './internal-names.js';
 
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let dir: string;
 let dbFile: string;
 
@@ -139,6 +145,41 @@ describe('SQLite bulk import into an empty table', () => {
       expect(other.prepare('select title from news order by rowid').pluck().all()).toEqual(['One', 'Two']);
     } finally {
       other.close();
+    }
+  });
+});
+
+describe('a bulk import on a connection that searches', () => {
+  it("keeps the connection's in-memory search index in step (the insert trigger dropped for the load)", async () => {
+    await runImport([row('Existing alpha'), row('Existing beta')]);
+    const database = await openDatabase(dbFile);
+    try {
+      const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+      await registry.reload();
+      const news = registry.requireByTable('news');
+      const reader = new ContentRepository(database.db, database.engine, database.runner);
+      const memory = database.engine.searchIndex.memory;
+      const query = (keyword: string) => ({
+        db: database.db as unknown as Kysely<unknown>,
+        runner: database.runner,
+        table: 'news',
+        columns: news.searchColumns,
+        keywords: [keyword],
+        equals: [],
+      });
+      // The index is built on this connection, and answers.
+      for (let i = 0; i < 400 && (await memory?.count(query('alpha'))) !== 1; i++) await sleep(5);
+      expect(await memory?.count(query('alpha'))).toBe(1);
+      const records: ImportRecord[] = [0, 1, 2].map((n) => ({ line: n + 1, fields: row(`Imported zebra ${n}`) }));
+      const result = await importRows(database, registry, news, records, {
+        editorName: 'import',
+      });
+      expect(result.refused).toBe(0);
+      const selection = { equals: [], search: { columns: news.searchColumns, keywords: ['zebra'] } };
+      expect(await reader.count('news', selection)).toBe(3);
+      expect(await memory?.count(query('zebra'))).not.toBe(0);
+    } finally {
+      await database.close();
     }
   });
 });

@@ -47,14 +47,17 @@ export async function runBulkImport(
     .get(insertTrigger) as string | undefined;
   const isEmpty = raw.prepare(`select not exists (select 1 from ${quote(table)})`).pluck();
   const journal = isEmpty.get() === 1 ? rollbackJournalIfAlone(raw) : false;
+  // Schema statements through the statement runner, which counts them: the connection's in-memory
+  // search indexes then see the trigger dropped and made again (sqlite-memory-search-state.ts).
+  const schema = (text: string) => database.runner.run(text, []);
   raw.exec('begin immediate');
   let committed = false;
   try {
-    if (trigger) raw.exec(`drop trigger ${quote(insertTrigger)}`);
+    if (trigger) await schema(`drop trigger ${quote(insertTrigger)}`);
     // Asked again inside the transaction: another process may have written since.
     const empty = isEmpty.get() === 1;
     const deferred = empty ? deferredIndexes(raw, table, lookupColumns) : [];
-    for (const plan of deferred) raw.exec(`drop index ${quote(plan.name)}`);
+    for (const plan of deferred) await schema(`drop index ${quote(plan.name)}`);
     const db = database.db as unknown as Kysely<unknown>;
     const writer = empty
       ? memoryBulkWriter(db, raw, table, columns, lookupColumns)
@@ -63,9 +66,9 @@ export async function runBulkImport(
     if (commit) {
       writer.finish();
       const indexing = performance.now();
-      for (const plan of deferred) raw.exec(plan.sql);
+      for (const plan of deferred) await schema(plan.sql);
       if (timings && deferred.length > 0) timings.indexMs = performance.now() - indexing;
-      if (trigger) raw.exec(trigger);
+      if (trigger) await schema(trigger);
       raw.exec('commit');
       committed = true;
     }
