@@ -47,7 +47,8 @@ export class SqliteStatements {
 
   /**
    * How many schema statements (CREATE, ALTER, DROP) were prepared to run: after one, SQLite may
-   * prepare a statement again with other result columns (sqlite-row-shapes.ts reads them again).
+   * prepare a statement again with other result columns (sqlite-row-shapes.ts reads them again),
+   * and the in-memory search reads the schema's version again (sqlite-memory-search-state.ts).
    */
   get schemaChanges(): number {
     return this.ddl;
