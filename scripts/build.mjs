@@ -37,30 +37,29 @@ function run(command, args, env = {}) {
 }
 
 /**
- * The server process (`quire serve`'s child, server/process/server-entry.ts) as one ES module file
- * in dist/server/bundle/: loading ~480 modules one by one was most of its start (issue 13). Code
- * loaded only on demand (PostgreSQL's modules) stays in chunks of its own, so a SQLite server does
- * not load it. better-sqlite3 (native) and pg (loaded only for PostgreSQL) stay packages. tsc's
- * dist/ stays as it is for the `quire` entry, the desktop app and the tests that import modules.
+ * The server process (`quire serve`'s child) as one CommonJS file, dist/server/bundle/server.cjs,
+ * which dist/server/process/server-bundle-main.js runs with V8's code cache (code-cache.ts says why
+ * CommonJS). Loading ~480 modules one by one was most of its start (issue 13). Code imported on
+ * demand (PostgreSQL's modules) is in the file but runs only when imported. better-sqlite3 (native)
+ * and pg (loaded only for PostgreSQL) stay packages. tsc's dist/ stays as it is for the `quire`
+ * entry, the desktop app and the tests that import modules.
  */
 async function bundleServer() {
   const { build } = await import('esbuild');
   const outdir = join(root, 'dist', 'server', 'bundle');
   rmSync(outdir, { recursive: true, force: true });
   await build({
-    entryPoints: [join(root, 'server', 'cli.ts')],
-    outdir,
+    entryPoints: [join(root, 'server', 'process', 'server-bundle.ts')],
+    outfile: join(outdir, 'server.cjs'),
     bundle: true,
-    splitting: true,
-    format: 'esm',
+    format: 'cjs',
     platform: 'node',
     target: 'node20',
     sourcemap: true,
     external: ['better-sqlite3', 'pg'],
-    // The CommonJS packages inside (express...) require Node's modules.
-    banner: {
-      js: "import { createRequire as quireCreateRequire } from 'node:module'; const require = quireCreateRequire(import.meta.url);",
-    },
+    // The modules were ES modules, strict throughout, and read their own URL (import.meta.url).
+    define: { 'import.meta.url': 'quireBundleUrl' },
+    banner: { js: "'use strict';\nconst quireBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
     logLevel: 'warning',
   });
 }

@@ -39,11 +39,22 @@ export function dropOutputOnClosedPipe(stream: NodeJS.WritableStream): void {
   });
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
-if (invokedDirectly) {
+/** Whether runCommandLine ran (the bundle's entry calls it, and so does this module when run as the script). */
+let commandLineRan = false;
+
+/**
+ * Runs `quire` with `argv` as this process's command, once: its exit code set when it ends (a server
+ * keeps running).
+ */
+export function runCommandLine(argv: string[]): void {
+  if (commandLineRan) return;
+  commandLineRan = true;
   dropOutputOnClosedPipe(process.stdout);
   dropOutputOnClosedPipe(process.stderr);
-  run(process.argv.slice(2)).then((code) => {
+  void run(argv).then((code) => {
     if (code >= 0) process.exitCode = code;
   });
 }
+
+const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
+if (invokedDirectly) runCommandLine(process.argv.slice(2));

@@ -15,10 +15,14 @@ describe('the script the server process runs', () => {
     dir = null;
   });
 
-  /** A built server folder: process/server-entry.js, cli-commands.js and maybe the bundle, with mtimes. */
+  /**
+   * A built server folder: process/server-entry.js, process/server-bundle-main.js, cli-commands.js
+   * and maybe the bundle, with mtimes.
+   */
   function built(files: Record<string, number>): string {
     dir = mkdtempSync(join(tmpdir(), 'quire-entry-'));
-    for (const [file, seconds] of Object.entries({ 'process/server-entry.js': 1, ...files })) {
+    const always = { 'process/server-entry.js': 1, 'process/server-bundle-main.js': 1 };
+    for (const [file, seconds] of Object.entries({ ...always, ...files })) {
       const path = join(dir, file);
       mkdirSync(dirname(path), { recursive: true });
       writeFileSync(path, '');
@@ -27,15 +31,15 @@ describe('the script the server process runs', () => {
     return pathToFileURL(join(dir, 'process', 'server-entry.js')).href;
   }
 
-  it('is the bundle when the build wrote one after the compiled modules', () => {
-    const here = built({ 'cli-commands.js': 100, 'bundle/cli.js': 101 });
-    expect(serverEntryScript('/given/cli.js', here)).toBe(join(dir as string, 'bundle', 'cli.js'));
+  it('is the module running the bundle when the build wrote one after the compiled modules', () => {
+    const here = built({ 'cli-commands.js': 100, 'bundle/server.cjs': 101 });
+    expect(serverEntryScript('/given/cli.js', here)).toBe(join(dir as string, 'process', 'server-bundle-main.js'));
   });
 
   it('is the given script without a bundle (the sources under tsx) or with one older than tsc output', () => {
     expect(serverEntryScript('/given/cli.js', built({ 'cli-commands.js': 100 }))).toBe('/given/cli.js');
     rmSync(dir as string, { recursive: true, force: true });
-    const stale = built({ 'cli-commands.js': 200, 'bundle/cli.js': 100 });
+    const stale = built({ 'cli-commands.js': 200, 'bundle/server.cjs': 100 });
     expect(serverEntryScript('/given/cli.js', stale)).toBe('/given/cli.js');
   });
 });
@@ -70,8 +74,8 @@ describe('node-postgres', () => {
 
 const built = resolve(server, '..', 'dist', 'server');
 const bundleBuilt =
-  existsSync(join(built, 'bundle', 'cli.js')) &&
-  statSync(join(built, 'bundle', 'cli.js')).mtimeMs >= statSync(join(built, 'cli-commands.js')).mtimeMs;
+  existsSync(join(built, 'bundle', 'server.cjs')) &&
+  statSync(join(built, 'bundle', 'server.cjs')).mtimeMs >= statSync(join(built, 'cli-commands.js')).mtimeMs;
 
 // The built copy: needs `node scripts/build.mjs` (npm test's e2e and CLI suites build it too).
 describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
@@ -108,11 +112,11 @@ describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
     const body = (await response.json()) as { count: number; content_types: unknown[] };
     expect(body.content_types).toHaveLength(body.count);
     if (process.platform === 'linux') {
-      // The supervisor's one child is the bundle, not the compiled modules.
+      // The supervisor's one child runs the bundle, not the compiled modules.
       const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
       expect(kids).toHaveLength(1);
       const command = readFileSync(`/proc/${kids[0]}/cmdline`, 'utf8').split('\0');
-      expect(command).toContain(join(built, 'bundle', 'cli.js'));
+      expect(command).toContain(join(built, 'process', 'server-bundle-main.js'));
     }
   }, 30_000);
 });
