@@ -55,12 +55,6 @@ import {
 /** Starts every file (and changes when the format does). */
 const MAGIC = 'quire postgres search index 3';
 /**
- * An index with more rows written since its build than this share of its rows is not saved (as on
- * SQLite: the next start builds it compact instead of loading an overlay that only grows).
- */
-const MAX_WRITTEN_SHARE = 0.25;
-
-/**
  * Where and from what size a database's indexes are saved, with the database's identity in its
  * cluster (the cluster's system identifier and the database's oid: fixed while it is open).
  */
@@ -186,7 +180,10 @@ export async function saveSearchIndexes(db: Kysely<unknown>, only?: string): Pro
   for (const [table, state] of [...database.tables]) {
     if (only !== undefined && table !== only) continue;
     const { index } = state;
-    if (index.rows < keep.minRows || index.writtenSinceBuild > index.rows * MAX_WRITTEN_SHARE) continue;
+    // Saved however many rows were written since the build, as on SQLite (saveSearchIndexes in
+    // sqlite-memory-search-build.ts): the next start answers with it and builds it again in the
+    // background once many were (postgres-memory-search.ts).
+    if (index.rows < keep.minRows) continue;
     // The clock before the snapshot: the file's age is never less than the snapshot's.
     const savedAt = Number((await sql<{ now: number }>`select ${clockNow()} as now`.execute(db)).rows[0].now);
     if (!(await catchUp(db, table, state)) || database.tables.get(table) !== state) continue;

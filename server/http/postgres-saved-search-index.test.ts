@@ -41,6 +41,7 @@ interface Modelled {
 describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(postgres)}`, () => {
   const database = useTestDatabase(postgres.url);
   const other = useTestDatabase(postgres.url);
+  const worn = useTestDatabase(postgres.url);
   let dir: string;
   const servers: PostgresTestServer[] = [];
   /** The rows of `news` in the first database, as the servers answered their writes. */
@@ -145,6 +146,35 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     await expectScanned(c, 'plover');
     await c.close();
     await b.close();
+  }, 60_000);
+
+  it('is saved however many rows were written since its build, and read back by the next server', async () => {
+    const post = async (server: PostgresTestServer, title: string) => {
+      const created = await callApi(server, 'POST', '/cms/news', {
+        title,
+        status: 'draft',
+        published_at: '2025-01-01 10:00:00',
+      });
+      expect(created.status).toBe(201);
+    };
+    const count = async (server: PostgresTestServer, keyword: string) =>
+      (await callApi(server, 'GET', `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}&limit=1`)).body
+        .filtered as number;
+    const first = await start(worn());
+    for (let i = 0; i < 40; i++) await post(first, `Heron ${i}`);
+    await builtForTests(dbOf(first), 'news');
+    // 20 of 60 rows written since the build, more than a quarter: a stop saved nothing then (below
+    // a fifth and a thousand, no build again in the background).
+    for (let i = 0; i < 20; i++) await post(first, `Bittern ${i}`);
+    expect(await count(first, 'bittern')).toBe(20);
+    await first.close();
+
+    const second = await start(worn());
+    await buildsSettledForTests(dbOf(second));
+    expect(savedIndexesReadForTests(dbOf(second))).toBe(1);
+    expect(await count(second, 'heron')).toBe(40);
+    expect(await count(second, 'bittern')).toBe(20);
+    await second.close();
   }, 60_000);
 
   it('is not read back for another database, nor after the search table was made again', async () => {
