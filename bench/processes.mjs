@@ -58,7 +58,8 @@ export async function startServer(name, command, commandArgs, probe, timeoutMs, 
       const response = await fetch(probe);
       if (response.ok) {
         await response.arrayBuffer();
-        return { child, startMs: performance.now() - started, spawnedAt: started };
+        // `stderr()`: what it has written there so far (a server's messages, such as a search index not saved).
+        return { child, startMs: performance.now() - started, spawnedAt: started, stderr: () => errors };
       }
     } catch {}
     if (performance.now() - started > timeoutMs) {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cpuMeter, cpuMsOf, nodeStartLine, postgresPids } from './processes.mjs';
+import { cpuMeter, cpuMsOf, freePort, nodeStartLine, postgresPids, startServer, stop } from './processes.mjs';
 
 /** The bench's line on how long a bare Node process takes to start (bench/processes.mjs). */
 describe('nodeStartLine', () => {
@@ -32,5 +32,16 @@ describe('cpuMeter', () => {
   it("finds PostgreSQL by its processes' name, and reads nothing of a process that is gone", () => {
     for (const pid of postgresPids()) expect(readFileSync(`/proc/${pid}/comm`, 'utf8').trim()).toBe('postgres');
     expect(cpuMsOf(2 ** 22 + 1)).toBeNull();
+  });
+});
+
+describe('startServer', () => {
+  it('keeps what the server writes to stderr, for the log once it has stopped', async () => {
+    const port = await freePort();
+    const script = `process.stderr.write('The search index was not saved: because\\n');
+      require('node:http').createServer((_, res) => res.end('ok')).listen(${port}, '127.0.0.1');`;
+    const server = await startServer('said', process.execPath, ['-e', script], `http://127.0.0.1:${port}/`, 10_000);
+    await stop(server.child);
+    expect(server.stderr()).toContain('The search index was not saved: because');
   });
 });

@@ -334,14 +334,28 @@ async function measureQuire(engine, database, figures, n) {
     const stopping = performance.now();
     await stop(quire.child);
     log(`${engine}: quire stopped in ${Math.round(performance.now() - stopping)} ms`);
+    logServerMessages(engine, quire);
   }
   {
     log(`${engine}: quire again, on the search index its stop saved`);
     const again = await startQuire(engine, database);
     await stop(again.quire.child);
+    logServerMessages(engine, again.quire);
     figures.restart = again.start;
   }
   return results;
+}
+
+/**
+ * What a stopped server wrote to stderr, in the log: a clean stop that could not save its search
+ * index says so there, and a restart that then builds the index is explained by it.
+ */
+function logServerMessages(engine, quire) {
+  const lines = quire
+    .stderr()
+    .split('\n')
+    .filter((line) => line.trim() !== '' && !line.startsWith('Stopping Quire'));
+  for (const line of lines.slice(-20)) log(`${engine}: quire said: ${line}`);
 }
 
 /** A run's CPU time a request, as a log line's end. */
