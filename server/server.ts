@@ -127,7 +127,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
               error instanceof Error ? error.message : error,
             ),
         },
-        searchSnapshots: { ...minRows, onFailure: notSaved },
+        searchSnapshots: {
+          ...minRows,
+          onFailure: notSaved,
+          onUnused: (table, reason) =>
+            log(
+              'The saved search index was not used (the first search waits for it to be built):',
+              `${table}: ${reason}`,
+            ),
+        },
       });
   let server: Server;
   let services: Services;

@@ -16,7 +16,7 @@ import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
 import { saveSearchIndexes } from './sqlite-memory-search-build.js';
-import { keepSearchSnapshots, snapshotFolder } from './sqlite-search-snapshot.js';
+import { keepSearchSnapshots, type SnapshotUnused, snapshotFolder } from './sqlite-search-snapshot.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -75,9 +75,10 @@ export interface OpenSqliteOptions extends SqliteOptions {
   /**
    * Save the in-memory search indexes of tables of `minRows` rows up (default SNAPSHOT_MIN_ROWS) when
    * the database closes, and read them back at the next start instead of building them
-   * (sqlite-search-snapshot.ts): for a server. `onFailure` hears why one could not be saved.
+   * (sqlite-search-snapshot.ts): for a server. `onFailure` hears why one could not be saved,
+   * `onUnused` why a saved one was not read back (its first search then waits for a build).
    */
-  searchSnapshots?: { minRows?: number; onFailure?: (error: unknown) => void };
+  searchSnapshots?: { minRows?: number; onFailure?: (error: unknown) => void; onUnused?: SnapshotUnused };
 }
 
 /**
@@ -98,7 +99,7 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
       : null;
   const runner = sqliteStatementRunner(raw, statements);
   if (snapshots && saved) {
-    keepSearchSnapshots(runner, snapshotFolder(file), snapshots.minRows ?? SNAPSHOT_MIN_ROWS);
+    keepSearchSnapshots(runner, snapshotFolder(file), snapshots.minRows ?? SNAPSHOT_MIN_ROWS, snapshots.onUnused);
     // Saved indexes are loaded now, in the background, while the server gets ready to listen: the
     // first search then finds them loaded (a table's first read would start it later).
     void saved.then((tables) => {

@@ -160,7 +160,9 @@ async function loaded(read: Read, query: MemorySearchQuery, state: TableState, t
   const { runner, table, columns } = query;
   const snapshots = snapshotsOf(runner);
   if (!snapshots) return false;
-  const saved = await loadSnapshot(read, snapshots.folder, table, columns);
+  const saved = await loadSnapshot(read, snapshots.folder, table, columns, (reason) =>
+    snapshots.onUnused?.(table, reason),
+  );
   if (!saved) return false;
   if (state.stale || tables.get(table) !== state) return true;
   state.index = saved.index;

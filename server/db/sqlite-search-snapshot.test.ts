@@ -18,6 +18,8 @@ const KEYWORDS = [['a'], ['über'], ['caf'], ['tion'], ['ss'], ['😀'], ['alpha
 let dir: string;
 let file: string;
 let open: SqliteQuireDb | null = null;
+/** Why saved indexes were not read back, as the database told (see OpenSqliteOptions.searchSnapshots). */
+let unused: string[] = [];
 
 const search = (keywords: string[]): RowSelection => ({ equals: [], search: { columns: COLUMNS, keywords } });
 
@@ -50,7 +52,9 @@ function insert(raw: Database.Database, n: number, title: string | null): void {
 }
 
 async function start(): Promise<SqliteQuireDb> {
-  open = await openDatabase(file, { searchSnapshots: { minRows: 100 } });
+  open = await openDatabase(file, {
+    searchSnapshots: { minRows: 100, onUnused: (table, reason) => unused.push(`${table}: ${reason}`) },
+  });
   return open;
 }
 
@@ -87,6 +91,7 @@ async function expectSameAsScan(database: SqliteQuireDb): Promise<void> {
 const savedFiles = () => (existsSync(snapshotFolder(file)) ? readdirSync(snapshotFolder(file)) : []);
 
 beforeEach(async () => {
+  unused = [];
   dir = mkdtempSync(join(tmpdir(), 'quire-search-snapshot-'));
   file = join(dir, 'content.sqlite');
   const database = await start();
@@ -117,6 +122,7 @@ describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
     expect(await ready(database)).toEqual({ ready: true, loaded: true });
     // Deleted as it was read: a crash from now on leaves no file to describe a database that moved on.
     expect(savedFiles()).toEqual([]);
+    expect(unused).toEqual([]);
     await expectSameAsScan(database);
     // The loaded index goes on taking writes.
     database.raw.prepare(`update news set title = 'zulu café' where id = 'row-00011'`).run();
@@ -144,6 +150,7 @@ describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
     });
     const database = await start();
     expect(await ready(database)).toEqual({ ready: true, loaded: false });
+    expect(unused).toEqual(['news: a search flush ran on the database after it was saved']);
     expect(savedFiles()).toEqual([]);
     await expectSameAsScan(database);
   });
@@ -152,6 +159,7 @@ describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
     elsewhere((raw) => raw.exec('create table other (a)'));
     let database = await start();
     expect(await ready(database)).toEqual({ ready: true, loaded: false });
+    expect(unused).toEqual(['news: the database schema changed since it was saved']);
     await expectSameAsScan(database);
     await stop();
 
@@ -167,6 +175,10 @@ describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
     database = await start();
     expect(await ready(database)).toEqual({ ready: true, loaded: false });
     await expectSameAsScan(database);
+    expect(unused.slice(1)).toEqual([
+      'news: its file is damaged or of another version',
+      'news: its file is damaged or of another version',
+    ]);
   });
 
   it('are written however many rows were written since the build: the next start answers with it and builds it again behind it', async () => {

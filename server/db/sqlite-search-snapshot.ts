@@ -39,16 +39,34 @@ export function snapshotFolder(file: string): string {
   return `${file}-search-index`;
 }
 
-/** Where a connection's indexes are saved (set for servers: see OpenSqliteOptions.searchSnapshots). */
-const folders = new WeakMap<StatementRunner, { folder: string; minRows: number }>();
+/** Told why a saved index was not read back (its table, the reason): the first search then waits for a build. */
+export type SnapshotUnused = (table: string, reason: string) => void;
 
-/** Saves the indexes of the runner's connection in `folder` at a clean stop (those of `minRows` rows up). */
-export function keepSearchSnapshots(runner: StatementRunner, folder: string, minRows: number): void {
-  folders.set(runner, { folder, minRows });
+/** Where a connection's indexes are saved, and who hears of one not read back. */
+interface Keeping {
+  folder: string;
+  minRows: number;
+  onUnused?: SnapshotUnused;
+}
+
+/** Where a connection's indexes are saved (set for servers: see OpenSqliteOptions.searchSnapshots). */
+const folders = new WeakMap<StatementRunner, Keeping>();
+
+/**
+ * Saves the indexes of the runner's connection in `folder` at a clean stop (those of `minRows` rows
+ * up); `onUnused` hears why a saved one was not read back.
+ */
+export function keepSearchSnapshots(
+  runner: StatementRunner,
+  folder: string,
+  minRows: number,
+  onUnused?: SnapshotUnused,
+): void {
+  folders.set(runner, { folder, minRows, onUnused });
 }
 
 /** Where and from what size the runner's indexes are saved, or undefined when they are not. */
-export function snapshotsOf(runner: StatementRunner): { folder: string; minRows: number } | undefined {
+export function snapshotsOf(runner: StatementRunner): Keeping | undefined {
   return folders.get(connectionRunner(runner));
 }
 
@@ -99,44 +117,53 @@ export async function saveSnapshot(
 
 /**
  * The saved index of `table` for `columns`, when its file is there and still describes the table
- * (see the module comment), else null. The file is gone afterwards either way. `read` runs reads on
- * the connection the index serves.
+ * (see the module comment), else null; `unused` hears why a file that was there was not used. The
+ * file is gone afterwards either way. `read` runs reads on the connection the index serves.
  */
 export async function loadSnapshot(
   read: SchemaRead,
   folder: string,
   table: string,
   columns: readonly string[],
+  unused: (reason: string) => void = () => {},
 ): Promise<SavedIndex | null> {
   const path = snapshotPath(folder, table);
   const file = await savedFile(path);
   if (file === null) return null;
+  const notUsed = (reason: string) => {
+    unused(reason);
+    return null;
+  };
   try {
     await rm(path);
   } catch {
-    return null;
+    return notUsed('its file could not be deleted');
   }
+  const damaged = 'its file is damaged or of another version';
   try {
     const input = new SnapshotReader(file.buffer, file.tail);
-    if (input.string() !== MAGIC) return null;
+    if (input.string() !== MAGIC) return notUsed(damaged);
     const marker = input.f64();
     const schemaVersion = input.f64();
-    if (input.string() !== table) return null;
+    if (input.string() !== table) return notUsed(damaged);
     const saved: string[] = [];
     for (let count = input.u32(); count > 0; count--) saved.push(input.string());
-    if (saved.length !== columns.length || saved.some((column, i) => column !== columns[i])) return null;
+    if (saved.length !== columns.length || saved.some((column, i) => column !== columns[i])) {
+      return notUsed('the searched columns changed since it was saved');
+    }
     const idOrderHolds = input.u32() === 1;
     const [row] = await read(
       `select (select schema_version from pragma_schema_version) as v,
         exists (select 1 from ${quote(searchPendingName(table))} where rowid = ?) as marked`,
       [marker],
     );
-    if (Number(row?.v) !== schemaVersion || Number(row?.marked) !== 1) return null;
+    if (Number(row?.v) !== schemaVersion) return notUsed('the database schema changed since it was saved');
+    if (Number(row?.marked) !== 1) return notUsed('a search flush ran on the database after it was saved');
     const index = MemorySearchIndex.read(input);
-    if (!input.done) return null;
+    if (!input.done) return notUsed(damaged);
     return { index, columns: saved, idOrderHolds };
   } catch (error) {
-    if (error instanceof SnapshotFormatError || error instanceof RangeError) return null;
+    if (error instanceof SnapshotFormatError || error instanceof RangeError) return notUsed(damaged);
     throw error;
   }
 }

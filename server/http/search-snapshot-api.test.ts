@@ -1,4 +1,5 @@
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireSqlite } from '../db/database.js';
@@ -58,5 +59,24 @@ describe.skipIf(testEngine() !== 'sqlite')('the saved search index (SQLite)', ()
       loaded: true,
     });
     expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
+  });
+  it('says why a saved index was not read back, and answers the same after building it', async () => {
+    const first = await startTestServer({ searchSnapshotMinRows: 10 });
+    for (let i = 0; i < 20; i++) {
+      const created = await request(first, 'POST', '/cms/news', {
+        body: { title: `${TITLES[i % TITLES.length]} ${i}`, status: 'draft', published_at: '2025-01-01 10:00:00' },
+      });
+      expect(created.response.status).toBe(201);
+    }
+    const before = await searchIds(first, 'harbour');
+    await first.stop();
+    const folder = snapshotFolder(requireSqlite(first.database, 'this test').file);
+    const [name] = readdirSync(folder);
+    writeFileSync(join(folder, name), 'not an index');
+
+    const second = await startTestServer({ ...reopenOptions(first), searchSnapshotMinRows: 10 });
+    servers.push(second);
+    expect(await searchIds(second, 'harbour')).toEqual(before);
+    expect(second.errors).toEqual(['news: its file is damaged or of another version']);
   });
 });
