@@ -110,12 +110,15 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       'The search index was not saved (the next start builds it again):',
       error instanceof Error ? error.message : error,
     );
+  const notRead = (table: string, reason: string) =>
+    log('The saved search index was not used (the first search waits for it to be built):', `${table}: ${reason}`);
   const database: QuireDb = options.postgres
     ? await openPostgresDatabase(options.postgres, {
         searchSnapshots: {
           folder: options.searchSnapshotDir ?? defaultSearchIndexDir(),
           ...minRows,
           onFailure: notSaved,
+          onUnused: notRead,
         },
       })
     : await openDatabase(options.dbFile, {
@@ -130,11 +133,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         searchSnapshots: {
           ...minRows,
           onFailure: notSaved,
-          onUnused: (table, reason) =>
-            log(
-              'The saved search index was not used (the first search waits for it to be built):',
-              `${table}: ${reason}`,
-            ),
+          onUnused: notRead,
         },
       });
   let server: Server;

@@ -10,13 +10,13 @@ import type { PostgresPoolOptions } from './postgres-connection.js';
 import type { StatementNames } from './postgres-statement-names.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
 import type { QuireDatabase } from './schema.js';
-import { readSavedTables, SNAPSHOT_MIN_ROWS } from './search-snapshot-files.js';
+import { readSavedTables, SNAPSHOT_MIN_ROWS, type SnapshotUnused } from './search-snapshot-files.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
 import { saveSearchIndexes } from './sqlite-memory-search-build.js';
-import { keepSearchSnapshots, type SnapshotUnused, snapshotFolder } from './sqlite-search-snapshot.js';
+import { keepSearchSnapshots, snapshotFolder } from './sqlite-search-snapshot.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
@@ -133,9 +133,15 @@ export interface OpenPostgresOptions extends PostgresPoolOptions {
    * Save the in-memory search indexes of tables of `minRows` rows up (default SNAPSHOT_MIN_ROWS) in
    * a folder of `folder` when the database closes, and read them back at the next start instead of
    * building them (postgres-search-snapshot.ts): for a server, and for `quire import`. `onFailure`
-   * hears why they could not be saved.
+   * hears why they could not be saved, `onUnused` why a saved one was not read back (its first
+   * search then waits for a build).
    */
-  searchSnapshots?: { folder: string; minRows?: number; onFailure?: (error: unknown) => void };
+  searchSnapshots?: {
+    folder: string;
+    minRows?: number;
+    onFailure?: (error: unknown) => void;
+    onUnused?: SnapshotUnused;
+  };
 }
 
 /**
@@ -175,7 +181,12 @@ export async function openPostgresDatabase(
   if (saving) {
     const untyped = db as unknown as Kysely<unknown>;
     try {
-      const tables = await snapshots.keepSearchIndexes(untyped, saving.folder, saving.minRows ?? SNAPSHOT_MIN_ROWS);
+      const tables = await snapshots.keepSearchIndexes(
+        untyped,
+        saving.folder,
+        saving.minRows ?? SNAPSHOT_MIN_ROWS,
+        saving.onUnused,
+      );
       // Loaded now, in the background, while the server gets ready to listen.
       for (const table of tables) postgresEngine.searchIndex.memory?.warm(untyped, undefined, table);
       // A failure to save costs the next start a build, nothing more.

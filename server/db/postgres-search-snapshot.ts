@@ -20,8 +20,10 @@ import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
 import {
+  DAMAGED_SNAPSHOT,
   readSavedTables,
   SNAPSHOT_MIN_ROWS,
+  type SnapshotUnused,
   savedFile,
   snapshotPath,
   writeSnapshotFile,
@@ -56,13 +58,15 @@ import {
 const MAGIC = 'quire postgres search index 3';
 /**
  * Where and from what size a database's indexes are saved, with the database's identity in its
- * cluster (the cluster's system identifier and the database's oid: fixed while it is open).
+ * cluster (the cluster's system identifier and the database's oid: fixed while it is open), and
+ * who hears why a saved one was not read back.
  */
 interface Keeping {
   folder: string;
   minRows: number;
   system: string;
   database: string;
+  onUnused?: SnapshotUnused;
 }
 
 const keeping = new WeakMap<Kysely<unknown>, Keeping>();
@@ -85,11 +89,16 @@ async function keepingIn(db: Kysely<unknown>, root: string, minRows: number): Pr
 
 /**
  * Has `db`'s indexes of `minRows` rows up saved in `root` (`saveSearchIndexes`), and read back
- * instead of built. Returns the tables with a saved index, whose files are read from now on: warm
- * them, and the first search finds them loaded.
+ * instead of built; `onUnused` hears why a saved one was not read back. Returns the tables with a
+ * saved index, whose files are read from now on: warm them, and the first search finds them loaded.
  */
-export async function keepSearchIndexes(db: Kysely<unknown>, root: string, minRows: number): Promise<string[]> {
-  const keep = await keepingIn(db, root, minRows);
+export async function keepSearchIndexes(
+  db: Kysely<unknown>,
+  root: string,
+  minRows: number,
+  onUnused?: SnapshotUnused,
+): Promise<string[]> {
+  const keep = { ...(await keepingIn(db, root, minRows)), onUnused };
   keeping.set(db, keep);
   stateOf(db).load = (table, columns) => loadSearchIndex(db, table, columns);
   return readSavedTables(keep.folder);
@@ -228,7 +237,8 @@ async function writtenSince(db: Kysely<unknown>, table: string, snapshot: string
 
 /**
  * The saved index of `table` for `columns`, when its file is there and may be brought in step
- * (see the module comment), else null. The file stays: other servers may read it too.
+ * (see the module comment), else null; the keeping's `onUnused` hears why a file that was there was
+ * not used. The file stays: other servers may read it too.
  */
 async function loadSearchIndex(
   db: Kysely<unknown>,
@@ -239,28 +249,50 @@ async function loadSearchIndex(
   if (!keep) return null;
   const saved = await savedFile(snapshotPath(keep.folder, table));
   if (saved === null) return null;
+  const notUsed = (reason: string) => {
+    keep.onUnused?.(table, reason);
+    return null;
+  };
   try {
     const input = new SnapshotReader(saved.buffer, saved.tail);
     const header = readSavedHeader(input);
-    if (!header || header.table !== table || !sameColumns(header.columns, columns)) return null;
+    if (!header || header.table !== table) return notUsed(DAMAGED_SNAPSHOT);
+    if (!sameColumns(header.columns, columns)) return notUsed('the searched columns changed since it was saved');
     const { side, snapshot, number, savedAt } = header;
-    if (header.system !== keep.system || header.database !== keep.database) return null;
+    if (header.system !== keep.system || header.database !== keep.database) {
+      return notUsed('it was saved for another database');
+    }
     const { rows } = await sql<{ side: string | null; now: number }>`select
       to_regclass(${quote(searchTextName(table))})::oid::text as side, ${clockNow()} as now`.execute(db);
     const age = Number(rows[0].now) - savedAt;
-    if (rows[0].side !== side || !(age >= 0 && age < MAX_STEP_AGE_MS)) return null;
+    if (rows[0].side !== side) return notUsed('its search table was made again since it was saved');
+    if (!(age >= 0 && age < MAX_STEP_AGE_MS)) {
+      return notUsed(
+        `it was saved ${describeAge(age)} by the database's clock (it is trusted for ${describeAge(MAX_STEP_AGE_MS, '')})`,
+      );
+    }
     const index = MemorySearchIndex.read(input);
     const sequence = IdSequence.read(input);
     const values = ValueColumns.read(input);
-    if (!input.done) return null;
+    if (!input.done) return notUsed(DAMAGED_SNAPSHOT);
     // Rows written since by the thousand (an import by another process, say): taken in one by one
     // they would cost more than a build, and leave an index no longer compact.
-    if ((await writtenSince(db, table, snapshot)) > index.rows * REBUILD_SHARE + REBUILD_MIN) return null;
+    const written = await writtenSince(db, table, snapshot);
+    if (written > index.rows * REBUILD_SHARE + REBUILD_MIN) {
+      return notUsed(`${written} rows were written since it was saved (building it again is quicker)`);
+    }
     return inStepAt({ columns, index, sequence, values, snapshot, number, side, checkedAt: Date.now() - age });
   } catch (error) {
-    if (error instanceof SnapshotFormatError || error instanceof RangeError) return null;
+    if (error instanceof SnapshotFormatError || error instanceof RangeError) return notUsed(DAMAGED_SNAPSHOT);
     throw error;
   }
+}
+
+/** An age in whole days for people ("7 days ago"), or "in the future" (the clock went back since). */
+function describeAge(ms: number, ago = ' ago'): string {
+  if (!(ms >= 0)) return 'in the future';
+  const days = Math.floor(ms / (24 * 3_600_000));
+  return `${days} day${days === 1 ? '' : 's'}${ago}`;
 }
 
 /** How many indexes of `db` were read back rather than built (for tests). */

@@ -10,6 +10,12 @@ import type { LazyTail, SnapshotWriter } from './search-snapshot-codec.js';
  * database opens, and written whole or not at all.
  */
 
+/** Told why a saved index was not read back (its table, the reason): the first search then waits for a build. */
+export type SnapshotUnused = (table: string, reason: string) => void;
+
+/** The reason given when a saved index's file cannot be read as one (SnapshotUnused). */
+export const DAMAGED_SNAPSHOT = 'its file is damaged or of another version';
+
 /** The file of one table's saved index in `folder` (table names are any text: hex keeps them safe). */
 export function snapshotPath(folder: string, table: string): string {
   return join(folder, `${Buffer.from(table, 'utf8').toString('hex')}.bin`);

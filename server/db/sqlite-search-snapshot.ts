@@ -5,7 +5,13 @@ import { searchPendingName } from './internal-names.js';
 import { MemorySearchIndex } from './search-memory-index.js';
 import { quote } from './search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
-import { savedFile, snapshotPath, writeSnapshotFile } from './search-snapshot-files.js';
+import {
+  DAMAGED_SNAPSHOT,
+  type SnapshotUnused,
+  savedFile,
+  snapshotPath,
+  writeSnapshotFile,
+} from './search-snapshot-files.js';
 import type { SchemaRead } from './sqlite-search-triggers.js';
 import { connectionRunner, type StatementRunner } from './statement-runner.js';
 
@@ -38,9 +44,6 @@ const MAGIC = 'quire search index 3';
 export function snapshotFolder(file: string): string {
   return `${file}-search-index`;
 }
-
-/** Told why a saved index was not read back (its table, the reason): the first search then waits for a build. */
-export type SnapshotUnused = (table: string, reason: string) => void;
 
 /** Where a connection's indexes are saved, and who hears of one not read back. */
 interface Keeping {
@@ -139,13 +142,12 @@ export async function loadSnapshot(
   } catch {
     return notUsed('its file could not be deleted');
   }
-  const damaged = 'its file is damaged or of another version';
   try {
     const input = new SnapshotReader(file.buffer, file.tail);
-    if (input.string() !== MAGIC) return notUsed(damaged);
+    if (input.string() !== MAGIC) return notUsed(DAMAGED_SNAPSHOT);
     const marker = input.f64();
     const schemaVersion = input.f64();
-    if (input.string() !== table) return notUsed(damaged);
+    if (input.string() !== table) return notUsed(DAMAGED_SNAPSHOT);
     const saved: string[] = [];
     for (let count = input.u32(); count > 0; count--) saved.push(input.string());
     if (saved.length !== columns.length || saved.some((column, i) => column !== columns[i])) {
@@ -160,10 +162,10 @@ export async function loadSnapshot(
     if (Number(row?.v) !== schemaVersion) return notUsed('the database schema changed since it was saved');
     if (Number(row?.marked) !== 1) return notUsed('a search flush ran on the database after it was saved');
     const index = MemorySearchIndex.read(input);
-    if (!input.done) return notUsed(damaged);
+    if (!input.done) return notUsed(DAMAGED_SNAPSHOT);
     return { index, columns: saved, idOrderHolds };
   } catch (error) {
-    if (error instanceof SnapshotFormatError || error instanceof RangeError) return notUsed(damaged);
+    if (error instanceof SnapshotFormatError || error instanceof RangeError) return notUsed(DAMAGED_SNAPSHOT);
     throw error;
   }
 }

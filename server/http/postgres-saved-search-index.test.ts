@@ -11,7 +11,12 @@ import {
   memoryAnswersForTests,
   valueFiltersForTests,
 } from '../db/postgres-memory-search.js';
-import { readSavedHeader, savedIndexesReadForTests, writeSavedHeader } from '../db/postgres-search-snapshot.js';
+import {
+  readSavedHeader,
+  type SavedHeader,
+  savedIndexesReadForTests,
+  writeSavedHeader,
+} from '../db/postgres-search-snapshot.js';
 import { foldForSearch } from '../db/search-folding.js';
 import { SnapshotReader, SnapshotWriter } from '../db/search-snapshot-codec.js';
 import { importCommand } from '../import/import-command.js';
@@ -22,7 +27,8 @@ import { callApi, type PostgresTestServer, startPostgresTestServer } from '../te
  * PostgreSQL's search index saved at a clean stop and after `quire import`, and read back by the
  * next server on the machine (postgres-search-snapshot.ts): it answers at once, takes in what any
  * server wrote since it was saved (creates, updates, deletes), and is not read back for another
- * database or a search table made again.
+ * database, a search table made again, a damaged file or thousands of rows written since; the
+ * server then says why in one line.
  */
 
 const postgres = await postgresForTests();
@@ -30,6 +36,20 @@ const postgres = await postgresForTests();
 const WORDS = ['harbour', 'kestrel', 'straße', 'café', 'lantern', 'meadow', 'quartz', 'ember', 'willow'];
 const STATUSES = ['draft', 'published', 'archived'];
 const dbOf = (server: PostgresTestServer) => server.database.db as unknown as Kysely<unknown>;
+/** What a server logged of saved indexes it did not read back (its other lines are errors). */
+const notRead = (server: PostgresTestServer) => server.errors.filter((said) => typeof said === 'string');
+
+/** Rewrites the header of the saved index file at `path` as `change` makes it, the index left as it was. */
+function rewriteHeader(path: string, change: (header: SavedHeader) => SavedHeader): void {
+  const saved = readFileSync(path);
+  const input = new SnapshotReader(new Uint8Array(saved).buffer);
+  const header = readSavedHeader(input);
+  if (!header) throw new Error('the saved file has no header');
+  const output = new SnapshotWriter();
+  writeSavedHeader(output, change(header));
+  output.bytes(saved.subarray(input.offset));
+  writeFileSync(path, Buffer.concat(output.finish()));
+}
 
 interface Modelled {
   id: string;
@@ -42,6 +62,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
   const database = useTestDatabase(postgres.url);
   const other = useTestDatabase(postgres.url);
   const worn = useTestDatabase(postgres.url);
+  const busy = useTestDatabase(postgres.url);
   let dir: string;
   const servers: PostgresTestServer[] = [];
   /** The rows of `news` in the first database, as the servers answered their writes. */
@@ -64,6 +85,16 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     });
     expect(created.status).toBe(201);
     keep(created.body.rows[0]);
+  }
+
+  /** Creates a draft titled `title` on `server`, outside the model. */
+  async function post(server: PostgresTestServer, title: string): Promise<void> {
+    const created = await callApi(server, 'POST', '/cms/news', {
+      title,
+      status: 'draft',
+      published_at: '2025-01-01 10:00:00',
+    });
+    expect(created.status).toBe(201);
   }
 
   function keep(row: Modelled): void {
@@ -134,6 +165,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     const c = await start();
     await buildsSettledForTests(dbOf(c));
     expect(savedIndexesReadForTests(dbOf(c))).toBe(1);
+    expect(notRead(c)).toEqual([]);
     for (const keyword of ['nightjar', 'osprey', 'kestrel', 'e', 'ar', 'straße', 'no-such-thing']) {
       await expectScanned(c, keyword);
       // Filtered by the select column's values saved with the index, and taken in since.
@@ -149,14 +181,6 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
   }, 60_000);
 
   it('is saved however many rows were written since its build, and read back by the next server', async () => {
-    const post = async (server: PostgresTestServer, title: string) => {
-      const created = await callApi(server, 'POST', '/cms/news', {
-        title,
-        status: 'draft',
-        published_at: '2025-01-01 10:00:00',
-      });
-      expect(created.status).toBe(201);
-    };
     const count = async (server: PostgresTestServer, keyword: string) =>
       (await callApi(server, 'GET', `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}&limit=1`)).body
         .filtered as number;
@@ -180,12 +204,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
   it('is not read back for another database, nor after the search table was made again', async () => {
     // The other database's saved index replaced by the first one's: not read back there.
     const other1 = await start(other());
-    const only = await callApi(other1, 'POST', '/cms/news', {
-      title: 'Zebra only',
-      status: 'draft',
-      published_at: '2025-01-01 10:00:00',
-    });
-    expect(only.status).toBe(201);
+    await post(other1, 'Zebra only');
     await builtForTests(dbOf(other1), 'news');
     await other1.close();
     const folders = readdirSync(dir);
@@ -197,6 +216,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     const other2 = await start(other());
     await buildsSettledForTests(dbOf(other2));
     expect(savedIndexesReadForTests(dbOf(other2))).toBe(0);
+    expect(notRead(other2)).toEqual(['news: it was saved for another database']);
     const search = (keyword: string) =>
       callApi(other2, 'GET', `/cms/news?filter=${encodeURIComponent(`search=${keyword}`)}`);
     expect((await search('kestrel')).body.filtered).toBe(0);
@@ -205,22 +225,16 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
 
     // A file older than removed rows are kept (its clock moved back a week): built instead.
     const path = join(dir, String(mine), `${Buffer.from('news').toString('hex')}.bin`);
-    const fresh = readFileSync(path);
-    const input = new SnapshotReader(new Uint8Array(fresh).buffer);
-    const header = readSavedHeader(input);
-    if (!header) throw new Error('the saved file has no header');
-    const aged = new SnapshotWriter();
-    writeSavedHeader(aged, { ...header, savedAt: header.savedAt - 7 * 24 * 3_600_000 });
-    aged.bytes(fresh.subarray(input.offset));
-    writeFileSync(path, Buffer.concat(aged.finish()));
+    rewriteHeader(path, (header) => ({ ...header, savedAt: header.savedAt - 7 * 24 * 3_600_000 }));
     const old = await start();
     await buildsSettledForTests(dbOf(old));
     expect(savedIndexesReadForTests(dbOf(old))).toBe(0);
+    expect(notRead(old)).toEqual(["news: it was saved 7 days ago by the database's clock (it is trusted for 6 days)"]);
     await expectScanned(old, 'kestrel');
     // Its clean stop saved it again, in step: read back by the next server.
     await old.close();
 
-    // A content-type change that makes the search table again (news gains a searched column).
+    // A content-type change that makes the search table again (news gains a column).
     const d = await start();
     await buildsSettledForTests(dbOf(d));
     expect(savedIndexesReadForTests(dbOf(d))).toBe(1);
@@ -233,7 +247,51 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
     await buildsSettledForTests(dbOf(e));
     await expectScanned(e, 'kestrel');
     expect(savedIndexesReadForTests(dbOf(e))).toBe(0);
+    expect(notRead(e)).toEqual(['news: its search table was made again since it was saved']);
     await e.close();
+
+    // A file saved for other searched columns: built instead.
+    rewriteHeader(path, (header) => ({ ...header, columns: header.columns.slice(0, 1) }));
+    const f = await start();
+    await buildsSettledForTests(dbOf(f));
+    expect(savedIndexesReadForTests(dbOf(f))).toBe(0);
+    expect(notRead(f)).toEqual(['news: the searched columns changed since it was saved']);
+    await expectScanned(f, 'kestrel');
+    await f.close();
+
+    // A damaged file (cut short): built instead, and the same answers.
+    const whole = readFileSync(path);
+    writeFileSync(path, whole.subarray(0, Math.floor(whole.length / 2)));
+    const cut = await start();
+    await buildsSettledForTests(dbOf(cut));
+    expect(savedIndexesReadForTests(dbOf(cut))).toBe(0);
+    expect(notRead(cut)).toEqual(['news: its file is damaged or of another version']);
+    await expectScanned(cut, 'kestrel');
+    await cut.close();
+  }, 60_000);
+
+  it('is built again instead when thousands of rows were written since it was saved', async () => {
+    const first = await start(busy());
+    await post(first, 'Heron first');
+    await builtForTests(dbOf(first), 'news');
+    await first.close();
+    // 1,200 rows written by another process since (an import, say): more than a quarter of the
+    // index's rows and REBUILD_MIN (1,000), which it would cost more to take in one by one.
+    const now = '2025-01-01 10:00:00';
+    await runAdmin(
+      busy().target,
+      `with made as (insert into news (id, title, slug, status, published_at, created_at, updated_at)
+        select 'busy-' || k, 'Curlew ' || k, 'curlew-' || k, 'draft', '${now}', '${now}', '${now}'
+        from generate_series(1, 1200) as k returning id, title, slug)
+      insert into "quire_search:news" (id, title, slug) select id, lower(title), slug from made`,
+    );
+    const second = await start(busy());
+    await buildsSettledForTests(dbOf(second));
+    expect(savedIndexesReadForTests(dbOf(second))).toBe(0);
+    expect(notRead(second)).toEqual(['news: 1200 rows were written since it was saved (building it again is quicker)']);
+    const found = await callApi(second, 'GET', `/cms/news?filter=${encodeURIComponent('search=curlew')}&limit=1`);
+    expect(found.body.filtered).toBe(1200);
+    await second.close();
   }, 60_000);
 
   it('is saved by quire import for the first server on the database', async () => {
