@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync } from 'node:fs';
-import { rename, rm, writeFile } from 'node:fs/promises';
+import { readFileSync } from 'node:fs';
+import { readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire, Module } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
@@ -45,9 +45,9 @@ export function codeCachePath(file: string, source: string): string {
 }
 
 /** The code caches of other sources of the script at `file` (`codeCachePath`'s names), beside `keep`. */
-function otherCaches(file: string, keep: string): string[] {
+async function otherCaches(file: string, keep: string): Promise<string[]> {
   const prefix = `${basename(file)}.`;
-  return readdirSync(dirname(file))
+  return (await readdir(dirname(file)))
     .filter((name) => name.startsWith(prefix) && name.endsWith('.code-cache'))
     .map((name) => join(dirname(file), name))
     .filter((path) => path !== keep);
@@ -83,7 +83,7 @@ export function runWithCodeCache(file: string): CodeCacheRun {
     try {
       await writeFile(temporary, script.createCachedData());
       await rename(temporary, cachePath);
-      await Promise.all(otherCaches(file, cachePath).map((path) => rm(path, { force: true })));
+      await Promise.all((await otherCaches(file, cachePath)).map((path) => rm(path, { force: true })));
       return true;
     } catch {
       await rm(temporary, { force: true }).catch(() => {});

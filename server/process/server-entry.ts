@@ -10,7 +10,8 @@ import { fileURLToPath } from 'node:url';
  * Loading ~480 modules one by one was most of a server's start (issue 13: ~450 ms before the first
  * answer, 262 files kysely's alone); one bundled file loads in a fraction of that and takes less
  * memory. A bundle older than the compiled modules (only `tsc` ran since) is not used: it would
- * run yesterday's code.
+ * run yesterday's code. (`server-bundle-main.js` itself is not looked for: tsc writes it in the same
+ * run as this module.)
  */
 export function serverEntryScript(fallback: string, here: string = import.meta.url): string {
   const bundle = fileURLToPath(new URL('../bundle/server.cjs', here));
@@ -18,6 +19,6 @@ export function serverEntryScript(fallback: string, here: string = import.meta.u
   const compiled = fileURLToPath(new URL('../cli-commands.js', here));
   const bundled = statSync(bundle, { throwIfNoEntry: false });
   const tsc = statSync(compiled, { throwIfNoEntry: false });
-  if (!bundled || !statSync(main, { throwIfNoEntry: false }) || (tsc && tsc.mtimeMs > bundled.mtimeMs)) return fallback;
+  if (!bundled || (tsc && tsc.mtimeMs > bundled.mtimeMs)) return fallback;
   return main;
 }
