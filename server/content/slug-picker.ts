@@ -9,11 +9,33 @@ import { assignSlugs } from './slug-columns.js';
 /** Candidates probed after a slug hint before reading every `base-N` instead. */
 const MAX_SLUG_PROBES = 64;
 
+/** Slug hints kept where the read cache keeps none (PostgreSQL), all tables together. */
+const MAX_TOKEN_HINTS = 4096;
+
+/**
+ * Candidates after a token hint probed in one statement: creates of one base waiting on its lock
+ * (up to the server's pool, 10) each read the hint before the one ahead committed.
+ */
+const PROBES_AT_ONCE = 16;
+
+/** How far a base's taken run reached, learnt at a gap token (see `SlugPicker.freeSlug`). */
+interface TokenHint {
+  highest: number;
+  gapToken: string;
+}
+
 /**
  * The slugs of a row write (RowService): the shared rules of slug-columns.ts, asked of the write's
  * own transaction, with the read cache's hints of how far a base's taken run reaches.
  */
 export class SlugPicker {
+  /**
+   * Hints where the read cache keeps none (PostgreSQL, whose servers share the rows), by content
+   * type, column and base: each holds while the table's gap token, which every update and delete
+   * of its rows raises in its own transaction, is the one it was learnt at.
+   */
+  private readonly tokenHints = new Map<string, TokenHint>();
+
   constructor(private readonly writes: ContentWrites) {}
 
   /** Slug columns filled in by the shared rules, with this write's view of taken slugs. */
@@ -43,7 +65,9 @@ export class SlugPicker {
    * The first free slug for `base` (`base`, `base-2`, `base-3`...). A create remembers how far the
    * taken run reaches, so the next create with the same base probes one candidate instead of
    * reading every `base-N` (a thousand "Untitled" rows would otherwise make each create slower).
-   * Hints are only used and kept while no row has been deleted or renamed since.
+   * Hints are only used and kept while no row has been deleted or renamed since: on SQLite the read
+   * cache knows (every write of the file goes through it, or empties it), elsewhere the table's gap
+   * token, read in the same statement as the slugs, tells (`tokenFreeSlug`).
    */
   private async freeSlug(
     repository: ContentRepository,
@@ -54,6 +78,7 @@ export class SlugPicker {
     write: WriteLog | undefined,
   ): Promise<string> {
     // Hints serve creates only: an update's own slug is not "taken" for itself.
+    if (write && repository.keepsGapTokens) return this.tokenFreeSlug(repository, type, column, base, id, write);
     const cache = write?.gapToken === undefined ? null : this.writes.cache;
     const hint = cache?.slugHint(type, column, base);
     let n: number | undefined;
@@ -66,9 +91,8 @@ export class SlugPicker {
       }
     }
     if (n === undefined) {
-      const taken = await repository.valuesStartingWith(type.table, column, base, id);
-      const slug = uniqueSlug(base, (candidate) => taken.has(candidate));
-      n = slug === base ? 1 : Number(slug.slice(slug.lastIndexOf('-') + 1));
+      const { values } = await repository.valuesStartingWith(type.table, column, base, id);
+      n = firstFree(base, values);
     }
     const slug = slugWithSuffix(base, n);
     if (cache && write?.gapToken !== undefined) {
@@ -77,4 +101,76 @@ export class SlugPicker {
     }
     return slug;
   }
+
+  /**
+   * `freeSlug` for a create where the engine keeps gap tokens (`keepsGapTokens`): the candidates
+   * after the hint learnt for this base, probed in one statement with the table's gap token, when
+   * the token is still the one the hint was learnt at (a row updated or deleted since may have freed
+   * a slug below it); else every `base-N`, read again with the token when the base is taken, which
+   * the committed create then remembers with what it took.
+   */
+  private async tokenFreeSlug(
+    repository: ContentRepository,
+    type: ContentType,
+    column: string,
+    base: string,
+    id: string,
+    write: WriteLog,
+  ): Promise<string> {
+    const key = `${type.table}\u0000${column}\u0000${base}`;
+    const hint = this.tokenHints.get(key);
+    let n: number | undefined;
+    let gapToken: string | null = null;
+    if (hint) {
+      const from = hint.highest + 1;
+      const candidates = Array.from({ length: PROBES_AT_ONCE }, (_, i) => slugWithSuffix(base, from + i));
+      const probe = await repository.probeSlugs(type.table, column, candidates, id);
+      if (probe.gapToken === hint.gapToken && probe.free !== null) {
+        n = from + probe.free;
+        gapToken = probe.gapToken;
+      }
+    }
+    if (n === undefined) {
+      // A base nobody has taken (most creates) needs no hint: read without the token first.
+      let run = hint ? null : await repository.valuesStartingWith(type.table, column, base, id);
+      if (run === null || firstFree(base, run.values) > 1) {
+        run = await repository.valuesStartingWith(type.table, column, base, id, true);
+      }
+      n = firstFree(base, run.values);
+      gapToken = run.gapToken;
+    }
+    if (gapToken !== null) {
+      const learnt = { highest: n, gapToken };
+      write.whenKept.push(() => this.rememberToken(key, learnt));
+    }
+    return slugWithSuffix(base, n);
+  }
+
+  /** Keeps a hint a committed create learnt (concurrent creates may report out of order). */
+  private rememberToken(key: string, learnt: TokenHint): void {
+    const known = this.tokenHints.get(key);
+    if (known && known.gapToken === learnt.gapToken && known.highest >= learnt.highest) return;
+    // A hint learnt at an earlier token than the one kept reports a run that may have changed since.
+    if (known && laterToken(known.gapToken, learnt.gapToken)) return;
+    this.tokenHints.delete(key);
+    if (this.tokenHints.size >= MAX_TOKEN_HINTS) this.tokenHints.delete(this.tokenHints.keys().next().value as string);
+    this.tokenHints.set(key, learnt);
+  }
+}
+
+/** Which `n` `uniqueSlug` gives `base` when `taken` holds the values starting with it. */
+function firstFree(base: string, taken: ReadonlySet<string>): number {
+  const slug = uniqueSlug(base, (candidate) => taken.has(candidate));
+  return slug === base ? 1 : Number(slug.slice(slug.lastIndexOf('-') + 1));
+}
+
+/**
+ * Whether gap token `a` was read after `b`: the same table and registry (`oid:version:`), and more
+ * updates and deletes counted. Tokens of another table or registry are not ordered (false): the one
+ * learnt last is kept, and a create that finds the token moved reads the run again anyway.
+ */
+function laterToken(a: string, b: string): boolean {
+  const at = a.lastIndexOf(':');
+  const bt = b.lastIndexOf(':');
+  return a.slice(0, at) === b.slice(0, bt) && BigInt(a.slice(at + 1)) > BigInt(b.slice(bt + 1));
 }

@@ -56,7 +56,7 @@ describe.each([
   it('looks values up in it', async () => {
     expect(await repository().isTaken('dotted', COLUMN, 'apple')).toBe(true);
     expect(await repository().isTaken('dotted', COLUMN, 'apple', '2')).toBe(false);
-    expect(await repository().valuesStartingWith('dotted', COLUMN, 'ma')).toEqual(new Set(['mango']));
+    expect((await repository().valuesStartingWith('dotted', COLUMN, 'ma')).values).toEqual(new Set(['mango']));
     expect((await repository().findReferencing('dotted', COLUMN, 'mango', 5)).map((row) => row.id)).toEqual(['3']);
     expect(
       await countRowsWithValues(database.db as unknown as Kysely<unknown>, 'dotted', COLUMN, ['apple', 'zebra']),

@@ -83,9 +83,13 @@ describe('row writes compiled once per shape', () => {
     // Two insert shapes (with and without a), three update shapes (b; a; b again: kept).
     expect(shapes.size - before).toBe(4);
     database.raw.exec("insert into things (id, a) values ('s1', 'slug'), ('s2', 'slug-2'), ('s3', 'slugs')");
-    expect(await repository.valuesStartingWith('things', 'a', 'slug')).toEqual(new Set(['slug', 'slug-2', 'slugs']));
-    expect(await repository.valuesStartingWith('things', 'a', 'slug-', 's1')).toEqual(new Set(['slug-2']));
-    expect(await repository.valuesStartingWith('things', 'a', 'slug', 's2')).toEqual(new Set(['slug', 'slugs']));
+    expect((await repository.valuesStartingWith('things', 'a', 'slug')).values).toEqual(
+      new Set(['slug', 'slug-2', 'slugs']),
+    );
+    expect((await repository.valuesStartingWith('things', 'a', 'slug-', 's1')).values).toEqual(new Set(['slug-2']));
+    expect((await repository.valuesStartingWith('things', 'a', 'slug', 's2')).values).toEqual(
+      new Set(['slug', 'slugs']),
+    );
     expect(shapes.size - before).toBe(6);
     // One dialect, one cache: a transaction's Kysely shares its database's.
     await db.transaction().execute(async (trx) => {

@@ -9,7 +9,7 @@ import {
 } from 'kysely';
 import { type CompiledWrites, compiledWritesOf } from './compiled-writes.js';
 import { ContentCounts } from './content-counts.js';
-import type { RowCounts, RowPage, RowSelection, StoredRow } from './content-rows.js';
+import type { RowCounts, RowPage, RowSelection, SlugProbe, SlugRun, StoredRow } from './content-rows.js';
 import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
 import { conditionSql } from './filter-conditions.js';
 import { sendLater } from './later-statements.js';
@@ -170,27 +170,69 @@ export class ContentRepository {
     return (await this.all(query.limit(1))).length > 0;
   }
 
-  /** Values of `column` that start with `prefix` (to pick a free slug suffix in one query). */
-  async valuesStartingWith(table: string, column: string, prefix: string, exceptId?: string): Promise<Set<string>> {
+  /**
+   * Values of `column` that start with `prefix` (to pick a free slug suffix in one query), and with
+   * `withToken` the table's gap token read in the same statement (`keepsGapTokens`; else null).
+   */
+  async valuesStartingWith(
+    table: string,
+    column: string,
+    prefix: string,
+    exceptId?: string,
+    withToken = false,
+  ): Promise<SlugRun> {
     // The range lets the column's index find the candidates; substr keeps the test exact.
     const end = `${prefix}\u{10FFFF}`;
-    const values =
-      exceptId === undefined ? [prefix, end, prefix.length, prefix] : [prefix, end, prefix.length, prefix, exceptId];
+    const counter = withToken ? this.engine.rowChanges : undefined;
+    const bound = [prefix, end, prefix.length, prefix, ...(exceptId === undefined ? [] : [exceptId])];
     const compiled = this.compiledWrites.statement(
-      `slugs\u0000${table}\u0000${column}\u0000${exceptId === undefined}`,
-      values,
+      `slugs\u0000${table}\u0000${column}\u0000${exceptId === undefined}\u0000${counter !== undefined}`,
+      counter ? [table, ...bound] : bound,
       () => {
-        const query = this.db
+        const found = this.db
           .selectFrom(table)
           .select(sql<string>`${sql.id(column)}`.as('value'))
           .where(sql.id(column), '>=', prefix)
           .where(sql.id(column), '<', end)
           .where(sql<SqlBool>`substr(${sql.id(column)}, 1, ${prefix.length}) = ${prefix}`);
-        return exceptId === undefined ? query : query.where(sql.id('id'), '!=', exceptId);
+        const query = exceptId === undefined ? found : found.where(sql.id('id'), '!=', exceptId);
+        if (!counter) return query;
+        // One row at least, with the token, where no value starts with the prefix.
+        const read = sql`select g.token, s.value from (select ${counter.gapToken(table)} as token) as g
+          left join (${query}) as s on true`;
+        return { compile: () => read.compile(this.db) };
       },
     );
     const rows = await this.run(compiled);
-    return new Set(rows.map((row) => String(row.value)));
+    const taken = new Set(rows.filter((row) => row.value !== null).map((row) => String(row.value)));
+    return { values: taken, gapToken: counter ? String(rows[0]?.token) : null };
+  }
+
+  /** Whether the engine keeps gap tokens (`probeSlugs`, `valuesStartingWith`). */
+  get keepsGapTokens(): boolean {
+    return this.engine.rowChanges !== undefined;
+  }
+
+  /**
+   * The first of `candidates` no row but `exceptId` holds in `column`, with the table's gap token
+   * read in the same statement (only where the engine keeps them: `keepsGapTokens`).
+   */
+  async probeSlugs(table: string, column: string, candidates: string[], exceptId: string): Promise<SlugProbe> {
+    const counter = this.engine.rowChanges;
+    if (!counter) throw new Error('probeSlugs: this engine keeps no gap tokens');
+    const compiled = this.compiledWrites.statement(
+      `probe\u0000${table}\u0000${column}`,
+      [candidates, exceptId, table],
+      () => {
+        const read = sql`select (select min(c.i) from unnest(cast(${candidates} as text[])) with ordinality as c(slug, i)
+          where not exists (select 1 from ${sql.id(table)} where ${sql.id(column)} = c.slug and ${sql.id('id')} != ${exceptId})) as free,
+          ${counter.gapToken(table)} as token`;
+        return { compile: () => read.compile(this.db) };
+      },
+    );
+    const [row] = await this.run(compiled);
+    const free = row?.free === null || row?.free === undefined ? null : Number(row.free) - 1;
+    return { free, gapToken: String(row?.token) };
   }
 
   /** Inserts a row. */
@@ -201,7 +243,7 @@ export class ContentRepository {
     );
     // Its count is not read: a conflict fails the write where it is next awaited (later-statements.ts).
     await this.write(query, true);
-    await this.rowsChanged(table);
+    await this.rowsChanged(table, true);
   }
 
   /** Updates columns of one row; returns whether it existed. */
@@ -215,7 +257,7 @@ export class ContentRepository {
       return true;
     }
     const updated = (await this.write(query)) === 1;
-    if (updated) await this.rowsChanged(table);
+    if (updated) await this.rowsChanged(table, false);
     return updated;
   }
 
@@ -227,7 +269,7 @@ export class ContentRepository {
       return 1;
     }
     const deleted = await this.write(query);
-    if (deleted > 0) await this.rowsChanged(table);
+    if (deleted > 0) await this.rowsChanged(table, false);
     return deleted;
   }
 
@@ -251,12 +293,15 @@ export class ContentRepository {
    */
   private async writeLocked(table: string, query: Compilable<unknown> | CompiledQuery): Promise<void> {
     await this.write(query, true);
-    await this.rowsChanged(table);
+    await this.rowsChanged(table, false);
   }
 
-  /** Raises the table's change number in this write's transaction, where the engine keeps them. */
-  private async rowsChanged(table: string): Promise<void> {
-    await this.engine.rowChanges?.rowsChanged(this.db as unknown as Kysely<unknown>, table);
+  /**
+   * Raises the table's change number in this write's transaction, where the engine keeps them (and
+   * its gap token unless the write `onlyAdds`).
+   */
+  private async rowsChanged(table: string, onlyAdds: boolean): Promise<void> {
+    await this.engine.rowChanges?.rowsChanged(this.db as unknown as Kysely<unknown>, table, onlyAdds);
   }
 
   /** Takes a row just written (every stored column) into the search index, in this transaction. */

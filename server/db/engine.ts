@@ -221,8 +221,19 @@ export interface RegistryCheck {
 export interface RowChangeCounter {
   /** Makes what keeps the numbers (a migration runs it once). */
   create(db: Kysely<unknown>): Promise<void>;
-  /** Raises `table`'s number; run inside the write's transaction, so it commits with the rows. */
-  rowsChanged(db: Kysely<unknown>, table: string): Promise<void>;
+  /**
+   * Raises `table`'s number; run inside the write's transaction, so it commits with the rows. A
+   * write that is not `onlyAdds` (an update, a delete) also raises its gap token (`gapToken`).
+   */
+  rowsChanged(db: Kysely<unknown>, table: string, onlyAdds: boolean): Promise<void>;
+  /** Makes what keeps the gap tokens (a migration runs it once, after `create`). */
+  createGapTokens(db: Kysely<unknown>): Promise<void>;
+  /**
+   * `table`'s gap token now, as text: equal in two statements only if no update or delete of its
+   * rows (which may free a slug), no content-type change and no re-creation of the table committed
+   * between them. Creates alone leave it as it is.
+   */
+  gapToken(table: string): AliasableExpression<string>;
   /**
    * `table`'s number now, as text: equal in two statements only if no row write to it, no
    * content-type change and no re-creation of the table committed between them.

@@ -100,7 +100,7 @@ export async function runPostgresBulkImport(
       await sql`analyze ${sql.table(table)}`.execute(db);
       if (searched && searched.length > 0) await sql`analyze ${sql.table(searchTextName(table))}`.execute(db);
       // Servers keeping counts of this table count again once the import commits.
-      await database.engine.rowChanges?.rowsChanged(trxDb, table);
+      await database.engine.rowChanges?.rowsChanged(trxDb, table, true);
     });
     await markAllVisible(database.db as unknown as Kysely<unknown>, table);
     return true;

@@ -4,7 +4,14 @@ import { type IndexShape, indexStatement } from './index-statement.js';
 import { sendLater } from './later-statements.js';
 import { postgresMemorySearch } from './postgres-memory-search.js';
 import { checkRegistryVersion, createRegistryCheck, isTypesChanged } from './postgres-registry-check.js';
-import { changeNumber, createRowChangesTable, registryVersionOf, rowsChanged } from './postgres-row-changes.js';
+import {
+  changeNumber,
+  createGapTokens,
+  createRowChangesTable,
+  gapToken,
+  registryVersionOf,
+  rowsChanged,
+} from './postgres-row-changes.js';
 import {
   dropSearchText,
   ensureSearchText,
@@ -59,7 +66,14 @@ export const postgresEngine: DatabaseEngine = {
     memory: postgresMemorySearch,
   },
   // Several servers may share the database: counts kept in memory are checked against these.
-  rowChanges: { create: createRowChangesTable, rowsChanged, changeNumber, registryVersionOf },
+  rowChanges: {
+    create: createRowChangesTable,
+    rowsChanged,
+    createGapTokens,
+    gapToken,
+    changeNumber,
+    registryVersionOf,
+  },
   registryCheck: { create: createRegistryCheck, check: checkRegistryVersion, isTypesChanged },
   schema: { hasTable, objectType, indexes },
 };

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { postgresForTests, skipNote, useOpenedTestDatabase } from '../test-support/postgres.js';
-import { changeNumber, changeNumberCovers, rowsChanged } from './postgres-row-changes.js';
+import { changeNumber, changeNumberCovers, gapToken, rowsChanged } from './postgres-row-changes.js';
 
 /** A table's change number read beside many rows (postgres-row-changes.ts), on a real PostgreSQL. */
 
@@ -56,10 +56,37 @@ describe.skipIf(!postgres.available)(`change numbers read beside rows on Postgre
     const rows = await pageWithNumber().execute();
     expect(rows).toHaveLength(20);
     expect(new Set(rows.map((row) => row.number))).toEqual(new Set([before]));
-    await db.transaction().execute((trx) => rowsChanged(trx, 'categories'));
+    await db.transaction().execute((trx) => rowsChanged(trx, 'categories', true));
     const after = await alone();
     expect(after).not.toBe(before);
     expect(changeNumberCovers(after, before)).toBe(true);
     expect(changeNumberCovers(before, after)).toBe(false);
+  });
+
+  it("raises the gap token with an update or a delete's write, not with a create's", async () => {
+    const token = async () =>
+      (await db.selectNoFrom(gapToken('categories').as('token')).executeTakeFirstOrThrow()).token;
+    const numbers = async () =>
+      (await db.selectNoFrom(changeNumber('categories').as('number')).executeTakeFirstOrThrow()).number;
+    const first = await token();
+    const number = await numbers();
+    await db.transaction().execute((trx) => rowsChanged(trx, 'categories', true));
+    expect(await token()).toBe(first);
+    expect(await numbers()).not.toBe(number);
+    await db.transaction().execute((trx) => rowsChanged(trx, 'categories', false));
+    const second = await token();
+    expect(second).not.toBe(first);
+    // Rolled back, the raise is not seen.
+    await db
+      .transaction()
+      .execute(async (trx) => {
+        await rowsChanged(trx, 'categories', false);
+        throw new Error('undone');
+      })
+      .catch(() => {});
+    expect(await token()).toBe(second);
+    // Another table's writes leave it.
+    await db.transaction().execute((trx) => rowsChanged(trx, 'pages', false));
+    expect(await token()).toBe(second);
   });
 });

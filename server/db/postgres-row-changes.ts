@@ -35,23 +35,65 @@ export async function createRowChangesTable(db: Kysely<unknown>): Promise<void> 
     shard integer not null,
     changes bigint not null,
     primary key (table_name, shard))`.execute(db);
-  await sql`create or replace function ${sql.id(CHANGE_NUMBER_FUNCTION)}(t text) returns text
+  await createSumFunction(db, CHANGE_NUMBER_FUNCTION, 'changes');
+}
+
+/**
+ * Creates (or replaces) the function `name(t)`: `t`'s oid, the registry's version and the sum of
+ * `column` over `t`'s shards, as text.
+ */
+async function createSumFunction(db: Kysely<unknown>, name: string, column: 'changes' | 'gaps'): Promise<void> {
+  await sql`create or replace function ${sql.id(name)}(t text) returns text
     language plpgsql stable as $$
     begin
       return concat_ws(':',
         to_regclass(quote_ident(t))::oid,
         (select version from quire_registry_version where id = 1),
-        (select coalesce(sum(changes), 0) from ${sql.id(ROW_CHANGES_TABLE)} where table_name = t));
+        (select coalesce(sum(${sql.id(column)}), 0) from ${sql.id(ROW_CHANGES_TABLE)} where table_name = t));
     end $$`.execute(db);
 }
 
-/** Raises `table`'s change number; run in the write's transaction, so it commits with the rows. */
-export async function rowsChanged(db: Kysely<unknown>, table: string): Promise<void> {
+/**
+ * The function that reads a table's gap token (see `gapToken`), for the same reason as
+ * CHANGE_NUMBER_FUNCTION: a statement reading it keeps its plan.
+ */
+const GAP_TOKEN_FUNCTION = 'quire_gap_token';
+
+/**
+ * Adds each shard's count of the writes that may free a slug (updates and deletes) and the function
+ * reading a table's (migration 023): creates of one title on PostgreSQL then probe one slug after
+ * the last they learnt was taken, as SQLite's do with its read cache (content/slug-picker.ts),
+ * instead of reading every `base-N` taken so far.
+ */
+export async function createGapTokens(db: Kysely<unknown>): Promise<void> {
+  await sql`alter table ${sql.id(ROW_CHANGES_TABLE)} add column if not exists gaps bigint not null default 0`.execute(
+    db,
+  );
+  await createSumFunction(db, GAP_TOKEN_FUNCTION, 'gaps');
+}
+
+/**
+ * Raises `table`'s change number, and its gap token unless the write `onlyAdds`; run in the write's
+ * transaction, so it commits with the rows.
+ */
+export async function rowsChanged(db: Kysely<unknown>, table: string, onlyAdds: boolean): Promise<void> {
   const changes = sql.id(ROW_CHANGES_TABLE);
-  const raise = sql`insert into ${changes} (table_name, shard, changes)
+  const raise = onlyAdds
+    ? sql`insert into ${changes} (table_name, shard, changes)
     values (${table}, mod(pg_backend_pid(), ${SHARDS}), 1)
-    on conflict (table_name, shard) do update set changes = ${changes}.changes + 1`;
+    on conflict (table_name, shard) do update set changes = ${changes}.changes + 1`
+    : sql`insert into ${changes} (table_name, shard, changes, gaps)
+    values (${table}, mod(pg_backend_pid(), ${SHARDS}), 1, 1)
+    on conflict (table_name, shard) do update set changes = ${changes}.changes + 1, gaps = ${changes}.gaps + 1`;
   await db.executeQuery(sendLater(raise.compile(db)));
+}
+
+/**
+ * `table`'s gap token now (`oid:registry version:updates and deletes`), read in the statement's own
+ * snapshot: a scalar subquery, run once per statement.
+ */
+export function gapToken(table: string): AliasableExpression<string> {
+  return sql<string>`(select ${sql.id(GAP_TOKEN_FUNCTION)}(${table}))`;
 }
 
 /**

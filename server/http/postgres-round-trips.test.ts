@@ -215,4 +215,50 @@ describe.skipIf(!postgres.available)(`row reads and writes on PostgreSQL${skipNo
     expect(restored.body.error.message).toMatch(/changed while this write ran; nothing was saved/);
     expect((await call(server, 'GET', `/cms/news/${id}`)).body.rows[0].status).toBe('published');
   });
+
+  it('creates of one title probe the slugs after the last they took in one statement, read again once a row goes', async () => {
+    const title = 'Kestrel count';
+    const slugOf = async (on: PostgresTestServer) => {
+      const created = await call(on, 'POST', '/cms/news', body(title));
+      expect(created.status).toBe(201);
+      return { id: created.body.id as string, slug: created.body.rows[0].slug as string };
+    };
+    const heads = (statements: string[]) => statements.map((text) => text.trim().split(/\s+/).slice(0, 3).join(' '));
+    const made = [await slugOf(server), await slugOf(server)];
+    expect(made.map((row) => row.slug)).toEqual(['kestrel-count', 'kestrel-count-2']);
+
+    // The third: the candidates after what the second took, probed in one statement with the gap
+    // token; no slug read.
+    let third = { id: '', slug: '' };
+    const probed = await sentBy(async () => {
+      third = await slugOf(server);
+    });
+    expect(third.slug).toBe('kestrel-count-3');
+    expect(heads(probed.statements)).toContain('select (select min(c.i)');
+    expect(heads(probed.statements)).not.toContain('select "slug" as');
+
+    // Another server deletes the second row and renames the third: the next creates fill those gaps.
+    const other = await startPostgresTestServer(database().target, quiet);
+    try {
+      expect((await call(other, 'DELETE', `/cms/news/${made[1].id}`)).status).toBe(200);
+      let refilled = { id: '', slug: '' };
+      const reread = await sentBy(async () => {
+        refilled = await slugOf(server);
+      });
+      expect(refilled.slug).toBe('kestrel-count-2');
+      expect(heads(reread.statements)).toContain('select g.token, s.value');
+      expect((await call(other, 'PUT', `/cms/news/${third.id}`, { slug: 'kestrel-renamed' })).status).toBe(200);
+      expect((await slugOf(server)).slug).toBe('kestrel-count-3');
+      expect((await slugOf(server)).slug).toBe('kestrel-count-4');
+
+      // Both servers creating the title at once: every slug taken once, the run without a gap.
+      const together = await Promise.all(Array.from({ length: 12 }, (_, i) => slugOf(i % 2 ? other : server)));
+      const slugs = together
+        .map((row) => row.slug)
+        .sort((x, y) => Number(x.split('-').pop()) - Number(y.split('-').pop()));
+      expect(slugs).toEqual(Array.from({ length: 12 }, (_, i) => `kestrel-count-${i + 5}`));
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -21,6 +21,7 @@ import * as changeNumberFunction from './019-change-number-function.js';
 import * as searchRowNumbers from './020-search-row-numbers.js';
 import * as orderKeyColumns from './021-order-key-columns.js';
 import * as registryCheck from './022-registry-check.js';
+import * as slugGapTokens from './023-slug-gap-tokens.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -51,6 +52,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '020-search-row-numbers': searchRowNumbers,
   '021-order-key-columns': orderKeyColumns,
   '022-registry-check': registryCheck,
+  '023-slug-gap-tokens': slugGapTokens,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
