@@ -9,7 +9,7 @@ import {
 } from 'kysely';
 import { type CompiledWrites, compiledWritesOf } from './compiled-writes.js';
 import { ContentCounts } from './content-counts.js';
-import type { RowCounts, RowPage, RowSelection, SlugProbe, SlugRun, StoredRow } from './content-rows.js';
+import type { RowCounts, RowPage, RowSelection, StoredRow } from './content-rows.js';
 import { type DatabaseEngine, type MemorySearchRequest, sameColumns } from './engine.js';
 import { conditionSql } from './filter-conditions.js';
 import { sendLater } from './later-statements.js';
@@ -27,6 +27,14 @@ import {
 } from './read-marks.js';
 import type { QuireDatabase } from './schema.js';
 import { readRowsAnywhere } from './shared-reads.js';
+import {
+  type SlugProbe,
+  type SlugRun,
+  slugProbeOf,
+  slugProbeStatement,
+  slugRunOf,
+  slugRunStatement,
+} from './slug-statements.js';
 import type { StatementRunner } from './statement-runner.js';
 
 export type { RowCounts, RowPage, RowSelection, RowSelector, StoredRow } from './content-rows.js';
@@ -181,31 +189,9 @@ export class ContentRepository {
     exceptId?: string,
     withToken = false,
   ): Promise<SlugRun> {
-    // The range lets the column's index find the candidates; substr keeps the test exact.
-    const end = `${prefix}\u{10FFFF}`;
     const counter = withToken ? this.engine.rowChanges : undefined;
-    const bound = [prefix, end, prefix.length, prefix, ...(exceptId === undefined ? [] : [exceptId])];
-    const compiled = this.compiledWrites.statement(
-      `slugs\u0000${table}\u0000${column}\u0000${exceptId === undefined}\u0000${counter !== undefined}`,
-      counter ? [table, ...bound] : bound,
-      () => {
-        const found = this.db
-          .selectFrom(table)
-          .select(sql<string>`${sql.id(column)}`.as('value'))
-          .where(sql.id(column), '>=', prefix)
-          .where(sql.id(column), '<', end)
-          .where(sql<SqlBool>`substr(${sql.id(column)}, 1, ${prefix.length}) = ${prefix}`);
-        const query = exceptId === undefined ? found : found.where(sql.id('id'), '!=', exceptId);
-        if (!counter) return query;
-        // One row at least, with the token, where no value starts with the prefix.
-        const read = sql`select g.token, s.value from (select ${counter.gapToken(table)} as token) as g
-          left join (${query}) as s on true`;
-        return { compile: () => read.compile(this.db) };
-      },
-    );
-    const rows = await this.run(compiled);
-    const taken = new Set(rows.filter((row) => row.value !== null).map((row) => String(row.value)));
-    return { values: taken, gapToken: counter ? String(rows[0]?.token) : null };
+    const at = { table, column, prefix, exceptId };
+    return slugRunOf(await this.run(slugRunStatement(this.db, this.compiledWrites, counter, at)), !!counter);
   }
 
   /** Whether the engine keeps gap tokens (`probeSlugs`, `valuesStartingWith`). */
@@ -220,19 +206,9 @@ export class ContentRepository {
   async probeSlugs(table: string, column: string, candidates: string[], exceptId: string): Promise<SlugProbe> {
     const counter = this.engine.rowChanges;
     if (!counter) throw new Error('probeSlugs: this engine keeps no gap tokens');
-    const compiled = this.compiledWrites.statement(
-      `probe\u0000${table}\u0000${column}`,
-      [candidates, exceptId, table],
-      () => {
-        const read = sql`select (select min(c.i) from unnest(cast(${candidates} as text[])) with ordinality as c(slug, i)
-          where not exists (select 1 from ${sql.id(table)} where ${sql.id(column)} = c.slug and ${sql.id('id')} != ${exceptId})) as free,
-          ${counter.gapToken(table)} as token`;
-        return { compile: () => read.compile(this.db) };
-      },
-    );
-    const [row] = await this.run(compiled);
-    const free = row?.free === null || row?.free === undefined ? null : Number(row.free) - 1;
-    return { free, gapToken: String(row?.token) };
+    const at = { table, column, candidates, exceptId };
+    const [row] = await this.run(slugProbeStatement(this.db, this.compiledWrites, counter, at));
+    return slugProbeOf(row);
   }
 
   /** Inserts a row. */

@@ -41,18 +41,3 @@ export interface RowSelector {
   /** Runs a read (a reused prepared statement, or a read shared with others in flight). */
   all(query: Compilable<StoredRow>): Promise<StoredRow[]>;
 }
-
-/**
- * The values a slug column holds from a prefix on (`ContentRepository.valuesStartingWith`), with
- * the table's gap token read in the same statement where the engine keeps them (else null).
- */
-export interface SlugRun {
-  values: Set<string>;
-  gapToken: string | null;
-}
-
-/** The first free of some slugs (its index among them, or null), with the table's gap token read in the same statement. */
-export interface SlugProbe {
-  free: number | null;
-  gapToken: string;
-}
