@@ -61,7 +61,7 @@ const GAP_TOKEN_FUNCTION = 'quire_gap_token';
 
 /**
  * Adds each shard's count of the writes that may free a slug (updates and deletes) and the function
- * reading a table's (migration 023): creates of one title on PostgreSQL then probe one slug after
+ * reading a table's (migration 023): creates of one title on PostgreSQL then probe the slugs after
  * the last they learnt was taken, as SQLite's do with its read cache (content/slug-picker.ts),
  * instead of reading every `base-N` taken so far.
  */
