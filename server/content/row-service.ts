@@ -188,7 +188,7 @@ export class RowService {
       throw validationError({ id: { code: 'not_a_row_id' } });
     }
     const input = parseRowInput(type, body, 'create');
-    return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs) => {
+    return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs, attempt) => {
       const rowId = id ?? newRowId();
       if (id !== undefined && (await repository.findById(type.table, id))) {
         throw new AppError('conflict', `A ${type.table} row with id ${JSON.stringify(id)} already exists`, {
@@ -196,7 +196,7 @@ export class RowService {
         });
       }
       const now = timestampNow();
-      const values = await this.slugs.assign(repository, type, input, null, rowId, lockSlugs, write);
+      const values = await this.slugs.assign(repository, type, input, null, rowId, lockSlugs, write, attempt === 1);
       await checkRelationTargets(type, values, this.registry, repository);
       const stored = newStoredRow(type, rowId, values, input, now, actor ? actor.name : this.editorName);
       if (restore?.created) {
@@ -270,6 +270,7 @@ export class RowService {
       repository: ContentRepository,
       write: WriteLog,
       lockSlugs: (column: string, base: string) => Promise<void>,
+      attempt: number,
     ) => Promise<T>,
   ): Promise<T> {
     const by = actor ? actor.name : this.editorName;
@@ -279,8 +280,12 @@ export class RowService {
         const result = await this.writes.run(scope, async (trx, log) => {
           // The transaction's statements run on its connection directly, like reads (Kysely builds them).
           const repository = new ContentRepository(trx, this.engine, this.runner);
-          const value = await work(repository, log, (column, base) =>
-            this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, `slugs:${type.table}:${column}:${base}`),
+          const value = await work(
+            repository,
+            log,
+            (column, base) =>
+              this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, `slugs:${type.table}:${column}:${base}`),
+            attempt,
           );
           await actor?.inTransaction?.(trx);
           // Where other servers may change content types, the write ran on `type` as loaded here:

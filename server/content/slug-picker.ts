@@ -38,7 +38,10 @@ export class SlugPicker {
 
   constructor(private readonly writes: ContentWrites) {}
 
-  /** Slug columns filled in by the shared rules, with this write's view of taken slugs. */
+  /**
+   * Slug columns filled in by the shared rules, with this write's view of taken slugs. `write` is a
+   * create's log; `firstTry` says it is the create's first run (see `tokenFreeSlug`).
+   */
   assign(
     repository: ContentRepository,
     type: ContentType,
@@ -47,6 +50,7 @@ export class SlugPicker {
     id: string,
     lockSlugs: (column: string, base: string) => Promise<void>,
     write?: WriteLog,
+    firstTry = false,
   ): Promise<Map<string, ColumnValue>> {
     return assignSlugs(type, input, current, {
       isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
@@ -56,7 +60,7 @@ export class SlugPicker {
         // Other bases go on in parallel: the rare base whose numbered slug another base can also
         // give ("news" → "news-2", "News 2") loses a unique-index race and runs again (see `RowService.write`).
         await lockSlugs(column, base);
-        return this.freeSlug(repository, type, column, base, id, write);
+        return this.freeSlug(repository, type, column, base, id, write, firstTry);
       },
     });
   }
@@ -76,9 +80,12 @@ export class SlugPicker {
     base: string,
     id: string,
     write: WriteLog | undefined,
+    firstTry: boolean,
   ): Promise<string> {
     // Hints serve creates only: an update's own slug is not "taken" for itself.
-    if (write && repository.keepsGapTokens) return this.tokenFreeSlug(repository, type, column, base, id, write);
+    if (write && repository.keepsGapTokens) {
+      return this.tokenFreeSlug(repository, type, column, base, id, write, firstTry);
+    }
     const cache = write?.gapToken === undefined ? null : this.writes.cache;
     const hint = cache?.slugHint(type, column, base);
     let n: number | undefined;
@@ -106,8 +113,13 @@ export class SlugPicker {
    * `freeSlug` for a create where the engine keeps gap tokens (`keepsGapTokens`): the candidates
    * after the hint learnt for this base, probed in one statement with the table's gap token, when
    * the token is still the one the hint was learnt at (a row updated or deleted since may have freed
-   * a slug below it); else every `base-N`, read again with the token when the base is taken, which
-   * the committed create then remembers with what it took.
+   * a slug below it); else every `base-N`, read with the token, which the committed create then
+   * remembers with what it took.
+   *
+   * A base without a hint is, most often, a title nobody has used: on the create's first try it is
+   * taken without a read, so the create waits for nothing before its COMMIT (one round trip on
+   * PostgreSQL); where a row has it, the unique index refuses it there and the write runs again
+   * (`RowService.write`), reading the run this time.
    */
   private async tokenFreeSlug(
     repository: ContentRepository,
@@ -116,6 +128,7 @@ export class SlugPicker {
     base: string,
     id: string,
     write: WriteLog,
+    firstTry: boolean,
   ): Promise<string> {
     const key = `${type.table}\u0000${column}\u0000${base}`;
     const hint = this.tokenHints.get(key);
@@ -131,11 +144,8 @@ export class SlugPicker {
       }
     }
     if (n === undefined) {
-      // A base nobody has taken (most creates) needs no hint: read without the token first.
-      let run = hint ? null : await repository.valuesStartingWith(type.table, column, base, id);
-      if (run === null || firstFree(base, run.values) > 1) {
-        run = await repository.valuesStartingWith(type.table, column, base, id, true);
-      }
+      if (!hint && firstTry) return base;
+      const run = await repository.valuesStartingWith(type.table, column, base, id, true);
       n = firstFree(base, run.values);
       gapToken = run.gapToken;
     }

@@ -11,8 +11,9 @@ import { isSentLater } from './later-statements.js';
  * loopback path runs the receiving side in the sender's call (about a fifth of the server's time under
  * 16 writers). BEGIN and the statements marked `sendLater` are now written but not sent: they go
  * out, in one write, with the next statement whose result is awaited, and the server runs them in
- * order. A create is two round trips: [BEGIN, lock, slug read] and [row, change number, search
- * text, revision, COMMIT].
+ * order. A create of a new title is one round trip: [BEGIN, lock, row, change number, search text,
+ * revision, COMMIT] (its slug is taken without a read: content/slug-picker.ts); one that reads its
+ * slugs is two: [BEGIN, lock, slug read] and the rest.
  *
  * A statement sent later fails the statement it went with: the first such failure is thrown there
  * (the COMMIT of a transaction a later statement broke would otherwise answer ROLLBACK as if all
