@@ -156,12 +156,14 @@ export class SlugPicker {
     return slugWithSuffix(base, n);
   }
 
-  /** Keeps a hint a committed create learnt (concurrent creates may report out of order). */
+  /**
+   * Keeps a hint a committed create learnt. Concurrent creates may report out of order: one learnt
+   * at an older token than the one it replaces costs the next create a read of the run, no more (its
+   * probe finds the token moved).
+   */
   private rememberToken(key: string, learnt: TokenHint): void {
     const known = this.tokenHints.get(key);
     if (known && known.gapToken === learnt.gapToken && known.highest >= learnt.highest) return;
-    // A hint learnt at an earlier token than the one kept reports a run that may have changed since.
-    if (known && laterToken(known.gapToken, learnt.gapToken)) return;
     this.tokenHints.delete(key);
     if (this.tokenHints.size >= MAX_TOKEN_HINTS) this.tokenHints.delete(this.tokenHints.keys().next().value as string);
     this.tokenHints.set(key, learnt);
@@ -172,15 +174,4 @@ export class SlugPicker {
 function firstFree(base: string, taken: ReadonlySet<string>): number {
   const slug = uniqueSlug(base, (candidate) => taken.has(candidate));
   return slug === base ? 1 : Number(slug.slice(slug.lastIndexOf('-') + 1));
-}
-
-/**
- * Whether gap token `a` was read after `b`: the same table and registry (`oid:version:`), and more
- * updates and deletes counted. Tokens of another table or registry are not ordered (false): the one
- * learnt last is kept, and a create that finds the token moved reads the run again anyway.
- */
-function laterToken(a: string, b: string): boolean {
-  const at = a.lastIndexOf(':');
-  const bt = b.lastIndexOf(':');
-  return a.slice(0, at) === b.slice(0, bt) && BigInt(a.slice(at + 1)) > BigInt(b.slice(bt + 1));
 }
