@@ -107,6 +107,10 @@ describe('the desktop main process, under Node with a stand-in for Electron', ()
     expect(output).toContain(`stand-in: window loaded ${origin}/ (200, ${EDITOR_CONTENT_SECURITY_POLICY})`);
     expect(output).toContain('stand-in: window.open: deny; navigation away prevented: true');
     expect(output).toContain('stand-in: menu &File &Edit &View &Help');
+    // The server child runs its one-file bundle (with V8's code cache kept in the user-data folder).
+    expect(output).toContain(
+      `stand-in: utility process ${join(root, 'dist', 'electron', 'server-child', 'server-child-bundle-main.js')}`,
+    );
 
     const created = await fetch(`${origin}/api/cms/news`, {
       method: 'POST',

@@ -1,10 +1,10 @@
 // Builds what the server and the desktop shell run: the TypeScript of server/ and electron/ into
-// dist/ (tsc), the server process as one bundle (esbuild, see bundleServer), and the editor into
+// dist/ (tsc), the server processes (`quire serve`'s and the desktop app's) as bundles (esbuild, see bundleServers), and the editor into
 // dist/renderer (vite). With --if-stale it does nothing when every
 // source is older than the last build, so `npm start` and `npm run serve` stay fast.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { bundleReport } from './bundle-report.mjs';
 
 const root = new URL('..', import.meta.url).pathname;
@@ -41,27 +41,36 @@ function run(command, args, env = {}) {
  * which dist/server/process/server-bundle-main.js runs with V8's code cache (code-cache.ts says why
  * CommonJS). Loading ~480 modules one by one was most of its start (issue 13). Code imported on
  * demand (PostgreSQL's modules) is in the file but runs only when imported. better-sqlite3 (native)
- * and pg (loaded only for PostgreSQL) stay packages. tsc's dist/ stays as it is for the `quire`
- * entry, the desktop app and the tests that import modules.
+ * and pg (loaded only for PostgreSQL) stay packages. The desktop app's server child likewise, as
+ * dist/electron/bundle/server-child.cjs (run by server-child-bundle-main.js). tsc's dist/ stays as
+ * it is for the `quire` entry, the desktop app's main process and the tests that import modules.
  */
-async function bundleServer() {
+async function bundleServers() {
   const { build } = await import('esbuild');
-  const outdir = join(root, 'dist', 'server', 'bundle');
-  rmSync(outdir, { recursive: true, force: true });
-  await build({
-    entryPoints: [join(root, 'server', 'process', 'server-bundle.ts')],
-    outfile: join(outdir, 'server.cjs'),
-    bundle: true,
-    format: 'cjs',
-    platform: 'node',
-    target: 'node20',
-    sourcemap: true,
-    external: ['better-sqlite3', 'pg'],
-    // The modules were ES modules, strict throughout, and read their own URL (import.meta.url).
-    define: { 'import.meta.url': 'quireBundleUrl' },
-    banner: { js: "'use strict';\nconst quireBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
-    logLevel: 'warning',
-  });
+  const bundles = [
+    { entry: join('server', 'process', 'server-bundle.ts'), out: join('dist', 'server', 'bundle', 'server.cjs') },
+    {
+      entry: join('electron', 'server-child', 'server-child-entry.ts'),
+      out: join('dist', 'electron', 'bundle', 'server-child.cjs'),
+    },
+  ];
+  for (const { entry, out } of bundles) {
+    rmSync(dirname(join(root, out)), { recursive: true, force: true });
+    await build({
+      entryPoints: [join(root, entry)],
+      outfile: join(root, out),
+      bundle: true,
+      format: 'cjs',
+      platform: 'node',
+      target: 'node20',
+      sourcemap: true,
+      external: ['better-sqlite3', 'pg'],
+      // The modules were ES modules, strict throughout, and read their own URL (import.meta.url).
+      define: { 'import.meta.url': 'quireBundleUrl' },
+      banner: { js: "'use strict';\nconst quireBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
+      logLevel: 'warning',
+    });
+  }
 }
 
 const ifStale = process.argv.includes('--if-stale');
@@ -71,8 +80,8 @@ if (ifStale && built > sourcesChanged) process.exit(0);
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
-// After tsc: server-entry.ts uses the bundle only when it is not older than tsc's output.
-await bundleServer();
+// After tsc: server-entry.ts uses a bundle only when it is not older than tsc's output.
+await bundleServers();
 if (existsSync(join(root, 'renderer', 'vite.config.ts'))) {
   // A production build even when a test runner (NODE_ENV=test) runs this: vite builds React's
   // development bundle otherwise, half again as large (the bundle report's test caught it).

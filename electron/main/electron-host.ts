@@ -1,11 +1,11 @@
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { type BrowserWindow, clipboard, dialog, Menu, shell, utilityProcess } from 'electron';
+import { join } from 'node:path';
+import { app, type BrowserWindow, clipboard, dialog, Menu, shell, utilityProcess } from 'electron';
+import { CODE_CACHE_FOLDER_ENV, serverChildEntry } from '../server-child/server-child-entry-choice.js';
 import { DATABASE_EXTENSIONS } from './database-path.js';
 import type { DesktopHost } from './desktop-app.js';
 import { launchServerChild } from './server-launcher.js';
 
-const SERVER_CHILD_ENTRY = fileURLToPath(new URL('../server-child/server-child-entry.js', import.meta.url));
 const DATABASE_FILTERS = [{ name: 'Quire database', extensions: DATABASE_EXTENSIONS }];
 
 /** What the Electron host needs from the lifecycle: the window (if any) and how to show the editor. */
@@ -21,10 +21,13 @@ export interface ElectronHostOptions {
  */
 export function createElectronHost(options: ElectronHostOptions): DesktopHost {
   const attached = () => options.window() ?? undefined;
+  // Chosen once: the build does not change under a running app.
+  const entry = serverChildEntry();
+  const env = { ...process.env, [CODE_CACHE_FOLDER_ENV]: join(app.getPath('userData'), 'code-cache') };
   return {
     launchServer: (childOptions) =>
       launchServerChild(
-        () => utilityProcess.fork(SERVER_CHILD_ENTRY, [], { serviceName: 'Quire server', stdio: 'inherit' }),
+        () => utilityProcess.fork(entry, [], { serviceName: 'Quire server', stdio: 'inherit', env }),
         childOptions,
         { onLog: (message, detail) => console.error(`Quire server: ${message}\n${detail}`) },
       ),

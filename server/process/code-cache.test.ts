@@ -61,6 +61,22 @@ describe('running a CommonJS script with V8 code cache', () => {
     expect(caches(dir as string)[0]).not.toBe(cacheOfA);
   });
 
+  it('keeps the cache in the folder it is given, made when the cache is saved, and finds it there', async () => {
+    const source = `module.exports = function thrice(n) { return n * 3; };\n// ${Date.now()}\n`;
+    const file = script(source);
+    const folder = join(dir as string, 'user-data', 'code-cache');
+    const first = runWithCodeCache(file, folder);
+    expect(first.use).toBe('none');
+    expect(await first.save?.()).toBe(true);
+    expect(caches(folder)).toEqual([basename(codeCachePath(file, source))]);
+    expect(codeCachePath(file, source, folder)).toBe(join(folder, basename(codeCachePath(file, source))));
+    // Nothing beside the script (an installed app's own folder is read-only).
+    expect(caches(dir as string)).toEqual([]);
+    const second = runWithCodeCache(file, folder);
+    expect(second.use).toBe('accepted');
+    expect((second.exports as (n: number) => number)(5)).toBe(15);
+  });
+
   it('starts without a cache when it cannot write one, and leaves no temporary file behind', async () => {
     const source = `module.exports = ${Date.now()};\n`;
     const file = script(source);

@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
-import { readdir, rename, rm, writeFile } from 'node:fs/promises';
+import { mkdir, readdir, rename, rm, writeFile } from 'node:fs/promises';
 import { createRequire, Module } from 'node:module';
 import { basename, dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
@@ -22,6 +22,13 @@ import { constants, Script } from 'node:vm';
  * beside it are deleted when a new one is written.
  */
 
+/**
+ * How long after a start the cache is written: by then the server listens and has usually
+ * answered its first requests, whose functions the cache then holds too. A process that stops
+ * sooner leaves no cache, and the next one compiles.
+ */
+export const CODE_CACHE_AFTER_MS = 10_000;
+
 /** How a start used the code cache: taken, refused by V8 (another Node or other flags), or none there. */
 export type CodeCacheUse = 'accepted' | 'rejected' | 'none';
 
@@ -38,30 +45,34 @@ export interface CodeCacheRun {
   save: (() => Promise<boolean>) | null;
 }
 
-/** Where the code cache of `source`, the script at `file`, is kept: beside it, named by the source's hash. */
-export function codeCachePath(file: string, source: string): string {
+/**
+ * Where the code cache of `source`, the script at `file`, is kept: in `folder` (default: beside the
+ * script), named after the script and the source's hash.
+ */
+export function codeCachePath(file: string, source: string, folder = dirname(file)): string {
   const hash = createHash('sha1').update(source).digest('hex').slice(0, 16);
-  return `${file}.${hash}.code-cache`;
+  return join(folder, `${basename(file)}.${hash}.code-cache`);
 }
 
-/** The code caches of other sources of the script at `file` (`codeCachePath`'s names), beside `keep`. */
+/** The code caches of other sources of the script at `file` (`codeCachePath`'s names) in `keep`'s folder. */
 async function otherCaches(file: string, keep: string): Promise<string[]> {
   const prefix = `${basename(file)}.`;
-  return (await readdir(dirname(file)))
+  return (await readdir(dirname(keep)))
     .filter((name) => name.startsWith(prefix) && name.endsWith('.code-cache'))
-    .map((name) => join(dirname(file), name))
+    .map((name) => join(dirname(keep), name))
     .filter((path) => path !== keep);
 }
 
 /**
  * Runs the CommonJS script at `file` as Node runs a module (its own `require`, `module`, `exports`,
  * `__filename`, `__dirname`; dynamic `import()` through Node's loader), compiled with the code cache
- * kept beside it when there is one for this source.
+ * kept for this source in `cacheFolder` (default: beside the script; the desktop app's is read-only
+ * once installed, so it names a folder of its own), created when the cache is saved.
  */
-export function runWithCodeCache(file: string): CodeCacheRun {
+export function runWithCodeCache(file: string, cacheFolder?: string): CodeCacheRun {
   // A `#!` line is valid at a file's start only, not inside the module's wrapper function.
   const source = readFileSync(file, 'utf8').replace(/^#!.*/, '');
-  const cachePath = codeCachePath(file, source);
+  const cachePath = codeCachePath(file, source, cacheFolder);
   let cachedData: Buffer | undefined;
   try {
     cachedData = readFileSync(cachePath);
@@ -81,6 +92,7 @@ export function runWithCodeCache(file: string): CodeCacheRun {
   const save = async (): Promise<boolean> => {
     const temporary = `${cachePath}.${process.pid}.tmp`;
     try {
+      if (cacheFolder !== undefined) await mkdir(cacheFolder, { recursive: true });
       await writeFile(temporary, script.createCachedData());
       await rename(temporary, cachePath);
       await Promise.all((await otherCaches(file, cachePath)).map((path) => rm(path, { force: true })));

@@ -5,14 +5,7 @@
  * It imports Node's modules and code-cache.ts only: anything more would load before the bundle.
  */
 import { fileURLToPath } from 'node:url';
-import { runWithCodeCache } from './code-cache.js';
-
-/**
- * How long after the start the cache is written: by then the server listens and has usually
- * answered its first requests, whose functions the cache then holds too. A process that stops
- * sooner leaves no cache, and the next one compiles.
- */
-export const CODE_CACHE_AFTER_MS = 10_000;
+import { CODE_CACHE_AFTER_MS, runWithCodeCache } from './code-cache.js';
 
 const { save } = runWithCodeCache(fileURLToPath(new URL('../bundle/server.cjs', import.meta.url)));
 if (save) setTimeout(() => void save(), CODE_CACHE_AFTER_MS).unref();

@@ -1,9 +1,10 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, utimesSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
+import { datedFiles } from '../test-support/dated-files.js';
 import { serverEntryScript } from './server-entry.js';
 
 const server = resolve(new URL('..', import.meta.url).pathname);
@@ -20,14 +21,8 @@ describe('the script the server process runs', () => {
    * and maybe the bundle, with mtimes.
    */
   function built(files: Record<string, number>): string {
-    dir = mkdtempSync(join(tmpdir(), 'quire-entry-'));
     const always = { 'process/server-entry.js': 1, 'process/server-bundle-main.js': 1 };
-    for (const [file, seconds] of Object.entries({ ...always, ...files })) {
-      const path = join(dir, file);
-      mkdirSync(dirname(path), { recursive: true });
-      writeFileSync(path, '');
-      utimesSync(path, seconds, seconds);
-    }
+    dir = datedFiles('quire-entry-', { ...always, ...files });
     return pathToFileURL(join(dir, 'process', 'server-entry.js')).href;
   }
 

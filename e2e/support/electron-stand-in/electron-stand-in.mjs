@@ -157,10 +157,11 @@ export const shell = {
 export const clipboard = { writeText: (text) => say(`clipboard ${text}`) };
 
 class UtilityProcess extends EventEmitter {
-  constructor(modulePath, args) {
+  constructor(modulePath, args, options = {}) {
     super();
     const shim = new URL('./parent-port-shim.mjs', import.meta.url).href;
-    this.child = fork(modulePath, args, { execArgv: ['--import', shim], stdio: 'inherit' });
+    // Electron's `env` option, as Electron takes it: the child's whole environment.
+    this.child = fork(modulePath, args, { execArgv: ['--import', shim], stdio: 'inherit', env: options.env });
     this.child.on('message', (message) => this.emit('message', message));
     this.child.on('exit', (code, signal) => this.emit('exit', code ?? (signal ? 1 : 0)));
     say(`utility process ${modulePath}`);
@@ -173,4 +174,4 @@ class UtilityProcess extends EventEmitter {
   }
 }
 
-export const utilityProcess = { fork: (modulePath, args, _options) => new UtilityProcess(modulePath, args) };
+export const utilityProcess = { fork: (modulePath, args, options) => new UtilityProcess(modulePath, args, options) };

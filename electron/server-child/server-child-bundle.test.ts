@@ -1,0 +1,65 @@
+import { fork } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { serverChildEntry } from './server-child-entry-choice.js';
+import type { ChildMessage, ServerChildOptions } from './server-child-protocol.js';
+
+const dist = fileURLToPath(new URL('../../dist/electron/', import.meta.url));
+const choice = join(dist, 'server-child', 'server-child-entry-choice.js');
+/** Electron's `process.parentPort` over Node's IPC channel, as the desktop stand-in gives it. */
+const shim = new URL('../../e2e/support/electron-stand-in/parent-port-shim.mjs', import.meta.url).href;
+
+// The built child, as the desktop app forks it: needs `node scripts/build.mjs` (npm test builds it first).
+describe.skipIf(!existsSync(join(dist, 'bundle', 'server-child.cjs')))('the desktop server child bundle', () => {
+  let dir: string;
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'quire-child-bundle-'));
+  });
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('is what the built app forks', () => {
+    expect(serverChildEntry(pathToFileURL(choice).href)).toBe(
+      join(dist, 'server-child', 'server-child-bundle-main.js'),
+    );
+  });
+
+  it('serves the database in its own process and stops cleanly', async () => {
+    const cacheFolder = join(dir, 'user-data', 'code-cache');
+    const child = fork(join(dist, 'server-child', 'server-child-bundle-main.js'), [], {
+      execArgv: ['--import', shim],
+      stdio: 'ignore',
+      env: { ...process.env, QUIRE_CODE_CACHE_FOLDER: cacheFolder },
+    });
+    const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+    const next = () => new Promise<ChildMessage>((resolve) => child.once('message', (m) => resolve(m as ChildMessage)));
+    try {
+      const options: ServerChildOptions = {
+        dbFile: join(dir, 'content.sqlite'),
+        port: 0,
+        host: '127.0.0.1',
+        editorName: 'ana',
+        editorDir: null,
+      };
+      const ready = next();
+      child.send({ type: 'start', options });
+      const first = await ready;
+      if (first.type !== 'ready') throw new Error(`not ready: ${JSON.stringify(first)}`);
+      expect(first.dbFile).toBe(options.dbFile);
+      const created = await fetch(`${first.origin}/api/cms/news`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ title: 'From the bundle', status: 'draft', published_at: '2025-01-02 03:04:05' }),
+      });
+      expect(created.status).toBe(201);
+      const stopped = next();
+      child.send({ type: 'stop' });
+      expect(await stopped).toEqual({ type: 'stopped' });
+      expect(await exited).toBe(0);
+    } finally {
+      child.kill('SIGKILL');
+    }
+  });
+});
