@@ -218,7 +218,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         .then(() => services.hooks?.stop())
         .then(() => backups?.stop())
         // Before the database closes and saves its search indexes (sqlite-search-snapshot.ts).
-        .then(() => services.rows.flushSearchIndexesNow())
+        .then(() => services.rows.searchFlushes.flushNow())
         .then(() => database.close());
       return closing;
     },

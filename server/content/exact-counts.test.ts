@@ -162,7 +162,7 @@ describe('exact counts from the read cache', () => {
   it('find new rows by search at once, and move them into the search index in one batch soon after', async () => {
     const pending = () =>
       (database.raw.prepare(`select count(*) as n from "${searchPendingName('news')}"`).get() as { n: number }).n;
-    await rows.flushSearchIndexes();
+    await rows.searchFlushes.flush();
     expect(pending()).toBe(0);
     const body = { status: 'draft', published_at: '2025-01-01 10:00:00' };
     await rows.create(news, { ...body, title: 'Zwölf Boxkämpfer' });

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import type { ColumnValue, ContentRow, SeoMeta } from '../../common/api-contract.js';
+import type { ContentRow, SeoMeta } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { ContentRepository, type RowSelection, type StoredRow } from '../db/content-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
@@ -7,7 +7,6 @@ import { type ReadMarks, type RowExtra, unmarked } from '../db/read-marks.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
-import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
 import type { ContentWrites, WriteLog } from './content-writes.js';
@@ -17,9 +16,11 @@ import { selectionKey } from './read-cache.js';
 import { assertNotReferenced, checkRelationTargets, resolveRelations } from './relations.js';
 import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
-import { parseRowInput, type RowInput } from './row-input.js';
+import { parseRowInput } from './row-input.js';
+import { SearchFlushes } from './search-flushes.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
 import { SlugPicker } from './slug-picker.js';
+import { newStoredRow, toStored } from './stored-row.js';
 import { withoutUnchanged } from './unchanged-columns.js';
 
 /** A page of rows with the counts the list endpoint reports. */
@@ -73,9 +74,6 @@ export interface RestoreWrite {
   created?: { at: string; by: string | null };
 }
 
-/** How long written rows wait before they are moved into the search index in one batch. */
-const SEARCH_FLUSH_DELAY_MS = 500;
-
 /** Runs of a write that lost a unique-index race to a concurrent writer, before it is a 409. */
 const MAX_WRITE_ATTEMPTS = 5;
 
@@ -97,9 +95,6 @@ export class RowService {
   private readonly reader: ContentRepository;
   /** Reads while a write is in flight wait for the connection through Kysely. */
   private readonly queuedReader: ContentRepository;
-  /** Types with rows waiting for the search index, and the timer that will move them. */
-  private readonly searchFlushes = new Set<ContentType>();
-  private flushTimer: NodeJS.Timeout | null = null;
 
   constructor(
     db: Kysely<QuireDatabase>,
@@ -113,7 +108,11 @@ export class RowService {
     this.reader = new ContentRepository(db, engine, writes.reads ?? runner);
     this.queuedReader = new ContentRepository(db, engine);
     this.slugs = new SlugPicker(writes);
+    this.searchFlushes = new SearchFlushes(writes, engine, runner);
   }
+
+  /** Moves written rows into the search indexes, shortly after their writes (see SearchFlushes). */
+  readonly searchFlushes: SearchFlushes;
 
   /** Picks the free slugs of creates and updates. */
   private readonly slugs: SlugPicker;
@@ -295,7 +294,7 @@ export class RowService {
           }
           return value;
         });
-        this.scheduleSearchFlush(type);
+        this.searchFlushes.schedule(type);
         return result;
       } catch (error) {
         // A statement prepared before another server changed the table's columns failed: nothing
@@ -314,44 +313,6 @@ export class RowService {
         // a slug or id the request named is refused as taken, with its field.
         if (attempt < MAX_WRITE_ATTEMPTS) continue;
         throw new AppError('conflict', 'The row conflicts with an existing row');
-      }
-    }
-  }
-
-  /** Moves the rows written lately into the search index soon, in one batch for all of them. */
-  private scheduleSearchFlush(type: ContentType): void {
-    if (type.searchColumns.length === 0 || !this.engine.searchIndex.flushes) return;
-    this.searchFlushes.add(type);
-    this.flushTimer ??= setTimeout(() => void this.flushSearchIndexes(), SEARCH_FLUSH_DELAY_MS);
-    this.flushTimer.unref?.();
-  }
-
-  /**
-   * Runs the search flush due, now (a server stopping: its saved search indexes must come after
-   * the last flush, which empties the pending tables and with them the saved indexes' markers).
-   */
-  async flushSearchIndexesNow(): Promise<void> {
-    if (this.flushTimer) clearTimeout(this.flushTimer);
-    await this.flushSearchIndexes();
-  }
-
-  /**
-   * Moves rows written since the last flush into the search indexes (each type in one transaction).
-   * Searches give the same rows before and after; until then they check those rows one by one.
-   */
-  async flushSearchIndexes(): Promise<void> {
-    this.flushTimer = null;
-    const types = [...this.searchFlushes];
-    this.searchFlushes.clear();
-    for (const type of types) {
-      try {
-        // Rows only move into the index: a write that adds nothing and changes no counts.
-        await this.writes.run({ type, onlyAdds: true }, (trx) =>
-          new ContentRepository(trx, this.engine, this.runner).flushSearchIndex(type.table, type.searchColumns),
-        );
-      } catch {
-        // The rows stay pending (still found, one by one); the next write schedules another flush.
-        // (Also the way out when the database was closed meanwhile.)
       }
     }
   }
@@ -381,39 +342,6 @@ export class RowService {
     // the paths that need a runner (the in-memory search) while writes are merely waiting.
     return writing && !this.writes.reads ? this.queuedReader : this.reader;
   }
-}
-
-/** What the SQL column of `name` holds for a parsed value (the column's field decides). */
-/**
- * The stored form of a new row: id, each column's stored value, meta as JSON, system fields. Shared
- * by `create` and the bulk import, so both store a row the same way.
- */
-export function newStoredRow(
-  type: ContentType,
-  id: string,
-  values: ReadonlyMap<string, ColumnValue>,
-  input: RowInput,
-  now: string,
-  editorName: string | null,
-): StoredRow {
-  const meta = input.meta === undefined ? null : applyMetaPatch(null, input.meta);
-  return {
-    id,
-    ...Object.fromEntries(
-      type.columns.map((column) => [column.name, toStored(type, column.name, values.get(column.name))]),
-    ),
-    meta: meta === null ? null : JSON.stringify(meta),
-    created_at: now,
-    updated_at: now,
-    created_by: editorName,
-    updated_by: editorName,
-  };
-}
-
-function toStored(type: ContentType, name: string, value: ColumnValue | undefined): unknown {
-  const column = type.columnsByName.get(name);
-  if (value === undefined || value === null || !column) return null;
-  return fieldFor(column.type).toStored(value);
 }
 
 /** An author may change and delete only rows they created (checked inside the write: nothing changes). */

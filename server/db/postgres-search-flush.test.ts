@@ -42,7 +42,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL writes and the search index${sk
     });
     expect((await callApi(server, 'DELETE', `/cms/news/${other.body.id}`)).status).toBe(200);
     // What a scheduled flush would run (and what tests call to settle SQLite's index).
-    await server.services.rows.flushSearchIndexes();
+    await server.services.rows.searchFlushes.flush();
 
     const statements = query.mock.calls.map(([text]) =>
       String(typeof text === 'string' ? text : (text as { text?: string }).text)

@@ -93,7 +93,7 @@ const cases: Case[] = [
 describe('credentials reaching past their limits', () => {
   for (const [who, method, url, status, json] of cases) {
     it(`${who} ${method} ${url().replace(/undefined/g, ':id')}: ${status}, nothing shown or changed`, async () => {
-      await server.services.rows.flushSearchIndexes();
+      await server.services.rows.searchFlushes.flush();
       const before = await databaseSnapshot(server, { withoutUseTimes: true });
       const { response, body, text } = await as(who, method, url(), json);
       expect(response.status, text).toBe(status);

@@ -66,7 +66,7 @@ interface Refusal {
 /** Sends the request and checks the refusal: its status, code and shape, and that nothing changed. */
 async function expectRefused(refusal: Refusal): Promise<any> {
   // Earlier writes' search-index rows move in the background: settle them first.
-  await server.services.rows.flushSearchIndexes();
+  await server.services.rows.searchFlushes.flush();
   const before = await databaseSnapshot(server);
   const url = typeof refusal.url === 'function' ? refusal.url() : refusal.url;
   const json = typeof refusal.json === 'function' ? (refusal.json as () => unknown)() : refusal.json;
@@ -247,7 +247,7 @@ describe('search keywords whose case folding changes their length or meaning', (
   const titles = ['İstanbul notes', 'STRASSE straße', 'ﬁnal ﬁle', 'ǅemal', 'Ωmega ω', 'e\u0301clair', '(a+)+$ [x] .*'];
   it('answers 200 and finds each row by a piece of its own title', async () => {
     for (const title of titles) await ok('POST', '/cms/news', newsBody({ title }));
-    await server.services.rows.flushSearchIndexes();
+    await server.services.rows.searchFlushes.flush();
     for (const title of titles) {
       for (const keyword of [title, title.slice(0, 3), title.toLowerCase(), title.toUpperCase()]) {
         const { response, body, text } = await request(

@@ -42,7 +42,7 @@ async function createType(table: string, columns: unknown[] = TITLED): Promise<v
 /** Titles of the rows found by a search, asked before and after the search index takes in new rows. */
 async function searchTitles(table: string, keyword: string): Promise<string[]> {
   const before = await searchOnce(table, keyword);
-  await server.services.rows.flushSearchIndexes();
+  await server.services.rows.searchFlushes.flush();
   expect(await searchOnce(table, keyword), `${keyword} in ${table} after a flush`).toEqual(before);
   return before;
 }
@@ -85,7 +85,7 @@ describe('content types named like the internal objects of another type', () => 
       expect(row.response.status, row.text).toBe(201);
     }
     // Writes to news after the others' rows are indexed must not touch their indexes.
-    await server.services.rows.flushSearchIndexes();
+    await server.services.rows.searchFlushes.flush();
     await expectNewsWorks('between');
     for (const table of NEWS_LOOKALIKES) {
       expect(await searchTitles(table, `row of ${table}`)).toEqual([`Row of ${table}`]);

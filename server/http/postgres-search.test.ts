@@ -123,7 +123,7 @@ describe.skipIf(!postgres.available)(`search on PostgreSQL against SQLite${skipN
       }
     }
     // Half the SQLite rows reach its trigram index, the rest stay pending: both paths are compared.
-    await sqlite.services.rows.flushSearchIndexes();
+    await sqlite.services.rows.searchFlushes.flush();
     for (const [index, title] of TITLES.entries()) {
       if (index % 2 === 0) continue;
       for (const api of [sqlite.api, pg.api]) {
