@@ -1,5 +1,7 @@
 import { randomBytes } from 'node:crypto';
+import { existsSync } from 'node:fs';
 import { createServer, type Server, type Socket } from 'node:net';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { postgresForTests, runAdmin, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import {
@@ -14,6 +16,17 @@ import {
 import { describeHost, type PostgresTarget, parsePostgresUrl } from './postgres-url.js';
 
 const postgres = await postgresForTests();
+
+/** The test server's Unix socket folder where its socket file is there, else why a test cannot use one. */
+async function socketFolder(): Promise<{ folder: string | null; why: string }> {
+  if (!postgres.available) return { folder: null, why: postgres.skipReason };
+  const target = parsePostgresUrl(postgres.url);
+  const { rows } = await runAdmin(target, 'show unix_socket_directories');
+  const folder = String(rows[0].unix_socket_directories).split(',')[0].trim();
+  if (folder && existsSync(join(folder, `.s.PGSQL.${target.port}`))) return { folder, why: '' };
+  return { folder: null, why: ` (skipped: the server has no socket file in ${JSON.stringify(folder)})` };
+}
+const socket = await socketFolder();
 const credentials = /quire_secret_user|hunter2/;
 
 /**
@@ -217,6 +230,25 @@ describe.skipIf(!postgres.available)(`connecting to the test PostgreSQL server${
       await pool.end();
     }
   });
+
+  it.skipIf(socket.folder === null)(
+    `connects through the server's Unix socket folder given as host=, libpq's way${socket.why}`,
+    async () => {
+      const user = parsePostgresUrl(postgres.url).user ?? 'postgres';
+      const url = `postgres://${encodeURIComponent(user)}@/${database().name}?host=${encodeURIComponent(socket.folder as string)}`;
+      const target = parsePostgresUrl(url);
+      expect(target.host).toBe(socket.folder);
+      const { pool } = await connectPostgres(target);
+      try {
+        const { rows } = await pool.query(
+          'select current_database() as name, inet_server_addr() is null as unix from pg_stat_activity where pid = pg_backend_pid()',
+        );
+        expect(rows).toEqual([{ name: database().name, unix: true }]);
+      } finally {
+        await pool.end();
+      }
+    },
+  );
 
   it('names the database that does not exist', async () => {
     const { host, port } = admin();

@@ -76,10 +76,29 @@ describe('parsePostgresUrl', () => {
     expect(parsePostgresUrl('postgres://db.example/my%20site').database).toBe('my site');
   });
 
+  it('takes the host and port as parameters, as libpq does: a Unix socket folder in `host=`', () => {
+    expect(parsePostgresUrl('postgresql:///site?host=/var/run/postgresql')).toMatchObject({
+      host: '/var/run/postgresql',
+      port: 5432,
+      database: 'site',
+    });
+    expect(parsePostgresUrl('postgres://quire@/site?host=%2Ftmp&port=5433')).toMatchObject({
+      host: '/tmp',
+      port: 5433,
+      user: 'quire',
+    });
+    expect(parsePostgresUrl('postgres:///site?host=db.example').host).toBe('db.example');
+  });
+
   it.each([
     ['mysql://db.example/site', 'starts with postgres:// or postgresql://'],
     ['db.example/site', 'starts with postgres:// or postgresql://'],
     ['postgres:///site', 'names no host'],
+    ['postgres:///site', '?host=/var/run/postgresql for a Unix socket folder'],
+    ['postgres://db.example/site?host=/tmp', 'gives its host twice'],
+    ['postgres://db.example:5433/site?port=5434', 'gives its port twice'],
+    ['postgres:///site?host=/tmp&port=54x', 'port outside 1 to 65535'],
+    ['postgres:///site?host=/tmp&port=0', 'port outside 1 to 65535'],
     ['postgres://db.example', 'names no database'],
     ['postgres://db.example/', 'names no database'],
     ['postgres://db.example:0/site', 'port outside 1 to 65535'],

@@ -32,17 +32,21 @@ export class PostgresUrlError extends Error {
 }
 
 const DEFAULT_PORT = 5432;
+/** The host parsed in place of none (a reserved name: `.invalid` never resolves). */
+const NO_HOST = 'no-host.invalid';
 const SSL_MODES: readonly string[] = ['disable', 'require', 'verify-ca', 'verify-full'];
 // libpq's `prefer` and `allow` fall back to plain text when TLS fails; node-postgres cannot, and
 // quietly promising encryption that may not happen is worse than asking for a choice.
 const UNSUPPORTED_SSL_MODES: readonly string[] = ['prefer', 'allow'];
-const KNOWN_PARAMETERS = ['sslmode', 'application_name', 'connect_timeout', 'user', 'password'];
+const KNOWN_PARAMETERS = ['host', 'port', 'sslmode', 'application_name', 'connect_timeout', 'user', 'password'];
 const ENCODING_HINT = 'percent-encode special characters in the user name and password (@ as %40, / as %2F, # as %23)';
 
 /**
  * Reads and checks a PostgreSQL URL: `postgres[ql]://[user[:password]@]host[:port]/database[?...]`
- * with the query parameters `sslmode`, `application_name`, `connect_timeout` (and `user`/`password`,
- * as libpq allows). Throws a `PostgresUrlError` naming what is wrong.
+ * with the query parameters `sslmode`, `application_name`, `connect_timeout` (and `host`, `port`,
+ * `user`, `password`, as libpq allows: `postgres:///site?host=/var/run/postgresql` reaches a server
+ * on this machine through its Unix socket folder, as does a percent-encoded folder in the host's
+ * place). Throws a `PostgresUrlError` naming what is wrong.
  */
 export function parsePostgresUrl(text: string): PostgresTarget {
   const trimmed = text.trim();
@@ -56,9 +60,13 @@ export function parsePostgresUrl(text: string): PostgresTarget {
   if (afterAuthority.includes('@')) {
     throw new PostgresUrlError(`The PostgreSQL URL has an @ after its host: ${ENCODING_HINT}`);
   }
+  // libpq takes a user without a host (`postgres://quire@/site?host=/tmp`), the URL parser does
+  // not: a stand-in host is parsed and read back as none.
+  const authority = /^[^/?#]*/.exec(trimmed.slice(scheme.length + 3))?.[0] ?? '';
+  const hostless = authority.endsWith('@');
   let url: URL;
   try {
-    url = new URL(trimmed);
+    url = new URL(hostless ? trimmed.replace(authority, `${authority}${NO_HOST}`) : trimmed);
   } catch {
     // Node's own error carries the whole input (and so the password): it is not passed on.
     throw new PostgresUrlError(
@@ -67,11 +75,18 @@ export function parsePostgresUrl(text: string): PostgresTarget {
   }
   if (url.hash) throw new PostgresUrlError(`The PostgreSQL URL has a # fragment; ${ENCODING_HINT}`);
 
-  const host = decodePart(url.hostname, 'host').replace(/^\[(.*)\]$/, '$1');
-  if (!host) throw new PostgresUrlError('The PostgreSQL URL names no host (postgres://HOST:5432/DATABASE)');
+  const parameters = readParameters(url.searchParams);
+  const inUrl = hostless ? '' : decodePart(url.hostname, 'host').replace(/^\[(.*)\]$/, '$1');
+  const host = onePlace('host', inUrl, parameters.get('host'));
+  if (!host) {
+    throw new PostgresUrlError(
+      'The PostgreSQL URL names no host (postgres://HOST:5432/DATABASE, or postgres:///DATABASE?host=/var/run/postgresql for a Unix socket folder)',
+    );
+  }
   if (host.includes(',')) throw new PostgresUrlError('The PostgreSQL URL names several hosts; Quire connects to one');
-  const port = url.port === '' ? DEFAULT_PORT : Number(url.port);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) {
+  const portText = onePlace('port', url.port, parameters.get('port'));
+  const port = portText === '' ? DEFAULT_PORT : Number(portText);
+  if (!/^\d*$/.test(portText) || !Number.isInteger(port) || port < 1 || port > 65535) {
     throw new PostgresUrlError('The PostgreSQL URL has a port outside 1 to 65535');
   }
   const path = url.pathname.replace(/^\//, '');
@@ -80,7 +95,6 @@ export function parsePostgresUrl(text: string): PostgresTarget {
   const database = decodePart(path, 'database name');
   if (!database) throw new PostgresUrlError('The PostgreSQL URL names no database (postgres://HOST:5432/DATABASE)');
 
-  const parameters = readParameters(url.searchParams);
   const user = parameters.get('user') ?? (url.username ? decodePart(url.username, 'user name') : undefined);
   const password = parameters.get('password') ?? (url.password ? decodePart(url.password, 'password') : undefined);
   const target: PostgresTarget = { host, port, database, sslMode: readSslMode(parameters.get('sslmode')) };
@@ -114,6 +128,14 @@ export function redactPostgresUrl(text: string): string {
   return text
     .replace(/(postgres(?:ql)?:\/\/)[^\r\n]*@/gi, '$1***@')
     .replace(/([?&](?:user|password)=)[^&#\s]*/gi, '$1***');
+}
+
+/** The URL's `what` (host or port), from its place in the URL or its parameter: never both. */
+function onePlace(what: string, inUrl: string, parameter: string | undefined): string {
+  if (parameter === undefined) return inUrl;
+  if (inUrl !== '')
+    throw new PostgresUrlError(`The PostgreSQL URL gives its ${what} twice: in the URL and as ${what}=`);
+  return parameter;
 }
 
 function decodePart(raw: string, what: string): string {
