@@ -62,11 +62,13 @@ export function parsePostgresUrl(text: string): PostgresTarget {
   }
   // libpq takes a user without a host (`postgres://quire@/site?host=/tmp`), the URL parser does
   // not: a stand-in host is parsed and read back as none.
-  const authority = /^[^/?#]*/.exec(trimmed.slice(scheme.length + 3))?.[0] ?? '';
+  const start = scheme.length + 3;
+  const authority = /^[^/?#]*/.exec(trimmed.slice(start))?.[0] ?? '';
   const hostless = authority.endsWith('@');
+  const end = start + authority.length;
   let url: URL;
   try {
-    url = new URL(hostless ? trimmed.replace(authority, `${authority}${NO_HOST}`) : trimmed);
+    url = new URL(hostless ? `${trimmed.slice(0, end)}${NO_HOST}${trimmed.slice(end)}` : trimmed);
   } catch {
     // Node's own error carries the whole input (and so the password): it is not passed on.
     throw new PostgresUrlError(
