@@ -4,4 +4,4 @@
  */
 import { runCommandLine } from '../cli.js';
 
-runCommandLine(process.argv.slice(2));
+runCommandLine(process.argv.slice(2), true);
