@@ -1,7 +1,7 @@
 // Builds what the server and the desktop shell run: the TypeScript of server/ and electron/ into
-// dist/ (tsc), the server processes (`quire serve`'s and the desktop app's) as bundles (esbuild, see bundleServers), and the editor into
-// dist/renderer (vite). With --if-stale it does nothing when every
-// source is older than the last build, so `npm start` and `npm run serve` stay fast.
+// dist/ (tsc), the server processes (`quire serve`'s and the desktop app's) as bundles (esbuild,
+// see bundleServers), and the editor into dist/renderer (vite). With --if-stale it does nothing
+// when every source is older than the last build, so `npm start` and `npm run serve` stay fast.
 import { spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
