@@ -23,7 +23,7 @@ import {
 } from './postgres-memory-search-state.js';
 import { changeNumberCovers } from './postgres-row-changes.js';
 import { searchTextColumns } from './postgres-search-index.js';
-import { answerable } from './search-memory-index.js';
+import { answerable } from './search-memory-keywords.js';
 import { rememberedMatches, within } from './search-memory-shared.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import type { StatementRunner } from './statement-runner.js';

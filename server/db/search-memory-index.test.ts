@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answer, applyWrites, type ScanRows, type ScanWrite, scan } from '../test-support/search-scan.js';
-import { answerable, MemorySearchIndex } from './search-memory-index.js';
+import { MemorySearchIndex } from './search-memory-index.js';
+import { answerable } from './search-memory-keywords.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { WordPairs } from './search-word-pairs.js';
 

@@ -1,10 +1,11 @@
 import { foldForSearch } from './search-folding.js';
-import { CharacterMap, GramMap } from './search-gram-maps.js';
+import { GramPostings } from './search-gram-postings.js';
+import { afterSeparator, candidates, exactRows } from './search-memory-keywords.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { PostingStage } from './search-posting-stage.js';
 import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './search-snapshot-codec.js';
 import { TextStore } from './search-text-store.js';
-import { isWordUnit, TokenVocabulary, type WordRun, wordRuns } from './search-token-vocabulary.js';
+import { TokenVocabulary, wordRuns } from './search-token-vocabulary.js';
 
 /**
  * The in-memory search index of one content table: for every row (numbered by its rowid), the
@@ -20,52 +21,22 @@ import { isWordUnit, TokenVocabulary, type WordRun, wordRuns } from './search-to
  *   of the words containing it (search-token-vocabulary.ts), and one of two word runs around other
  *   code units ("kilo victor") the union of the rows of matching pairs of adjacent words
  *   (search-word-pairs.ts): exact, and no row to check.
- * - A 1-character keyword is the character's bitmap; a 3-character one the trigram's; a
- *   2-character one the union of the trigrams ending with it (every pair ends a padded trigram).
- *   These are exact: no row needs checking, so counts are cardinalities.
- * - Trigrams with a space or the end mark in second or third place are not kept (`isGap`): spaces
- *   between words make the most distinct trigrams of titles, a sixth of the postings, and the kept
- *   title text can confirm them (slugs, kept as postings only, hold hyphens instead). A pair or
- *   trigram keyword that would need one, and any longer keyword, is the intersection of the
- *   bitmaps of its characters, of its kept trigrams and of the words its word runs must start or
- *   end, each candidate then checked against the stored folded text.
+ * - A keyword of 1 to 3 characters is answered exactly from the postings of characters and
+ *   trigrams, unless it needs a trigram left out of them; that one, and any longer keyword the
+ *   words do not answer, is the intersection of bitmaps whose rows are then checked against the
+ *   stored folded text (search-gram-postings.ts, search-memory-keywords.ts).
  * - Keywords with control characters (the boundary mark among them) or lone surrogates are left to
- *   SQL (`answerable`): they are rare, and their byte form in SQLite is not worth mirroring.
+ *   SQL (`answerable`, search-memory-keywords.ts): they are rare, and their byte form in SQLite is
+ *   not worth mirroring.
  * - Rows whose search columns hold something other than text or null (SQLite's dynamic types: a
  *   number's text form is SQLite's to decide) are kept apart in `odd`, for SQL to check.
  */
-
-/** Marks both ends of an indexed column. */
-const BOUNDARY = 0x0001;
-const SPACE = 0x20;
-
-/**
- * Whether trigrams with this code unit in second or third place are left out of the index (see
- * the module comment); keywords that would need one are answered through candidates.
- */
-function isGap(code: number): boolean {
-  return code === SPACE || code === BOUNDARY;
-}
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are the point.
-const UNANSWERABLE = /[\u0000-\u001f]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/;
 
 /** Rows matching a search, and rows SQL must still check (odd ones, unconfirmed candidates). */
 export interface MemoryHits {
   hits: PostingBitmap;
   unsure: number[];
 }
-
-/** Whether the index answers `keyword` (folded or not) itself. */
-export function answerable(keyword: string): boolean {
-  const folded = foldForSearch(keyword);
-  return folded.length > 0 && !UNANSWERABLE.test(folded);
-}
-
-/** A trigram's key: a small integer for Latin-1 text (fast to hash), else its text. */
-const trigramKey = (a: number, b: number, c: number): number | string =>
-  (a | b | c) < 256 ? (a << 16) | (b << 8) | c : String.fromCharCode(a, b, c);
-/** The key of a pair of code units (the end of trigrams). */
-const pairKey = (b: number, c: number): number | string => ((b | c) < 256 ? (b << 8) | c : String.fromCharCode(b, c));
 
 /** The folded text of a row's search columns, or null when one is neither text nor null. */
 export function foldedColumns(values: readonly unknown[]): string[] | null {
@@ -80,10 +51,7 @@ export function foldedColumns(values: readonly unknown[]): string[] | null {
 
 /** See the module comment. */
 export class MemorySearchIndex {
-  private characters = new CharacterMap();
-  private trigrams = new GramMap();
-  /** Trigram keys by their last two code units (`pairKey`), for 2-character keywords. */
-  private readonly trigramsEndingWith = new Map<number | string, (number | string)[]>();
+  private grams: GramPostings;
   private text = new TextStore();
   private words: TokenVocabulary;
   /** Rows with a search column that is neither text nor null. */
@@ -133,6 +101,7 @@ export class MemorySearchIndex {
     maxWords?: number,
   ) {
     this.words = new TokenVocabulary(maxWords);
+    this.grams = new GramPostings(wordTrigrams);
   }
 
   /** False once the vocabulary gave up in an index without word trigrams: build one with them. */
@@ -261,8 +230,7 @@ export class MemorySearchIndex {
     if (!this.sealed) throw new Error('only a built index can be written');
     out.u32(this.columnCount);
     out.u32(this.wordTrigrams ? 1 : 0);
-    this.characters.write(out);
-    this.trigrams.write(out);
+    this.grams.write(out);
     this.text.write(out);
     this.words.write(out);
     out.u32(this.odd.size);
@@ -281,12 +249,7 @@ export class MemorySearchIndex {
     const index = new MemorySearchIndex(columnCount, input.u32() === 1);
     index.stage = null;
     index.group = Number.MAX_SAFE_INTEGER;
-    index.characters = CharacterMap.read(input);
-    index.trigrams = GramMap.read(input);
-    for (const [key] of index.trigrams.entries()) {
-      if (typeof key === 'number') index.noteEnding(key, (key >>> 8) & 0xff, key & 0xff);
-      else index.noteEnding(key, key.charCodeAt(1), key.charCodeAt(2));
-    }
+    index.grams = GramPostings.read(input, index.wordTrigrams);
     index.text = TextStore.read(input);
     index.words = TokenVocabulary.read(input);
     for (let count = input.u32(); count > 0; count--) index.odd.add(input.f64());
@@ -311,8 +274,7 @@ export class MemorySearchIndex {
     const group = Math.floor(rowid / 65536);
     if (group <= this.group) return;
     this.stage?.flush();
-    for (const bitmap of this.characters.values()) bitmap.trimGroups(this.group, group);
-    for (const bitmap of this.trigrams.values()) bitmap.trimGroups(this.group, group);
+    this.grams.trimGroups(this.group, group);
     this.words.trimGroups(this.group, group);
     this.group = group;
   }
@@ -320,10 +282,7 @@ export class MemorySearchIndex {
   /** Approximate bytes held, for measurements. */
   get bytes(): number {
     this.stage?.flush();
-    let bytes = this.text.bytes + this.words.bytes + (this.overlay?.bytes ?? 0);
-    for (const bitmap of this.characters.values()) bytes += bitmap.bytes;
-    for (const bitmap of this.trigrams.values()) bytes += bitmap.bytes;
-    return bytes;
+    return this.text.bytes + this.words.bytes + (this.overlay?.bytes ?? 0) + this.grams.bytes;
   }
 
   /**
@@ -341,15 +300,12 @@ export class MemorySearchIndex {
     for (const keyword of keywords) {
       const folded = foldForSearch(keyword);
       const runs = folded.length > 1 ? wordRuns(folded) : [];
-      const exact =
-        runs.length === 1 && runs[0].text.length === folded.length
-          ? (this.words.containing(folded) ?? this.exactly(folded))
-          : (this.pair(folded, runs) ?? this.exactly(folded));
+      const exact = exactRows(folded, runs, this.words, this.grams);
       if (exact) {
         sets.push(exact);
         continue;
       }
-      const opening = this.afterSeparator(folded, runs);
+      const opening = afterSeparator(folded, runs, this.words);
       if (opening) {
         const { rows, rest } = opening;
         sets.push(
@@ -360,7 +316,7 @@ export class MemorySearchIndex {
         continue;
       }
       checked.push(folded);
-      sets.push(...this.candidates(folded, runs));
+      sets.push(...candidates(folded, runs, this.words, this.grams));
     }
     let hits = PostingBitmap.and(sets);
     for (const folded of checked) {
@@ -389,112 +345,13 @@ export class MemorySearchIndex {
     return folded.includes(' ') ? (rowid: number) => this.spaceElsewhere.has(rowid) : () => true;
   }
 
-  /** A keyword of separators then one word run: see TokenVocabulary.afterSeparator. */
-  private afterSeparator(
-    folded: string,
-    runs: readonly WordRun[],
-  ): { rows: PostingBitmap; rest: PostingBitmap } | null {
-    if (runs.length !== 1 || !runs[0].before || runs[0].after) return null;
-    const word = runs[0].text;
-    return this.words.afterSeparator(folded.slice(0, folded.length - word.length), word);
-  }
-
   /**
-   * Bitmaps whose intersection holds every row containing `folded` (to be checked against text):
-   * the rows of the words its word runs must start, end or be, intersected first (words of a
-   * keyword are nearly independent, so that is where the candidates shrink), and its indexed
-   * trigrams that reach outside a word run; its characters only when neither says anything.
+   * Adds (or removes) `rowid` to the postings of every word, character and padded trigram of
+   * `column`.
    */
-  private candidates(folded: string, runs: readonly WordRun[]): PostingBitmap[] {
-    const sets: PostingBitmap[] = [];
-    const words = this.words.candidates(runs);
-    const byWords = words !== null && words.length > 0;
-    if (byWords) sets.push(PostingBitmap.and(words));
-    for (let i = 0; i + 3 <= folded.length; i++) {
-      const a = folded.charCodeAt(i);
-      const b = folded.charCodeAt(i + 1);
-      const c = folded.charCodeAt(i + 2);
-      // A trigram inside one word run is in every word that run must start or end.
-      if (byWords && isWordUnit(a) && isWordUnit(b) && isWordUnit(c)) continue;
-      if (!isGap(b) && !isGap(c)) sets.push(this.trigram(a, b, c));
-    }
-    if (sets.length > 0) return sets;
-    const codes = new Set<number>();
-    for (let i = 0; i < folded.length; i++) codes.add(folded.charCodeAt(i));
-    for (const code of codes) sets.push(this.characters.get(code) ?? new PostingBitmap());
-    return sets;
-  }
-
-  /** Rows containing a keyword of two word runs and what separates them, when the pairs can tell. */
-  private pair(folded: string, runs: readonly WordRun[]): PostingBitmap | null {
-    if (runs.length !== 2 || runs[0].before || runs[1].after) return null;
-    const [first, second] = runs;
-    return this.words.pairRows(first.text, folded.slice(first.text.length, -second.text.length), second.text);
-  }
-
-  /** Rows containing a keyword of 1 to 3 code units, from postings alone, when they can tell. */
-  private exactly(folded: string): PostingBitmap | null {
-    const a = folded.charCodeAt(0);
-    if (folded.length === 1) return this.characters.get(a) ?? new PostingBitmap();
-    const b = folded.charCodeAt(1);
-    if (folded.length === 2 && !isGap(a) && !isGap(b)) {
-      const keys = this.trigramsEndingWith.get(pairKey(a, b)) ?? [];
-      return PostingBitmap.or(keys.map((key) => this.trigrams.get(key) ?? new PostingBitmap()));
-    }
-    const c = folded.charCodeAt(2);
-    if (folded.length === 3 && !isGap(b) && !isGap(c)) return this.trigram(a, b, c);
-    return null;
-  }
-
-  private trigram(a: number, b: number, c: number): PostingBitmap {
-    return this.trigrams.get(trigramKey(a, b, c)) ?? new PostingBitmap();
-  }
-
-  /** Adds (or removes) `rowid` to the postings of every character and padded trigram of `column`. */
   private postings(column: string, rowid: number, add: boolean): void {
     const stage = add ? this.stage : null;
     this.words.note(column, rowid, add, stage);
-    let a = BOUNDARY;
-    let b = column.charCodeAt(0);
-    for (let i = 0; i < column.length; i++) {
-      const c = i + 1 < column.length ? column.charCodeAt(i + 1) : BOUNDARY;
-      let character = this.characters.get(b);
-      if (!add) character?.remove(rowid);
-      else {
-        if (character === undefined) {
-          character = new PostingBitmap();
-          this.characters.set(b, character);
-        }
-        if (stage) stage.add(character, rowid);
-        else character.add(rowid);
-      }
-      if (!isGap(b) && !isGap(c) && (this.wordTrigrams || !isWordUnit(a) || !isWordUnit(b) || !isWordUnit(c))) {
-        const key = trigramKey(a, b, c);
-        let trigram = this.trigrams.get(key);
-        if (!add) trigram?.remove(rowid);
-        else {
-          trigram ??= this.newTrigram(key, b, c);
-          if (stage) stage.add(trigram, rowid);
-          else trigram.add(rowid);
-        }
-      }
-      a = b;
-      b = c;
-    }
-  }
-
-  private newTrigram(key: number | string, b: number, c: number): PostingBitmap {
-    const bitmap = new PostingBitmap();
-    this.trigrams.set(key, bitmap);
-    this.noteEnding(key, b, c);
-    return bitmap;
-  }
-
-  /** Notes the trigram `key` (ending with `b`, `c`) under its last two code units. */
-  private noteEnding(key: number | string, b: number, c: number): void {
-    const ending = pairKey(b, c);
-    const keys = this.trigramsEndingWith.get(ending);
-    if (keys) keys.push(key);
-    else this.trigramsEndingWith.set(ending, [key]);
+    this.grams.note(column, rowid, add, stage);
   }
 }

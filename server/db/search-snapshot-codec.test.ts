@@ -2,7 +2,8 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { answer, applyWrites, type ScanRows, scan } from '../test-support/search-scan.js';
 import { written } from '../test-support/snapshot-bytes.js';
-import { answerable, MemorySearchIndex } from './search-memory-index.js';
+import { MemorySearchIndex } from './search-memory-index.js';
+import { answerable } from './search-memory-keywords.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { type LazyTail, SnapshotFormatError, SnapshotReader } from './search-snapshot-codec.js';
 

@@ -1,5 +1,5 @@
 import type { MemorySearch, MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from './engine.js';
-import { answerable } from './search-memory-index.js';
+import { answerable } from './search-memory-keywords.js';
 import { countWithConditions, pageOfMatches, unsureRowsMatching } from './search-memory-pages.js';
 import { rememberedMatches } from './search-memory-shared.js';
 import type { PostingBitmap } from './search-posting-bitmap.js';
