@@ -174,3 +174,29 @@ export function andNotContainers(left: Container, right: Container | undefined):
   }
   return size === 0 ? null : { size, array: kept.slice(0, size), bits: null };
 }
+
+/** An independent copy of a group. */
+export function copyOf(container: Container): Container {
+  return {
+    size: container.size,
+    array: container.array ? container.array.slice(0, container.size) : null,
+    bits: container.bits ? container.bits.slice() : null,
+  };
+}
+
+/** The union of one group of several bitmaps (null when all are empty), made as a bitmap. */
+export function union(containers: readonly (Container | undefined)[]): Container | null {
+  const bits = new Uint32Array(BITMAP_WORDS);
+  for (const container of containers) {
+    if (container === undefined) continue;
+    if (container.bits) {
+      for (let w = 0; w < BITMAP_WORDS; w++) bits[w] |= container.bits[w];
+    } else {
+      const array = container.array as Uint16Array;
+      for (let i = 0; i < container.size; i++) bits[array[i] >>> 5] |= 1 << (array[i] & 31);
+    }
+  }
+  let size = 0;
+  for (let w = 0; w < BITMAP_WORDS; w++) size += popcount(bits[w]);
+  return fromBits(bits, size);
+}

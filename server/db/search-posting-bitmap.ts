@@ -16,16 +16,14 @@ import {
   andNotContainers,
   BITMAP_WORDS,
   type Container,
-  fromBits,
+  copyOf,
   packed,
-  popcount,
   search,
   toBitmap,
+  union,
 } from './search-bitmap-containers.js';
-import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from './search-snapshot-codec.js';
-
-/** Marks a dense group in the written form of a bitmap (`write`), beside its high 16 bits. */
-const DENSE = 0x10000;
+import { readGroups, skipGroups, writeGroups } from './search-bitmap-snapshot.js';
+import type { SnapshotReader, SnapshotWriter } from './search-snapshot-codec.js';
 
 /** A compressed set of unsigned 32-bit integers (see the module comment). */
 export class PostingBitmap {
@@ -317,19 +315,9 @@ export class PostingBitmap {
     return result;
   }
 
-  /** Writes the bitmap for `PostingBitmap.read` (search-snapshot-codec.ts). */
+  /** Writes the bitmap for `PostingBitmap.read` (search-bitmap-snapshot.ts). */
   write(out: SnapshotWriter): void {
-    let groups = 0;
-    for (const container of this.containers) if (container !== undefined) groups++;
-    out.u32(groups);
-    this.containers.forEach((container, high) => {
-      if (container === undefined) return;
-      // A dense group stays dense after removals (`remove` never turns it back into an array).
-      out.u32(container.bits ? high | DENSE : high);
-      out.u32(container.size);
-      if (container.bits) out.u32s(container.bits);
-      else out.u16s(container.array as Uint16Array, container.size);
-    });
+    writeGroups(out, this.containers);
   }
 
   /**
@@ -339,21 +327,10 @@ export class PostingBitmap {
   static read(input: SnapshotReader): PostingBitmap {
     const result = new PostingBitmap();
     const start = input.fork();
-    const groups = input.u32();
-    if (groups === 0) return result;
-    result.unread = start;
-    let previous = -1;
-    for (let k = 0; k < groups; k++) {
-      const group = input.u32();
-      const high = group & 0xffff;
-      const size = input.u32();
-      // `write` writes groups in increasing order of their high bits.
-      if (group & ~(0xffff | DENSE) || size === 0 || size > (group & DENSE ? 65536 : ARRAY_MAX) || high <= previous) {
-        throw new SnapshotFormatError('a posting group is out of range');
-      }
-      previous = high;
-      input.skip(group & DENSE ? BITMAP_WORDS * 4 : size * 2);
-      result.count += size;
+    const members = skipGroups(input);
+    if (members > 0) {
+      result.unread = start;
+      result.count = members;
     }
     return result;
   }
@@ -362,14 +339,7 @@ export class PostingBitmap {
   private readGroups(): void {
     const input = this.unread as SnapshotReader;
     this.unread = null;
-    for (let left = input.u32(); left > 0; left--) {
-      const group = input.u32();
-      const size = input.u32();
-      this.groups[group & 0xffff] =
-        group & DENSE
-          ? { size, array: null, bits: input.u32s(BITMAP_WORDS) }
-          : { size, array: input.u16s(size), bits: null };
-    }
+    readGroups(input, this.groups);
   }
 
   /** An independent copy (results must not change under a caller when the index does). */
@@ -385,29 +355,3 @@ export class PostingBitmap {
 
 /** Members of one group of `addAll`'s other bitmap added one by one, up to this many. */
 const FEW_TO_ADD = 64;
-
-/** An independent copy of a group. */
-function copyOf(container: Container): Container {
-  return {
-    size: container.size,
-    array: container.array ? container.array.slice(0, container.size) : null,
-    bits: container.bits ? container.bits.slice() : null,
-  };
-}
-
-/** The union of one group of several bitmaps (null when all are empty), made as a bitmap. */
-function union(containers: readonly (Container | undefined)[]): Container | null {
-  const bits = new Uint32Array(BITMAP_WORDS);
-  for (const container of containers) {
-    if (container === undefined) continue;
-    if (container.bits) {
-      for (let w = 0; w < BITMAP_WORDS; w++) bits[w] |= container.bits[w];
-    } else {
-      const array = container.array as Uint16Array;
-      for (let i = 0; i < container.size; i++) bits[array[i] >>> 5] |= 1 << (array[i] & 31);
-    }
-  }
-  let size = 0;
-  for (let w = 0; w < BITMAP_WORDS; w++) size += popcount(bits[w]);
-  return fromBits(bits, size);
-}
