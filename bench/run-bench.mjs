@@ -18,13 +18,11 @@ import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import autocannon from 'autocannon';
 import Database from 'better-sqlite3';
-import { floorIds, keywordsOf, quireIds, runDistinct } from './distinct-workloads.mjs';
+import { floorIds, keywordsOf } from './distinct-workloads.mjs';
 import {
   loadPostgres,
   PG_ADMIN_URL,
-  postgresIds,
   redact,
   serverVersion,
   settlePostgres,
@@ -32,29 +30,16 @@ import {
   throwawayDatabase,
   unreachableReason,
 } from './postgres-bench.mjs';
-import {
-  childrenOf,
-  cpuMeter,
-  freePort,
-  log,
-  memoryOf,
-  nodeStartLine,
-  postgresPids,
-  run,
-  settleDisk,
-  startServer,
-  stop,
-} from './processes.mjs';
+import { log, nodeStartLine, run, settleDisk } from './processes.mjs';
+import { measureQuire } from './quire-bench.mjs';
 import { label, resultsMarkdown } from './report.mjs';
 import { copyFloor, dataFile, importSqlite, indexSecondsOf, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
+import { CONNECTIONS, firstId, measure, workloads } from './workloads-bench.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
 const dataDir = join(repo, 'bench', '.data');
 const cli = join(repo, 'dist', 'server', 'cli.js');
-const CONNECTIONS = 16;
-const CREATE_BODY = 'title=Bench+post&status=draft&published_at=2026-01-01+00%3A00%3A00';
-const DIRECTUS_TOKEN = 'bench-static-token-0123456789';
 const ENGINES = ['sqlite', 'postgres'];
 
 const { values: args } = parseArgs({
@@ -116,152 +101,10 @@ if (engines.includes('postgres') && !sizes.some((n) => pgSizes.includes(n))) {
 const { newsRows, RARE_KEYWORD } = await import(join(shared, 'data.mjs'));
 const keywords = keywordsOf(newsRows, Math.min(5000, ...sizes));
 mkdirSync(dataDir, { recursive: true });
+/** What the measurements are given (bench/workloads-bench.mjs, bench/quire-bench.mjs). */
+const settings = { cli, repo, duration, repeat, keywords, rareKeyword: RARE_KEYWORD };
 // The floors import better-sqlite3 and data.mjs; a copy under bench/ resolves it from Quire's node_modules.
 copyFloor(shared, join(repo, 'bench'));
-
-/**
- * CPU time a completed request cost each process group of a run (`cpuMeter`), in µs, with the
- * load generator's (this process) and the machine's busy cores: where the time went.
- */
-function cpuPerRequest(used, completed) {
-  const per = (ms) => (completed > 0 ? Math.round((ms * 1000) / completed) : null);
-  return {
-    ...Object.fromEntries(Object.entries(used.groups).map(([name, ms]) => [name, per(ms)])),
-    load: per(used.load),
-    busyCores: Number(used.busyCores.toFixed(2)),
-    cores: used.cores,
-  };
-}
-
-/**
- * One autocannon run; the median of `repeat` runs by req/s. `groups` (see `cpuMeter`): processes
- * whose CPU time each run counts.
- */
-async function load(options, groups = null) {
-  const runs = [];
-  for (let i = 0; i < repeat; i++) {
-    const meter = groups ? cpuMeter(groups) : null;
-    const result = await autocannon({ connections: CONNECTIONS, duration, ...options });
-    const used = meter?.();
-    // Slow systems finish few requests in a run: below 10 req/s the rate is completed / duration.
-    const completed = result.requests.total;
-    const rps = result.requests.average >= 10 ? Math.round(result.requests.average) : completed / result.duration;
-    runs.push({
-      rps,
-      completed,
-      p50: result.latency.p50,
-      p99: result.latency.p99,
-      errors: result.errors + result.non2xx, // autocannon's errors include its timeouts
-      timeouts: result.timeouts,
-      non2xx: result.non2xx,
-      ...(used ? { cpu: cpuPerRequest(used, completed) } : {}),
-    });
-  }
-  runs.sort((a, b) => a.rps - b.rps);
-  return runs[Math.floor(runs.length / 2)];
-}
-
-/**
- * The four workloads against one system (`seed` style: the spec's /api/cms; or `directus`), with
- * the highest RSS of `pids` seen after each (a server may not outlive the create run's abrupt end)
- * and the CPU time of each run: `pids` as the server, PostgreSQL's processes as the database when
- * `database` (see `cpuPerRequest`).
- */
-async function workloads(base, style, id, pids = [], ids = null, database = false) {
-  const groups = { server: () => pids, ...(database ? { database: postgresPids } : {}) };
-  const measured = (options) => load(options, groups);
-  let memory = { rss: 0, peak: 0 };
-  const sample = () => {
-    for (const pid of pids) {
-      const now = memoryOf(pid);
-      if (now.rss > memory.rss) memory = now;
-    }
-  };
-  const enc = encodeURIComponent;
-  const headers = style === 'directus' ? { authorization: `Bearer ${DIRECTUS_TOKEN}` } : {};
-  const urls =
-    style === 'directus'
-      ? {
-          list: `${base}/items/news?filter[status][_eq]=published&sort=-published_at&limit=20&meta=total_count,filter_count`,
-          search: `${base}/items/news?filter[_or][0][title][_icontains]=${enc(RARE_KEYWORD)}&filter[_or][1][slug][_icontains]=${enc(RARE_KEYWORD)}&limit=20&meta=total_count,filter_count`,
-          get: `${base}/items/news/${id}`,
-          create: `${base}/items/news`,
-        }
-      : {
-          list: `${base}/api/cms/news?filter=${enc('status=published')}&order=published_at&desc=true&limit=20`,
-          search: `${base}/api/cms/news?filter=${enc(`search=${RARE_KEYWORD}`)}&limit=20`,
-          get: `${base}/api/cms/news/${id}`,
-          create: `${base}/api/cms/news`,
-        };
-  const results = {};
-  if (ids) {
-    results.distinct = await runDistinct({
-      base,
-      keywords,
-      ids,
-      load: measured,
-      warmUp: (options) => autocannon({ connections: CONNECTIONS, duration: 1, ...options }),
-      after: sample,
-    });
-  }
-  for (const name of ['list', 'search', 'get']) {
-    const check = await fetch(urls[name], { headers });
-    if (!check.ok) throw new Error(`${style} ${name}: ${check.status} ${await check.text()}`);
-    await check.arrayBuffer();
-    await autocannon({ url: urls[name], connections: CONNECTIONS, duration: 1, headers }); // warm-up
-    results[name] = await measured({ url: urls[name], headers });
-    sample();
-  }
-  let n = 0;
-  const createOptions =
-    style === 'directus'
-      ? {
-          url: urls.create,
-          method: 'POST',
-          headers: { ...headers, 'content-type': 'application/json' },
-          requests: [
-            {
-              setupRequest: (request) => ({
-                ...request,
-                body: JSON.stringify({
-                  title: 'Bench post',
-                  slug: `p-${process.pid}-${n++}`,
-                  status: 'draft',
-                  published_at: '2026-01-01T00:00:00',
-                }),
-              }),
-            },
-          ],
-        }
-      : {
-          url: urls.create,
-          method: 'POST',
-          headers: { 'content-type': 'application/x-www-form-urlencoded' },
-          body: CREATE_BODY,
-        };
-  results.create = await measured(createOptions);
-  sample();
-  results.memory = memory;
-  return results;
-}
-
-async function firstId(base, style) {
-  const url = style === 'directus' ? `${base}/items/news?limit=1&sort=id` : `${base}/api/cms/news?limit=1&order=id`;
-  const body = await (
-    await fetch(url, { headers: style === 'directus' ? { authorization: `Bearer ${DIRECTUS_TOKEN}` } : {} })
-  ).json();
-  return style === 'directus' ? body.data[0].id : body.rows[0].id;
-}
-
-/** Every row id through the API, when the database could not be read directly (slow at 1M rows). */
-async function apiIds(base) {
-  const ids = [];
-  for (let offset = 0; ; offset += 1000) {
-    const body = await (await fetch(`${base}/api/cms/news?order=id&limit=1000&offset=${offset}`)).json();
-    ids.push(...body.rows.map((row) => row.id));
-    if (body.rows.length < 1000) return ids;
-  }
-}
 
 const loadBefore = os.loadavg();
 // Read now, not at the end: the checkout may change while the run goes on (the built server does not).
@@ -282,103 +125,6 @@ const loadDuring = () =>
   loadSamples.length
     ? `min ${Math.min(...loadSamples).toFixed(2)}, mean ${(loadSamples.reduce((a, b) => a + b, 0) / loadSamples.length).toFixed(2)}, max ${Math.max(...loadSamples).toFixed(2)} (${loadSamples.length} samples)`
     : 'no samples';
-/**
- * Starts `quire serve` on one engine's database and times its first answer, its first list (it has
- * to count every row, exact counts) and its first search: `{ quire, base, start }`.
- */
-async function startQuire(engine, database) {
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const where = engine === 'sqlite' ? ['--db', database] : ['--database', database];
-  const serveArgs = [cli, 'serve', ...where, '--port', String(port), '--no-backups', '--editor', 'bench'];
-  await settleDisk();
-  const quire = await startServer('quire', process.execPath, serveArgs, `${base}/api/cms-content`, 60_000, repo);
-  try {
-    const listUrl = `${base}/api/cms/news?filter=${encodeURIComponent('status=published')}&order=published_at&desc=true&limit=20`;
-    await (await fetch(listUrl)).arrayBuffer();
-    const firstListMs = performance.now() - quire.spawnedAt;
-    // A keyword no workload sends. On SQLite the search waits for the in-memory index, which the
-    // first list started building: the distinct runs then measure the index, not its build.
-    const searchUrl = `${base}/api/cms/news?filter=${encodeURIComponent('search=quire start')}&limit=20`;
-    const searchStarted = performance.now();
-    await (await fetch(searchUrl)).arrayBuffer();
-    const firstSearchMs = performance.now() - quire.spawnedAt;
-    const start = { startMs: quire.startMs, firstListMs, firstSearchMs, searchMs: performance.now() - searchStarted };
-    log(
-      `${engine}: quire answered ${start.startMs.toFixed(0)} ms after start, its first list ${firstListMs.toFixed(0)} ms, its first search ${firstSearchMs.toFixed(0)} ms (the search itself ${start.searchMs.toFixed(0)} ms)`,
-    );
-    return { quire, base, start };
-  } catch (error) {
-    await stop(quire.child);
-    throw error;
-  }
-}
-
-/**
- * Starts `quire serve` on one engine's database, runs every workload against it and stops it. Start
- * figures go into `figures`. It then starts Quire again, on the search index its clean stop saved
- * (on SQLite the first start, after the import, has to build it; on PostgreSQL the import saved
- * one), and records that start as `restart`.
- */
-async function measureQuire(engine, database, figures, n) {
-  const { quire, base, start } = await startQuire(engine, database);
-  let results;
-  try {
-    Object.assign(figures, start);
-    // Each server's own ids in the data's order; the same random indexes pick from them.
-    const ids = (engine === 'sqlite' ? quireIds(database) : await postgresIds(database)) ?? (await apiIds(base));
-    // `quire serve` is a supervisor; the server is its child process.
-    const pids = [quire.child.pid, ...childrenOf(quire.child.pid)];
-    results = await measure(`quire ${engine}`, base, ids, n, pids, engine === 'postgres');
-  } finally {
-    const stopping = performance.now();
-    await stop(quire.child);
-    log(`${engine}: quire stopped in ${Math.round(performance.now() - stopping)} ms`);
-    logServerMessages(engine, quire);
-  }
-  {
-    log(`${engine}: quire again, on the search index its stop saved`);
-    const again = await startQuire(engine, database);
-    await stop(again.quire.child);
-    logServerMessages(engine, again.quire);
-    figures.restart = again.start;
-  }
-  return results;
-}
-
-/**
- * What a stopped server wrote to stderr, in the log: a clean stop that could not save its search
- * index says so there, and a restart that then builds the index is explained by it.
- */
-function logServerMessages(engine, quire) {
-  const lines = quire
-    .stderr()
-    .split('\n')
-    .filter((line) => line.trim() !== '' && !line.startsWith('Stopping Quire'));
-  for (const line of lines.slice(-20)) log(`${engine}: quire said: ${line}`);
-}
-
-/** A run's CPU time a request, as a log line's end. */
-const cpuText = (cpu) =>
-  cpu
-    ? `; CPU a request: server ${cpu.server} µs${cpu.database === undefined ? '' : `, PostgreSQL ${cpu.database} µs`}, load generator ${cpu.load} µs; machine ${cpu.busyCores} of ${cpu.cores} cores busy`
-    : '';
-
-/** Every workload against one server, logged as it goes. */
-async function measure(name, base, ids, n, pids, database = false) {
-  if (ids.length !== n) throw new Error(`${name} has ${ids.length} rows, expected ${n}`);
-  const results = await workloads(base, 'seed', await firstId(base, 'seed'), pids, ids, database);
-  const { distinct, memory, ...cache } = results;
-  for (const [workload, r] of [
-    ...Object.entries(distinct).map(([k, r]) => [`distinct ${k}`, r]),
-    ...Object.entries(cache).map(([k, r]) => [`cache ${k}`, r]),
-  ]) {
-    log(
-      `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}${cpuText(r.cpu)}`,
-    );
-  }
-  return results;
-}
 
 /**
  * One size: the rows loaded on each engine and each engine's floor, then, per engine, Quire and that
@@ -426,14 +172,16 @@ async function measureSize(n) {
       ? await startPostgresFloor({ bench: join(repo, 'bench'), n, label: label(n).toLowerCase() })
       : null;
     if (pgFloor) floors.push(pgFloor);
+    /** A floor's workloads, on its own ids (`floorIds`); `database`: it runs on PostgreSQL. */
+    const measureFloor = (name, floor, database = false) =>
+      measure(settings, name, floor.base, floorIds(n), n, [floor.child.pid], database);
     if (sqliteFloor) {
-      results.systems.quire = await measureQuire('sqlite', sqlite.db, results.engines.sqlite, n);
-      results.systems.floor = await measure('floor', sqliteFloor.base, floorIds(n), n, [sqliteFloor.child.pid]);
+      results.systems.quire = await measureQuire(settings, 'sqlite', sqlite.db, results.engines.sqlite, n);
+      results.systems.floor = await measureFloor('floor', sqliteFloor);
     }
     if (pgFloor) {
-      results.systems.postgres = await measureQuire('postgres', pgDb.url, results.engines.postgres, n);
-      const floorPids = [pgFloor.child.pid];
-      results.systems.postgresFloor = await measure('floor postgres', pgFloor.base, floorIds(n), n, floorPids, true);
+      results.systems.postgres = await measureQuire(settings, 'postgres', pgDb.url, results.engines.postgres, n);
+      results.systems.postgresFloor = await measureFloor('floor postgres', pgFloor, true);
     }
   } finally {
     for (const floor of floors) await floor.stop();
@@ -462,7 +210,7 @@ if (args.peer) {
     const base = 'http://127.0.0.1:8055';
     const id = await firstId(base, 'directus');
     const pids = execFileSync('pgrep', ['-f', 'directus start'], { encoding: 'utf8' }).trim().split('\n').map(Number);
-    peer = { n, results: await workloads(base, 'directus', id, pids) };
+    peer = { n, results: await workloads(settings, base, 'directus', id, pids) };
   } catch (error) {
     peer = { n, error: error.message.split('\n')[0] };
     log(`peer failed: ${peer.error}`);
