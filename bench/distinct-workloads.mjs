@@ -162,10 +162,12 @@ const SEED = 1300; // measured runs; warm-ups use SEED + 1000 so they never send
 /**
  * Runs the distinct workloads against one server: a few checked requests and a 1 s autocannon
  * warm-up from the warm-up stream, then `load` (the harness's measured run) on the measured stream.
+ * `only`: the workloads to run, each on the stream it has in a whole run.
  */
-export async function runDistinct({ base, keywords, ids, load, warmUp, after = () => {} }) {
+export async function runDistinct({ base, keywords, ids, load, warmUp, after = () => {}, only = DISTINCT_WORKLOADS }) {
   const results = {};
   for (const [i, workload] of DISTINCT_WORKLOADS.entries()) {
+    if (!only.includes(workload)) continue;
     const context = { keywords, ids };
     const stats = { gets: 0, repeats: 0, seen: new Set() };
     const warm = requestStream(workload, SEED + 1000 + i, context);

@@ -1,6 +1,8 @@
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 // @ts-expect-error: plain .mjs benchmark modules without type declarations
-import { autocannonOptions, DISTINCT_WORKLOADS, requestStream } from './distinct-workloads.mjs';
+import { autocannonOptions, DISTINCT_WORKLOADS, requestStream, runDistinct } from './distinct-workloads.mjs';
 
 interface Next {
   method: string;
@@ -55,5 +57,35 @@ describe('distinct write workloads', () => {
     });
     expect(request.body).toBe(take('update', 9, 1)[0].body);
     expect(stats.gets).toBe(0);
+  });
+});
+
+describe('runDistinct', () => {
+  it('runs only the workloads asked, each on the stream it has in a whole run', async () => {
+    const server = createServer((_req, res) => res.end('{}'));
+    await new Promise<void>((listening) => server.listen(0, '127.0.0.1', listening));
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const context = { keywords: { words: ['alpha', 'bravo'], pairs: ['alpha bravo'] }, ids: ['1', '2', '3', '4'] };
+    // A stand-in for autocannon: the first paths of the run's stream, with what the workload was.
+    const paths = (options: { requests: { setupRequest: (request: object) => { path: string } }[] }) =>
+      Array.from({ length: 5 }, () => options.requests[0].setupRequest({ headers: {} }).path);
+    const run = (only?: string[]) =>
+      runDistinct({
+        base,
+        ...context,
+        load: async (options: never) => ({ paths: paths(options) }),
+        warmUp: async () => {},
+        only,
+      });
+    try {
+      const whole = await run();
+      const gets = await run(['get']);
+      expect(Object.keys(whole)).toEqual(DISTINCT_WORKLOADS);
+      expect(Object.keys(gets)).toEqual(['get']);
+      expect(gets.get.paths).toEqual(whole.get.paths);
+      expect(gets.get.paths.every((path: string) => path.startsWith('/api/cms/news/'))).toBe(true);
+    } finally {
+      await new Promise((closed) => server.close(closed));
+    }
   });
 });

@@ -8,8 +8,9 @@ import { measure } from './workloads-bench.mjs';
 
 /**
  * Starts `quire serve` on one engine's database and times its first answer, its first list (it has
- * to count every row, exact counts) and its first search: `{ quire, base, start }`. `cli`: the
- * built dist/server/cli.js; `repo`: this repository, where it runs.
+ * to count every row, exact counts) and its first search: `{ quire, base, start, columns }`
+ * (`columns`: the first list's, Quire's published columns of `news`). `cli`: the built
+ * dist/server/cli.js; `repo`: this repository, where it runs.
  */
 async function startQuire({ cli, repo }, engine, database) {
   const port = await freePort();
@@ -20,7 +21,7 @@ async function startQuire({ cli, repo }, engine, database) {
   const quire = await startServer('quire', process.execPath, serveArgs, `${base}/api/cms-content`, 60_000, repo);
   try {
     const listUrl = `${base}/api/cms/news?filter=${encodeURIComponent('status=published')}&order=published_at&desc=true&limit=20`;
-    await (await fetch(listUrl)).arrayBuffer();
+    const firstList = await (await fetch(listUrl)).text();
     const firstListMs = performance.now() - quire.spawnedAt;
     // A keyword no workload sends. On SQLite the search waits for the in-memory index, which the
     // first list started building: the distinct runs then measure the index, not its build.
@@ -32,7 +33,7 @@ async function startQuire({ cli, repo }, engine, database) {
     log(
       `${engine}: quire answered ${start.startMs.toFixed(0)} ms after start, its first list ${firstListMs.toFixed(0)} ms, its first search ${firstSearchMs.toFixed(0)} ms (the search itself ${start.searchMs.toFixed(0)} ms)`,
     );
-    return { quire, base, start };
+    return { quire, base, start, columns: JSON.parse(firstList).columns };
   } catch (error) {
     await stop(quire.child);
     throw error;
@@ -44,9 +45,10 @@ async function startQuire({ cli, repo }, engine, database) {
  * figures go into `figures`. It then starts Quire again, on the search index its clean stop saved
  * (on SQLite the first start, after the import, has to build it; on PostgreSQL the import saved
  * one), and records that start as `restart`. `settings`: the run's (`workloads` and `startQuire`).
+ * Returns the workloads' `results` and Quire's published `columns` of `news`.
  */
 export async function measureQuire(settings, engine, database, figures, n) {
-  const { quire, base, start } = await startQuire(settings, engine, database);
+  const { quire, base, start, columns } = await startQuire(settings, engine, database);
   let results;
   try {
     Object.assign(figures, start);
@@ -68,7 +70,7 @@ export async function measureQuire(settings, engine, database, figures, n) {
     logServerMessages(engine, again.quire);
     figures.restart = again.start;
   }
-  return results;
+  return { results, columns };
 }
 
 /**

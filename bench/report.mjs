@@ -232,6 +232,28 @@ function extraRows(report, verdicts) {
 }
 
 /** The CPU table of the distinct runs, or nothing for runs from before it was measured. */
+/**
+ * The SQLite floor's gets run again answering with Quire's whole answer (bench/get-answer-floor.mjs),
+ * beside Quire's and the floor's own distinct gets: none when no run measured it.
+ */
+function answerLines(report) {
+  const rows = report
+    .filter((r) => r.systems.answerFloor && r.systems.quire?.distinct?.get && r.systems.floor?.distinct?.get)
+    .map((r) => {
+      const [q, f, a] = [r.systems.quire.distinct.get, r.systems.floor.distinct.get, r.systems.answerFloor];
+      return `| ${label(r.n)} | ${fmt(q.rps)}${errors(q)} | ${micros(q.cpu?.server)} | ${fmt(f.rps)} | ${micros(f.cpu?.server)} | ${fmt(a.rps)}${errors(a)} | ${ms(a, 'p50')} | ${ms(a, 'p99')} | ${micros(a.cpu?.server)} | ${ratioText(ratioOf(q, f), f)} | ${ratioText(ratioOf(q, a), a)} |`;
+    });
+  if (rows.length === 0) return [];
+  return [
+    "Gets with Quire's answer (bench/get-answer-floor.mjs): the SQLite floor's distinct gets again, on its own rows and statement, answering with the object the spec gives a get and Quire sends (`time`, `total`, `columns`, `filters`, `preview_path`, `custom`, `meta`, the row's `schedule`) and Quire's headers (security headers, Server-Timing, ETag, Cache-Control): Quire's bytes but the timings, where the shared floor sends about a quarter of them. It tells the answer's own cost from Quire's engine and request path. Server µs: the server's CPU a get.",
+    '',
+    "| rows | Quire get req/s | server µs | floor req/s | server µs | floor with Quire's answer req/s | p50 ms | p99 ms | server µs | Quire / floor | Quire / floor with Quire's answer |",
+    '|---|---|---|---|---|---|---|---|---|---|---|',
+    ...rows,
+    '',
+  ];
+}
+
 function cpuLines(rows) {
   if (rows.length === 0) return [];
   return [
@@ -292,6 +314,7 @@ export function resultsMarkdown({ header, report, peer }) {
     '|---|---|---|---|---|---|---|---|---|---|---|---|',
     ...distinct,
     '',
+    ...answerLines(report),
     ...cpuLines(cpuRows(report)),
     '## Repeated URL (cache figures)',
     '',

@@ -260,3 +260,38 @@ describe('RESULTS.md: where the CPU went', () => {
     );
   });
 });
+
+describe("RESULTS.md: gets with Quire's answer", () => {
+  it("sets Quire's gets beside the floor's and the floor answering with Quire's answer", () => {
+    const quire = system(9000);
+    quire.distinct.get = { ...figures(9000), cpu: { server: 80 } } as never;
+    const floor = system(15000);
+    floor.distinct.get = { ...figures(15000), cpu: { server: 40 } } as never;
+    const markdown: string = resultsMarkdown({
+      header: [],
+      peer: null,
+      report: [
+        {
+          n: 100000,
+          engines: { sqlite: engine(150000) },
+          systems: { quire, floor, answerFloor: { ...figures(10000), cpu: { server: 75 } } },
+        },
+      ],
+    });
+    expect(markdown).toContain("Gets with Quire's answer");
+    expect(rowsOf(markdown, '| 100k | 9,000 |')).toEqual([
+      '| 100k | 9,000 | 80 | 15,000 | 40 | 10,000 | 2 | 9 | 75 | 0.60 | 0.90 |',
+    ]);
+  });
+
+  it('leaves the table out of runs that did not measure it', () => {
+    const markdown: string = resultsMarkdown({
+      header: [],
+      peer: null,
+      report: [
+        { n: 100000, engines: { sqlite: engine(150000) }, systems: { quire: system(9000), floor: system(500) } },
+      ],
+    });
+    expect(markdown).not.toContain("Gets with Quire's answer");
+  });
+});

@@ -33,8 +33,16 @@ import {
 import { log, nodeStartLine, run, settleDisk } from './processes.mjs';
 import { measureQuire } from './quire-bench.mjs';
 import { label, resultsMarkdown } from './report.mjs';
-import { copyFloor, dataFile, importSqlite, indexSecondsOf, sqliteDbOf, startSqliteFloor } from './sqlite-bench.mjs';
-import { CONNECTIONS, firstId, measure, workloads } from './workloads-bench.mjs';
+import {
+  copyFloor,
+  dataFile,
+  importSqlite,
+  indexSecondsOf,
+  sqliteDbOf,
+  startAnswerFloor,
+  startSqliteFloor,
+} from './sqlite-bench.mjs';
+import { CONNECTIONS, firstId, measure, measureDistinctGet, workloads } from './workloads-bench.mjs';
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 const shared = resolve(process.env.QUIRE_SHARED_BENCH ?? join(repo, '..', 'shared', 'bench'));
@@ -176,11 +184,26 @@ async function measureSize(n) {
     const measureFloor = (name, floor, database = false) =>
       measure(settings, name, floor.base, floorIds(n), n, [floor.child.pid], database);
     if (sqliteFloor) {
-      results.systems.quire = await measureQuire(settings, 'sqlite', sqlite.db, results.engines.sqlite, n);
+      const quire = await measureQuire(settings, 'sqlite', sqlite.db, results.engines.sqlite, n);
+      results.systems.quire = quire.results;
       results.systems.floor = await measureFloor('floor', sqliteFloor);
+      // The floor's gets again with Quire's whole answer: how much of the gets' gap is the answer.
+      const answerFloor = await startAnswerFloor({ repo, dataDir, file: sqliteFloor.file, columns: quire.columns });
+      floors.push(answerFloor);
+      const pids = [answerFloor.child.pid];
+      results.systems.answerFloor = await measureDistinctGet(
+        settings,
+        "floor, Quire's answer",
+        answerFloor.base,
+        floorIds(n),
+        pids,
+      );
+      await answerFloor.stop();
     }
     if (pgFloor) {
-      results.systems.postgres = await measureQuire(settings, 'postgres', pgDb.url, results.engines.postgres, n);
+      results.systems.postgres = (
+        await measureQuire(settings, 'postgres', pgDb.url, results.engines.postgres, n)
+      ).results;
       results.systems.postgresFloor = await measureFloor('floor postgres', pgFloor, true);
     }
   } finally {

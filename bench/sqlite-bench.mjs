@@ -1,6 +1,7 @@
 // SQLite for the benchmark: the reference rows as a file, Quire's SQLite database loaded from it with
 // `quire import`, and the SQLite floor (../shared/bench/limit-server.mjs with bench/floor-writes.mjs's
-// updates) on its own copy of the rows. bench/postgres-bench.mjs is the same for PostgreSQL.
+// updates) on its own copy of the rows, and bench/get-answer-floor.mjs on that copy.
+// bench/postgres-bench.mjs is the same for PostgreSQL.
 import { execFileSync } from 'node:child_process';
 import {
   createWriteStream,
@@ -92,8 +93,8 @@ export async function importSqlite({ cli, repo, dataDir, n, file }) {
 
 /**
  * Starts the SQLite floor (`bench/floor-writes.mjs`, which needs `bench/.floor/`) on a fresh file in
- * `dataDir`, where it loads the first `n` rows of data.mjs itself: its `base` URL, its process `child`
- * and `stop()`.
+ * `dataDir`, where it loads the first `n` rows of data.mjs itself: its `base` URL, its process `child`,
+ * its database `file` and `stop()`.
  */
 export async function startSqliteFloor({ repo, dataDir, n }) {
   const floorDb = join(dataDir, `floor-${label(n)}.db`);
@@ -103,5 +104,27 @@ export async function startSqliteFloor({ repo, dataDir, n }) {
   log('starting the SQLite floor (it loads its own copy of the rows)');
   const args = [join(repo, 'bench', 'floor-writes.mjs'), floorDb, String(port), String(n)];
   const { child } = await startServer('floor', process.execPath, args, `${base}/api/cms/news?limit=1`, 600_000, repo);
+  return { base, child, file: floorDb, stop: () => stop(child) };
+}
+
+/**
+ * Starts bench/get-answer-floor.mjs on the SQLite floor's `file`: the floor's gets with Quire's
+ * answer, `columns` being Quire's published columns of `news` (from Quire's own answer). Its
+ * `base`, `child` and `stop()`.
+ */
+export async function startAnswerFloor({ repo, dataDir, file, columns }) {
+  const columnsFile = join(dataDir, 'quire-news-columns.json');
+  writeFileSync(columnsFile, JSON.stringify(columns));
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const args = [join(repo, 'bench', 'get-answer-floor.mjs'), file, String(port), columnsFile];
+  const { child } = await startServer(
+    'get-answer floor',
+    process.execPath,
+    args,
+    `${base}/api/cms/news/1`,
+    60_000,
+    repo,
+  );
   return { base, child, stop: () => stop(child) };
 }

@@ -154,6 +154,25 @@ export const cpuText = (cpu) =>
     ? `; CPU a request: server ${cpu.server} µs${cpu.database === undefined ? '' : `, PostgreSQL ${cpu.database} µs`}, load generator ${cpu.load} µs; machine ${cpu.busyCores} of ${cpu.cores} cores busy`
     : '';
 
+/**
+ * The distinct get workload alone against one server, on the stream it has in a whole run: its
+ * result, logged (`settings`: see `workloads`).
+ */
+export async function measureDistinctGet(settings, name, base, ids, pids) {
+  const { get } = await runDistinct({
+    base,
+    keywords: settings.keywords,
+    ids,
+    load: (options) => load(settings, options, { server: () => pids }),
+    warmUp: (options) => autocannon({ connections: CONNECTIONS, duration: 1, ...options }),
+    only: ['get'],
+  });
+  log(
+    `${name} distinct get: ${Number(get.rps.toFixed(1))} req/s p50 ${get.p50} ms p99 ${get.p99} ms${get.errors ? ` errors ${get.errors}` : ''}${cpuText(get.cpu)}`,
+  );
+  return get;
+}
+
 /** Every workload against one server, logged as it goes (`settings`: see `workloads`). */
 export async function measure(settings, name, base, ids, n, pids, database = false) {
   if (ids.length !== n) throw new Error(`${name} has ${ids.length} rows, expected ${n}`);
