@@ -8,7 +8,7 @@ export type Responses = (
   status: number,
   description: string,
   schema: JsonSchema | null,
-  codes: ErrorCode[],
+  codes: readonly ErrorCode[],
 ) => JsonSchema;
 
 const string: JsonSchema = { type: 'string' };

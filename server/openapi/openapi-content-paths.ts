@@ -5,21 +5,13 @@ import type { JsonSchema } from '../fields/field.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { shapeNames } from '../types-gen/type-names.js';
 import type { Responses } from './openapi-account-paths.js';
+import { ALWAYS_ERRORS, READ_ERRORS } from './openapi-error-sets.js';
 import { ref } from './openapi-schemas.js';
 
 /** The media type of JSON bodies and answers. */
 export const JSON_TYPE = 'application/json';
 const FORM_TYPE = 'application/x-www-form-urlencoded';
 
-/** Errors any request under /api may meet (guards, the database, the server itself). */
-const ALWAYS: ErrorCode[] = [
-  'unauthorized',
-  'forbidden',
-  'misdirected_request',
-  'internal_error',
-  'database_unavailable',
-];
-const READ_ERRORS: ErrorCode[] = ['bad_request', 'not_found', ...ALWAYS];
 const WRITE_ERRORS: ErrorCode[] = [
   'bad_request',
   'validation_failed',
@@ -27,7 +19,7 @@ const WRITE_ERRORS: ErrorCode[] = [
   'conflict',
   'payload_too_large',
   'unsupported_media_type',
-  ...ALWAYS,
+  ...ALWAYS_ERRORS,
 ];
 
 /** A request body sent as JSON or as a form. */
@@ -157,7 +149,7 @@ export function contentTypePaths(responses: Responses): Record<string, JsonSchem
         tags,
         operationId: 'listContentTypes',
         summary: 'List the content types',
-        responses: responses(200, 'Every content type', ref('ContentTypeListResponse'), ALWAYS),
+        responses: responses(200, 'Every content type', ref('ContentTypeListResponse'), ALWAYS_ERRORS),
       },
       post: {
         tags,
@@ -223,7 +215,7 @@ export function mediaPaths(responses: Responses): Record<string, JsonSchema> {
           'not_found',
           'payload_too_large',
           'unsupported_media_type',
-          ...ALWAYS,
+          ...ALWAYS_ERRORS,
         ]),
       },
     },
@@ -232,7 +224,7 @@ export function mediaPaths(responses: Responses): Record<string, JsonSchema> {
         tags,
         operationId: 'unusedMedia',
         summary: 'How many uploads no row names, and their size',
-        responses: responses(200, 'The unused uploads', ref('UnusedMediaResponse'), ['not_found', ...ALWAYS]),
+        responses: responses(200, 'The unused uploads', ref('UnusedMediaResponse'), ['not_found', ...ALWAYS_ERRORS]),
       },
     },
     '/media/{year}/{month}/{file}': {
@@ -268,7 +260,7 @@ export function describePaths(responses: Responses): Record<string, JsonSchema> 
         tags,
         operationId: 'openApi',
         summary: 'This document',
-        responses: responses(200, 'The OpenAPI 3.1 document', { type: 'object' }, ALWAYS),
+        responses: responses(200, 'The OpenAPI 3.1 document', { type: 'object' }, ALWAYS_ERRORS),
       },
     },
     '/types.d.ts': {
@@ -277,7 +269,7 @@ export function describePaths(responses: Responses): Record<string, JsonSchema> 
         operationId: 'typeScriptTypes',
         summary: 'TypeScript declarations of every content type’s rows and responses',
         responses: {
-          ...responses(200, '', null, ALWAYS),
+          ...responses(200, '', null, ALWAYS_ERRORS),
           '200': {
             description: 'A .d.ts module',
             content: { 'application/typescript': { schema: { type: 'string' } } },

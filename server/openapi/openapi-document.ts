@@ -108,7 +108,12 @@ function securitySchemes(): Record<string, JsonSchema> {
 }
 
 /** A success response and the error responses of `codes`, by status. */
-function responses(status: number, description: string, schema: JsonSchema | null, codes: ErrorCode[]): JsonSchema {
+function responses(
+  status: number,
+  description: string,
+  schema: JsonSchema | null,
+  codes: readonly ErrorCode[],
+): JsonSchema {
   const byStatus = errorCodesByStatus();
   const answer: Record<string, JsonSchema> = {
     [String(status)]: {

@@ -3,6 +3,7 @@ import { HOOK_ACTIONS } from '../../common/publishing-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import type { Responses } from './openapi-account-paths.js';
+import { ALWAYS_ERRORS, READ_ERRORS } from './openapi-error-sets.js';
 import { ref } from './openapi-schemas.js';
 
 const string: JsonSchema = { type: 'string' };
@@ -96,15 +97,7 @@ export function publishingSchemas(): Record<string, JsonSchema> {
   };
 }
 
-const ALWAYS: ErrorCode[] = [
-  'unauthorized',
-  'forbidden',
-  'misdirected_request',
-  'internal_error',
-  'database_unavailable',
-];
-const READ: ErrorCode[] = ['bad_request', 'not_found', ...ALWAYS];
-const WRITE: ErrorCode[] = [...READ, 'validation_failed', 'unsupported_media_type', 'payload_too_large'];
+const WRITE: ErrorCode[] = [...READ_ERRORS, 'validation_failed', 'unsupported_media_type', 'payload_too_large'];
 
 const jsonBody = (name: string): JsonSchema => ({
   required: true,
@@ -123,7 +116,7 @@ export function schedulePaths(type: ContentType, name: string, responses: Respon
         tags,
         operationId: `scheduleOf${name}`,
         summary: `A row of ${type.title}’s pending status change`,
-        responses: responses(200, 'The pending change, or null', answer, READ),
+        responses: responses(200, 'The pending change, or null', answer, READ_ERRORS),
       },
       post: {
         tags,
@@ -136,7 +129,7 @@ export function schedulePaths(type: ContentType, name: string, responses: Respon
         tags,
         operationId: `cancelScheduleOf${name}`,
         summary: `Cancel a row of ${type.title}’s pending change`,
-        responses: responses(200, 'No pending change', answer, READ),
+        responses: responses(200, 'No pending change', answer, READ_ERRORS),
       },
     },
   };
@@ -152,7 +145,7 @@ export function hookPaths(responses: Responses): Record<string, JsonSchema> {
         tags,
         operationId: 'listHooks',
         summary: 'Every build hook (never their secrets)',
-        responses: responses(200, 'The hooks', ref('HookListResponse'), ALWAYS),
+        responses: responses(200, 'The hooks', ref('HookListResponse'), ALWAYS_ERRORS),
       },
       post: {
         tags,
@@ -168,7 +161,7 @@ export function hookPaths(responses: Responses): Record<string, JsonSchema> {
         tags,
         operationId: 'getHook',
         summary: 'One build hook',
-        responses: responses(200, 'The hook', ref('HookSummary'), READ),
+        responses: responses(200, 'The hook', ref('HookSummary'), READ_ERRORS),
       },
       patch: {
         tags,
@@ -181,7 +174,7 @@ export function hookPaths(responses: Responses): Record<string, JsonSchema> {
         tags,
         operationId: 'deleteHook',
         summary: 'Remove a hook, its waiting events and its delivery log',
-        responses: responses(200, 'Removed', ref('HookDeleted'), READ),
+        responses: responses(200, 'Removed', ref('HookDeleted'), READ_ERRORS),
       },
     },
     '/hooks/{id}/deliveries': {
@@ -194,7 +187,7 @@ export function hookPaths(responses: Responses): Record<string, JsonSchema> {
           { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 200, default: 50 } },
           { name: 'offset', in: 'query', schema: { type: 'integer', minimum: 0, default: 0 } },
         ],
-        responses: responses(200, 'A page of deliveries', ref('HookDeliveryListResponse'), READ),
+        responses: responses(200, 'A page of deliveries', ref('HookDeliveryListResponse'), READ_ERRORS),
       },
     },
     '/hooks/{id}/test': {
@@ -203,7 +196,7 @@ export function hookPaths(responses: Responses): Record<string, JsonSchema> {
         tags,
         operationId: 'testHook',
         summary: 'Send a test event now',
-        responses: responses(200, 'How it went (also in the log)', ref('HookDelivery'), READ),
+        responses: responses(200, 'How it went (also in the log)', ref('HookDelivery'), READ_ERRORS),
       },
     },
   };

@@ -2,6 +2,7 @@ import type { ErrorCode } from '../../common/api-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import type { Responses } from './openapi-account-paths.js';
+import { READ_ERRORS } from './openapi-error-sets.js';
 import { ref } from './openapi-schemas.js';
 
 const string: JsonSchema = { type: 'string' };
@@ -72,15 +73,7 @@ export function revisionSchemas(): Record<string, JsonSchema> {
   };
 }
 
-const ALWAYS: ErrorCode[] = [
-  'unauthorized',
-  'forbidden',
-  'misdirected_request',
-  'internal_error',
-  'database_unavailable',
-];
-const READ: ErrorCode[] = ['bad_request', 'not_found', ...ALWAYS];
-const RESTORE: ErrorCode[] = [...READ, 'validation_failed', 'conflict'];
+const RESTORE: ErrorCode[] = [...READ_ERRORS, 'validation_failed', 'conflict'];
 
 /** `limit` (1 to 100, default 20) and `offset` of a paged history. */
 const pageParameters: JsonSchema[] = [
@@ -100,7 +93,7 @@ export function typeChangePaths(responses: Responses): Record<string, JsonSchema
           ...pageParameters,
           { name: 'type', in: 'query', description: 'Only this content type’s slug', schema: string },
         ],
-        responses: responses(200, 'A page of changes', ref('TypeChangeListResponse'), READ),
+        responses: responses(200, 'A page of changes', ref('TypeChangeListResponse'), READ_ERRORS),
       },
     },
   };
@@ -119,7 +112,7 @@ export function revisionPaths(type: ContentType, name: string, responses: Respon
         operationId: `trash${name}`,
         summary: `Deleted rows of ${type.title} that can still be restored`,
         parameters: pageParameters,
-        responses: responses(200, 'A page of the trash', ref('TrashListResponse'), READ),
+        responses: responses(200, 'A page of the trash', ref('TrashListResponse'), READ_ERRORS),
       },
     },
     [`${base}/trash/{id}/restore`]: {
@@ -138,7 +131,7 @@ export function revisionPaths(type: ContentType, name: string, responses: Respon
         operationId: `revisionsOf${name}`,
         summary: `The changes of a row of ${type.title}, newest first`,
         parameters: pageParameters,
-        responses: responses(200, 'A page of revisions', ref('RevisionListResponse'), READ),
+        responses: responses(200, 'A page of revisions', ref('RevisionListResponse'), READ_ERRORS),
       },
     },
     [`${base}/{id}/revisions/{rev}`]: {
@@ -147,7 +140,7 @@ export function revisionPaths(type: ContentType, name: string, responses: Respon
         tags,
         operationId: `revisionOf${name}`,
         summary: `A row of ${type.title} as one change left it`,
-        responses: responses(200, 'The revision and its snapshot', ref('RevisionResponse'), READ),
+        responses: responses(200, 'The revision and its snapshot', ref('RevisionResponse'), READ_ERRORS),
       },
     },
     [`${base}/{id}/revisions/{rev}/restore`]: {
