@@ -12,7 +12,9 @@
 // against Quire on each engine in turn, each followed by its engine's floor: first the distinct-request ones of
 // issue 13 (bench/distinct-workloads.mjs: search, list, get, mixed, create, update, every request
 // different), then the repeated-URL ones of issue 6 (list, search, get, create), which measure the page
-// and count caches. It prints the tables (bench/report.mjs) and writes RESULTS.md.
+// and count caches. After the SQLite floor, the floor's distinct gets run once more answering with
+// Quire's whole answer (bench/get-answer-floor.mjs): what the spec's answer costs a naive server.
+// It prints the tables (bench/report.mjs) and writes RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
