@@ -3,7 +3,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
-import { freePort, run, startServer, stop } from './processes.mjs';
+import { run, startScript } from './processes.mjs';
 
 /** Where the benchmark looks for PostgreSQL: QUIRE_BENCH_PG_URL, else the local default (trust auth). */
 export const PG_ADMIN_URL = process.env.QUIRE_BENCH_PG_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -130,21 +130,18 @@ export function postgresIds(url) {
 export async function startPostgresFloor({ bench, n, label, adminUrl = PG_ADMIN_URL }) {
   const db = await throwawayDatabase(adminUrl, `floor_${label}`);
   try {
-    const port = await freePort();
-    const base = `http://127.0.0.1:${port}`;
-    const args = [join(bench, 'floor-postgres.mjs'), db.url, String(port), String(n)];
-    const { child } = await startServer(
+    const args = (port) => [db.url, String(port), String(n)];
+    const floor = await startScript(
       'postgres floor',
-      process.execPath,
+      join(bench, 'floor-postgres.mjs'),
       args,
-      `${base}/api/cms/news?limit=1`,
+      '/api/cms/news?limit=1',
       600_000,
     );
     return {
-      base,
-      child,
+      ...floor,
       stop: async () => {
-        await stop(child);
+        await floor.stop();
         await db.drop();
       },
     };

@@ -70,6 +70,18 @@ export async function startServer(name, command, commandArgs, probe, timeoutMs, 
   }
 }
 
+/**
+ * Starts a Node script serving on a free 127.0.0.1 port (`argsFor(port)`: its arguments after the
+ * script) and waits until `probePath` answers: its `base` URL, its process `child` and `stop()`.
+ */
+export async function startScript(name, script, argsFor, probePath, timeoutMs, cwd) {
+  const port = await freePort();
+  const base = `http://127.0.0.1:${port}`;
+  const args = [script, ...argsFor(port)];
+  const { child } = await startServer(name, process.execPath, args, `${base}${probePath}`, timeoutMs, cwd);
+  return { base, child, stop: () => stop(child) };
+}
+
 /** Stops a server: SIGTERM, then SIGKILL after 5 s (said in the log: a clean stop's work was cut short). */
 export function stop(child) {
   return new Promise((done) => {

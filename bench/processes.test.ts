@@ -1,7 +1,16 @@
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { cpuMeter, cpuMsOf, freePort, nodeStartLine, postgresPids, startServer, stop } from './processes.mjs';
+import {
+  cpuMeter,
+  cpuMsOf,
+  freePort,
+  nodeStartLine,
+  postgresPids,
+  startScript,
+  startServer,
+  stop,
+} from './processes.mjs';
 
 /** The bench's line on how long a bare Node process takes to start (bench/processes.mjs). */
 describe('nodeStartLine', () => {
@@ -43,5 +52,16 @@ describe('startServer', () => {
     const server = await startServer('said', process.execPath, ['-e', script], `http://127.0.0.1:${port}/`, 10_000);
     await stop(server.child);
     expect(server.stderr()).toContain('The search index was not saved: because');
+  });
+});
+
+describe('startScript', () => {
+  it('starts a script on a free port it is given, answers at the base URL, and stops', async () => {
+    const script = `require('node:http').createServer((_, res) => res.end('ok')).listen(Number(process.argv[1]), '127.0.0.1');`;
+    const server = await startScript('echo', '-e', (port: number) => [script, String(port)], '/', 10_000);
+    expect(server.base).toMatch(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(await (await fetch(`${server.base}/`)).text()).toBe('ok');
+    await server.stop();
+    expect(server.child.exitCode !== null || server.child.signalCode !== null).toBe(true);
   });
 });

@@ -14,7 +14,7 @@ import {
   writeFileSync,
 } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { freePort, log, run, startServer, stop } from './processes.mjs';
+import { log, run, startScript } from './processes.mjs';
 import { label } from './report.mjs';
 
 /**
@@ -99,12 +99,10 @@ export async function importSqlite({ cli, repo, dataDir, n, file }) {
 export async function startSqliteFloor({ repo, dataDir, n }) {
   const floorDb = join(dataDir, `floor-${label(n)}.db`);
   removeDb(floorDb);
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
   log('starting the SQLite floor (it loads its own copy of the rows)');
-  const args = [join(repo, 'bench', 'floor-writes.mjs'), floorDb, String(port), String(n)];
-  const { child } = await startServer('floor', process.execPath, args, `${base}/api/cms/news?limit=1`, 600_000, repo);
-  return { base, child, file: floorDb, stop: () => stop(child) };
+  const script = join(repo, 'bench', 'floor-writes.mjs');
+  const args = (port) => [floorDb, String(port), String(n)];
+  return { ...(await startScript('floor', script, args, '/api/cms/news?limit=1', 600_000, repo)), file: floorDb };
 }
 
 /**
@@ -115,16 +113,13 @@ export async function startSqliteFloor({ repo, dataDir, n }) {
 export async function startAnswerFloor({ repo, dataDir, file, columns }) {
   const columnsFile = join(dataDir, 'quire-news-columns.json');
   writeFileSync(columnsFile, JSON.stringify(columns));
-  const port = await freePort();
-  const base = `http://127.0.0.1:${port}`;
-  const args = [join(repo, 'bench', 'get-answer-floor.mjs'), file, String(port), columnsFile];
-  const { child } = await startServer(
+  const script = join(repo, 'bench', 'get-answer-floor.mjs');
+  return startScript(
     'get-answer floor',
-    process.execPath,
-    args,
-    `${base}/api/cms/news/1`,
+    script,
+    (port) => [file, String(port), columnsFile],
+    '/api/cms/news/1',
     60_000,
     repo,
   );
-  return { base, child, stop: () => stop(child) };
 }

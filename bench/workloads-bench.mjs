@@ -25,6 +25,9 @@ export function cpuPerRequest(used, completed) {
   };
 }
 
+/** The 1 s autocannon run before each measured one (its figures are not kept). */
+const warmUp = (options) => autocannon({ connections: CONNECTIONS, duration: 1, ...options });
+
 /**
  * One autocannon run of `duration` seconds; the median of `repeat` runs by req/s. `groups` (see
  * `cpuMeter`): processes whose CPU time each run counts.
@@ -94,7 +97,7 @@ export async function workloads(settings, base, style, id, pids = [], ids = null
       keywords,
       ids,
       load: measured,
-      warmUp: (options) => autocannon({ connections: CONNECTIONS, duration: 1, ...options }),
+      warmUp,
       after: sample,
     });
   }
@@ -102,7 +105,7 @@ export async function workloads(settings, base, style, id, pids = [], ids = null
     const check = await fetch(urls[name], { headers });
     if (!check.ok) throw new Error(`${style} ${name}: ${check.status} ${await check.text()}`);
     await check.arrayBuffer();
-    await autocannon({ url: urls[name], connections: CONNECTIONS, duration: 1, headers }); // warm-up
+    await warmUp({ url: urls[name], headers });
     results[name] = await measured({ url: urls[name], headers });
     sample();
   }
@@ -164,12 +167,10 @@ export async function measureDistinctGet(settings, name, base, ids, pids) {
     keywords: settings.keywords,
     ids,
     load: (options) => load(settings, options, { server: () => pids }),
-    warmUp: (options) => autocannon({ connections: CONNECTIONS, duration: 1, ...options }),
+    warmUp,
     only: ['get'],
   });
-  log(
-    `${name} distinct get: ${Number(get.rps.toFixed(1))} req/s p50 ${get.p50} ms p99 ${get.p99} ms${get.errors ? ` errors ${get.errors}` : ''}${cpuText(get.cpu)}`,
-  );
+  logRun(name, 'distinct get', get);
   return get;
 }
 
@@ -182,9 +183,14 @@ export async function measure(settings, name, base, ids, n, pids, database = fal
     ...Object.entries(distinct).map(([k, r]) => [`distinct ${k}`, r]),
     ...Object.entries(cache).map(([k, r]) => [`cache ${k}`, r]),
   ]) {
-    log(
-      `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}${cpuText(r.cpu)}`,
-    );
+    logRun(name, workload, r);
   }
   return results;
+}
+
+/** One run's figures, as a log line. */
+function logRun(name, workload, r) {
+  log(
+    `${name} ${workload}: ${Number(r.rps.toFixed(1))} req/s p50 ${r.p50} ms p99 ${r.p99} ms${r.errors ? ` errors ${r.errors}` : ''}${r.repeatShare !== undefined ? ` repeated URLs ${(100 * r.repeatShare).toFixed(0)}%` : ''}${cpuText(r.cpu)}`,
+  );
 }
