@@ -4,8 +4,8 @@ import { poolConfig } from '../db/postgres-connection.js';
 import {
   postgresForTests,
   runAdmin,
-  sessionsWaitingOnLocks,
   skipNote,
+  untilSessionsWaitOnLocks,
   useTestDatabase,
 } from '../test-support/postgres.js';
 import { type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
@@ -54,9 +54,7 @@ describe.skipIf(!postgres.available)(`account rules across two servers at once${
       await holder.query('begin');
       await holder.query('lock table quire_accounts in exclusive mode');
       const pending = requests();
-      await expect
-        .poll(() => sessionsWaitingOnLocks(holder), { timeout: 10_000, interval: 25 })
-        .toBeGreaterThanOrEqual(2);
+      await untilSessionsWaitOnLocks(holder, 2);
       await holder.query('rollback');
       return await Promise.all(pending);
     } finally {

@@ -4,8 +4,8 @@ import { poolConfig } from '../db/postgres-connection.js';
 import {
   postgresForTests,
   runAdmin,
-  sessionsWaitingOnLocks,
   skipNote,
+  untilSessionsWaitOnLocks,
   useTestDatabase,
 } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
@@ -61,9 +61,7 @@ describe.skipIf(!postgres.available)(`two servers changing one content type at o
         call(b, 'PUT', '/cms-content/authors', changes.b),
       ];
       // Both changes have planned against the same registry and now wait on its version row.
-      await expect
-        .poll(() => sessionsWaitingOnLocks(holder), { timeout: 10_000, interval: 25 })
-        .toBeGreaterThanOrEqual(2);
+      await untilSessionsWaitOnLocks(holder, 2);
       await holder.query('rollback');
       answers = await Promise.all(pending);
     } finally {

@@ -181,6 +181,27 @@ export async function sessionsWaitingOnLocks(client: pg.Client): Promise<number>
 }
 
 /**
+ * Waits until at least `count` other sessions of `client`'s database wait on a lock (requests held
+ * by a lock the test took); past `timeoutMs`, fails naming what each of them was doing instead, so
+ * a miss under load says which request never reached the lock.
+ */
+export async function untilSessionsWaitOnLocks(client: pg.Client, count: number, timeoutMs = 10_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while ((await sessionsWaitingOnLocks(client)) < count) {
+    if (Date.now() > deadline) {
+      const { rows } = await client.query<Record<string, unknown>>(
+        `select pid, state, wait_event_type, wait_event, left(query, 120) as query from pg_stat_activity
+          where datname = current_database() and pid <> pg_backend_pid()`,
+      );
+      throw new Error(
+        `fewer than ${count} sessions waited on a lock within ${timeoutMs} ms; sessions: ${JSON.stringify(rows)}`,
+      );
+    }
+    await new Promise((resolve) => setTimeout(resolve, 25));
+  }
+}
+
+/**
  * The heap fetches of an index-only scan of `table`'s rows in id order (sequential and bitmap scans
  * turned off for it): 0 once VACUUM has marked its pages all visible, else about a row each.
  */
