@@ -30,10 +30,12 @@ export class PhaseTimer {
     };
   }
 
-  /** The same figures as a `Server-Timing` header value. */
+  /**
+   * The same figures as a `Server-Timing` header value, in `Timing`'s order. Written out rather
+   * than mapped over `Object.entries`: every get and list builds it, and the mapped form took about
+   * 3 % of the server's CPU in a profile of distinct gets (session 25).
+   */
   static header(timing: Timing): string {
-    return Object.entries(timing)
-      .map(([name, ms]) => `${name};dur=${ms}`)
-      .join(', ');
+    return `total;dur=${timing.total}, init;dur=${timing.init}, filter;dur=${timing.filter}, data;dur=${timing.data}, count;dur=${timing.count}, format;dur=${timing.format}`;
   }
 }
