@@ -6,6 +6,7 @@ import { MemorySearchIndex } from './search-memory-index.js';
 import { answerable } from './search-memory-keywords.js';
 import { PostingBitmap } from './search-posting-bitmap.js';
 import { type LazyTail, SnapshotFormatError, SnapshotReader } from './search-snapshot-codec.js';
+import { TextStore } from './search-text-store.js';
 
 function roundTrip(index: MemorySearchIndex): MemorySearchIndex {
   const input = new SnapshotReader(written((out) => index.write(out)));
@@ -74,6 +75,24 @@ describe('SnapshotWriter and SnapshotReader', () => {
     expect(input.string()).toBe('');
     expect(input.done).toBe(true);
     expect(() => input.u32()).toThrow(SnapshotFormatError);
+  });
+
+  it('passes over strings for stringAt to read where they were', () => {
+    const buffer = written((out) => {
+      out.string('a\ud800b');
+      out.string('');
+      out.string('Über');
+      out.u32(9);
+    });
+    const input = new SnapshotReader(buffer);
+    const offsets = [0, 1, 2].map(() => {
+      const offset = input.offset;
+      input.skipString();
+      return offset;
+    });
+    expect(input.u32()).toBe(9);
+    expect(input.done).toBe(true);
+    expect(offsets.map((offset) => input.stringAt(offset))).toEqual(['a\ud800b', '', 'Über']);
   });
 
   it('puts parts written later after everything else, their bytes read only when the part is', () => {
@@ -193,6 +212,34 @@ describe('MemorySearchIndex.write and read', () => {
     expect(answer(failing.read, rows, ['h 2'])).toEqual(scan(rows, ['h 2']));
     expect(scan(rows, ['h 2']).length).toBeGreaterThan(0);
     expect(() => written((out) => failing.read.write(out))).toThrow(/could not be read back/);
+  });
+
+  it('leaves the texts of rows written since the build in the file until they are wanted, and writes them again as they were', () => {
+    const store = new TextStore();
+    for (let rowid = 1; rowid <= 300; rowid++) store.appendFirst(rowid, `harbour ${rowid}`);
+    // Rows written after the build keep their whole text beside the blocks; one row is gone.
+    for (let rowid = 1; rowid <= 200; rowid++) store.setFull(rowid, `kestrel ${rowid} \ud800 k-${rowid}`);
+    store.delete(250);
+    const buffer = written((out) => store.write(out));
+    const input = new SnapshotReader(buffer);
+    const read = TextStore.read(input);
+    expect(input.done).toBe(true);
+    // Not decoded on reading: the texts count with the file's buffer, not as strings of the store.
+    expect(read.bytes).toBe(201 * 64);
+    // Written again (its blocks read for that), still without holding the texts.
+    expect(Buffer.from(written((out) => read.write(out)))).toEqual(Buffer.from(buffer));
+    const held = read.bytes;
+    expect(read.full(7)).toBe('kestrel 7 \ud800 k-7');
+    expect(read.full(250)).toBeNull();
+    expect(read.full(260)).toBeNull();
+    // Decoded when wanted, once: then it is a string the store holds.
+    expect(read.bytes).toBe(held + 'kestrel 7 \ud800 k-7'.length * 2);
+    const candidates = PostingBitmap.fromSorted([5, 12, 120, 250, 260]);
+    const unsure: number[] = [];
+    expect(read.confirm(candidates, 'k-12', unsure, null).toArray()).toEqual([12, 120]);
+    expect(read.confirm(candidates, 'harbour 26', unsure, null).toArray()).toEqual([260]);
+    expect(unsure).toEqual([]);
+    expect(Buffer.from(written((out) => read.write(out)))).toEqual(Buffer.from(buffer));
   });
 
   it('keeps dense groups and several text blocks, and they take writes after loading', () => {

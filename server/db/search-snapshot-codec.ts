@@ -169,6 +169,8 @@ export class SnapshotReader {
   private readonly view: DataView;
   private at: number;
   private readonly end: number;
+  /** The whole buffer as a Buffer, once a string is read (see `utf16`). */
+  private whole: Buffer | null = null;
 
   /**
    * Reads the snapshot in `buffer` (a whole ArrayBuffer: its views must start at multiples of 4
@@ -242,10 +244,34 @@ export class SnapshotReader {
     if (length === 0) return '';
     const bytes = length * 2;
     this.need(bytes);
-    const value = Buffer.from(this.buffer, this.at, bytes).toString('utf16le');
+    const value = this.utf16(this.at, bytes);
     this.at += bytes;
     this.align();
     return value;
+  }
+
+  /** Passes over a string, for `stringAt` to read when it is wanted. */
+  skipString(): void {
+    const length = this.u32();
+    if (length > 0) this.skip(length * 2);
+  }
+
+  /**
+   * The string at `offset` of the buffer: the `offset` a reader had where `skipString` then passed
+   * over it (so it was checked to lie within the snapshot).
+   */
+  stringAt(offset: number): string {
+    return this.utf16(offset + 4, this.view.getUint32(offset, true) * 2);
+  }
+
+  /**
+   * `bytes` bytes at `at` as UTF-16 text, decoded from one Buffer over the whole snapshot: a Buffer
+   * made for each string cost more than the decoding (a read-back index has tens of thousands).
+   */
+  private utf16(at: number, bytes: number): string {
+    if (bytes === 0) return '';
+    this.whole ??= Buffer.from(this.buffer);
+    return this.whole.toString('utf16le', at, at + bytes);
   }
 
   /** A view of `length` Uint16 units. */
