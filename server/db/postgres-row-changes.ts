@@ -17,8 +17,8 @@ import { sendLater } from './later-statements.js';
 /** The table of change numbers (made by migration 016). */
 export const ROW_CHANGES_TABLE = 'quire_row_changes';
 
-/** Rows per content table: more than the connections of a few servers' pools. */
-const SHARDS = 64;
+/** Rows per content table, numbered from 0: more than the connections of a few servers' pools. */
+export const SHARDS = 64;
 
 /**
  * The function that reads a table's change number. Gets and lists read it in their own statement

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { builtForTests, memoryAnswersForTests, valueFiltersForTests } from '../db/postgres-memory-search.js';
+import { SHARDS } from '../db/postgres-row-changes.js';
 import { foldForSearch } from '../db/search-folding.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
@@ -288,11 +289,11 @@ describe.skipIf(!postgres.available)(`PostgreSQL's in-memory search${skipNote(po
         'osprey late',
         'osprey-late',
       ]);
-      // Shard 64 is past the 0-63 the servers' writes use (postgres-row-changes.ts) yet counted in
-      // the table's sum: a fixed shard in their range deadlocked this test whenever one of server
-      // b's connections mapped to it (b's create below waited on this open transaction's row lock).
+      // Shard SHARDS is past the ones the servers' writes use (0 to SHARDS - 1) yet counted in the
+      // table's sum: a fixed shard in their range deadlocked this test whenever one of server b's
+      // connections mapped to it (b's create below waited on this open transaction's row lock).
       await client.query(
-        `insert into quire_row_changes (table_name, shard, changes) values ('news', 64, 1)
+        `insert into quire_row_changes (table_name, shard, changes) values ('news', ${SHARDS}, 1)
           on conflict (table_name, shard) do update set changes = quire_row_changes.changes + 1`,
       );
       // Another write commits, and the index takes it in, while this one is still open.
