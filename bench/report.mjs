@@ -231,7 +231,15 @@ function extraRows(report, verdicts) {
   return rows;
 }
 
-/** The CPU table of the distinct runs, or nothing for runs from before it was measured. */
+/** The first columns of the distinct and cache tables: a size and workload, Quire's and the floor's rates. */
+const RATE_COLUMNS =
+  'rows | engine | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor';
+
+/** A markdown table: its `header` row (columns parted by ` | `), the separator row it implies, then `rows`. */
+function table(header, rows) {
+  return [`| ${header} |`, `|${'---|'.repeat(header.split(' | ').length)}`, ...rows];
+}
+
 /**
  * The SQLite floor's gets run again answering with Quire's whole answer (bench/get-answer-floor.mjs),
  * beside Quire's and the floor's own distinct gets: none when no run measured it.
@@ -247,13 +255,15 @@ function answerLines(report) {
   return [
     "Gets with Quire's answer (bench/get-answer-floor.mjs): the SQLite floor's distinct gets again, on its own rows and statement, answering with the object the spec gives a get and Quire sends (`time`, `total`, `columns`, `filters`, `preview_path`, `custom`, `meta`, the row's `schedule`) and Quire's headers (security headers, Server-Timing, ETag, Cache-Control): Quire's bytes but the timings, where the shared floor sends about a quarter of them. It tells the answer's own cost from Quire's engine and request path. Server µs: the server's CPU a get.",
     '',
-    "| rows | Quire get req/s | server µs | floor req/s | server µs | floor with Quire's answer req/s | p50 ms | p99 ms | server µs | Quire / floor | Quire / floor with Quire's answer |",
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
+    ...table(
+      `rows | Quire get req/s | server µs | floor req/s | server µs | floor with Quire's answer req/s | p50 ms | p99 ms | server µs | Quire / floor | Quire / floor with Quire's answer`,
+      rows,
+    ),
     '',
   ];
 }
 
+/** The CPU table of the distinct runs, or nothing for runs from before it was measured. */
 function cpuLines(rows) {
   if (rows.length === 0) return [];
   return [
@@ -261,9 +271,10 @@ function cpuLines(rows) {
     '',
     "CPU time a completed request cost, in µs, during each distinct run: the server's processes (`/proc/PID/stat`; Quire's `quire serve` and its server), PostgreSQL's processes (every `postgres` process on the machine, on PostgreSQL rows), and the load generator (autocannon, in the bench's own process), with the machine's busy cores (`/proc/stat`). All share the machine's cores. \"At the target\" is the target's rate (its ratio times the floor's rate where it is relative) times Quire's three costs: what that rate would take at this run's costs per request.",
     '',
-    '| rows | engine | workload | Quire req/s | server µs | PostgreSQL µs | load µs | busy cores | floor req/s | server µs | PostgreSQL µs | load µs | busy cores | at the target |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...rows,
+    ...table(
+      `rows | engine | workload | Quire req/s | server µs | PostgreSQL µs | load µs | busy cores | floor req/s | server µs | PostgreSQL µs | load µs | busy cores | at the target`,
+      rows,
+    ),
     '',
   ];
 }
@@ -271,11 +282,11 @@ function cpuLines(rows) {
 function peerLines(peer) {
   const lines = ['', `Peer: Directus 12 via ../shared/bench/peer-directus.sh, ${label(peer.n)} rows.`, ''];
   if (peer.error) return [...lines, `The peer run failed: ${peer.error}`];
-  lines.push('| workload | Directus req/s | p50 ms | p99 ms |', '|---|---|---|---|');
-  for (const workload of ['list', 'search', 'get', 'create']) {
+  const rows = ['list', 'search', 'get', 'create'].map((workload) => {
     const r = peer.results[workload];
-    lines.push(`| ${workload} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} |`);
-  }
+    return `| ${workload} | ${fmt(r.rps)} | ${r.p50} | ${r.p99} |`;
+  });
+  lines.push(...table(`workload | Directus req/s | p50 ms | p99 ms`, rows));
   return [...lines, '', `Directus RSS after load: ${peer.results.memory.rss.toFixed(0)} MB.`];
 }
 
@@ -310,9 +321,7 @@ export function resultsMarkdown({ header, report, peer }) {
     '',
     'Every request different: seeded random choices (bench/distinct-workloads.mjs), the same sequence for Quire and the floor. search: a word of the data, two words or a 3-5 letter piece of a word; list: random status, order among published_at/title/id, random desc, limit=20, offset 0-4,000 by 20; get: random existing ids; mixed: 9 reads (search or list) to 1 create; create: every body different; update: PATCH of random existing ids, every body different. Targets of issue 13. "Quire repeated URLs" is the share of Quire\'s GETs whose URL it had already been sent in that workload (warm-up included), which its cache may answer; the floor has no cache.',
     '',
-    '| rows | engine | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | Quire repeated URLs | target |',
-    '|---|---|---|---|---|---|---|---|---|---|---|---|',
-    ...distinct,
+    ...table(`${RATE_COLUMNS} | Quire repeated URLs | target`, distinct),
     '',
     ...answerLines(report),
     ...cpuLines(cpuRows(report)),
@@ -320,17 +329,16 @@ export function resultsMarkdown({ header, report, peer }) {
     '',
     'One URL per workload, repeated: after the first request these measure the page and count caches, not the engine. Targets of issue 6.',
     '',
-    '| rows | engine | workload | Quire req/s | p50 ms | p99 ms | floor req/s | p50 ms | p99 ms | Quire / floor | target |',
-    '|---|---|---|---|---|---|---|---|---|---|---|',
-    ...cache,
+    ...table(`${RATE_COLUMNS} | target`, cache),
     '',
     '## Import, start, memory',
     '',
     "Import: `quire import` into an empty database, with its process's wall time (it then builds and saves the search index for the server's first start, given apart; the rate is the rows' own, and of their time the table's indexes, built once after the rows, are given apart too) (on PostgreSQL `quire import --database`, or `quire copy` from the freshly imported SQLite file where that is marked). Start: from spawning `quire serve` to its first answer, to its first list with exact counts, and to its first search (a search waits for the in-memory search index, read back or built after start; the distinct runs start after it), with the search request's own time. Restarted: Quire started again after the workloads, on the search index its clean stop saved (on SQLite the first start, right after the import, has no saved index and builds it; on PostgreSQL `quire import` saved one for the first start): its first answer and first search. RSS: Quire's server process, and the floor's (on PostgreSQL the database server's memory is not counted, for either).",
     '',
-    '| rows | engine | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire start to first search | Quire restarted: first answer, first search | Quire RSS after load (highest) | floor RSS after load (highest) |',
-    '|---|---|---|---|---|---|---|---|---|',
-    ...extras,
+    ...table(
+      `rows | engine | Quire bulk import (rows/s) | Quire start to first answer | Quire start to first list (exact counts) | Quire start to first search | Quire restarted: first answer, first search | Quire RSS after load (highest) | floor RSS after load (highest)`,
+      extras,
+    ),
   ];
   if (peer) lines.push(...peerLines(peer));
   lines.push('', ...verdictLines(verdicts, 'sqlite', report), ...verdictLines(verdicts, 'postgres', report), '');
