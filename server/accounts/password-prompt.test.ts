@@ -46,6 +46,24 @@ describe('readNewPassword', () => {
     expect(cancel.raw.at(-1)).toBe(false); // the terminal is given back
   });
 
+  it('keeps what is typed or pasted ahead for the next prompt', async () => {
+    const pasted = terminal(['secret password\rsecret password\r']);
+    const [password] = await Promise.all([readNewPassword(pasted.input, pasted.output, 'ada'), pasted.type()]);
+    expect(password).toBe('secret password');
+    expect(pasted.raw).toEqual([true, false, true, false]);
+    expect(pasted.written()).toBe('Password for ada: \nAgain: \n');
+
+    // A paste with `\r\n` line ends, split across chunks in the middle of the second line.
+    const crlf = terminal(['first one\r\nfirst', ' one\r\n']);
+    const [again] = await Promise.all([readNewPassword(crlf.input, crlf.output, 'ada'), crlf.type()]);
+    expect(again).toBe('first one');
+
+    const differ = terminal(['one password\ranother one\r']);
+    await expect(Promise.all([readNewPassword(differ.input, differ.output, 'ada'), differ.type()])).rejects.toThrow(
+      /differ/,
+    );
+  });
+
   it('takes the first line of a pipe', async () => {
     expect(await readNewPassword(Readable.from(['from a script\nignored\n']), new PassThrough(), 'ada')).toBe(
       'from a script',

@@ -25,31 +25,60 @@ async function firstLine(input: NodeJS.ReadableStream): Promise<string> {
   return text;
 }
 
-/** One line typed on a terminal with echo off. */
-function hiddenLine(input: PromptInput, output: NodeJS.WritableStream, question: string): Promise<string> {
-  return new Promise((resolve, reject) => {
-    output.write(question);
-    let typed = '';
-    input.setRawMode?.(true);
-    input.resume();
-    const finish = (error: Error | null) => {
-      input.removeListener('data', onData);
-      input.setRawMode?.(false);
-      input.pause();
-      output.write('\n');
-      if (error) reject(error);
-      else resolve(typed);
-    };
-    const onData = (chunk: Buffer | string) => {
-      for (const char of String(chunk)) {
-        if (char === '\r' || char === '\n') return finish(null);
-        if (char === '\u0003' || char === '\u0004') return finish(new PromptCancelled('cancelled'));
-        if (char === '\u007f' || char === '\b') typed = [...typed].slice(0, -1).join('');
-        else if (char >= ' ') typed += char;
-      }
-    };
-    input.on('data', onData);
-  });
+/**
+ * Lines typed on a terminal with echo off. What arrives after a line's end (typed or pasted ahead,
+ * as in `password⏎password⏎` in one chunk) is kept for the next line rather than dropped.
+ */
+function hiddenLines(input: PromptInput, output: NodeJS.WritableStream) {
+  let ahead = '';
+  // A line ended by `\r` may be followed by the `\n` of a pasted `\r\n`, which belongs to it.
+  let afterReturn = false;
+  return (question: string): Promise<string> =>
+    new Promise((resolve, reject) => {
+      output.write(question);
+      let typed = '';
+      input.setRawMode?.(true);
+      const finish = (error: Error | null) => {
+        input.removeListener('data', onData);
+        input.setRawMode?.(false);
+        input.pause();
+        output.write('\n');
+        if (error) reject(error);
+        else resolve(typed);
+      };
+      /** Reads characters until a line ends; true when it did, keeping the rest for the next line. */
+      const take = (text: string): boolean => {
+        const chars = [...text];
+        for (let at = 0; at < chars.length; at++) {
+          const char = chars[at];
+          const skipped = afterReturn && char === '\n';
+          afterReturn = false;
+          if (skipped) continue;
+          if (char === '\r' || char === '\n') {
+            afterReturn = char === '\r';
+            ahead = chars.slice(at + 1).join('');
+            finish(null);
+            return true;
+          }
+          if (char === '\u0003' || char === '\u0004') {
+            ahead = '';
+            finish(new PromptCancelled('cancelled'));
+            return true;
+          }
+          if (char === '\u007f' || char === '\b') typed = [...typed].slice(0, -1).join('');
+          else if (char >= ' ') typed += char;
+        }
+        return false;
+      };
+      const onData = (chunk: Buffer | string) => {
+        take(String(chunk));
+      };
+      const pending = ahead;
+      ahead = '';
+      input.on('data', onData);
+      if (take(pending)) return;
+      input.resume();
+    });
 }
 
 /** Reads a new password: typed twice on a terminal (they must match), or a pipe's first line. */
@@ -59,8 +88,9 @@ export async function readNewPassword(
   whose: string,
 ): Promise<string> {
   if (!input.isTTY) return firstLine(input);
-  const password = await hiddenLine(input, output, `Password for ${whose}: `);
-  const again = await hiddenLine(input, output, 'Again: ');
+  const line = hiddenLines(input, output);
+  const password = await line(`Password for ${whose}: `);
+  const again = await line('Again: ');
   if (password !== again) throw new PromptCancelled('the two passwords differ');
   return password;
 }
