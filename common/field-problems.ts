@@ -36,6 +36,7 @@ export type FieldProblem =
   // A list's `filter` parameter (common/filter-syntax.ts)
   | { code: 'not_a_filter' }
   | { code: 'no_filter_values' }
+  | { code: 'ambiguous_filter'; operator: string; value: string }
   | { code: 'not_comparable' }
   | { code: 'not_a_relation' }
   | { code: 'not_a_target_slug'; table: string; slugs: string[] }
@@ -136,6 +137,8 @@ export function describeProblem(problem: FieldProblem): string {
       return 'must have the form field=value, field!=value, field<value, field<=value, field>value, field>=value, field:in=a|b, field:empty, field:notempty, relation.slug=value or search=keyword';
     case 'no_filter_values':
       return 'must list one or more non-empty values after :in=, separated by | (a | or \\ inside a value is written \\| or \\\\)';
+    case 'ambiguous_filter':
+      return `is followed by ${problem.operator} and a value beginning with ${JSON.stringify(problem.value[0])}, which reads as another operator; to compare with a value that begins so, write \\ before it: ${problem.operator}\\${problem.value}`;
     case 'not_comparable':
       return 'has no order, so it cannot be filtered with <, <=, > or >=';
     case 'not_a_relation':

@@ -72,6 +72,47 @@ describe('parseFilterText', () => {
   });
 });
 
+describe('a compared value that begins with an operator character', () => {
+  it.each([
+    ['title<>=x', '<', '>=x'],
+    ['title<>x', '<', '>x'],
+    ['title==x', '=', '=x'],
+    ['price=>5', '=', '>5'],
+    ['price=<5', '=', '<5'],
+    ['status!==draft', '!=', '=draft'],
+    ['status=!draft', '=', '!draft'],
+    ['category.slug=>a', '=', '>a'],
+  ])('refuses %s as ambiguous', (text, operator, value) => {
+    expect(parseFilterText(text)).toEqual({
+      ok: false,
+      field: text.split(/[=!<>.]/)[0],
+      problem: { code: 'ambiguous_filter', operator, value },
+    });
+  });
+
+  it.each([
+    ['title<\\>=x', 'lt', '>=x'],
+    ['title=\\=x', 'eq', '=x'],
+    ['title!=\\!x', 'ne', '!x'],
+    ['title>=\\<', 'ge', '<'],
+    ['title=\\\\=x', 'eq', '\\=x'],
+    ['title=\\\\x', 'eq', '\\x'],
+    // A `\` before anything else is the value's own.
+    ['title=\\x', 'eq', '\\x'],
+    ['title=\\', 'eq', '\\'],
+    ['title=a>=b', 'eq', 'a>=b'],
+  ])('reads the escaped %s', (text, operator, value) => {
+    expect(read(text)).toMatchObject({ operator, values: [value] });
+  });
+
+  it.each(['>=x', '=', '!', '<b', '\\', '\\x', '\\=', 'a<b'])('writes %j so that it reads back the same', (value) => {
+    for (const operator of ['eq', 'ne', 'lt', 'ge'] as const) {
+      const filter: ParsedFilter = { kind: 'field', field: 'title', operator, values: [value] };
+      expect(read(formatFilter(filter))).toEqual(filter);
+    }
+  });
+});
+
 describe('formatFilter', () => {
   it.each<ParsedFilter>([
     { kind: 'search', keyword: 'café' },

@@ -15,6 +15,11 @@ import type { FieldProblem } from './field-problems.js';
  * - `field:empty`, `field:notempty`
  * - `relation.column=value` (and `!=`, `:in=`): a relation by a column of its target, such as
  *   `category.slug=tips`
+ *
+ * A compared value (after `=`, `!=`, `<`, `<=`, `>`, `>=`) that begins with `=`, `!`, `<` or `>` is
+ * refused as ambiguous (`title<>=x` would otherwise read as title < '>=x' where SQL's `<>` was meant);
+ * a `\` written before that first character makes it the value's own (`title=\>=x` is title equals
+ * '>=x'), and `\\` at the start stands for one `\`. A `\` anywhere else is the value's own.
  */
 
 /** What a field filter asks of the column. */
@@ -39,7 +44,11 @@ export type ParsedFilter =
 /** A filter read from its text, or why it cannot be (and the field, when it got that far). */
 export type FilterSyntaxResult =
   | { ok: true; filter: ParsedFilter }
-  | { ok: false; field?: string; problem: Extract<FieldProblem, { code: 'not_a_filter' | 'no_filter_values' }> };
+  | {
+      ok: false;
+      field?: string;
+      problem: Extract<FieldProblem, { code: 'not_a_filter' | 'no_filter_values' | 'ambiguous_filter' }>;
+    };
 
 const NOT_A_FILTER = { code: 'not_a_filter' } as const;
 
@@ -92,7 +101,21 @@ export function parseFilterText(text: string): FilterSyntaxResult {
       ? { ok: true, filter: { ...base, operator, values } }
       : { ok: false, field, problem: { code: 'no_filter_values' } };
   }
-  return { ok: true, filter: { ...base, operator, values: [value] } };
+  const compared = unescapeCompared(value);
+  if (compared === null) return { ok: false, field, problem: { code: 'ambiguous_filter', operator: written, value } };
+  return { ok: true, filter: { ...base, operator, values: [compared] } };
+}
+
+/** A compared value beginning with one of these would read as part of another operator. */
+const OPERATOR_START = /^[=!<>]/;
+
+/** What a leading `\` escapes: an operator character or a `\` itself. */
+const ESCAPED_START = /^[=!<>\\]/;
+
+/** A compared value without its leading escape; null when it begins with an operator character unescaped. */
+function unescapeCompared(value: string): string | null {
+  if (value.startsWith('\\')) return ESCAPED_START.test(value.slice(1)) ? value.slice(1) : value;
+  return OPERATOR_START.test(value) ? null : value;
 }
 
 /** `a|b\|c` -> ['a', 'b|c']; null when a choice is empty or a `\` escapes nothing it may. */
@@ -134,6 +157,6 @@ export function formatFilter(filter: ParsedFilter): string {
   const values =
     filter.operator === 'in'
       ? filter.values.map((value) => value.replace(/[\\|]/g, (char) => `\\${char}`)).join('|')
-      : (filter.values[0] ?? '');
+      : (filter.values[0] ?? '').replace(ESCAPED_START, (char) => `\\${char}`);
   return `${name}${WRITTEN[filter.operator]}${values}`;
 }

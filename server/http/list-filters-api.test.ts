@@ -248,3 +248,39 @@ describe('what cannot be answered exactly is a 400 naming the filter', () => {
     expect(body.error.problems).toEqual({ 'filter.price': { code: 'too_many', max: 100, of: 'values' } });
   });
 });
+
+describe('a compared value that begins with an operator character', () => {
+  it.each([
+    ['title<>=Night run', '<', '>=Night run'],
+    ['title==Choir', '=', '=Choir'],
+    ['price=>5', '=', '>5'],
+    ['price<>0', '<', '>0'],
+    ['status!==draft', '!=', '=draft'],
+    ['category.slug=!sport', '=', '!sport'],
+  ])('refuses %s as ambiguous, quoting it', async (filter, operator, value) => {
+    const { response, body } = await request(server, 'GET', `/cms/events${query([filter])}`);
+    expect(response.status).toBe(400);
+    expect(body.error.code).toBe('bad_request');
+    expect(body.error.message).toContain(JSON.stringify(filter));
+    expect(body.error.problems).toEqual({
+      [`filter.${filter.split(/[=!<>.]/)[0]}`]: { code: 'ambiguous_filter', operator, value },
+    });
+  });
+
+  it('compares with such a value when a \\ is written before it', async () => {
+    const made = await Promise.all(
+      ['>= sign', '=equal', '\\back'].map((title) => request(server, 'POST', '/cms/events', { json: { title } })),
+    );
+    try {
+      for (const { response } of made) expect(response.status).toBe(201);
+      expect((await list(['title=\\>= sign'])).rows.map((row) => row.title)).toEqual(['>= sign']);
+      expect((await list(['title=\\=equal'])).rows.map((row) => row.title)).toEqual(['=equal']);
+      // A `\` before anything but an operator character or a `\` is the value's own.
+      expect((await list(['title=\\back'])).rows.map((row) => row.title)).toEqual(['\\back']);
+      expect((await list(['title=\\\\back'])).rows.map((row) => row.title)).toEqual(['\\back']);
+      expect((await list(['title!=\\>= sign'])).filtered).toBe(EVENTS.length + 2);
+    } finally {
+      for (const { body } of made) await request(server, 'DELETE', `/cms/events/${body.id}`);
+    }
+  });
+});
