@@ -64,6 +64,7 @@ const POSTGRES_API_SUITES = [
   'server/openapi/openapi-api.test.ts',
   'server/export/export-command.test.ts',
   'server/types-gen/types-api.test.ts',
+  'server/http/type-limited-views-api.test.ts',
   'server/http/revisions-api.test.ts',
   'server/http/revisions-access-api.test.ts',
   'server/http/schedules-api.test.ts',

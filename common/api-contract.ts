@@ -232,6 +232,8 @@ export interface ErrorBody {
     detail?: FieldProblem;
     /** For a refused delete: the rows that still point at the row (at most 20 are named). */
     references?: RowReference[];
+    /** For a refused delete: how many more rows point at it from content types the caller may not read (never named). */
+    other_references?: number;
   };
 }
 

@@ -1,3 +1,4 @@
+import { typeAllowed } from '../../common/access-rules.js';
 import type { RelationValue, RowReference } from '../../common/api-contract.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
 import type { ContentRepository, StoredRow } from '../db/content-repository.js';
@@ -65,17 +66,28 @@ export async function checkRelationTargets(
   if (hasProblems(problems)) throw validationError(problems);
 }
 
-/** Refuses to delete a row that other rows still point at, naming them (409). */
+/**
+ * Refuses to delete a row that other rows still point at (409). Rows of types the caller may read
+ * (`readable`, as a credential's content-type limit; null: every type) are named; rows of the
+ * other types are only counted, so a limited credential learns neither their types nor their titles.
+ */
 export async function assertNotReferenced(
   type: ContentType,
   id: string,
   registry: ContentTypeRegistry,
   repository: ContentRepository,
+  readable: readonly string[] | null = null,
 ): Promise<void> {
   const references: RowReference[] = [];
+  let others = 0;
   for (const other of registry.list()) {
     for (const column of relationColumns(other)) {
-      if (column.target !== type.slug || references.length >= MAX_REFERENCES) continue;
+      if (column.target !== type.slug) continue;
+      if (!typeAllowed(readable, other)) {
+        others += await repository.countReferencing(other.table, column.name, id);
+        continue;
+      }
+      if (references.length >= MAX_REFERENCES) continue;
       const rows = await repository.findReferencing(other.table, column.name, id, MAX_REFERENCES - references.length);
       for (const row of rows) {
         const title = textOrNull(other.titleColumn && row[other.titleColumn]);
@@ -83,13 +95,15 @@ export async function assertNotReferenced(
       }
     }
   }
-  if (references.length === 0) return;
+  if (references.length === 0 && others === 0) return;
   const named = references.map((ref) => `${ref.table} ${JSON.stringify(ref.title ?? ref.id)} (${ref.column})`);
+  if (others > 0) named.push(`${others} ${others === 1 ? 'row' : 'rows'} of content types you may not read`);
   const error = new AppError(
     'conflict',
     `This ${type.table} row is still used by ${named.join(', ')}; change those rows first`,
   );
   error.references = references;
+  if (others > 0) error.otherReferences = others;
   throw error;
 }
 

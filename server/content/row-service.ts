@@ -48,6 +48,8 @@ export interface RowWithPageMeta {
 export interface RowActor {
   name: string | null;
   ownRowsOnly: boolean;
+  /** Content types the actor may read (tables or slugs; absent or null: all): a refused delete names only their rows. */
+  types?: readonly string[] | null;
   /**
    * Runs inside the write's transaction once its rows are written; throwing undoes the write (a
    * scheduled change takes its schedule here, so it is applied once: issue 15).
@@ -248,7 +250,7 @@ export class RowService {
       const current = await repository.findForWrite(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
-      await assertNotReferenced(type, id, this.registry, repository);
+      await assertNotReferenced(type, id, this.registry, repository, actor?.types ?? null);
       const row = formatRow(type, current, await resolveRelations(type, [current], this.registry, repository));
       await repository.delete(type.table, id);
       write.changes.push({ before: current, after: null });

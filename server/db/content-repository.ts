@@ -171,6 +171,17 @@ export class ContentRepository {
       .execute();
   }
 
+  /** How many rows of `table` point at `id` through `column`. */
+  async countReferencing(table: string, column: string, id: string): Promise<number> {
+    const found = await this.db
+      .selectFrom(table)
+      .select(sql<number | string>`count(*)`.as('n'))
+      .where(sql.id(column), '=', id)
+      .executeTakeFirst();
+    // PostgreSQL's count is a bigint, which node-postgres reads as a string.
+    return Number(found?.n ?? 0);
+  }
+
   /** Whether `value` is used in `column` by a row other than `exceptId`. */
   async isTaken(table: string, column: string, value: unknown, exceptId?: string): Promise<boolean> {
     let query = this.db.selectFrom(table).select(sql<number>`1`.as('found')).where(sql.id(column), '=', value);

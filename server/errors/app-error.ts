@@ -29,6 +29,8 @@ export class AppError extends Error {
   readonly detail?: FieldProblem;
   /** Rows that block a delete (see `RowReference`). */
   references?: RowReference[];
+  /** Rows that block a delete in content types the caller may not read: counted, never named. */
+  otherReferences?: number;
 
   constructor(code: ErrorCode, message: string, problems?: FieldProblems, detail?: FieldProblem) {
     super(message);
@@ -54,6 +56,7 @@ export class AppError extends Error {
     }
     if (this.detail) error.detail = this.detail;
     if (this.references) error.references = this.references;
+    if (this.otherReferences) error.other_references = this.otherReferences;
     return { error };
   }
 }

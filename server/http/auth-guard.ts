@@ -27,7 +27,7 @@ export function principalOf(req: IncomingMessage): Principal | null {
 export function rowActor(req: IncomingMessage): RowActor | undefined {
   const principal = principalOf(req);
   if (!principal) return undefined;
-  return { name: principal.name, ownRowsOnly: !abilitiesOf(principal.role).change_any_row };
+  return { name: principal.name, ownRowsOnly: !abilitiesOf(principal.role).change_any_row, types: principal.types };
 }
 
 /**

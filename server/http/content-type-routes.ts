@@ -1,4 +1,5 @@
 import { type Request, type RequestHandler, Router } from 'express';
+import { typeAllowed } from '../../common/access-rules.js';
 import type {
   ContentTypeListResponse,
   ContentTypeResponse,
@@ -8,6 +9,7 @@ import { summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { AppError } from '../errors/app-error.js';
 import { principalOf } from './auth-guard.js';
+import { perCredential, readableBy } from './describe-routes.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { type Services, typeBySlug } from './services.js';
 import { parseJsonField } from './untrusted-input.js';
@@ -19,11 +21,16 @@ export function contentTypeRoutes(services: Services): Router {
 
   router
     .route('/cms-content')
-    .get(onlyQuery(), async (_req, res) => {
+    .get(onlyQuery(), async (req, res) => {
       await registry.follow();
-      const types = registry.list().map(summarize);
+      // A type-limited credential is told of its own types only.
+      const readable = readableBy(req);
+      const types = registry
+        .list()
+        .filter((type) => typeAllowed(readable, type))
+        .map(summarize);
       const body: ContentTypeListResponse = { count: types.length, content_types: types };
-      res.json(body);
+      perCredential(res).json(body);
     })
     .post(onlyQuery(), async (req, res) => {
       const body: ContentTypeWriteResponse = await contentTypes.create(withJsonFields(req.body), actorName(req));

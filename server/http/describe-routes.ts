@@ -1,9 +1,11 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { Router } from 'express';
+import { type Request, type Response, Router } from 'express';
+import { typeAllowed } from '../../common/access-rules.js';
 import { packageRoot } from '../config/package-root.js';
 import { type OpenApiDocument, openApiDocument } from '../openapi/openapi-document.js';
 import { typeScriptDeclarations } from '../types-gen/types-generator.js';
+import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import type { Services } from './services.js';
 
@@ -21,13 +23,28 @@ export function quireVersion(): string {
   return version;
 }
 
-/** The document for the content types as they are once no change is under way (as reads see them). */
-export async function currentDocument({ registry, writes }: Services): Promise<OpenApiDocument> {
+/**
+ * The document for the content types as they are once no change is under way (as reads see them),
+ * describing only the types `readable` names (a credential's content-type limit; null: every type).
+ */
+export async function currentDocument(
+  { registry, writes }: Services,
+  readable: readonly string[] | null = null,
+): Promise<OpenApiDocument> {
   const changing = writes.settled();
   if (changing) await changing;
   const following = registry.follow();
   if (following) await following;
-  return openApiDocument(registry.list(), { version: quireVersion() });
+  const types = registry.list().filter((type) => typeAllowed(readable, type));
+  return openApiDocument(types, { version: quireVersion() });
+}
+
+/**
+ * The answer differs by credential (a type-limited one is described only its types): a cache
+ * keeps one per credential, never one shared across them.
+ */
+export function perCredential(res: Response): Response {
+  return res.set('Cache-Control', 'no-cache').vary('Authorization').vary('Cookie');
 }
 
 /**
@@ -38,16 +55,21 @@ export function describeRoutes(services: Services): Router {
   const router = Router();
   router
     .route('/openapi.json')
-    .get(async (_req, res) => {
-      res.set('Cache-Control', 'no-cache').json(await currentDocument(services));
+    .get(async (req, res) => {
+      perCredential(res).json(await currentDocument(services, readableBy(req)));
     })
     .all(methodNotAllowed(['GET']));
   router
     .route('/types.d.ts')
-    .get(async (_req, res) => {
-      const declarations = typeScriptDeclarations(await currentDocument(services));
-      res.set('Cache-Control', 'no-cache').type('application/typescript; charset=utf-8').send(declarations);
+    .get(async (req, res) => {
+      const declarations = typeScriptDeclarations(await currentDocument(services, readableBy(req)));
+      perCredential(res).type('application/typescript; charset=utf-8').send(declarations);
     })
     .all(methodNotAllowed(['GET']));
   return router;
+}
+
+/** The content types a request's credential may read (null: every type). */
+export function readableBy(req: Request): readonly string[] | null {
+  return principalOf(req)?.types ?? null;
 }

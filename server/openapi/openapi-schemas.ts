@@ -137,7 +137,17 @@ export function sharedSchemas(): Record<string, JsonSchema> {
           fields: { type: 'object', additionalProperties: string, description: 'Each field’s problem, for people' },
           problems: { type: 'object', additionalProperties: ref('FieldProblem') },
           detail: ref('FieldProblem'),
-          references: { type: 'array', items: ref('RowReference'), maxItems: 20 },
+          references: {
+            type: 'array',
+            items: ref('RowReference'),
+            maxItems: 20,
+            description: 'Rows still pointing at a row whose delete was refused, in content types the caller may read',
+          },
+          other_references: {
+            type: 'integer',
+            minimum: 1,
+            description: 'How many more rows point at it from content types the caller may not read (never named)',
+          },
         },
         required: ['status', 'code', 'message'],
         additionalProperties: false,
