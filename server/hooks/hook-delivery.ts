@@ -1,7 +1,20 @@
 import { createHmac } from 'node:crypto';
 
-/** The header carrying a delivery's signature: `sha256=<hex HMAC-SHA256 of the body>`. */
+/**
+ * The header carrying a delivery's signature: `sha256=<hex HMAC-SHA256 of the body>`. It binds no
+ * time, so a captured delivery can be replayed against it; it stays for receivers written before
+ * SIGNATURE_V2_HEADER.
+ */
 export const SIGNATURE_HEADER = 'X-Quire-Signature';
+
+/** The header carrying when a delivery was sent, in whole seconds since 1970 (UTC). */
+export const TIMESTAMP_HEADER = 'X-Quire-Timestamp';
+
+/**
+ * The header carrying `sha256=<hex HMAC-SHA256 of "<timestamp>.<body>">`: a receiver that checks it
+ * and refuses a timestamp outside its window (five minutes, say) cannot be sent an old delivery again.
+ */
+export const SIGNATURE_V2_HEADER = 'X-Quire-Signature-V2';
 
 /** How one POST to a hook went. */
 export interface DeliveryOutcome {
@@ -14,6 +27,15 @@ export interface DeliveryOutcome {
 /** The signature header's value for `body` signed with `secret`. */
 export function signature(secret: string, body: string): string {
   return `sha256=${createHmac('sha256', secret).update(body, 'utf8').digest('hex')}`;
+}
+
+/** The signature headers of `body` signed with `secret`, sent at `sentAt` (whole seconds since 1970). */
+export function signatureHeaders(secret: string, body: string, sentAt: number): Record<string, string> {
+  return {
+    [SIGNATURE_HEADER]: signature(secret, body),
+    [TIMESTAMP_HEADER]: String(sentAt),
+    [SIGNATURE_V2_HEADER]: signature(secret, `${sentAt}.${body}`),
+  };
 }
 
 /**
@@ -35,7 +57,7 @@ export async function postHook(
     'User-Agent': 'Quire-Hooks/1',
     ...headers,
   };
-  if (secret) sent[SIGNATURE_HEADER] = signature(secret, body);
+  if (secret) Object.assign(sent, signatureHeaders(secret, body, Math.floor(Date.now() / 1000)));
   try {
     const response = await fetch(url, {
       method: 'POST',
