@@ -33,6 +33,7 @@ export type FieldProblem =
   | { code: 'not_meta' }
   | { code: 'meta_cleared' }
   | { code: 'not_a_row_id' }
+  | { code: 'in_trash'; table: string }
   // A list's `filter` parameter (common/filter-syntax.ts)
   | { code: 'not_a_filter' }
   | { code: 'no_filter_values' }
@@ -147,6 +148,8 @@ export function describeProblem(problem: FieldProblem): string {
       return problem.slugs.length === 0
         ? `points at ${problem.table}, which has no slug to filter by`
         : `can be filtered by the ${problem.table} slug ${problem.slugs.join(' or ')} only`;
+    case 'in_trash':
+      return `is held by a deleted ${problem.table} row in the trash; restore that row, or choose another id`;
     case 'not_a_row_id':
       return 'must be 1 to 128 letters, digits or . _ ~ - characters, and not trash';
     case 'too_large':

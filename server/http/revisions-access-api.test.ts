@@ -96,6 +96,27 @@ describe('revisions and the trash with accounts', () => {
   });
 });
 
+describe('ids held by the trash', () => {
+  it('refuse a new row with the id of a row in the trash (409 in_trash), so its restore still finds it', async () => {
+    const made = await as('editor', 'POST', '/cms/news/kept-by-trash', newsBody({ title: 'Deleted, not gone' }));
+    expect(made.response.status, made.text).toBe(201);
+    expect((await as('editor', 'DELETE', '/cms/news/kept-by-trash')).response.status).toBe(200);
+
+    for (const who of ['author', 'admin']) {
+      const taken = await as(who, 'POST', '/cms/news/kept-by-trash', newsBody({ title: `Taken by ${who}` }));
+      expect(taken.response.status, taken.text).toBe(409);
+      expect(taken.body.error.code).toBe('conflict');
+      expect(taken.body.error.problems).toEqual({ id: { code: 'in_trash', table: 'news' } });
+      expect(taken.body.error.message).toMatch(/in the trash/);
+    }
+    expect((await as('admin', 'GET', '/cms/news/kept-by-trash')).response.status).toBe(404);
+
+    const restored = await as('editor', 'POST', '/cms/news/trash/kept-by-trash/restore');
+    expect(restored.response.status, restored.text).toBe(200);
+    expect(restored.body.row).toMatchObject({ id: 'kept-by-trash', title: 'Deleted, not gone', created_by: 'edna' });
+  });
+});
+
 describe('the trash purged when a server starts', () => {
   it('removes rows deleted longer ago than the retention, with their revisions', async () => {
     let clock = Date.parse('2026-05-01T08:00:00Z');
@@ -118,6 +139,9 @@ describe('the trash purged when a server starts', () => {
         .execute();
       expect(revisions.map((row) => (row as { row_id: string }).row_id)).not.toContain(gone);
       expect((await request(second, 'GET', `/cms/news/${gone}/revisions`)).response.status).toBe(404);
+      // Out of the trash, its id is free again.
+      const again = await request(second, 'POST', `/cms/news/${gone}`, { json: newsBody({ title: 'New news' }) });
+      expect(again.response.status, again.text).toBe(201);
     } finally {
       await first?.dispose();
       await second?.dispose();

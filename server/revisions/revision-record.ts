@@ -7,11 +7,16 @@ import { formatRow } from '../content/row-format.js';
 import type { StoredRow } from '../db/content-repository.js';
 import { RevisionRepository } from '../db/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
+import { AppError } from '../errors/app-error.js';
 
-/** What recording needs: the clock and how many revisions a row keeps (null: all). */
+/**
+ * What recording needs: the clock, how many revisions a row keeps (null: all), and the oldest
+ * delete the trash still holds (rows deleted since can be restored, so their ids stay theirs).
+ */
 export interface RecordOptions {
   now: () => Date;
   keepRevisions: number | null;
+  trashSince: () => string;
 }
 
 /**
@@ -33,6 +38,7 @@ export async function recordRevisions(
     const action: RevisionAction =
       after === null ? 'delete' : scope.restore ? 'restore' : before === null ? 'create' : 'update';
     const rowId = String(row.id);
+    if (action === 'create') await refuseTrashedId(repository, scope.type.table, rowId, options.trashSince());
     await repository.insert({
       table_name: scope.type.table,
       row_id: rowId,
@@ -44,6 +50,21 @@ export async function recordRevisions(
     });
     if (options.keepRevisions !== null) await repository.keepNewest(scope.type.table, rowId, options.keepRevisions);
   }
+}
+
+/**
+ * A new row may not take the id of a row in the trash: its restore would then find a row that is
+ * not the deleted one and answer that nothing is in the trash. A restore itself is recorded as
+ * `restore`, so it is never refused here.
+ */
+async function refuseTrashedId(repository: RevisionRepository, table: string, rowId: string, since: string) {
+  const newest = await repository.newest(table, rowId);
+  if (newest?.action !== 'delete' || newest.changed_at < since) return;
+  throw new AppError(
+    'conflict',
+    `A deleted ${table} row with id ${JSON.stringify(rowId)} is in the trash: restore it, or choose another id`,
+    { id: { code: 'in_trash', table } },
+  );
 }
 
 /**

@@ -68,7 +68,7 @@ export class RevisionService {
     this.trashDays = options.trashDays ?? DEFAULT_TRASH_DAYS;
     this.keepRevisions = options.keepRevisions ?? null;
     this.now = options.now ?? (() => new Date());
-    const record = { now: this.now, keepRevisions: this.keepRevisions };
+    const record = { now: this.now, keepRevisions: this.keepRevisions, trashSince: () => this.trashSince() };
     writes.observers.push((trx, scope, log) => recordRevisions(trx, scope, log, record));
   }
 
