@@ -56,6 +56,7 @@ const POSTGRES_API_SUITES = [
   'server/accounts/account-command.test.ts',
   'server/http/accounts-hostile-api.test.ts',
   'server/http/accounts-races-api.test.ts',
+  'server/http/request-target-api.test.ts',
   'server/http/fast-reads.test.ts',
   'server/http/fast-writes.test.ts',
   'bench/write-costs.test.ts',
@@ -74,6 +75,8 @@ const POSTGRES_API_SUITES = [
   'server/http/hostile-new-endpoints-api.test.ts',
   'server/http/hostile-credentials-api.test.ts',
   'server/types-gen/hostile-types-api.test.ts',
+  'server/http/starters-api.test.ts',
+  'server/http/type-names-taken-api.test.ts',
 ];
 
 /**

@@ -46,6 +46,8 @@ export type FieldProblem =
   | { code: 'too_large'; limit: number }
   // A write whose database connection ended while it committed (503 database_unavailable)
   | { code: 'outcome_unknown' }
+  // A request target not in normal form (a fragment, a backslash, dot segments, encoded separators...)
+  | { code: 'target_not_normal' }
   // Content types and their column descriptors
   | { code: 'not_an_identifier' }
   | { code: 'reserved'; name?: string }
@@ -156,6 +158,8 @@ export function describeProblem(problem: FieldProblem): string {
       return `must be at most ${problem.limit} bytes`;
     case 'outcome_unknown':
       return 'may or may not have been saved';
+    case 'target_not_normal':
+      return 'is not in normal form';
     case 'not_an_identifier':
       return 'must be 1 to 63 lower-case letters, digits or _, starting with a letter';
     case 'reserved':

@@ -7,6 +7,7 @@ import type { TokenService } from '../accounts/token-service.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { RowActor } from '../content/row-service.js';
 import { AppError } from '../errors/app-error.js';
+import { deliveryEchoRefusal } from '../hooks/hook-sender.js';
 import { SAFE_METHODS } from './origin-guard.js';
 import { tokensMatch } from './token-auth.js';
 
@@ -66,11 +67,16 @@ export function sessionCookieOf(req: IncomingMessage): string | null {
   return null;
 }
 
-/** The API path of a request (`/cms/news`), from Express's request or the raw one of the fast read path. */
+/**
+ * The API path of a request (`/cms/news`) exactly as the router matches it: Express's own parse of
+ * the target (its mount point and path), or on the fast path the raw target, which the fast path
+ * takes only in normal form (see `targetNotNormal`), where the two are the same.
+ */
 function apiPath(req: IncomingMessage): string {
-  const url = 'originalUrl' in req ? String((req as Request).originalUrl) : (req.url ?? '');
+  const routed =
+    'originalUrl' in req ? `${(req as Request).baseUrl}${(req as Request).path}` : (req.url ?? '').split('?')[0];
   // Express matches routes case-insensitively (`/API/Accounts` is `/api/accounts`): so do the rules.
-  const path = url.split('?')[0].toLowerCase();
+  const path = routed.toLowerCase();
   return path.startsWith('/api/') ? path.slice(4) : path === '/api' ? '/' : path;
 }
 
@@ -99,6 +105,9 @@ export function authGuard(options: AuthGuardOptions): RequestHandler {
       if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="Quire"');
       next(error);
     };
+    // A delivery's request never starts another delivery: it may read, not write (hook loops).
+    const echo = deliveryEchoRefusal(req);
+    if (echo) return refuse(echo);
     const path = apiPath(req);
     const bearer = bearerOf(req);
     const cookie = sessionCookieOf(req);

@@ -3,6 +3,7 @@ import type { Express } from 'express';
 import { requestArrived, shareChangeToken } from '../db/change-token-sharing.js';
 import { fastRead } from './fast-reads.js';
 import { type FastWriteOptions, fastWrite, rowWriteOf } from './fast-writes.js';
+import { targetNotNormal } from './request-target-guard.js';
 import type { Services } from './services.js';
 
 /** `/api/cms/:type` or `/api/cms/:type/:id`, with an optional query string. */
@@ -33,8 +34,10 @@ export function withFastPaths(app: Express, services: Services, options: FastWri
   return (req, res) => {
     requestArrived();
     const match = ROW_TARGET.exec(req.url ?? '');
-    // `/api/cms/:type/trash` is the type's trash (revision-routes), not a row called "trash".
-    if (!match || match[2] === 'trash') return app(req, res);
+    // `/api/cms/:type/trash` is the type's trash (revision-routes), not a row called "trash". A
+    // target not in normal form goes to Express, whose request-target guard refuses it: only then
+    // is the raw path the path the guards decide on.
+    if (!match || match[2] === 'trash' || targetNotNormal(match[0]) !== null) return app(req, res);
     if (req.method === 'GET') {
       if (waiting.push([match, req, res]) === 1) setImmediate(answerWaiting);
       return;

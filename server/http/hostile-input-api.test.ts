@@ -338,10 +338,10 @@ describe('hostile URLs', () => {
       ...refusedUnchanged(400, 'bad_request'),
     },
     {
-      name: 'a path that climbs out with encoded dots: 404',
+      name: 'a path that climbs out with encoded dots and slashes: 400 (not in normal form)',
       url: '/cms/..%2F..%2Fetc%2Fpasswd',
-      expectedStatus: 404,
-      ...refusedUnchanged(404, 'not_found'),
+      expectedStatus: 400,
+      ...refusedUnchanged(400, 'bad_request'),
     },
     {
       name: 'SQL in an order parameter: 400',

@@ -353,6 +353,16 @@ describe('GET /media/...', () => {
     ['a backslash traversal', '/media/..%5ccontent.sqlite'],
     ['an absolute path', '/media//etc/passwd'],
     ['an encoded absolute path', '/media/%2fetc%2fpasswd'],
+  ])('refuses %s as a target not in normal form (400), with nothing of the file', async (_name, target) => {
+    const path = target.replace('STORED', stored.replace(/\.png$/, ''));
+    const { status, headers, body } = await rawGet(server, path);
+    expect(status).toBe(400);
+    expect(headers['content-type']).toBe('application/json; charset=utf-8');
+    expectError(JSON.parse(body.toString('utf8')), 400, 'bad_request', { code: 'target_not_normal' });
+    expect(body.toString('latin1')).not.toMatch(/SQLite format|outside the media|partial upload|root:/);
+  });
+
+  it.each([
     ['a temporary upload (dotfile folder)', '/media/.incoming/secret.part'],
     ['a folder', '/media/2026/'],
     ['the media folder itself', '/media/'],
