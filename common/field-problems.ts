@@ -22,7 +22,8 @@ export type FieldProblem =
   | { code: 'tag_too_long'; max: number }
   | { code: 'too_many'; max: number; of: string }
   | { code: 'no_letters' }
-  | { code: 'taken' }
+  // A content type's slug or table another type holds names that type and a free slug to take.
+  | { code: 'taken'; type?: string; title?: string; suggestion?: string }
   | { code: 'not_a_media_path' }
   | { code: 'not_a_row_reference' }
   | { code: 'no_such_row'; table: string; id: string }
@@ -72,7 +73,10 @@ export type FieldProblem =
   | { code: 'taken_over'; column: string }
   | { code: 'type_change'; from: string; to: string }
   | { code: 'name_in_use'; column: string }
-  | { code: 'option_in_use'; count: number; options: string[] };
+  | { code: 'option_in_use'; count: number; options: string[] }
+  // A starter set that would replace starter types still holding rows (POST /api/starters)
+  | { code: 'holds_rows'; title: string; count: number }
+  | { code: 'pointed_at'; columns: string[] };
 
 /** Every problem code. */
 export type ProblemCode = FieldProblem['code'];
@@ -115,7 +119,8 @@ export function describeProblem(problem: FieldProblem): string {
     case 'no_letters':
       return 'must contain letters or digits';
     case 'taken':
-      return 'is already taken';
+      if (problem.type === undefined) return 'is already taken';
+      return `is taken by the content type ${problem.title ?? problem.type} (${problem.type})${problem.suggestion === undefined ? '' : `; ${problem.suggestion} is free`}`;
     case 'not_a_media_path':
       return 'must be the path of an uploaded file, as POST /api/uploads returns it';
     case 'not_a_row_reference':
@@ -210,6 +215,10 @@ export function describeProblem(problem: FieldProblem): string {
       return `cannot take the name of the existing column ${problem.column} in the same change`;
     case 'option_in_use':
       return `has ${problem.count} ${plural(problem.count, 'row')} using the removed ${plural(problem.options.length, 'option')} ${problem.options.join(', ')}`;
+    case 'holds_rows':
+      return `still holds ${problem.count} ${plural(problem.count, 'row')}`;
+    case 'pointed_at':
+      return `is still the target of ${problem.columns.join(', ')}`;
   }
 }
 

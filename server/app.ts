@@ -9,6 +9,7 @@ import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
 import { ContentWrites } from './content/content-writes.js';
 import { RowService } from './content/row-service.js';
+import { StarterService } from './content/starter-service.js';
 import { AccountRepository } from './db/account-repository.js';
 import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
@@ -32,6 +33,7 @@ import { revisionRoutes } from './http/revision-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import { scheduleRoutes } from './http/schedule-routes.js';
 import type { Services } from './http/services.js';
+import { starterRoutes } from './http/starter-routes.js';
 import type { MediaReferenceSource } from './media/media-references.js';
 import { DEFAULT_UPLOAD_LIMIT, FileMediaStore, type MediaStore, mediaDirFor } from './media/media-store.js';
 import { PostgresMediaStore } from './media/postgres-media-store.js';
@@ -147,10 +149,18 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const parsers = bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
   api.use(parsers);
   const limiter = new SignInLimiter({ ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
-  api.use(authRoutes({ accounts, limiter, loopbackOnly: options.security?.loopbackOnly ?? true }));
+  api.use(
+    authRoutes({
+      accounts,
+      limiter,
+      loopbackOnly: options.security?.loopbackOnly ?? true,
+      runToken: Boolean(options.security?.token),
+    }),
+  );
   api.use(accountRoutes(accounts, tokens));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
+  api.use(starterRoutes(new StarterService(database.db, writes, registry, rows, database.engine), options.editorName));
   // Before the row routes: `/cms/:type/trash` is the trash, not a row.
   api.use(revisionRoutes(services, revisions));
   api.use(scheduleRoutes(services, schedules));

@@ -22,6 +22,7 @@ import { recordTypeChange, typeChangeDetail } from '../revisions/type-change-log
 import { type ContentType, changedContentType, contentTypeFromRecord, summarize } from './content-type.js';
 import {
   bodyObject,
+  freeTypeSlug,
   readColumns,
   readPreviewPath,
   readTitle,
@@ -65,36 +66,10 @@ export class ContentTypeService {
 
       let record: ContentTypeRecord | undefined;
       await this.writes.run({ schema: true }, async (trx) => {
-        await this.claimRegistry(trx);
-        if (this.registry.findBySlug(slug)) throw conflict('slug', `A content type with slug ${slug} already exists`);
-        if (this.registry.list().some((type) => type.table === table)) {
-          throw conflict('table', `A table named ${table} already exists`);
-        }
-        // Any object: tables, indexes and views share one namespace, and a restored or hand-edited
-        // database may hold objects of its own.
-        const taken = await this.engine.schema.objectType(schemaOf(trx), table);
-        if (taken) throw conflict('table', `A ${taken} named ${table} already exists`);
-        const repository = new ContentTypeRepository(trx);
-        const now = timestampNow();
-        await createContentTable(schemaOf(trx), this.engine, table, columns);
-        record = {
-          id: slug,
-          slug,
-          table_name: table,
-          title: title as string,
-          status: 'published',
-          type: 'collection',
-          custom: 1,
-          columns: JSON.stringify(columns),
-          preview_path: previewPath,
-          position: await repository.nextPosition(),
-          flat_meta: 0,
-          created_at: now,
-          updated_at: now,
-        };
-        await repository.insert(record);
-        const detail = typeChangeDetail(null, { title: title as string, previewPath, columns });
-        await recordTypeChange(trx, slug, 'create', detail, by);
+        await claimRegistry(trx, this.registry);
+        await refuseTakenNames(trx, this.engine, this.registry.list(), slug, table);
+        const type = { slug, table, title: title as string, columns, previewPath, custom: true, flatMeta: false };
+        record = await insertContentType(trx, this.engine, type, by);
       });
       const reloaded = await this.registry.reloadAfterCommit();
       return summarize(reloaded || !record ? this.registry.requireBySlug(slug) : contentTypeFromRecord(record));
@@ -123,7 +98,7 @@ export class ContentTypeService {
 
       let committed: ContentType | undefined;
       await this.writes.run({ schema: true }, async (trx) => {
-        await this.claimRegistry(trx);
+        await claimRegistry(trx, this.registry);
         let descriptors: ColumnDescriptor[] = [...type.columns];
         if (columns) {
           const change = planTableChange(type, columns);
@@ -153,14 +128,7 @@ export class ContentTypeService {
     return this.writes.changeSchema(async () => {
       await this.registry.follow();
       const type = this.registry.requireBySlug(slug);
-      const pointing = this.registry
-        .list()
-        .filter((other) => other.slug !== type.slug)
-        .flatMap((other) =>
-          other.columns
-            .filter((c) => c.type === 'relation' && c.target === type.slug)
-            .map((c) => `${other.table}.${c.name}`),
-        );
+      const pointing = relationsPointingAt(this.registry.list(), [type.slug]);
       if (pointing.length > 0) {
         throw new AppError(
           'conflict',
@@ -168,7 +136,7 @@ export class ContentTypeService {
         );
       }
       await this.writes.run({ schema: true }, async (trx) => {
-        await this.claimRegistry(trx);
+        await claimRegistry(trx, this.registry);
         const rowCount = await new ContentRepository(trx, this.engine).count(type.table, { equals: [] });
         if (rowCount > 0 && !force) {
           throw new AppError(
@@ -176,31 +144,11 @@ export class ContentTypeService {
             `${type.title} still has ${rowCount} row${rowCount === 1 ? '' : 's'}; delete them first or pass force=true`,
           );
         }
-        await dropContentTable(schemaOf(trx), this.engine, type.table);
-        await new ContentTypeRepository(trx).delete(type.id);
-        // A new type given this table later starts with no history (and no trash) of this one's rows,
-        // and none of its pending scheduled changes.
-        await new RevisionRepository(trx).deleteTable(type.table);
-        await new ScheduleRepository(trx).removeTable(type.table);
-        await recordTypeChange(trx, type.slug, 'delete', { title: { from: type.title, to: null } }, by);
+        await removeContentType(trx, this.engine, type, by);
       });
       await this.registry.reloadAfterCommit();
       return summarize(type);
     });
-  }
-
-  /**
-   * Takes the registry for this change (its version row stays locked until commit) and refuses
-   * when another server changed content types after this one planned the change.
-   */
-  private async claimRegistry(trx: Kysely<QuireDatabase>): Promise<void> {
-    const version = await new ContentTypeRepository(trx).bumpVersion();
-    if (version !== this.registry.version + 1) {
-      throw new AppError(
-        'conflict',
-        'Another server changed the content types at the same moment; nothing was changed, so send the change again',
-      );
-    }
   }
 
   private knownSlugs(): Set<string> {
@@ -228,6 +176,124 @@ export class ContentTypeService {
       }
     }
   }
+}
+
+/**
+ * Takes the registry for a content-type change (its version row stays locked until commit) and
+ * refuses when another server changed content types after this one planned the change.
+ */
+export async function claimRegistry(trx: Kysely<QuireDatabase>, registry: ContentTypeRegistry): Promise<void> {
+  const version = await new ContentTypeRepository(trx).bumpVersion();
+  if (version !== registry.version + 1) {
+    throw new AppError(
+      'conflict',
+      'Another server changed the content types at the same moment; nothing was changed, so send the change again',
+    );
+  }
+}
+
+/** What a new content type is made of. */
+export interface NewContentType {
+  slug: string;
+  table: string;
+  title: string;
+  columns: readonly ColumnDescriptor[];
+  previewPath: string | null;
+  /** Made by hand (false: a starter type Quire made). */
+  custom: boolean;
+  flatMeta: boolean;
+}
+
+/**
+ * Refuses a new type's slug or table that a type among `types` holds, naming that type and a free
+ * slug to take instead, or that another schema object holds: tables, indexes and views share one
+ * namespace, and a restored or hand-edited database may hold objects of its own.
+ */
+export async function refuseTakenNames(
+  trx: Kysely<QuireDatabase>,
+  engine: DatabaseEngine,
+  types: readonly ContentType[],
+  slug: string,
+  table: string,
+): Promise<void> {
+  const bySlug = types.find((type) => type.slug === slug);
+  const byTable = bySlug ? undefined : types.find((type) => type.table === table);
+  const holder = bySlug ?? byTable;
+  if (holder) {
+    const isFree = async (candidate: string) =>
+      !types.some((type) => type.slug === candidate || type.table === tableFromSlug(candidate)) &&
+      (await engine.schema.objectType(schemaOf(trx), tableFromSlug(candidate))) === null;
+    const suggestion = await freeTypeSlug(slug, isFree);
+    const field = bySlug ? 'slug' : 'table';
+    const name = bySlug ? slug : table;
+    throw conflict(
+      field,
+      `The ${field} ${name} is taken by the content type ${holder.title} (${holder.slug})${suggestion ? `; the slug ${suggestion} is free` : ''}`,
+      { code: 'taken', type: holder.slug, title: holder.title, ...(suggestion ? { suggestion } : {}) },
+    );
+  }
+  const taken = await engine.schema.objectType(schemaOf(trx), table);
+  if (taken) throw conflict('table', `A ${taken} named ${table} already exists`);
+}
+
+/** Makes a type's table and registry row in a content-type change's transaction, logged as `by`'s. */
+export async function insertContentType(
+  trx: Kysely<QuireDatabase>,
+  engine: DatabaseEngine,
+  type: NewContentType,
+  by: string | null,
+): Promise<ContentTypeRecord> {
+  const repository = new ContentTypeRepository(trx);
+  const now = timestampNow();
+  await createContentTable(schemaOf(trx), engine, type.table, type.columns);
+  const record: ContentTypeRecord = {
+    id: type.slug,
+    slug: type.slug,
+    table_name: type.table,
+    title: type.title,
+    status: 'published',
+    type: 'collection',
+    custom: type.custom ? 1 : 0,
+    columns: JSON.stringify(type.columns),
+    preview_path: type.previewPath,
+    position: await repository.nextPosition(),
+    flat_meta: type.flatMeta ? 1 : 0,
+    created_at: now,
+    updated_at: now,
+  };
+  await repository.insert(record);
+  const detail = typeChangeDetail(null, { title: type.title, previewPath: type.previewPath, columns: type.columns });
+  await recordTypeChange(trx, type.slug, 'create', detail, by);
+  return record;
+}
+
+/**
+ * Drops a type's table and registry row in a content-type change's transaction, logged as `by`'s.
+ * A new type given this table later starts with no history (and no trash) of this one's rows, and
+ * none of its pending scheduled changes.
+ */
+export async function removeContentType(
+  trx: Kysely<QuireDatabase>,
+  engine: DatabaseEngine,
+  type: ContentType,
+  by: string | null,
+): Promise<void> {
+  await dropContentTable(schemaOf(trx), engine, type.table);
+  await new ContentTypeRepository(trx).delete(type.id);
+  await new RevisionRepository(trx).deleteTable(type.table);
+  await new ScheduleRepository(trx).removeTable(type.table);
+  await recordTypeChange(trx, type.slug, 'delete', { title: { from: type.title, to: null } }, by);
+}
+
+/** The relation columns (`table.column`) of types other than `slugs` that point at one of them. */
+export function relationsPointingAt(types: readonly ContentType[], slugs: readonly string[]): string[] {
+  return types
+    .filter((other) => !slugs.includes(other.slug))
+    .flatMap((other) =>
+      other.columns
+        .filter((column) => column.type === 'relation' && column.target !== undefined && slugs.includes(column.target))
+        .map((column) => `${other.table}.${column.name}`),
+    );
 }
 
 /** Works out renames, drops and adds from the new column list; type changes are refused. */

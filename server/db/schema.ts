@@ -27,6 +27,16 @@ export interface QuireDatabase {
   quire_content_types: ContentTypeTable;
   /** One row: a counter every content-type change increments (see migration 009). */
   quire_registry_version: { id: number; version: number };
+  /** Site-wide settings, one row a name (see settings-repository.ts). */
+  quire_settings: SettingTable;
+}
+
+/** Row of the site-wide settings table. */
+export interface SettingTable {
+  name: string;
+  value: string;
+  changed_at: string;
+  changed_by: string | null;
 }
 
 /** Name of the registry table. */

@@ -8,6 +8,7 @@ import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
+import { starterPaths, starterSchemas } from './openapi-starter-paths.js';
 
 /** An OpenAPI 3.1 document as a plain object. */
 export type OpenApiDocument = JsonSchema & {
@@ -29,11 +30,18 @@ export interface DocumentOptions {
  * type its own list, row and write paths with its row schema, so the document changes when a type does.
  */
 export function openApiDocument(types: readonly ContentType[], options: DocumentOptions): OpenApiDocument {
-  const shared = { ...sharedSchemas(), ...accountSchemas(), ...revisionSchemas(), ...publishingSchemas() };
+  const shared = {
+    ...sharedSchemas(),
+    ...accountSchemas(),
+    ...revisionSchemas(),
+    ...publishingSchemas(),
+    ...starterSchemas(),
+  };
   const names = typeNames(types, Object.keys(shared));
   const schemas: Record<string, JsonSchema> = { ...shared };
   const paths: Record<string, JsonSchema> = {
     ...contentTypePaths(responses),
+    ...starterPaths(responses),
     ...mediaPaths(responses),
     ...describePaths(responses),
     ...accountPaths(responses),

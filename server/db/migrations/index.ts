@@ -22,6 +22,7 @@ import * as searchRowNumbers from './020-search-row-numbers.js';
 import * as orderKeyColumns from './021-order-key-columns.js';
 import * as registryCheck from './022-registry-check.js';
 import * as slugGapTokens from './023-slug-gap-tokens.js';
+import * as siteSettings from './024-site-settings.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -53,6 +54,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '021-order-key-columns': orderKeyColumns,
   '022-registry-check': registryCheck,
   '023-slug-gap-tokens': slugGapTokens,
+  '024-site-settings': siteSettings,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
