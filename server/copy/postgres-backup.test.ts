@@ -1,4 +1,4 @@
-import { existsSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -179,6 +179,26 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
       expect.stringMatching(/cannot be restored: the backup is incomplete \(.*\); nothing was changed$/),
     ]);
     expect(listBackups(postgresBackupPlace(target.target, broken))).toEqual([]);
+  });
+
+  it('refuses a backup whose upload is a symlink (to any local file) before changing anything', async () => {
+    const hostile = join(dir, 'hostile');
+    await main(['backup', '--database', source.url, '--backup-dir', hostile]);
+    const [folder] = listBackups(postgresBackupPlace(source.target, hostile));
+    const path = uploads[0].replace('/media/', '');
+    const stored = join(folder, BACKUP_MEDIA, path);
+    // The size the manifest lists, so only the link gives it away.
+    const secret = join(dir, 'secret.txt');
+    writeFileSync(secret, 's'.repeat(statSync(stored).size));
+    rmSync(stored);
+    symlinkSync(secret, stored);
+    err = [];
+    const code = await main(['restore', folder, '--database', target.url, '--backup-dir', hostile, '--force']);
+    expect(code).toBe(1);
+    expect(err).toEqual([
+      `quire: ${folder} cannot be restored: media/${path} is a symbolic link, which Quire never stores; nothing was changed`,
+    ]);
+    expect(listBackups(postgresBackupPlace(target.target, hostile))).toEqual([]);
   });
 
   it('a PostgreSQL server takes scheduled backups into --backup-dir', async () => {

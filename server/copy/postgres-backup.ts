@@ -15,7 +15,7 @@ import type { PostgresTarget } from '../db/postgres-url.js';
 import { admitRestoredCopy, RestoreRefusal } from '../db/restore-validator.js';
 import { targetContents } from '../db/site-copy.js';
 import { backupSqlite, inspectSqliteFile, openSqliteFile } from '../db/sqlite-dialect.js';
-import { listMediaFiles } from '../media/media-files.js';
+import { listMediaFiles, UnsafeMediaFile } from '../media/media-files.js';
 import { copySite, type SiteCopySummary } from './site-copy-service.js';
 
 /**
@@ -115,7 +115,8 @@ export interface PostgresRestoreOptions {
  * `quire restore BACKUP --database URL`: loads a backup folder (taken on either engine) into a
  * PostgreSQL database. Everything is checked before anything changes: the backup's database is
  * copied aside, checked and migrated as a SQLite restore checks it, and every upload the manifest
- * lists must be there. A database with content is refused unless `force`, and then backed up
+ * lists must be there as a regular file (never a symlink: the site copy reads the backup's uploads
+ * through the same checks). A database with content is refused unless `force`, and then backed up
  * first (label `before-restore`). The load is the site copy's: one transaction, counts checked.
  */
 export async function restoreIntoPostgres(
@@ -124,6 +125,9 @@ export async function restoreIntoPostgres(
   options: PostgresRestoreOptions,
 ): Promise<PostgresRestoreResult> {
   const refuse = (reason: string) => new BackupError(`${backup} cannot be restored: ${reason}; nothing was changed`);
+  // Problems of the backup's database or files, worded to follow "cannot be restored: ".
+  const refusal = (error: unknown) =>
+    error instanceof RestoreRefusal || error instanceof UnsafeMediaFile ? refuse(error.message) : error;
   let source: ReturnType<typeof readBackupSource>;
   try {
     source = readBackupSource(resolve(backup));
@@ -137,7 +141,12 @@ export async function restoreIntoPostgres(
     );
   }
   requireQuireDatabase(source.database, 'backup', {});
-  const missing = await verifyBackupMedia(source);
+  let missing: string | null;
+  try {
+    missing = await verifyBackupMedia(source);
+  } catch (error) {
+    throw refusal(error);
+  }
   if (missing) throw refuse(`the backup is incomplete (${missing})`);
   const present = await targetContents(database);
   if (present && !options.force) {
@@ -159,7 +168,7 @@ export async function restoreIntoPostgres(
     try {
       await admitRestoredCopy(copyFile);
     } catch (error) {
-      throw error instanceof RestoreRefusal ? refuse(error.message) : error;
+      throw refusal(error);
     }
     // Not pruned: the backup being restored may be the oldest one there.
     const previous = present
@@ -171,6 +180,8 @@ export async function restoreIntoPostgres(
         force: true,
         sourceMedia: media.root,
         progress: options.progress,
+      }).catch((error) => {
+        throw refusal(error);
       });
       return { ...summary, previous };
     } finally {

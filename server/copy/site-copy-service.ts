@@ -1,4 +1,4 @@
-import { mkdir, readFile, rm, stat, writeFile } from 'node:fs/promises';
+import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
@@ -16,7 +16,7 @@ import {
   targetContents,
 } from '../db/site-copy.js';
 import { sniffImage } from '../media/image-sniffing.js';
-import { listMediaFiles, mediaFileLocation } from '../media/media-files.js';
+import { listMediaFiles, mediaFileLocation, readMediaFile } from '../media/media-files.js';
 import { mediaDirFor } from '../media/media-store.js';
 
 /** A copy that cannot go ahead or did not check out: its message is one line for the user. */
@@ -106,9 +106,8 @@ async function* sourceMedia(source: QuireDb, folder?: string): AsyncGenerator<Co
   }
   const root = folder ?? mediaDirFor(source.file);
   for (const file of await listMediaFiles(root)) {
-    const location = mediaFileLocation(root, file.path);
-    if (!location) continue;
-    const bytes = await readFile(location);
+    // Never through a symlink: a given folder (a backup's) is checked down from its own entry.
+    const bytes = await readMediaFile(root, file.path, { checkRoot: folder !== undefined });
     // PostgreSQL keeps each upload's MIME type; a file that is no known image keeps a neutral one.
     const type = sniffImage(bytes)?.type ?? 'application/octet-stream';
     yield { path: file.path, type, bytes };

@@ -86,7 +86,13 @@ export function readBackupSource(path: string): BackupSource {
   };
 }
 
-/** Null when the folder's `media/` holds every file of the manifest at its size; else what is wrong. */
+/**
+ * Null when the folder's `media/` holds every file of the manifest at its size; else what is
+ * missing. A symlink (`media/` itself, a folder or a file in it) or anything but a regular file is
+ * an UnsafeMediaFile: a backup holds only the files Quire stored, and a link would read any file.
+ */
 export function verifyBackupMedia(source: BackupSource): Promise<string | null> {
-  return source.media ? findMissingMedia(source.media.root, source.media.files) : Promise.resolve(null);
+  return source.media
+    ? findMissingMedia(source.media.root, source.media.files, { checkRoot: true })
+    : Promise.resolve(null);
 }

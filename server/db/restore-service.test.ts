@@ -1,4 +1,16 @@
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import {
+  copyFileSync,
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
@@ -192,5 +204,107 @@ describe('restoreDatabase (quire restore)', () => {
     expect(newsIds(join(previous as string, BACKUP_DATABASE))).toEqual(['acknowledged', 'new', 'old']);
     expect(newsIds(dbFile)).toEqual(['old']);
     expect(existsSync(`${dbFile}-wal`)).toBe(false);
+  });
+});
+
+describe('restoreDatabase refuses a backup whose media would read other files', () => {
+  const secret = 'the contents of a private file';
+
+  /** A backup whose copy of its one image is replaced by what `plant` makes; the manifest says the secret's size. */
+  async function hostileBackup(plant: (backup: string, image: string, outside: string) => void, size = secret.length) {
+    const { backup, oldImage, newImage } = await databaseWithBackup();
+    const outside = join(dir, 'outside');
+    mkdirSync(outside);
+    writeFileSync(join(outside, 'secret.txt'), secret);
+    rmSync(join(backup, 'media', oldImage));
+    plant(backup, oldImage, outside);
+    const manifest = JSON.parse(readFileSync(join(backup, 'manifest.json'), 'utf8'));
+    manifest.media = [{ path: oldImage, size }];
+    writeFileSync(join(backup, 'manifest.json'), JSON.stringify(manifest));
+    return { backup, oldImage, newImage };
+  }
+
+  /** Nothing changed: the database, the media folder (no secret in it) and no staging left behind. */
+  function expectUnchanged(newImage: string, oldImage: string) {
+    expect(newsIds(dbFile)).toEqual(['new', 'old']);
+    expect(readFileSync(join(dir, 'media', newImage), 'utf8')).toBe('new image');
+    expect(readFileSync(join(dir, 'media', oldImage), 'utf8')).toBe('old image');
+    expect(existsSync(join(dir, 'media.restoring'))).toBe(false);
+    expect(existsSync(`${dbFile}.restoring`)).toBe(false);
+  }
+
+  it('refuses a symlink in media/ to a file elsewhere', async () => {
+    const { backup, oldImage, newImage } = await hostileBackup((folder, image, outside) =>
+      symlinkSync(join(outside, 'secret.txt'), join(folder, 'media', image)),
+    );
+    await expect(restoreDatabase(backup, dbFile)).rejects.toThrow(
+      `${backup} cannot be restored: media/${oldImage} is a symbolic link, which Quire never stores; nothing was changed`,
+    );
+    expectUnchanged(newImage, oldImage);
+  });
+
+  it('refuses a media/ folder that is itself a symlink, or a symlinked folder inside it', async () => {
+    const { backup, oldImage, newImage } = await hostileBackup((folder, image, outside) => {
+      mkdirSync(join(outside, '2026', '03'), { recursive: true });
+      copyFileSync(join(outside, 'secret.txt'), join(outside, image));
+      rmSync(join(folder, 'media'), { recursive: true });
+      symlinkSync(outside, join(folder, 'media'));
+    });
+    await expect(restoreDatabase(backup, dbFile)).rejects.toThrow(
+      `${backup} cannot be restored: media/ is a symbolic link, which Quire never stores; nothing was changed`,
+    );
+    expectUnchanged(newImage, oldImage);
+
+    rmSync(join(backup, 'media'));
+    mkdirSync(join(backup, 'media'));
+    symlinkSync(join(dir, 'outside', '2026'), join(backup, 'media', '2026'));
+    await expect(restoreDatabase(backup, dbFile)).rejects.toThrow(
+      `${backup} cannot be restored: media/2026 is a symbolic link, which Quire never stores; nothing was changed`,
+    );
+    expectUnchanged(newImage, oldImage);
+  });
+
+  it('refuses what is not a regular file (a FIFO, which a read would wait on forever)', async () => {
+    const { backup, oldImage, newImage } = await hostileBackup(
+      (folder, image) => execFileSync('mkfifo', [join(folder, 'media', image)]),
+      0,
+    );
+    await expect(restoreDatabase(backup, dbFile)).rejects.toThrow(
+      `${backup} cannot be restored: media/${oldImage} is not a regular file; nothing was changed`,
+    );
+    expectUnchanged(newImage, oldImage);
+  });
+
+  it('refuses a symlink in a backup on another device, where the files are copied rather than linked', async () => {
+    // /dev/shm is a memory file system on Linux: a backup there cannot be hard-linked into dir.
+    const other = mkdtempSync(join('/dev/shm', 'quire-restore-'));
+    try {
+      expect(statSync(other).dev).not.toBe(statSync(dir).dev);
+      const { backup, oldImage, newImage } = await hostileBackup((folder, image, outside) =>
+        symlinkSync(join(outside, 'secret.txt'), join(folder, 'media', image)),
+      );
+      const moved = join(other, 'backup');
+      cpSync(backup, moved, { recursive: true, verbatimSymlinks: true });
+      await expect(restoreDatabase(moved, dbFile)).rejects.toThrow(
+        `${moved} cannot be restored: media/${oldImage} is a symbolic link, which Quire never stores; nothing was changed`,
+      );
+      expectUnchanged(newImage, oldImage);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
+  });
+
+  it('restores a backup on another device by copying its files', async () => {
+    const other = mkdtempSync(join('/dev/shm', 'quire-restore-'));
+    try {
+      const { backup, oldImage } = await databaseWithBackup();
+      const moved = join(other, 'backup');
+      cpSync(backup, moved, { recursive: true });
+      expect((await restoreDatabase(moved, dbFile)).mediaFiles).toBe(1);
+      expect(readFileSync(join(dir, 'media', oldImage), 'utf8')).toBe('old image');
+      expect(statSync(join(dir, 'media', oldImage)).ino).not.toBe(statSync(join(moved, 'media', oldImage)).ino);
+    } finally {
+      rmSync(other, { recursive: true, force: true });
+    }
   });
 });

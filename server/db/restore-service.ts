@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { discardStagedMedia, stageMediaFolder, swapInStagedMedia } from '../media/media-files.js';
+import { discardStagedMedia, stageMediaFolder, swapInStagedMedia, UnsafeMediaFile } from '../media/media-files.js';
 import { mediaDirFor } from '../media/media-store.js';
 import { type BackupSource, readBackupSource, verifyBackupMedia } from './backup-folder.js';
 import { BackupError, type BackupOptions, backupDatabase, requireQuireDatabase } from './backup-service.js';
@@ -21,7 +21,8 @@ export interface RestoreResult {
  * BACKUP is a backup folder (or a database file alone, as older versions made them, which leaves
  * the media as they are). Everything is checked before anything changes: the database copy must
  * pass the integrity check and be one Quire writes (see restore-validator.ts; older schemas are
- * migrated on the copy), and every media file the manifest lists must be there. The database must
+ * migrated on the copy), and every media file the manifest lists must be there as a regular file
+ * (a symlink, or anything else, is refused; what is placed is the file checked). The database must
  * not be open anywhere (a running server, the desktop app), which is detected through SQLite's file
  * lock; the current database and media are backed up first (label `before-restore`), so a restore
  * can itself be undone.
@@ -66,7 +67,7 @@ export async function restoreDatabase(
     if (source.media) await stageMediaFolder(mediaDirFor(to), source.media.root, source.media.files);
   } catch (error) {
     await giveUp(incoming, to);
-    throw error instanceof RestoreRefusal ? refuse(error.message) : error;
+    throw error instanceof RestoreRefusal || error instanceof UnsafeMediaFile ? refuse(error.message) : error;
   }
 
   let previous: string | null = null;

@@ -1,8 +1,10 @@
+import { execFileSync } from 'node:child_process';
 import {
   mkdirSync,
   mkdtempSync,
   readdirSync,
   readFileSync,
+  renameSync,
   rmSync,
   statSync,
   symlinkSync,
@@ -12,7 +14,15 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { findMissingMedia, listMediaFiles, placeMediaFiles, replaceMediaFolder } from './media-files.js';
+import {
+  findMissingMedia,
+  listMediaFiles,
+  openMediaFile,
+  placeMediaFiles,
+  readMediaFile,
+  replaceMediaFolder,
+  UnsafeMediaFile,
+} from './media-files.js';
 
 let dir: string;
 let root: string;
@@ -72,5 +82,37 @@ describe('the stored files of a media folder', () => {
     expect((await listMediaFiles(root)).map((file) => file.path)).toEqual([restored]);
     expect(old).not.toBe(restored);
     expect(readdirSync(dir).sort()).toEqual(['backup', 'media']);
+  });
+
+  it('are opened only as regular files reached through real folders, and the descriptor keeps the file checked', async () => {
+    const path = store(root, 'stored');
+    writeFileSync(join(dir, 'secret.txt'), 'outside');
+    const opened = await openMediaFile(root, path, { checkRoot: true });
+    // Replaced by a link after the check: what is read is still the file that was checked.
+    renameSync(join(root, path), join(dir, 'moved.png'));
+    symlinkSync(join(dir, 'secret.txt'), join(root, path));
+    expect((await opened.handle.readFile()).toString()).toBe('stored');
+    await opened.handle.close();
+    await expect(openMediaFile(root, path)).rejects.toThrow(
+      new UnsafeMediaFile(`media/${path} is a symbolic link, which Quire never stores`),
+    );
+
+    const fifo = `2026/03/${uuidv7()}.png`;
+    execFileSync('mkfifo', [join(root, fifo)]);
+    await expect(openMediaFile(root, fifo)).rejects.toThrow(`media/${fifo} is not a regular file`);
+    const folder = `2026/03/${uuidv7()}.png`;
+    mkdirSync(join(root, folder));
+    await expect(openMediaFile(root, folder)).rejects.toThrow(`media/${folder} is not a regular file`);
+
+    const elsewhere = join(dir, 'elsewhere');
+    const kept = store(elsewhere, 'kept', '2025/01');
+    symlinkSync(join(elsewhere, '2025'), join(root, '2025'));
+    await expect(openMediaFile(root, kept)).rejects.toThrow('media/2025 is a symbolic link');
+    const linkedRoot = join(dir, 'linked');
+    symlinkSync(elsewhere, linkedRoot);
+    await expect(openMediaFile(linkedRoot, kept, { checkRoot: true })).rejects.toThrow('linked/ is a symbolic link');
+    // A media folder its owner made a link (to another disk) is trusted as named.
+    expect((await readMediaFile(linkedRoot, kept)).toString()).toBe('kept');
+    await expect(openMediaFile(root, `2026/03/${uuidv7()}.png`)).rejects.toThrow(/ENOENT/);
   });
 });

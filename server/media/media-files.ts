@@ -1,6 +1,19 @@
-import type { Dirent } from 'node:fs';
-import { copyFile, link, mkdir, readdir, rename, rm, stat } from 'node:fs/promises';
-import { join, relative, sep } from 'node:path';
+import { constants, createWriteStream, type Dirent } from 'node:fs';
+import {
+  type FileHandle,
+  link,
+  lstat,
+  mkdir,
+  open,
+  readdir,
+  readlink,
+  realpath,
+  rename,
+  rm,
+  stat,
+} from 'node:fs/promises';
+import { basename, dirname, join, relative, sep } from 'node:path';
+import { pipeline } from 'node:stream/promises';
 import { parseRelativeMediaPath } from '../../common/media-rules.js';
 
 /**
@@ -48,17 +61,112 @@ export function mediaFileLocation(root: string, path: string): string | null {
   return segments ? join(root, ...segments) : null;
 }
 
+/** Why a stored file is refused: a symlink on its way, or not a regular file; one line, naming it. */
+export class UnsafeMediaFile extends Error {}
+
+/** Opens for reading without following a symlink at the file itself, nor waiting on a FIFO. */
+const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+
+/** A stored file opened for reading, with what its open descriptor says of it. */
+export interface OpenedMediaFile {
+  handle: FileHandle;
+  size: number;
+  dev: number;
+  ino: number;
+}
+
+/** How far a media folder's own path is trusted. */
+export interface MediaFolderTrust {
+  /**
+   * The folder's own entry must be a real folder too, not a symlink: for a folder from elsewhere
+   * (a backup's `media/`). Without it, the folder's path is trusted as named (the live media
+   * folder, which its owner may have made a link to another disk).
+   */
+  checkRoot?: boolean;
+}
+
+/**
+ * Opens the stored file `path` of `root` for reading, and only a regular file reached through real
+ * folders: a symlink at the file, at its `YYYY/` or `MM/` folder (or, with `checkRoot`, at `root`),
+ * or anything but a regular file (a FIFO, a device, a folder) is an UnsafeMediaFile. The checks
+ * that matter are made on the open descriptor (fstat, and where the system tells it, the path the
+ * descriptor was opened at), and callers read or link from that descriptor, so replacing an entry
+ * after it was checked changes nothing. A missing file is ENOENT, as from `open`.
+ */
+export async function openMediaFile(
+  root: string,
+  path: string,
+  { checkRoot = false }: MediaFolderTrust = {},
+): Promise<OpenedMediaFile> {
+  const segments = parseRelativeMediaPath(path);
+  const label = `${basename(root)}/`;
+  if (!segments) throw new UnsafeMediaFile(`${label}${path} is not a media path`);
+  const base = checkRoot ? join(await realpath(dirname(root)), basename(root)) : await realpath(root);
+  const folders = [segments[0], `${segments[0]}/${segments[1]}`];
+  for (const folder of checkRoot ? ['', ...folders] : folders) {
+    const info = await lstat(join(base, folder));
+    if (info.isSymbolicLink())
+      throw new UnsafeMediaFile(`${label}${folder} is a symbolic link, which Quire never stores`);
+    if (!info.isDirectory()) throw new UnsafeMediaFile(`${label}${folder} is not a folder`);
+  }
+  const location = join(base, ...segments);
+  let handle: FileHandle;
+  try {
+    handle = await open(location, READ_NO_FOLLOW);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== 'ELOOP') throw error;
+    throw new UnsafeMediaFile(`${label}${path} is a symbolic link, which Quire never stores`);
+  }
+  try {
+    const info = await handle.stat();
+    if (!info.isFile()) throw new UnsafeMediaFile(`${label}${path} is not a regular file`);
+    if (!(await openedAt(handle, location, info))) {
+      throw new UnsafeMediaFile(`${label}${path} changed while it was read (a folder on its way was replaced)`);
+    }
+    return { handle, size: info.size, dev: info.dev, ino: info.ino };
+  } catch (error) {
+    await handle.close();
+    throw error;
+  }
+}
+
+/**
+ * Whether an open descriptor is the file at `location` (a real path): a folder on the way swapped
+ * for a symlink between the checks and the open would have opened a file elsewhere. Linux names
+ * the descriptor's own path; elsewhere the path must still name the same file.
+ */
+async function openedAt(handle: FileHandle, location: string, info: { dev: number; ino: number }): Promise<boolean> {
+  try {
+    return (await readlink(`/proc/self/fd/${handle.fd}`)) === location;
+  } catch {
+    const named = await lstat(location).catch(() => null);
+    return named !== null && named.dev === info.dev && named.ino === info.ino;
+  }
+}
+
+/** The bytes of a stored file, read through `openMediaFile`'s checks. */
+export async function readMediaFile(root: string, path: string, trust: MediaFolderTrust = {}): Promise<Buffer> {
+  const { handle } = await openMediaFile(root, path, trust);
+  try {
+    return await handle.readFile();
+  } finally {
+    await handle.close();
+  }
+}
+
 /**
  * Puts `files` of `from` into `to`: a hard link where the file system allows it (a stored file is
  * never changed in place, so a link is as good as a copy, and a daily backup of unchanged media
- * costs neither space nor time), else a copy. With `skipMissing`, a file deleted since it was
- * listed (pruned meanwhile) is left out; returns the files placed.
+ * costs neither space nor time), else a copy. Each file is opened through `openMediaFile`'s
+ * checks, and what is placed is that opened file: a link is kept only when it is that very file,
+ * and a copy is read from its descriptor. A listed size must match. With `skipMissing`, a file
+ * deleted since it was listed (pruned meanwhile) is left out; returns the files placed.
  */
-export async function placeMediaFiles<File extends Pick<MediaFile, 'path'>>(
+export async function placeMediaFiles<File extends Pick<MediaFile, 'path'> & Partial<Pick<MediaFile, 'size'>>>(
   from: string,
   to: string,
   files: readonly File[],
-  { skipMissing = false } = {},
+  { skipMissing = false, checkRoot = false }: { skipMissing?: boolean } & MediaFolderTrust = {},
 ): Promise<File[]> {
   const made = new Set<string>();
   const placed: File[] = [];
@@ -67,36 +175,73 @@ export async function placeMediaFiles<File extends Pick<MediaFile, 'path'>>(
     const source = mediaFileLocation(from, path);
     const target = mediaFileLocation(to, path);
     if (!source || !target) throw new Error(`${path} is not a media path`);
-    const folder = join(target, '..');
-    if (!made.has(folder)) {
-      await mkdir(folder, { recursive: true });
-      made.add(folder);
+    let opened: OpenedMediaFile;
+    try {
+      opened = await openMediaFile(from, path, { checkRoot });
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT' && skipMissing) continue;
+      throw error;
     }
     try {
-      await link(source, target);
-    } catch (error) {
-      const code = (error as NodeJS.ErrnoException).code;
-      if (code === 'ENOENT' && skipMissing) continue;
-      if (code === 'ENOENT' || code === 'EEXIST') throw error;
-      // Another device, or a file system without hard links (FAT, some network shares).
-      await copyFile(source, target);
+      if (file.size !== undefined && opened.size !== file.size) {
+        throw new UnsafeMediaFile(`${basename(from)}/${path} has ${opened.size} bytes instead of ${file.size}`);
+      }
+      const folder = join(target, '..');
+      if (!made.has(folder)) {
+        await mkdir(folder, { recursive: true });
+        made.add(folder);
+      }
+      await linkOrCopy(opened, source, target);
+    } finally {
+      await opened.handle.close();
     }
     placed.push(file);
   }
   return placed;
 }
 
-/** The first of `files` missing in `root` or of another size, described in a few words, or null. */
-export async function findMissingMedia(root: string, files: readonly MediaFile[]): Promise<string | null> {
+/** Places an opened file at `target`: a hard link when it is that very file, else a copy of the descriptor. */
+async function linkOrCopy(opened: OpenedMediaFile, source: string, target: string): Promise<void> {
+  let linked = false;
+  try {
+    await link(source, target);
+    linked = true;
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST') throw error;
+    // Another device, a file system without hard links (FAT, some network shares), or gone meanwhile.
+  }
+  if (linked) {
+    const placed = await lstat(target);
+    if (placed.dev === opened.dev && placed.ino === opened.ino) return;
+    // The path named another entry by the time it was linked: only the opened file is placed.
+    await rm(target);
+  }
+  await pipeline(
+    opened.handle.createReadStream({ start: 0, autoClose: false }),
+    createWriteStream(target, { flags: 'wx' }),
+  );
+}
+
+/**
+ * The first of `files` missing in `root` or of another size, described in a few words, or null.
+ * Each is opened through `openMediaFile`'s checks, so a symlink or a file that is not a regular one
+ * is an UnsafeMediaFile, not a file that is there.
+ */
+export async function findMissingMedia(
+  root: string,
+  files: readonly MediaFile[],
+  trust: MediaFolderTrust = {},
+): Promise<string | null> {
   for (const file of files) {
-    const location = mediaFileLocation(root, file.path);
-    if (!location) return `${file.path} is not a media path`;
+    let opened: OpenedMediaFile;
     try {
-      const { size } = await stat(location);
-      if (size !== file.size) return `media/${file.path} has ${size} bytes instead of ${file.size}`;
-    } catch {
-      return `media/${file.path} is missing`;
+      opened = await openMediaFile(root, file.path, trust);
+    } catch (error) {
+      if ((error as NodeJS.ErrnoException).code === 'ENOENT') return `media/${file.path} is missing`;
+      throw error;
     }
+    await opened.handle.close();
+    if (opened.size !== file.size) return `media/${file.path} has ${opened.size} bytes instead of ${file.size}`;
   }
   return null;
 }
@@ -107,14 +252,15 @@ function stagingFolder(root: string): string {
 }
 
 /**
- * First half of replacing a media folder: places `files` of `from` in a new folder beside `root`,
- * so the backup may go (be pruned) before the swap, and a refused restore only removes this folder.
+ * First half of replacing a media folder: places `files` of `from` (a backup's `media/`, whose own
+ * entry is checked too) in a new folder beside `root`, so the backup may go (be pruned) before the
+ * swap, and a refused restore only removes this folder.
  */
 export async function stageMediaFolder(root: string, from: string, files: readonly MediaFile[]): Promise<void> {
   const staged = stagingFolder(root);
   await rm(staged, { recursive: true, force: true });
   await mkdir(staged, { recursive: true });
-  await placeMediaFiles(from, staged, files);
+  await placeMediaFiles(from, staged, files, { checkRoot: true });
 }
 
 /** Drops a staged media folder (a restore that stopped before the swap). */
