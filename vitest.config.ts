@@ -71,6 +71,7 @@ const POSTGRES_API_SUITES = [
   'server/http/schedules-api.test.ts',
   'server/http/hooks-api.test.ts',
   'server/hooks/hook-crash.test.ts',
+  'server/http/hook-loops-api.test.ts',
   'server/http/publishing-access-api.test.ts',
   'server/http/hostile-new-endpoints-api.test.ts',
   'server/http/hostile-credentials-api.test.ts',

@@ -189,7 +189,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // The trash past its retention is purged now and then hourly.
   await services.revisions?.start(log);
   // Events a stopped server left in the outbox go out now; changes that fell due meanwhile are made.
-  await services.hooks?.start(log, database.kind === 'sqlite');
+  await services.hooks?.start(log, database.kind === 'sqlite', server.address());
   await services.schedules?.start(log);
   const backups = backupScheduleOf(database, options, log);
   backups?.start();

@@ -4,7 +4,7 @@ import { timestampNow } from '../../common/datetime-syntax.js';
 import type { HookAction, HookBody, HookEvent } from '../../common/publishing-contract.js';
 import { HookRepository, type HookRow, type OutboxRow } from '../db/hook-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
-import { postHook } from './hook-delivery.js';
+import type { HookSender } from './hook-sender.js';
 import type { HookSettings } from './hook-service.js';
 
 /** Most events in one delivery (more wait for the next). */
@@ -38,6 +38,7 @@ export class HookDispatcher {
   constructor(
     private readonly db: Kysely<QuireDatabase>,
     private readonly settings: HookSettings,
+    private readonly sender: HookSender,
     private readonly refresh: () => Promise<HookRow[]>,
   ) {}
 
@@ -82,7 +83,7 @@ export class HookDispatcher {
       if (events.length === 0) return;
       const attempt = outcome.failures + 1;
       const body = JSON.stringify(bodyOf(events));
-      const sent = await postHook(
+      const sent = await this.sender.send(
         hook.url,
         body,
         hook.secret,

@@ -15,9 +15,9 @@ import type { ContentWrites, RowScope, WriteLog } from '../content/content-write
 import { type DeliveryRow, HookRepository, type HookRow, type OutboxRow } from '../db/hook-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
-import { postHook } from './hook-delivery.js';
 import { HookDispatcher } from './hook-dispatcher.js';
-import { parseHookInput } from './hook-input.js';
+import { type HookInput, parseHookInput } from './hook-input.js';
+import { DEFAULT_MAX_IN_FLIGHT, HookSender, type ListeningAddress } from './hook-sender.js';
 
 /** How hooks deliver (tests make everything short and move the clock). */
 export interface HookOptions {
@@ -32,6 +32,8 @@ export interface HookOptions {
   giveUpMs?: number;
   /** How long a receiver has to answer, ms (default 10 s). */
   timeoutMs?: number;
+  /** Most deliveries (tests included) in flight at once; more wait their turn (default 4). */
+  maxInFlight?: number;
 }
 
 /** The defaults of HookOptions, filled in. */
@@ -45,6 +47,7 @@ export function hookSettings(options: HookOptions = {}): HookSettings {
     retryBaseMs: options.retryBaseMs ?? 10_000,
     giveUpMs: options.giveUpMs ?? 24 * 60 * 60 * 1000,
     timeoutMs: options.timeoutMs ?? 10_000,
+    maxInFlight: options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT,
   };
 }
 
@@ -68,6 +71,8 @@ interface HookFilter {
 export class HookService {
   readonly settings: HookSettings;
   readonly dispatcher: HookDispatcher;
+  /** Sends every delivery: never to this server, a few at a time. */
+  readonly sender: HookSender;
   private filters: HookFilter[] = [];
 
   constructor(
@@ -77,7 +82,8 @@ export class HookService {
     options: HookOptions = {},
   ) {
     this.settings = hookSettings(options);
-    this.dispatcher = new HookDispatcher(db, this.settings, () => this.refresh());
+    this.sender = new HookSender(this.settings.maxInFlight);
+    this.dispatcher = new HookDispatcher(db, this.settings, this.sender, () => this.refresh());
     writes.observers.push((trx, scope, log) => this.enqueue(trx, scope, log));
   }
 
@@ -136,7 +142,7 @@ export class HookService {
 
   /** Adds a hook; its secret is in this answer only. */
   async create(body: unknown, by: string | null): Promise<HookCreatedResponse> {
-    const input = parseHookInput(body, 'create', (name) => this.tableOf(name));
+    const input = this.notSelf(parseHookInput(body, 'create', (name) => this.tableOf(name)));
     const hook: HookRow = {
       id: randomBytes(9).toString('base64url'),
       url: input.url as string,
@@ -158,7 +164,7 @@ export class HookService {
   /** Changes what the request names (a secret can be replaced or removed, never read). */
   async change(id: string, body: unknown): Promise<HookSummary> {
     await this.found(id);
-    const input = parseHookInput(body, 'change', (name) => this.tableOf(name));
+    const input = this.notSelf(parseHookInput(body, 'change', (name) => this.tableOf(name)));
     const changes: Parameters<HookRepository['change']>[1] = {};
     if (input.url !== undefined) changes.url = input.url;
     if (input.content_types !== undefined)
@@ -189,7 +195,7 @@ export class HookService {
     const at = timestampNow(this.settings.now());
     const event = { event: 'test' as const, type: '', id: '', action: 'test' as const, at, by };
     const body: HookBody = { ...event, events: [event] };
-    const outcome = await postHook(
+    const outcome = await this.sender.send(
       hook.url,
       JSON.stringify(body),
       hook.secret,
@@ -210,9 +216,15 @@ export class HookService {
 
   /**
    * Reads the hooks and starts delivering. `exclusive`: no other server uses the database (SQLite),
-   * so leases a killed server left are freed at once rather than when they run out.
+   * so leases a killed server left are freed at once rather than when they run out. `listening`:
+   * where this server listens, which deliveries never go to.
    */
-  async start(log: (message: string, error: unknown) => void, exclusive: boolean): Promise<void> {
+  async start(
+    log: (message: string, error: unknown) => void,
+    exclusive: boolean,
+    listening: ListeningAddress | string | null = null,
+  ): Promise<void> {
+    this.sender.listenOn(listening);
     if (exclusive) await this.dispatcher.releaseAll();
     await this.refresh();
     await this.dispatcher.start(log);
@@ -226,6 +238,13 @@ export class HookService {
     const hook = await new HookRepository(this.db).find(id);
     if (!hook) throw noHook(id);
     return hook;
+  }
+
+  /** A hook write whose address is plainly this server is refused (400): its deliveries would call Quire. */
+  private notSelf(input: HookInput): HookInput {
+    const self = input.url === undefined ? null : this.sender.clearlySelf(input.url);
+    if (self) throw new AppError('bad_request', self);
+    return input;
   }
 
   private tableOf(name: string): string | null {
