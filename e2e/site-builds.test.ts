@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { packageRoot } from '../server/config/package-root.js';
 import { request } from '../server/test-support/api-scenario.js';
@@ -10,13 +10,37 @@ import { startTestServer, type TestServer } from '../server/test-support/test-se
 
 /**
  * The examples in examples/ built with their real CLIs (Astro, Eleventy) against a running Quire,
- * then again from a `quire export` folder with the server stopped. Builds may reach this machine
- * only: a preload refuses (and reports) any other connection, and Astro's telemetry is off.
+ * then again from a `quire export` folder with the server stopped. Besides the starter types, the
+ * site holds two content types of its own (Recipes, pointing at Ingredients) whose columns the
+ * examples have never seen: each example must lay them out by their column types. Builds may reach
+ * this machine only: a preload refuses (and reports) any other connection, and Astro's telemetry is off.
  */
 const root = packageRoot();
 const SITES = {
-  astro: { cli: join(root, 'node_modules', 'astro', 'astro.js'), args: ['build'] },
-  eleventy: { cli: join(root, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs'), args: [] },
+  astro: {
+    cli: join(root, 'node_modules', 'astro', 'astro.js'),
+    args: ['build'],
+    // A type's own page, as the example's README says to write one.
+    override: {
+      file: join('src', 'overrides', 'ingredients.astro'),
+      text: `---
+import RowPage from '../components/RowPage.astro';
+const { page } = Astro.props;
+---
+<RowPage page={page}><p class="note">In the pantry: {page.title}</p></RowPage>
+`,
+    },
+  },
+  eleventy: {
+    cli: join(root, 'node_modules', '@11ty', 'eleventy', 'cmd.cjs'),
+    args: [],
+    override: {
+      file: join('src', '_includes', 'overrides', 'ingredients.njk'),
+      text: `{% extends "row-page.njk" %}
+{% block extra %}<p class="note">In the pantry: {{ entry.title }}</p>{% endblock %}
+`,
+    },
+  },
 } as const;
 type Site = keyof typeof SITES;
 
@@ -24,9 +48,12 @@ let server: TestServer;
 let serverStopped = false;
 let work: string;
 let dbFile: string;
-let image: string;
-const published = { news: 'Harbour opens', article: 'Boats and sails' };
-const drafts = { news: 'Secret plans', article: 'Unfinished article' };
+/** The article's image (3 x 2) and the recipe's photo (40 x 30), as the server named them. */
+const media = { image: '', photo: '' };
+const PHOTO = pngImage(40, 30);
+const published = { news: 'Harbour opens', article: 'Boats and sails', recipe: 'Sourdough loaf' };
+const drafts = { news: 'Secret plans', article: 'Unfinished article', recipe: 'Secret stew' };
+const METHOD = '## Knead well\n\nFold *twice*.\n\n<script>alert("x")</script> [trap](javascript:alert(1))';
 
 /** Runs a command to its end; resolves with its exit code and everything it printed. */
 function run(command: string, args: string[], cwd: string, env: Record<string, string> = {}) {
@@ -62,81 +89,213 @@ function quire(...args: string[]) {
 }
 
 /**
- * Builds one example into a fresh folder: the example copied (so the build's caches stay in the
- * test's folder), node_modules linked to the project's, the TypeScript types regenerated with
- * `quire types` from the site's database.
+ * One example copied into a fresh folder (so the build's caches stay in the test's folder), with
+ * node_modules linked to the project's and the override page for Ingredients added.
  */
-async function build(site: Site, label: string, env: Record<string, string>): Promise<string> {
+function prepare(site: Site, label: string): string {
   const copy = join(work, `${site}-${label}`);
-  // Inside the copy: Astro's build imports its own output, which must find node_modules above it.
-  const out = join(copy, 'site-out');
   cpSync(join(root, 'examples', site), copy, {
     recursive: true,
     filter: (path) => !/[\\/](?:node_modules|dist|_site|\.cache|\.astro)$/.test(path),
   });
   symlinkSync(join(root, 'node_modules'), join(copy, 'node_modules'), 'dir');
-  if (site === 'astro') {
-    const types = await quire('types', '--db', dbFile, '--out', join(copy, 'src', 'quire-types.d.ts'));
-    expect(types.code, types.output).toBe(0);
-    // The loader and its helpers type-check against the generated types (the pages are .astro files,
-    // which tsc does not read).
-    const files = ['quire-loader.ts', 'quire-source.ts', 'quire-media.ts'].map((file) => join('src', file));
-    const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'esnext', '--moduleResolution', 'bundler'];
-    const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
-    const checked = await run(
-      process.execPath,
-      [tsc, ...flags, '--target', 'es2022', '--types', 'node', ...files],
-      copy,
-    );
-    expect(checked.output).toBe('');
-    expect(checked.code).toBe(0);
-  }
-  const { cli, args } = SITES[site];
-  const outArgs = site === 'eleventy' ? [`--output=${out}`] : [];
-  const result = await run(process.execPath, [cli, ...args, ...outArgs], copy, { ...env, SITE_OUT_DIR: out });
-  expect(result.code, result.output).toBe(0);
-  expect(result.output).not.toContain('loopback-only: refused');
-  return out;
+  const { override } = SITES[site];
+  mkdirSync(dirname(join(copy, override.file)), { recursive: true });
+  writeFileSync(join(copy, override.file), override.text);
+  return copy;
 }
 
-/** What every build must show: published rows, a page per row at its slug, the image; no drafts. */
-function checkSite(out: string): void {
+/**
+ * The Astro example's TypeScript types regenerated with `quire types` from the site's database,
+ * and its loader and helpers type-checked against them.
+ */
+async function checkTypes(copy: string): Promise<void> {
+  const types = await quire('types', '--db', dbFile, '--out', join(copy, 'src', 'quire-types.d.ts'));
+  expect(types.code, types.output).toBe(0);
+  // The loader and its helpers type-check against the generated types (the pages are .astro files,
+  // which tsc does not read).
+  const files = ['quire-loader.ts', 'quire-source.ts', 'quire-media.ts'].map((file) => join('src', file));
+  const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'esnext', '--moduleResolution', 'bundler'];
+  const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+  const checked = await run(process.execPath, [tsc, ...flags, '--target', 'es2022', '--types', 'node', ...files], copy);
+  expect(checked.output).toBe('');
+  expect(checked.code).toBe(0);
+}
+
+/** Runs an example's real CLI in its copy; the site goes to `<copy>/site-out`. */
+function runBuild(site: Site, copy: string, env: Record<string, string>) {
+  // Inside the copy: Astro's build imports its own output, which must find node_modules above it.
+  const out = join(copy, 'site-out');
+  const { cli, args } = SITES[site];
+  const outArgs = site === 'eleventy' ? [`--output=${out}`] : [];
+  return run(process.execPath, [cli, ...args, ...outArgs], copy, { ...env, SITE_OUT_DIR: out });
+}
+
+/** Builds one example; returns the folder of the built site. */
+async function build(site: Site, label: string, env: Record<string, string>): Promise<string> {
+  const copy = prepare(site, label);
+  if (site === 'astro') await checkTypes(copy);
+  const result = await runBuild(site, copy, env);
+  expect(result.code, result.output).toBe(0);
+  expect(result.output).not.toContain('loopback-only: refused');
+  return join(copy, 'site-out');
+}
+
+/** The `<img>` tag showing a media path on a page. */
+function imgTag(html: string, src: string): string {
+  const tag = html.match(new RegExp(`<img [^>]*src="${src}"[^>]*>`))?.[0];
+  expect(tag, `no <img> of ${src} in ${html}`).toBeDefined();
+  return tag as string;
+}
+
+/** How a build shows dates and numbers: its language. */
+interface Language {
+  lang: string;
+  cooked: string;
+  published: string;
+  servings: string;
+}
+const ENGLISH: Language = { lang: 'en', cooked: 'March 14, 2026', published: 'January 2, 2026', servings: '1,200.5' };
+const FRENCH: Language = { lang: 'fr', cooked: '14 mars 2026', published: '2 janvier 2026', servings: '1\u202f200,5' };
+
+/**
+ * What every build must show: a page per published row at its slug, each column laid out by its
+ * type (Markdown as HTML, dates and numbers in the site's language, images with their size and
+ * alt text, tags as a list, relations as links), an index per type and a home page; no drafts.
+ */
+function checkSite(out: string, language: Language): void {
   const page = (path: string) => readFileSync(join(out, path, 'index.html'), 'utf8');
   const home = page('');
-  expect(home).toContain(published.news);
-  expect(home).toContain(published.article);
-  expect(home).not.toContain(drafts.news);
-  expect(home).not.toContain(drafts.article);
+  expect(home).toContain(`<html lang="${language.lang}">`);
+  for (const title of Object.values(published)) expect(home).toContain(title);
+  for (const title of Object.values(drafts)) expect(home).not.toContain(title);
+  expect(home).toContain('href="/recipes/"');
+  expect(home).toContain('href="/ingredients/"');
+
   expect(page('news/harbour-opens')).toContain(`<h1>${published.news}</h1>`);
   const article = page('articles/boats-and-sails');
   expect(article).toContain(`<h1>${published.article}</h1>`);
-  expect(article).toContain(`<img src="${image}"`);
+  // The body is Markdown rendered, never the source in <pre>.
+  expect(article).toContain('<h1>Boats</h1>');
+  expect(article).not.toContain('<pre>');
   expect(article).toContain('<li>sea</li>');
-  expect(existsSync(join(out, 'news', 'secret-plans'))).toBe(false);
-  expect(existsSync(join(out, 'articles', 'unfinished-article'))).toBe(false);
-  // The image is in the site itself, byte for byte as uploaded.
-  expect(readFileSync(join(out, ...image.split('/').filter(Boolean)))).toEqual(pngImage());
+  expect(article).toContain(language.published);
+  // An image column without an alt column: the row's title describes it.
+  const image = imgTag(article, media.image);
+  expect(image).toContain('width="3"');
+  expect(image).toContain('height="2"');
+  expect(image).toContain(`alt="${published.article}"`);
+
+  const recipe = page('recipes/sourdough-loaf');
+  expect(recipe).toContain(`<h1>${published.recipe}</h1>`);
+  expect(recipe).toContain('<h2>Knead well</h2>');
+  expect(recipe).toContain('<em>twice</em>');
+  expect(recipe).toContain('<li>bread</li><li>slow</li>');
+  expect(recipe).toContain(`<time datetime="2026-03-14">${language.cooked}</time>`);
+  expect(recipe).toContain(language.servings);
+  expect(recipe).toContain('<a href="/ingredients/rye-flour/">Rye flour</a>');
+  const photo = imgTag(recipe, media.photo);
+  expect(photo).toContain('width="40"');
+  expect(photo).toContain('height="30"');
+  expect(photo).toContain('alt="A loaf on a board"');
+  // An editor's raw HTML is text on the page, and a script link is no link.
+  expect(recipe).toContain('&lt;script&gt;');
+  expect(recipe).not.toMatch(/<script/i);
+  expect(recipe).not.toContain('href="javascript:');
+
+  const ingredient = page('ingredients/rye-flour');
+  expect(ingredient).toContain('<h1>Rye flour</h1>');
+  expect(ingredient).toContain('<p class="note">In the pantry: Rye flour</p>');
+  expect(ingredient).toMatch(/<dt>Organic<\/dt>\s*<dd>Yes<\/dd>/);
+
+  const recipes = page('recipes');
+  expect(recipes).toContain(`<a href="/recipes/sourdough-loaf/">${published.recipe}</a>`);
+  expect(recipes).not.toContain(drafts.recipe);
+  for (const path of ['news/secret-plans', 'articles/unfinished-article', 'recipes/secret-stew']) {
+    expect(existsSync(join(out, path)), path).toBe(false);
+  }
+  // The images are in the site itself, byte for byte as uploaded.
+  expect(readFileSync(join(out, ...media.image.split('/').filter(Boolean)))).toEqual(pngImage());
+  expect(readFileSync(join(out, ...media.photo.split('/').filter(Boolean)))).toEqual(PHOTO);
+}
+
+async function upload(bytes: Buffer, name: string): Promise<string> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
+  const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', body: form });
+  expect(uploaded.status).toBe(201);
+  return ((await uploaded.json()) as { path: string }).path;
+}
+
+async function create(path: string, json: unknown): Promise<string> {
+  const created = await request(server, 'POST', path, { json });
+  expect(created.response.status, created.text).toBe(201);
+  return created.body.id ?? created.body.content_type_id;
 }
 
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'quire-sites-'));
   server = await startTestServer({ dir: join(work, 'quire') });
   dbFile = server.dbFile;
-  const upload = new FormData();
-  upload.append('file', new Blob([new Uint8Array(pngImage())], { type: 'image/png' }), 'boats.png');
-  const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', body: upload });
-  expect(uploaded.status).toBe(201);
-  image = ((await uploaded.json()) as { path: string }).path;
+  media.image = await upload(pngImage(), 'boats.png');
+  media.photo = await upload(PHOTO, 'loaf.png');
   const row = (title: string, status: string) => ({ title, status, published_at: '2026-01-02 09:00:00' });
-  for (const [table, body] of [
-    ['news', row(published.news, 'published')],
-    ['news', row(drafts.news, 'draft')],
-    ['articles', { ...row(published.article, 'published'), image, tags: ['sea'], body: '# Boats' }],
-    ['articles', { ...row(drafts.article, 'draft'), image }],
-  ] as const) {
-    const created = await request(server, 'POST', `/cms/${table}`, { json: body });
-    expect(created.response.status, created.text).toBe(201);
-  }
+  await create('/cms/news', row(published.news, 'published'));
+  await create('/cms/news', row(drafts.news, 'draft'));
+  await create('/cms/articles', {
+    ...row(published.article, 'published'),
+    image: media.image,
+    tags: ['sea'],
+    body: '# Boats',
+  });
+  await create('/cms/articles', { ...row(drafts.article, 'draft'), image: media.image });
+
+  const text = (name: string, label: string, required = false) => ({ name, label, type: 'text', required });
+  await create('/cms-content', {
+    title: 'Ingredients',
+    columns: [
+      text('name', 'Name', true),
+      { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'name' },
+      { name: 'organic', label: 'Organic', type: 'boolean', required: false },
+    ],
+  });
+  await create('/cms-content', {
+    title: 'Recipes',
+    columns: [
+      text('title', 'Title', true),
+      { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title' },
+      {
+        name: 'status',
+        label: 'Status',
+        type: 'select',
+        required: true,
+        options: [
+          { id: 'draft', text: 'Draft' },
+          { id: 'published', text: 'Published' },
+        ],
+      },
+      { name: 'servings', label: 'Servings', type: 'number', required: false },
+      { name: 'cooked_on', label: 'Cooked on', type: 'date', required: false },
+      { name: 'tags', label: 'Tags', type: 'tags', required: false },
+      { name: 'photo', label: 'Photo', type: 'image', required: false },
+      text('photo_alt', 'Photo description'),
+      { name: 'main_ingredient', label: 'Main ingredient', type: 'relation', required: false, target: 'ingredients' },
+      { name: 'method', label: 'Method', type: 'markdown', required: false },
+    ],
+  });
+  const rye = await create('/cms/ingredients', { name: 'Rye flour', organic: true });
+  await create('/cms/recipes', {
+    title: published.recipe,
+    status: 'published',
+    servings: 1200.5,
+    cooked_on: '2026-03-14',
+    tags: ['bread', 'slow'],
+    photo: media.photo,
+    photo_alt: 'A loaf on a board',
+    main_ingredient: rye,
+    method: METHOD,
+  });
+  await create('/cms/recipes', { title: drafts.recipe, status: 'draft', method: 'Not yet.' });
 });
 
 afterAll(async () => {
@@ -145,22 +304,47 @@ afterAll(async () => {
 });
 
 describe('the example sites', () => {
-  it('build with Astro and Eleventy from a running Quire', async () => {
+  it('build every content type with Astro and Eleventy from a running Quire', async () => {
     const live = { QUIRE_URL: server.origin };
-    checkSite(await build('astro', 'live', live));
-    checkSite(await build('eleventy', 'live', live));
+    for (const site of ['astro', 'eleventy'] as const) {
+      const out = await build(site, 'live', live);
+      checkSite(out, ENGLISH);
+      // Every type the server lists has its index, even one without rows.
+      expect(existsSync(join(out, 'menu_items', 'index.html')), site).toBe(true);
+    }
   });
 
-  it('build from a quire export folder with the server stopped', async () => {
+  it('refuse a QUIRE_TYPES name that is no content type, naming the types there are', async () => {
+    for (const site of ['astro', 'eleventy'] as const) {
+      const result = await runBuild(site, prepare(site, 'unknown'), {
+        QUIRE_URL: server.origin,
+        QUIRE_TYPES: 'recipes,soups',
+      });
+      expect(result.code, result.output).not.toBe(0);
+      expect(result.output).toContain('QUIRE_TYPES names no content type soups');
+      expect(result.output).toContain('news, categories, articles, menu_items, ingredients, recipes');
+    }
+  });
+
+  it('build the types QUIRE_TYPES names, in QUIRE_LOCALE, from a quire export folder with the server stopped', async () => {
     await server.stop();
     serverStopped = true;
     const exported = join(work, 'export');
     const result = await quire('export', '--db', dbFile, '--out', exported, '--published-only');
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Exported 4 content types, 2 rows and 1 media files/);
+    expect(result.output).toMatch(/Exported 6 content types, 4 rows and 2 media files/);
     // Nothing listens at QUIRE_URL now: the builds read the folder only.
-    const offline = { QUIRE_EXPORT: exported, QUIRE_URL: server.origin };
-    checkSite(await build('astro', 'export', offline));
-    checkSite(await build('eleventy', 'export', offline));
+    const offline = {
+      QUIRE_EXPORT: exported,
+      QUIRE_URL: server.origin,
+      QUIRE_TYPES: 'news,articles,recipes,ingredients',
+      QUIRE_LOCALE: 'fr',
+    };
+    for (const site of ['astro', 'eleventy'] as const) {
+      const out = await build(site, 'export', offline);
+      checkSite(out, FRENCH);
+      expect(existsSync(join(out, 'menu_items')), site).toBe(false);
+      expect(existsSync(join(out, 'categories')), site).toBe(false);
+    }
   });
 });

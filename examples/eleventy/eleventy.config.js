@@ -1,19 +1,41 @@
-import { mkdir, readFile, writeFile } from 'node:fs/promises';
+import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
+import {
+  dateColumn,
+  formatDate,
+  formatDatetime,
+  formatNumber,
+  imageAlt,
+  isBlock,
+  isoDate,
+  locale,
+  paragraphs,
+  renderMarkdown,
+  shownColumns,
+  siteTitle,
+} from './quire-format.js';
+import { mediaFile } from './quire-source.js';
 
 const MEDIA_PATH = /\/media\/\d{4}\/\d{2}\/[0-9a-f-]+\.(?:png|jpg|gif|webp|avif)/g;
 
-/** The bytes of an upload, from the export folder or the server. */
-async function mediaFile(path) {
-  if (process.env.QUIRE_EXPORT) return readFile(join(process.env.QUIRE_EXPORT, ...path.split('/').filter(Boolean)));
-  const origin = (process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '');
-  const headers = process.env.QUIRE_TOKEN ? { Authorization: `Bearer ${process.env.QUIRE_TOKEN}` } : {};
-  const response = await fetch(`${origin}${path}`, { headers });
-  if (!response.ok) throw new Error(`${path}: ${response.status} from Quire`);
-  return Buffer.from(await response.arrayBuffer());
-}
-
 export default function (eleventyConfig) {
+  eleventyConfig.addGlobalData('site', { locale, title: siteTitle });
+  // What the templates in src/_includes use to lay out a row's values by their column types.
+  eleventyConfig.addFilter('markdown', renderMarkdown);
+  eleventyConfig.addFilter('formatDate', formatDate);
+  eleventyConfig.addFilter('formatDatetime', formatDatetime);
+  eleventyConfig.addFilter('isoDate', isoDate);
+  eleventyConfig.addFilter('formatNumber', formatNumber);
+  eleventyConfig.addFilter('paragraphs', paragraphs);
+  eleventyConfig.addFilter('imageAlt', (entry, column) => imageAlt(entry.type, entry.row, column));
+  eleventyConfig.addFilter('shownColumns', (entry) => shownColumns(entry.type, entry.row));
+  eleventyConfig.addFilter('isBlock', (column) => isBlock(column));
+  eleventyConfig.addFilter('dateColumn', dateColumn);
+  eleventyConfig.addFilter(
+    'optionText',
+    (value, column) => column.options?.find((option) => option.id === value)?.text ?? value,
+  );
+
   // The uploads the built pages show are copied into the site, so it serves its images itself.
   eleventyConfig.on('eleventy.after', async ({ directories, results }) => {
     const used = new Set();

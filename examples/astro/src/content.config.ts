@@ -1,7 +1,7 @@
 import { defineCollection } from 'astro:content';
-import { quireLoader } from './quire-loader';
+import { quireRowsLoader, quireTypesLoader } from './quire-loader';
 
 export const collections = {
-  news: defineCollection({ loader: quireLoader('news') }),
-  articles: defineCollection({ loader: quireLoader('articles') }),
+  quireTypes: defineCollection({ loader: quireTypesLoader() }),
+  quireRows: defineCollection({ loader: quireRowsLoader() }),
 };

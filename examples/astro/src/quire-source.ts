@@ -1,59 +1,89 @@
 /**
  * Where the site's content comes from: a running Quire server (QUIRE_URL, default
  * http://127.0.0.1:4780, with QUIRE_TOKEN when the server needs one), or a folder written by
- * `quire export` (QUIRE_EXPORT), so the site also builds in CI where no Quire runs.
+ * `quire export` (QUIRE_EXPORT), so the site also builds in CI where no Quire runs. QUIRE_TYPES
+ * (tables or slugs, comma-separated) picks the content types to build; by default, every one.
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { Collections } from './quire-types';
+import type { ContentRow, ContentTypeListResponse, ContentTypeSummary } from './quire-types';
 
-/** A content type's table name (`news`, `articles`). */
-export type Table = keyof Collections & string;
+/** What GET /api/cms/:type answers (and an export's `<table>.json` holds), as far as the site reads it. */
+interface ListResponse {
+  rows: ContentRow[];
+}
 
 const exportDir = process.env.QUIRE_EXPORT;
-const api = `${(process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '')}/api`;
+const origin = (process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '');
 const headers: Record<string, string> = process.env.QUIRE_TOKEN
   ? { Authorization: `Bearer ${process.env.QUIRE_TOKEN}` }
   : {};
+const PAGE = 1000;
 
 /** Where the rows are read from, for log lines. */
-export const sourceName = exportDir ? `the export in ${exportDir}` : api;
+export const sourceName = exportDir ? `the export in ${exportDir}` : `${origin}/api`;
+
+let typesRead: Promise<ContentTypeSummary[]> | undefined;
+
+/** The content types the site builds: the ones QUIRE_TYPES names, else every type there is. */
+export function contentTypes(): Promise<ContentTypeSummary[]> {
+  typesRead ??= (async () => {
+    const list = exportDir
+      ? await readJson<ContentTypeListResponse>('content-types.json')
+      : await getJson<ContentTypeListResponse>('/cms-content');
+    const wanted = (process.env.QUIRE_TYPES ?? '')
+      .split(',')
+      .map((name) => name.trim())
+      .filter(Boolean);
+    if (wanted.length === 0) return list.content_types;
+    const unknown = wanted.filter((name) => !list.content_types.some((type) => matches(type, name)));
+    if (unknown.length > 0) {
+      const known = list.content_types.map((type) => type.table).join(', ');
+      throw new Error(`QUIRE_TYPES names no content type ${unknown.join(', ')} in ${sourceName}; there are: ${known}`);
+    }
+    return list.content_types.filter((type) => wanted.some((name) => matches(type, name)));
+  })();
+  return typesRead;
+}
+
+/** Whether a type is the one a name means: its table (the :type of /api/cms/:type) or its slug. */
+export const matches = (type: ContentTypeSummary, name: string) => type.table === name || type.slug === name;
 
 /**
  * Every published row of a type (a type without a `status` column: every row). From a server, page
  * by page, asking it for the published rows only; from an export, its `<table>.json`.
  */
-export async function publishedRows<T extends Table>(table: T): Promise<Collections[T]['row'][]> {
-  let rows: Collections[T]['row'][];
+export async function publishedRows(type: ContentTypeSummary): Promise<ContentRow[]> {
+  const hasStatus = type.columns.some((column) => column.name === 'status');
+  let rows: ContentRow[];
   if (exportDir) {
-    const list: Collections[T]['list'] = JSON.parse(await readFile(join(exportDir, `${table}.json`), 'utf8'));
-    rows = list.rows as Collections[T]['row'][];
+    rows = (await readJson<ListResponse>(`${type.table}.json`)).rows;
   } else {
-    const types = await getJson<{ content_types: { table: string; columns: { name: string }[] }[] }>('/cms-content');
-    const hasStatus = types.content_types.some(
-      (type) => type.table === table && type.columns.some((column) => column.name === 'status'),
-    );
     rows = [];
+    const filter = hasStatus ? '&filter=status=published' : '';
     for (;;) {
-      const filter = hasStatus ? '&filter=status=published' : '';
-      const list = await getJson<Collections[T]['list']>(`/cms/${table}?limit=1000&offset=${rows.length}${filter}`);
-      rows.push(...(list.rows as Collections[T]['row'][]));
-      if (list.rows.length < 1000) break;
+      const list = await getJson<ListResponse>(`/cms/${type.table}?limit=${PAGE}&offset=${rows.length}${filter}`);
+      rows.push(...list.rows);
+      if (list.rows.length < PAGE) break;
     }
   }
-  return rows.filter((row) => !('status' in row) || row.status === 'published');
+  return hasStatus ? rows.filter((row) => row.status === 'published') : rows;
 }
 
 /** The bytes of an uploaded file, by its `/media/...` path. */
 export async function mediaFile(path: string): Promise<Uint8Array> {
   if (exportDir) return readFile(join(exportDir, ...path.split('/').filter(Boolean)));
-  const response = await fetch(`${api.slice(0, -'/api'.length)}${path}`, { headers });
+  const response = await fetch(`${origin}${path}`, { headers });
   if (!response.ok) throw new Error(`${path}: ${response.status} from Quire`);
   return new Uint8Array(await response.arrayBuffer());
 }
 
+async function readJson<T>(file: string): Promise<T> {
+  return JSON.parse(await readFile(join(exportDir as string, file), 'utf8')) as T;
+}
+
 async function getJson<T>(path: string): Promise<T> {
-  const response = await fetch(`${api}${path}`, { headers });
-  if (!response.ok) throw new Error(`GET ${api}${path}: ${response.status} ${await response.text()}`);
+  const response = await fetch(`${origin}/api${path}`, { headers });
+  if (!response.ok) throw new Error(`GET ${origin}/api${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;
 }

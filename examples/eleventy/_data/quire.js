@@ -1,48 +1,76 @@
 /**
- * Global data `quire`: the published rows of each content type, from a running Quire server
- * (QUIRE_URL, default http://127.0.0.1:4780, with QUIRE_TOKEN when the server needs one) or from a
- * folder written by `quire export` (QUIRE_EXPORT), so the site also builds where no Quire runs.
+ * Global data `quire`: the content types the site builds, each with its published rows as pages
+ * (`quire.types`), and every page in one list (`quire.pages`) for the page-per-row template. A
+ * page has its type, its row, its address and title, the width and height of the images it shows,
+ * the addresses of the rows its relations point at, and the template that lays it out:
+ * src/_includes/overrides/<table>.njk when that file exists, else src/_includes/row-page.njk.
  */
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { existsSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import sharp from 'sharp';
+import { dateColumn, locale, pageName, pagePath, rowTitle, typePath } from '../quire-format.js';
+import { contentTypes, matches, mediaFile, publishedRows, sourceName } from '../quire-source.js';
 
-const exportDir = process.env.QUIRE_EXPORT;
-const origin = (process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '');
-const headers = process.env.QUIRE_TOKEN ? { Authorization: `Bearer ${process.env.QUIRE_TOKEN}` } : {};
+const includes = fileURLToPath(new URL('../src/_includes/', import.meta.url));
 
-async function getJson(path) {
-  const response = await fetch(`${origin}/api${path}`, { headers });
-  if (!response.ok) throw new Error(`GET ${origin}/api${path}: ${response.status} ${await response.text()}`);
-  return response.json();
-}
-
-/** Every published row of a type (a type without a `status` column: every row). */
-async function publishedRows(table, hasStatus) {
-  let rows;
-  if (exportDir) {
-    rows = JSON.parse(await readFile(join(exportDir, `${table}.json`), 'utf8')).rows;
-  } else {
-    rows = [];
-    for (;;) {
-      const filter = hasStatus ? '&filter=status=published' : '';
-      const list = await getJson(`/cms/${table}?limit=1000&offset=${rows.length}${filter}`);
-      rows.push(...list.rows);
-      if (list.rows.length < 1000) break;
-    }
-  }
-  return rows.filter((row) => !('status' in row) || row.status === 'published');
-}
+/** The template of a type's pages. */
+const templateOf = (type) =>
+  existsSync(`${includes}overrides/${type.table}.njk`) ? `overrides/${type.table}.njk` : 'row-page.njk';
 
 export default async function () {
-  const { content_types: types } = exportDir
-    ? JSON.parse(await readFile(join(exportDir, 'content-types.json'), 'utf8'))
-    : await getJson('/cms-content');
-  const data = { source: exportDir ? `the export in ${exportDir}` : origin };
+  const types = await contentTypes();
+  const sizes = new Map();
+  const sizeOf = (path) => {
+    if (!sizes.has(path)) {
+      sizes.set(
+        path,
+        mediaFile(path)
+          .then((bytes) => sharp(bytes).metadata())
+          .then(({ width, height }) => ({ width, height }))
+          .catch((error) => {
+            console.warn(`[quire] ${path}: no width and height (${error.message})`);
+            return null;
+          }),
+      );
+    }
+    return sizes.get(path);
+  };
+
+  const sections = [];
+  const paths = new Map();
   for (const type of types) {
-    data[type.table] = await publishedRows(
-      type.table,
-      type.columns.some((column) => column.name === 'status'),
-    );
+    const pages = [];
+    for (const row of await publishedRows(type)) {
+      const page = pageName(type, row);
+      const images = {};
+      for (const column of type.columns.filter((candidate) => candidate.type === 'image')) {
+        const path = row[column.name];
+        const size = typeof path === 'string' && path !== '' ? await sizeOf(path) : null;
+        if (size) images[path] = size;
+      }
+      const path = pagePath(type, page);
+      paths.set(`${type.table}/${row.id}`, path);
+      pages.push({ type, row, page, path, title: rowTitle(type, row), images, links: {}, template: templateOf(type) });
+    }
+    const dated = dateColumn(type);
+    if (dated) {
+      const when = (entry) => String(entry.row[dated.name] ?? '');
+      pages.sort((a, b) => when(b).localeCompare(when(a)));
+    } else {
+      pages.sort((a, b) => a.title.localeCompare(b.title, locale));
+    }
+    sections.push({ type, path: typePath(type), pages });
   }
-  return data;
+
+  // Relations link to the related row's page when the site has one.
+  for (const { type, pages } of sections) {
+    for (const column of type.columns.filter((candidate) => candidate.type === 'relation')) {
+      const target = types.find((candidate) => matches(candidate, column.target ?? ''));
+      for (const entry of pages) {
+        const value = entry.row[column.name];
+        entry.links[column.name] = value && target ? (paths.get(`${target.table}/${value.id}`) ?? null) : null;
+      }
+    }
+  }
+  return { source: sourceName, types: sections, pages: sections.flatMap((section) => section.pages) };
 }

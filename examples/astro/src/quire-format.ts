@@ -1,0 +1,96 @@
+/**
+ * How the site shows a row's values: Markdown as HTML, dates in the site's language, which column
+ * is the title, where each page lives. QUIRE_LOCALE sets the language (default `en`) and
+ * QUIRE_TIME_ZONE the zone datetimes are shown in (default UTC: Quire stores wall-clock times).
+ */
+import MarkdownIt from 'markdown-it';
+import type { ContentRow, ContentTypeSummary, PublishedColumn } from './quire-types';
+
+/** The site's language, for `<html lang>` and every date and number. */
+export const locale = process.env.QUIRE_LOCALE || 'en';
+/** The site's name, on every page. */
+export const siteTitle = process.env.QUIRE_SITE_TITLE || 'Quire site';
+const timeZone = process.env.QUIRE_TIME_ZONE || 'UTC';
+
+// markdown-it with `html: false` shows raw HTML as text and refuses javascript: and similar links,
+// so an editor's Markdown cannot put a script on the site and no sanitizer is needed.
+const markdown = new MarkdownIt({ html: false });
+
+/** A Markdown text as safe HTML. */
+export const renderMarkdown = (source: string): string => markdown.render(source);
+
+const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/;
+const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
+const datetimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone });
+const numberFormat = new Intl.NumberFormat(locale);
+
+/** A `YYYY-MM-DD` date (or the date of a datetime) in the site's language; other text as it is. */
+export function formatDate(value: string): string {
+  const parts = DATE.exec(value);
+  return parts ? dateFormat.format(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : value;
+}
+
+/** A `YYYY-MM-DD HH:MM:SS` datetime in the site's language; other text as it is. */
+export function formatDatetime(value: string): string {
+  const parts = DATE.exec(value);
+  if (!parts) return value;
+  const [, year, month, day, hour = '0', minute = '0', second = '0'] = parts;
+  return datetimeFormat.format(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
+}
+
+/** The machine-readable form of a date or datetime, for `<time datetime>`. */
+export const isoDate = (value: string): string => value.replace(' ', 'T');
+
+/** A number in the site's language (`1,234.5`, `1 234,5`). */
+export const formatNumber = (value: number): string => numberFormat.format(value);
+
+/** A row's title: its title column, else its id. */
+export function rowTitle(type: ContentTypeSummary, row: ContentRow): string {
+  const title = type.title_column ? row[type.title_column] : null;
+  return typeof title === 'string' && title !== '' ? title : row.id;
+}
+
+/** The column a type's rows are dated by (its first date or datetime column), or undefined. */
+export const dateColumn = (type: ContentTypeSummary): PublishedColumn | undefined =>
+  type.columns.find((column) => column.type === 'date' || column.type === 'datetime');
+
+/** The text column that describes an image column's picture (`photo_alt` for `photo`), if there is one. */
+export const altColumn = (type: ContentTypeSummary, image: string): PublishedColumn | undefined =>
+  type.columns.find((column) => column.name === `${image}_alt` && column.type === 'text');
+
+/** An image's alt text: its `<column>_alt` column, else the row's title. */
+export function imageAlt(type: ContentTypeSummary, row: ContentRow, image: string): string {
+  const alt = altColumn(type, image);
+  const text = alt ? row[alt.name] : null;
+  return typeof text === 'string' && text !== '' ? text : rowTitle(type, row);
+}
+
+/** Columns shown as a block of their own, in column order; the others are listed as facts. */
+export const isBlock = (column: PublishedColumn): boolean =>
+  column.type === 'markdown' || column.type === 'textarea' || column.type === 'image';
+
+/**
+ * The columns a row's page shows: all but the title (the heading), slugs (the address), `status`
+ * (every page is published) and the alt texts of images (on the images).
+ */
+export function shownColumns(type: ContentTypeSummary): PublishedColumn[] {
+  const alts = new Set(type.columns.map((column) => (column.type === 'image' ? `${column.name}_alt` : '')));
+  return type.columns.filter(
+    (column) =>
+      column.name !== type.title_column &&
+      column.type !== 'slug' &&
+      column.name !== 'status' &&
+      !(column.type === 'text' && alts.has(column.name)),
+  );
+}
+
+/** Whether a value is empty (nothing to show). */
+export const isEmpty = (value: unknown): boolean =>
+  value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
+
+/** The address of a type's index page. */
+export const typePath = (type: ContentTypeSummary): string => `/${type.table}/`;
+
+/** The address of a row's page. */
+export const pagePath = (type: ContentTypeSummary, page: string): string =>
+  `/${type.table}/${encodeURIComponent(page)}/`;

@@ -1,0 +1,74 @@
+/**
+ * Where the site's content comes from: a running Quire server (QUIRE_URL, default
+ * http://127.0.0.1:4780, with QUIRE_TOKEN when the server needs one), or a folder written by
+ * `quire export` (QUIRE_EXPORT), so the site also builds where no Quire runs. QUIRE_TYPES (tables
+ * or slugs, comma-separated) picks the content types to build; by default, every one.
+ */
+import { readFile } from 'node:fs/promises';
+import { join } from 'node:path';
+
+const exportDir = process.env.QUIRE_EXPORT;
+const origin = (process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '');
+const headers = process.env.QUIRE_TOKEN ? { Authorization: `Bearer ${process.env.QUIRE_TOKEN}` } : {};
+const PAGE = 1000;
+
+/** Where the rows are read from, for messages. */
+export const sourceName = exportDir ? `the export in ${exportDir}` : `${origin}/api`;
+
+/** Whether a type is the one a name means: its table (the :type of /api/cms/:type) or its slug. */
+export const matches = (type, name) => type.table === name || type.slug === name;
+
+/** The content types the site builds: the ones QUIRE_TYPES names, else every type there is. */
+export async function contentTypes() {
+  const list = exportDir ? await readJson('content-types.json') : await getJson('/cms-content');
+  const wanted = (process.env.QUIRE_TYPES ?? '')
+    .split(',')
+    .map((name) => name.trim())
+    .filter(Boolean);
+  if (wanted.length === 0) return list.content_types;
+  const unknown = wanted.filter((name) => !list.content_types.some((type) => matches(type, name)));
+  if (unknown.length > 0) {
+    const known = list.content_types.map((type) => type.table).join(', ');
+    throw new Error(`QUIRE_TYPES names no content type ${unknown.join(', ')} in ${sourceName}; there are: ${known}`);
+  }
+  return list.content_types.filter((type) => wanted.some((name) => matches(type, name)));
+}
+
+/**
+ * Every published row of a type (a type without a `status` column: every row). From a server, page
+ * by page, asking it for the published rows only; from an export, its `<table>.json`.
+ */
+export async function publishedRows(type) {
+  const hasStatus = type.columns.some((column) => column.name === 'status');
+  let rows;
+  if (exportDir) {
+    rows = (await readJson(`${type.table}.json`)).rows;
+  } else {
+    rows = [];
+    const filter = hasStatus ? '&filter=status=published' : '';
+    for (;;) {
+      const list = await getJson(`/cms/${type.table}?limit=${PAGE}&offset=${rows.length}${filter}`);
+      rows.push(...list.rows);
+      if (list.rows.length < PAGE) break;
+    }
+  }
+  return hasStatus ? rows.filter((row) => row.status === 'published') : rows;
+}
+
+/** The bytes of an uploaded file, by its `/media/...` path. */
+export async function mediaFile(path) {
+  if (exportDir) return readFile(join(exportDir, ...path.split('/').filter(Boolean)));
+  const response = await fetch(`${origin}${path}`, { headers });
+  if (!response.ok) throw new Error(`${path}: ${response.status} from Quire`);
+  return Buffer.from(await response.arrayBuffer());
+}
+
+async function readJson(file) {
+  return JSON.parse(await readFile(join(exportDir, file), 'utf8'));
+}
+
+async function getJson(path) {
+  const response = await fetch(`${origin}/api${path}`, { headers });
+  if (!response.ok) throw new Error(`GET ${origin}/api${path}: ${response.status} ${await response.text()}`);
+  return response.json();
+}
