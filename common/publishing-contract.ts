@@ -11,6 +11,11 @@ export interface RowSchedule {
   at: string;
   /** Who scheduled it: the change is written in their name. */
   by: string | null;
+  /**
+   * Present while the change waits on something other than its time: `account_disabled` while the
+   * account it is written in the name of is disabled (made once that account is enabled again).
+   */
+  held?: 'account_disabled';
 }
 
 /** A row as the reads return it: with its pending change, or null. */

@@ -1,4 +1,5 @@
 import { type AliasableExpression, type Kysely, sql } from 'kysely';
+import { ACCOUNTS_TABLE } from './account-repository.js';
 import { sendLater } from './later-statements.js';
 import type { QuireDatabase } from './schema.js';
 import type { StatementRunner } from './statement-runner.js';
@@ -154,17 +155,32 @@ export class ScheduleRepository {
     return this.db.selectFrom(SCHEDULES_TABLE).selectAll().execute();
   }
 
-  /** Changes due by `now` (a server timestamp), soonest first. */
+  /** Changes due by `now` (a server timestamp), soonest first; those held (see `heldNames`) wait. */
   async due(now: string, limit: number): Promise<ScheduleRow[]> {
     return this.db
       .selectFrom(SCHEDULES_TABLE)
       .selectAll()
       .where('at', '<=', now)
+      .where(
+        sql<boolean>`not exists (select 1 from ${sql.table(ACCOUNTS_TABLE)} a
+          where a.name = ${sql.ref(`${SCHEDULES_TABLE}.scheduled_by`)} and a.disabled <> 0)`,
+      )
       .orderBy('at')
       .orderBy('table_name')
       .orderBy('row_id')
       .limit(limit)
       .execute();
+  }
+
+  /**
+   * Which of these schedulers' names are disabled accounts: their changes are held, neither made
+   * nor dropped, until the account is enabled again.
+   */
+  async heldNames(names: readonly string[]): Promise<Set<string>> {
+    if (names.length === 0) return new Set();
+    const { rows } = await sql<{ name: string }>`select name from ${sql.table(ACCOUNTS_TABLE)}
+      where disabled <> 0 and name in (${sql.join([...new Set(names)])})`.execute(this.db);
+    return new Set(rows.map((row) => row.name));
   }
 
   /** The soonest pending change's time, or null. */

@@ -4,7 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScheduledRow, ScheduleResponse } from '../../common/publishing-contract.js';
 import type { ScheduleService } from '../schedule/schedule-service.js';
 import { request } from '../test-support/api-scenario.js';
+import { ResponseChecker } from '../test-support/openapi-responses.js';
 import { newsBody } from '../test-support/seed.js';
+import { makeTeam } from '../test-support/team-fixture.js';
 import { reopenOptions, startTestServer, type TestServer, testEngine } from '../test-support/test-server.js';
 
 /**
@@ -149,6 +151,55 @@ describe('scheduling a row', () => {
     if (server.services.revisions) {
       const row = (await ok('GET', `/cms/news/${id}`)).rows[0] as ScheduledRow;
       expect(row).toMatchObject({ status: 'draft', schedule: null });
+    }
+  });
+});
+
+describe('a disabled account’s schedules', () => {
+  it('are held while it is disabled, shown so, and made once it is enabled again', async () => {
+    const teamServer = await startTestServer({ scheduler });
+    try {
+      const team = await makeTeam(teamServer);
+      const as = async (who: string, method: string, url: string, json?: unknown) => {
+        const { response, body, text } = await request(teamServer, method, url, { headers: team[who], json });
+        expect(response.status, `${who} ${method} ${url}: ${text}`).toBeLessThan(300);
+        return body;
+      };
+      const read = async (id: string) => (await as('admin', 'GET', `/cms/news/${id}`)).rows[0] as ScheduledRow;
+      clock = new Date('2026-11-30T12:00:00.000Z');
+      const ednas = (await as('editor', 'POST', '/cms/news', newsBody({ title: 'By edna', status: 'draft' }))).id;
+      const adas = (await as('admin', 'POST', '/cms/news', newsBody({ title: 'By ada', status: 'draft' }))).id;
+      const at = { status: 'published', at: '2026-11-30 13:00:00' };
+      await as('editor', 'POST', `/cms/news/${ednas}/schedule`, at);
+      await as('admin', 'POST', `/cms/news/${adas}/schedule`, at);
+
+      await as('admin', 'PATCH', '/accounts/edna', { disabled: true });
+      const held = { status: 'published', at: '2026-11-30 13:00:00', by: 'edna', held: 'account_disabled' };
+      expect((await read(ednas)).schedule).toEqual(held);
+      const answer = await as('admin', 'GET', `/cms/news/${ednas}/schedule`);
+      expect(answer).toMatchObject({ schedule: held });
+      const document = await as('admin', 'GET', '/openapi.json');
+      expect(new ResponseChecker(document).problems('GET', `/cms/news/${ednas}/schedule`, 200, answer)).toEqual([]);
+      const listed = (await as('admin', 'GET', '/cms/news?limit=1000')).rows as ScheduledRow[];
+      expect(listed.find((row) => row.id === ednas)?.schedule).toEqual(held);
+      expect(listed.find((row) => row.id === adas)?.schedule).not.toHaveProperty('held');
+
+      // Due: ada's change is made; edna's is held, not made and not dropped.
+      clock = new Date('2026-11-30T13:00:00.000Z');
+      expect(await schedulesOf(teamServer).runDue()).toBe(1);
+      expect(await read(adas)).toMatchObject({ status: 'published', updated_by: 'ada', schedule: null });
+      expect(await read(ednas)).toMatchObject({ status: 'draft', schedule: held });
+      clock = new Date('2026-12-01T13:00:00.000Z');
+      expect(await schedulesOf(teamServer).runDue()).toBe(0);
+      expect(await updatesOf(teamServer, ednas)).toBe(0);
+
+      // Enabled again: the change, past its time, is made at the next look, in edna's name.
+      await as('admin', 'PATCH', '/accounts/edna', { disabled: false });
+      expect((await read(ednas)).schedule).toEqual({ status: 'published', at: '2026-11-30 13:00:00', by: 'edna' });
+      expect(await schedulesOf(teamServer).runDue()).toBe(1);
+      expect(await read(ednas)).toMatchObject({ status: 'published', updated_by: 'edna', schedule: null });
+    } finally {
+      await teamServer.dispose();
     }
   });
 });

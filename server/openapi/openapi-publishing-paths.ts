@@ -47,11 +47,19 @@ export function publishingSchemas(): Record<string, JsonSchema> {
     retry_at: stringOrNull,
   };
   return {
-    RowSchedule: object({
-      status: string,
-      at: { ...string, description: 'UTC, YYYY-MM-DD HH:MM:SS' },
-      by: { ...stringOrNull, description: 'Who scheduled it: the change is written in their name' },
-    }),
+    RowSchedule: object(
+      {
+        status: string,
+        at: { ...string, description: 'UTC, YYYY-MM-DD HH:MM:SS' },
+        by: { ...stringOrNull, description: 'Who scheduled it: the change is written in their name' },
+        held: {
+          type: 'string',
+          enum: ['account_disabled'],
+          description: 'Present while the change waits although due: its account is disabled',
+        },
+      },
+      ['held'],
+    ),
     ScheduleRequest: object({
       status: { ...string, description: 'One of the type’s status options' },
       at: { ...string, description: 'UTC: 2026-12-01 07:00:00 (ISO 8601 with T and Z accepted)' },
@@ -64,7 +72,11 @@ export function publishingSchemas(): Record<string, JsonSchema> {
     },
     HookRequest: object(
       {
-        url: { ...string, format: 'uri', description: 'http:// or https:// only' },
+        url: {
+          ...string,
+          format: 'uri',
+          description: 'http:// or https:// only; never this server itself (its own address and port: a 400)',
+        },
         content_types: listOrNull(string, 'Tables or slugs; null or left out: all'),
         actions: listOrNull(action, 'null or left out: all'),
         secret: { ...stringOrNull, description: 'Signs deliveries (X-Quire-Signature); never shown again' },
@@ -92,7 +104,7 @@ export function publishingSchemas(): Record<string, JsonSchema> {
     HookBody: {
       ...object({ ...eventProperties, events: { type: 'array', items: ref('HookEvent'), minItems: 1 } }),
       description:
-        'What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first',
+        'What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first. Each delivery carries a `Quire-Delivery: <id>` header; a Quire server answers 403 to any write carrying it, so a delivery never starts another',
     },
   };
 }

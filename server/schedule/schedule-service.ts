@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
 import { normalizeDatetime, timestampNow } from '../../common/datetime-syntax.js';
 import type { FieldProblems } from '../../common/field-problems.js';
-import type { RowSchedule, ScheduleResponse } from '../../common/publishing-contract.js';
+import type { RowSchedule, ScheduledRow, ScheduleResponse } from '../../common/publishing-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentWrites } from '../content/content-writes.js';
@@ -31,6 +31,9 @@ const DUE_BATCH = 50;
 
 /** Thrown inside a scheduled write whose schedule another server (or a cancel) took first: undoes it. */
 class ScheduleGone extends Error {}
+
+/** Thrown inside a scheduled write whose scheduler's account was disabled since it was found due: undoes it. */
+class ScheduleHeld extends Error {}
 
 /**
  * Scheduled status changes (issue 15): a row's `status` set at a UTC time, as a normal write in the
@@ -88,6 +91,7 @@ export class ScheduleService {
           const schedule = extras[i][SCHEDULE_EXTRA] as ScheduleRow | null;
           (row as Record<string, unknown>).schedule = schedule ? shown(schedule) : null;
         });
+        await this.markHeld(found.map((row) => (row as ScheduledRow).schedule));
         return;
       }
       // SQLite's kept schedules without a step through the event loop; else load them (or ask).
@@ -100,7 +104,12 @@ export class ScheduleService {
         );
         byRow = new Map(pending.map((schedule) => [schedule.row_id, shown(schedule)]));
       }
-      for (const row of found) (row as Record<string, unknown>).schedule = byRow?.get(row.id) ?? null;
+      // Copies, so marking a hold never changes the kept schedules.
+      for (const row of found) {
+        const schedule = byRow?.get(row.id);
+        (row as Record<string, unknown>).schedule = schedule ? { ...schedule } : null;
+      }
+      await this.markHeld(found.map((row) => (row as ScheduledRow).schedule));
     });
   }
 
@@ -125,7 +134,9 @@ export class ScheduleService {
     await new ScheduleRepository(this.db).put(schedule);
     this.forgetSchedules();
     this.wake();
-    return { id, schedule: shown(schedule) };
+    const answer = shown(schedule);
+    await this.markHeld([answer]);
+    return { id, schedule: answer };
   }
 
   /** Cancels the row's pending change (a 404 when it has none). */
@@ -147,7 +158,19 @@ export class ScheduleService {
   /** The row's pending change, or null. */
   async pending(type: ContentType, id: string): Promise<RowSchedule | null> {
     const found = await new ScheduleRepository(this.db).find(type.table, id);
-    return found ? shown(found) : null;
+    if (!found) return null;
+    const answer = shown(found);
+    await this.markHeld([answer]);
+    return answer;
+  }
+
+  /** Marks the schedules whose scheduler's account is disabled as held (one look-up, only when there are some). */
+  private async markHeld(schedules: readonly (RowSchedule | null)[]): Promise<void> {
+    const names = schedules.flatMap((schedule) => (schedule?.by == null ? [] : [schedule.by]));
+    if (names.length === 0) return;
+    const held = await new ScheduleRepository(this.db).heldNames(names);
+    for (const schedule of schedules)
+      if (schedule?.by != null && held.has(schedule.by)) schedule.held = 'account_disabled';
   }
 
   /**
@@ -200,7 +223,10 @@ export class ScheduleService {
       name: schedule.scheduled_by,
       ownRowsOnly: false,
       inTransaction: async (trx) => {
-        if (!(await new ScheduleRepository(trx).claim(schedule))) throw new ScheduleGone();
+        const inWrite = new ScheduleRepository(trx);
+        const by = schedule.scheduled_by;
+        if (by !== null && (await inWrite.heldNames([by])).size > 0) throw new ScheduleHeld();
+        if (!(await inWrite.claim(schedule))) throw new ScheduleGone();
       },
     };
     try {
@@ -209,6 +235,7 @@ export class ScheduleService {
       return 'applied';
     } catch (error) {
       if (error instanceof ScheduleGone) return 'gone';
+      if (error instanceof ScheduleHeld) return 'kept';
       if (error instanceof AppError && error.status < 500 && error.code !== 'conflict') {
         // It can never be written: dropped (only this exact schedule), and said so in the log.
         await repository.claim(schedule);
