@@ -1,4 +1,15 @@
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import {
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  statSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -160,5 +171,68 @@ describe('quire export', () => {
     ]);
     expect(both.code).toBe(2);
     expect(both.problems).toContain('not both');
+  });
+});
+
+describe('quire export in a folder with symlinks planted in it', () => {
+  let folder: string;
+  let outside: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'quire-export-planted-'));
+    outside = mkdtempSync(join(tmpdir(), 'quire-export-outside-'));
+  });
+  afterAll(() => {
+    rmSync(folder, { recursive: true, force: true });
+    rmSync(outside, { recursive: true, force: true });
+  });
+
+  it('removes only regular files the last export listed inside the folder, never through a link', async () => {
+    const out = join(folder, 'listed');
+    expect((await runExport([...databaseArgs(), '--out', out])).code).toBe(0);
+    writeFileSync(join(outside, 'victim.txt'), 'keep me');
+    writeFileSync(join(outside, 'linked.txt'), 'keep me too');
+    symlinkSync(outside, join(out, 'planted'));
+    symlinkSync(join(outside, 'linked.txt'), join(out, 'linked.json'));
+    // A temporary name the export uses, made a link to a file outside.
+    symlinkSync(join(outside, 'linked.txt'), join(out, `content-types.json.${process.pid}.tmp`));
+    writeFileSync(join(out, 'content-types.json'), 'stale');
+    const index = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
+    index.files.push('planted/victim.txt', 'linked.json', '../outside.txt');
+    writeFileSync(join(out, 'index.json'), JSON.stringify(index));
+
+    const again = await runExport([...databaseArgs(), '--out', out]);
+    expect(again.problems).toBe('');
+    expect(again.code).toBe(0);
+    expect(again.said).toMatch(/ 0 removed\n$/);
+    expect(readFileSync(join(outside, 'victim.txt'), 'utf8')).toBe('keep me');
+    expect(readFileSync(join(outside, 'linked.txt'), 'utf8')).toBe('keep me too');
+    expect(lstatSync(join(out, 'linked.json')).isSymbolicLink()).toBe(true);
+    expect(JSON.parse(readFileSync(join(out, 'content-types.json'), 'utf8')).count).toBeGreaterThan(0);
+  });
+
+  it('refuses a symlinked type folder in one line, writing nothing outside', async () => {
+    const out = join(folder, 'type-link');
+    mkdirSync(out);
+    mkdirSync(join(outside, 'news-elsewhere'));
+    symlinkSync(join(outside, 'news-elsewhere'), join(out, 'news'));
+    const result = await runExport([...databaseArgs(), '--out', out, '--type', 'news']);
+    expect(result.code).toBe(1);
+    expect(result.problems).toBe(
+      `quire export: ${join(out, 'news')} is a symbolic link, which an export never writes through; remove it and export again\n`,
+    );
+    expect(readdirSync(join(outside, 'news-elsewhere'))).toEqual([]);
+  });
+
+  it('refuses a symlink where it writes a file, leaving what it names as it was', async () => {
+    const out = join(folder, 'file-link');
+    mkdirSync(out);
+    writeFileSync(join(outside, 'named.txt'), 'as it was');
+    symlinkSync(join(outside, 'named.txt'), join(out, 'news.json'));
+    const result = await runExport([...databaseArgs(), '--out', out, '--type', 'news']);
+    expect(result.code).toBe(1);
+    expect(result.problems).toBe(
+      `quire export: ${join(out, 'news.json')} is a symbolic link, which an export never writes through; remove it and export again\n`,
+    );
+    expect(readFileSync(join(outside, 'named.txt'), 'utf8')).toBe('as it was');
   });
 });

@@ -9,7 +9,9 @@ import type { Services } from '../http/services.js';
 import { mediaPathsIn } from '../media/media-references.js';
 import type { MediaStore } from '../media/media-store.js';
 import { typeScriptDeclarations } from '../types-gen/types-generator.js';
-import { ExportFolder, type WriteCounts } from './export-files.js';
+import { ExportError, ExportFolder, type WriteCounts } from './export-files.js';
+
+export { ExportError };
 
 /** The name of an export's index file, which also lists its files for the next run. */
 export const INDEX_FILE = 'index.json';
@@ -61,9 +63,6 @@ export interface ExportSummary extends WriteCounts {
   /** Media paths rows name that the store does not have (not copied). */
   missingMedia: string[];
 }
-
-/** A problem with what was asked (an unknown type): one line for the user. */
-export class ExportError extends Error {}
 
 /** A row id as a file name: ids are URL-safe already; anything else is percent-encoded. */
 function rowFileName(id: string): string {

@@ -65,7 +65,7 @@ export function mediaFileLocation(root: string, path: string): string | null {
 export class UnsafeMediaFile extends Error {}
 
 /** Opens for reading without following a symlink at the file itself, nor waiting on a FIFO. */
-const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
+export const READ_NO_FOLLOW = constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0) | (constants.O_NONBLOCK ?? 0);
 
 /** A stored file opened for reading, with what its open descriptor says of it. */
 export interface OpenedMediaFile {
