@@ -232,11 +232,16 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     token: options.token,
     backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
+    // Before the server answers, so its first request already sees every demo row.
+    beforeListen: options.demo
+      ? async (services) => {
+          const added = await addDemoContent(services.registry, services.rows);
+          console.log(
+            added > 0 ? `Added ${added} demo rows.` : 'Demo rows skipped: their starter types hold rows or are gone.',
+          );
+        }
+      : undefined,
   });
-  if (options.demo) {
-    const added = await addDemoContent(server.services.registry, server.services.rows);
-    console.log(added > 0 ? `Added ${added} demo rows.` : 'Demo rows skipped: the starter types already have rows.');
-  }
   const where = options.postgres
     ? `PostgreSQL database ${describeTarget(options.postgres)}`
     : `database ${options.dbFile}`;

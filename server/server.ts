@@ -64,6 +64,8 @@ export interface ServerOptions {
   scheduler?: SchedulerOptions;
   /** Build hooks' clock, debounce, retries and timeouts. */
   hooks?: HookOptions;
+  /** Runs once the services are ready and before the server listens (`--demo` adds its rows here). */
+  beforeListen?: (services: Services) => Promise<void>;
 }
 
 /** A running server. */
@@ -154,6 +156,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       hooks: options.hooks,
     });
     services = built.services;
+    await options.beforeListen?.(services);
     // Host is checked (and a missing one refused in the JSON error shape) by the host guard.
     server = createServer({ requireHostHeader: false }, built.listener);
     server.keepAliveTimeout = 5_000;

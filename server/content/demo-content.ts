@@ -1,3 +1,4 @@
+import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
 import type { RowService } from './row-service.js';
 
@@ -44,23 +45,27 @@ const HEADLINES = [
 
 const STATUSES = ['published', 'published', 'published', 'draft', 'archived'] as const;
 
-/** Adds a few dozen realistic sample rows to the starter types that are still empty. */
+/**
+ * Adds a few dozen realistic sample rows to the starter types News and Categories while they are
+ * empty; a site that has not got them (another starter set was chosen) gets none.
+ */
 export async function addDemoContent(registry: ContentTypeRegistry, rows: RowService): Promise<number> {
   let added = 0;
   const start = Date.UTC(2025, 0, 6, 8, 30, 0);
-  const categories = registry.requireByTable('categories');
-  const news = registry.requireByTable('news');
-  const isEmpty = async (table: typeof news) =>
+  const categories = registry.findByTable('categories');
+  const news = registry.findByTable('news');
+  const isEmpty = async (table: ContentType | undefined) =>
+    table !== undefined &&
     (await rows.list(table, { selection: { equals: [] }, page: { limit: 1, offset: 0, order: 'id', desc: false } }))
       .total === 0;
 
-  if (await isEmpty(categories)) {
+  if (categories && (await isEmpty(categories))) {
     for (const title of CATEGORIES) {
       await rows.create(categories, { title });
       added++;
     }
   }
-  if (await isEmpty(news)) {
+  if (news && (await isEmpty(news))) {
     for (const [index, title] of HEADLINES.entries()) {
       const publishedAt = new Date(start + index * 9.5 * 86_400_000);
       await rows.create(news, {
