@@ -194,6 +194,9 @@ function checkSite(out: string, language: Language): void {
   expect(recipe).toContain(`<time datetime="2026-03-14">${language.cooked}</time>`);
   expect(recipe).toContain(language.servings);
   expect(recipe).toContain('<a href="/ingredients/rye-flour/">Rye flour</a>');
+  // A select shows its option's text; long text is escaped, a blank line starting a paragraph.
+  expect(recipe).toMatch(/<dt>Difficulty<\/dt>\s*<dd>Easy going<\/dd>/);
+  expect(recipe).toMatch(/<p[^>]*>Crusty &lt;b&gt;and&lt;\/b&gt; sour\.<\/p>\s*<p[^>]*>Takes two days\.<\/p>/);
   const photo = imgTag(recipe, media.photo);
   expect(photo).toContain('width="40"');
   expect(photo).toContain('height="30"');
@@ -274,6 +277,14 @@ beforeAll(async () => {
           { id: 'published', text: 'Published' },
         ],
       },
+      {
+        name: 'difficulty',
+        label: 'Difficulty',
+        type: 'select',
+        required: false,
+        options: [{ id: 'easy', text: 'Easy going' }],
+      },
+      { name: 'summary', label: 'Summary', type: 'textarea', required: false },
       { name: 'servings', label: 'Servings', type: 'number', required: false },
       { name: 'cooked_on', label: 'Cooked on', type: 'date', required: false },
       { name: 'tags', label: 'Tags', type: 'tags', required: false },
@@ -287,6 +298,8 @@ beforeAll(async () => {
   await create('/cms/recipes', {
     title: published.recipe,
     status: 'published',
+    difficulty: 'easy',
+    summary: 'Crusty <b>and</b> sour.\n\nTakes two days.',
     servings: 1200.5,
     cooked_on: '2026-03-14',
     tags: ['bread', 'slow'],
