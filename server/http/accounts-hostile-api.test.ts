@@ -113,6 +113,36 @@ describe('no accounts: the single user notices nothing', () => {
     expect((await request(server, 'GET', '/cms/news')).response.status).toBe(401);
   });
 
+  it('with a run token, first run needs it; /auth/me tells a caller without it nothing of first run', async () => {
+    const token = 'a-run-token-of-some-length';
+    const server = await start({ token });
+    const bearer = { authorization: `Bearer ${token}` };
+    const stranger = await request(server, 'GET', '/auth/me');
+    expect(stranger.body).toMatchObject({ signed_in: false, first_run: false });
+    const strangers: Record<string, string>[] = [{}, { authorization: 'Bearer not-the-run-token-at-all' }];
+    for (const headers of strangers) {
+      const claimed = await request(server, 'POST', '/auth/first-run', {
+        json: { name: 'eve', password: TEAM_PASSWORD },
+        headers,
+      });
+      expect(claimed.response.status, claimed.text).toBe(401);
+      expect(claimed.body.error.code).toBe('unauthorized');
+      expect(sessionCookie(claimed.response)).toBeNull();
+    }
+    expect(await new AccountRepository(server.database.db).anyAccount()).toBe(false);
+    // The one who started the server, with its token, is offered first run and can take it.
+    expect((await request(server, 'GET', '/auth/me', { headers: bearer })).body).toMatchObject({
+      via: 'token',
+      first_run: true,
+    });
+    const first = await request(server, 'POST', '/auth/first-run', {
+      json: { name: 'ada', password: TEAM_PASSWORD },
+      headers: bearer,
+    });
+    expect(first.response.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({ signed_in: true, via: 'session', name: 'ada', role: 'admin' });
+  });
+
   it('notices an account added by another process (the CLI) within a second', async () => {
     const server = await start();
     expect((await request(server, 'GET', '/cms/news')).response.status).toBe(200);

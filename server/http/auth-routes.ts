@@ -16,6 +16,8 @@ export interface AuthRoutesOptions {
   limiter: SignInLimiter;
   /** Whether the server listens on loopback only (first run is offered only then). */
   loopbackOnly: boolean;
+  /** Whether the run has a token (`--token`, QUIRE_TOKEN): then first run needs it too. */
+  runToken: boolean;
 }
 
 /** Whether a request comes from this machine. */
@@ -56,6 +58,9 @@ export function authRoutes(options: AuthRoutesOptions): Router {
   const { accounts, limiter } = options;
   const router = Router();
 
+  // First run makes an admin: on a server with a run token only its holder (an admin credential) may.
+  const mayRunFirst = (req: IncomingMessage, principal: Principal | null) =>
+    options.loopbackOnly && fromLoopback(req) && (!options.runToken || principal?.role === 'admin');
   const me = async (req: IncomingMessage, principal: Principal | null): Promise<AuthMeResponse> => {
     const exist = await accounts.accountsExist();
     return {
@@ -66,7 +71,7 @@ export function authRoutes(options: AuthRoutesOptions): Router {
       content_types: principal?.types ?? null,
       can: abilitiesOf(principal?.role ?? null),
       accounts_exist: exist,
-      first_run: !exist && options.loopbackOnly && fromLoopback(req),
+      first_run: !exist && mayRunFirst(req, principal),
     };
   };
   const signedIn = async (req: Request, res: Response, session: SignedIn, status: number) => {
@@ -118,6 +123,13 @@ export function authRoutes(options: AuthRoutesOptions): Router {
         throw new AppError(
           'forbidden',
           'The first account can be made here only on a server that listens on this machine alone; run quire user add NAME --role admin',
+        );
+      }
+      if (!mayRunFirst(req, principalOf(req))) {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="Quire"');
+        throw new AppError(
+          'unauthorized',
+          'This server was started with an API token (--token or QUIRE_TOKEN): send it as Authorization: Bearer <token> to make the first account',
         );
       }
       const { name, password } = bodyMembers(req.body, ['name', 'password']);

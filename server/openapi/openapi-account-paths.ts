@@ -148,12 +148,14 @@ export function accountPaths(responses: Responses): Record<string, JsonSchema> {
       post: {
         tags: auth,
         operationId: 'firstRun',
-        summary: 'Create the first admin account (only with no accounts, on a loopback-only server)',
+        summary:
+          'Create the first admin account (only with no accounts, on a loopback-only server; with a run token, only by its holder)',
         security: [],
         requestBody: body('SignInRequest'),
         responses: responses(201, 'The first admin, signed in', me, [
           'bad_request',
           'validation_failed',
+          'unauthorized',
           'forbidden',
           'conflict',
           ...ALWAYS,
