@@ -47,7 +47,7 @@ function desktopConfig(appRoot: string): DesktopConfig & { problems: string[] } 
     editorName: osUserName(),
     editorDir: join(appRoot, 'dist', 'renderer'),
     nativeBinding: nativeBindingFor(app.isPackaged, appRoot, process.resourcesPath),
-    apiDocsUrl: apiDocumentationUrl(readHomepage(appRoot), join(appRoot, 'README.md')),
+    apiDocsUrl: apiDocumentationUrl(readHomepage(appRoot), join(appRoot, 'docs', 'api.md')),
   };
 }
 

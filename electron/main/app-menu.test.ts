@@ -131,10 +131,10 @@ describe('API documentation address', () => {
     );
   });
 
-  it('is the README shipped with the app when there is no web homepage', () => {
-    expect(apiDocumentationUrl(undefined, '/opt/Quire/resources/app/README.md')).toBe(
-      'file:///opt/Quire/resources/app/README.md#api',
+  it('is the API page shipped with the app when there is no web homepage', () => {
+    expect(apiDocumentationUrl(undefined, '/opt/Quire/resources/app/docs/api.md')).toBe(
+      'file:///opt/Quire/resources/app/docs/api.md',
     );
-    expect(apiDocumentationUrl('javascript:alert(1)', '/app/README.md')).toBe('file:///app/README.md#api');
+    expect(apiDocumentationUrl('javascript:alert(1)', '/app/docs/api.md')).toBe('file:///app/docs/api.md');
   });
 });

@@ -22,20 +22,21 @@ export interface MenuState {
   databaseFile: string | null;
 }
 
-/** The README section the Help menu opens. */
+/** The README section the Help menu opens on the project's homepage. */
 export const API_DOCS_ANCHOR = 'api';
 
 /**
- * The address of the README's API section: on the project's homepage (package.json `homepage`)
- * when it has one, otherwise the README file shipped with the app.
+ * The address of the API reference: the README's API section on the project's homepage
+ * (package.json `homepage`) when it has one, otherwise the API page shipped with the app
+ * (docs/api.md), which needs no network.
  */
-export function apiDocumentationUrl(homepage: unknown, readmeFile: string): string {
+export function apiDocumentationUrl(homepage: unknown, apiPageFile: string): string {
   if (typeof homepage === 'string' && /^https?:\/\//.test(homepage)) {
     const url = new URL(homepage);
     url.hash = API_DOCS_ANCHOR;
     return url.href;
   }
-  return `${pathToFileURL(readmeFile).href}#${API_DOCS_ANCHOR}`;
+  return pathToFileURL(apiPageFile).href;
 }
 
 function fileMenu(state: MenuState, actions: MenuActions): MenuItemConstructorOptions {

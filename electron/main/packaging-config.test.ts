@@ -49,6 +49,13 @@ describe('electron-builder configuration', () => {
     expect(filters).toContain('!dist/electron/launcher/**');
   });
 
+  it('packs the README and every docs page it links to, for the Help menu offline', () => {
+    const filters: string[] = config.files[0].filter;
+    expect(filters).toContain('README.md');
+    expect(filters).toContain('docs/*.md');
+    expect(readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md'))).toContain('api.md');
+  });
+
   it('finds every icon it names in resources/, at the sizes installers need', () => {
     expect(pngSize(join(root, 'resources', 'icon.png'))).toEqual({ width: 1024, height: 1024 });
     for (const size of [16, 32, 48, 64, 128, 256, 512]) {
