@@ -88,7 +88,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
   const uploadLimit = Number(values['upload-limit'] ?? DEFAULT_UPLOAD_LIMIT);
   if (!Number.isInteger(uploadLimit) || uploadLimit < 1024)
     throw new UsageError('--upload-limit must be a whole number of bytes, at least 1024');
-  const database = parseDatabaseFlags(values, fromEnv);
+  const database = parseDatabaseFlags(values, env);
   if (values['backup-dir'] !== undefined && !database.postgres) {
     throw new UsageError('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
   }
@@ -122,12 +122,9 @@ function wholeNumberFlag(flag: string, raw: string | undefined): number | null {
 }
 
 /** `--db FILE` or `--database URL` (see database-choice.ts), as a usage error when they conflict. */
-function parseDatabaseFlags(
-  values: DatabaseFlags,
-  fromEnv: (name: string) => string | undefined,
-): Pick<ServeOptions, 'dbFile' | 'postgres'> {
+function parseDatabaseFlags(values: DatabaseFlags, env: NodeJS.ProcessEnv): Pick<ServeOptions, 'dbFile' | 'postgres'> {
   try {
-    return chooseDatabase(values, { QUIRE_DB: fromEnv('QUIRE_DB'), QUIRE_DATABASE_URL: fromEnv('QUIRE_DATABASE_URL') });
+    return chooseDatabase(values, env);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

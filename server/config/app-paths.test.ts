@@ -12,6 +12,15 @@ describe('the default database file', () => {
   it('is in Application Support on macOS', () => {
     expect(userDataDir('darwin', {}, '/Users/ann')).toBe(join('/Users/ann', 'Library', 'Application Support', 'Quire'));
   });
+  it('is where QUIRE_USER_DATA_DIR says, on every OS, as the desktop app moves its folder', () => {
+    for (const platform of ['linux', 'darwin', 'win32'] as const) {
+      expect(defaultDatabaseFile(platform, { QUIRE_USER_DATA_DIR: '/srv/quire' }, '/home/ann')).toBe(
+        join('/srv/quire', 'content.sqlite'),
+      );
+    }
+    expect(userDataDir('linux', { QUIRE_USER_DATA_DIR: 'profile' }, '/home/ann')).toBe(join(process.cwd(), 'profile'));
+    expect(userDataDir('linux', { QUIRE_USER_DATA_DIR: ' ' }, '/home/ann')).toBe(join('/home/ann', '.config', 'Quire'));
+  });
   it('is in APPDATA on Windows', () => {
     expect(userDataDir('win32', { APPDATA: 'C:\\Users\\ann\\AppData\\Roaming' }, 'C:\\Users\\ann')).toBe(
       join('C:\\Users\\ann\\AppData\\Roaming', 'Quire'),

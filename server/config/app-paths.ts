@@ -7,15 +7,22 @@ export const APP_FOLDER_NAME = 'Quire';
 /** File name of the database in the user-data folder. */
 export const DATABASE_FILE_NAME = 'content.sqlite';
 
+/** The variable that moves the user-data folder (a portable setup, a test's own folder). */
+export const USER_DATA_DIR_ENV = 'QUIRE_USER_DATA_DIR';
+
 /**
- * The OS's per-user app-data folder for Quire, the same one Electron's `app.getPath('userData')`
- * returns, so the desktop app and `npm run serve` open the same database by default.
+ * Quire's per-user app-data folder: `QUIRE_USER_DATA_DIR` when set (relative to the working
+ * folder), else the OS's folder for the app, the one Electron's `app.getPath('userData')` returns.
+ * The desktop app moves its folder by the same variable, so it, `npm start`, `npm run serve` and
+ * every `quire` command open the same database by default.
  */
 export function userDataDir(
   platform: NodeJS.Platform = process.platform,
   env: NodeJS.ProcessEnv = process.env,
   home: string = homedir(),
 ): string {
+  const chosen = env[USER_DATA_DIR_ENV]?.trim();
+  if (chosen) return resolve(chosen);
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), APP_FOLDER_NAME);
   if (platform === 'darwin') return join(home, 'Library', 'Application Support', APP_FOLDER_NAME);
   return join(env.XDG_CONFIG_HOME || join(home, '.config'), APP_FOLDER_NAME);

@@ -25,7 +25,8 @@ export class DatabaseChoiceError extends Error {}
 
 /**
  * A flag overrides the variables, whichever engine each names. Naming both engines at one level is
- * a mistake, not a choice to guess at. An exported but empty variable means "not set".
+ * a mistake, not a choice to guess at. An exported but empty variable means "not set". Without
+ * either, the SQLite file in the user-data folder (`QUIRE_USER_DATA_DIR` honoured, see app-paths.ts).
  */
 export function chooseDatabase(flags: DatabaseFlags, env: NodeJS.ProcessEnv = process.env): DatabaseChoice {
   const fromEnv = (name: string): string | undefined => env[name] || undefined;
@@ -43,7 +44,7 @@ export function chooseDatabase(flags: DatabaseFlags, env: NodeJS.ProcessEnv = pr
       );
     }
   }
-  const dbFile = resolve(file ?? defaultDatabaseFile());
+  const dbFile = resolve(file ?? defaultDatabaseFile(process.platform, env));
   if (url === undefined) return { dbFile, postgres: null };
   try {
     return { dbFile, postgres: parsePostgresUrl(url) };
