@@ -334,6 +334,17 @@ export interface AccountListResponse {
   accounts: AccountSummary[];
 }
 
+/**
+ * `POST /api/accounts`'s answer: the new account and, when content rows already name it as their
+ * author, how many and a sentence saying so. Those rows were made before accounts existed or with
+ * the run token, under the editor name (`--editor`, QUIRE_EDITOR, else the computer's user name):
+ * an account of that name counts them as its own (an author may change them).
+ */
+export interface AccountCreatedResponse extends AccountSummary {
+  inherited_rows?: number;
+  notice?: string;
+}
+
 /** `POST /api/accounts` */
 export interface CreateAccountRequest {
   name: string;

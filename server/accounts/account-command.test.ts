@@ -1,8 +1,9 @@
 import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from '../test-support/api-scenario.js';
+import { ResponseChecker } from '../test-support/openapi-responses.js';
 import { newsBody } from '../test-support/seed.js';
-import { TEAM_PASSWORD } from '../test-support/team-fixture.js';
+import { signIn, TEAM_PASSWORD } from '../test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { accountCommand } from './account-command.js';
 
@@ -54,6 +55,55 @@ describe('quire user and quire token, while the server runs', () => {
     expect(changed.out).toBe('Changed the password of ada; their sessions were ended.\n');
     const old = await request(server, 'POST', '/auth/sign-in', { json: { name: 'ada', password: TEAM_PASSWORD } });
     expect(old.response.status).toBe(401);
+  });
+
+  it('says so when an account is named like the editor name, whose rows made before accounts become its own', async () => {
+    // The test server's editor name is `tester`: rows made before accounts name it as author.
+    server = await startTestServer();
+    const made: string[] = [];
+    for (const title of ['Before accounts', 'Also before']) {
+      const { response, body } = await request(server, 'POST', '/cms/news', { json: newsBody({ title }) });
+      expect(response.status).toBe(201);
+      made.push(body.id);
+    }
+    const added = await quire(server, 'user', ['add', 'tester', '--role', 'author'], `${TEAM_PASSWORD}\n`);
+    expect(added).toMatchObject({ code: 0, err: '' });
+    expect(added.out).toBe(
+      "Added tester (author). 2 rows already name tester as author (made under the editor name before accounts existed, or with the run token): they are tester's own now.\n",
+    );
+    // No such rows, no such sentence.
+    expect((await quire(server, 'user', ['add', 'ada', '--role', 'admin'], `${TEAM_PASSWORD}\n`)).out).toBe(
+      'Added ada (admin).\n',
+    );
+    // What it says is so: the author may change those rows as their own.
+    const tester = await signIn(server, 'tester');
+    const changed = await request(server, 'PUT', `/cms/news/${made[0]}`, { headers: tester, json: { title: 'Mine' } });
+    expect(changed.response.status, changed.text).toBe(200);
+  });
+
+  it('says so in the API answer too, which names how many rows', async () => {
+    server = await startTestServer();
+    const made = await request(server, 'POST', '/cms/news', { json: newsBody({ title: 'Before accounts' }) });
+    expect(made.response.status).toBe(201);
+    expect((await quire(server, 'user', ['add', 'ada', '--role', 'admin'], `${TEAM_PASSWORD}\n`)).code).toBe(0);
+    const admin = await signIn(server, 'ada');
+    const add = (name: string) =>
+      request(server as TestServer, 'POST', '/accounts', {
+        headers: admin,
+        json: { name, role: 'editor', password: TEAM_PASSWORD },
+      });
+    const tester = await add('tester');
+    expect(tester.response.status, tester.text).toBe(201);
+    expect(tester.body).toMatchObject({ name: 'tester', role: 'editor', inherited_rows: 1 });
+    expect(tester.body.notice).toBe(
+      "1 row already names tester as author (made under the editor name before accounts existed, or with the run token): they are tester's own now",
+    );
+    const document = (await request(server, 'GET', '/openapi.json', { headers: admin })).body;
+    expect(new ResponseChecker(document).problems('POST', '/accounts', 201, tester.body)).toEqual([]);
+    const other = await add('edna');
+    expect(other.response.status, other.text).toBe(201);
+    expect(other.body).not.toHaveProperty('inherited_rows');
+    expect(other.body).not.toHaveProperty('notice');
   });
 
   it('makes a token (printed once, alone on its line), lists and revokes it', async () => {

@@ -138,7 +138,8 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
         password: await password(name),
         content_types: parsed.values.types,
       });
-      return [`Added ${account.name} (${describe(account.role, account.content_types)}).`];
+      const added = `Added ${account.name} (${describe(account.role, account.content_types)}).`;
+      return [account.notice === undefined ? added : `${added} ${account.notice}.`];
     };
   }
   if (sub === 'list') {

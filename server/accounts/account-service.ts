@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { isRole, nameProblem } from '../../common/access-rules.js';
-import type { AccountSummary, Role } from '../../common/api-contract.js';
+import type { AccountCreatedResponse, AccountSummary, Role } from '../../common/api-contract.js';
 import type { AccountRepository, AccountRow } from '../db/account-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { checkName, checkPassword, checkRole, checkTypeLimit } from './account-input.js';
@@ -97,8 +97,11 @@ export class AccountService {
     return summaryOf(await this.require(name));
   }
 
-  /** Adds an account; a taken name is a 409. */
-  async add(input: NewAccount): Promise<AccountSummary> {
+  /**
+   * Adds an account; a taken name is a 409. Rows that already name it as their author (made under
+   * the editor name) become its own, which the answer says rather than leaving it to be found out.
+   */
+  async add(input: NewAccount): Promise<AccountCreatedResponse> {
     const row = await this.newRow(input);
     if (await this.repository.findAccount(row.name)) throw taken(row.name);
     // created_by holds either kind of name: a person must not take over a token's rows (or the reverse).
@@ -113,7 +116,9 @@ export class AccountService {
       throw error;
     }
     this.accountsKnown = true;
-    return summaryOf(row);
+    const inherited = await this.repository.rowsAuthoredBy(row.name);
+    if (inherited === 0) return summaryOf(row);
+    return { ...summaryOf(row), inherited_rows: inherited, notice: inheritedNotice(row.name, inherited) };
   }
 
   /** The first admin, only while no account exists (a 409 afterwards). */
@@ -265,4 +270,10 @@ function summaryOf(row: AccountRow): AccountSummary {
 
 function taken(name: string): AppError {
   return new AppError('conflict', `An account named ${JSON.stringify(name)} already exists`);
+}
+
+/** The sentence saying that rows made under the editor name are now this account's own. */
+function inheritedNotice(name: string, rows: number): string {
+  const some = rows === 1 ? '1 row already names' : `${rows} rows already name`;
+  return `${some} ${name} as author (made under the editor name before accounts existed, or with the run token): they are ${name}'s own now`;
 }

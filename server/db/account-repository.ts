@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
-import type { QuireDatabase } from './schema.js';
+import { type QuireDatabase, REGISTRY_TABLE } from './schema.js';
 
 /** Accounts: one per person who signs in. */
 export const ACCOUNTS_TABLE = 'quire_accounts';
@@ -101,6 +101,23 @@ export class AccountRepository {
 
   async findAccount(name: string): Promise<AccountRow | undefined> {
     return this.db.selectFrom(ACCOUNTS_TABLE).selectAll().where('name', '=', name).executeTakeFirst();
+  }
+
+  /**
+   * How many content rows, in every content type, name `name` as their author: rows made under the
+   * editor name (before accounts existed, or with the run token) that an account of that name owns.
+   */
+  async rowsAuthoredBy(name: string): Promise<number> {
+    const types = await sql<{ table_name: string }>`select table_name from ${sql.table(REGISTRY_TABLE)}`.execute(
+      this.db,
+    );
+    let total = 0;
+    for (const { table_name } of types.rows) {
+      const { rows } = await sql<{ n: number | string }>`select count(*) as n from ${sql.table(table_name)}
+        where created_by = ${name}`.execute(this.db);
+      total += Number(rows[0]?.n ?? 0);
+    }
+    return total;
   }
 
   async insertAccount(row: AccountRow): Promise<void> {

@@ -1,5 +1,6 @@
 import { Router } from 'express';
 import type {
+  AccountCreatedResponse,
   AccountListResponse,
   AccountSummary,
   CreateTokenResponse,
@@ -27,7 +28,7 @@ export function accountRoutes(accounts: AccountService, tokens: TokenService): R
     })
     .post(async (req, res) => {
       const input = bodyMembers(req.body, ['name', 'role', 'password', 'content_types']);
-      const body: AccountSummary = await accounts.add({
+      const body: AccountCreatedResponse = await accounts.add({
         name: input.name,
         role: input.role,
         password: input.password,

@@ -34,6 +34,15 @@ export function accountSchemas(): Record<string, JsonSchema> {
     'manage_types',
     'manage_accounts',
   ];
+  const accountProperties = {
+    name: string,
+    role,
+    content_types: typeLimit,
+    disabled: { type: 'boolean' },
+    created_at: string,
+    updated_at: string,
+  };
+  const accountRequired = ['name', 'role', 'content_types', 'disabled', 'created_at', 'updated_at'];
   const tokenSummary = {
     name: string,
     role,
@@ -58,16 +67,18 @@ export function accountSchemas(): Record<string, JsonSchema> {
       ['signed_in', 'via', 'name', 'role', 'content_types', 'can', 'accounts_exist', 'first_run'],
     ),
     SignInRequest: object({ name: string, password: string }, ['name', 'password']),
-    AccountSummary: object(
+    AccountSummary: object(accountProperties, accountRequired),
+    AccountCreatedResponse: object(
       {
-        name: string,
-        role,
-        content_types: typeLimit,
-        disabled: { type: 'boolean' },
-        created_at: string,
-        updated_at: string,
+        ...accountProperties,
+        inherited_rows: {
+          type: 'integer',
+          minimum: 1,
+          description: 'Rows that already name this account as author (made under the editor name): its own now',
+        },
+        notice: { type: 'string', description: 'A sentence saying so, present with inherited_rows' },
       },
-      ['name', 'role', 'content_types', 'disabled', 'created_at', 'updated_at'],
+      accountRequired,
     ),
     AccountListResponse: object({ accounts: { type: 'array', items: ref('AccountSummary') } }, ['accounts']),
     CreateAccountRequest: object({ name: string, role, password: string, content_types: typeLimit }, [
@@ -174,7 +185,7 @@ export function accountPaths(responses: Responses): Record<string, JsonSchema> {
         operationId: 'createAccount',
         summary: 'Add an account',
         requestBody: body('CreateAccountRequest'),
-        responses: responses(201, 'The new account', ref('AccountSummary'), [
+        responses: responses(201, 'The new account', ref('AccountCreatedResponse'), [
           ...adminErrors,
           'validation_failed',
           'conflict',
