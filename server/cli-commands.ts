@@ -1,39 +1,40 @@
+import { readFileSync } from 'node:fs';
 import { userInfo } from 'node:os';
-import { resolve } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { accountCommand, TOKEN_USAGE, USER_USAGE } from './accounts/account-command.js';
+import { accountCommand } from './accounts/account-command.js';
+import { checkFlags, commandHelp, didYouMean, overviewHelp } from './cli/command-help.js';
+import { quireCommands } from './cli/command-list.js';
 import { chooseDatabase, type DatabaseFlags } from './config/database-choice.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
-import { builtEditorDir } from './config/package-root.js';
+import { builtEditorDir, packageRoot } from './config/package-root.js';
 import { addDemoContent } from './content/demo-content.js';
-import { BACKUP_USAGE, backupCommand } from './copy/backup-command.js';
-import { COPY_USAGE, copyCommand } from './copy/copy-command.js';
+import { backupCommand } from './copy/backup-command.js';
+import { copyCommand } from './copy/copy-command.js';
 import { postgresBackupPlace } from './copy/postgres-backup.js';
 import { PostgresConnectionError } from './db/postgres-errors.js';
 import { describeTarget, type PostgresTarget, redactPostgresUrl } from './db/postgres-url.js';
-import { EXPORT_USAGE, exportCommand } from './export/export-command.js';
+import { exportCommand } from './export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
 import { normalizeOrigin } from './http/origin-guard.js';
 import { checkToken } from './http/token-auth.js';
-import { IMPORT_USAGE, importCommand } from './import/import-command.js';
-import { MEDIA_USAGE, mediaCommand } from './media/media-prune-command.js';
+import { importCommand } from './import/import-command.js';
+import { mediaCommand } from './media/media-prune-command.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
 import { serverEntryScript } from './process/server-entry.js';
 import { isSupervisedServer, superviseServer, watchSupervisor } from './process/server-supervisor.js';
 import { DEFAULT_TRASH_DAYS } from './revisions/revision-service.js';
 import { type RunningServer, startServer } from './server.js';
-import { TYPES_USAGE, typesCommand } from './types-gen/types-command.js';
+import { typesCommand } from './types-gen/types-command.js';
 
 export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 
 // The `quire` command's commands; its entry point is cli.ts, which loads this module only when a
 // command runs here (not in the supervisor of `quire serve`).
 
-const USAGE =
-  'Usage: quire serve [--db FILE | --database postgres://...] [--port N] [--host H] [--editor NAME] [--demo] [--body-limit BYTES] [--upload-limit BYTES] [--no-backups]' +
-  ' [--backup-dir DIR] [--allow-host NAME]... [--cors-origin URL]... [--token TOKEN] [--keep-revisions N] [--trash-days N]' +
-  ` | ${BACKUP_USAGE} | ${IMPORT_USAGE} | ${MEDIA_USAGE} | ${COPY_USAGE} | ${USER_USAGE} | ${TOKEN_USAGE} | ${EXPORT_USAGE} | ${TYPES_USAGE}`;
+/** Said after a mistake in `quire serve`'s options. */
+const SERVE_USAGE = 'Usage: quire serve [options] (quire help serve lists them)';
 
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
@@ -73,7 +74,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
   try {
     parsed = parse(args);
   } catch (error) {
-    throw new UsageError(`${(error as Error).message}. ${USAGE}`);
+    throw new UsageError(`${(error as Error).message}. ${SERVE_USAGE}`);
   }
   const { values } = parsed;
   // An exported but empty variable means "not set", as in most shells' tooling.
@@ -160,29 +161,27 @@ function parseSecurityFlags(
   return { allowedHosts, corsOrigins, token };
 }
 
+/** The options `quire serve` takes. */
+export const SERVE_OPTIONS = {
+  db: { type: 'string' },
+  database: { type: 'string' },
+  port: { type: 'string' },
+  host: { type: 'string' },
+  editor: { type: 'string' },
+  demo: { type: 'boolean' },
+  'no-backups': { type: 'boolean' },
+  'backup-dir': { type: 'string' },
+  'body-limit': { type: 'string' },
+  'upload-limit': { type: 'string' },
+  'allow-host': { type: 'string', multiple: true },
+  'cors-origin': { type: 'string', multiple: true },
+  token: { type: 'string' },
+  'keep-revisions': { type: 'string' },
+  'trash-days': { type: 'string' },
+} as const;
+
 function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: false,
-    options: {
-      db: { type: 'string' },
-      database: { type: 'string' },
-      port: { type: 'string' },
-      host: { type: 'string' },
-      editor: { type: 'string' },
-      demo: { type: 'boolean' },
-      'no-backups': { type: 'boolean' },
-      'backup-dir': { type: 'string' },
-      'body-limit': { type: 'string' },
-      'upload-limit': { type: 'string' },
-      'allow-host': { type: 'string', multiple: true },
-      'cors-origin': { type: 'string', multiple: true },
-      token: { type: 'string' },
-      'keep-revisions': { type: 'string' },
-      'trash-days': { type: 'string' },
-    },
-  });
+  return parseArgs({ args, strict: true, allowPositionals: false, options: SERVE_OPTIONS });
 }
 
 function osUserName(): string {
@@ -275,12 +274,58 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
   return server;
 }
 
+/** Quire's version, as its package.json says. */
+export function quireVersion(): string {
+  return (JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+}
+
+/**
+ * `quire help [COMMAND]`, `quire --help` and `quire --version` (or `-v`): printed, and the exit code
+ * (0, or 2 for help on a command that does not exist); null for any other command line.
+ */
+function answerHelp(argv: string[]): number | null {
+  const [first, second] = argv;
+  if (first === '--version' || first === '-v' || first === 'version') {
+    console.log(quireVersion());
+    return 0;
+  }
+  if (first !== 'help' && first !== '--help' && first !== '-h') return null;
+  const commands = quireCommands(SERVE_OPTIONS);
+  if (second === undefined) {
+    console.log(overviewHelp(commands, quireVersion()));
+    return 0;
+  }
+  const entry = commands.find((candidate) => candidate.name === second);
+  if (entry) {
+    console.log(commandHelp(entry));
+    return 0;
+  }
+  const names = commands.map((candidate) => candidate.name);
+  console.error(`quire help: no command ${JSON.stringify(second)}${didYouMean(second, names)} (quire help lists them)`);
+  return 2;
+}
+
 /** Entry point: `quire [serve] [options]`. */
 export async function main(argv: string[]): Promise<number> {
   const [command, ...rest] = argv[0]?.startsWith('-') || argv.length === 0 ? ['serve', ...argv] : argv;
-  if (command === 'help' || command === '--help') {
-    console.log(USAGE);
+  const answered = answerHelp(argv);
+  if (answered !== null) return answered;
+  const entry = quireCommands(SERVE_OPTIONS).find((candidate) => candidate.name === command);
+  if (!entry) {
+    const names = quireCommands(SERVE_OPTIONS).map((candidate) => candidate.name);
+    console.error(
+      `quire: unknown command ${JSON.stringify(command)}${didYouMean(command, names)} (quire help lists the commands)`,
+    );
+    return 2;
+  }
+  const flags = checkFlags(entry, rest);
+  if (flags.kind === 'help') {
+    console.log(commandHelp(entry));
     return 0;
+  }
+  if (flags.kind === 'unknown') {
+    console.error(`quire ${command}: ${flags.message}`);
+    return 2;
   }
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest);
   if (command === 'import') return importCommand(rest);
@@ -289,10 +334,6 @@ export async function main(argv: string[]): Promise<number> {
   if (command === 'user' || command === 'token') return accountCommand(command, rest);
   if (command === 'export') return exportCommand(rest);
   if (command === 'types') return typesCommand(rest);
-  if (command !== 'serve') {
-    console.error(`quire: unknown command ${JSON.stringify(command)}. ${USAGE}`);
-    return 2;
-  }
   let options: ServeOptions;
   try {
     options = parseServeArgs(rest);

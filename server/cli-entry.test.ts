@@ -33,11 +33,18 @@ describe('the quire entry point', () => {
     expect(isServeCommand(['help'])).toBe(false);
   });
 
+  it('answers --help and --version without a server process, for serve too', () => {
+    for (const flag of ['--help', '-h', '--version', '-v']) {
+      expect(isServeCommand([flag]), flag).toBe(false);
+      expect(isServeCommand(['serve', '--port', '0', flag]), flag).toBe(false);
+    }
+  });
+
   it("loads only Node's modules and the supervisor, which loads only Node's", () => {
     // The supervisor of `quire serve` runs this module alone: a server module imported here would
     // load the whole server (hundreds of modules) in the supervisor before the server's own start.
     expect(staticImports('cli.ts')).toEqual([
-      'node:path',
+      'node:fs',
       'node:url',
       './process/server-entry.js',
       './process/server-supervisor.js',

@@ -12,13 +12,20 @@
  * run from it, with its code cache, as the server does: one file instead of those modules (`quire
  * types` on a 100k-row file 0.63-1.07 s -> 0.33-0.49 s, measured on a slow day).
  */
-import { resolve } from 'node:path';
+import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
 import { serverEntryScript } from './process/server-entry.js';
 import { isSupervisedServer, superviseServer } from './process/server-supervisor.js';
 
-/** Whether these arguments (after `quire`) run the server: `serve`, or options alone, or nothing (as `main`). */
+/** The flags that ask for help or the version instead of running a command (cli-commands.ts answers them). */
+const ANSWERED_FLAGS = new Set(['--help', '-h', '--version', '-v']);
+
+/**
+ * Whether these arguments (after `quire`) run the server: `serve`, or options alone, or nothing (as
+ * `main`), unless they ask for help or the version, which need no server process.
+ */
 export function isServeCommand(argv: readonly string[]): boolean {
+  if (argv.some((arg) => ANSWERED_FLAGS.has(arg))) return false;
   return argv.length === 0 || argv[0] === 'serve' || argv[0].startsWith('-');
 }
 
@@ -71,5 +78,15 @@ export function runCommandLine(argv: string[], inBundle = false): void {
   });
 }
 
-const invokedDirectly = process.argv[1] && import.meta.url === new URL(`file://${resolve(process.argv[1])}`).href;
-if (invokedDirectly) runCommandLine(process.argv.slice(2));
+/** Whether Node runs `script` (a path as given, maybe a link such as npm's bin links) as this module. */
+export function isThisModule(script: string | undefined, moduleUrl: string = import.meta.url): boolean {
+  if (!script) return false;
+  try {
+    // Node loads a linked script from its real path, so import.meta.url names the target.
+    return pathToFileURL(realpathSync(script)).href === moduleUrl;
+  } catch {
+    return false;
+  }
+}
+
+if (isThisModule(process.argv[1])) runCommandLine(process.argv.slice(2));

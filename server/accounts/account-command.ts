@@ -32,19 +32,17 @@ const STDIO: AccountStreams = { input: process.stdin, out: process.stdout, err: 
 /** A usage mistake (exit code 2). */
 class UsageMistake extends Error {}
 
+/** The options `quire user` and `quire token` take (`--expires` is a token's). */
+export const ACCOUNT_OPTIONS = {
+  db: { type: 'string' },
+  database: { type: 'string' },
+  role: { type: 'string' },
+  types: { type: 'string' },
+  expires: { type: 'string' },
+} as const;
+
 function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      db: { type: 'string' },
-      database: { type: 'string' },
-      role: { type: 'string' },
-      types: { type: 'string' },
-      expires: { type: 'string' },
-    },
-  });
+  return parseArgs({ args, strict: true, allowPositionals: true, options: ACCOUNT_OPTIONS });
 }
 
 type Parsed = ReturnType<typeof parse>;

@@ -89,16 +89,14 @@ export async function backupCommand(command: 'backup' | 'restore', args: string[
   }
 }
 
+/** The options `quire backup` and `quire restore` take (`--force` is restore's). */
+export const BACKUP_OPTIONS = {
+  db: { type: 'string' },
+  database: { type: 'string' },
+  'backup-dir': { type: 'string' },
+  force: { type: 'boolean' },
+} as const;
+
 function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      db: { type: 'string' },
-      database: { type: 'string' },
-      'backup-dir': { type: 'string' },
-      force: { type: 'boolean' },
-    },
-  });
+  return parseArgs({ args, strict: true, allowPositionals: true, options: BACKUP_OPTIONS });
 }

@@ -19,6 +19,9 @@ export interface CopyStreams {
   err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
+/** The options `quire copy` takes. */
+export const COPY_OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' } } as const;
+
 /** One side of a copy: a SQLite file or a PostgreSQL URL. */
 type Side = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
 
@@ -53,7 +56,7 @@ export async function copyCommand(
       args,
       strict: true,
       allowPositionals: true,
-      options: { from: { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' } },
+      options: COPY_OPTIONS,
     });
     if (positionals.length > 0) throw new Error('copy takes no positional arguments');
     if (!values.from || !values.to) throw new Error('give both --from and --to');

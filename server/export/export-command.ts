@@ -16,6 +16,15 @@ export interface CommandStreams {
   err: NodeJS.WritableStream & { isTTY?: boolean };
 }
 
+/** The options `quire export` takes. */
+export const EXPORT_OPTIONS = {
+  out: { type: 'string' },
+  type: { type: 'string', multiple: true },
+  'published-only': { type: 'boolean' },
+  db: { type: 'string' },
+  database: { type: 'string' },
+} as const;
+
 const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
 
 /**
@@ -52,13 +61,7 @@ export async function exportCommand(
       args,
       strict: true,
       allowPositionals: false,
-      options: {
-        out: { type: 'string' },
-        type: { type: 'string', multiple: true },
-        'published-only': { type: 'boolean' },
-        db: { type: 'string' },
-        database: { type: 'string' },
-      },
+      options: EXPORT_OPTIONS,
     });
     values = parsed.values;
     if (!values.out) throw new Error('--out names the folder to write');

@@ -137,18 +137,16 @@ export async function importCommand(
   }
 }
 
+/** The options `quire import` takes. */
+export const IMPORT_OPTIONS = {
+  db: { type: 'string' },
+  database: { type: 'string' },
+  type: { type: 'string' },
+  editor: { type: 'string' },
+} as const;
+
 function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: {
-      db: { type: 'string' },
-      database: { type: 'string' },
-      type: { type: 'string' },
-      editor: { type: 'string' },
-    },
-  });
+  return parseArgs({ args, strict: true, allowPositionals: true, options: IMPORT_OPTIONS });
 }
 
 function count(n: number): string {

@@ -105,11 +105,13 @@ function summary({ files, bytes, total }: UnusedMedia, deleted: boolean): string
   return `Would delete ${what}; run quire media prune --yes to delete them.`;
 }
 
+/** The options `quire media prune` takes. */
+export const MEDIA_OPTIONS = {
+  db: { type: 'string' },
+  database: { type: 'string' },
+  yes: { type: 'boolean' },
+} as const;
+
 function parse(args: string[]) {
-  return parseArgs({
-    args,
-    strict: true,
-    allowPositionals: true,
-    options: { db: { type: 'string' }, database: { type: 'string' }, yes: { type: 'boolean' } },
-  });
+  return parseArgs({ args, strict: true, allowPositionals: true, options: MEDIA_OPTIONS });
 }

@@ -10,6 +10,13 @@ import { typeScriptDeclarations } from './types-generator.js';
 /** How to call `quire types`. */
 export const TYPES_USAGE = 'quire types [--out FILE] [--db FILE | --database postgres://...]';
 
+/** The options `quire types` takes. */
+export const TYPES_OPTIONS = {
+  out: { type: 'string' },
+  db: { type: 'string' },
+  database: { type: 'string' },
+} as const;
+
 const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
 
 /**
@@ -28,7 +35,7 @@ export async function typesCommand(
       args,
       strict: true,
       allowPositionals: false,
-      options: { out: { type: 'string' }, db: { type: 'string' }, database: { type: 'string' } },
+      options: TYPES_OPTIONS,
     });
     out = values.out;
     choice = chooseDatabase(values);

@@ -1,0 +1,65 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { packageRoot } from './config/package-root.js';
+
+const root = packageRoot();
+const dir = mkdtempSync(join(tmpdir(), 'quire-bin-'));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+const { version, bin } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as {
+  version: string;
+  bin: { quire: string };
+};
+
+/** Runs `file args` (no shell) in `cwd`: its exit code and both outputs. */
+function run(
+  file: string,
+  args: string[],
+  options: { cwd: string; env?: NodeJS.ProcessEnv },
+): Promise<{ code: number; out: string; err: string }> {
+  return new Promise((resolve) => {
+    execFile(file, args, { cwd: options.cwd, env: { ...process.env, ...options.env } }, (error, out, err) =>
+      resolve({ code: error ? Number(error.code) : 0, out, err }),
+    );
+  });
+}
+
+describe('the quire command as npm installs it', () => {
+  it('npx quire runs in the checkout (npm links the bin into its own cache)', async () => {
+    // A cache of its own: npx links this package's bin there afresh, as on a first run.
+    const result = await run('npx', ['--offline', '--yes', 'quire', '--version'], {
+      cwd: root,
+      env: { npm_config_cache: join(dir, 'npm-cache'), npm_config_update_notifier: 'false' },
+    });
+    expect(result).toMatchObject({ code: 0, out: `${version}\n` });
+  }, 60_000);
+
+  it('runs through a link, as npm link, a global install and node_modules/.bin call it', async () => {
+    const binDir = join(dir, 'global', 'bin');
+    mkdirSync(binDir, { recursive: true });
+    symlinkSync(join(root, bin.quire), join(binDir, 'quire'));
+    // The built entry itself, linked: it too must see that it is the script Node runs.
+    symlinkSync(join(root, 'dist', 'server', 'cli.js'), join(binDir, 'quire-built'));
+    const [viaBin, viaBuilt] = await Promise.all([
+      run(join(binDir, 'quire'), ['--version'], { cwd: dir }),
+      run(join(binDir, 'quire-built'), ['--version'], { cwd: dir }),
+    ]);
+    expect(viaBin).toEqual({ code: 0, out: `${version}\n`, err: '' });
+    expect(viaBuilt).toEqual({ code: 0, out: `${version}\n`, err: '' });
+  });
+
+  it('in a clone that was never built nor installed, says in one line what to run', async () => {
+    const clone = join(dir, 'fresh-clone');
+    mkdirSync(join(clone, 'scripts'), { recursive: true });
+    writeFileSync(join(clone, 'package.json'), JSON.stringify({ name: 'quire', type: 'module' }));
+    copyFileSync(join(root, bin.quire), join(clone, bin.quire));
+    const result = await run(process.execPath, [join(clone, bin.quire), 'types'], { cwd: clone });
+    expect(result).toEqual({
+      code: 1,
+      out: '',
+      err: `quire: Quire is not built yet: run npm install, then npm run build, in ${clone}\n`,
+    });
+  });
+});

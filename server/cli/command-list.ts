@@ -1,0 +1,248 @@
+import { formatByteSize } from '../../common/byte-size.js';
+import { ACCOUNT_OPTIONS } from '../accounts/account-command.js';
+import { defaultDatabaseFile } from '../config/app-paths.js';
+import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
+import { BACKUP_OPTIONS } from '../copy/backup-command.js';
+import { COPY_OPTIONS } from '../copy/copy-command.js';
+import { EXPORT_OPTIONS } from '../export/export-command.js';
+import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
+import { IMPORT_OPTIONS } from '../import/import-command.js';
+import { MEDIA_OPTIONS } from '../media/media-prune-command.js';
+import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
+import { DEFAULT_TRASH_DAYS } from '../revisions/revision-service.js';
+import { TYPES_OPTIONS } from '../types-gen/types-command.js';
+import type { CommandEntry, CommandOptions, FlagHelp } from './command-help.js';
+
+/** `--db` and `--database`, as every command that opens a site takes them. */
+function databaseFlags(): Record<'db' | 'database', FlagHelp> {
+  return {
+    db: {
+      value: 'FILE',
+      text: 'The SQLite database file',
+      // Said as it is on this machine now: QUIRE_USER_DATA_DIR moves it.
+      default: `QUIRE_DB, else ${defaultDatabaseFile()}`,
+    },
+    database: {
+      value: 'URL',
+      text: 'A PostgreSQL database instead (postgres://user:password@host:5432/name)',
+      default: 'QUIRE_DATABASE_URL',
+    },
+  };
+}
+
+const bytes = (value: number) => `${value} (${formatByteSize(value)})`;
+
+/**
+ * Every `quire` command in the order `quire help` lists them, each with its help and the options
+ * its parser takes (`serveOptions`: `quire serve`'s, which live beside its parser in cli-commands.ts).
+ */
+export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
+  const database = databaseFlags();
+  return [
+    {
+      name: 'serve',
+      summary: 'Run the content API and the editor in the browser (the default command)',
+      usage: ['serve [options]', '[options]'],
+      notes:
+        'Stops cleanly on Ctrl+C. Every flag also has a variable where its default says so; an empty variable counts as unset.',
+      options: serveOptions,
+      flags: {
+        ...database,
+        port: {
+          value: 'N',
+          text: 'Port to listen on (0 picks a free one)',
+          default: `QUIRE_PORT, else ${DEFAULT_PORT}`,
+        },
+        host: {
+          value: 'HOST',
+          text: 'Address to listen on; beyond loopback an API token is required',
+          default: `QUIRE_HOST, else ${DEFAULT_HOST}`,
+        },
+        editor: {
+          value: 'NAME',
+          text: 'Name written as the author of changes',
+          default: 'QUIRE_EDITOR, else your OS user name',
+        },
+        demo: { text: 'Add sample rows to the empty starter types before answering' },
+        'no-backups': { text: 'Take no scheduled backups (throwaway databases)' },
+        'backup-dir': {
+          value: 'DIR',
+          text: "Where a PostgreSQL site's backups go (a SQLite file keeps them in backups/ beside it)",
+          default: 'backups/ in the user-data folder',
+        },
+        'body-limit': { value: 'BYTES', text: 'Largest request body', default: bytes(DEFAULT_BODY_LIMIT) },
+        'upload-limit': { value: 'BYTES', text: 'Largest uploaded file', default: bytes(DEFAULT_UPLOAD_LIMIT) },
+        'allow-host': { value: 'NAME', text: 'Another host name to answer to (behind a proxy or on a LAN)' },
+        'cors-origin': { value: 'URL', text: 'An origin allowed to read the API from a browser' },
+        'trust-proxy': {
+          value: 'LIST',
+          text: 'Proxies whose X-Forwarded-* headers are believed',
+          default: 'QUIRE_TRUST_PROXY, else none',
+        },
+        token: {
+          value: 'TOKEN',
+          text: 'API token every request must send (Authorization: Bearer ...)',
+          default: 'QUIRE_TOKEN; generated when listening beyond loopback',
+        },
+        'keep-revisions': { value: 'N', text: 'Revisions kept per row', default: 'QUIRE_KEEP_REVISIONS, else all' },
+        'trash-days': {
+          value: 'N',
+          text: 'Days a deleted row stays restorable',
+          default: `QUIRE_TRASH_DAYS, else ${DEFAULT_TRASH_DAYS}`,
+        },
+      },
+      examples: [
+        'quire serve',
+        'quire serve --db ./site.sqlite --port 8080 --demo',
+        'quire serve --database postgres://quire@127.0.0.1/site --host 0.0.0.0 --allow-host cms.example.org',
+      ],
+    },
+    {
+      name: 'types',
+      summary: "Print the TypeScript declarations of the site's content types",
+      usage: ['types [--out FILE] [--db FILE | --database URL]'],
+      options: TYPES_OPTIONS,
+      flags: {
+        out: { value: 'FILE', text: 'Write them to FILE (left alone when unchanged)', default: 'standard output' },
+        ...database,
+      },
+      examples: ['quire types', 'quire types --out src/quire-types.d.ts'],
+    },
+    {
+      name: 'import',
+      summary: 'Load rows from a JSON, NDJSON or CSV file into a content type, all or none',
+      usage: ['import --type TYPE [--editor NAME] [--db FILE | --database URL] FILE'],
+      notes: 'FILE ends in .json (an array of rows), .ndjson or .jsonl (a row a line) or .csv (a header line).',
+      options: IMPORT_OPTIONS,
+      flags: {
+        type: { value: 'TYPE', text: "The content type's table to import into (required)" },
+        editor: { value: 'NAME', text: 'Name written as the rows’ author', default: 'import' },
+        ...database,
+      },
+      examples: [
+        'quire import --type articles articles.ndjson',
+        'quire import --type news --db ./site.sqlite news.csv',
+      ],
+    },
+    {
+      name: 'export',
+      summary: "Write the site's content as JSON files, for a static-site build without a server",
+      usage: ['export --out DIR [--type TYPE]... [--published-only] [--db FILE | --database URL]'],
+      options: EXPORT_OPTIONS,
+      flags: {
+        out: { value: 'DIR', text: 'The folder to write (required); files no longer in the site are removed' },
+        type: { value: 'TYPE', text: 'Only this content type', default: 'every type' },
+        'published-only': { text: 'Only rows whose status is published' },
+        ...database,
+      },
+      examples: ['quire export --out site-data', 'quire export --out site-data --type articles --published-only'],
+    },
+    {
+      name: 'backup',
+      summary: 'Back up the database and its uploads',
+      usage: ['backup [--db FILE | --database URL [--backup-dir DIR]]'],
+      notes: "A SQLite file's backups go to backups/ beside it; a PostgreSQL site's to --backup-dir.",
+      options: BACKUP_OPTIONS,
+      flags: {
+        ...database,
+        'backup-dir': {
+          value: 'DIR',
+          text: "Where a PostgreSQL site's backups go",
+          default: 'backups/ in the user-data folder',
+        },
+        force: { text: 'Not for backup (see quire help restore)' },
+      },
+      examples: ['quire backup', 'quire backup --db ./site.sqlite'],
+    },
+    {
+      name: 'restore',
+      summary: 'Put a backup back; what it replaces is kept',
+      usage: ['restore BACKUP [--db FILE | --database URL [--force] [--backup-dir DIR]]'],
+      options: BACKUP_OPTIONS,
+      flags: {
+        ...database,
+        'backup-dir': {
+          value: 'DIR',
+          text: "Where a PostgreSQL site's backups are",
+          default: 'backups/ in the user-data folder',
+        },
+        force: { text: 'Replace a PostgreSQL database that has content' },
+      },
+      examples: [
+        'quire restore ~/.config/Quire/backups/2026-11-28T10-00-00Z',
+        'quire restore BACKUP --db ./site.sqlite',
+      ],
+    },
+    {
+      name: 'copy',
+      summary: 'Copy a whole site between SQLite files and PostgreSQL databases',
+      usage: ['copy --from FILE|URL --to FILE|URL [--force]'],
+      options: COPY_OPTIONS,
+      flags: {
+        from: { value: 'FILE|URL', text: 'The site to copy (never written)' },
+        to: { value: 'FILE|URL', text: 'Where the copy goes' },
+        force: { text: 'Replace the content of a target that has some' },
+      },
+      examples: [
+        'quire copy --from ~/.config/Quire/content.sqlite --to postgres://quire@127.0.0.1/site',
+        'quire copy --from postgres://quire@127.0.0.1/site --to ./site.sqlite',
+      ],
+    },
+    {
+      name: 'media',
+      summary: 'List uploads no row uses (media prune), and delete them with --yes',
+      usage: ['media prune [--yes] [--db FILE | --database URL]'],
+      notes: 'Files uploaded in the last hour are never listed. Safe while a server runs.',
+      options: MEDIA_OPTIONS,
+      flags: { yes: { text: 'Delete them', default: 'only list them' }, ...database },
+      examples: ['quire media prune', 'quire media prune --yes'],
+    },
+    {
+      name: 'user',
+      summary: 'Add and manage the accounts that sign in to the editor and the API',
+      usage: [
+        'user add NAME --role admin|editor|author|viewer [--types a,b]',
+        'user list',
+        'user role NAME ROLE [--types a,b]',
+        'user passwd NAME',
+        'user disable NAME | user enable NAME',
+      ],
+      notes:
+        'Passwords are asked for on the terminal, never taken from the command line. Each form takes --db or --database.',
+      options: ACCOUNT_OPTIONS,
+      flags: {
+        role: { value: 'ROLE', text: 'admin, editor, author or viewer' },
+        types: { value: 'a,b', text: 'Limit the account to these content types', default: 'all types' },
+        expires: { value: 'DAYS', text: 'Not for accounts (see quire help token)' },
+        ...database,
+      },
+      examples: [
+        'quire user add ana --role admin',
+        'quire user add sam --role author --types news,articles',
+        'quire user list',
+      ],
+    },
+    {
+      name: 'token',
+      summary: 'Add, list and revoke API tokens for scripts and site builds',
+      usage: ['token add NAME --role ROLE [--types a,b] [--expires DAYS]', 'token list', 'token revoke NAME'],
+      notes: 'The new token is printed once. Each form takes --db or --database.',
+      options: ACCOUNT_OPTIONS,
+      flags: {
+        role: { value: 'ROLE', text: 'admin, editor, author or viewer' },
+        types: { value: 'a,b', text: 'Limit the token to these content types', default: 'all types' },
+        expires: { value: 'DAYS', text: 'Days until it expires', default: 'never' },
+        ...database,
+      },
+      examples: ['quire token add site-build --role viewer --expires 90', 'quire token revoke site-build'],
+    },
+    {
+      name: 'help',
+      summary: 'Show this list, or one command’s options and examples',
+      usage: ['help [COMMAND]', 'COMMAND --help', '--version'],
+      options: {},
+      flags: {},
+      examples: ['quire help', 'quire help import', 'quire export --help'],
+    },
+  ];
+}
