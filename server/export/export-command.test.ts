@@ -13,6 +13,7 @@ import {
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OpenApiDocument } from '../openapi/openapi-document.js';
 import { request } from '../test-support/api-scenario.js';
@@ -234,5 +235,55 @@ describe('quire export in a folder with symlinks planted in it', () => {
       `quire export: ${join(out, 'news.json')} is a symbolic link, which an export never writes through; remove it and export again\n`,
     );
     expect(readFileSync(join(outside, 'named.txt'), 'utf8')).toBe('as it was');
+  });
+});
+
+describe('quire export file names', () => {
+  it('are safe and unique on every file system, and the index maps each id to its file', async () => {
+    const ids = ['Abc', 'abc', 'con', 'NUL', 'com1', '__proto__'];
+    for (const id of ids) {
+      const created = await request(server, 'POST', `/cms/news/${id}`, {
+        json: { title: `Named ${id}`, status: 'draft', published_at: '2026-01-02 09:00:00' },
+      });
+      expect(created.response.status, created.text).toBe(201);
+    }
+    // Longer than any id the API accepts: a row written by an older version or another program.
+    const placeholder = (
+      await request(server, 'POST', '/cms/news/to-be-long', {
+        json: { title: 'Long id', status: 'draft', published_at: '2026-01-02 09:00:00' },
+      })
+    ).body.id;
+    const long = `l${'o'.repeat(298)}g`;
+    const db = server.database.db;
+    // PostgreSQL's search side table refers to the id (it is not what an export reads).
+    if (server.postgresDatabase)
+      await sql`delete from ${sql.table('quire_search:news')} where id = ${placeholder}`.execute(db);
+    await sql`update news set id = ${long} where id = ${placeholder}`.execute(db);
+
+    const named = mkdtempSync(join(tmpdir(), 'quire-export-names-'));
+    try {
+      const result = await runExport([...databaseArgs(), '--out', named, '--type', 'news']);
+      expect(result.problems).toBe('');
+      expect(result.code).toBe(0);
+      const index: ExportIndex = JSON.parse(readFileSync(join(named, 'index.json'), 'utf8'));
+      const news = index.content_types.find((type) => type.table === 'news');
+      const files = news?.row_files ?? {};
+      for (const id of [...ids, long]) {
+        expect(Object.hasOwn(files, id), id).toBe(true);
+        expect(JSON.parse(readFileSync(join(named, files[id]), 'utf8')).id).toBe(id);
+      }
+      expect(Object.keys(files)).toHaveLength(news?.count ?? -1);
+      const names = Object.values(files).map((file) => file.replace(/^news\//, ''));
+      expect(new Set(names.map((name) => name.toLowerCase())).size).toBe(names.length);
+      expect(names).toContain('abc.json');
+      expect(names).toContain('%63om1.json');
+      const windowsDevice = /^(con|prn|aux|nul|com[0-9]|lpt[0-9])(\.|$)/i;
+      expect(names.filter((name) => windowsDevice.test(name))).toEqual([]);
+      expect(Math.max(...names.map((name) => Buffer.byteLength(name)))).toBeLessThan(128);
+      expect(readdirSync(join(named, 'news')).sort()).toEqual([...names].sort());
+      expect(index.files).toEqual(expect.arrayContaining(Object.values(files)));
+    } finally {
+      rmSync(named, { recursive: true, force: true });
+    }
   });
 });

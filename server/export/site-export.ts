@@ -10,6 +10,7 @@ import { mediaPathsIn } from '../media/media-references.js';
 import type { MediaStore } from '../media/media-store.js';
 import { typeScriptDeclarations } from '../types-gen/types-generator.js';
 import { ExportError, ExportFolder, type WriteCounts } from './export-files.js';
+import { portableFileName, portableFileNames } from './file-name-rules.js';
 
 export { ExportError };
 
@@ -33,10 +34,15 @@ export interface ExportedType {
   title: string;
   /** The TypeScript name of its rows in types.d.ts (`News`, `Article`). */
   name: string;
-  /** The file with every exported row, in the list endpoint's shape. */
+  /** The file with every exported row, in the list endpoint's shape (`<table>.json`). */
   file: string;
-  /** The folder with one file per row, named by the row's id. */
+  /** The folder with one file per row (`<table>/`). */
   rows: string;
+  /**
+   * Each exported row's id to its file, relative to the export (`news/<id>.json`). A file is named
+   * by its id made safe on every file system (see file-name-rules.ts): usually the id itself.
+   */
+  row_files: Record<string, string>;
   count: number;
   /** Each exported row's slug (its first slug column) to its id, for page routes. */
   slugs: Record<string, string>;
@@ -64,17 +70,15 @@ export interface ExportSummary extends WriteCounts {
   missingMedia: string[];
 }
 
-/** A row id as a file name: ids are URL-safe already; anything else is percent-encoded. */
-function rowFileName(id: string): string {
-  const safe = encodeURIComponent(id);
-  return `${safe === '.' || safe === '..' ? `%2E${safe.slice(1)}` : safe}.json`;
-}
+/** Stems of the export's own files a type's could meet (`index.json`, `openapi.json`, `media/`). */
+const OWN_STEMS: ReadonlySet<string> = new Set(['index', 'openapi', 'media']);
 
 /**
  * Writes a site's content as JSON files a static build can read without a server: `index.json`,
  * `content-types.json`, `openapi.json`, `types.d.ts`, one `<table>.json` per type (every row, in
  * the list endpoint's shape), one `<table>/<id>.json` per row and `media/...` for the media the
- * rows use. Files whose content is unchanged are left alone; files of the previous export that
+ * rows use. File names are made safe and unique on every file system (file-name-rules.ts), so a
+ * few differ from the id or table; the index maps each to its file. Files whose content is unchanged are left alone; files of the previous export that
  * are gone are removed.
  */
 export async function exportSite(
@@ -104,22 +108,31 @@ export async function exportSite(
     const list = await readAll(services, type, options.publishedOnly, (done) =>
       progress(`Exporting ${type.table}: ${done} rows`),
     );
+    const stem = portableFileName(type.table, '', { reserved: OWN_STEMS });
+    const fileNames = portableFileNames(
+      list.rows.map((row) => row.id),
+      '.json',
+    );
     const slugs: Record<string, string> = {};
+    // No prototype: an id may be `__proto__`.
+    const rowFiles: Record<string, string> = Object.create(null);
     for (const row of list.rows) {
-      await folder.writeJson(`${type.table}/${rowFileName(row.id)}`, row);
+      rowFiles[row.id] = `${stem}/${fileNames.get(row.id)}`;
+      await folder.writeJson(rowFiles[row.id], row);
       const slug = type.slugColumn === null ? null : row[type.slugColumn];
       if (typeof slug === 'string') slugs[slug] = row.id;
       for (const path of mediaPathsIn(JSON.stringify(row))) media.add(path);
     }
-    await folder.writeJson(`${type.table}.json`, list);
+    await folder.writeJson(`${stem}.json`, list);
     rowCount += list.rows.length;
     exported.push({
       table: type.table,
       slug: type.slug,
       title: type.title,
       name: names.get(type.table) ?? type.table,
-      file: `${type.table}.json`,
-      rows: `${type.table}/`,
+      file: `${stem}.json`,
+      rows: `${stem}/`,
+      row_files: rowFiles,
       count: list.rows.length,
       slugs,
     });
