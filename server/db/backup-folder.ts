@@ -1,4 +1,4 @@
-import { existsSync, readFileSync, statSync } from 'node:fs';
+import { existsSync, lstatSync, readFileSync, statSync } from 'node:fs';
 import { writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { findMissingMedia, type MediaFile, mediaFileLocation } from '../media/media-files.js';
@@ -80,6 +80,12 @@ export function readBackupSource(path: string): BackupSource {
       file.size >= 0,
   );
   if (!files || !wellFormed) throw new Error(`${folder} has a malformed ${BACKUP_MANIFEST}`);
+  // A link would restore whatever database it names (another site's, say) as this backup's.
+  const database = lstatSync(join(folder, BACKUP_DATABASE), { throwIfNoEntry: false });
+  if (database?.isSymbolicLink() || (database && !database.isFile())) {
+    const what = database.isSymbolicLink() ? 'a symbolic link' : 'not a regular file';
+    throw new Error(`${folder} cannot be restored: its ${BACKUP_DATABASE} is ${what}; nothing was changed`);
+  }
   return {
     database: join(folder, BACKUP_DATABASE),
     media: { root: join(folder, BACKUP_MEDIA), files: files.map(({ path, size }) => ({ path, size, mtimeMs: 0 })) },

@@ -264,6 +264,18 @@ describe('restoreDatabase refuses a backup whose media would read other files', 
     expectUnchanged(newImage, oldImage);
   });
 
+  it('refuses a database.sqlite that is a symlink (to the database of another site, say)', async () => {
+    const { backup, newImage, oldImage } = await databaseWithBackup();
+    const other = join(dir, 'other-site.sqlite');
+    copyFileSync(join(backup, BACKUP_DATABASE), other);
+    rmSync(join(backup, BACKUP_DATABASE));
+    symlinkSync(other, join(backup, BACKUP_DATABASE));
+    await expect(restoreDatabase(backup, dbFile)).rejects.toThrow(
+      `${backup} cannot be restored: its database.sqlite is a symbolic link; nothing was changed`,
+    );
+    expectUnchanged(newImage, oldImage);
+  });
+
   it('refuses what is not a regular file (a FIFO, which a read would wait on forever)', async () => {
     const { backup, oldImage, newImage } = await hostileBackup(
       (folder, image) => execFileSync('mkfifo', [join(folder, 'media', image)]),
