@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { BackupError, backupFile } from '../db/backup-service.js';
 import { openPostgresDatabase } from '../db/database.js';
@@ -37,27 +38,25 @@ export async function backupCommand(command: 'backup' | 'restore', args: string[
     console.error(`quire: ${redactPostgresUrl((error as Error).message)}. Usage: ${BACKUP_USAGE}`);
     return 2;
   }
+  const progress = progressLine(process.stderr);
   try {
     if (choice.postgres) {
       const place = postgresBackupPlace(choice.postgres, parsed.values['backup-dir']);
       const database = await openPostgresDatabase(choice.postgres);
       try {
         if (command === 'backup') {
-          console.log(`Backed up ${database.description} and its uploads to ${await backupPostgres(database, place)}`);
+          progress.update(`Backing up ${database.description} and its uploads...`);
+          const written = await backupPostgres(database, place).finally(() => progress.done());
+          console.log(`Backed up ${database.description} and its uploads to ${written}`);
           return 0;
         }
         const backup = parsed.positionals[0];
-        let shown = false;
-        const progress = (line: string) => {
-          if (!process.stderr.isTTY) return;
-          shown = true;
-          process.stderr.write(`\r${line}\u001b[K`);
-        };
+        progress.update(`Restoring ${resolve(backup)} into ${database.description}...`);
         const done = await restoreIntoPostgres(backup, database, {
           force: parsed.values.force,
           place,
-          progress,
-        }).finally(() => shown && process.stderr.write('\n'));
+          progress: progress.update,
+        }).finally(() => progress.done());
         const kept = done.previous ? `; the content it replaced was kept in ${done.previous}` : '';
         console.log(
           `Restored ${done.types} content types, ${done.rows} rows and ${done.media} uploads from ${resolve(backup)} into ${database.description}; counts checked${kept}`,
@@ -69,9 +68,14 @@ export async function backupCommand(command: 'backup' | 'restore', args: string[
     }
     const { dbFile } = choice;
     if (command === 'backup') {
-      console.log(`Backed up ${dbFile} and its media to ${await backupFile(dbFile)}`);
+      progress.update(`Backing up ${dbFile} and its media...`);
+      const written = await backupFile(dbFile).finally(() => progress.done());
+      console.log(`Backed up ${dbFile} and its media to ${written}`);
     } else {
-      const { previous, mediaFiles } = await restoreDatabase(parsed.positionals[0], dbFile);
+      progress.update(`Restoring ${resolve(parsed.positionals[0])} into ${dbFile}...`);
+      const { previous, mediaFiles } = await restoreDatabase(parsed.positionals[0], dbFile).finally(() =>
+        progress.done(),
+      );
       const what =
         mediaFiles === null
           ? `${dbFile} (the backup has no media; media/ was left as it was)`

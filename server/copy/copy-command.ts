@@ -1,6 +1,7 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { ContentTypeRepository } from '../db/content-type-repository.js';
@@ -16,7 +17,7 @@ export const COPY_USAGE = 'quire copy --from FILE|postgres://... --to FILE|postg
 /** Where the command writes: the summary to `out`, progress and problems to `err`. */
 export interface CopyStreams {
   out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream & { isTTY?: boolean };
+  err: ProgressStream;
 }
 
 /** The options `quire copy` takes. */
@@ -75,7 +76,7 @@ export async function copyCommand(
     return 1;
   }
   const opened: QuireDb[] = [];
-  let progressShown = false;
+  const progress = progressLine(streams.err);
   try {
     const source = await open(from);
     opened.push(source);
@@ -83,15 +84,7 @@ export async function copyCommand(
     opened.push(target);
     if (source.description === target.description)
       throw new SiteCopyError('the source and the target are the same database');
-    const summary = await copySite(source, target, {
-      force,
-      progress: (line) => {
-        if (!streams.err.isTTY) return;
-        progressShown = true;
-        streams.err.write(`\r${line}\u001b[K`);
-      },
-    });
-    if (progressShown) streams.err.write('\n');
+    const summary = await copySite(source, target, { force, progress: progress.update }).finally(() => progress.done());
     say(
       streams.out,
       `Copied ${summary.types} content types, ${summary.rows} rows and ${summary.media} uploads from ${source.description} to ${target.description}; counts checked`,
@@ -104,19 +97,21 @@ export async function copyCommand(
     let saved = 0;
     try {
       for (const type of registry.list()) {
+        progress.update(`Saving search indexes for the next start: ${type.table}`);
         if (await saveSearchIndexForNextStart(target, type.table, saving)) saved++;
       }
     } catch (error) {
       // The site is copied: a server builds the indexes at its first searches instead.
+      progress.done();
       say(streams.err, `quire copy: ${notSaved(error)}`);
     }
+    progress.done();
     if (saved > 0) {
       const seconds = ((performance.now() - indexStarted) / 1000).toFixed(1);
       say(streams.out, `Search index saved for the next start (${saved} content types) in ${seconds} s`);
     }
     return 0;
   } catch (error) {
-    if (progressShown) streams.err.write('\n');
     const known = error instanceof SiteCopyError || error instanceof PostgresConnectionError;
     const message = known ? (error as Error).message : `copy failed: ${(error as Error).message}`;
     say(streams.err, `quire copy: ${redactPostgresUrl(message).split('\n')[0]}`);

@@ -1,5 +1,6 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
@@ -13,7 +14,7 @@ export const EXPORT_USAGE =
 /** Where a command writes: its result to `out`, progress and problems to `err`. */
 export interface CommandStreams {
   out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream & { isTTY?: boolean };
+  err: ProgressStream;
 }
 
 /** The options `quire export` takes. */
@@ -73,18 +74,13 @@ export async function exportCommand(
   const dir = resolve(values.out);
   const site = await openForCommand('export', choice, streams);
   if (!site) return 1;
-  let progressShown = false;
+  const progress = progressLine(streams.err);
   try {
     const summary = await exportSite(site.services, site.media, dir, {
       types: values.type ?? [],
       publishedOnly: values['published-only'] ?? false,
-      progress: (line) => {
-        if (!streams.err.isTTY) return;
-        progressShown = true;
-        streams.err.write(`\r${line}\u001b[K`);
-      },
-    });
-    if (progressShown) streams.err.write('\r\u001b[K');
+      progress: progress.update,
+    }).finally(() => progress.done());
     const missing =
       summary.missingMedia.length > 0 ? `; ${summary.missingMedia.length} media files missing from the store` : '';
     say(
@@ -94,7 +90,6 @@ export async function exportCommand(
     );
     return 0;
   } catch (error) {
-    if (progressShown) streams.err.write('\n');
     const message = error instanceof ExportError ? error.message : `export failed: ${(error as Error).message}`;
     say(streams.err, `quire export: ${redactPostgresUrl(message).split('\n')[0]}`);
     return 1;

@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { type ProgressStream, progressBar, progressLine } from '../cli/progress-line.js';
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
@@ -19,7 +20,7 @@ export const IMPORT_USAGE =
 /** Where the command writes: a summary to `out`, the progress bar and problems to `err`. */
 export interface ImportStreams {
   out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream & { isTTY?: boolean; columns?: number };
+  err: ProgressStream;
 }
 
 /**
@@ -89,12 +90,14 @@ export async function importCommand(
       say(streams.err, `quire import: there is no content type ${parsed.values.type} (types: ${known})`);
       return 2;
     }
-    const bar = progressBar(streams.err, type.table);
+    const progress = progressLine(streams.err);
     const result = await importRows(database, registry, type, records, {
       editorName: parsed.values.editor ?? 'import',
-      onProgress: bar.update,
-    });
-    bar.done();
+      onProgress: (done, total) =>
+        progress.update(
+          `${progressBar(`Importing ${type.table}`, done, total, 'rows')}${done === total ? ', indexing and saving' : ''}`,
+        ),
+    }).finally(() => progress.done());
     const seconds = (performance.now() - started) / 1000;
     if (result.refused > 0) {
       for (const problem of result.problems)
@@ -121,9 +124,12 @@ export async function importCommand(
     const indexStarted = performance.now();
     const postgresDir = options.searchIndexDir ?? defaultSearchIndexDir();
     try {
-      if (
-        await saveSearchIndexForNextStart(database, type.table, { postgresDir, minRows: options.searchIndexMinRows })
-      ) {
+      progress.update(`Saving the search index of ${type.table} for the next start`);
+      const saved = await saveSearchIndexForNextStart(database, type.table, {
+        postgresDir,
+        minRows: options.searchIndexMinRows,
+      }).finally(() => progress.done());
+      if (saved) {
         const indexSeconds = (performance.now() - indexStarted) / 1000;
         say(streams.out, `Search index saved for the next start in ${indexSeconds.toFixed(1)} s`);
       }
@@ -151,30 +157,4 @@ function parse(args: string[]) {
 
 function count(n: number): string {
   return n.toLocaleString('en-US');
-}
-
-/** A one-line progress bar redrawn in place on a terminal; silent otherwise. */
-function progressBar(stream: ImportStreams['err'], label: string) {
-  const tty = stream.isTTY === true;
-  let last = -1;
-  const draw = (done: number, total: number) => {
-    const width = 30;
-    const share = total === 0 ? 1 : done / total;
-    const filled = Math.round(share * width);
-    stream.write(
-      `\rImporting ${label} [${'#'.repeat(filled)}${'-'.repeat(width - filled)}] ${Math.floor(share * 100)}% ${count(done)}/${count(total)} rows${done === total ? ', indexing and saving' : ''}`,
-    );
-  };
-  return {
-    update(done: number, total: number) {
-      if (!tty) return;
-      const percent = Math.floor((done / Math.max(total, 1)) * 100);
-      if (percent === last) return;
-      last = percent;
-      draw(done, total);
-    },
-    done() {
-      if (tty && last >= 0) stream.write('\r\u001b[K');
-    },
-  };
 }

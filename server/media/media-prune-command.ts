@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { formatByteSize } from '../../common/byte-size.js';
+import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
 import { openPostgresDatabase } from '../db/database.js';
@@ -20,10 +21,10 @@ import { mediaDirFor } from './media-store.js';
 /** How to call `quire media`. */
 export const MEDIA_USAGE = 'quire media prune [--db FILE | --database postgres://...] [--yes]';
 
-/** Where the command writes: the files and the summary to `out`, problems to `err`. */
+/** Where the command writes: the files and the summary to `out`, progress and problems to `err`. */
 export interface MediaStreams {
   out: NodeJS.WritableStream;
-  err: NodeJS.WritableStream;
+  err: ProgressStream;
 }
 
 /**
@@ -48,10 +49,13 @@ export async function mediaCommand(
   }
   const deleting = parsed.values.yes === true;
   let unused: UnusedMedia;
+  const progress = progressLine(streams.err);
+  progress.update(deleting ? 'Deleting the media no row uses...' : 'Looking for media no row uses...');
   try {
-    unused = choice.postgres
-      ? await prunePostgres(choice.postgres, deleting)
-      : await pruneSqlite(choice.dbFile, deleting);
+    unused = await (choice.postgres
+      ? prunePostgres(choice.postgres, deleting)
+      : pruneSqlite(choice.dbFile, deleting)
+    ).finally(() => progress.done());
   } catch (error) {
     const known = error instanceof BackupError || error instanceof PostgresConnectionError;
     const message = known ? (error as Error).message : redactPostgresUrl((error as Error).message).split('\n')[0];
