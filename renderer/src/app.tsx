@@ -13,6 +13,7 @@ import { ToastProvider } from './components/toasts.js';
 import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
 import { useDocumentTitle } from './hooks/use-document-title.js';
+import { useStarterChoice } from './hooks/use-starter-choice.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
@@ -29,6 +30,7 @@ const SETTINGS_PAGES = {
 const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage');
 const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage');
 const SignInPage = lazyNamed(() => import('./pages/sign-in-page.js'), 'SignInPage');
+const StarterChoicePage = lazyNamed(() => import('./pages/starter-choice-page.js'), 'StarterChoicePage');
 const TrashPage = lazyNamed(() => import('./pages/trash-page.js'), 'TrashPage');
 
 interface TokenRequest {
@@ -181,12 +183,17 @@ function Screen() {
   const { types, error, reload } = useContentTypes();
   const home = useLinkProps('/');
   const firstType = types?.[0]?.table;
+  // A new site's first screen (for admins): keep the starter types or choose another start.
+  const starters = useStarterChoice(route.name === 'home' && me.can.manage_types && firstType !== undefined);
+  const offering = starters.state?.offer === true;
+  // Just after a choice, the types loaded may still be the old ones: wait until they hold the new starters.
+  const current = !starters.state || starters.state.starters.every((s) => types?.some((type) => type.slug === s.slug));
 
   useEffect(() => {
-    if (route.name === 'home' && firstType) {
+    if (route.name === 'home' && firstType && !starters.waiting && !offering && current) {
       navigate(routeHref({ name: 'list', type: firstType, list: EMPTY_LIST_STATE }), { replace: true });
     }
-  }, [route.name, firstType, navigate]);
+  }, [route.name, firstType, navigate, starters.waiting, offering, current]);
 
   if (error && !types) {
     return (
@@ -202,6 +209,18 @@ function Screen() {
     );
   }
   if (!types) return <LoadingState label="Connecting to Quire…" />;
+  if (route.name === 'home' && offering && starters.state) {
+    return (
+      <LazyScreen key="starters">
+        <StarterChoicePage
+          state={starters.state}
+          choosing={starters.choosing}
+          failure={starters.failure}
+          onChoose={(set) => void starters.choose(set)}
+        />
+      </LazyScreen>
+    );
+  }
   if (route.name === 'home') {
     return types.length === 0 ? (
       <EmptyState

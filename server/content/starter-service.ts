@@ -161,7 +161,7 @@ function refusal(problems: FieldProblems, definition: StarterSetDefinition): App
   );
   return new AppError(
     'conflict',
-    `The starter types cannot be replaced by ${definition.title.toLowerCase()}: ${holding.join('; ')}. Nothing was changed; delete those rows first, or keep the starter types`,
+    `The starter types cannot be removed (${definition.title}): ${holding.join('; ')}. Nothing was changed; delete those rows first, or keep the starter types`,
     problems,
   );
 }

@@ -111,13 +111,13 @@ export const STARTER_SET_DEFINITIONS: readonly StarterSetDefinition[] = [
   },
   {
     set: 'blog',
-    title: 'A blog',
+    title: 'Start a blog',
     description: 'Posts with a Markdown body, a cover image, tags and an author, and the authors who write them.',
     types: BLOG,
   },
   {
     set: 'docs',
-    title: 'A documentation site',
+    title: 'Start a documentation site',
     description: 'Pages with a Markdown body, ordered within sections.',
     types: DOCS,
   },

@@ -14,6 +14,7 @@ import type {
   UploadResponse,
   WriteBody,
 } from '../../../common/api-contract.js';
+import type { StarterSetName, StartersResponse } from '../../../common/starter-contract.js';
 import type { ApiDocument } from './api-document.js';
 import { ApiError } from './api-error.js';
 import { sessionTokenStore, type TokenStore } from './auth-token.js';
@@ -39,6 +40,10 @@ export interface ApiClient {
   unusedMedia(signal?: AbortSignal): Promise<UnusedMediaResponse>;
   /** The server's OpenAPI document (`GET /api/openapi.json`), for the API reference. */
   apiDocument(signal?: AbortSignal): Promise<ApiDocument>;
+  /** The starter types and whether the first run's choice is open (`GET /api/starters`). */
+  starters(signal?: AbortSignal): Promise<StartersResponse>;
+  /** Makes the first run's choice (`POST /api/starters`); refused with 409 while starters hold rows. */
+  chooseStarters(set: StarterSetName): Promise<StartersResponse>;
 }
 
 /** How an upload reports progress and can be cancelled. */
@@ -169,6 +174,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     uploadFile: upload,
     unusedMedia: (signal) => request<UnusedMediaResponse>('GET', '/media/unused', { signal }),
     apiDocument: (signal) => request<ApiDocument>('GET', '/openapi.json', { signal }),
+    starters: (signal) => request<StartersResponse>('GET', '/starters', { signal }),
+    chooseStarters: (set) => request<StartersResponse>('POST', '/starters', { body: { set } }),
   };
 }
 

@@ -69,6 +69,8 @@ function fakeApi(createRow: ApiClient['createRow']): ApiClient {
     uploadFile: unexpected,
     unusedMedia: unexpected,
     apiDocument: unexpected,
+    starters: unexpected,
+    chooseStarters: unexpected,
   };
 }
 

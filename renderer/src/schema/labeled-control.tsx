@@ -16,13 +16,17 @@ export function LabeledControl({
   label,
   hint,
   error,
+  errorAction,
   className,
   children,
 }: {
   id: string;
   label: string;
   hint?: ReactNode;
-  error?: string;
+  /** The problem, as the end of a sentence that starts with the label (it may hold links). */
+  error?: ReactNode;
+  /** A control that answers the problem (take a proposed value), after its sentence. */
+  errorAction?: ReactNode;
   className?: string;
   children(props: ControlProps): ReactNode;
 }) {
@@ -40,6 +44,7 @@ export function LabeledControl({
           {label} {error}
         </p>
       )}
+      {error && errorAction}
       {hint && !error && (
         <p id={hintId} className="field-hint">
           {hint}

@@ -1,3 +1,4 @@
+import type { FieldProblem } from '../../../common/field-problems.js';
 import type { FieldDraft } from './type-draft.js';
 
 /** The inputs of a field that can carry a problem of their own. */
@@ -70,4 +71,24 @@ export function asSentence(problem: string): string {
   const text = problem.trim();
   const capital = text.charAt(0).toUpperCase() + text.slice(1);
   return /[.!?]$/.test(capital) ? capital : `${capital}.`;
+}
+
+/** A new type's slug or table that another type holds: that type, and a free slug the server proposes. */
+export interface TakenName {
+  part: 'slug' | 'table';
+  /** The holding type's slug and title. */
+  type: string;
+  title: string;
+  suggestion: string | null;
+}
+
+/** The holder of a taken slug or table, from a refused create's problems (as data), or null. */
+export function takenNameOf(problems: Readonly<Record<string, FieldProblem>>): TakenName | null {
+  for (const part of ['slug', 'table'] as const) {
+    const problem = problems[part];
+    if (problem?.code === 'taken' && problem.type !== undefined) {
+      return { part, type: problem.type, title: problem.title ?? problem.type, suggestion: problem.suggestion ?? null };
+    }
+  }
+  return null;
 }

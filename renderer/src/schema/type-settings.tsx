@@ -1,5 +1,6 @@
 import { IconRefresh } from '../components/icons.js';
 import { LabeledControl } from './labeled-control.js';
+import { TakenNameMessage, TakeSuggestionButton, takeSuggestion } from './taken-name.js';
 import { followTitle, setSlug, setTable, setTitle, type TypeDraft } from './type-draft.js';
 import type { TypeEditor } from './use-type-editor.js';
 
@@ -13,6 +14,18 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
   const fixed = 'Fixed once the type exists: the API address and the rows use it.';
   const edit = (change: (current: TypeDraft) => TypeDraft, part: 'title' | 'slug' | 'table' | 'preview_path') =>
     update(change, { type: part });
+  const { taken } = editor;
+  // A taken slug or table names its holder (a link) and offers the free slug the server proposed.
+  const takenError = (part: 'slug' | 'table') =>
+    taken?.part === part ? <TakenNameMessage taken={taken} /> : errors.type[part];
+  const suggestion = taken?.suggestion ? { ...taken, suggestion: taken.suggestion } : null;
+  const takeAction = (part: 'slug' | 'table') =>
+    suggestion && suggestion.part === part ? (
+      <TakeSuggestionButton
+        suggestion={suggestion.suggestion}
+        onTake={() => edit((current) => takeSuggestion(current, suggestion), part)}
+      />
+    ) : undefined;
   return (
     <section className="card schema-card" aria-labelledby="type-settings-heading">
       <header className="card-header">
@@ -40,7 +53,8 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
         <LabeledControl
           id="type-slug"
           label="Slug"
-          error={errors.type.slug}
+          error={takenError('slug')}
+          errorAction={takeAction('slug')}
           hint={isNew ? (draft.slugFollows ? 'Made from the title until you edit it.' : undefined) : fixed}
         >
           {(control) => (
@@ -71,7 +85,8 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
         <LabeledControl
           id="type-table"
           label="Table"
-          error={errors.type.table}
+          error={takenError('table')}
+          errorAction={takeAction('table')}
           hint={isNew ? (draft.tableFollows ? `Rows at /api/cms/${draft.table || '…'}` : undefined) : fixed}
         >
           {(control) => (

@@ -10,8 +10,10 @@ import {
   type FieldPart,
   NO_TYPE_ERRORS,
   placeTypeErrors,
+  type TakenName,
   type TypeErrors,
   type TypePart,
+  takenNameOf,
 } from './type-errors.js';
 
 /** What the content-type editor shows and does. */
@@ -23,6 +25,8 @@ export interface TypeEditor {
   saving: boolean;
   deleting: boolean;
   errors: TypeErrors;
+  /** The type holding the slug or table a create was refused for, until the slug, table or title changes. */
+  taken: TakenName | null;
   banner: string | null;
   /** Changes the draft; `clears` names the inputs whose problems the change answers. */
   update(change: (draft: TypeDraft) => TypeDraft, clears?: { type?: TypePart; field?: string; part?: FieldPart }): void;
@@ -46,6 +50,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
   const [savedDraft, setSavedDraft] = useState(() => draftFromType(type));
   const [draft, setDraft] = useState(savedDraft);
   const [errors, setErrors] = useState<TypeErrors>(NO_TYPE_ERRORS);
+  const [taken, setTaken] = useState<TakenName | null>(null);
   const [banner, setBanner] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -55,6 +60,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
   const update: TypeEditor['update'] = useCallback((change, clears) => {
     setDraft((current) => change(current));
     if (!clears) return;
+    if (clears.type === 'slug' || clears.type === 'table' || clears.type === 'title') setTaken(null);
     setErrors((current) => {
       const next: TypeErrors = { ...current, type: { ...current.type }, fields: { ...current.fields } };
       if (clears.type) delete next.type[clears.type];
@@ -92,6 +98,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       // Edits made while the save was in flight stay (and stay unsaved).
       setDraft((current) => (current === sent ? next : current));
       setErrors(NO_TYPE_ERRORS);
+      setTaken(null);
       notify('success', saved ? `Saved “${result.title}”` : `Created the content type “${result.title}”`);
       return result;
     } catch (error) {
@@ -100,6 +107,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
           ? placeTypeErrors(error.fields, sent.fields, saved ? 'update' : 'create')
           : NO_TYPE_ERRORS;
       setErrors(placed);
+      setTaken(error instanceof ApiError ? takenNameOf(error.problems) : null);
       const marked = countTypeErrors(placed);
       if (marked > 0 && placed.other.length === 0) {
         setBanner(
@@ -149,6 +157,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
     saving,
     deleting,
     errors,
+    taken,
     banner,
     update,
     save,

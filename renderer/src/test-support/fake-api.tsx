@@ -95,6 +95,8 @@ export function fakeApi(types: ContentTypeSummary[], overrides: Partial<ApiClien
     uploadFile: vi.fn(unexpected),
     unusedMedia: vi.fn(async () => ({ count: 0, bytes: 0 })),
     apiDocument: vi.fn(unexpected),
+    starters: vi.fn(unexpected),
+    chooseStarters: vi.fn(unexpected),
     ...overrides,
   };
 }
