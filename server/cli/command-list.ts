@@ -169,8 +169,8 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         force: { text: 'Replace a PostgreSQL database that has content' },
       },
       examples: [
-        'quire restore ~/.config/Quire/backups/2026-11-28T10-00-00Z',
-        'quire restore BACKUP --db ./site.sqlite',
+        'quire restore ~/.config/Quire/backups/content-2026-11-28T09-30-00-000Z',
+        'quire restore ./backups/site-2026-11-28T09-30-00-000Z --db ./site.sqlite',
       ],
     },
     {
