@@ -57,6 +57,7 @@ const POSTGRES_API_SUITES = [
   'server/http/accounts-hostile-api.test.ts',
   'server/http/accounts-races-api.test.ts',
   'server/http/request-target-api.test.ts',
+  'server/http/sign-in-limits-api.test.ts',
   'server/http/fast-reads.test.ts',
   'server/http/fast-writes.test.ts',
   'bench/write-costs.test.ts',

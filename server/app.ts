@@ -57,8 +57,13 @@ export interface AppOptions {
   security?: SecurityOptions;
   /** How long a sign-in session lasts without use (default: QUIRE_SESSION_HOURS, else 12 hours). */
   sessionIdleMs?: number;
-  /** Failed sign-ins per address before slowing and refusing (see SignInLimiter). */
+  /** Failed sign-ins per address and per name before slowing and refusing (see SignInLimiter). */
   signInLimits?: Partial<SignInLimits>;
+  /**
+   * Reverse proxies whose X-Forwarded-For names the client (`--trust-proxy`, checked by
+   * `parseTrustedProxies`): addresses, CIDR ranges or `loopback`. None by default.
+   */
+  trustProxy?: readonly string[];
   /** Revisions kept per row, the trash's retention, and the clock they go by. */
   revisions?: RevisionOptions;
   /** The scheduler's clock and how often it looks for due changes. */
@@ -118,6 +123,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   app.disable('x-powered-by');
   app.set('etag', false);
   app.set('query parser', 'simple');
+  // The client's address (req.ip, see clientAddress) comes from X-Forwarded-For only through these.
+  app.set('trust proxy', options.trustProxy?.length ? [...options.trustProxy] : false);
   // Localhost guards first: a foreign page or host is refused before any other work.
   // Accounts, API tokens and sessions: who is asking, and what their role lets them do.
   const accountRepository = new AccountRepository(database.db, database.engine);

@@ -16,6 +16,7 @@ import { PostgresConnectionError } from './db/postgres-errors.js';
 import { describeTarget, type PostgresTarget, redactPostgresUrl } from './db/postgres-url.js';
 import { exportCommand } from './export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
+import { parseTrustedProxies } from './http/client-address.js';
 import { isLoopbackListenAddress, normalizeHostname } from './http/host-guard.js';
 import { normalizeOrigin } from './http/origin-guard.js';
 import { checkToken } from './http/token-auth.js';
@@ -58,6 +59,8 @@ export interface ServeOptions {
   corsOrigins: string[];
   /** API token (`--token` or QUIRE_TOKEN); generated at start when listening beyond loopback. */
   token: string | null;
+  /** Reverse proxies whose X-Forwarded-For names the client (`--trust-proxy` or QUIRE_TRUST_PROXY); none by default. */
+  trustProxy: string[];
   /** Scheduled backups (off with `--no-backups`, for throwaway databases such as the benchmark's). */
   backups: boolean;
   /** Where a PostgreSQL site's scheduled backups go (`--backup-dir`); null for the default. */
@@ -110,7 +113,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     uploadLimit,
     backups: !values['no-backups'],
     backupDir: values['backup-dir'] === undefined ? null : resolve(values['backup-dir']),
-    ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN')),
+    ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN'), fromEnv('QUIRE_TRUST_PROXY')),
   };
 }
 
@@ -131,11 +134,12 @@ function parseDatabaseFlags(values: DatabaseFlags, env: NodeJS.ProcessEnv): Pick
   }
 }
 
-/** `--allow-host`, `--cors-origin`, `--token`, each checked so a typo fails at start, not per request. */
+/** `--allow-host`, `--cors-origin`, `--token`, `--trust-proxy`, each checked so a typo fails at start, not per request. */
 function parseSecurityFlags(
-  values: { 'allow-host'?: string[]; 'cors-origin'?: string[]; token?: string },
+  values: { 'allow-host'?: string[]; 'cors-origin'?: string[]; token?: string; 'trust-proxy'?: string },
   envToken: string | undefined,
-): Pick<ServeOptions, 'allowedHosts' | 'corsOrigins' | 'token'> {
+  envTrustProxy: string | undefined,
+): Pick<ServeOptions, 'allowedHosts' | 'corsOrigins' | 'token' | 'trustProxy'> {
   const allowedHosts = (values['allow-host'] ?? []).map((name) => {
     const hostname = normalizeHostname(name);
     if (hostname === null)
@@ -158,7 +162,16 @@ function parseSecurityFlags(
       throw new UsageError(`--token: ${(error as Error).message}`);
     }
   }
-  return { allowedHosts, corsOrigins, token };
+  const proxies = values['trust-proxy'] ?? envTrustProxy;
+  let trustProxy: string[] = [];
+  if (proxies !== undefined) {
+    try {
+      trustProxy = parseTrustedProxies(proxies);
+    } catch (error) {
+      throw new UsageError(`--trust-proxy ${JSON.stringify(proxies)}: ${(error as Error).message}`);
+    }
+  }
+  return { allowedHosts, corsOrigins, token, trustProxy };
 }
 
 /** The options `quire serve` takes. */
@@ -176,6 +189,7 @@ export const SERVE_OPTIONS = {
   'allow-host': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
   token: { type: 'string' },
+  'trust-proxy': { type: 'string' },
   'keep-revisions': { type: 'string' },
   'trash-days': { type: 'string' },
 } as const;
@@ -226,6 +240,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
     token: options.token,
+    trustProxy: options.trustProxy,
     backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
     // Before the server answers, so its first request already sees every demo row.

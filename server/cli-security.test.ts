@@ -1,13 +1,23 @@
 import { describe, expect, it } from 'vitest';
 import { parseServeArgs, UsageError } from './cli-commands.js';
 
-/** `--allow-host`, `--cors-origin`, `--token`: checked when Quire starts, one line when wrong. */
+/** `--allow-host`, `--cors-origin`, `--token`, `--trust-proxy`: checked when Quire starts, one line when wrong. */
 describe('serve security flags', () => {
   it('default to loopback only: no extra hosts, no CORS origins, no token', () => {
     const options = parseServeArgs([], {});
     expect(options.allowedHosts).toEqual([]);
     expect(options.corsOrigins).toEqual([]);
     expect(options.token).toBeNull();
+    expect(options.trustProxy).toEqual([]);
+  });
+
+  it('take the trusted proxies from --trust-proxy or QUIRE_TRUST_PROXY', () => {
+    expect(parseServeArgs(['--trust-proxy', 'loopback, 10.0.0.0/8,fd00::/8'], {}).trustProxy).toEqual([
+      'loopback',
+      '10.0.0.0/8',
+      'fd00::/8',
+    ]);
+    expect(parseServeArgs([], { QUIRE_TRUST_PROXY: '192.0.2.10' }).trustProxy).toEqual(['192.0.2.10']);
   });
 
   it('take repeated --allow-host and --cors-origin, normalized', () => {
@@ -43,6 +53,9 @@ describe('serve security flags', () => {
     [['--cors-origin', 'null'], /--cors-origin/],
     [['--cors-origin', 'http://site.example/path'], /must be an origin only/],
     [['--token', 'short'], /^--token: the token must be at least 16 characters$/],
+    [['--trust-proxy', 'proxy.lan'], /^--trust-proxy "proxy.lan": invalid IP address: proxy.lan; give proxy addresses/],
+    [['--trust-proxy', '10.0.0.0/40'], /^--trust-proxy "10.0.0.0\/40": invalid range on address/],
+    [['--trust-proxy', ' , '], /^--trust-proxy " , ": give proxy addresses, CIDR ranges/],
   ];
   for (const [args, message] of mistakes) {
     it(`refuses ${args.join(' ')} with one line`, () => {

@@ -56,8 +56,10 @@ export interface ServerOptions {
   backups?: false | { intervalMs?: number; keep?: number; dir?: string };
   /** How long a sign-in session lasts without use (default: QUIRE_SESSION_HOURS, else 12 hours). */
   sessionIdleMs?: number;
-  /** Failed sign-ins per address before slowing and refusing (tests pass small ones). */
+  /** Failed sign-ins per address and per name before slowing and refusing (tests pass small ones). */
   signInLimits?: Partial<SignInLimits>;
+  /** Reverse proxies whose X-Forwarded-For is believed (`--trust-proxy`); see AppOptions.trustProxy. */
+  trustProxy?: readonly string[];
   /** Revisions kept per row (`--keep-revisions`), the trash's retention (`--trash-days`), the clock. */
   revisions?: RevisionOptions;
   /** The scheduler's clock and poll (tests move the clock and call `services.schedules.runDue`). */
@@ -151,6 +153,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       security,
       sessionIdleMs: options.sessionIdleMs,
       signInLimits: options.signInLimits,
+      trustProxy: options.trustProxy,
       revisions: options.revisions,
       scheduler: options.scheduler,
       hooks: options.hooks,

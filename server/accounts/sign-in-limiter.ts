@@ -1,9 +1,16 @@
+import { isIPv4, isIPv6 } from 'node:net';
+
 /**
- * Failed sign-ins per client address: the first few are free, then each further failure is
- * answered more slowly, and past a limit the address is refused (429) for a while. Nothing is
- * permanent: an address's record ends once it has had no failure for `windowMs`, a block ends
- * after `blockMs`, and a person is never locked out by someone else's guessing (it is per
- * address, not per account).
+ * Failed sign-ins, counted per client address (an IPv6 address by its /64, which one machine
+ * commonly holds whole) and per account name: the first few are free, then each further failure
+ * is answered more slowly, and past a limit the address or the name is refused (429) for a while.
+ * An attempt counts before its password is checked, so attempts sent at once never get past the
+ * limit together; a right password takes its attempt back and ends the name's count.
+ *
+ * The name's limit stops guessing one account's password from many addresses; it is lower than the
+ * address limit, so an address that locked one name can still sign in to others until it reaches
+ * its own. Nothing is permanent: a lock ends after `blockMs` (the count starts again), a record
+ * ends once it has had no failure for `windowMs`.
  *
  * The record is in memory, one per server: with several servers behind a balancer, each counts
  * on its own, so an attacker gets the limits once per server (still slow; a shared limiter, e.g.
@@ -14,8 +21,10 @@
 export interface SignInLimits {
   /** Failures answered at once. */
   freeFailures: number;
-  /** Failures after which the address is refused. */
+  /** Failures from one address after which it is refused. */
   blockAfter: number;
+  /** Failures at one account name (from anywhere) after which it is refused. */
+  nameBlockAfter: number;
   /** How long a refusal lasts. */
   blockMs: number;
   /** A record without a failure for this long is forgotten. */
@@ -29,14 +38,27 @@ export interface SignInLimits {
 export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
   freeFailures: 5,
   blockAfter: 20,
+  nameBlockAfter: 10,
   blockMs: 15 * 60_000,
   windowMs: 15 * 60_000,
   delayMs: 250,
   maxDelayMs: 5_000,
 };
 
-/** Most addresses remembered; beyond it the oldest records are dropped (memory stays bounded). */
+/** Most addresses (and names) remembered; beyond it the oldest records are dropped (memory stays bounded). */
 const MAX_RECORDS = 10_000;
+
+/** One sign-in attempt, counted as a failure from the start. */
+export interface SignInAttempt {
+  /** Milliseconds until the address or name may try again; above 0 the attempt is refused (and not counted). */
+  refusedFor: number;
+  /** How long to hold the answer when the password is wrong (0 for the first few failures). */
+  delayMs: number;
+  /** The password was right: the attempt stops counting at the address, and the name's failures end. */
+  succeeded(): void;
+  /** The password could not be checked (the database failed): the attempt stops counting. */
+  withdrawn(): void;
+}
 
 interface Record {
   failures: number;
@@ -44,46 +66,134 @@ interface Record {
   blockedUntil: number;
 }
 
-/** Counts failed sign-ins per address. */
-export class SignInLimiter {
+/** Failures per key (an address group, or a name), with their own limit. */
+class FailureCounts {
   private readonly records = new Map<string, Record>();
 
   constructor(
-    private readonly limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
-    private readonly now: () => number = Date.now,
+    private readonly blockAfter: number,
+    private readonly limits: SignInLimits,
+    private readonly now: () => number,
   ) {}
 
-  /** Milliseconds until `address` may try again, or 0 when it may now. */
-  retryAfter(address: string): number {
-    const record = this.current(address);
+  /** Milliseconds until `key` may try again, or 0. */
+  refusedFor(key: string): number {
+    const record = this.current(key);
     return record ? Math.max(0, record.blockedUntil - this.now()) : 0;
   }
 
-  /** Records a failure; returns how long to hold the answer (0 for the first few). */
-  failed(address: string): number {
+  /** Counts a failure at `key`; returns the count. */
+  count(key: string): number {
     const now = this.now();
-    const record = this.current(address) ?? { failures: 0, lastFailure: now, blockedUntil: 0 };
+    const record = this.current(key) ?? { failures: 0, lastFailure: now, blockedUntil: 0 };
     record.failures += 1;
     record.lastFailure = now;
-    if (record.failures >= this.limits.blockAfter) record.blockedUntil = now + this.limits.blockMs;
+    if (record.failures >= this.blockAfter) record.blockedUntil = now + this.limits.blockMs;
     // Re-inserted so the map's order is by last failure: the first key is the one to drop.
-    this.records.delete(address);
-    this.records.set(address, record);
+    this.records.delete(key);
+    this.records.set(key, record);
     if (this.records.size > MAX_RECORDS) this.records.delete(this.records.keys().next().value as string);
-    const slowed = record.failures - this.limits.freeFailures;
-    if (slowed <= 0) return 0;
-    return Math.min(this.limits.maxDelayMs, this.limits.delayMs * 2 ** Math.min(slowed - 1, 20));
+    return record.failures;
   }
 
-  /** The live record of `address`, forgetting one that has run out. */
-  private current(address: string): Record | undefined {
-    const record = this.records.get(address);
+  /** Takes back one counted failure at `key` (a lock it caused ends with it). */
+  uncount(key: string): void {
+    const record = this.current(key);
+    if (!record) return;
+    record.failures = Math.max(0, record.failures - 1);
+    if (record.failures < this.blockAfter) record.blockedUntil = 0;
+  }
+
+  /** Forgets `key`'s failures. */
+  forget(key: string): void {
+    this.records.delete(key);
+  }
+
+  /** The live record of `key`, forgetting one whose lock has ended or that has been quiet long enough. */
+  private current(key: string): Record | undefined {
+    const record = this.records.get(key);
     if (!record) return undefined;
     const now = this.now();
-    if (record.blockedUntil <= now && now - record.lastFailure >= this.limits.windowMs) {
-      this.records.delete(address);
+    const lockEnded = record.blockedUntil > 0 && record.blockedUntil <= now;
+    if (lockEnded || (record.blockedUntil <= now && now - record.lastFailure >= this.limits.windowMs)) {
+      this.records.delete(key);
       return undefined;
     }
     return record;
   }
+}
+
+/** Counts failed sign-ins per address group and per account name. */
+export class SignInLimiter {
+  private readonly addresses: FailureCounts;
+  private readonly names: FailureCounts;
+
+  constructor(
+    private readonly limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
+    now: () => number = Date.now,
+  ) {
+    this.addresses = new FailureCounts(limits.blockAfter, limits, now);
+    this.names = new FailureCounts(limits.nameBlockAfter, limits, now);
+  }
+
+  /**
+   * Begins a sign-in from `address` at the account `name` (as sent: anything but a string counts at
+   * the address alone). Counted as a failure now, before any password is checked.
+   */
+  attempt(address: string, name: unknown): SignInAttempt {
+    const group = addressGroup(address);
+    const nameKey = typeof name === 'string' ? name.slice(0, 200).toLowerCase() : null;
+    const refusedFor = Math.max(
+      this.addresses.refusedFor(group),
+      nameKey === null ? 0 : this.names.refusedFor(nameKey),
+    );
+    if (refusedFor > 0) return { refusedFor, delayMs: 0, succeeded: () => {}, withdrawn: () => {} };
+    const failures = Math.max(this.addresses.count(group), nameKey === null ? 0 : this.names.count(nameKey));
+    let counted = true;
+    const uncount = () => {
+      const was = counted;
+      counted = false;
+      if (was) this.addresses.uncount(group);
+      return was;
+    };
+    return {
+      refusedFor: 0,
+      delayMs: this.delayFor(failures),
+      succeeded: () => {
+        if (uncount() && nameKey !== null) this.names.forget(nameKey);
+      },
+      withdrawn: () => {
+        if (uncount() && nameKey !== null) this.names.uncount(nameKey);
+      },
+    };
+  }
+
+  /** How long to hold the answer to the `failures`th failure. */
+  private delayFor(failures: number): number {
+    const slowed = failures - this.limits.freeFailures;
+    if (slowed <= 0) return 0;
+    return Math.min(this.limits.maxDelayMs, this.limits.delayMs * 2 ** Math.min(slowed - 1, 20));
+  }
+}
+
+/**
+ * The address group a client is counted by: an IPv4 address itself (also when written
+ * IPv4-mapped, `::ffff:203.0.113.7`), an IPv6 address by its /64 (`2001:db8:1:2::/64`), since one
+ * machine or home is commonly given a whole /64; anything else as it is.
+ */
+export function addressGroup(address: string): string {
+  const mapped = /^::ffff:(\d+\.\d+\.\d+\.\d+)$/i.exec(address);
+  if (mapped && isIPv4(mapped[1])) return mapped[1];
+  const bare = address.split('%')[0];
+  if (!isIPv6(bare)) return address;
+  const [head, tail] = bare.toLowerCase().split('::');
+  const groups = (part: string | undefined) =>
+    part ? part.split(':').flatMap((group) => (group.includes('.') ? ['0', '0'] : [group])) : [];
+  const first = groups(head);
+  const last = groups(tail);
+  const all = tail === undefined ? first : [...first, ...Array(8 - first.length - last.length).fill('0'), ...last];
+  return `${all
+    .slice(0, 4)
+    .map((group) => Number.parseInt(group, 16).toString(16))
+    .join(':')}::/64`;
 }

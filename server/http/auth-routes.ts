@@ -8,6 +8,7 @@ import type { Principal } from '../accounts/principal.js';
 import type { SignInLimiter } from '../accounts/sign-in-limiter.js';
 import { AppError } from '../errors/app-error.js';
 import { principalOf, SESSION_COOKIE } from './auth-guard.js';
+import { clientAddress } from './client-address.js';
 import { methodNotAllowed } from './error-middleware.js';
 
 /** What the sign-in routes need. */
@@ -20,15 +21,10 @@ export interface AuthRoutesOptions {
   runToken: boolean;
 }
 
-/** Whether a request comes from this machine. */
+/** Whether a request comes from this machine (behind a trusted proxy: its client does; see `clientAddress`). */
 export function fromLoopback(req: IncomingMessage): boolean {
-  const address = req.socket.remoteAddress ?? '';
+  const address = clientAddress(req);
   return address === '::1' || /^(::ffff:)?127\./.test(address);
-}
-
-/** The client's address, as the sign-in limiter counts it. */
-function addressOf(req: IncomingMessage): string {
-  return req.socket.remoteAddress ?? 'unknown';
 }
 
 /**
@@ -89,19 +85,26 @@ export function authRoutes(options: AuthRoutesOptions): Router {
   router
     .route('/auth/sign-in')
     .post(async (req, res) => {
-      const address = addressOf(req);
-      const wait = limiter.retryAfter(address);
-      if (wait > 0) {
-        res.setHeader('Retry-After', String(Math.ceil(wait / 1000)));
-        throw new AppError('too_many_requests', 'Too many failed sign-ins from this address; try again later');
-      }
       const { name, password } = bodyMembers(req.body, ['name', 'password']);
-      const session = await accounts.signIn(name, password);
+      // Counted before the password is checked: attempts sent at once cannot pass the limit together.
+      const attempt = limiter.attempt(clientAddress(req), name);
+      if (attempt.refusedFor > 0) {
+        res.setHeader('Retry-After', String(Math.ceil(attempt.refusedFor / 1000)));
+        throw new AppError(
+          'too_many_requests',
+          'Too many failed sign-ins from this address or at this name; try again later',
+        );
+      }
+      const session = await accounts.signIn(name, password).catch((error: unknown) => {
+        attempt.withdrawn();
+        throw error;
+      });
       if (!session) {
         // Slowed after a few failures, refused (above) after many; never for good.
-        await sleep(limiter.failed(address));
+        await sleep(attempt.delayMs);
         throw new AppError('unauthorized', 'Wrong name or password, or the account is disabled');
       }
+      attempt.succeeded();
       await signedIn(req, res, session, 200);
     })
     .all(methodNotAllowed(['POST']));
