@@ -62,4 +62,30 @@ describe('the quire command as npm installs it', () => {
       err: `quire: Quire is not built yet: run npm install, then npm run build, in ${clone}\n`,
     });
   });
+
+  it('in a clone with its packages installed but never built, builds it once, keeping stdout for the answer', async () => {
+    const clone = join(dir, 'unbuilt-clone');
+    mkdirSync(join(clone, 'scripts'), { recursive: true });
+    mkdirSync(join(clone, 'node_modules', '.bin'), { recursive: true });
+    writeFileSync(join(clone, 'package.json'), JSON.stringify({ name: 'quire', type: 'module' }));
+    writeFileSync(join(clone, 'node_modules', '.bin', 'tsc'), '');
+    copyFileSync(join(root, bin.quire), join(clone, bin.quire));
+    // A stand-in for scripts/build.mjs: says it built, and writes an entry that says what it ran.
+    writeFileSync(
+      join(clone, 'scripts', 'build.mjs'),
+      `import { mkdirSync, writeFileSync } from 'node:fs';
+console.log('stand-in build ran');
+mkdirSync('dist/server', { recursive: true });
+writeFileSync('dist/server/cli.js', "export function runCommandLine(argv) { console.log('quire ran ' + argv.join(' ')); }");
+`,
+    );
+    const first = await run(process.execPath, [join(clone, bin.quire), 'types', '--out', 'x.d.ts'], { cwd: dir });
+    expect(first).toEqual({
+      code: 0,
+      out: 'quire ran types --out x.d.ts\n',
+      err: 'quire: building Quire first (once; npm run build does the same)...\nstand-in build ran\n',
+    });
+    const second = await run(process.execPath, [join(clone, bin.quire), 'types'], { cwd: dir });
+    expect(second).toEqual({ code: 0, out: 'quire ran types\n', err: '' });
+  });
 });

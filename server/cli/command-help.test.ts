@@ -33,11 +33,20 @@ describe('quire help', () => {
     }
   });
 
-  it('says each default beside its flag', () => {
+  it('says each default under its flag', () => {
     const page = commandHelp(named('serve'));
-    expect(page).toMatch(/^ {2}--port N +Port to listen on .*\[default: QUIRE_PORT, else 4780\]$/m);
-    expect(page).toMatch(/^ {2}--db FILE +.*\[default: QUIRE_DB, else .*content\.sqlite\]$/m);
-    expect(commandHelp(named('types'))).toMatch(/^ {2}--out FILE +.*\[default: standard output\]$/m);
+    expect(page).toMatch(/^ {2}--port N +Port to listen on .*\n {20,}default: QUIRE_PORT, else 4780$/m);
+    expect(page).toMatch(/^ {2}--db FILE +.*\n {20,}default: QUIRE_DB, else .*content\.sqlite$/m);
+    expect(commandHelp(named('types'))).toMatch(/^ {2}--out FILE +.*\n {2,}default: standard output$/m);
+  });
+
+  it('wraps its lines to fit a terminal', () => {
+    for (const command of commands) {
+      for (const line of commandHelp(command).split('\n')) {
+        // A path in a default may be longer; nothing else is.
+        if (!line.includes('/')) expect(line.length, line).toBeLessThanOrEqual(100);
+      }
+    }
   });
 });
 

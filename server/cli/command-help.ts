@@ -35,10 +35,37 @@ const HELP_OPTIONS = { help: { type: 'boolean', short: 'h' } } as const;
 
 const INDENT = '  ';
 
-/** Lines of `[left, right]` pairs, the right column aligned. */
-function columns(rows: [string, string][]): string[] {
+/** Help's lines are wrapped to this width, which reads in any terminal. */
+const LINE_WIDTH = 100;
+
+/** `text` in lines of at most `width` characters, broken between words (a longer word stays whole). */
+function wrap(text: string, width: number): string[] {
+  const lines: string[] = [];
+  let line = '';
+  for (const word of text.split(' ')) {
+    if (line && line.length + 1 + word.length > width) {
+      lines.push(line);
+      line = word;
+    } else {
+      line = line ? `${line} ${word}` : word;
+    }
+  }
+  return [...lines, line];
+}
+
+/**
+ * Lines of `[left, right]` pairs, the right column aligned and wrapped within LINE_WIDTH; a right
+ * side given as several paragraphs starts each on a line of its own.
+ */
+function columns(rows: [string, string | string[]][]): string[] {
   const width = Math.max(...rows.map(([left]) => left.length)) + 2;
-  return rows.map(([left, right]) => `${INDENT}${left.padEnd(width)}${right}`.trimEnd());
+  const room = Math.max(LINE_WIDTH - INDENT.length - width, 30);
+  return rows.flatMap(([left, right]) =>
+    [right]
+      .flat()
+      .flatMap((paragraph) => wrap(paragraph, room))
+      .map((part, index) => `${INDENT}${(index === 0 ? left : '').padEnd(width)}${part}`.trimEnd()),
+  );
 }
 
 /** `--name VALUE` as help shows a flag. */
@@ -67,18 +94,18 @@ export function overviewHelp(commands: readonly CommandEntry[], version: string)
 
 /** One command's help: its forms, every flag with its default, and examples. */
 export function commandHelp(command: CommandEntry): string {
-  const flagRows: [string, string][] = Object.keys(command.options).map((name) => {
+  const flagRows: [string, string[]][] = Object.keys(command.options).map((name) => {
     const help = command.flags[name];
     const text = help?.text ?? '';
-    return [flagLabel(name, command.options, help), help?.default ? `${text} [default: ${help.default}]` : text];
+    return [flagLabel(name, command.options, help), help?.default ? [text, `default: ${help.default}`] : [text]];
   });
-  flagRows.push(['-h, --help', 'Show this help']);
+  flagRows.push(['-h, --help', ['Show this help']]);
   return [
     `quire ${command.name}: ${command.summary}`,
     '',
     'Usage:',
     ...command.usage.map((form) => `${INDENT}quire ${form}`),
-    ...(command.notes ? ['', command.notes] : []),
+    ...(command.notes ? ['', ...wrap(command.notes, LINE_WIDTH)] : []),
     '',
     'Options:',
     ...columns(flagRows),

@@ -1,4 +1,3 @@
-import { formatByteSize } from '../../common/byte-size.js';
 import { ACCOUNT_OPTIONS } from '../accounts/account-command.js';
 import { defaultDatabaseFile } from '../config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
@@ -30,7 +29,7 @@ function databaseFlags(): Record<'db' | 'database', FlagHelp> {
   };
 }
 
-const bytes = (value: number) => `${value} (${formatByteSize(value)})`;
+const bytes = (value: number) => `${value} (${value / 1024 / 1024} MiB)`;
 
 /**
  * Every `quire` command in the order `quire help` lists them, each with its help and the options
@@ -76,7 +75,7 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         'cors-origin': { value: 'URL', text: 'An origin allowed to read the API from a browser' },
         'trust-proxy': {
           value: 'LIST',
-          text: 'Proxies whose X-Forwarded-* headers are believed',
+          text: 'Reverse proxies whose X-Forwarded-For names the client: addresses, CIDR ranges or loopback, comma-separated',
           default: 'QUIRE_TRUST_PROXY, else none',
         },
         token: {
@@ -95,6 +94,7 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         'quire serve',
         'quire serve --db ./site.sqlite --port 8080 --demo',
         'quire serve --database postgres://quire@127.0.0.1/site --host 0.0.0.0 --allow-host cms.example.org',
+        'quire serve --allow-host cms.example.org --trust-proxy loopback   # behind a proxy on this machine',
       ],
     },
     {
