@@ -41,7 +41,10 @@ export function LabeledControl({
       {children({ id, 'aria-describedby': describedBy, 'aria-invalid': error ? true : undefined })}
       {error && (
         <p id={errorId} className="field-error">
-          {label} {error}
+          {/* One flowing sentence beside the icon, links and all. */}
+          <span>
+            {label} {error}
+          </span>
         </p>
       )}
       {error && errorAction}

@@ -8,7 +8,7 @@ import type { TakenName } from './type-errors.js';
 export function TakenNameMessage({ taken }: { taken: TakenName }) {
   const link = useLinkProps(routeHref({ name: 'content-type', slug: taken.type }));
   return (
-    <span>
+    <>
       is taken by the content type{' '}
       <a {...link} className="field-error-link">
         {taken.title}
@@ -20,7 +20,7 @@ export function TakenNameMessage({ taken }: { taken: TakenName }) {
       ) : (
         '.'
       )}
-    </span>
+    </>
   );
 }
 
