@@ -205,7 +205,8 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         'user list',
         'user role NAME ROLE [--types a,b]',
         'user passwd NAME',
-        'user disable NAME | user enable NAME',
+        'user disable NAME',
+        'user enable NAME',
       ],
       notes:
         'Passwords are asked for on the terminal, never taken from the command line. Each form takes --db or --database.',
