@@ -172,6 +172,14 @@ describe('POST /api/starters', () => {
     });
     const extra = await request(server, 'POST', '/starters', { json: { set: 'keep', force: true } });
     expect(extra.response.status).toBe(400);
+    for (const json of [['keep'], 'keep', { set: ['keep'] }, { set: null }, {}]) {
+      const odd = await request(server, 'POST', '/starters', { json });
+      expect(odd.response.status, JSON.stringify(json)).toBe(400);
+      expect(odd.body.error.code).toMatch(/^(bad_request|validation_failed)$/);
+    }
+    const twice = await request(server, 'POST', '/starters', { body: 'set=keep&set=empty' });
+    expect(twice.response.status).toBe(400);
+    expect(await slugs()).toEqual(DEFAULT_STARTERS);
     expect((await request(server, 'GET', '/starters')).body.choice).toBeNull();
   });
 

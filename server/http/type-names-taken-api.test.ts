@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -47,6 +48,17 @@ describe('a new type whose slug another type holds', () => {
     // Holding `my-articles` itself, a type of that slug is pointed on to a numbered one.
     const mine = await create({ title: 'Mine', slug: 'my-articles' });
     expect(mine.body.error.problems.slug).toMatchObject({ type: 'my-articles', suggestion: 'my-articles-2' });
+  });
+
+  it('passes over a slug whose table another schema object holds', async () => {
+    const other = await startTestServer();
+    try {
+      await sql.raw('create table my_news (id text)').execute(other.database.db);
+      const { body } = await request(other, 'POST', '/cms-content', { json: { title: 'News', columns: TITLED } });
+      expect(body.error.problems.slug).toEqual({ code: 'taken', type: 'news', title: 'News', suggestion: 'news-2' });
+    } finally {
+      await other.dispose();
+    }
   });
 
   it('names the type holding a table given by hand', async () => {
