@@ -72,4 +72,18 @@ describe('a mistyped command or flag', () => {
       err: 'quire serve: unknown option --prot; did you mean --port? (quire help serve lists its options)\n',
     });
   });
+
+  it("names the closest of user's and token's own commands, in one line, exit code 2", async () => {
+    const [user, token] = await Promise.all([quire(['user', 'ad', 'ana']), quire(['token', 'revok', 'ci'])]);
+    expect(user).toEqual({
+      code: 2,
+      out: '',
+      err: 'quire user: unknown user command "ad"; did you mean add? (quire help user shows each form)\n',
+    });
+    expect(token).toEqual({
+      code: 2,
+      out: '',
+      err: 'quire token: unknown token command "revok"; did you mean revoke? (quire help token shows each form)\n',
+    });
+  });
 });

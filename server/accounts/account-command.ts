@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import type { AccountSummary, TokenSummary } from '../../common/api-contract.js';
+import { didYouMean } from '../cli/command-help.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { AccountRepository } from '../db/account-repository.js';
 import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
@@ -16,6 +17,10 @@ const DB = '[--db FILE | --database postgres://...]';
 
 /** How to call `quire user`. */
 export const USER_USAGE = `quire user add NAME --role admin|editor|author|viewer [--types a,b] | user list | user role NAME ROLE | user passwd NAME | user disable NAME | user enable NAME ${DB}`;
+
+/** The forms of `quire user` and `quire token`, for a mistyped one's closest. */
+const USER_COMMANDS = ['add', 'list', 'role', 'passwd', 'disable', 'enable'];
+const TOKEN_COMMANDS = ['add', 'list', 'revoke'];
 
 /** How to call `quire token`. */
 export const TOKEN_USAGE = `quire token add NAME --role ROLE [--types a,b] [--expires DAYS] | token list | token revoke NAME ${DB}`;
@@ -80,7 +85,7 @@ export async function accountCommand(
     return 0;
   } catch (error) {
     if (error instanceof UsageMistake) {
-      say(streams.err, `quire ${kind}: ${error.message}. Usage: ${usage}`);
+      say(streams.err, `quire ${kind}: ${error.message} (quire help ${kind} shows each form)`);
       return 2;
     }
     const known =
@@ -177,7 +182,9 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
       return [sub === 'disable' ? `Disabled ${name}; their sessions were ended.` : `Enabled ${name}.`];
     };
   }
-  throw new UsageMistake(sub ? `unknown user command ${JSON.stringify(sub)}` : 'name a user command');
+  throw new UsageMistake(
+    sub ? `unknown user command ${JSON.stringify(sub)}${didYouMean(sub, USER_COMMANDS)}` : 'name a user command',
+  );
 }
 
 function tokenAction(parsed: Parsed): Action {
@@ -214,7 +221,9 @@ function tokenAction(parsed: Parsed): Action {
       return [`Revoked the token ${name}; requests with it are refused from now on.`];
     };
   }
-  throw new UsageMistake(sub ? `unknown token command ${JSON.stringify(sub)}` : 'name a token command');
+  throw new UsageMistake(
+    sub ? `unknown token command ${JSON.stringify(sub)}${didYouMean(sub, TOKEN_COMMANDS)}` : 'name a token command',
+  );
 }
 
 function describe(role: string, types: string[] | null): string {
