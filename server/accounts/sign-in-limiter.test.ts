@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { addressGroup, SignInLimiter } from './sign-in-limiter.js';
+import { addressGroup, MAX_RECORDS, SignInLimiter } from './sign-in-limiter.js';
 
 const LIMITS = {
   freeFailures: 3,
@@ -73,6 +73,14 @@ describe('SignInLimiter', () => {
     // ...until the address reaches its own limit.
     for (let i = 1; i < LIMITS.blockAfter; i++) fail(limiter, '10.0.0.1', `nobody${i}`);
     expect(limiter.attempt('10.0.0.1', 'edna').refusedFor).toBe(60_000);
+  });
+
+  it('keeps a lock while guesses at many other names fill its memory', () => {
+    const limiter = new SignInLimiter({ ...LIMITS, blockAfter: 10 * MAX_RECORDS }, () => 0);
+    fail(limiter, '10.0.0.1', 'ada', LIMITS.nameBlockAfter);
+    // As many other names as it remembers, each once (from an address group of its own).
+    for (let i = 0; i < MAX_RECORDS; i++) fail(limiter, `10.${i >> 8}.${i & 255}.9`, `other${i}`);
+    expect(limiter.attempt('10.0.0.2', 'ada').refusedFor).toBe(60_000);
   });
 
   it('never blocks for good: the refusal ends, and a quiet address or name is forgotten', () => {

@@ -46,7 +46,7 @@ export const DEFAULT_SIGN_IN_LIMITS: SignInLimits = {
 };
 
 /** Most addresses (and names) remembered; beyond it the oldest records are dropped (memory stays bounded). */
-const MAX_RECORDS = 10_000;
+export const MAX_RECORDS = 10_000;
 
 /** One sign-in attempt, counted as a failure from the start. */
 export interface SignInAttempt {
@@ -92,8 +92,19 @@ class FailureCounts {
     // Re-inserted so the map's order is by last failure: the first key is the one to drop.
     this.records.delete(key);
     this.records.set(key, record);
-    if (this.records.size > MAX_RECORDS) this.records.delete(this.records.keys().next().value as string);
+    if (this.records.size > MAX_RECORDS) this.dropOldest(now);
     return record.failures;
+  }
+
+  /** Drops the oldest record that holds no lock: guessing at many names cannot push a lock out. */
+  private dropOldest(now: number): void {
+    for (const [key, record] of this.records) {
+      if (record.blockedUntil <= now) {
+        this.records.delete(key);
+        return;
+      }
+    }
+    this.records.delete(this.records.keys().next().value as string);
   }
 
   /** Takes back one counted failure at `key` (a lock it caused ends with it). */
