@@ -5,8 +5,8 @@ import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 
 /**
- * `/starters`: the first run's starter sets. Reading them is reading the site; choosing one changes
- * content types, so the auth guard lets admins only (those who may change types) send the POST.
+ * `/starters`: the first run's starter sets. They name every content type and count its rows, and
+ * choosing one changes types: the auth guard lets admins only (those who may change types) here.
  */
 export function starterRoutes(starters: StarterService, editorName: string | null): Router {
   const router = Router();

@@ -189,14 +189,15 @@ describe('POST /api/starters', () => {
     expect(body.choice).toBe('keep');
   });
 
-  it('is for admins only; everyone who may read sees the state', async () => {
+  it('is for admins only, reading included (it names every type and counts its rows)', async () => {
     const team = await makeTeam(server);
-    for (const who of ['editor', 'author', 'viewer', 'viewer_token']) {
+    for (const who of ['editor', 'author', 'viewer', 'viewer_token', 'news_token']) {
       const refused = await request(server, 'POST', '/starters', { headers: team[who], json: { set: 'empty' } });
       expect(refused.response.status, who).toBe(403);
       const read = await request(server, 'GET', '/starters', { headers: team[who] });
-      expect(read.response.status, who).toBe(200);
+      expect(read.response.status, who).toBe(403);
     }
+    expect((await request(server, 'GET', '/starters', { headers: team.admin_token })).response.status).toBe(200);
     expect((await request(server, 'POST', '/starters', { json: { set: 'empty' } })).response.status).toBe(401);
     const chosen = await request(server, 'POST', '/starters', { headers: team.admin, json: { set: 'empty' } });
     expect(chosen.response.status, chosen.text).toBe(200);
