@@ -55,9 +55,12 @@ describe('the first run in Chromium', () => {
     const { page } = suite;
     await page.goto(suite.url('/settings/content-types/new'));
     await page.getByLabel('Title', { exact: true }).fill('Posts');
-    await button(page, 'Save content type').click();
+    // Said as the title is typed, and again by the server's refusal of a save.
     const message = page.locator('#type-slug-error');
     await message.waitFor();
+    expect(await message.textContent()).toBe('Slug is taken by the content type Posts; my-posts is free.');
+    await button(page, 'Save content type').click();
+    await page.getByRole('alert').filter({ hasText: 'Fix the highlighted problem' }).waitFor();
     expect(await message.textContent()).toBe('Slug is taken by the content type Posts; my-posts is free.');
     expect(await message.getByRole('link', { name: 'Posts' }).getAttribute('href')).toBe(
       '/settings/content-types/edit/posts',

@@ -1,7 +1,8 @@
 import type { ColumnChange, ColumnDescriptor } from '../../common/api-contract.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
-import { isIdentifier, isReservedTable, RESERVED_COLUMNS, tableFromSlug } from '../../common/naming-rules.js';
+import { isIdentifier, isReservedTable, RESERVED_COLUMNS } from '../../common/naming-rules.js';
 import { isSlug } from '../../common/slug-rules.js';
+import { typeSlugCandidates } from '../../common/type-slug-suggestions.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
 import { publishColumn } from './content-type.js';
@@ -21,21 +22,12 @@ export function tableNameProblem(table: string): FieldProblem | null {
   return null;
 }
 
-/** How many numbered slugs (`articles-2`, `articles-3`...) a suggestion tries before giving up. */
-const MAX_SLUG_SUGGESTIONS = 50;
-
-/**
- * A free slug for a new type whose `slug` another type holds: `my-<slug>` reads as the user's own
- * version of that type, then `<slug>-2`, `<slug>-3`...; each with a well-formed table name that
- * `isFree` accepts. Null when none of them is.
- */
+/** The first of `typeSlugCandidates(slug)` that `isFree` accepts (its table too), or null. */
 export async function freeTypeSlug(
   slug: string,
   isFree: (candidate: string) => Promise<boolean>,
 ): Promise<string | null> {
-  const numbered = Array.from({ length: MAX_SLUG_SUGGESTIONS }, (_, index) => `${slug}-${index + 2}`);
-  for (const candidate of [...(slug.startsWith('my-') ? [] : [`my-${slug}`]), ...numbered]) {
-    if (!isSlug(candidate) || tableNameProblem(tableFromSlug(candidate)) !== null) continue;
+  for (const candidate of typeSlugCandidates(slug)) {
     if (await isFree(candidate)) return candidate;
   }
   return null;

@@ -127,45 +127,68 @@ describe('the first screen of a new site', () => {
 describe('a new type whose slug another type holds', () => {
   beforeEach(() => window.history.replaceState(null, '', '/settings/content-types/new'));
 
-  it('names the holder with a link to it, and takes the proposed free slug with one click', async () => {
+  const created = (body: CreateContentTypeRequest) =>
+    typeOf(body.slug ?? '', body.columns, { title: body.title, table: body.table ?? '', custom: true });
+
+  it('is named as the user types, with a link to the holder and a free slug to take with one click', async () => {
+    const user = userEvent.setup();
+    const createContentType = vi.fn(async (body: CreateContentTypeRequest) => created(body));
+    render(<EditorApp client={fakeApi([NEWS, ARTICLES], { createContentType })} />);
+    await user.type(await screen.findByLabelText('Title'), 'Articles');
+
+    const slug = screen.getByLabelText('Slug');
+    expect(slug.getAttribute('aria-invalid')).toBe('true');
+    const message = document.getElementById('type-slug-error') as HTMLElement;
+    expect(message.textContent).toBe('Slug is taken by the content type Articles; my-articles is free.');
+    expect(within(message).getByRole('link', { name: 'Articles' }).getAttribute('href')).toBe(
+      '/settings/content-types/edit/articles',
+    );
+    expect(createContentType).not.toHaveBeenCalled();
+
+    await user.click(screen.getByRole('button', { name: 'Use “my-articles”' }));
+    expect((slug as HTMLInputElement).value).toBe('my-articles');
+    expect((screen.getByLabelText('Table') as HTMLInputElement).value).toBe('my_articles');
+    expect(slug.getAttribute('aria-invalid')).toBeNull();
+    expect(document.getElementById('type-slug-error')).toBeNull();
+
+    await user.click(screen.getByRole('button', { name: 'Save content type' }));
+    await waitFor(() => expect(createContentType).toHaveBeenCalledTimes(1));
+    expect(createContentType.mock.calls[0][0]).toMatchObject({ title: 'Articles', slug: 'my-articles' });
+    await waitFor(() => expect(window.location.pathname).toBe('/settings/content-types/edit/my-articles'));
+  });
+
+  it('is named from the server’s refusal when the editor has not loaded the holder', async () => {
     const user = userEvent.setup();
     const createContentType = vi.fn(async (body: CreateContentTypeRequest) => {
       if (body.slug === 'articles') {
         throw new ApiError(
           409,
           'conflict',
-          'The slug articles is taken by the content type Articles (articles); the slug my-articles is free',
-          { slug: 'is taken by the content type Articles (articles); my-articles is free' },
+          'The slug articles is taken by the content type Articles (articles); the slug articles-2 is free',
+          { slug: 'is taken by the content type Articles (articles); articles-2 is free' },
           [],
-          { slug: { code: 'taken', type: 'articles', title: 'Articles', suggestion: 'my-articles' } },
+          { slug: { code: 'taken', type: 'articles', title: 'Articles', suggestion: 'articles-2' } },
         );
       }
-      return typeOf(body.slug ?? '', body.columns, { title: body.title, table: body.table ?? '', custom: true });
+      return created(body);
     });
-    render(<EditorApp client={fakeApi([NEWS, ARTICLES], { createContentType })} />);
+    // Another editor made Articles after this one loaded the types.
+    render(<EditorApp client={fakeApi([NEWS], { createContentType })} />);
     await user.type(await screen.findByLabelText('Title'), 'Articles');
+    expect(document.getElementById('type-slug-error')).toBeNull();
     await user.click(screen.getByRole('button', { name: 'Save content type' }));
 
     const slug = screen.getByLabelText('Slug');
     await waitFor(() => expect(slug.getAttribute('aria-invalid')).toBe('true'));
-    const message = document.getElementById('type-slug-error');
-    expect(message?.textContent).toBe('Slug is taken by the content type Articles; my-articles is free.');
-    const holder = within(message as HTMLElement).getByRole('link', { name: 'Articles' });
-    expect(holder.getAttribute('href')).toBe('/settings/content-types/edit/articles');
+    const message = document.getElementById('type-slug-error') as HTMLElement;
+    expect(message.textContent).toBe('Slug is taken by the content type Articles; articles-2 is free.');
+    expect(within(message).getByRole('link', { name: 'Articles' })).toBeTruthy();
 
-    await user.click(screen.getByRole('button', { name: 'Use “my-articles”' }));
-    expect((slug as HTMLInputElement).value).toBe('my-articles');
-    expect((screen.getByLabelText('Table') as HTMLInputElement).value).toBe('my_articles');
-    expect(slug.getAttribute('aria-invalid')).toBeNull();
-    expect(screen.queryByRole('button', { name: 'Use “my-articles”' })).toBeNull();
-
+    await user.click(screen.getByRole('button', { name: 'Use “articles-2”' }));
+    expect((slug as HTMLInputElement).value).toBe('articles-2');
     await user.click(screen.getByRole('button', { name: 'Save content type' }));
     await waitFor(() => expect(createContentType).toHaveBeenCalledTimes(2));
-    expect(createContentType.mock.calls[1][0]).toMatchObject({
-      title: 'Articles',
-      slug: 'my-articles',
-      table: 'my_articles',
-    });
-    await waitFor(() => expect(window.location.pathname).toBe('/settings/content-types/edit/my-articles'));
+    expect(createContentType.mock.calls[1][0]).toMatchObject({ slug: 'articles-2', table: 'articles_2' });
+    await waitFor(() => expect(window.location.pathname).toBe('/settings/content-types/edit/articles-2'));
   });
 });

@@ -1,4 +1,6 @@
 import type { FieldProblem } from '../../../common/field-problems.js';
+import { tableFromSlug } from '../../../common/naming-rules.js';
+import { typeSlugCandidates } from '../../../common/type-slug-suggestions.js';
 import type { FieldDraft } from './type-draft.js';
 
 /** The inputs of a field that can carry a problem of their own. */
@@ -91,4 +93,23 @@ export function takenNameOf(problems: Readonly<Record<string, FieldProblem>>): T
     }
   }
   return null;
+}
+
+/**
+ * A new type's slug or table that one of the loaded `types` holds, with the first proposed slug none
+ * of them holds: said while the user types, before the server would refuse the save.
+ */
+export function takenByLoaded(
+  slug: string,
+  table: string,
+  types: readonly { slug: string; table: string; title: string }[],
+): TakenName | null {
+  if (slug === '') return null;
+  const bySlug = types.find((type) => type.slug === slug);
+  const holder = bySlug ?? types.find((type) => type.table === table);
+  if (!holder) return null;
+  const held = (candidate: string) =>
+    types.some((type) => type.slug === candidate || type.table === tableFromSlug(candidate));
+  const suggestion = typeSlugCandidates(slug).find((candidate) => !held(candidate)) ?? null;
+  return { part: bySlug ? 'slug' : 'table', type: holder.slug, title: holder.title, suggestion };
 }

@@ -1,7 +1,9 @@
 import { IconRefresh } from '../components/icons.js';
+import { useContentTypes } from '../hooks/content-types.js';
 import { LabeledControl } from './labeled-control.js';
 import { TakenNameMessage, TakeSuggestionButton, takeSuggestion } from './taken-name.js';
 import { followTitle, setSlug, setTable, setTitle, type TypeDraft } from './type-draft.js';
+import { takenByLoaded } from './type-errors.js';
 import type { TypeEditor } from './use-type-editor.js';
 
 /**
@@ -14,7 +16,9 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
   const fixed = 'Fixed once the type exists: the API address and the rows use it.';
   const edit = (change: (current: TypeDraft) => TypeDraft, part: 'title' | 'slug' | 'table' | 'preview_path') =>
     update(change, { type: part });
-  const { taken } = editor;
+  const { types } = useContentTypes();
+  // Said as soon as a loaded type holds the name; the server's refusal says it for names it alone knows.
+  const taken = editor.taken ?? (isNew ? takenByLoaded(draft.slug, draft.table, types ?? []) : null);
   // A taken slug or table names its holder (a link) and offers the free slug the server proposed.
   const takenError = (part: 'slug' | 'table') =>
     taken?.part === part ? <TakenNameMessage taken={taken} /> : errors.type[part];
