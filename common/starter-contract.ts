@@ -36,7 +36,7 @@ export interface StartersResponse {
   chosen_at: string | null;
   /**
    * Whether the editor greets the site with the choice: none made yet, every content type a
-   * starter (none made by hand), and no rows in any.
+   * starter as Quire made it (none made, changed or removed by anyone since), and no rows in any.
    */
   offer: boolean;
   /** The starter types the site holds now (made by Quire, not by hand), with their row counts. */

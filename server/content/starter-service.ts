@@ -9,6 +9,7 @@ import {
 } from '../../common/starter-contract.js';
 import { ContentRepository } from '../db/content-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
+import { RevisionRepository } from '../db/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { SettingsRepository } from '../db/settings-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -61,11 +62,15 @@ export class StarterService {
       starters.push({ slug: type.slug, title: type.title, table: type.table, rows: total });
     }
     const choice = await new SettingsRepository(this.db).get(CHOICE_SETTING);
+    // Untouched: no content type was ever made, changed or removed (the change log is empty).
+    const untouched = async () =>
+      (await new RevisionRepository(this.db).listTypeChanges(null, { limit: 1, offset: 0 })).total === 0;
     const offer =
       choice === undefined &&
       types.length > 0 &&
       starters.length === types.length &&
-      starters.every((starter) => starter.rows === 0);
+      starters.every((starter) => starter.rows === 0) &&
+      (await untouched());
     return {
       choice: (choice?.value as StarterSetName | undefined) ?? null,
       chosen_by: choice?.changed_by ?? null,

@@ -39,6 +39,12 @@ describe('GET /api/starters on a new database', () => {
     expect(await slugs()).toEqual(DEFAULT_STARTERS);
   });
 
+  it('offers no choice once a starter type was changed, even without rows', async () => {
+    const changed = await request(server, 'PUT', '/cms-content/news', { json: { title: 'Stories' } });
+    expect(changed.response.status, changed.text).toBe(200);
+    expect((await request(server, 'GET', '/starters')).body).toMatchObject({ offer: false, choice: null });
+  });
+
   it('offers no choice once a type holds a row, or once a type was made by hand', async () => {
     await request(server, 'POST', '/cms/news', { json: newsBody() });
     expect((await request(server, 'GET', '/starters')).body).toMatchObject({ offer: false, choice: null });

@@ -31,7 +31,8 @@ export function starterSchemas(): Record<string, JsonSchema> {
       chosen_at: stringOrNull,
       offer: {
         type: 'boolean',
-        description: 'No choice yet, every content type a starter and no rows: the editor offers the choice',
+        description:
+          'No choice yet, the starter types as Quire made them (no type made, changed or removed since) and no rows: the editor offers the choice',
       },
       starters: {
         type: 'array',
