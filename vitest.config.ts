@@ -79,6 +79,8 @@ const POSTGRES_API_SUITES = [
   'server/types-gen/hostile-types-api.test.ts',
   'server/http/starters-api.test.ts',
   'server/http/type-names-taken-api.test.ts',
+  'server/audit/audit-service.test.ts',
+  'server/http/audit-api.test.ts',
 ];
 
 /**

@@ -5,6 +5,7 @@ import express, { type Express } from 'express';
 import { AccountService, sessionIdleFromEnv } from './accounts/account-service.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './accounts/sign-in-limiter.js';
 import { TokenService } from './accounts/token-service.js';
+import { type AuditOptions, AuditService } from './audit/audit-service.js';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
 import { ContentWrites } from './content/content-writes.js';
@@ -70,6 +71,8 @@ export interface AppOptions {
   scheduler?: SchedulerOptions;
   /** Build hooks' clock, debounce, retries and timeouts. */
   hooks?: HookOptions;
+  /** The audit log's retention (`--audit-days`) and clock. */
+  audit?: AuditOptions;
 }
 
 /** A wired app and the services behind it. */
@@ -105,6 +108,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   );
   // Queues build-hook events inside every row write (a ContentWrites observer) and delivers them.
   const hooks = new HookService(database.db, registry, writes, options.hooks);
+  // Security events (sign-ins, account, token, hook and type changes), appended by the routes.
+  const audit = new AuditService(database.db, { log: options.log, ...options.audit });
   const services: Services = {
     registry,
     rows,
@@ -113,6 +118,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     revisions,
     schedules,
     hooks,
+    audit,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 

@@ -2,6 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignInLimits } from './accounts/sign-in-limiter.js';
 import { createApp } from './app.js';
+import type { AuditOptions } from './audit/audit-service.js';
 import { defaultSearchIndexDir } from './config/app-paths.js';
 import { postgresBackupJob, postgresBackupPlace } from './copy/postgres-backup.js';
 import { BackupSchedule, sqliteBackupJob } from './db/backup-service.js';
@@ -66,6 +67,8 @@ export interface ServerOptions {
   scheduler?: SchedulerOptions;
   /** Build hooks' clock, debounce, retries and timeouts. */
   hooks?: HookOptions;
+  /** The audit log's retention (`--audit-days`) and clock. */
+  audit?: AuditOptions;
   /** Runs once the services are ready and before the server listens (`--demo` adds its rows here). */
   beforeListen?: (services: Services) => Promise<void>;
 }
@@ -157,6 +160,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       revisions: options.revisions,
       scheduler: options.scheduler,
       hooks: options.hooks,
+      audit: options.audit,
     });
     services = built.services;
     await options.beforeListen?.(services);
@@ -194,6 +198,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   }
   // The trash past its retention is purged now and then hourly.
   await services.revisions?.start(log);
+  // So is the audit log past its retention.
+  await services.audit?.start(log);
   // Events a stopped server left in the outbox go out now; changes that fell due meanwhile are made.
   await services.hooks?.start(log, database.kind === 'sqlite', server.address());
   await services.schedules?.start(log);
@@ -220,6 +226,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       })
         .then(() => services.revisions?.stop())
+        .then(() => services.audit?.stop())
         .then(() => services.schedules?.stop())
         .then(() => services.hooks?.stop())
         .then(() => backups?.stop())

@@ -1,3 +1,4 @@
+import type { AuditService } from '../audit/audit-service.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentTypeService } from '../content/content-type-service.js';
@@ -20,6 +21,8 @@ export interface Services {
   schedules?: ScheduleService;
   /** Build hooks and their delivery (issue 15). */
   hooks?: HookService;
+  /** The audit log of security events. */
+  audit?: AuditService;
 }
 
 /**

@@ -23,6 +23,7 @@ import * as orderKeyColumns from './021-order-key-columns.js';
 import * as registryCheck from './022-registry-check.js';
 import * as slugGapTokens from './023-slug-gap-tokens.js';
 import * as siteSettings from './024-site-settings.js';
+import * as auditLog from './026-audit-log.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -55,6 +56,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '022-registry-check': registryCheck,
   '023-slug-gap-tokens': slugGapTokens,
   '024-site-settings': siteSettings,
+  '026-audit-log': auditLog,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
