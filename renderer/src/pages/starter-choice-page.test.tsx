@@ -104,7 +104,7 @@ describe('the first screen of a new site', () => {
     await user.click(await screen.findByRole('button', { name: 'Start empty' }));
     const alert = await screen.findByRole('alert');
     expect(alert.textContent).toBe(
-      'Nothing was changed: The starter types cannot be removed (Start empty): News (news) holds 2 rows',
+      'That start was not applied. The starter types cannot be removed (Start empty): News (news) holds 2 rows',
     );
     expect(window.location.pathname).toBe('/');
     expect(screen.getByRole('button', { name: 'Keep the starter types' })).toBeTruthy();

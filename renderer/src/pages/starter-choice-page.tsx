@@ -51,7 +51,9 @@ export function StarterChoicePage({
         <div className="banner banner-error" role="alert">
           <IconAlert />
           <div className="banner-text">
-            <p>Nothing was changed: {describeError(failure)}</p>
+            <p>
+              <strong>That start was not applied.</strong> {describeError(failure)}
+            </p>
           </div>
         </div>
       )}
