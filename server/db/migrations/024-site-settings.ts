@@ -1,13 +1,13 @@
 import type { Kysely } from 'kysely';
-import { SETTINGS_TABLE } from '../settings-repository.js';
 
 /**
  * Site-wide settings, one row a name: choices made once for the whole site (the first run's starter
  * set among them), with who made them and when.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
+  // The table's name as of this migration, not today's constant: a migration stays as written.
   await db.schema
-    .createTable(SETTINGS_TABLE)
+    .createTable('quire_settings')
     .addColumn('name', 'text', (column) => column.primaryKey())
     .addColumn('value', 'text', (column) => column.notNull())
     .addColumn('changed_at', 'text', (column) => column.notNull())
