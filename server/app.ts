@@ -18,6 +18,7 @@ import { mediaReferenceSources } from './db/media-reference-repository.js';
 import { postgresContentRowReferences } from './db/postgres-media-repository.js';
 import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { accountRoutes } from './http/account-routes.js';
+import { auditRoutes } from './http/audit-routes.js';
 import { authGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth-routes.js';
 import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
@@ -168,16 +169,18 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       limiter,
       loopbackOnly: options.security?.loopbackOnly ?? true,
       runToken: Boolean(options.security?.token),
+      audit,
     }),
   );
-  api.use(accountRoutes(accounts, tokens));
+  api.use(accountRoutes(accounts, tokens, audit));
+  api.use(auditRoutes(audit));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
   api.use(starterRoutes(new StarterService(database.db, writes, registry, rows, database.engine), options.editorName));
   // Before the row routes: `/cms/:type/trash` is the trash, not a row.
   api.use(revisionRoutes(services, revisions));
   api.use(scheduleRoutes(services, schedules));
-  api.use(hookRoutes(hooks, options.editorName));
+  api.use(hookRoutes(hooks, options.editorName, audit));
   api.use(rowRoutes(services));
   api.use(notFoundHandler);
   app.use('/api', api);

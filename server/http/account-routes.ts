@@ -10,14 +10,18 @@ import type {
 import { bodyMembers, checkBoolean, checkRole } from '../accounts/account-input.js';
 import type { AccountChanges, AccountService } from '../accounts/account-service.js';
 import type { TokenService } from '../accounts/token-service.js';
+import { recordAccountChanged, recordAccountCreated } from '../audit/account-audit.js';
+import type { AuditService } from '../audit/audit-service.js';
+import { requestActor } from './audit-actor.js';
 import { methodNotAllowed } from './error-middleware.js';
 
 /**
  * `/accounts` and `/tokens` (admins only: the auth guard refuses everyone else before these run).
  * Accounts are disabled, never deleted: their names stay in rows' created_by. Answers never hold a
- * password hash, a token's hash, or (except once, at creation) a token.
+ * password hash, a token's hash, or (except once, at creation) a token. Every change is recorded
+ * in the audit log.
  */
-export function accountRoutes(accounts: AccountService, tokens: TokenService): Router {
+export function accountRoutes(accounts: AccountService, tokens: TokenService, audit: AuditService): Router {
   const router = Router();
 
   router
@@ -34,6 +38,7 @@ export function accountRoutes(accounts: AccountService, tokens: TokenService): R
         password: input.password,
         content_types: input.content_types,
       });
+      await recordAccountCreated(audit, requestActor(req), body);
       res
         .status(201)
         .location(`${req.baseUrl}/accounts/${encodeURIComponent(body.name)}`)
@@ -54,7 +59,9 @@ export function accountRoutes(accounts: AccountService, tokens: TokenService): R
       if (input.password !== undefined) changes.password = input.password as string;
       if (input.disabled !== undefined) changes.disabled = checkBoolean(input.disabled, 'disabled');
       if (input.content_types !== undefined) changes.content_types = input.content_types;
+      const before = await accounts.get(req.params.name);
       const body: AccountSummary = await accounts.change(req.params.name, changes);
+      await recordAccountChanged(audit, requestActor(req), before, changes, body);
       res.json(body);
     })
     .all(methodNotAllowed(['GET', 'PATCH']));
@@ -73,6 +80,12 @@ export function accountRoutes(accounts: AccountService, tokens: TokenService): R
         content_types: input.content_types,
         expires_days: input.expires_days,
       });
+      await audit.record({
+        ...requestActor(req),
+        action: 'token.created',
+        target: body.name,
+        detail: { role: body.role, content_types: body.content_types, expires_at: body.expires_at },
+      });
       // The token is in this answer only: no cache may keep it.
       res.setHeader('Cache-Control', 'no-store');
       res.status(201).json(body);
@@ -83,6 +96,7 @@ export function accountRoutes(accounts: AccountService, tokens: TokenService): R
     .route('/tokens/:name')
     .delete(async (req, res) => {
       const body: TokenSummary = await tokens.revoke(req.params.name);
+      await audit.record({ ...requestActor(req), action: 'token.revoked', target: body.name });
       res.json(body);
     })
     .all(methodNotAllowed(['DELETE']));

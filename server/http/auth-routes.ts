@@ -6,6 +6,7 @@ import { bodyMembers } from '../accounts/account-input.js';
 import type { AccountService, SignedIn } from '../accounts/account-service.js';
 import type { Principal } from '../accounts/principal.js';
 import type { SignInLimiter } from '../accounts/sign-in-limiter.js';
+import type { AuditService } from '../audit/audit-service.js';
 import { AppError } from '../errors/app-error.js';
 import { principalOf, SESSION_COOKIE } from './auth-guard.js';
 import { clientAddress } from './client-address.js';
@@ -19,6 +20,16 @@ export interface AuthRoutesOptions {
   loopbackOnly: boolean;
   /** Whether the run has a token (`--token`, QUIRE_TOKEN): then first run needs it too. */
   runToken: boolean;
+  /** Where sign-ins (made, failed, refused) and the first run are recorded. */
+  audit: AuditService;
+}
+
+/** The longest account name an audit event repeats from a sign-in's body (names are checked only on success). */
+const AUDITED_NAME_LENGTH = 200;
+
+/** A sign-in's name as the audit log records it: text, cut short; anything else is null. */
+function auditedName(name: unknown): string | null {
+  return typeof name === 'string' ? name.slice(0, AUDITED_NAME_LENGTH) : null;
 }
 
 /** Whether a request comes from this machine (behind a trusted proxy: its client does; see `clientAddress`). */
@@ -51,7 +62,7 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /** `/auth/sign-in`, `/auth/sign-out`, `/auth/me`, `/auth/first-run`. */
 export function authRoutes(options: AuthRoutesOptions): Router {
-  const { accounts, limiter } = options;
+  const { accounts, limiter, audit } = options;
   const router = Router();
 
   // First run makes an admin: on a server with a run token only its holder (an admin credential) may.
@@ -87,8 +98,11 @@ export function authRoutes(options: AuthRoutesOptions): Router {
     .post(async (req, res) => {
       const { name, password } = bodyMembers(req.body, ['name', 'password']);
       // Counted before the password is checked: attempts sent at once cannot pass the limit together.
-      const attempt = limiter.attempt(clientAddress(req), name);
+      const address = clientAddress(req);
+      const attempt = limiter.attempt(address, name);
+      const event = { actor: null, address, target: auditedName(name) };
       if (attempt.refusedFor > 0) {
+        await audit.record({ ...event, action: 'sign_in.locked', detail: { retry_after_ms: attempt.refusedFor } });
         res.setHeader('Retry-After', String(Math.ceil(attempt.refusedFor / 1000)));
         throw new AppError(
           'too_many_requests',
@@ -100,11 +114,13 @@ export function authRoutes(options: AuthRoutesOptions): Router {
         throw error;
       });
       if (!session) {
+        await audit.record({ ...event, action: 'sign_in.failed' });
         // Slowed after a few failures, refused (above) after many; never for good.
         await sleep(attempt.delayMs);
         throw new AppError('unauthorized', 'Wrong name or password, or the account is disabled');
       }
       attempt.succeeded();
+      await audit.record({ ...event, actor: session.principal.name, action: 'sign_in.succeeded' });
       await signedIn(req, res, session, 200);
     })
     .all(methodNotAllowed(['POST']));
@@ -137,6 +153,12 @@ export function authRoutes(options: AuthRoutesOptions): Router {
       }
       const { name, password } = bodyMembers(req.body, ['name', 'password']);
       const account = await accounts.addFirst({ name, password });
+      await audit.record({
+        actor: account.name,
+        address: clientAddress(req),
+        action: 'first_run',
+        target: account.name,
+      });
       await signedIn(req, res, await accounts.startSessionFor(account.name), 201);
     })
     .all(methodNotAllowed(['POST']));

@@ -8,6 +8,7 @@ import type {
 import { summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { AppError } from '../errors/app-error.js';
+import { requestActor } from './audit-actor.js';
 import { principalOf } from './auth-guard.js';
 import { perCredential, readableBy } from './describe-routes.js';
 import { methodNotAllowed } from './error-middleware.js';
@@ -16,7 +17,10 @@ import { parseJsonField } from './untrusted-input.js';
 
 /** `/cms-content`: the content types and their descriptions. */
 export function contentTypeRoutes(services: Services): Router {
-  const { registry, rows, contentTypes } = services;
+  const { registry, rows, contentTypes, audit } = services;
+  // Content-type changes are security events too: who reshaped or dropped a table, from where.
+  const recorded = async (req: Request, action: string, body: ContentTypeWriteResponse, detail = {}) =>
+    audit?.record({ ...requestActor(req), action, target: body.slug, detail: { title: body.title, ...detail } });
   const router = Router();
 
   router
@@ -34,6 +38,7 @@ export function contentTypeRoutes(services: Services): Router {
     })
     .post(onlyQuery(), async (req, res) => {
       const body: ContentTypeWriteResponse = await contentTypes.create(withJsonFields(req.body), actorName(req));
+      await recorded(req, 'content_type.created', body);
       res.status(201).location(`${req.baseUrl}/cms-content/${body.slug}`).json(body);
     })
     .all(methodNotAllowed(['GET', 'POST']));
@@ -54,11 +59,13 @@ export function contentTypeRoutes(services: Services): Router {
         withJsonFields(req.body),
         actorName(req),
       );
+      await recorded(req, 'content_type.changed', body);
       res.json(body);
     })
     .delete(onlyQuery('force'), async (req, res) => {
       const force = req.query.force === 'true' || req.query.force === '1';
       const body: ContentTypeWriteResponse = await contentTypes.delete(req.params.slug, force, actorName(req));
+      await recorded(req, 'content_type.deleted', body, { force });
       res.json(body);
     })
     .all(methodNotAllowed(['GET', 'PUT', 'DELETE']));

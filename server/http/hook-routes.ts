@@ -6,8 +6,10 @@ import type {
   HookListResponse,
   HookSummary,
 } from '../../common/publishing-contract.js';
+import type { AuditService } from '../audit/audit-service.js';
 import { AppError } from '../errors/app-error.js';
 import type { HookService } from '../hooks/hook-service.js';
+import { requestActor } from './audit-actor.js';
 import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 
@@ -17,9 +19,10 @@ const MAX_LIMIT = 200;
 
 /**
  * `/hooks...`: build hooks and their delivery logs (admins only: the auth guard refuses everyone
- * else before these run). A hook's secret is in the answer that creates it, never again.
+ * else before these run). A hook's secret is in the answer that creates it, never again. Creating,
+ * changing and deleting a hook is recorded in the audit log.
  */
-export function hookRoutes(hooks: HookService, editorName: string | null): Router {
+export function hookRoutes(hooks: HookService, editorName: string | null, audit: AuditService): Router {
   const router = Router();
   const who = (req: Parameters<typeof principalOf>[0]) => {
     const principal = principalOf(req);
@@ -34,6 +37,7 @@ export function hookRoutes(hooks: HookService, editorName: string | null): Route
     })
     .post(async (req, res) => {
       const body: HookCreatedResponse = await hooks.create(req.body, who(req));
+      await audit.record({ ...requestActor(req), action: 'hook.created', target: body.id, detail: hookFacts(body) });
       res
         .status(201)
         .location(`${req.baseUrl}/hooks/${encodeURIComponent(body.id)}`)
@@ -49,10 +53,19 @@ export function hookRoutes(hooks: HookService, editorName: string | null): Route
     })
     .patch(async (req, res) => {
       const body: HookSummary = await hooks.change(req.params.id, req.body);
+      await audit.record({
+        ...requestActor(req),
+        action: 'hook.changed',
+        target: body.id,
+        detail: { ...hookFacts(body), changed: Object.keys(req.body ?? {}).sort() },
+      });
       res.json(body);
     })
     .delete(async (req, res) => {
-      res.json(await hooks.remove(req.params.id));
+      const before = await hooks.get(req.params.id);
+      const body = await hooks.remove(req.params.id);
+      await audit.record({ ...requestActor(req), action: 'hook.deleted', target: body.id, detail: hookFacts(before) });
+      res.json(body);
     })
     .all(methodNotAllowed(['GET', 'PATCH', 'DELETE']));
 
@@ -86,4 +99,18 @@ function bounded(raw: unknown, name: string, fallback: number, min: number, max:
   if (!(value >= min && value <= max))
     throw new AppError('bad_request', `${name} must be a whole number from ${min} to ${max}`);
   return value;
+}
+
+/**
+ * What the audit log keeps of a hook: where it delivers (the URL's origin only: a build hook's
+ * path or query often is its credential), what it receives, and whether it signs.
+ */
+function hookFacts(hook: HookSummary): Record<string, unknown> {
+  let origin: string | null = null;
+  try {
+    origin = new URL(hook.url).origin;
+  } catch {
+    // A URL the hook service accepted always parses; none is recorded otherwise.
+  }
+  return { origin, content_types: hook.content_types, actions: hook.actions, signed: hook.has_secret };
 }

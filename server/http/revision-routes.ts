@@ -78,7 +78,7 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
 }
 
 /** `limit` (1 to 100, default 20) and `offset` (default 0) from a query; anything else is a 400. */
-function pageOf(query: Record<string, unknown>): Page {
+export function pageOf(query: Record<string, unknown>): Page {
   const number = (name: string, fallback: number, min: number, max: number): number => {
     const raw = query[name];
     if (raw === undefined || raw === '') return fallback;
