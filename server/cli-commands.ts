@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountCommand } from './accounts/account-command.js';
+import { DEFAULT_AUDIT_DAYS } from './audit/audit-service.js';
 import { checkFlags, commandHelp, didYouMean, overviewHelp } from './cli/command-help.js';
 import { quireCommands } from './cli/command-list.js';
 import { chooseDatabase, type DatabaseFlags } from './config/database-choice.js';
@@ -69,6 +70,8 @@ export interface ServeOptions {
   keepRevisions: number | null;
   /** Days a deleted row stays restorable (`--trash-days`, QUIRE_TRASH_DAYS). */
   trashDays: number;
+  /** Days an audit event is kept (`--audit-days`, QUIRE_AUDIT_DAYS). */
+  auditDays: number;
 }
 
 /** Parses `serve` arguments; throws UsageError with a one-line explanation. */
@@ -101,10 +104,12 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     values['keep-revisions'] ?? fromEnv('QUIRE_KEEP_REVISIONS'),
   );
   const trashDays = wholeNumberFlag('--trash-days', values['trash-days'] ?? fromEnv('QUIRE_TRASH_DAYS'));
+  const auditDays = wholeNumberFlag('--audit-days', values['audit-days'] ?? fromEnv('QUIRE_AUDIT_DAYS'));
   return {
     ...database,
     keepRevisions,
     trashDays: trashDays ?? DEFAULT_TRASH_DAYS,
+    auditDays: auditDays ?? DEFAULT_AUDIT_DAYS,
     port,
     host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
@@ -192,6 +197,7 @@ export const SERVE_OPTIONS = {
   'trust-proxy': { type: 'string' },
   'keep-revisions': { type: 'string' },
   'trash-days': { type: 'string' },
+  'audit-days': { type: 'string' },
 } as const;
 
 function parse(args: string[]) {
@@ -243,6 +249,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     trustProxy: options.trustProxy,
     backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
+    audit: { days: options.auditDays },
     // Before the server answers, so its first request already sees every demo row.
     beforeListen: options.demo
       ? async (services) => {

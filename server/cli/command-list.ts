@@ -1,4 +1,5 @@
 import { ACCOUNT_OPTIONS } from '../accounts/account-command.js';
+import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
 import { defaultDatabaseFile } from '../config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
 import { BACKUP_OPTIONS } from '../copy/backup-command.js';
@@ -88,6 +89,11 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
           value: 'N',
           text: 'Days a deleted row stays restorable',
           default: `QUIRE_TRASH_DAYS, else ${DEFAULT_TRASH_DAYS}`,
+        },
+        'audit-days': {
+          value: 'N',
+          text: 'Days a security event stays in the audit log',
+          default: `QUIRE_AUDIT_DAYS, else ${DEFAULT_AUDIT_DAYS}`,
         },
       },
       examples: [
