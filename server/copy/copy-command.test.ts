@@ -36,6 +36,18 @@ async function copy(args: string[], options: Parameters<typeof copyCommand>[2] =
   return { code, out, err };
 }
 
+/** What `/api/starters` says of the first run's choice. */
+function choiceOf(body: { choice: unknown; chosen_by: unknown; chosen_at: unknown }) {
+  return { choice: body.choice, chosen_by: body.chosen_by, chosen_at: body.chosen_at };
+}
+
+/** The first run's choice a server on the copied site shows. */
+async function starterChoiceOn(origin: string) {
+  const answer = await api(origin, 'GET', '/starters');
+  expect(answer.status).toBe(200);
+  return choiceOf(answer.body);
+}
+
 /** A port on 127.0.0.1 that nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -51,12 +63,18 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
   let dir: string;
   const uploads: string[] = [];
   let before: Awaited<ReturnType<typeof siteThroughApi>>;
+  let starterChoice: ReturnType<typeof choiceOf>;
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'quire-copy-'));
     source = await startTestServer();
     uploads.push(...(await buildSite(source.origin)));
     before = await siteThroughApi(source.origin, uploads);
+    // The first run's choice, recorded on the source: a copy keeps it made.
+    const chosen = await api(source.origin, 'POST', '/starters', { set: 'keep' });
+    expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
+    starterChoice = choiceOf(chosen.body);
+    expect(starterChoice).toEqual({ choice: 'keep', chosen_by: expect.any(String), chosen_at: expect.any(String) });
     // What the copies are compared with is the whole site, not an error or an empty list.
     expect(before.rows.every_type).toEqual([
       expect.objectContaining({
@@ -90,6 +108,7 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     const onPostgres = await startPostgresTestServer(database().target);
     try {
       expect(await siteThroughApi(onPostgres.origin, uploads)).toEqual(before);
+      expect(await starterChoiceOn(onPostgres.origin)).toEqual(starterChoice);
       // Search reaches the copied rows: they were indexed the engine's way.
       const found = await api(onPostgres.origin, 'GET', `/cms/every_type?filter=${encodeURIComponent('search=ärger')}`);
       expect(found.body.rows).toHaveLength(2);
@@ -123,6 +142,7 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     });
     try {
       expect(await siteThroughApi(onSqlite.origin, uploads)).toEqual(before);
+      expect(await starterChoiceOn(onSqlite.origin)).toEqual(starterChoice);
     } finally {
       await onSqlite.close();
     }

@@ -22,12 +22,19 @@ import { postgresBackupPlace } from './postgres-backup.js';
 const postgres = await postgresForTests();
 const SECRET = 'Sekr3tPassw0rd';
 
+/** What `/api/starters` says of the first run's choice: which set, by whom, when. */
+function choiceOf(body: { choice: unknown; chosen_by: unknown; chosen_at: unknown }): Record<string, unknown> {
+  return { choice: body.choice, chosen_by: body.chosen_by, chosen_at: body.chosen_at };
+}
+
 describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${skipNote(postgres)}`, () => {
   let source: TestDatabase;
   let target: TestDatabase;
   let dir: string;
   let uploads: string[];
   let before: Awaited<ReturnType<typeof siteThroughApi>>;
+  /** The first run's choice as the source records it (`/api/starters`). */
+  let starterChoice: Record<string, unknown>;
   let backup: string;
   let out: string[];
   let err: string[];
@@ -40,6 +47,9 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
     try {
       uploads = await buildSite(server.origin);
       before = await siteThroughApi(server.origin, uploads);
+      const chosen = await api(server.origin, 'POST', '/starters', { set: 'keep' });
+      expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
+      starterChoice = choiceOf(chosen.body);
     } finally {
       await server.close();
     }
@@ -84,6 +94,8 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
     const server = await startPostgresTestServer(target.target);
     try {
       expect(await siteThroughApi(server.origin, uploads)).toEqual(before);
+      expect(starterChoice).toMatchObject({ choice: 'keep' });
+      expect(choiceOf((await api(server.origin, 'GET', '/starters')).body)).toEqual(starterChoice);
       // Search reaches the restored rows: they were indexed the engine's way.
       const found = await api(server.origin, 'GET', `/cms/every_type?filter=${encodeURIComponent('search=ärger')}`);
       expect(found.body.rows).toHaveLength(2);
@@ -106,6 +118,7 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
     });
     try {
       expect(await siteThroughApi(server.origin, uploads)).toEqual(before);
+      expect(choiceOf((await api(server.origin, 'GET', '/starters')).body)).toEqual(starterChoice);
     } finally {
       await server.close();
     }

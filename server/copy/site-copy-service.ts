@@ -3,6 +3,7 @@ import { dirname } from 'node:path';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
 import { REVISION_TABLES } from '../db/revision-repository.js';
+import { SETTINGS_TABLE } from '../db/settings-repository.js';
 import {
   accountRows,
   type CopiedMedia,
@@ -13,6 +14,7 @@ import {
   readPostgresMedia,
   readRowBatches,
   registryRows,
+  settingsRows,
   targetContents,
 } from '../db/site-copy.js';
 import { sniffImage } from '../media/image-sniffing.js';
@@ -89,6 +91,8 @@ export async function copySite(
       for (const table of REVISION_TABLES) {
         for await (const rows of readRowBatches(source.db, table)) await writer.insertRows(table, rows);
       }
+      // Site-wide settings: the first run's starter choice stays made on the copy.
+      await writer.insertRows(SETTINGS_TABLE, await settingsRows(source));
     });
   } catch (error) {
     for (const file of placedFiles) await rm(file, { force: true });

@@ -13,6 +13,7 @@ import { MEDIA_TABLE } from './postgres-media-repository.js';
 import { continueRevisionIds, REVISION_TABLES } from './revision-repository.js';
 import { SCHEDULES_TABLE } from './schedule-repository.js';
 import type { QuireDatabase } from './schema.js';
+import { SETTINGS_TABLE } from './settings-repository.js';
 
 /**
  * Copying a whole site between two open databases of either engine: the registry, every content
@@ -135,7 +136,8 @@ export async function inTargetTransaction<T>(
         if (target.kind === 'postgres') await loose(db).deleteFrom(MEDIA_TABLE).execute();
         for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
         for (const table of REVISION_TABLES) await loose(db).deleteFrom(table).execute();
-        for (const table of [SCHEDULES_TABLE, ...HOOK_TABLES]) await loose(db).deleteFrom(table).execute();
+        for (const table of [SCHEDULES_TABLE, ...HOOK_TABLES, SETTINGS_TABLE])
+          await loose(db).deleteFrom(table).execute();
       },
       async createType(record, columns) {
         await createContentTable(db, target.engine, String(record.table_name), columns);
@@ -217,4 +219,9 @@ export async function publishingRows(database: QuireDb): Promise<[string, Record
     ],
     [SCHEDULES_TABLE, schedules],
   ];
+}
+
+/** The site-wide settings of a database as stored (the first run's starter choice among them). */
+export async function settingsRows(database: QuireDb): Promise<Record<string, unknown>[]> {
+  return loose(database.db).selectFrom(SETTINGS_TABLE).selectAll().orderBy('name').execute();
 }
