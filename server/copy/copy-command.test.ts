@@ -48,6 +48,13 @@ async function starterChoiceOn(origin: string) {
   return choiceOf(answer.body);
 }
 
+/** The audit log a server on a site shows, oldest event first. */
+async function auditOn(origin: string): Promise<Record<string, unknown>[]> {
+  const answer = await api(origin, 'GET', '/audit?limit=100');
+  expect(answer.status).toBe(200);
+  return [...answer.body.events].reverse();
+}
+
 /** A port on 127.0.0.1 that nothing listens on. */
 async function closedPort(): Promise<number> {
   const server = createServer();
@@ -64,6 +71,8 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
   const uploads: string[] = [];
   let before: Awaited<ReturnType<typeof siteThroughApi>>;
   let starterChoice: ReturnType<typeof choiceOf>;
+  /** The source's audit log: its content types' creation, at least. */
+  let auditBefore: Record<string, unknown>[];
 
   beforeAll(async () => {
     dir = await mkdtemp(join(tmpdir(), 'quire-copy-'));
@@ -75,6 +84,8 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
     starterChoice = choiceOf(chosen.body);
     expect(starterChoice).toEqual({ choice: 'keep', chosen_by: expect.any(String), chosen_at: expect.any(String) });
+    auditBefore = await auditOn(source.origin);
+    expect(auditBefore.map((event) => event.action)).toContain('content_type.created');
     // What the copies are compared with is the whole site, not an error or an empty list.
     expect(before.rows.every_type).toEqual([
       expect.objectContaining({
@@ -109,6 +120,12 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     try {
       expect(await siteThroughApi(onPostgres.origin, uploads)).toEqual(before);
       expect(await starterChoiceOn(onPostgres.origin)).toEqual(starterChoice);
+      expect(await auditOn(onPostgres.origin)).toEqual(auditBefore);
+      // The copy's next event is numbered after the copied ones.
+      await onPostgres.services.audit?.record({ action: 'token.created', actor: 'cli', target: 'after-copy' });
+      const events = await auditOn(onPostgres.origin);
+      expect(events.at(-1)).toMatchObject({ target: 'after-copy', id: Number(auditBefore.at(-1)?.id) + 1 });
+      auditBefore = events;
       // Search reaches the copied rows: they were indexed the engine's way.
       const found = await api(onPostgres.origin, 'GET', `/cms/every_type?filter=${encodeURIComponent('search=ärger')}`);
       expect(found.body.rows).toHaveLength(2);
@@ -143,6 +160,7 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     try {
       expect(await siteThroughApi(onSqlite.origin, uploads)).toEqual(before);
       expect(await starterChoiceOn(onSqlite.origin)).toEqual(starterChoice);
+      expect(await auditOn(onSqlite.origin)).toEqual(auditBefore);
     } finally {
       await onSqlite.close();
     }
@@ -195,7 +213,10 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     const searchIndexes = { postgresDir: join(dir, 'indexes'), minRows: 1 };
     const toPostgres = await copy(['--from', source.dbFile, '--to', database().url, '--force'], { searchIndexes });
     expect(toPostgres, toPostgres.err).toMatchObject({ code: 0 });
-    expect(toPostgres.out).toMatch(/\nSearch index saved for the next start \([1-9]\d* content types\) in [\d.]+ s\n$/);
+    // One line in a pipe: the copy's summary with the indexes' time folded in.
+    expect(toPostgres.out).toMatch(
+      /^Copied \d+ content types, 5 rows and 2 uploads from [^\n]*; counts checked, search indexes of [1-9]\d* content types saved for the next start in [\d.]+ s\n$/,
+    );
     // VACUUMed after the copy, as after an import: index walks read no table page.
     const pg = await openPostgresDatabase(database().target);
     try {
@@ -215,7 +236,9 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     const back = join(dir, 'indexed', 'quire.sqlite');
     const toSqlite = await copy(['--from', database().url, '--to', back], { searchIndexes });
     expect(toSqlite, toSqlite.err).toMatchObject({ code: 0 });
-    expect(toSqlite.out).toMatch(/\nSearch index saved for the next start \([1-9]\d* content types\)/);
+    expect(toSqlite.out).toMatch(
+      /^Copied [^\n]*; counts checked, search indexes of [1-9]\d* content types saved for the next start in [\d.]+ s\n$/,
+    );
     expect(readdirSync(`${back}-search-index`).length).toBeGreaterThan(0);
   });
 });

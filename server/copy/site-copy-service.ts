@@ -1,6 +1,7 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
 import { dirname } from 'node:path';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { AUDIT_TABLE } from '../db/audit-repository.js';
 import type { QuireDb } from '../db/database.js';
 import { REVISION_TABLES } from '../db/revision-repository.js';
 import { SETTINGS_TABLE } from '../db/settings-repository.js';
@@ -91,6 +92,8 @@ export async function copySite(
       for (const table of REVISION_TABLES) {
         for await (const rows of readRowBatches(source.db, table)) await writer.insertRows(table, rows);
       }
+      // The audit log: who signed in and changed what stays on record in the copy.
+      for await (const rows of readRowBatches(source.db, AUDIT_TABLE)) await writer.insertRows(AUDIT_TABLE, rows);
       // Site-wide settings: the first run's starter choice stays made on the copy.
       await writer.insertRows(SETTINGS_TABLE, await settingsRows(source));
     });

@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { searchColumnsOf } from '../../common/title-rules.js';
 import { ACCOUNT_TABLES, SESSIONS_TABLE } from './account-repository.js';
+import { AUDIT_TABLE, continueAuditIds } from './audit-repository.js';
 import { createContentTable, dropContentTable } from './content-schema-repository.js';
 import { ContentTypeRepository } from './content-type-repository.js';
 import type { QuireDb } from './database.js';
@@ -136,6 +137,7 @@ export async function inTargetTransaction<T>(
         if (target.kind === 'postgres') await loose(db).deleteFrom(MEDIA_TABLE).execute();
         for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
         for (const table of REVISION_TABLES) await loose(db).deleteFrom(table).execute();
+        await loose(db).deleteFrom(AUDIT_TABLE).execute();
         for (const table of [SCHEDULES_TABLE, ...HOOK_TABLES, SETTINGS_TABLE])
           await loose(db).deleteFrom(table).execute();
       },
@@ -163,6 +165,8 @@ export async function inTargetTransaction<T>(
     const done = await work(writer);
     // Revisions were inserted with their ids: PostgreSQL's next ones continue after them.
     if (target.kind === 'postgres') await continueRevisionIds(trx);
+    // So were audit events.
+    if (target.kind === 'postgres') await continueAuditIds(trx);
     // Servers already on the target reload the registry when its version moves.
     await new ContentTypeRepository(trx).bumpVersion();
     return done;
