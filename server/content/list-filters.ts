@@ -6,6 +6,7 @@ import type { FilterCondition } from '../db/filter-conditions.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
+import { hiddenRelationRefused } from './relations.js';
 
 /** Most values one `:in=` filter may list. */
 export const MAX_FILTER_CHOICES = 100;
@@ -22,9 +23,15 @@ type FieldFilter = Extract<ParsedFilter, { kind: 'field' }>;
  * Reads the `filter` parameters (see common/filter-syntax.ts) against a content type. Whatever
  * cannot be honoured exactly (an unknown field, an order comparison on a column without order, a
  * value the column could not hold) is a 400 that names the filter: a filter silently dropped would
- * widen the answer.
+ * widen the answer. A filter on a relation in `hidden` is refused (403) before anything about it is
+ * looked at, so its answer is the same whether the row it names exists or not.
  */
-export function parseFilters(type: ContentType, raw: unknown, targets?: FilterTargets): RowSelection {
+export function parseFilters(
+  type: ContentType,
+  raw: unknown,
+  targets?: FilterTargets,
+  hidden: ReadonlySet<string> = new Set(),
+): RowSelection {
   const filters = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const equals: FilterCondition[] = [];
   const keywords: string[] = [];
@@ -37,6 +44,7 @@ export function parseFilters(type: ContentType, raw: unknown, targets?: FilterTa
       if (filter.keyword.trim() !== '') keywords.push(filter.keyword.trim());
       continue;
     }
+    if (hidden.has(filter.field)) throw hiddenRelationRefused(filter.field);
     equals.push(conditionOf(type, text, filter, targets));
   }
   const selection: RowSelection = { equals };

@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
 import { type FilterTargets, parseFilters } from './list-filters.js';
+import { hiddenRelationRefused } from './relations.js';
 
 /** Rows returned when `limit` is not given. */
 export const DEFAULT_LIMIT = 100;
@@ -24,12 +25,14 @@ export interface ListOptions {
 /**
  * Parses the list query parameters (`filter`, `limit`, `offset`, `order`, `desc`) against a content
  * type (`targets` finds the types relations point at, for `relation.slug=` filters). Anything it cannot honour exactly is a 400 that says what is wrong: an unknown field would
- * otherwise silently widen the answer.
+ * otherwise silently widen the answer. A filter or order on a relation in `hidden` (the caller may
+ * not read its target type, see `hiddenRelations`) is a 403, whatever it asks.
  */
 export function parseListQuery(
   type: ContentType,
   query: Record<string, unknown>,
   targets?: FilterTargets,
+  hidden: ReadonlySet<string> = new Set(),
 ): ListOptions {
   for (const name of Object.keys(query)) {
     if (!KNOWN_PARAMETERS.has(name) && !IGNORED_PARAMETERS.has(name)) {
@@ -40,8 +43,9 @@ export function parseListQuery(
     }
   }
   const order = parseOrder(type, query.order);
+  if (hidden.has(order)) throw hiddenRelationRefused(order);
   return {
-    selection: parseFilters(type, query.filter, targets),
+    selection: parseFilters(type, query.filter, targets, hidden),
     page: {
       limit: parseWholeNumber(query.limit, 'limit', DEFAULT_LIMIT, MAX_LIMIT),
       offset: parseWholeNumber(query.offset, 'offset', 0, MAX_OFFSET),

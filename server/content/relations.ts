@@ -1,5 +1,5 @@
 import { typeAllowed } from '../../common/access-rules.js';
-import type { RelationValue, RowReference } from '../../common/api-contract.js';
+import type { ColumnDescriptor, PublishedColumn, RelationValue, RowReference } from '../../common/api-contract.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
 import type { ContentRepository, StoredRow } from '../db/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -12,28 +12,100 @@ export type RelationLookup = ReadonlyMap<string, ReadonlyMap<string, RelationVal
 /** Most referencing rows named in a refused delete. */
 const MAX_REFERENCES = 20;
 
+/** Finds the content type a relation points at, by its slug (the content-type registry). */
+export interface RelationTargets {
+  findBySlug(slug: string): ContentType | undefined;
+}
+
+/** No hidden relations: what a credential without a content-type limit gets. */
+const NONE: ReadonlySet<string> = new Set();
+
 /** The relation columns of a type. */
 function relationColumns(type: ContentType) {
   return type.columns.filter((column) => column.type === 'relation');
 }
 
 /**
+ * The relation columns of `type` that a credential limited to `readable` (content types by table
+ * or slug; null: every type) may not follow: those pointing at a type the limit leaves out, or at
+ * no type now. To that credential they read as null, name no target type, take no filter or
+ * order, and a write may leave them as they are (null or left out) but not set them: anything
+ * else would tell it which rows of the hidden type exist.
+ */
+export function hiddenRelations(
+  type: ContentType,
+  targets: RelationTargets,
+  readable: readonly string[] | null,
+): ReadonlySet<string> {
+  if (readable === null) return NONE;
+  const hidden = new Set<string>();
+  for (const column of relationColumns(type)) {
+    const target = targets.findBySlug(column.target ?? '');
+    if (!target || !typeAllowed(readable, target)) hidden.add(column.name);
+  }
+  return hidden.size === 0 ? NONE : hidden;
+}
+
+/**
+ * `type` as it is described to a credential that may not follow its `hidden` relations: their
+ * descriptors lose `target` and are neither filterable nor orderable. For descriptions only
+ * (content-type lists, column lists, OpenAPI): rows are read and written with `type` itself.
+ */
+export function describedWithout(type: ContentType, hidden: ReadonlySet<string>): ContentType {
+  if (hidden.size === 0) return type;
+  const columns = type.columns.map((column) => (hidden.has(column.name) ? withoutTarget(column) : column));
+  const publishedColumns = type.publishedColumns.map(
+    (column): PublishedColumn =>
+      hidden.has(column.name) ? { ...withoutTarget(column), filterable: false, orderable: false } : column,
+  );
+  return { ...type, columns, columnsByName: new Map(columns.map((c) => [c.name, c])), publishedColumns };
+}
+
+/**
+ * The content types a credential limited to `readable` (null: every type) may read, each as it is
+ * described to it (`describedWithout` its hidden relations): what its type lists and API
+ * descriptions show.
+ */
+export function typesSeenBy(registry: ContentTypeRegistry, readable: readonly string[] | null): ContentType[] {
+  return registry
+    .list()
+    .filter((type) => typeAllowed(readable, type))
+    .map((type) => describedWithout(type, hiddenRelations(type, registry, readable)));
+}
+
+function withoutTarget<T extends ColumnDescriptor>(column: T): Omit<T, 'target'> {
+  const { target: _target, ...rest } = column;
+  return rest;
+}
+
+/** The refusal of a filter, order or write that names a relation the credential may not follow. */
+export function hiddenRelationRefused(name: string): AppError {
+  return new AppError(
+    'forbidden',
+    `${name} points at a content type this credential may not read: it cannot be filtered, ordered on or set (send it as null, or leave it out, and it keeps its value)`,
+  );
+}
+
+/**
  * Reads the target rows of every relation column of `rows` in one query per column, so a page of
- * rows costs a fixed number of queries however many relations it has.
+ * rows costs a fixed number of queries however many relations it has. Relations a credential
+ * limited to `readable` may not follow (see `hiddenRelations`) are not read, so they format as null.
  */
 export async function resolveRelations(
   type: ContentType,
   rows: readonly StoredRow[],
   registry: ContentTypeRegistry,
   repository: ContentRepository,
+  readable: readonly string[] | null = null,
 ): Promise<RelationLookup> {
   const lookup = new Map<string, Map<string, RelationValue>>();
+  const hidden = hiddenRelations(type, registry, readable);
   for (const column of relationColumns(type)) {
     const ids = [...new Set(rows.map((row) => row[column.name]).filter((id): id is string => typeof id === 'string'))];
     const resolved = new Map<string, RelationValue>();
     lookup.set(column.name, resolved);
     const target = registry.findBySlug(column.target ?? '');
-    if (ids.length === 0 || !target) continue;
+    if (ids.length === 0 || !target || hidden.has(column.name)) continue;
     for (const found of await repository.findByIds(target.table, ids)) {
       const id = String(found.id);
       resolved.set(id, {

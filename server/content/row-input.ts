@@ -5,6 +5,7 @@ import { columnForFieldName, flatMetaName, META_KEYS } from '../../common/row-fi
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
+import { hiddenRelationRefused } from './relations.js';
 import { type MetaPatch, readMetaPatch } from './seo-meta.js';
 
 /** Set by the server (system fields, a row's pending schedule): sent back in a write body they are ignored. */
@@ -23,9 +24,16 @@ export interface RowInput {
  * Parses a write body against a type's columns: each value through its column's field type,
  * unknown names refused, system fields ignored. `create` also requires every required column
  * (a slug may be left out: it is generated from its parent). Throws one validation error naming
- * every bad field, so a failed write changes nothing.
+ * every bad field, so a failed write changes nothing. Relations in `hidden` (the writer may not
+ * read their target type, see `hiddenRelations`) are left as they are when sent empty, as the
+ * writer read them, and refused (403) when sent with any value.
  */
-export function parseRowInput(type: ContentType, body: unknown, mode: 'create' | 'update'): RowInput {
+export function parseRowInput(
+  type: ContentType,
+  body: unknown,
+  mode: 'create' | 'update',
+  hidden: ReadonlySet<string> = new Set(),
+): RowInput {
   if (body === undefined || body === null) body = {};
   if (typeof body !== 'object' || Array.isArray(body)) {
     throw new AppError('bad_request', 'The request body must be an object of field values');
@@ -47,6 +55,10 @@ export function parseRowInput(type: ContentType, body: unknown, mode: 'create' |
       continue;
     }
     const parsed = fieldFor(column.type).parse(raw, column);
+    if (hidden.has(name)) {
+      if (parsed.ok && parsed.value === null) continue;
+      throw hiddenRelationRefused(name);
+    }
     if (!parsed.ok) problems[rawName] = parsed.problem;
     else values.set(name, parsed.value);
   }

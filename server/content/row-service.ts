@@ -13,7 +13,7 @@ import type { ContentWrites, WriteLog } from './content-writes.js';
 import type { ListOptions } from './list-query.js';
 import type { PhaseTimer } from './phase-timer.js';
 import { selectionKey } from './read-cache.js';
-import { assertNotReferenced, checkRelationTargets, resolveRelations } from './relations.js';
+import { assertNotReferenced, checkRelationTargets, hiddenRelations, resolveRelations } from './relations.js';
 import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput } from './row-input.js';
@@ -48,7 +48,10 @@ export interface RowWithPageMeta {
 export interface RowActor {
   name: string | null;
   ownRowsOnly: boolean;
-  /** Content types the actor may read (tables or slugs; absent or null: all): a refused delete names only their rows. */
+  /**
+   * Content types the actor may read (tables or slugs; absent or null: all): a refused delete names
+   * only their rows, and relations to other types read as null and may not be set (see `hiddenRelations`).
+   */
   types?: readonly string[] | null;
   /**
    * Runs inside the write's transaction once its rows are written; throwing undoes the write (a
@@ -130,15 +133,24 @@ export class RowService {
     return this.writes.cache;
   }
 
-  /** A page of rows plus `total` (all rows) and `filtered` (rows matching the selection). */
-  async list(type: ContentType, options: ListOptions, timer?: PhaseTimer): Promise<RowList> {
+  /**
+   * A page of rows plus `total` (all rows) and `filtered` (rows matching the selection), as a
+   * credential limited to `readable` content types (null: all) sees them (see `hiddenRelations`).
+   */
+  async list(
+    type: ContentType,
+    options: ListOptions,
+    timer?: PhaseTimer,
+    readable: readonly string[] | null = null,
+  ): Promise<RowList> {
     const { selection, page } = options;
     const repository = this.readerNow();
     timer?.lap('filter');
     const readPage = () => repository.listMarked(type.table, selection, page, this.extras);
     // Pages up to CACHED_PAGE_LIMIT rows are kept until a write (a search costs an index query,
     // even an indexed listing costs more than the lookup). Pages are cached as stored rows:
-    // relations are resolved afresh, as related rows may change.
+    // relations are resolved afresh, as related rows may change and credentials differ in which
+    // they may follow.
     const read =
       this.cache && page.limit <= CACHED_PAGE_LIMIT
         ? unmarked(
@@ -150,7 +162,7 @@ export class RowService {
           )
         : await readPage();
     const stored = read.rows;
-    const relations = await resolveRelations(type, stored, this.registry, repository);
+    const relations = await resolveRelations(type, stored, this.registry, repository, readable);
     timer?.lap('data');
     const { total, filtered } = await this.countsOf(repository, type, selection, read.marks);
     timer?.lap('count');
@@ -160,8 +172,13 @@ export class RowService {
     return { rows, total, filtered, registry: read.marks?.registry };
   }
 
-  /** One row by id with its page meta, or a 404. */
-  async get(type: ContentType, id: string, timer?: PhaseTimer): Promise<RowWithPageMeta> {
+  /** One row by id with its page meta, or a 404, as a credential limited to `readable` sees it (see `list`). */
+  async get(
+    type: ContentType,
+    id: string,
+    timer?: PhaseTimer,
+    readable: readonly string[] | null = null,
+  ): Promise<RowWithPageMeta> {
     const repository = this.readerNow();
     timer?.lap('filter');
     const read = await repository.findByIdMarked(type.table, id, this.extras);
@@ -170,7 +187,7 @@ export class RowService {
     if (!stored) throw notFound(type, id);
     const { total } = await this.countsOf(repository, type, ALL_ROWS, read.marks);
     timer?.lap('count');
-    const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
+    const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository, readable));
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
     for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
@@ -188,7 +205,8 @@ export class RowService {
     if (id !== undefined && !isValidRowId(id)) {
       throw validationError({ id: { code: 'not_a_row_id' } });
     }
-    const input = parseRowInput(type, body, 'create');
+    const readable = actor?.types ?? null;
+    const input = parseRowInput(type, body, 'create', hiddenRelations(type, this.registry, readable));
     return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs, attempt) => {
       const rowId = id ?? newRowId();
       if (id !== undefined && (await repository.findById(type.table, id))) {
@@ -207,7 +225,7 @@ export class RowService {
       await repository.insert(type.table, stored);
       await repository.rowWritten(type.table, type.searchColumns, stored);
       write.changes.push({ before: null, after: stored });
-      return formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository));
+      return formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository, readable));
     });
   }
 
@@ -219,7 +237,8 @@ export class RowService {
     actor?: RowActor,
     restore?: RestoreWrite,
   ): Promise<ContentRow> {
-    const input = parseRowInput(type, body, 'update');
+    const readable = actor?.types ?? null;
+    const input = parseRowInput(type, body, 'update', hiddenRelations(type, this.registry, readable));
     return this.write(type, 'change', actor, restore, async (repository, write, lockSlugs) => {
       // Locked until commit where writers run in parallel: a second write of the row reads it as this one leaves it.
       const current = await repository.findForWrite(type.table, id);
@@ -240,7 +259,7 @@ export class RowService {
       const updated = { ...current, ...changes };
       await repository.rowWritten(type.table, type.searchColumns, updated);
       write.changes.push({ before: current, after: updated });
-      return formatRow(type, updated, await resolveRelations(type, [updated], this.registry, repository));
+      return formatRow(type, updated, await resolveRelations(type, [updated], this.registry, repository, readable));
     });
   }
 
@@ -250,8 +269,13 @@ export class RowService {
       const current = await repository.findForWrite(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
-      await assertNotReferenced(type, id, this.registry, repository, actor?.types ?? null);
-      const row = formatRow(type, current, await resolveRelations(type, [current], this.registry, repository));
+      const readable = actor?.types ?? null;
+      await assertNotReferenced(type, id, this.registry, repository, readable);
+      const row = formatRow(
+        type,
+        current,
+        await resolveRelations(type, [current], this.registry, repository, readable),
+      );
       await repository.delete(type.table, id);
       write.changes.push({ before: current, after: null });
       return row;

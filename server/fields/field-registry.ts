@@ -54,6 +54,6 @@ export function columnSchema(column: ColumnDescriptor, use: SchemaUse): JsonSche
     ...(column.label ? { title: column.label } : {}),
     ...(description === undefined ? {} : { description }),
   });
-  if (column.required || use === 'form' || field.neverNull) return described(schema);
+  if (column.required || use === 'form' || field.neverNull || schema.type === 'null') return described(schema);
   return described({ anyOf: [schema, { type: 'null' }] });
 }

@@ -27,6 +27,13 @@ export const relationField: FieldType = {
     return id === null ? null : { id: String(id), title: null, slug: null };
   },
   jsonSchema(column, use) {
+    // Described to a credential that may not read the target type, the relation names no target
+    // (see hiddenRelations): it reads as null, and a write may only leave it as it is.
+    if (column.target === undefined) {
+      const description =
+        'Points at a content type this credential may not read: reads as null; sent empty it keeps its value';
+      return use === 'form' ? { type: 'string', maxLength: 0, description } : { type: 'null', description };
+    }
     const target = `a row of ${column.target}`;
     if (use === 'form') return { type: 'string', description: `The id of ${target}` };
     if (use === 'write') {

@@ -1,5 +1,4 @@
 import { type Request, type RequestHandler, Router } from 'express';
-import { typeAllowed } from '../../common/access-rules.js';
 import type {
   ContentTypeListResponse,
   ContentTypeResponse,
@@ -7,6 +6,7 @@ import type {
 } from '../../common/api-contract.js';
 import { summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
+import { describedWithout, hiddenRelations, typesSeenBy } from '../content/relations.js';
 import { AppError } from '../errors/app-error.js';
 import { requestActor } from './audit-actor.js';
 import { principalOf } from './auth-guard.js';
@@ -27,12 +27,8 @@ export function contentTypeRoutes(services: Services): Router {
     .route('/cms-content')
     .get(onlyQuery(), async (req, res) => {
       await registry.follow();
-      // A type-limited credential is told of its own types only.
-      const readable = readableBy(req);
-      const types = registry
-        .list()
-        .filter((type) => typeAllowed(readable, type))
-        .map(summarize);
+      // A type-limited credential is told of its own types only, and not where their relations lead outside them.
+      const types = typesSeenBy(registry, readableBy(req)).map(summarize);
       const body: ContentTypeListResponse = { count: types.length, content_types: types };
       perCredential(res).json(body);
     })
@@ -47,9 +43,11 @@ export function contentTypeRoutes(services: Services): Router {
     .route('/cms-content/:slug')
     .get(async (req, res) => {
       const type = await typeBySlug(services, req.params.slug);
-      const options = parseListQuery(type, req.query, services.registry);
-      const list = await rows.list(type, options);
-      const { preview_path: _previewPath, ...description } = summarize(type);
+      const readable = readableBy(req);
+      const hidden = hiddenRelations(type, registry, readable);
+      const options = parseListQuery(type, req.query, registry, hidden);
+      const list = await rows.list(type, options, undefined, readable);
+      const { preview_path: _previewPath, ...description } = summarize(describedWithout(type, hidden));
       const body: ContentTypeResponse = { ...description, rows: list.rows };
       res.json(body);
     })

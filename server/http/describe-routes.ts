@@ -1,8 +1,9 @@
 import { readFileSync } from 'node:fs';
+import type { IncomingMessage } from 'node:http';
 import { join } from 'node:path';
-import { type Request, type Response, Router } from 'express';
-import { typeAllowed } from '../../common/access-rules.js';
+import { type Response, Router } from 'express';
 import { packageRoot } from '../config/package-root.js';
+import { typesSeenBy } from '../content/relations.js';
 import { type OpenApiDocument, openApiDocument } from '../openapi/openapi-document.js';
 import { typeScriptDeclarations } from '../types-gen/types-generator.js';
 import { principalOf } from './auth-guard.js';
@@ -25,7 +26,8 @@ export function quireVersion(): string {
 
 /**
  * The document for the content types as they are once no change is under way (as reads see them),
- * describing only the types `readable` names (a credential's content-type limit; null: every type).
+ * describing only the types `readable` names (a credential's content-type limit; null: every type),
+ * and their relations to other types as always null (see `hiddenRelations`).
  */
 export async function currentDocument(
   { registry, writes }: Services,
@@ -35,8 +37,7 @@ export async function currentDocument(
   if (changing) await changing;
   const following = registry.follow();
   if (following) await following;
-  const types = registry.list().filter((type) => typeAllowed(readable, type));
-  return openApiDocument(types, { version: quireVersion() });
+  return openApiDocument(typesSeenBy(registry, readable), { version: quireVersion() });
 }
 
 /**
@@ -70,6 +71,6 @@ export function describeRoutes(services: Services): Router {
 }
 
 /** The content types a request's credential may read (null: every type). */
-export function readableBy(req: Request): readonly string[] | null {
+export function readableBy(req: IncomingMessage): readonly string[] | null {
   return principalOf(req)?.types ?? null;
 }

@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type { RequestHandler } from 'express';
 import type { ContentType } from '../content/content-type.js';
+import { readableBy } from './describe-routes.js';
 import { answerConditionally, ifNoneMatchHits, taggedJsonText } from './etag.js';
 import { passGuards } from './fast-path-guards.js';
 import { readList, readRow } from './row-routes.js';
@@ -29,10 +30,12 @@ export async function fastRead(
   // The security headers go out with the answer's own headers, in one writeHead (below).
   const guarded = await passGuards(guards, req, res, securityHeaders);
   const table = decodeURIComponent(rawType);
+  // As the guards found it: a type-limited credential is answered its own view (see readList).
+  const readable = readableBy(req);
   const read: TimedRead<object> =
     rawId === undefined
-      ? await readList(services, table, parseQueryString(rawQuery ?? ''))
-      : await readRow(services, table, decodeURIComponent(rawId));
+      ? await readList(services, table, parseQueryString(rawQuery ?? ''), readable)
+      : await readRow(services, table, decodeURIComponent(rawId), readable);
   const { text, etag } = taggedJsonText(read.body, publishedColumnsOf(services, table));
   if (guarded.touched) {
     // A guard set headers (CORS, Vary): merged the slower way, the same as Express would.

@@ -5,6 +5,7 @@ import type { Page } from '../db/revision-repository.js';
 import { AppError } from '../errors/app-error.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import { principalOf, rowActor } from './auth-guard.js';
+import { readableBy } from './describe-routes.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { type Services, typeByTable } from './services.js';
 
@@ -40,7 +41,7 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
   router
     .route('/cms/:type/:id/revisions/:rev')
     .get(async (req, res) =>
-      res.json(await revisions.get(await typeOf(req), req.params.id, revisionNumber(req.params.rev))),
+      res.json(await revisions.get(await typeOf(req), req.params.id, revisionNumber(req.params.rev), readableBy(req))),
     )
     .all(methodNotAllowed(['GET']));
 

@@ -10,8 +10,10 @@ import type {
 import type { ContentType } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { PhaseTimer } from '../content/phase-timer.js';
+import { describedWithout, hiddenRelations } from '../content/relations.js';
 import type { RowActor, RowList } from '../content/row-service.js';
 import { rowActor } from './auth-guard.js';
+import { readableBy } from './describe-routes.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { sendTimed, type TimedRead } from './send-timed.js';
 import { readWithType, type Services, writeWithType } from './services.js';
@@ -31,13 +33,13 @@ export function rowRoutes(services: Services): Router {
 
   router
     .route('/cms/:type')
-    .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query)))
+    .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query, readableBy(req))))
     .post(create)
     .all(methodNotAllowed(['GET', 'POST']));
 
   router
     .route('/cms/:type/:id')
-    .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id)))
+    .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id, readableBy(req))))
     .post(create)
     .put(update)
     .patch(update)
@@ -79,30 +81,41 @@ export function updateRow(
   return writeWithType(services, table, (type) => services.rows.update(type, id, input, actor));
 }
 
-/** `GET /cms/:type`: a page of rows with exact counts (also served by the fast read path). */
+/**
+ * `GET /cms/:type`: a page of rows with exact counts (also served by the fast read path), as a
+ * credential limited to `readable` content types sees it (null: every type; see `hiddenRelations`).
+ */
 export async function readList(
   services: Services,
   table: string,
   query: Record<string, unknown>,
+  readable: readonly string[] | null = null,
 ): Promise<TimedRead<ListResponse>> {
   const { type, list, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
-    const options = parseListQuery(type, query, services.registry);
+    const hidden = hiddenRelations(type, services.registry, readable);
+    const options = parseListQuery(type, query, services.registry, hidden);
     timer.lap('init');
-    const list = await services.rows.list(type, options, timer);
-    return { type, list, timer, registry: list.registry };
+    const list = await services.rows.list(type, options, timer, readable);
+    return { type: describedWithout(type, hidden), list, timer, registry: list.registry };
   });
   const time = timer.result();
   return { body: listResponse(type, time, list), serverTiming: PhaseTimer.header(time) };
 }
 
-/** `GET /cms/:type/:id`: one row in the list shape plus its page meta (also served by the fast read path). */
-export async function readRow(services: Services, table: string, id: string): Promise<TimedRead<GetRowResponse>> {
+/** `GET /cms/:type/:id`: one row in the list shape plus its page meta (also served by the fast read path), as `readList`. */
+export async function readRow(
+  services: Services,
+  table: string,
+  id: string,
+  readable: readonly string[] | null = null,
+): Promise<TimedRead<GetRowResponse>> {
   const { type, found, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     timer.lap('init');
-    const found = await services.rows.get(type, id, timer);
-    return { type, found, timer, registry: found.registry };
+    const found = await services.rows.get(type, id, timer, readable);
+    const hidden = hiddenRelations(type, services.registry, readable);
+    return { type: describedWithout(type, hidden), found, timer, registry: found.registry };
   });
   const time = timer.result();
   const body: GetRowResponse = {

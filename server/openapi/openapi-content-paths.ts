@@ -2,7 +2,6 @@ import type { ErrorCode } from '../../common/api-contract.js';
 import { type ContentType, SYSTEM_SORTABLE } from '../content/content-type.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../content/list-query.js';
 import type { JsonSchema } from '../fields/field.js';
-import { fieldFor } from '../fields/field-registry.js';
 import { shapeNames } from '../types-gen/type-names.js';
 import type { Responses } from './openapi-account-paths.js';
 import { ALWAYS_ERRORS, READ_ERRORS } from './openapi-error-sets.js';
@@ -43,9 +42,11 @@ const pathParameter = (name: string, description: string): JsonSchema => ({
 
 /** The list query parameters, with the fields a type can be filtered and ordered on. */
 function listParameters(type: ContentType | null): JsonSchema[] {
-  const filterable = type?.columns.filter((column) => fieldFor(column.type).filter !== 'none').map((c) => c.name);
+  // The published descriptors say what each column takes (for a credential that may not follow a
+  // relation, neither filter nor order: see describedWithout).
+  const filterable = type?.publishedColumns.filter((column) => column.filterable).map((c) => c.name);
   const orderable = type
-    ? [...type.columns.filter((column) => fieldFor(column.type).orderable).map((c) => c.name), ...SYSTEM_SORTABLE]
+    ? [...type.publishedColumns.filter((column) => column.orderable).map((c) => c.name), ...SYSTEM_SORTABLE]
     : null;
   const fields = filterable ? ` Fields: ${[...filterable, ...SYSTEM_SORTABLE].join(', ')}.` : '';
   return [

@@ -83,11 +83,19 @@ export class RevisionService {
     return { total, limit: page.limit, offset: page.offset, revisions: found.map(summary) };
   }
 
-  /** One revision's snapshot in the type's row shape as it is now. */
-  async get(type: ContentType, rowId: string, revisionId: number): Promise<RevisionResponse> {
+  /**
+   * One revision's snapshot in the type's row shape as it is now, as a credential limited to
+   * `readable` content types (null: all) reads rows (see `hiddenRelations`).
+   */
+  async get(
+    type: ContentType,
+    rowId: string,
+    revisionId: number,
+    readable: readonly string[] | null = null,
+  ): Promise<RevisionResponse> {
     const revision = await this.revision(type, rowId, revisionId);
     const snapshot = parseSnapshot(revision);
-    const relations = await resolveRelations(type, [snapshot], this.registry, this.reader());
+    const relations = await resolveRelations(type, [snapshot], this.registry, this.reader(), readable);
     return {
       revision: summary(revision),
       row: formatRow(type, snapshot, relations),
