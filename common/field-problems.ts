@@ -49,6 +49,8 @@ export type FieldProblem =
   | { code: 'outcome_unknown' }
   // A request target not in normal form (a fragment, a backslash, dot segments, encoded separators...)
   | { code: 'target_not_normal' }
+  // Password sign-in turned off (`--no-password-sign-in`): people sign in through the identity provider
+  | { code: 'password_sign_in_off' }
   // Content types and their column descriptors
   | { code: 'not_an_identifier' }
   | { code: 'reserved'; name?: string }
@@ -165,6 +167,8 @@ export function describeProblem(problem: FieldProblem): string {
       return 'may or may not have been saved';
     case 'target_not_normal':
       return 'is not in normal form';
+    case 'password_sign_in_off':
+      return 'is turned off on this server';
     case 'not_an_identifier':
       return 'must be 1 to 63 lower-case letters, digits or _, starting with a letter';
     case 'reserved':

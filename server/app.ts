@@ -4,6 +4,8 @@ import { join } from 'node:path';
 import express, { type Express } from 'express';
 import { AccountService, sessionIdleFromEnv } from './accounts/account-service.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './accounts/sign-in-limiter.js';
+import type { SingleSignOnConfig } from './accounts/single-sign-on-config.js';
+import { SingleSignOnService } from './accounts/single-sign-on-service.js';
 import { TokenService } from './accounts/token-service.js';
 import { type AuditOptions, AuditService } from './audit/audit-service.js';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
@@ -35,6 +37,7 @@ import { revisionRoutes } from './http/revision-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import { scheduleRoutes } from './http/schedule-routes.js';
 import type { Services } from './http/services.js';
+import { singleSignOnRoutes } from './http/sso-routes.js';
 import { starterRoutes } from './http/starter-routes.js';
 import type { MediaReferenceSource } from './media/media-references.js';
 import { DEFAULT_UPLOAD_LIMIT, FileMediaStore, type MediaStore, mediaDirFor } from './media/media-store.js';
@@ -74,6 +77,12 @@ export interface AppOptions {
   hooks?: HookOptions;
   /** The audit log's retention (`--audit-days`) and clock. */
   audit?: AuditOptions;
+  /** Sign-in through an OpenID Connect provider (`--oidc-issuer` and its flags), or none. */
+  singleSignOn?: SingleSignOnConfig | null;
+  /** Whether people may sign in with a password (default true; `--no-password-sign-in` turns it off). */
+  passwordSignIn?: boolean;
+  /** The origin browsers reach the server at behind a proxy (`--public-url`): the provider's redirect goes there. */
+  publicUrl?: string | null;
 }
 
 /** A wired app and the services behind it. */
@@ -163,6 +172,18 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   const parsers = bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
   api.use(parsers);
   const limiter = new SignInLimiter({ ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
+  // Before the password routes, which it answers for when password sign-in is off.
+  api.use(
+    singleSignOnRoutes({
+      singleSignOn: options.singleSignOn
+        ? new SingleSignOnService(options.singleSignOn, accounts, accountRepository)
+        : null,
+      passwordSignIn: options.passwordSignIn ?? true,
+      publicUrl: options.publicUrl ?? null,
+      audit,
+      log,
+    }),
+  );
   api.use(
     authRoutes({
       accounts,

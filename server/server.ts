@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignInLimits } from './accounts/sign-in-limiter.js';
-import { createApp } from './app.js';
+import { type AppOptions, createApp } from './app.js';
 import type { AuditOptions } from './audit/audit-service.js';
 import { defaultSearchIndexDir } from './config/app-paths.js';
 import { postgresBackupJob, postgresBackupPlace } from './copy/postgres-backup.js';
@@ -69,6 +69,10 @@ export interface ServerOptions {
   hooks?: HookOptions;
   /** The audit log's retention (`--audit-days`) and clock. */
   audit?: AuditOptions;
+  /** Single sign-on, password sign-in and the public URL: see the AppOptions of the same names. */
+  singleSignOn?: AppOptions['singleSignOn'];
+  passwordSignIn?: boolean;
+  publicUrl?: string | null;
   /** Runs once the services are ready and before the server listens (`--demo` adds its rows here). */
   beforeListen?: (services: Services) => Promise<void>;
 }
@@ -161,6 +165,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       scheduler: options.scheduler,
       hooks: options.hooks,
       audit: options.audit,
+      singleSignOn: options.singleSignOn,
+      passwordSignIn: options.passwordSignIn,
+      publicUrl: options.publicUrl,
     });
     services = built.services;
     await options.beforeListen?.(services);

@@ -9,8 +9,11 @@ export const TOKENS_TABLE = 'quire_tokens';
 /** Sign-in sessions, by the SHA-256 hash of the cookie's value. */
 export const SESSIONS_TABLE = 'quire_sessions';
 
-/** The three tables in the order a copy loads them (sessions point at accounts). */
-export const ACCOUNT_TABLES = [ACCOUNTS_TABLE, TOKENS_TABLE, SESSIONS_TABLE] as const;
+/** Single sign-on identities (issuer and subject) bound to accounts. */
+export const IDENTITIES_TABLE = 'quire_account_identities';
+
+/** The tables in the order a copy loads them (sessions and identities point at accounts). */
+export const ACCOUNT_TABLES = [ACCOUNTS_TABLE, TOKENS_TABLE, SESSIONS_TABLE, IDENTITIES_TABLE] as const;
 
 /** A stored account row. */
 export interface AccountRow {
@@ -47,11 +50,21 @@ export interface SessionRow {
   expires_at: string;
 }
 
+/** A stored single sign-on identity: the provider (issuer) and its lasting id of the person (subject). */
+export interface IdentityRow {
+  id: string;
+  issuer: string;
+  subject: string;
+  account_id: string;
+  created_at: string;
+}
+
 /** The account tables as Kysely sees them. */
 interface AccountTables {
   quire_accounts: AccountRow;
   quire_tokens: TokenRow;
   quire_sessions: SessionRow;
+  quire_account_identities: IdentityRow;
 }
 
 /** A session joined with its account. */
@@ -260,6 +273,33 @@ export class AccountRepository {
   /** Ends every session of an account (disabled, or its password reset). */
   async deleteSessionsOf(accountId: string): Promise<void> {
     await this.db.deleteFrom(SESSIONS_TABLE).where('account_id', '=', accountId).execute();
+  }
+
+  /** The account an identity of `issuer` with `subject` is bound to. */
+  async findAccountByIdentity(issuer: string, subject: string): Promise<AccountRow | undefined> {
+    const row = await this.db
+      .selectFrom(IDENTITIES_TABLE)
+      .innerJoin(ACCOUNTS_TABLE, `${ACCOUNTS_TABLE}.id`, `${IDENTITIES_TABLE}.account_id`)
+      .selectAll(ACCOUNTS_TABLE)
+      .where(`${IDENTITIES_TABLE}.issuer`, '=', issuer)
+      .where(`${IDENTITIES_TABLE}.subject`, '=', subject)
+      .executeTakeFirst();
+    return row === undefined ? undefined : { ...row, disabled: Number(row.disabled) };
+  }
+
+  /** Whether an account has an identity of `issuer` bound to it. */
+  async hasIdentity(accountId: string, issuer: string): Promise<boolean> {
+    const row = await this.db
+      .selectFrom(IDENTITIES_TABLE)
+      .select('id')
+      .where('account_id', '=', accountId)
+      .where('issuer', '=', issuer)
+      .executeTakeFirst();
+    return row !== undefined;
+  }
+
+  async insertIdentity(row: IdentityRow): Promise<void> {
+    await this.db.insertInto(IDENTITIES_TABLE).values(row).execute();
   }
 
   /** Forgets expired sessions. */

@@ -57,12 +57,15 @@ function bearerOf(req: IncomingMessage): string | null {
 
 /** The session cookie's value, or null. */
 export function sessionCookieOf(req: IncomingMessage): string | null {
+  const value = cookieOf(req, SESSION_COOKIE);
+  return value !== null && /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
+}
+
+/** The value of the request's cookie `name` as sent, or null. */
+export function cookieOf(req: IncomingMessage, name: string): string | null {
   for (const part of (req.headers.cookie ?? '').split(';')) {
     const at = part.indexOf('=');
-    if (at > 0 && part.slice(0, at).trim() === SESSION_COOKIE) {
-      const value = part.slice(at + 1).trim();
-      return /^[A-Za-z0-9_-]{20,100}$/.test(value) ? value : null;
-    }
+    if (at > 0 && part.slice(0, at).trim() === name) return part.slice(at + 1).trim();
   }
   return null;
 }
@@ -82,7 +85,7 @@ function apiPath(req: IncomingMessage): string {
 
 /** Endpoints that answer without a credential: signing in needs none. */
 function isPublic(path: string): boolean {
-  return /^\/auth\/(sign-in|sign-out|me|first-run)\/?$/.test(path);
+  return /^\/auth\/(sign-in|sign-out|me|first-run|providers|oidc\/start|oidc\/callback)\/?$/.test(path);
 }
 
 function unauthorized(message: string): AppError {

@@ -47,14 +47,15 @@ function overHttps(req: Request): boolean {
 }
 
 /**
- * The session cookie: `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page or
+ * The session cookie, after a password or a single sign-on (`https`: `Secure`; by default as the
+ * request says). `HttpOnly` (no script reads it), `SameSite=Strict` (no other site's page or
  * link sends it), `Secure` over https. It has no expiry of its own: the server ends a session
  * after `QUIRE_SESSION_HOURS` without use, and the browser forgets the cookie when it closes.
  */
-function setSessionCookie(req: Request, res: Response, value: string | null): void {
+export function setSessionCookie(req: Request, res: Response, value: string | null, https = overHttps(req)): void {
   const parts = [`${SESSION_COOKIE}=${value ?? ''}`, 'Path=/', 'HttpOnly', 'SameSite=Strict'];
   if (value === null) parts.push('Max-Age=0');
-  if (overHttps(req)) parts.push('Secure');
+  if (https) parts.push('Secure');
   res.setHeader('Set-Cookie', parts.join('; '));
 }
 

@@ -24,6 +24,7 @@ import * as registryCheck from './022-registry-check.js';
 import * as slugGapTokens from './023-slug-gap-tokens.js';
 import * as siteSettings from './024-site-settings.js';
 import * as auditLog from './026-audit-log.js';
+import * as accountIdentities from './027-account-identities.js';
 
 /** A migration's `up`: those that make content tables need the engine's search index and catalog. */
 type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '023-slug-gap-tokens': slugGapTokens,
   '024-site-settings': siteSettings,
   '026-audit-log': auditLog,
+  '027-account-identities': accountIdentities,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
