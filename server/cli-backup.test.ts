@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AuditService } from './audit/audit-service.js';
 import { main } from './cli-commands.js';
 import { listBackups } from './db/backup-service.js';
 import { openDatabase } from './db/database.js';
@@ -44,6 +45,18 @@ describe('quire backup / quire restore', () => {
       ),
     );
     expect(err).toEqual([]);
+    // The restored database's audit log says so.
+    const restored = await openDatabase(dbFile);
+    try {
+      const { events } = await new AuditService(restored.db).list(
+        { action: 'backup.restored' },
+        { limit: 5, offset: 0 },
+      );
+      expect(events).toEqual([expect.objectContaining({ actor: 'cli', address: null, target: backup })]);
+      expect(events[0]?.detail).toEqual({ engine: 'sqlite', media: 0 });
+    } finally {
+      await restored.close();
+    }
   });
 
   it('restore of a file that is not a Quire database fails with one line and exit code 1', async () => {

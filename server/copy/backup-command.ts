@@ -1,9 +1,10 @@
 import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import { recordRestore } from '../audit/restore-audit.js';
 import { progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { BackupError, backupFile } from '../db/backup-service.js';
-import { openPostgresDatabase } from '../db/database.js';
+import { openDatabase, openPostgresDatabase } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
 import { restoreDatabase } from '../db/restore-service.js';
@@ -57,6 +58,12 @@ export async function backupCommand(command: 'backup' | 'restore', args: string[
           place,
           progress: progress.update,
         }).finally(() => progress.done());
+        await recordRestore(database, resolve(backup), {
+          engine: 'postgres',
+          types: done.types,
+          rows: done.rows,
+          media: done.media,
+        });
         const kept = done.previous ? `; the content it replaced was kept in ${done.previous}` : '';
         console.log(
           `Restored ${done.types} content types, ${done.rows} rows and ${done.media} uploads from ${resolve(backup)} into ${database.description}; counts checked${kept}`,
@@ -75,6 +82,10 @@ export async function backupCommand(command: 'backup' | 'restore', args: string[
       progress.update(`Restoring ${resolve(parsed.positionals[0])} into ${dbFile}...`);
       const { previous, mediaFiles } = await restoreDatabase(parsed.positionals[0], dbFile).finally(() =>
         progress.done(),
+      );
+      const restored = await openDatabase(dbFile);
+      await recordRestore(restored, resolve(parsed.positionals[0]), { engine: 'sqlite', media: mediaFiles }).finally(
+        () => restored.close(),
       );
       const what =
         mediaFiles === null

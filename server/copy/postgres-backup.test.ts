@@ -96,6 +96,16 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
       expect(await siteThroughApi(server.origin, uploads)).toEqual(before);
       expect(starterChoice).toMatchObject({ choice: 'keep' });
       expect(choiceOf((await api(server.origin, 'GET', '/starters')).body)).toEqual(starterChoice);
+      // The restored database's audit log records the restore, after the source's own events.
+      const restores = await api(server.origin, 'GET', '/audit?action=backup.restored');
+      expect(restores.body.events).toEqual([
+        expect.objectContaining({
+          actor: 'cli',
+          address: null,
+          target: backup,
+          detail: expect.objectContaining({ engine: 'postgres', rows: 5 }),
+        }),
+      ]);
       // Search reaches the restored rows: they were indexed the engine's way.
       const found = await api(server.origin, 'GET', `/cms/every_type?filter=${encodeURIComponent('search=ärger')}`);
       expect(found.body.rows).toHaveLength(2);
