@@ -64,14 +64,15 @@ export function removeDb(file) {
 export const sqliteDbOf = (dataDir, n) => join(dataDir, `quire-${label(n)}`, 'content.sqlite');
 
 /**
- * `{ indexSeconds }` when `quire import` printed the time it took to build and save the search index
- * for the server's first start (part of the import's wall time), and `{ tableIndexSeconds }` when it
- * printed the time the table's own indexes took to build after the rows (part of the rows' time).
+ * From the summary line of `quire import` (or `quire copy`): `{ indexSeconds }` when it says how long
+ * building and saving the search index for the server's first start took (part of the command's wall
+ * time), and `{ tableIndexSeconds }` when it says how long the table's own indexes took to build after
+ * the rows (part of the rows' time).
  */
 export function indexSecondsOf(output) {
   const seconds = (pattern) => Number(pattern.exec(output)?.[1] ?? Number.NaN);
-  const indexSeconds = seconds(/Search index saved for the next start in ([\d.]+) s/);
-  const tableIndexSeconds = seconds(/Its indexes were built after the rows in ([\d.]+) s/);
+  const indexSeconds = seconds(/search index(?:es of \d+ content types?)? saved for the next start in ([\d.]+) s/);
+  const tableIndexSeconds = seconds(/indexes built after the rows in ([\d.]+) s/);
   return {
     ...(Number.isNaN(indexSeconds) ? {} : { indexSeconds }),
     ...(Number.isNaN(tableIndexSeconds) ? {} : { tableIndexSeconds }),

@@ -62,7 +62,9 @@ describe('the default database, moved by QUIRE_USER_DATA_DIR', () => {
   it('quire import and quire export work on it; in a pipe they print no progress, only the summary', async () => {
     const imported = await quire(['import', '--type', 'recipes', 'recipes.ndjson']);
     expect(imported).toMatchObject({ code: 0, err: '' });
-    expect(imported.out).toMatch(/^Imported 2 recipes rows from recipes\.ndjson in [\d.]+ s \([\d,]+ rows\/s\)\n/);
+    expect(imported.out).toMatch(
+      /^Imported 2 recipes rows from recipes\.ndjson in [\d.]+ s \([\d,]+ rows\/s\)(, indexes built after the rows in [\d.]+ s of that)?\n$/,
+    );
     expect(imported.out).not.toMatch(/\r|Importing/);
     expect(imported.out).not.toContain('\u001b');
 
@@ -77,4 +79,18 @@ describe('the default database, moved by QUIRE_USER_DATA_DIR', () => {
     expect(rows).toContain('"Soup"');
     expect(rows).toContain('"Polish"');
   });
+
+  it('quire import of a large file prints one line in a pipe, its search index saved within it', async () => {
+    // Large enough (20,000 rows) for the import to save the search index for the next start.
+    const lines = Array.from({ length: 20_000 }, (_, i) =>
+      JSON.stringify({ title: `Harbour note ${i}`, status: 'draft', published_at: '2025-01-01 00:00:00' }),
+    );
+    writeFileSync(join(dir, 'news.ndjson'), `${lines.join('\n')}\n`);
+    const imported = await quire(['import', '--type', 'news', 'news.ndjson']);
+    expect(imported).toMatchObject({ code: 0, err: '' });
+    expect(imported.out).toMatch(
+      /^Imported 20,000 news rows from news\.ndjson in [\d.]+ s \([\d,]+ rows\/s\)(, indexes built after the rows in [\d.]+ s of that)?, search index saved for the next start in [\d.]+ s\n$/,
+    );
+    expect(readdirSync(join(userData, 'content.sqlite-search-index')).length).toBe(1);
+  }, 60_000);
 });
