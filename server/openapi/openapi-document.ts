@@ -3,6 +3,7 @@ import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import { typeNames } from '../types-gen/type-names.js';
 import { accountPaths, accountSchemas } from './openapi-account-paths.js';
+import { auditPaths, auditSchemas } from './openapi-audit-paths.js';
 import { contentTypePaths, describePaths, JSON_TYPE, mediaPaths, rowPaths } from './openapi-content-paths.js';
 import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
@@ -36,6 +37,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...revisionSchemas(),
     ...publishingSchemas(),
     ...starterSchemas(),
+    ...auditSchemas(),
   };
   const names = typeNames(types, Object.keys(shared));
   const schemas: Record<string, JsonSchema> = { ...shared };
@@ -45,6 +47,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...mediaPaths(responses),
     ...describePaths(responses),
     ...accountPaths(responses),
+    ...auditPaths(responses),
     ...typeChangePaths(responses),
     ...hookPaths(responses),
   };
