@@ -7,7 +7,7 @@ import { publishingApi } from '../api/publishing-api.js';
 import { forgetRows } from '../hooks/row-queries.js';
 import { IconClock } from './icons.js';
 import { ModalDialog } from './modal-dialog.js';
-import { ScheduleBadge } from './schedule-badge.js';
+import { ScheduleBadge, ScheduleHeld } from './schedule-badge.js';
 import { formatScheduleTime, localInputToUtc, localInputValue, localZoneLabel } from './schedule-time.js';
 import { useToast } from './toasts.js';
 
@@ -36,7 +36,7 @@ export function ScheduleNotice({ type, rowId }: { type: ContentTypeSummary; rowI
   const pending = useRowSchedule(type, rowId);
   return pending ? (
     <p className="schedule-notice">
-      <ScheduleBadge schedule={pending} />
+      <ScheduleBadge schedule={pending} /> <ScheduleHeld schedule={pending} />
     </p>
   ) : null;
 }
@@ -184,7 +184,7 @@ function ScheduleDialog({
         {pending && (
           <p className="schedule-pending">
             Pending: <strong>{pending.status}</strong> at {formatScheduleTime(pending.at)}
-            {pending.by ? `, scheduled by ${pending.by}` : ''}.
+            {pending.by ? `, scheduled by ${pending.by}` : ''}. <ScheduleHeld schedule={pending} />
           </p>
         )}
         <label className="label" htmlFor="schedule-status">
