@@ -340,22 +340,37 @@ describe('the example sites', () => {
   });
 
   it('build the types QUIRE_TYPES names, in QUIRE_LOCALE, from a quire export folder with the server stopped', async () => {
+    // A type whose table the export cannot use as its file name (`index.json` is the export's own):
+    // the examples find its rows through index.json.
+    await create('/cms-content', {
+      title: 'Index',
+      columns: [
+        { name: 'term', label: 'Term', type: 'text', required: true },
+        { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'term' },
+      ],
+    });
+    await create('/cms/index', { term: 'Keel' });
     await server.stop();
     serverStopped = true;
     const exported = join(work, 'export');
     const result = await quire('export', '--db', dbFile, '--out', exported, '--published-only');
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Exported 6 content types, 4 rows and 2 media files/);
+    expect(result.output).toMatch(/Exported 7 content types, 5 rows and 2 media files/);
+    const index = JSON.parse(readFileSync(join(exported, 'index.json'), 'utf8'));
+    const indexType = index.content_types.find((type: { table: string }) => type.table === 'index');
+    expect(indexType?.file).toMatch(/\.json$/);
+    expect(indexType?.file).not.toBe('index.json');
     // Nothing listens at QUIRE_URL now: the builds read the folder only.
     const offline = {
       QUIRE_EXPORT: exported,
       QUIRE_URL: server.origin,
-      QUIRE_TYPES: 'news,articles,recipes,ingredients',
+      QUIRE_TYPES: 'news,articles,recipes,ingredients,index',
       QUIRE_LOCALE: 'fr',
     };
     for (const site of ['astro', 'eleventy'] as const) {
       const out = await build(site, 'export', offline);
       checkSite(out, FRENCH);
+      expect(readFileSync(join(out, 'index', 'keel', 'index.html'), 'utf8'), site).toContain('<h1>Keel</h1>');
       expect(existsSync(join(out, 'menu_items')), site).toBe(false);
       expect(existsSync(join(out, 'categories')), site).toBe(false);
     }

@@ -11,6 +11,7 @@ const exportDir = process.env.QUIRE_EXPORT;
 const origin = (process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '');
 const headers = process.env.QUIRE_TOKEN ? { Authorization: `Bearer ${process.env.QUIRE_TOKEN}` } : {};
 const PAGE = 1000;
+let indexRead;
 
 /** Where the rows are read from, for messages. */
 export const sourceName = exportDir ? `the export in ${exportDir}` : `${origin}/api`;
@@ -36,13 +37,13 @@ export async function contentTypes() {
 
 /**
  * Every published row of a type (a type without a `status` column: every row). From a server, page
- * by page, asking it for the published rows only; from an export, its `<table>.json`.
+ * by page, asking it for the published rows only; from an export, the file its index names.
  */
 export async function publishedRows(type) {
   const hasStatus = type.columns.some((column) => column.name === 'status');
   let rows;
   if (exportDir) {
-    rows = (await readJson(`${type.table}.json`)).rows;
+    rows = (await readJson(await exportedFile(type))).rows;
   } else {
     rows = [];
     const filter = hasStatus ? '&filter=status=published' : '';
@@ -61,6 +62,17 @@ export async function mediaFile(path) {
   const response = await fetch(`${origin}${path}`, { headers });
   if (!response.ok) throw new Error(`${path}: ${response.status} from Quire`);
   return Buffer.from(await response.arrayBuffer());
+}
+
+/**
+ * The file of a type's rows in the export, as its `index.json` names it: the export makes names safe
+ * on every file system, so a few differ from the table (`index`, `con`).
+ */
+async function exportedFile(type) {
+  indexRead ??= readJson('index.json');
+  const entry = (await indexRead).content_types.find((candidate) => candidate.table === type.table);
+  if (!entry) throw new Error(`${type.table} is not in the index.json of ${sourceName}`);
+  return entry.file;
 }
 
 async function readJson(file) {

@@ -8,9 +8,14 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentRow, ContentTypeListResponse, ContentTypeSummary } from './quire-types';
 
-/** What GET /api/cms/:type answers (and an export's `<table>.json` holds), as far as the site reads it. */
+/** What GET /api/cms/:type answers (and a type's file in an export holds), as far as the site reads it. */
 interface ListResponse {
   rows: ContentRow[];
+}
+
+/** An export's `index.json`, as far as the site reads it: the file of each type's rows. */
+interface ExportIndex {
+  content_types: { table: string; file: string }[];
 }
 
 const exportDir = process.env.QUIRE_EXPORT;
@@ -24,6 +29,7 @@ const PAGE = 1000;
 export const sourceName = exportDir ? `the export in ${exportDir}` : `${origin}/api`;
 
 let typesRead: Promise<ContentTypeSummary[]> | undefined;
+let indexRead: Promise<ExportIndex> | undefined;
 
 /** The content types the site builds: the ones QUIRE_TYPES names, else every type there is. */
 export function contentTypes(): Promise<ContentTypeSummary[]> {
@@ -51,13 +57,13 @@ export const matches = (type: ContentTypeSummary, name: string) => type.table ==
 
 /**
  * Every published row of a type (a type without a `status` column: every row). From a server, page
- * by page, asking it for the published rows only; from an export, its `<table>.json`.
+ * by page, asking it for the published rows only; from an export, the file its index names.
  */
 export async function publishedRows(type: ContentTypeSummary): Promise<ContentRow[]> {
   const hasStatus = type.columns.some((column) => column.name === 'status');
   let rows: ContentRow[];
   if (exportDir) {
-    rows = (await readJson<ListResponse>(`${type.table}.json`)).rows;
+    rows = (await readJson<ListResponse>(await exportedFile(type))).rows;
   } else {
     rows = [];
     const filter = hasStatus ? '&filter=status=published' : '';
@@ -76,6 +82,17 @@ export async function mediaFile(path: string): Promise<Uint8Array> {
   const response = await fetch(`${origin}${path}`, { headers });
   if (!response.ok) throw new Error(`${path}: ${response.status} from Quire`);
   return new Uint8Array(await response.arrayBuffer());
+}
+
+/**
+ * The file of a type's rows in the export, as its `index.json` names it: the export makes names safe
+ * on every file system, so a few differ from the table (`index`, `con`).
+ */
+async function exportedFile(type: ContentTypeSummary): Promise<string> {
+  indexRead ??= readJson<ExportIndex>('index.json');
+  const entry = (await indexRead).content_types.find((candidate) => candidate.table === type.table);
+  if (!entry) throw new Error(`${type.table} is not in the index.json of ${sourceName}`);
+  return entry.file;
 }
 
 async function readJson<T>(file: string): Promise<T> {
