@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountCommand } from './accounts/account-command.js';
+import { type SignInChoices, signInChoices } from './accounts/single-sign-on-config.js';
 import { DEFAULT_AUDIT_DAYS } from './audit/audit-service.js';
 import { checkFlags, commandHelp, didYouMean, overviewHelp } from './cli/command-help.js';
 import { quireCommands } from './cli/command-list.js';
@@ -41,8 +42,11 @@ const SERVE_USAGE = 'Usage: quire serve [options] (quire help serve lists them)'
 /** A command-line mistake: printed as one line, exit code 2. */
 export class UsageError extends Error {}
 
-/** Parsed `serve` options. */
-export interface ServeOptions {
+/**
+ * Parsed `serve` options. Sign-in (SignInChoices): single sign-on through an OpenID Connect
+ * provider (`--oidc-*`), password sign-in (off with `--no-password-sign-in`) and `--public-url`.
+ */
+export interface ServeOptions extends SignInChoices {
   /** The SQLite file (unused when `postgres` is set). */
   dbFile: string;
   /** The PostgreSQL database (`--database URL` or `QUIRE_DATABASE_URL`), or null for SQLite. */
@@ -119,6 +123,7 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     backups: !values['no-backups'],
     backupDir: values['backup-dir'] === undefined ? null : resolve(values['backup-dir']),
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN'), fromEnv('QUIRE_TRUST_PROXY')),
+    ...parseSignInFlags(values, fromEnv),
   };
 }
 
@@ -128,6 +133,15 @@ function wholeNumberFlag(flag: string, raw: string | undefined): number | null {
   const value = /^\d{1,9}$/.test(raw) ? Number(raw) : 0;
   if (value < 1) throw new UsageError(`${flag} must be a whole number, at least 1`);
   return value;
+}
+
+/** `--oidc-*`, `--no-password-sign-in` and `--public-url` (see signInChoices), as a usage error when wrong. */
+function parseSignInFlags(values: Parameters<typeof signInChoices>[0], fromEnv: (name: string) => string | undefined) {
+  try {
+    return signInChoices(values, fromEnv);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
 }
 
 /** `--db FILE` or `--database URL` (see database-choice.ts), as a usage error when they conflict. */
@@ -195,6 +209,13 @@ export const SERVE_OPTIONS = {
   'cors-origin': { type: 'string', multiple: true },
   token: { type: 'string' },
   'trust-proxy': { type: 'string' },
+  'oidc-issuer': { type: 'string' },
+  'oidc-client-id': { type: 'string' },
+  'oidc-role': { type: 'string', multiple: true },
+  'oidc-name': { type: 'string' },
+  'oidc-invited-only': { type: 'boolean' },
+  'no-password-sign-in': { type: 'boolean' },
+  'public-url': { type: 'string' },
   'keep-revisions': { type: 'string' },
   'trash-days': { type: 'string' },
   'audit-days': { type: 'string' },
@@ -247,6 +268,9 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     corsOrigins: options.corsOrigins,
     token: options.token,
     trustProxy: options.trustProxy,
+    singleSignOn: options.singleSignOn,
+    passwordSignIn: options.passwordSignIn,
+    publicUrl: options.publicUrl,
     backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
     audit: { days: options.auditDays },
@@ -269,6 +293,12 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     console.log(`Backups (at start, then daily): ${place.dir}`);
   }
   console.log(`Editor: ${server.origin}/`);
+  if (options.singleSignOn) {
+    // The provider must know this address before anyone can sign in through it.
+    const callback = `${options.publicUrl ?? server.origin}/api/auth/oidc/callback`;
+    console.log(`Single sign-on: ${options.singleSignOn.name}; register ${callback} as the client's redirect URI.`);
+  }
+  if (!options.passwordSignIn) console.log('Password sign-in is off: admins manage accounts with quire user.');
   if (server.token && server.token !== options.token) {
     console.log(`API token (generated for this run): ${server.token}`);
     console.log('Requests must send "Authorization: Bearer <token>"; the editor asks for it once.');

@@ -78,3 +78,54 @@ export function rolesFromEnv(value: string | undefined): string[] {
     .map((rule) => rule.trim())
     .filter((rule) => rule !== '');
 }
+
+/** The `quire serve` flags of sign-in: single sign-on, password sign-in and the public URL. */
+export interface SignInServeFlags {
+  'oidc-issuer'?: string;
+  'oidc-client-id'?: string;
+  'oidc-role'?: string[];
+  'oidc-name'?: string;
+  'oidc-invited-only'?: boolean;
+  'no-password-sign-in'?: boolean;
+  'public-url'?: string;
+}
+
+/** How people sign in to a served site: what `quire serve` passes on to the server. */
+export interface SignInChoices {
+  singleSignOn: SingleSignOnConfig | null;
+  passwordSignIn: boolean;
+  /** The origin browsers reach the server at (`--public-url`), or null: the request's own. */
+  publicUrl: string | null;
+}
+
+/**
+ * Reads the sign-in flags and their variables (QUIRE_OIDC_ISSUER, QUIRE_OIDC_CLIENT_ID,
+ * QUIRE_OIDC_ROLES, QUIRE_OIDC_NAME, QUIRE_PUBLIC_URL); the client secret comes only from
+ * QUIRE_OIDC_CLIENT_SECRET, since flags show in the process list. Throws an Error in one line.
+ */
+export function signInChoices(flags: SignInServeFlags, fromEnv: (name: string) => string | undefined): SignInChoices {
+  const singleSignOn = parseSingleSignOn({
+    issuer: flags['oidc-issuer'] ?? fromEnv('QUIRE_OIDC_ISSUER'),
+    clientId: flags['oidc-client-id'] ?? fromEnv('QUIRE_OIDC_CLIENT_ID'),
+    clientSecret: fromEnv('QUIRE_OIDC_CLIENT_SECRET'),
+    roles: flags['oidc-role'] ?? rolesFromEnv(fromEnv('QUIRE_OIDC_ROLES')),
+    name: flags['oidc-name'] ?? fromEnv('QUIRE_OIDC_NAME'),
+    invitedOnly: flags['oidc-invited-only'],
+  });
+  const given = flags['public-url'] ?? fromEnv('QUIRE_PUBLIC_URL');
+  let publicUrl: string | null = null;
+  if (given !== undefined) {
+    let url: URL | null = null;
+    try {
+      url = new URL(given);
+    } catch {
+      // Said below.
+    }
+    const originOnly = url && (url.pathname === '/' || url.pathname === '') && !url.search && !url.hash;
+    if (!url || !/^https?:$/.test(url.protocol) || !originOnly || url.username || url.password) {
+      throw new Error(`--public-url ${JSON.stringify(given)} must be an origin only, like https://cms.example.org`);
+    }
+    publicUrl = url.origin;
+  }
+  return { singleSignOn, passwordSignIn: !flags['no-password-sign-in'], publicUrl };
+}

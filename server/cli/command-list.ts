@@ -79,6 +79,31 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
           text: 'Reverse proxies whose X-Forwarded-For names the client: addresses, CIDR ranges or loopback, comma-separated',
           default: 'QUIRE_TRUST_PROXY, else none',
         },
+        'public-url': {
+          value: 'URL',
+          text: 'The origin browsers reach Quire at behind a proxy (single sign-on sends them back there)',
+          default: 'QUIRE_PUBLIC_URL, else the address asked for',
+        },
+        'oidc-issuer': {
+          value: 'URL',
+          text: 'Sign in through this OpenID Connect provider (its issuer URL); the client secret comes from QUIRE_OIDC_CLIENT_SECRET',
+          default: 'QUIRE_OIDC_ISSUER, else none',
+        },
+        'oidc-client-id': { value: 'ID', text: "Quire's client id at the provider", default: 'QUIRE_OIDC_CLIENT_ID' },
+        'oidc-role': {
+          value: 'RULE',
+          text: 'ROLE:CLAIM=VALUE or ROLE:*, repeatable, first match wins (admin:groups=quire-admins, editor:email_domain=example.com); no match is refused',
+          default: 'QUIRE_OIDC_ROLES (separated by ;)',
+        },
+        'oidc-name': {
+          value: 'NAME',
+          text: 'The provider as the sign-in button names it',
+          default: "QUIRE_OIDC_NAME, else the issuer's host",
+        },
+        'oidc-invited-only': {
+          text: 'Sign in only accounts an admin made first (quire user add NAME --sso); make none',
+        },
+        'no-password-sign-in': { text: 'Turn off sign-in with a password (quire user still works)' },
         token: {
           value: 'TOKEN',
           text: 'API token every request must send (Authorization: Bearer ...)',
@@ -101,6 +126,7 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         'quire serve --db ./site.sqlite --port 8080 --demo',
         'quire serve --database postgres://quire@127.0.0.1/site --host 0.0.0.0 --allow-host cms.example.org',
         'quire serve --allow-host cms.example.org --trust-proxy loopback   # behind a proxy on this machine',
+        "quire serve --oidc-issuer https://id.example.com/realms/team --oidc-client-id quire --oidc-role 'admin:groups=quire-admins' --oidc-role 'editor:email_domain=example.com'",
       ],
     },
     {
