@@ -25,6 +25,8 @@ import { postgresForTests } from './server/test-support/postgres.js';
  *   versions. PostgreSQL's search is compared with SQLite's row for row in http/postgres-search.
  */
 const POSTGRES_API_SUITES = [
+  'server/http/two-factor-api.test.ts',
+  'server/accounts/two-factor-command.test.ts',
   'server/http/single-sign-on-api.test.ts',
   'server/http/list-filters-api.test.ts',
   'server/http/etag-api.test.ts',

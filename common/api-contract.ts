@@ -6,6 +6,7 @@
  * `common/tsconfig.json` check that).
  */
 import type { FieldProblem } from './field-problems.js';
+import type { TwoFactorStatus } from './two-factor-contract.js';
 
 /** Column types a descriptor may name; the server has one field implementation per value. */
 export type ColumnType =
@@ -216,7 +217,8 @@ export type ErrorCode =
   | 'unsupported_media_type'
   | 'internal_error'
   | 'database_unavailable'
-  | 'too_many_requests';
+  | 'too_many_requests'
+  | 'two_factor_enrolment_required';
 
 /** The one JSON shape of every failed request. */
 export interface ErrorBody {
@@ -311,6 +313,12 @@ export interface AuthMeResponse {
   accounts_exist: boolean;
   /** Whether `POST /api/auth/first-run` would create the first admin here. */
   first_run: boolean;
+  /** A signed-in account's two-factor sign-in (null for tokens and the local user). */
+  two_factor?: TwoFactorStatus | null;
+  /** Answering a right password of an account with two-factor sign-in: send its code to `/auth/second-factor`. */
+  second_factor_required?: boolean;
+  /** With `second_factor_required`: the sign-in waiting for its code (5 minutes, completes once). */
+  second_factor_token?: string;
 }
 
 /** `POST /api/auth/sign-in` and `POST /api/auth/first-run`. */

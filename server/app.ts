@@ -7,6 +7,7 @@ import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './acco
 import type { SingleSignOnConfig } from './accounts/single-sign-on-config.js';
 import { SingleSignOnService } from './accounts/single-sign-on-service.js';
 import { TokenService } from './accounts/token-service.js';
+import { type TwoFactorOptions, TwoFactorService } from './accounts/two-factor-service.js';
 import { type AuditOptions, AuditService } from './audit/audit-service.js';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
@@ -18,6 +19,7 @@ import { ContentTypeRepository } from './db/content-type-repository.js';
 import type { QuireDb } from './db/database.js';
 import { mediaReferenceSources } from './db/media-reference-repository.js';
 import { postgresContentRowReferences } from './db/postgres-media-repository.js';
+import { TwoFactorRepository } from './db/two-factor-repository.js';
 import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { accountRoutes } from './http/account-routes.js';
 import { auditRoutes } from './http/audit-routes.js';
@@ -39,6 +41,7 @@ import { scheduleRoutes } from './http/schedule-routes.js';
 import type { Services } from './http/services.js';
 import { singleSignOnRoutes } from './http/sso-routes.js';
 import { starterRoutes } from './http/starter-routes.js';
+import { twoFactorRoutes } from './http/two-factor-routes.js';
 import type { MediaReferenceSource } from './media/media-references.js';
 import { DEFAULT_UPLOAD_LIMIT, FileMediaStore, type MediaStore, mediaDirFor } from './media/media-store.js';
 import { PostgresMediaStore } from './media/postgres-media-store.js';
@@ -69,6 +72,8 @@ export interface AppOptions {
    * `parseTrustedProxies`): addresses, CIDR ranges or `loopback`. None by default.
    */
   trustProxy?: readonly string[];
+  /** Who must enrol in two-factor sign-in before doing anything else (`--require-2fa`; no one by default), and its clock. */
+  twoFactor?: TwoFactorOptions;
   /** Revisions kept per row, the trash's retention, and the clock they go by. */
   revisions?: RevisionOptions;
   /** The scheduler's clock and how often it looks for due changes. */
@@ -144,8 +149,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // Localhost guards first: a foreign page or host is refused before any other work.
   // Accounts, API tokens and sessions: who is asking, and what their role lets them do.
   const accountRepository = new AccountRepository(database.db, database.engine);
+  const twoFactor = new TwoFactorService(new TwoFactorRepository(database.db), options.twoFactor);
   const accounts = new AccountService(accountRepository, {
     sessionIdleMs: options.sessionIdleMs ?? sessionIdleFromEnv(),
+    requireTwoFactor: twoFactor.requirement,
+    secondFactor: twoFactor,
   });
   const tokens = new TokenService(accountRepository);
   const auth = authGuard({
@@ -190,9 +198,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       limiter,
       loopbackOnly: options.security?.loopbackOnly ?? true,
       runToken: Boolean(options.security?.token),
+      twoFactor,
       audit,
     }),
   );
+  api.use(twoFactorRoutes(twoFactor, limiter));
   api.use(accountRoutes(accounts, tokens, audit));
   api.use(auditRoutes(audit));
   api.use(describeRoutes(services));

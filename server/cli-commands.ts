@@ -3,6 +3,7 @@ import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountCommand } from './accounts/account-command.js';
+import { parseTwoFactorRequirement, type TwoFactorRequirement } from './accounts/two-factor-service.js';
 import { type SignInChoices, signInChoices } from './accounts/single-sign-on-config.js';
 import { DEFAULT_AUDIT_DAYS } from './audit/audit-service.js';
 import { checkFlags, commandHelp, didYouMean, overviewHelp } from './cli/command-help.js';
@@ -66,6 +67,8 @@ export interface ServeOptions extends SignInChoices {
   token: string | null;
   /** Reverse proxies whose X-Forwarded-For names the client (`--trust-proxy` or QUIRE_TRUST_PROXY); none by default. */
   trustProxy: string[];
+  /** Who must enrol in two-factor sign-in (`--require-2fa admins|everyone` or QUIRE_REQUIRE_2FA); no one by default. */
+  requireTwoFactor: TwoFactorRequirement;
   /** Scheduled backups (off with `--no-backups`, for throwaway databases such as the benchmark's). */
   backups: boolean;
   /** Where a PostgreSQL site's scheduled backups go (`--backup-dir`); null for the default. */
@@ -108,11 +111,19 @@ export function parseServeArgs(args: string[], env: NodeJS.ProcessEnv = process.
     values['keep-revisions'] ?? fromEnv('QUIRE_KEEP_REVISIONS'),
   );
   const trashDays = wholeNumberFlag('--trash-days', values['trash-days'] ?? fromEnv('QUIRE_TRASH_DAYS'));
+  const requirement = values['require-2fa'] ?? fromEnv('QUIRE_REQUIRE_2FA');
+  let requireTwoFactor: TwoFactorRequirement;
+  try {
+    requireTwoFactor = parseTwoFactorRequirement(requirement);
+  } catch (error) {
+    throw new UsageError(`--require-2fa: ${(error as Error).message}`);
+  }
   const auditDays = wholeNumberFlag('--audit-days', values['audit-days'] ?? fromEnv('QUIRE_AUDIT_DAYS'));
   return {
     ...database,
     keepRevisions,
     trashDays: trashDays ?? DEFAULT_TRASH_DAYS,
+    requireTwoFactor,
     auditDays: auditDays ?? DEFAULT_AUDIT_DAYS,
     port,
     host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
@@ -209,6 +220,7 @@ export const SERVE_OPTIONS = {
   'cors-origin': { type: 'string', multiple: true },
   token: { type: 'string' },
   'trust-proxy': { type: 'string' },
+  'require-2fa': { type: 'string' },
   'oidc-issuer': { type: 'string' },
   'oidc-client-id': { type: 'string' },
   'oidc-role': { type: 'string', multiple: true },
@@ -268,6 +280,7 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     corsOrigins: options.corsOrigins,
     token: options.token,
     trustProxy: options.trustProxy,
+    twoFactor: { requirement: options.requireTwoFactor },
     singleSignOn: options.singleSignOn,
     passwordSignIn: options.passwordSignIn,
     publicUrl: options.publicUrl,

@@ -1,6 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { SignInLimits } from './accounts/sign-in-limiter.js';
+import type { TwoFactorOptions } from './accounts/two-factor-service.js';
 import { type AppOptions, createApp } from './app.js';
 import type { AuditOptions } from './audit/audit-service.js';
 import { defaultSearchIndexDir } from './config/app-paths.js';
@@ -61,6 +62,8 @@ export interface ServerOptions {
   signInLimits?: Partial<SignInLimits>;
   /** Reverse proxies whose X-Forwarded-For is believed (`--trust-proxy`); see AppOptions.trustProxy. */
   trustProxy?: readonly string[];
+  /** Who must enrol in two-factor sign-in (`--require-2fa`), and its clock; see AppOptions.twoFactor. */
+  twoFactor?: TwoFactorOptions;
   /** Revisions kept per row (`--keep-revisions`), the trash's retention (`--trash-days`), the clock. */
   revisions?: RevisionOptions;
   /** The scheduler's clock and poll (tests move the clock and call `services.schedules.runDue`). */
@@ -161,6 +164,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       sessionIdleMs: options.sessionIdleMs,
       signInLimits: options.signInLimits,
       trustProxy: options.trustProxy,
+      twoFactor: options.twoFactor,
       revisions: options.revisions,
       scheduler: options.scheduler,
       hooks: options.hooks,

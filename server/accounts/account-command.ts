@@ -7,19 +7,21 @@ import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres-url.js';
+import { TwoFactorRepository } from '../db/two-factor-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { checkName, checkRole } from './account-input.js';
 import { AccountService } from './account-service.js';
 import { PromptCancelled, type PromptInput, readNewPassword } from './password-prompt.js';
 import { TokenService } from './token-service.js';
+import { TwoFactorService } from './two-factor-service.js';
 
 const DB = '[--db FILE | --database postgres://...]';
 
 /** How to call `quire user`. */
-export const USER_USAGE = `quire user add NAME --role admin|editor|author|viewer [--types a,b] | user list | user role NAME ROLE | user passwd NAME | user disable NAME | user enable NAME ${DB}`;
+export const USER_USAGE = `quire user add NAME --role admin|editor|author|viewer [--types a,b] | user list | user role NAME ROLE | user passwd NAME | user disable NAME | user enable NAME | user 2fa-reset NAME ${DB}`;
 
 /** The forms of `quire user` and `quire token`, for a mistyped one's closest. */
-const USER_COMMANDS = ['add', 'list', 'role', 'passwd', 'disable', 'enable'];
+const USER_COMMANDS = ['add', 'list', 'role', 'passwd', 'disable', 'enable', '2fa-reset'];
 const TOKEN_COMMANDS = ['add', 'list', 'revoke'];
 
 /** How to call `quire token`. */
@@ -81,7 +83,7 @@ export async function accountCommand(
     if (!choice.postgres) requireQuireDatabase(choice.dbFile, 'database', {});
     database = choice.postgres ? await openPostgresDatabase(choice.postgres) : await openDatabase(choice.dbFile);
     const repository = new AccountRepository(database.db, database.engine);
-    for (const line of await run(repository)) say(streams.out, line);
+    for (const line of await run(repository, database)) say(streams.out, line);
     return 0;
   } catch (error) {
     if (error instanceof UsageMistake) {
@@ -101,7 +103,7 @@ export async function accountCommand(
   }
 }
 
-type Action = (repository: AccountRepository) => Promise<string[]>;
+type Action = (repository: AccountRepository, database: QuireDb) => Promise<string[]>;
 
 /** The positional arguments after the subcommand, exactly `count` of them. */
 function operands(parsed: Parsed, count: number, names: string): string[] {
@@ -180,6 +182,18 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
     return async (repository) => {
       await service(repository).change(name, { disabled: sub === 'disable' });
       return [sub === 'disable' ? `Disabled ${name}; their sessions were ended.` : `Enabled ${name}.`];
+    };
+  }
+  if (sub === '2fa-reset') {
+    onlyFlags(parsed, []);
+    const [name] = operands(parsed, 1, 'NAME');
+    return async (_repository, database) => {
+      const wasOn = await new TwoFactorService(new TwoFactorRepository(database.db)).reset(name);
+      return [
+        wasOn
+          ? `Turned off two-factor sign-in for ${name}: they sign in with their password and may enrol again.`
+          : `${name} had no two-factor sign-in; nothing changed.`,
+      ];
     };
   }
   throw new UsageMistake(

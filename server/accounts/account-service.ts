@@ -6,6 +6,7 @@ import { AppError } from '../errors/app-error.js';
 import { checkName, checkPassword, checkRole, checkTypeLimit } from './account-input.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { newSecret, type Principal, parseTypeLimit, secretHash } from './principal.js';
+import { mustEnrol, type TwoFactorRequirement } from './two-factor-service.js';
 
 /** How long a session lasts without use, unless told otherwise (QUIRE_SESSION_HOURS or the option). */
 export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * 60_000;
@@ -50,6 +51,13 @@ export interface SignedIn {
   expiresAt: string;
 }
 
+/** A right password of an account with two-factor sign-in: no session yet, a one-time challenge waiting for its code. */
+export interface SecondFactorPending {
+  /** The challenge cookie's value (sent once, stored only as a hash). */
+  challenge: string;
+  name: string;
+}
+
 /** Accounts, their passwords and their sign-in sessions. */
 export class AccountService {
   private accountsKnown = false;
@@ -57,7 +65,14 @@ export class AccountService {
 
   constructor(
     private readonly repository: AccountRepository,
-    private readonly options: { sessionIdleMs?: number; now?: () => number } = {},
+    private readonly options: {
+      sessionIdleMs?: number;
+      now?: () => number;
+      /** Who must enrol in two-factor sign-in (`--require-2fa`): their sessions may only enrol until they do. */
+      requireTwoFactor?: TwoFactorRequirement;
+      /** Starts the second step of an account with two-factor sign-in (see TwoFactorService). */
+      secondFactor?: { startChallenge(accountId: string): Promise<string> };
+    } = {},
   ) {}
 
   private get idleMs(): number {
@@ -191,10 +206,24 @@ export class AccountService {
   }
 
   /**
-   * Checks a name and password; a new session when they match an enabled account, else null. A
-   * wrong name, a disabled account and a wrong password take the same time and give the same answer.
+   * Checks a name and password; a new session when they match an enabled account (or, with
+   * two-factor sign-in, a challenge for the second step), else null. A wrong name, a disabled
+   * account and a wrong password take the same time and give the same answer.
    */
-  async signIn(name: unknown, password: unknown): Promise<SignedIn | null> {
+  async signIn(name: unknown, password: unknown): Promise<SignedIn | SecondFactorPending | null> {
+    const account = await this.checkPassword(name, password);
+    if (!account) return null;
+    if (account.totp_secret && this.options.secondFactor) {
+      return { challenge: await this.options.secondFactor.startChallenge(account.id), name: account.name };
+    }
+    return this.startSession(account);
+  }
+
+  /**
+   * The enabled account whose name and password these are, or null, without starting a session
+   * (an account with two-factor sign-in has a second step first). Takes the same time either way.
+   */
+  async checkPassword(name: unknown, password: unknown): Promise<AccountRow | null> {
     const given = typeof password === 'string' && password.length <= 1024 ? password : '';
     // Only a well-formed name is looked up: no account has another, and PostgreSQL cannot even compare a NUL.
     const account = nameProblem(name) === null ? await this.repository.findAccount(name as string) : undefined;
@@ -204,11 +233,13 @@ export class AccountService {
     if (needsRehash(account.password_hash)) {
       await this.repository.updateAccount(account.name, { password_hash: await hashPassword(given) });
     }
-    return this.startSession(account);
+    return account;
   }
 
   /** A new session for an account (after sign-in or first run). */
-  async startSession(account: Pick<AccountRow, 'id' | 'name' | 'role' | 'content_types'>): Promise<SignedIn> {
+  async startSession(
+    account: Pick<AccountRow, 'id' | 'name' | 'role' | 'content_types' | 'totp_secret'>,
+  ): Promise<SignedIn> {
     const cookie = newSecret();
     const now = this.now();
     const expiresAt = this.iso(now + this.idleMs);
@@ -221,7 +252,7 @@ export class AccountService {
     });
     // Now and then, forget sessions that ran out (a sign-in is rare enough to carry the cost).
     await this.repository.deleteExpiredSessions(this.iso(now));
-    return { cookie, principal: principalOf(account, secretHash(cookie)), expiresAt };
+    return { cookie, principal: this.principalOf(account, secretHash(cookie)), expiresAt };
   }
 
   /** Starts a session for the account `name` (just created by first run). */
@@ -238,7 +269,17 @@ export class AccountService {
     if (now - Date.parse(found.session.last_seen_at) >= Math.min(TOUCH_EVERY_MS, this.idleMs / 10)) {
       await this.repository.touchSession(id, this.iso(now), this.iso(now + this.idleMs));
     }
-    return principalOf(found.account, id);
+    return this.principalOf(found.account, id);
+  }
+
+  /** A session's principal: limited to enrolling when `--require-2fa` names its role and it has no second factor. */
+  private principalOf(
+    account: Pick<AccountRow, 'name' | 'role' | 'content_types' | 'totp_secret'>,
+    sessionId: string,
+  ): Principal {
+    const principal = principalOf(account, sessionId);
+    const required = mustEnrol(this.options.requireTwoFactor ?? null, principal.role, Boolean(account.totp_secret));
+    return required ? { ...principal, twoFactorEnrolmentRequired: true } : principal;
   }
 
   /** Ends a session. */

@@ -12,6 +12,8 @@ export interface Principal {
   types: string[] | null;
   /** For a session: the hash of its cookie, so sign-out can end it. */
   sessionId?: string;
+  /** For a session: `--require-2fa` names its role and it has no second factor yet, so it may only enrol. */
+  twoFactorEnrolmentRequired?: boolean;
 }
 
 /** A fresh secret for a session cookie or an API token: 32 random bytes, URL-safe. */

@@ -79,6 +79,11 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
           text: 'Reverse proxies whose X-Forwarded-For names the client: addresses, CIDR ranges or loopback, comma-separated',
           default: 'QUIRE_TRUST_PROXY, else none',
         },
+        'require-2fa': {
+          value: 'WHO',
+          text: 'admins or everyone: those accounts must set up two-factor sign-in before doing anything else',
+          default: 'QUIRE_REQUIRE_2FA, else no one',
+        },
         'public-url': {
           value: 'URL',
           text: 'The origin browsers reach Quire at behind a proxy (single sign-on sends them back there)',
@@ -239,6 +244,7 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         'user passwd NAME',
         'user disable NAME',
         'user enable NAME',
+        'user 2fa-reset NAME',
       ],
       notes:
         'Passwords are asked for on the terminal, never taken from the command line. Each form takes --db or --database.',
@@ -253,6 +259,7 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         'quire user add ana --role admin',
         'quire user add sam --role author --types news,articles',
         'quire user list',
+        'quire user 2fa-reset sam   # a lost phone: sam signs in with the password, then enrols again',
       ],
     },
     {

@@ -26,6 +26,8 @@ export interface AccountRow {
   disabled: number;
   created_at: string;
   updated_at: string;
+  /** The confirmed TOTP secret (two-factor sign-in on), or null; see two-factor-repository.ts. */
+  totp_secret?: string | null;
 }
 
 /** A stored token row. */
@@ -232,6 +234,7 @@ export class AccountRepository {
         `${ACCOUNTS_TABLE}.disabled as disabled`,
         `${ACCOUNTS_TABLE}.created_at as created_at`,
         `${ACCOUNTS_TABLE}.updated_at as updated_at`,
+        `${ACCOUNTS_TABLE}.totp_secret as totp_secret`,
       ])
       .where(`${SESSIONS_TABLE}.id`, '=', id)
       .where(`${SESSIONS_TABLE}.expires_at`, '>', now)
@@ -254,6 +257,7 @@ export class AccountRepository {
         disabled: Number(row.disabled),
         created_at: row.created_at,
         updated_at: row.updated_at,
+        totp_secret: row.totp_secret ?? null,
       },
     };
   }

@@ -17,6 +17,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   database_unavailable: 503,
   // Too many failed sign-ins from one address: refused for a while (Retry-After says how long).
   too_many_requests: 429,
+  // `--require-2fa` names the account's role and it has no second factor: it may only enrol until it does.
+  two_factor_enrolment_required: 403,
 };
 
 /** The one error type of the server: thrown anywhere, turned into JSON by the error middleware. */

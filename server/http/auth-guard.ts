@@ -85,7 +85,7 @@ function apiPath(req: IncomingMessage): string {
 
 /** Endpoints that answer without a credential: signing in needs none. */
 function isPublic(path: string): boolean {
-  return /^\/auth\/(sign-in|sign-out|me|first-run|providers|oidc\/start|oidc\/callback)\/?$/.test(path);
+  return /^\/auth\/(sign-in|second-factor|sign-out|me|first-run|providers|oidc\/start|oidc\/callback)\/?$/.test(path);
 }
 
 function unauthorized(message: string): AppError {
@@ -173,6 +173,20 @@ function authorize(
     return new AppError('forbidden', 'A signed-in write must come from the editor (send Origin), or use an API token');
   }
   if (isPublic(path)) return null;
+  // `--require-2fa`: until the account enrols, its session may do nothing else.
+  const ownTwoFactor = /^\/account\/two-factor(\/|$)/.test(path);
+  if (principal.twoFactorEnrolmentRequired && !ownTwoFactor) {
+    return new AppError(
+      'two_factor_enrolment_required',
+      'This server requires two-factor sign-in for your account: set it up (Account security) before anything else',
+    );
+  }
+  // One's own two-factor sign-in belongs to a signed-in account, whatever its role (not to a token).
+  if (ownTwoFactor) {
+    return principal.via === 'session'
+      ? null
+      : new AppError('forbidden', 'Two-factor sign-in is set up by a signed-in account, not with an API token');
+  }
   const can = abilitiesOf(principal.role);
   const who = principal.name === null ? `This ${principal.role}` : `${principal.name} (${principal.role})`;
   const denied = (what: string) => new AppError('forbidden', `${who} may not ${what}`);

@@ -3,9 +3,10 @@ import { type Request, type Response, Router } from 'express';
 import { abilitiesOf } from '../../common/access-rules.js';
 import type { AuthMeResponse } from '../../common/api-contract.js';
 import { bodyMembers } from '../accounts/account-input.js';
-import type { AccountService, SignedIn } from '../accounts/account-service.js';
+import type { AccountService, SecondFactorPending, SignedIn } from '../accounts/account-service.js';
 import type { Principal } from '../accounts/principal.js';
-import type { SignInLimiter } from '../accounts/sign-in-limiter.js';
+import type { SignInAttempt, SignInLimiter } from '../accounts/sign-in-limiter.js';
+import type { TwoFactorService } from '../accounts/two-factor-service.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { AppError } from '../errors/app-error.js';
 import { principalOf, SESSION_COOKIE } from './auth-guard.js';
@@ -20,6 +21,8 @@ export interface AuthRoutesOptions {
   loopbackOnly: boolean;
   /** Whether the run has a token (`--token`, QUIRE_TOKEN): then first run needs it too. */
   runToken: boolean;
+  /** Two-factor sign-in: the second step after a right password, and `/auth/me`'s account state. */
+  twoFactor: TwoFactorService;
   /** Where sign-ins (made, failed, refused) and the first run are recorded. */
   audit: AuditService;
 }
@@ -80,7 +83,22 @@ export function authRoutes(options: AuthRoutesOptions): Router {
       can: abilitiesOf(principal?.role ?? null),
       accounts_exist: exist,
       first_run: !exist && mayRunFirst(req, principal),
+      two_factor:
+        principal?.via === 'session' && principal.name !== null ? await options.twoFactor.state(principal.name) : null,
     };
+  };
+  // A right password of an account with two-factor sign-in: no session yet, only the challenge's
+  // one-time token. The password stops counting as a failure, but the name's earlier failures stay
+  // until the code is right too (a known password must not reset the count of guessed codes).
+  const secondFactorRequired = async (
+    req: Request,
+    res: Response,
+    attempt: SignInAttempt,
+    pending: SecondFactorPending,
+  ) => {
+    attempt.withdrawn();
+    res.setHeader('Cache-Control', 'no-store');
+    res.json({ ...(await me(req, null)), second_factor_required: true, second_factor_token: pending.challenge });
   };
   const signedIn = async (req: Request, res: Response, session: SignedIn, status: number) => {
     setSessionCookie(req, res, session.cookie);
@@ -120,9 +138,45 @@ export function authRoutes(options: AuthRoutesOptions): Router {
         await sleep(attempt.delayMs);
         throw new AppError('unauthorized', 'Wrong name or password, or the account is disabled');
       }
+      if ('challenge' in session) return secondFactorRequired(req, res, attempt, session);
       attempt.succeeded();
       await audit.record({ ...event, actor: session.principal.name, action: 'sign_in.succeeded' });
       await signedIn(req, res, session, 200);
+    })
+    .all(methodNotAllowed(['POST']));
+
+  router
+    .route('/auth/second-factor')
+    .post(async (req, res) => {
+      const { token, code } = bodyMembers(req.body, ['token', 'code']);
+      const account = await options.twoFactor.challenged(typeof token === 'string' ? token : null);
+      // A guessed code counts as a guessed password does: at the address, and at the account's name.
+      const attempt = limiter.attempt(clientAddress(req), account?.name ?? null);
+      if (attempt.refusedFor > 0) {
+        res.setHeader('Retry-After', String(Math.ceil(attempt.refusedFor / 1000)));
+        throw new AppError(
+          'too_many_requests',
+          'Too many wrong codes from this address or at this name; try again later',
+        );
+      }
+      const right =
+        account !== undefined &&
+        (await options.twoFactor.redeemCode(account, code).catch((error: unknown) => {
+          attempt.withdrawn();
+          throw error;
+        }));
+      // The challenge completes once: two right codes sent together start one session.
+      if (!right || !(await options.twoFactor.finishChallenge(token as string))) {
+        await sleep(attempt.delayMs);
+        throw new AppError(
+          'unauthorized',
+          account === undefined
+            ? 'This sign-in has ended (the code is asked for within 5 minutes): sign in again with your password'
+            : 'The code is wrong or was already used',
+        );
+      }
+      attempt.succeeded();
+      await signedIn(req, res, await accounts.startSessionFor(account.name), 200);
     })
     .all(methodNotAllowed(['POST']));
 

@@ -63,6 +63,12 @@ export function accountSchemas(): Record<string, JsonSchema> {
         can: object(Object.fromEntries(abilities.map((name) => [name, { type: 'boolean' }])), abilities),
         accounts_exist: { type: 'boolean' },
         first_run: { type: 'boolean' },
+        two_factor: { anyOf: [ref('TwoFactorStatus'), { type: 'null' }] },
+        second_factor_required: {
+          type: 'boolean',
+          description: 'The password was right; send a code with second_factor_token to /auth/second-factor',
+        },
+        second_factor_token: { ...string, description: 'The sign-in waiting for its code (5 minutes, once)' },
       },
       ['signed_in', 'via', 'name', 'role', 'content_types', 'can', 'accounts_exist', 'first_run'],
     ),

@@ -10,6 +10,7 @@ import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishin
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
 import { starterPaths, starterSchemas } from './openapi-starter-paths.js';
+import { twoFactorPaths, twoFactorSchemas } from './openapi-two-factor-paths.js';
 
 /** An OpenAPI 3.1 document as a plain object. */
 export type OpenApiDocument = JsonSchema & {
@@ -38,6 +39,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...publishingSchemas(),
     ...starterSchemas(),
     ...auditSchemas(),
+    ...twoFactorSchemas(),
   };
   const names = typeNames(types, Object.keys(shared));
   const schemas: Record<string, JsonSchema> = { ...shared };
@@ -48,6 +50,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...describePaths(responses),
     ...accountPaths(responses),
     ...auditPaths(responses),
+    ...twoFactorPaths(responses),
     ...typeChangePaths(responses),
     ...hookPaths(responses),
   };

@@ -7,6 +7,7 @@ export const ALWAYS_ERRORS: readonly ErrorCode[] = [
   'misdirected_request',
   'internal_error',
   'database_unavailable',
+  'two_factor_enrolment_required',
 ];
 
 /** Errors of a read of one thing: a bad query or an unknown one, and ALWAYS_ERRORS. */

@@ -52,6 +52,8 @@ const ERROR_MEANINGS = {
   internal_error: 'Something failed on the server; a read changed nothing, a write was not saved',
   database_unavailable: 'The database cannot be reached right now; nothing was changed. Retry later',
   too_many_requests: 'Too many attempts in a short time; wait, then retry',
+  two_factor_enrolment_required:
+    'The server requires two-factor sign-in for this account: enrol (/account/two-factor) before anything else',
 } as const;
 
 /** Fails to compile when an error code has no meaning above. */

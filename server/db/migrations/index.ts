@@ -23,6 +23,7 @@ import * as orderKeyColumns from './021-order-key-columns.js';
 import * as registryCheck from './022-registry-check.js';
 import * as slugGapTokens from './023-slug-gap-tokens.js';
 import * as siteSettings from './024-site-settings.js';
+import * as twoFactor from './025-two-factor.js';
 import * as auditLog from './026-audit-log.js';
 import * as accountIdentities from './027-account-identities.js';
 
@@ -57,6 +58,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '022-registry-check': registryCheck,
   '023-slug-gap-tokens': slugGapTokens,
   '024-site-settings': siteSettings,
+  '025-two-factor': twoFactor,
   '026-audit-log': auditLog,
   '027-account-identities': accountIdentities,
 };
