@@ -9,6 +9,8 @@ const MAX_COUNTS_PER_TABLE = 1024;
 export interface RowChange {
   before: StoredRow | null;
   after: StoredRow | null;
+  /** A create whose id the caller named (a generated id is new, so only these can meet the trash's). */
+  idChosen?: boolean;
 }
 
 /** A condition a row change can be checked against in JavaScript: `eq`/`ne` one text or null, `in` texts. */

@@ -224,7 +224,7 @@ export class RowService {
       }
       await repository.insert(type.table, stored);
       await repository.rowWritten(type.table, type.searchColumns, stored);
-      write.changes.push({ before: null, after: stored });
+      write.changes.push({ before: null, after: stored, idChosen: id !== undefined });
       return formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository, readable));
     });
   }

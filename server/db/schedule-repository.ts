@@ -42,13 +42,21 @@ function forRowsSql(count: number): string {
 }
 
 /**
- * A row's pending change as a JSON object (null when it has none), by a subquery on a row of
- * `table`: read in a page's own statement where schedules are not kept in memory (PostgreSQL,
- * whose `to_json` this is; see read-marks.ts `RowExtra`).
+ * A row's pending change as a JSON object (null when it has none), with `held` true while its
+ * scheduler's account is disabled, by a subquery on a row of `table`: read in a page's own
+ * statement where schedules are not kept in memory (PostgreSQL, whose `jsonb` this is; see
+ * read-marks.ts `RowExtra`), so a page with schedules needs no second statement for the holds.
  */
-export function scheduleOfRow(table: string): AliasableExpression<ScheduleRow | null> {
-  return sql<ScheduleRow | null>`(select to_json(s) from ${sql.id(SCHEDULES_TABLE)} s
+export function scheduleOfRow(table: string): AliasableExpression<HeldScheduleRow | null> {
+  return sql<HeldScheduleRow | null>`(select to_jsonb(s) || jsonb_build_object('held', exists(
+      select 1 from ${sql.id(ACCOUNTS_TABLE)} a where a.name = s.scheduled_by and a.disabled <> 0))
+    from ${sql.id(SCHEDULES_TABLE)} s
     where s.table_name = ${table} and s.row_id = ${sql.id(table, 'id')})`;
+}
+
+/** A pending change read with whether its scheduler's account is disabled (scheduleOfRow). */
+export interface HeldScheduleRow extends ScheduleRow {
+  held: boolean;
 }
 
 /**

@@ -32,13 +32,15 @@ export async function recordRevisions(
 ): Promise<void> {
   const repository = new RevisionRepository(trx);
   const at = timestampNow(options.now());
-  for (const { before, after } of log.changes) {
+  for (const { before, after, idChosen } of log.changes) {
     const row = after ?? before;
     if (!row) continue;
     const action: RevisionAction =
       after === null ? 'delete' : scope.restore ? 'restore' : before === null ? 'create' : 'update';
     const rowId = String(row.id);
-    if (action === 'create') await refuseTrashedId(repository, scope.type.table, rowId, options.trashSince());
+    if (action === 'create' && idChosen) {
+      await refuseTrashedId(repository, scope.type.table, rowId, options.trashSince());
+    }
     await repository.insert({
       table_name: scope.type.table,
       row_id: rowId,

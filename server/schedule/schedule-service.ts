@@ -7,7 +7,12 @@ import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentWrites } from '../content/content-writes.js';
 import { parseRowInput } from '../content/row-input.js';
 import type { RowActor, RowService } from '../content/row-service.js';
-import { ScheduleRepository, type ScheduleRow, scheduleOfRow } from '../db/schedule-repository.js';
+import {
+  type HeldScheduleRow,
+  ScheduleRepository,
+  type ScheduleRow,
+  scheduleOfRow,
+} from '../db/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -88,10 +93,11 @@ export class ScheduleService {
       if (found.length === 0) return;
       if (extras.length === found.length && extras.every((extra) => SCHEDULE_EXTRA in extra)) {
         found.forEach((row, i) => {
-          const schedule = extras[i][SCHEDULE_EXTRA] as ScheduleRow | null;
-          (row as Record<string, unknown>).schedule = schedule ? shown(schedule) : null;
+          const schedule = extras[i][SCHEDULE_EXTRA] as HeldScheduleRow | null;
+          const answer = schedule ? shown(schedule) : null;
+          if (answer && schedule?.held) answer.held = 'account_disabled';
+          (row as Record<string, unknown>).schedule = answer;
         });
-        await this.markHeld(found.map((row) => (row as ScheduledRow).schedule));
         return;
       }
       // SQLite's kept schedules without a step through the event loop; else load them (or ask).
