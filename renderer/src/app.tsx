@@ -26,6 +26,7 @@ const SETTINGS_PAGES = {
   accounts: lazyNamed(() => import('./pages/accounts-page.js'), 'AccountsPage'),
   api: lazyNamed(() => import('./pages/api-reference-page.js'), 'ApiReferencePage'),
   hooks: lazyNamed(() => import('./pages/hooks-page.js'), 'HooksPage'),
+  audit: lazyNamed(() => import('./pages/audit-page.js'), 'AuditPage'),
 };
 const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage');
 const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage');
@@ -167,6 +168,7 @@ function Shell() {
         inAccounts={route.name === 'accounts'}
         inApi={route.name === 'api'}
         inHooks={route.name === 'hooks'}
+        inAudit={route.name === 'audit'}
       />
       <main className="main" ref={main}>
         <Screen />
@@ -241,7 +243,7 @@ function Screen() {
       <LoadingState label="Opening…" />
     );
   }
-  if (route.name === 'accounts' || route.name === 'api' || route.name === 'hooks') {
+  if (route.name === 'accounts' || route.name === 'api' || route.name === 'hooks' || route.name === 'audit') {
     const Page = SETTINGS_PAGES[route.name];
     return (
       <LazyScreen key={route.name}>

@@ -25,6 +25,7 @@ import {
   Quote,
   RotateCw,
   Save,
+  ScrollText,
   Search,
   TextAlignStart,
   Trash,
@@ -109,6 +110,8 @@ export const IconLayers = glyph(Layers);
 export const IconEye = glyph(Eye);
 
 export const IconWebhook = glyph(Webhook);
+/** A scroll of text: the audit log. */
+export const IconAudit = glyph(ScrollText);
 
 /**
  * Lucide's chevrons-up-down drawn as two halves, because the styles mark the active direction on its

@@ -9,6 +9,8 @@ export interface PaginationProps {
   /** Offset of the rows on screen (the previous page's while the next one loads). */
   offset: number;
   pageSize: number;
+  /** The page sizes offered (default: the lists' own). */
+  pageSizes?: readonly number[];
   /** Rows on this page. */
   count: number;
   /** Rows matching the search and filters. */
@@ -20,7 +22,17 @@ export interface PaginationProps {
 }
 
 /** "1–50 of 1,234" (and "filtered from" when a search narrows it), page size, and page buttons. */
-export function Pagination({ page, offset, pageSize, count, filtered, total, onPage, onPageSize }: PaginationProps) {
+export function Pagination({
+  page,
+  offset,
+  pageSize,
+  pageSizes = PAGE_SIZES,
+  count,
+  filtered,
+  total,
+  onPage,
+  onPageSize,
+}: PaginationProps) {
   const pages = Math.max(1, Math.ceil(filtered / pageSize));
   const first = count === 0 ? 0 : offset + 1;
   const last = count === 0 ? 0 : first + count - 1;
@@ -41,7 +53,7 @@ export function Pagination({ page, offset, pageSize, count, filtered, total, onP
             value={pageSize}
             onChange={(event) => onPageSize(Number(event.target.value))}
           >
-            {PAGE_SIZES.map((size) => (
+            {pageSizes.map((size) => (
               <option key={size} value={size}>
                 {size}
               </option>

@@ -6,7 +6,7 @@ import { useContentTypes } from '../hooks/content-types.js';
 import { useRowCounts } from '../hooks/use-row-counts.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
-import { IconCode, IconCollection, IconLayers, IconLock, IconWebhook } from './icons.js';
+import { IconAudit, IconCode, IconCollection, IconLayers, IconLock, IconWebhook } from './icons.js';
 
 const formatCount = new Intl.NumberFormat();
 
@@ -34,12 +34,14 @@ export function Sidebar({
   inAccounts = false,
   inApi = false,
   inHooks = false,
+  inAudit = false,
 }: {
   currentType: string | null;
   inSchema: boolean;
   inAccounts?: boolean;
   inApi?: boolean;
   inHooks?: boolean;
+  inAudit?: boolean;
 }) {
   const { me, signOut } = useAuth();
   const { types: allTypes } = useContentTypes();
@@ -54,6 +56,7 @@ export function Sidebar({
   const schema = useLinkProps(routeHref({ name: 'content-types' }));
   const apiReference = useLinkProps(routeHref({ name: 'api' }));
   const hooks = useLinkProps(routeHref({ name: 'hooks' }));
+  const audit = useLinkProps(routeHref({ name: 'audit' }));
   return (
     <aside className="sidebar">
       <a {...home} className="brand">
@@ -100,6 +103,14 @@ export function Sidebar({
               <a {...hooks} className="nav-link" aria-current={inHooks ? 'page' : undefined}>
                 <IconWebhook />
                 <span className="nav-link-text">Hooks</span>
+              </a>
+            </li>
+          )}
+          {me.can.manage_accounts && me.content_types === null && (
+            <li>
+              <a {...audit} className="nav-link" aria-current={inAudit ? 'page' : undefined}>
+                <IconAudit />
+                <span className="nav-link-text">Audit</span>
               </a>
             </li>
           )}

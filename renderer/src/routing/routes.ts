@@ -32,6 +32,8 @@ export type Route =
   | { name: 'api' }
   /** Build hooks and their delivery logs (admins). */
   | { name: 'hooks' }
+  /** The audit log of security events (admins). */
+  | { name: 'audit' }
   /** A content type's schema; `slug` null for a new type. */
   | { name: 'content-type'; slug: string | null }
   | { name: 'unknown'; path: string };
@@ -47,6 +49,9 @@ const API_PATH = ['settings', 'api'] as const;
 
 /** Where the build hooks live. */
 const HOOKS_PATH = ['settings', 'hooks'] as const;
+
+/** Where the audit log lives. */
+const AUDIT_PATH = ['settings', 'audit'] as const;
 
 /** The list state of a fresh visit. */
 export const EMPTY_LIST_STATE: ListState = {
@@ -77,6 +82,7 @@ export function parseLocation(pathname: string, search: string): Route {
   }
   if (decoded.length === 2 && decoded[0] === API_PATH[0] && decoded[1] === API_PATH[1]) return { name: 'api' };
   if (decoded.length === 2 && decoded[0] === HOOKS_PATH[0] && decoded[1] === HOOKS_PATH[1]) return { name: 'hooks' };
+  if (decoded.length === 2 && decoded[0] === AUDIT_PATH[0] && decoded[1] === AUDIT_PATH[1]) return { name: 'audit' };
   if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
     const [, , action, slug, ...more] = decoded as string[];
     if (action === undefined) return { name: 'content-types' };
@@ -114,6 +120,8 @@ export function routeHref(route: Route): string {
       return `/${API_PATH.join('/')}`;
     case 'hooks':
       return `/${HOOKS_PATH.join('/')}`;
+    case 'audit':
+      return `/${AUDIT_PATH.join('/')}`;
     case 'content-type':
       return route.slug === null
         ? `/${SCHEMA_PATH.join('/')}/new`
