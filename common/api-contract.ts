@@ -353,6 +353,12 @@ export interface AccountCreatedResponse extends AccountSummary {
   notice?: string;
 }
 
+/**
+ * `POST /api/auth/first-run`'s answer: the new admin signed in, and (as `POST /api/accounts` says
+ * it) how many rows already name it as author when it takes the editor name, with a sentence.
+ */
+export interface FirstRunResponse extends AuthMeResponse, Pick<AccountCreatedResponse, 'inherited_rows' | 'notice'> {}
+
 /** `POST /api/accounts` */
 export interface CreateAccountRequest {
   name: string;

@@ -106,6 +106,36 @@ describe('quire user and quire token, while the server runs', () => {
     expect(other.body).not.toHaveProperty('notice');
   });
 
+  it('says so in the answer of the first run when the first admin takes the editor name', async () => {
+    server = await startTestServer();
+    for (const title of ['Before accounts', 'Also before']) {
+      const made = await request(server, 'POST', '/cms/news', { json: newsBody({ title }) });
+      expect(made.response.status, made.text).toBe(201);
+    }
+    const first = await request(server, 'POST', '/auth/first-run', {
+      json: { name: 'tester', password: TEAM_PASSWORD },
+    });
+    expect(first.response.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({ signed_in: true, name: 'tester', role: 'admin', inherited_rows: 2 });
+    expect(first.body.notice).toBe(
+      "2 rows already name tester as author (made under the editor name before accounts existed, or with the run token): they are tester's own now",
+    );
+    const admin = await signIn(server, 'tester');
+    const document = (await request(server, 'GET', '/openapi.json', { headers: admin })).body;
+    expect(new ResponseChecker(document).problems('POST', '/auth/first-run', 201, first.body)).toEqual([]);
+  });
+
+  it('says nothing of inherited rows in the answer of the first run when none name the first admin', async () => {
+    server = await startTestServer();
+    const made = await request(server, 'POST', '/cms/news', { json: newsBody({ title: 'Before accounts' }) });
+    expect(made.response.status, made.text).toBe(201);
+    const first = await request(server, 'POST', '/auth/first-run', { json: { name: 'ada', password: TEAM_PASSWORD } });
+    expect(first.response.status, first.text).toBe(201);
+    expect(first.body).toMatchObject({ signed_in: true, name: 'ada' });
+    expect(first.body).not.toHaveProperty('inherited_rows');
+    expect(first.body).not.toHaveProperty('notice');
+  });
+
   it('makes a token (printed once, alone on its line), lists and revokes it', async () => {
     server = await startTestServer();
     const made = await quire(server, 'token', [

@@ -131,20 +131,28 @@ export class AccountService {
       throw error;
     }
     this.accountsKnown = true;
+    return this.createdAnswer(row);
+  }
+
+  /** A new account's summary, saying how many rows already name it as author (made under the editor name). */
+  private async createdAnswer(row: AccountRow): Promise<AccountCreatedResponse> {
     const inherited = await this.repository.rowsAuthoredBy(row.name);
     if (inherited === 0) return summaryOf(row);
     return { ...summaryOf(row), inherited_rows: inherited, notice: inheritedNotice(row.name, inherited) };
   }
 
-  /** The first admin, only while no account exists (a 409 afterwards). */
-  async addFirst(input: { name: unknown; password: unknown }): Promise<AccountSummary> {
+  /**
+   * The first admin, only while no account exists (a 409 afterwards). Rows made before it under
+   * the editor name become its own when it takes that name, which the answer says (as `add`'s does).
+   */
+  async addFirst(input: { name: unknown; password: unknown }): Promise<AccountCreatedResponse> {
     const row = await this.newRow({ ...input, role: 'admin' });
     if (!(await this.repository.exclusively((accounts) => accounts.insertFirstAccount(row)))) {
       this.accountsKnown = true;
       throw new AppError('conflict', 'An account already exists: sign in, or ask an admin for an account');
     }
     this.accountsKnown = true;
-    return summaryOf(row);
+    return this.createdAnswer(row);
   }
 
   private async newRow(input: NewAccount): Promise<AccountRow> {

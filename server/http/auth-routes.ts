@@ -1,7 +1,7 @@
 import type { IncomingMessage } from 'node:http';
 import { type Request, type Response, Router } from 'express';
 import { abilitiesOf } from '../../common/access-rules.js';
-import type { AuthMeResponse } from '../../common/api-contract.js';
+import type { AuthMeResponse, FirstRunResponse } from '../../common/api-contract.js';
 import { bodyMembers } from '../accounts/account-input.js';
 import type { AccountService, SecondFactorPending, SignedIn } from '../accounts/account-service.js';
 import type { Principal } from '../accounts/principal.js';
@@ -100,9 +100,16 @@ export function authRoutes(options: AuthRoutesOptions): Router {
     res.setHeader('Cache-Control', 'no-store');
     res.json({ ...(await me(req, null)), second_factor_required: true, second_factor_token: pending.challenge });
   };
-  const signedIn = async (req: Request, res: Response, session: SignedIn, status: number) => {
+  const signedIn = async (
+    req: Request,
+    res: Response,
+    session: SignedIn,
+    status: number,
+    inherited: Pick<FirstRunResponse, 'inherited_rows' | 'notice'> = {},
+  ) => {
     setSessionCookie(req, res, session.cookie);
-    res.status(status).json(await me(req, session.principal));
+    const body: FirstRunResponse = { ...(await me(req, session.principal)), ...inherited };
+    res.status(status).json(body);
   };
 
   router
@@ -214,7 +221,9 @@ export function authRoutes(options: AuthRoutesOptions): Router {
         action: 'first_run',
         target: account.name,
       });
-      await signedIn(req, res, await accounts.startSessionFor(account.name), 201);
+      // Rows made under the editor name before accounts existed are the first admin's when it takes that name: said so.
+      const inherited = { inherited_rows: account.inherited_rows, notice: account.notice };
+      await signedIn(req, res, await accounts.startSessionFor(account.name), 201, inherited);
     })
     .all(methodNotAllowed(['POST']));
 

@@ -52,40 +52,37 @@ export function accountSchemas(): Record<string, JsonSchema> {
     last_used_at: stringOrNull,
     created_at: string,
   };
+  const inheritedRows = {
+    inherited_rows: {
+      type: 'integer',
+      minimum: 1,
+      description: 'Rows that already name this account as author (made under the editor name): its own now',
+    },
+    notice: { type: 'string', description: 'A sentence saying so, present with inherited_rows' },
+  };
+  const authMeRequired = ['signed_in', 'via', 'name', 'role', 'content_types', 'can', 'accounts_exist', 'first_run'];
+  const authMe = {
+    signed_in: { type: 'boolean' },
+    via: { enum: ['session', 'token', 'local', null] },
+    name: stringOrNull,
+    role: { enum: [...ROLES, null] },
+    content_types: typeLimit,
+    can: object(Object.fromEntries(abilities.map((name) => [name, { type: 'boolean' }])), abilities),
+    accounts_exist: { type: 'boolean' },
+    first_run: { type: 'boolean' },
+    two_factor: { anyOf: [ref('TwoFactorStatus'), { type: 'null' }] },
+    second_factor_required: {
+      type: 'boolean',
+      description: 'The password was right; send a code with second_factor_token to /auth/second-factor',
+    },
+    second_factor_token: { ...string, description: 'The sign-in waiting for its code (5 minutes, once)' },
+  };
   return {
-    AuthMeResponse: object(
-      {
-        signed_in: { type: 'boolean' },
-        via: { enum: ['session', 'token', 'local', null] },
-        name: stringOrNull,
-        role: { enum: [...ROLES, null] },
-        content_types: typeLimit,
-        can: object(Object.fromEntries(abilities.map((name) => [name, { type: 'boolean' }])), abilities),
-        accounts_exist: { type: 'boolean' },
-        first_run: { type: 'boolean' },
-        two_factor: { anyOf: [ref('TwoFactorStatus'), { type: 'null' }] },
-        second_factor_required: {
-          type: 'boolean',
-          description: 'The password was right; send a code with second_factor_token to /auth/second-factor',
-        },
-        second_factor_token: { ...string, description: 'The sign-in waiting for its code (5 minutes, once)' },
-      },
-      ['signed_in', 'via', 'name', 'role', 'content_types', 'can', 'accounts_exist', 'first_run'],
-    ),
+    AuthMeResponse: object(authMe, authMeRequired),
+    FirstRunResponse: object({ ...authMe, ...inheritedRows }, authMeRequired),
     SignInRequest: object({ name: string, password: string }, ['name', 'password']),
     AccountSummary: object(accountProperties, accountRequired),
-    AccountCreatedResponse: object(
-      {
-        ...accountProperties,
-        inherited_rows: {
-          type: 'integer',
-          minimum: 1,
-          description: 'Rows that already name this account as author (made under the editor name): its own now',
-        },
-        notice: { type: 'string', description: 'A sentence saying so, present with inherited_rows' },
-      },
-      accountRequired,
-    ),
+    AccountCreatedResponse: object({ ...accountProperties, ...inheritedRows }, accountRequired),
     AccountListResponse: object({ accounts: { type: 'array', items: ref('AccountSummary') } }, ['accounts']),
     CreateAccountRequest: object({ name: string, role, password: string, content_types: typeLimit }, [
       'name',
@@ -169,7 +166,7 @@ export function accountPaths(responses: Responses): Record<string, JsonSchema> {
           'Create the first admin account (only with no accounts, on a loopback-only server; with a run token, only by its holder)',
         security: [],
         requestBody: body('SignInRequest'),
-        responses: responses(201, 'The first admin, signed in', me, [
+        responses: responses(201, 'The first admin, signed in', ref('FirstRunResponse'), [
           'bad_request',
           'validation_failed',
           'unauthorized',
