@@ -10,6 +10,7 @@ import type {
   TokenSummary,
   UpdateAccountRequest,
 } from '../../../common/api-contract.js';
+import type { AuthProvidersResponse } from '../../../common/single-sign-on-rules.js';
 import { ApiError } from './api-error.js';
 import { sessionTokenStore } from './auth-token.js';
 
@@ -62,6 +63,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 /** The auth and admin calls. */
 export const authApi = {
   me: () => call<AuthMeResponse>('GET', '/auth/me'),
+  providers: () => call<AuthProvidersResponse>('GET', '/auth/providers'),
   signIn: (name: string, password: string) => call<AuthMeResponse>('POST', '/auth/sign-in', { name, password }),
   firstRun: (name: string, password: string) => call<AuthMeResponse>('POST', '/auth/first-run', { name, password }),
   signOut: () => call<AuthMeResponse>('POST', '/auth/sign-out'),

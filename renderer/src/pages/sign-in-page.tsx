@@ -1,13 +1,31 @@
-import { type FormEvent, useState } from 'react';
+import { type FormEvent, useEffect, useState } from 'react';
 import { MIN_PASSWORD_LENGTH } from '../../../common/access-rules.js';
 import type { AuthMeResponse } from '../../../common/api-contract.js';
+import { type AuthProvidersResponse, singleSignOnMessage } from '../../../common/single-sign-on-rules.js';
 import { describeError } from '../api/api-error.js';
 import { authApi } from '../api/auth-api.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 
 /**
+ * Why a sign-in through the identity provider came back here (`?sso_error=CODE`), said as the
+ * editor's own sentence (never the address's text), or null. The code leaves the address bar, so
+ * a reload does not say it again.
+ */
+function takeSingleSignOnError(): string | null {
+  const url = new URL(window.location.href);
+  const message = singleSignOnMessage(url.searchParams.get('sso_error'));
+  if (message !== null) {
+    url.searchParams.delete('sso_error');
+    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  }
+  return message;
+}
+
+/**
  * The sign-in page, or on first run (a loopback server with no account yet) the form that makes
- * the first admin. Either way the server answers with who is now signed in.
+ * the first admin. Either way the server answers with who is now signed in. With an identity
+ * provider, "Sign in with <provider>" leads there and back (signed in, or here with the reason);
+ * with password sign-in off the form is not shown.
  */
 export function SignInPage({
   firstRun,
@@ -23,8 +41,16 @@ export function SignInPage({
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
-  const [problem, setProblem] = useState<string | null>(null);
+  const [problem, setProblem] = useState<string | null>(() => (firstRun ? null : takeSingleSignOnError()));
   const [busy, setBusy] = useState(false);
+  const [providers, setProviders] = useState<AuthProvidersResponse | null>(null);
+  useEffect(() => {
+    if (firstRun) return;
+    // Without an answer the password form stays: it is what every Quire had before.
+    authApi.providers().then(setProviders, () => setProviders(null));
+  }, [firstRun]);
+  const provider = firstRun ? null : (providers?.single_sign_on ?? null);
+  const passwords = firstRun || providers?.password !== false;
 
   const submit = async (event: FormEvent) => {
     event.preventDefault();
@@ -57,57 +83,70 @@ export function SignInPage({
         <p className="page-subtitle">
           {firstRun
             ? 'This Quire has no accounts yet. The first one is an admin, who can add the others. Until then, no one needs to sign in here.'
-            : 'This Quire is shared: sign in with the name and password an admin gave you.'}
+            : passwords
+              ? 'This Quire is shared: sign in with the name and password an admin gave you.'
+              : 'This Quire is shared: sign in with your organization’s account.'}
         </p>
         {(problem ?? notice) && (
           <div className={`banner ${problem ? 'banner-error' : ''}`} role={problem ? 'alert' : 'status'}>
             <span className="banner-text">{problem ?? notice}</span>
           </div>
         )}
-        <label className="label" htmlFor="sign-in-name">
-          Name
-        </label>
-        <input
-          id="sign-in-name"
-          className="input"
-          autoComplete="username"
-          value={name}
-          onChange={(event) => setName(event.target.value)}
-          required
-        />
-        <label className="label" htmlFor="sign-in-password">
-          Password
-        </label>
-        <input
-          id="sign-in-password"
-          className="input"
-          type="password"
-          autoComplete={firstRun ? 'new-password' : 'current-password'}
-          minLength={firstRun ? MIN_PASSWORD_LENGTH : undefined}
-          value={password}
-          onChange={(event) => setPassword(event.target.value)}
-          required
-        />
-        {firstRun && (
+        {provider && (
+          // A plain link: the browser itself goes to the provider and comes back signed in.
+          <a className={`button ${passwords ? '' : 'button-primary'} sign-in-provider`} href={provider.start_url}>
+            Sign in with {provider.name}
+          </a>
+        )}
+        {provider && passwords && <p className="sign-in-or">or with a name and password</p>}
+        {passwords && (
           <>
-            <label className="label" htmlFor="sign-in-again">
-              Password again
+            <label className="label" htmlFor="sign-in-name">
+              Name
             </label>
             <input
-              id="sign-in-again"
+              id="sign-in-name"
               className="input"
-              type="password"
-              autoComplete="new-password"
-              value={again}
-              onChange={(event) => setAgain(event.target.value)}
+              autoComplete="username"
+              value={name}
+              onChange={(event) => setName(event.target.value)}
               required
             />
-            <p className="field-hint">At least {MIN_PASSWORD_LENGTH} characters.</p>
+            <label className="label" htmlFor="sign-in-password">
+              Password
+            </label>
+            <input
+              id="sign-in-password"
+              className="input"
+              type="password"
+              autoComplete={firstRun ? 'new-password' : 'current-password'}
+              minLength={firstRun ? MIN_PASSWORD_LENGTH : undefined}
+              value={password}
+              onChange={(event) => setPassword(event.target.value)}
+              required
+            />
+            {firstRun && (
+              <>
+                <label className="label" htmlFor="sign-in-again">
+                  Password again
+                </label>
+                <input
+                  id="sign-in-again"
+                  className="input"
+                  type="password"
+                  autoComplete="new-password"
+                  value={again}
+                  onChange={(event) => setAgain(event.target.value)}
+                  required
+                />
+                <p className="field-hint">At least {MIN_PASSWORD_LENGTH} characters.</p>
+              </>
+            )}
+            <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !password}>
+              {firstRun ? 'Create account and sign in' : 'Sign in'}
+            </button>
           </>
         )}
-        <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !password}>
-          {firstRun ? 'Create account and sign in' : 'Sign in'}
-        </button>
       </form>
     </div>
   );
