@@ -84,6 +84,8 @@ const POSTGRES_API_SUITES = [
   'server/http/type-names-taken-api.test.ts',
   'server/audit/audit-service.test.ts',
   'server/http/audit-api.test.ts',
+  'server/audit/audit-cli.test.ts',
+  'server/http/audit-two-factor-api.test.ts',
 ];
 
 /**

@@ -10,6 +10,7 @@ export const AUDIT_ACTIONS = [
   'sign_in.failed',
   'sign_in.locked',
   'two_factor.enrolled',
+  'two_factor.disabled',
   'two_factor.reset',
   'account.created',
   'account.role_changed',

@@ -202,7 +202,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       audit,
     }),
   );
-  api.use(twoFactorRoutes(twoFactor, limiter));
+  api.use(twoFactorRoutes(twoFactor, limiter, audit));
   api.use(accountRoutes(accounts, tokens, audit));
   api.use(auditRoutes(audit));
   api.use(describeRoutes(services));

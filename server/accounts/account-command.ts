@@ -1,5 +1,7 @@
 import { parseArgs } from 'node:util';
 import type { AccountSummary, TokenSummary } from '../../common/api-contract.js';
+import { CLI_ACTOR, recordAccountChanged, recordAccountCreated, recordTokenCreated } from '../audit/account-audit.js';
+import { cliAudit } from '../audit/cli-audit.js';
 import { didYouMean } from '../cli/command-help.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { AccountRepository } from '../db/account-repository.js';
@@ -136,13 +138,14 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
     const [name] = operands(parsed, 1, 'NAME');
     checked(() => checkName(name));
     const role = checked(() => checkRole(parsed.values.role));
-    return async (repository) => {
+    return async (repository, database) => {
       const account = await service(repository).add({
         name,
         role,
         password: await password(name),
         content_types: parsed.values.types,
       });
+      await recordAccountCreated(cliAudit(database), CLI_ACTOR, account);
       const added = `Added ${account.name} (${describe(account.role, account.content_types)}).`;
       return [account.notice === undefined ? added : `${added} ${account.notice}.`];
     };
@@ -161,26 +164,32 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
     onlyFlags(parsed, ['types']);
     const [name, roleName] = operands(parsed, 2, 'NAME ROLE');
     const role = checked(() => checkRole(roleName));
-    return async (repository) => {
+    return async (repository, database) => {
       const changes = parsed.values.types === undefined ? { role } : { role, content_types: parsed.values.types };
+      const before = await service(repository).get(name);
       const account = await service(repository).change(name, changes);
+      await recordAccountChanged(cliAudit(database), CLI_ACTOR, before, changes, account);
       return [`${account.name} is now ${describe(account.role, account.content_types)}.`];
     };
   }
   if (sub === 'passwd') {
     onlyFlags(parsed, []);
     const [name] = operands(parsed, 1, 'NAME');
-    return async (repository) => {
+    return async (repository, database) => {
       await service(repository).require(name);
       await service(repository).change(name, { password: await password(name) });
+      await cliAudit(database).record({ ...CLI_ACTOR, action: 'account.password_changed', target: name });
       return [`Changed the password of ${name}; their sessions were ended.`];
     };
   }
   if (sub === 'disable' || sub === 'enable') {
     onlyFlags(parsed, []);
     const [name] = operands(parsed, 1, 'NAME');
-    return async (repository) => {
-      await service(repository).change(name, { disabled: sub === 'disable' });
+    return async (repository, database) => {
+      const changes = { disabled: sub === 'disable' };
+      const before = await service(repository).get(name);
+      const account = await service(repository).change(name, changes);
+      await recordAccountChanged(cliAudit(database), CLI_ACTOR, before, changes, account);
       return [sub === 'disable' ? `Disabled ${name}; their sessions were ended.` : `Enabled ${name}.`];
     };
   }
@@ -189,6 +198,12 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
     const [name] = operands(parsed, 1, 'NAME');
     return async (_repository, database) => {
       const wasOn = await new TwoFactorService(new TwoFactorRepository(database.db)).reset(name);
+      await cliAudit(database).record({
+        ...CLI_ACTOR,
+        action: 'two_factor.reset',
+        target: name,
+        detail: { was_on: wasOn },
+      });
       return [
         wasOn
           ? `Turned off two-factor sign-in for ${name}: they sign in with their password and may enrol again.`
@@ -208,13 +223,14 @@ function tokenAction(parsed: Parsed): Action {
     const [name] = operands(parsed, 1, 'NAME');
     checked(() => checkName(name));
     const role = checked(() => checkRole(parsed.values.role));
-    return async (repository) => {
+    return async (repository, database) => {
       const made = await new TokenService(repository).add({
         name,
         role,
         content_types: parsed.values.types,
         expires_days: parsed.values.expires,
       });
+      await recordTokenCreated(cliAudit(database), CLI_ACTOR, made);
       // The token alone on its line, so a script can take it; it is never shown again.
       return [made.token];
     };
@@ -230,8 +246,9 @@ function tokenAction(parsed: Parsed): Action {
   if (sub === 'revoke') {
     onlyFlags(parsed, []);
     const [name] = operands(parsed, 1, 'NAME');
-    return async (repository) => {
+    return async (repository, database) => {
       await new TokenService(repository).revoke(name);
+      await cliAudit(database).record({ ...CLI_ACTOR, action: 'token.revoked', target: name });
       return [`Revoked the token ${name}; requests with it are refused from now on.`];
     };
   }

@@ -1,4 +1,4 @@
-import type { AccountSummary } from '../../common/api-contract.js';
+import type { AccountSummary, TokenSummary } from '../../common/api-contract.js';
 import type { AccountChanges } from '../accounts/account-service.js';
 import type { AuditService } from './audit-service.js';
 
@@ -58,4 +58,14 @@ export async function recordAccountChanged(
 
 function sameTypes(a: string[] | null, b: string[] | null): boolean {
   return JSON.stringify(a) === JSON.stringify(b);
+}
+
+/** Records a new API token: its name, role, content-type limit and expiry (never the token itself). */
+export async function recordTokenCreated(audit: AuditService, by: AuditActor, token: TokenSummary): Promise<void> {
+  await audit.record({
+    ...by,
+    action: 'token.created',
+    target: token.name,
+    detail: { role: token.role, content_types: token.content_types, expires_at: token.expires_at },
+  });
 }

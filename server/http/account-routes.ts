@@ -10,7 +10,7 @@ import type {
 import { bodyMembers, checkBoolean, checkRole } from '../accounts/account-input.js';
 import type { AccountChanges, AccountService } from '../accounts/account-service.js';
 import type { TokenService } from '../accounts/token-service.js';
-import { recordAccountChanged, recordAccountCreated } from '../audit/account-audit.js';
+import { recordAccountChanged, recordAccountCreated, recordTokenCreated } from '../audit/account-audit.js';
 import type { AuditService } from '../audit/audit-service.js';
 import { requestActor } from './audit-actor.js';
 import { methodNotAllowed } from './error-middleware.js';
@@ -80,12 +80,7 @@ export function accountRoutes(accounts: AccountService, tokens: TokenService, au
         content_types: input.content_types,
         expires_days: input.expires_days,
       });
-      await audit.record({
-        ...requestActor(req),
-        action: 'token.created',
-        target: body.name,
-        detail: { role: body.role, content_types: body.content_types, expires_at: body.expires_at },
-      });
+      await recordTokenCreated(audit, requestActor(req), body);
       // The token is in this answer only: no cache may keep it.
       res.setHeader('Cache-Control', 'no-store');
       res.status(201).json(body);

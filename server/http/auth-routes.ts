@@ -158,8 +158,11 @@ export function authRoutes(options: AuthRoutesOptions): Router {
       const { token, code } = bodyMembers(req.body, ['token', 'code']);
       const account = await options.twoFactor.challenged(typeof token === 'string' ? token : null);
       // A guessed code counts as a guessed password does: at the address, and at the account's name.
-      const attempt = limiter.attempt(clientAddress(req), account?.name ?? null);
+      const address = clientAddress(req);
+      const attempt = limiter.attempt(address, account?.name ?? null);
+      const event = { actor: null, address, target: account?.name ?? null, detail: { second_factor: true } };
       if (attempt.refusedFor > 0) {
+        await audit.record({ ...event, action: 'sign_in.locked' });
         res.setHeader('Retry-After', String(Math.ceil(attempt.refusedFor / 1000)));
         throw new AppError(
           'too_many_requests',
@@ -174,6 +177,7 @@ export function authRoutes(options: AuthRoutesOptions): Router {
         }));
       // The challenge completes once: two right codes sent together start one session.
       if (!right || !(await options.twoFactor.finishChallenge(token as string))) {
+        await audit.record({ ...event, action: 'sign_in.failed' });
         await sleep(attempt.delayMs);
         throw new AppError(
           'unauthorized',
@@ -183,6 +187,7 @@ export function authRoutes(options: AuthRoutesOptions): Router {
         );
       }
       attempt.succeeded();
+      await audit.record({ ...event, actor: account.name, action: 'sign_in.succeeded' });
       await signedIn(req, res, await accounts.startSessionFor(account.name), 200);
     })
     .all(methodNotAllowed(['POST']));

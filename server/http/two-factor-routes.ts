@@ -4,7 +4,9 @@ import type { TwoFactorConfirmedResponse, TwoFactorStatus } from '../../common/t
 import { bodyMembers } from '../accounts/account-input.js';
 import type { SignInLimiter } from '../accounts/sign-in-limiter.js';
 import type { TwoFactorService } from '../accounts/two-factor-service.js';
+import type { AuditService } from '../audit/audit-service.js';
 import { AppError } from '../errors/app-error.js';
+import { requestActor } from './audit-actor.js';
 import { principalOf } from './auth-guard.js';
 import { clientAddress } from './client-address.js';
 import { methodNotAllowed } from './error-middleware.js';
@@ -21,9 +23,9 @@ function ownName(req: Request): string {
  * open to a session that `--require-2fa` holds until it enrols), and an admin's reset of another
  * account's (`DELETE /accounts/:name/two-factor`, admins only by the auth guard). The secret is
  * in the enrolment's answer only, the recovery codes in the confirmation's: neither is kept by
- * any cache, nor shown again.
+ * any cache, nor shown again. Turning it on, off, and an admin's reset are recorded in the audit log.
  */
-export function twoFactorRoutes(twoFactor: TwoFactorService, limiter: SignInLimiter): Router {
+export function twoFactorRoutes(twoFactor: TwoFactorService, limiter: SignInLimiter, audit: AuditService): Router {
   const router = Router();
 
   router
@@ -49,6 +51,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, limiter: SignInLimi
       const name = ownName(req);
       const { code } = bodyMembers(req.body, ['code']);
       const recovery_codes = await twoFactor.confirmEnrolment(name, code);
+      await audit.record({ ...requestActor(req), action: 'two_factor.enrolled', target: name });
       const body: TwoFactorConfirmedResponse = { status: await twoFactor.state(name), recovery_codes };
       res.setHeader('Cache-Control', 'no-store');
       res.json(body);
@@ -74,6 +77,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, limiter: SignInLimi
         throw error;
       }
       attempt.succeeded();
+      await audit.record({ ...requestActor(req), action: 'two_factor.disabled', target: name });
       const body: TwoFactorStatus = await twoFactor.state(name);
       res.json(body);
     })
@@ -82,7 +86,13 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, limiter: SignInLimi
   router
     .route('/accounts/:name/two-factor')
     .delete(async (req, res) => {
-      await twoFactor.reset(req.params.name);
+      const wasOn = await twoFactor.reset(req.params.name);
+      await audit.record({
+        ...requestActor(req),
+        action: 'two_factor.reset',
+        target: req.params.name,
+        detail: { was_on: wasOn },
+      });
       const body: TwoFactorStatus = await twoFactor.state(req.params.name);
       res.json(body);
     })

@@ -20,6 +20,7 @@ const ACTION_TEXT: Record<string, string> = {
   'sign_in.failed': 'Sign-in failed',
   'sign_in.locked': 'Sign-in refused (too many failures)',
   'two_factor.enrolled': 'Two-factor sign-in turned on',
+  'two_factor.disabled': 'Two-factor sign-in turned off',
   'two_factor.reset': 'Two-factor sign-in reset',
   'account.created': 'Account added',
   'account.role_changed': 'Role changed',
