@@ -27,6 +27,7 @@ export const AUDIT_ACTIONS = [
   'content_type.created',
   'content_type.changed',
   'content_type.deleted',
+  'content_type.starters_chosen',
   'backup.restored',
 ] as const;
 

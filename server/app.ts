@@ -207,7 +207,9 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(auditRoutes(audit));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
-  api.use(starterRoutes(new StarterService(database.db, writes, registry, rows, database.engine), options.editorName));
+  api.use(
+    starterRoutes(new StarterService(database.db, writes, registry, rows, database.engine), options.editorName, audit),
+  );
   // Before the row routes: `/cms/:type/trash` is the trash, not a row.
   api.use(revisionRoutes(services, revisions));
   api.use(scheduleRoutes(services, schedules));

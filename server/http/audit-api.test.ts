@@ -39,7 +39,9 @@ async function newest(action: string): Promise<AuditEntry> {
 }
 
 beforeAll(async () => {
-  server = await startTestServer({ signInLimits: { freeFailures: 100, nameBlockAfter: 4, blockAfter: 100, delayMs: 1, maxDelayMs: 1 } });
+  server = await startTestServer({
+    signInLimits: { freeFailures: 100, nameBlockAfter: 4, blockAfter: 100, delayMs: 1, maxDelayMs: 1 },
+  });
   as = await makeTeam(server);
 });
 afterAll(async () => {
@@ -91,7 +93,10 @@ describe('the audit log records', () => {
       detail: { from: 'editor', to: 'author' },
     });
     await ok('PATCH', '/accounts/cleo', { content_types: ['news'] });
-    expect(await newest('account.types_changed')).toMatchObject({ target: 'cleo', detail: { from: null, to: ['news'] } });
+    expect(await newest('account.types_changed')).toMatchObject({
+      target: 'cleo',
+      detail: { from: null, to: ['news'] },
+    });
     await ok('PATCH', '/accounts/cleo', { disabled: true });
     expect(await newest('account.disabled')).toMatchObject({ target: 'cleo' });
     await ok('PATCH', '/accounts/cleo', { disabled: false });
@@ -123,6 +128,13 @@ describe('the audit log records', () => {
     await ok('DELETE', `/hooks/${hook.id}`);
     expect(await newest('hook.deleted')).toMatchObject({ target: hook.id });
     expect(JSON.stringify((await audit('?limit=100')).events)).not.toContain('private-build-id');
+  });
+
+  it('the first run’s starter choice, with the types it left', async () => {
+    await ok('POST', '/starters', { set: 'keep' });
+    const chosen = await newest('content_type.starters_chosen');
+    expect(chosen).toMatchObject({ actor: 'ada', target: 'keep', address: '127.0.0.1' });
+    expect(chosen.detail.types).toEqual(expect.arrayContaining(['news']));
   });
 
   it('content-type creates, changes and deletes, by a token as well', async () => {

@@ -37,6 +37,7 @@ const ACTION_TEXT: Record<string, string> = {
   'content_type.created': 'Content type added',
   'content_type.changed': 'Content type changed',
   'content_type.deleted': 'Content type deleted',
+  'content_type.starters_chosen': 'Starter content types chosen',
   'backup.restored': 'Backup restored',
 };
 
