@@ -18,6 +18,11 @@ export interface TwoFactorEnrolmentResponse {
   uri: string;
   /** The QR code, a `data:image/png;base64,...` URL. */
   qr_code: string;
+  /**
+   * The same QR code as an SVG path of its dark modules, one unit each, on a `size` by `size` grid
+   * (drawn by the editor, whose Content Security Policy loads no `data:` images).
+   */
+  qr_path: { size: number; d: string };
 }
 
 /** `POST /api/account/two-factor/confirm` and `POST /api/auth/second-factor`: a code from the app (or a recovery code). */

@@ -26,11 +26,13 @@ const SETTINGS_PAGES = {
   accounts: lazyNamed(() => import('./pages/accounts-page.js'), 'AccountsPage'),
   api: lazyNamed(() => import('./pages/api-reference-page.js'), 'ApiReferencePage'),
   hooks: lazyNamed(() => import('./pages/hooks-page.js'), 'HooksPage'),
+  security: lazyNamed(() => import('./pages/account-security-page.js'), 'AccountSecurityPage'),
   audit: lazyNamed(() => import('./pages/audit-page.js'), 'AuditPage'),
 };
 const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage');
 const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage');
 const SignInPage = lazyNamed(() => import('./pages/sign-in-page.js'), 'SignInPage');
+const SecondFactorPage = lazyNamed(() => import('./pages/second-factor-page.js'), 'SecondFactorPage');
 const StarterChoicePage = lazyNamed(() => import('./pages/starter-choice-page.js'), 'StarterChoicePage');
 const TrashPage = lazyNamed(() => import('./pages/trash-page.js'), 'TrashPage');
 
@@ -84,6 +86,22 @@ function SignedInEditor() {
     );
   }
   if (!me) return <LoadingState label="Connecting to Quire…" />;
+  // A right password of an account with two-factor sign-in: its code next, no session yet.
+  if (me.second_factor_required && me.second_factor_token) {
+    return (
+      <LazyScreen label="Connecting to Quire…">
+        <SecondFactorPage token={me.second_factor_token} onSignedIn={setMe} onStartAgain={load} />
+      </LazyScreen>
+    );
+  }
+  // `--require-2fa`: a session without a second factor may only set one up.
+  if (me.two_factor?.enrolment_required) {
+    return (
+      <LazyScreen label="Connecting to Quire…">
+        <SETTINGS_PAGES.security required onDone={load} onSignOut={signOut} />
+      </LazyScreen>
+    );
+  }
   if (!me.signed_in && me.accounts_exist) {
     return (
       <LazyScreen label="Connecting to Quire…">
@@ -243,7 +261,13 @@ function Screen() {
       <LoadingState label="Opening…" />
     );
   }
-  if (route.name === 'accounts' || route.name === 'api' || route.name === 'hooks' || route.name === 'audit') {
+  if (
+    route.name === 'accounts' ||
+    route.name === 'security' ||
+    route.name === 'api' ||
+    route.name === 'hooks' ||
+    route.name === 'audit'
+  ) {
     const Page = SETTINGS_PAGES[route.name];
     return (
       <LazyScreen key={route.name}>

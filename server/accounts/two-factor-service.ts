@@ -1,4 +1,4 @@
-import { toDataURL } from 'qrcode';
+import { create as createQrCode, toDataURL } from 'qrcode';
 import type { TwoFactorEnrolmentResponse, TwoFactorStatus } from '../../common/two-factor-contract.js';
 import type { TwoFactorRepository, TwoFactorRow } from '../db/two-factor-repository.js';
 import { AppError } from '../errors/app-error.js';
@@ -97,7 +97,12 @@ export class TwoFactorService {
     const secret = newTotpSecret();
     await this.repository.setPendingSecret(row.id, secret, new Date(this.now()).toISOString());
     const uri = totpUri(secret, row.name);
-    return { secret, uri, qr_code: await toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, scale: 6 }) };
+    return {
+      secret,
+      uri,
+      qr_code: await toDataURL(uri, { errorCorrectionLevel: 'M', margin: 2, scale: 6 }),
+      qr_path: qrPath(uri),
+    };
   }
 
   /** Confirms an enrolment with a code from the app: turns two-factor sign-in on; the recovery codes, shown once. */
@@ -185,6 +190,18 @@ export class TwoFactorService {
   async finishChallenge(token: string): Promise<boolean> {
     return this.repository.takeChallenge(secretHash(token));
   }
+}
+
+/** The QR code of `text` as one SVG path: a unit square per dark module. */
+function qrPath(text: string): { size: number; d: string } {
+  const { size, data } = createQrCode(text, { errorCorrectionLevel: 'M' }).modules;
+  const squares: string[] = [];
+  for (let row = 0; row < size; row++) {
+    for (let column = 0; column < size; column++) {
+      if (data[row * size + column]) squares.push(`M${column} ${row}h1v1h-1z`);
+    }
+  }
+  return { size, d: squares.join('') };
 }
 
 /** A code as sent: text of reasonable length, else nothing that can match. */

@@ -96,6 +96,8 @@ describe('enrolment', () => {
     expect(uri).toContain('otpauth://totp/Quire:ada?');
     expect(uri).toContain(`secret=${secret}`);
     expect(qr_code).toMatch(/^data:image\/png;base64,/);
+    expect(started.body.qr_path.size).toBeGreaterThanOrEqual(21);
+    expect(started.body.qr_path.d).toMatch(/^(M\d+ \d+h1v1h-1z)+$/);
 
     const wrong = await request(server, 'POST', '/account/two-factor/confirm', {
       json: { code: appCode(secret, 5) },

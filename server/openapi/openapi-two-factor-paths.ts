@@ -38,8 +38,9 @@ export function twoFactorSchemas(): Record<string, JsonSchema> {
         secret: { ...string, description: 'The TOTP secret in base32, for typing into an app; shown this once' },
         uri: { ...string, description: 'The otpauth://totp/ URI the QR code holds' },
         qr_code: { ...string, description: 'The QR code as a data:image/png;base64 URL' },
+        qr_path: object({ size: { type: 'integer', minimum: 21 }, d: string }, ['size', 'd']),
       },
-      ['secret', 'uri', 'qr_code'],
+      ['secret', 'uri', 'qr_code', 'qr_path'],
     ),
     TwoFactorCodeRequest: object({ code: { ...string, description: 'Six digits from the app' } }, ['code']),
     TwoFactorConfirmedResponse: object(

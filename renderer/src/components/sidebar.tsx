@@ -55,6 +55,7 @@ export function Sidebar({
   const home = useLinkProps('/');
   const schema = useLinkProps(routeHref({ name: 'content-types' }));
   const apiReference = useLinkProps(routeHref({ name: 'api' }));
+  const security = useLinkProps(routeHref({ name: 'security' }));
   const hooks = useLinkProps(routeHref({ name: 'hooks' }));
   const audit = useLinkProps(routeHref({ name: 'audit' }));
   return (
@@ -128,6 +129,9 @@ export function Sidebar({
             {me.name}
           </span>
           <span className="sidebar-user-role">{me.role}</span>
+          <a {...security} className="button button-small button-ghost">
+            Security
+          </a>
           {signOut && (
             <button type="button" className="button button-small button-ghost" onClick={signOut}>
               Sign out

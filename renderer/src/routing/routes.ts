@@ -32,6 +32,8 @@ export type Route =
   | { name: 'api' }
   /** Build hooks and their delivery logs (admins). */
   | { name: 'hooks' }
+  /** One's own two-factor sign-in (any signed-in account). */
+  | { name: 'security' }
   /** The audit log of security events (admins). */
   | { name: 'audit' }
   /** A content type's schema; `slug` null for a new type. */
@@ -49,6 +51,9 @@ const API_PATH = ['settings', 'api'] as const;
 
 /** Where the build hooks live. */
 const HOOKS_PATH = ['settings', 'hooks'] as const;
+
+/** Where one's own security settings live. */
+const SECURITY_PATH = ['settings', 'security'] as const;
 
 /** Where the audit log lives. */
 const AUDIT_PATH = ['settings', 'audit'] as const;
@@ -82,6 +87,9 @@ export function parseLocation(pathname: string, search: string): Route {
   }
   if (decoded.length === 2 && decoded[0] === API_PATH[0] && decoded[1] === API_PATH[1]) return { name: 'api' };
   if (decoded.length === 2 && decoded[0] === HOOKS_PATH[0] && decoded[1] === HOOKS_PATH[1]) return { name: 'hooks' };
+  if (decoded.length === 2 && decoded[0] === SECURITY_PATH[0] && decoded[1] === SECURITY_PATH[1]) {
+    return { name: 'security' };
+  }
   if (decoded.length === 2 && decoded[0] === AUDIT_PATH[0] && decoded[1] === AUDIT_PATH[1]) return { name: 'audit' };
   if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
     const [, , action, slug, ...more] = decoded as string[];
@@ -118,6 +126,8 @@ export function routeHref(route: Route): string {
       return `/${ACCOUNTS_PATH.join('/')}`;
     case 'api':
       return `/${API_PATH.join('/')}`;
+    case 'security':
+      return `/${SECURITY_PATH.join('/')}`;
     case 'hooks':
       return `/${HOOKS_PATH.join('/')}`;
     case 'audit':
