@@ -161,7 +161,7 @@ function AuditLog() {
           </EmptyState>
         )}
         {data && data.events.length > 0 && (
-          <div className="table-wrap" aria-busy={isFetching}>
+          <div className={isFetching ? 'table-wrap is-busy' : 'table-wrap'} aria-busy={isFetching}>
             <table className="trash-table audit-table">
               <thead>
                 <tr>
