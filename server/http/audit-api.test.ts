@@ -174,6 +174,10 @@ describe('GET /api/audit', () => {
       expect(body.error.code).toBe('forbidden');
     }
     expect((await request(server, 'GET', '/audit', { headers: as.none })).response.status).toBe(401);
+    // An admin token limited to one content type: the log names every type, so it is refused too.
+    const limited = await ok('POST', '/tokens', { name: 'news-admin', role: 'admin', content_types: ['news'] });
+    const refused = await request(server, 'GET', '/audit', { headers: { authorization: `Bearer ${limited.token}` } });
+    expect(refused.response.status).toBe(403);
     expect((await audit('', as.admin_token)).total).toBeGreaterThan(0);
   });
 

@@ -193,6 +193,10 @@ function authorize(
   if (/^\/(accounts|tokens)(\/|$)/.test(path)) return can.manage_accounts ? null : denied('manage accounts and tokens');
   // Build hooks (issue 15): their addresses and delivery logs are admins' business, reading included.
   if (/^\/hooks(\/|$)/.test(path)) return can.manage_accounts ? null : denied('manage build hooks');
+  // The audit log names accounts, tokens, hooks and every content type: admins' with no type limit.
+  if (/^\/audit(\/|$)/.test(path)) {
+    return can.manage_accounts && principal.types === null ? null : denied('read the audit log: it is for admins');
+  }
   // The first run's starter sets name every content type and its row count: admins', reading included.
   if (/^\/starters(\/|$)/.test(path)) return can.manage_types ? null : denied('choose the starter types');
   // A row's scheduled change (issue 15): reading it is reading the type; setting it is changing the row.
