@@ -134,12 +134,16 @@ export class TwoFactorService {
       const step = totpStep(row.totp_secret, text, this.now());
       return step !== null && (await this.repository.claimStep(row.id, step));
     }
-    const rest = await redeemRecoveryCode(row.recovery_codes, text);
-    return (
-      rest !== null &&
-      row.recovery_codes !== null &&
-      this.repository.swapRecoveryCodes(row.id, row.recovery_codes, rest)
-    );
+    // Another recovery code used meanwhile changes the stored list: read it again and retry, so
+    // two codes sent at once both work while one code sent twice works once.
+    let stored = row.recovery_codes;
+    for (let tries = 0; tries < 5 && stored !== null; tries++) {
+      const rest = await redeemRecoveryCode(stored, text);
+      if (rest === null) return false;
+      if (await this.repository.swapRecoveryCodes(row.id, stored, rest)) return true;
+      stored = (await this.repository.findById(row.id))?.recovery_codes ?? null;
+    }
+    return false;
   }
 
   /** Turns two-factor sign-in off for oneself: needs the password and a code (or a recovery code). */

@@ -178,6 +178,20 @@ describe('signing in with a second factor', () => {
     expect((await secondStep(server, second.token, appCode(secret))).response.status).toBe(200);
   });
 
+  it('sent at once, the same code completes one sign-in, and two recovery codes both do', async () => {
+    const { server, ada } = await start();
+    const { secret, recoveryCodes } = await enrol(server, ada);
+    const steps = await Promise.all([1, 2, 3, 4].map(() => passwordStep(server, 'ada')));
+    const same = await Promise.all(steps.map((step) => secondStep(server, step.token, appCode(secret, 1))));
+    expect(same.map((answer) => answer.response.status).sort()).toEqual([200, 401, 401, 401]);
+    const more = await Promise.all([0, 1].map(() => passwordStep(server, 'ada')));
+    const recovered = await Promise.all(more.map((step, i) => secondStep(server, step.token, recoveryCodes[i])));
+    expect(recovered.map((answer) => answer.response.status)).toEqual([200, 200]);
+    const again = await Promise.all([0, 1].map(() => passwordStep(server, 'ada')));
+    const reused = await Promise.all(again.map((step) => secondStep(server, step.token, recoveryCodes[2])));
+    expect(reused.map((answer) => answer.response.status).sort()).toEqual([200, 401]);
+  });
+
   it('takes a recovery code instead, each once', async () => {
     const { server, ada } = await start();
     const { recoveryCodes } = await enrol(server, ada);
