@@ -1,11 +1,18 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { Secret, TOTP } from 'otpauth';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseServeArgs, UsageError } from '../cli-commands.js';
+import { AccountRepository } from '../db/account-repository.js';
+import { openDatabase } from '../db/database.js';
 import { request } from '../test-support/api-scenario.js';
+import { spawnServer } from '../test-support/child-server.js';
 import { sessionCookie, sessionHeaders, TEAM_PASSWORD } from '../test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { accountCommand } from './account-command.js';
+import { AccountService } from './account-service.js';
 
 /** Collects what a command writes. */
 function sink(): Writable & { text: () => string } {
@@ -86,5 +93,39 @@ describe('--require-2fa', () => {
     expect(() => parseServeArgs(['--require-2fa', 'editors'], {})).toThrow(
       /^--require-2fa: "editors" is not one of admins, everyone$/,
     );
+  });
+});
+
+describe('quire serve --require-2fa', () => {
+  it('holds an admin without a second factor to enrolment in a real server process', async () => {
+    const dir = await mkdtemp(join(tmpdir(), 'quire-require-2fa-'));
+    const file = join(dir, 'content.sqlite');
+    const site = await openDatabase(file);
+    await new AccountService(new AccountRepository(site.db)).add({
+      name: 'ada',
+      role: 'admin',
+      password: TEAM_PASSWORD,
+    });
+    await site.close();
+    const child = await spawnServer(file, ['--no-backups', '--require-2fa', 'admins']);
+    try {
+      const signedIn = await fetch(`${child.api}/auth/sign-in`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'ada', password: TEAM_PASSWORD }),
+      });
+      expect(signedIn.status).toBe(200);
+      const cookie = sessionCookie(signedIn) as string;
+      const held = await fetch(`${child.api}/cms/news`, { headers: { cookie } });
+      expect(held.status).toBe(403);
+      expect(((await held.json()) as { error: { code: string } }).error.code).toBe('two_factor_enrolment_required');
+      const me = (await (await fetch(`${child.api}/auth/me`, { headers: { cookie } })).json()) as {
+        two_factor: { enrolment_required: boolean };
+      };
+      expect(me.two_factor.enrolment_required).toBe(true);
+    } finally {
+      await child.kill('SIGTERM');
+      await rm(dir, { recursive: true, force: true });
+    }
   });
 });
