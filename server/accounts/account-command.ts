@@ -20,7 +20,7 @@ import { TwoFactorService } from './two-factor-service.js';
 const DB = '[--db FILE | --database postgres://...]';
 
 /** How to call `quire user`. */
-export const USER_USAGE = `quire user add NAME --role admin|editor|author|viewer [--types a,b] | user list | user role NAME ROLE | user passwd NAME | user disable NAME | user enable NAME | user 2fa-reset NAME ${DB}`;
+export const USER_USAGE = `quire user add NAME --role admin|editor|author|viewer [--types a,b] [--sso] | user list | user role NAME ROLE | user passwd NAME | user disable NAME | user enable NAME | user 2fa-reset NAME ${DB}`;
 
 /** The forms of `quire user` and `quire token`, for a mistyped one's closest. */
 const USER_COMMANDS = ['add', 'list', 'role', 'passwd', 'disable', 'enable', '2fa-reset'];
@@ -48,6 +48,7 @@ export const ACCOUNT_OPTIONS = {
   role: { type: 'string' },
   types: { type: 'string' },
   expires: { type: 'string' },
+  sso: { type: 'boolean' },
 } as const;
 
 function parse(args: string[]) {
@@ -134,7 +135,7 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
   const service = (repository: AccountRepository) => new AccountService(repository);
   const password = (name: string) => readNewPassword(streams.input, streams.err, name);
   if (sub === 'add') {
-    onlyFlags(parsed, ['role', 'types']);
+    onlyFlags(parsed, ['role', 'types', 'sso']);
     const [name] = operands(parsed, 1, 'NAME');
     checked(() => checkName(name));
     const role = checked(() => checkRole(parsed.values.role));
@@ -142,11 +143,14 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
       const account = await service(repository).add({
         name,
         role,
-        password: await password(name),
+        // Invited for single sign-on: no password is asked for, and none will sign in.
+        password: parsed.values.sso ? null : await password(name),
         content_types: parsed.values.types,
+        sso: parsed.values.sso,
       });
       await recordAccountCreated(cliAudit(database), CLI_ACTOR, account);
-      const added = `Added ${account.name} (${describe(account.role, account.content_types)}).`;
+      const how = parsed.values.sso ? ', signing in only through the identity provider' : '';
+      const added = `Added ${account.name} (${describe(account.role, account.content_types)})${how}.`;
       return [account.notice === undefined ? added : `${added} ${account.notice}.`];
     };
   }

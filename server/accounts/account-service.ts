@@ -6,6 +6,7 @@ import { AppError } from '../errors/app-error.js';
 import { checkName, checkPassword, checkRole, checkTypeLimit } from './account-input.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { newSecret, type Principal, parseTypeLimit, secretHash } from './principal.js';
+import { NO_PASSWORD } from './single-sign-on-service.js';
 import { mustEnrol, type TwoFactorRequirement } from './two-factor-service.js';
 
 /** How long a session lasts without use, unless told otherwise (QUIRE_SESSION_HOURS or the option). */
@@ -33,6 +34,8 @@ export interface NewAccount {
   role: unknown;
   password: unknown;
   content_types?: unknown;
+  /** Invited to sign in through the identity provider only: no password (`password` is not read). */
+  sso?: boolean;
 }
 
 /** Changes to an account; absent members stay. */
@@ -158,7 +161,7 @@ export class AccountService {
   private async newRow(input: NewAccount): Promise<AccountRow> {
     const name = checkName(input.name);
     const role = checkRole(input.role);
-    const password = checkPassword(input.password);
+    const password = input.sso ? null : checkPassword(input.password);
     const types = checkTypeLimit(input.content_types);
     const now = this.iso();
     return {
@@ -166,7 +169,7 @@ export class AccountService {
       name,
       role,
       content_types: types === null ? null : JSON.stringify(types),
-      password_hash: await hashPassword(password),
+      password_hash: password === null ? NO_PASSWORD : await hashPassword(password),
       disabled: 0,
       created_at: now,
       updated_at: now,
@@ -235,7 +238,8 @@ export class AccountService {
     const given = typeof password === 'string' && password.length <= 1024 ? password : '';
     // Only a well-formed name is looked up: no account has another, and PostgreSQL cannot even compare a NUL.
     const account = nameProblem(name) === null ? await this.repository.findAccount(name as string) : undefined;
-    const usable = account !== undefined && account.disabled === 0;
+    // An account without a password (single sign-on only) is checked against the decoy, as a wrong name is.
+    const usable = account !== undefined && account.disabled === 0 && account.password_hash !== NO_PASSWORD;
     const matches = await verifyPassword(given, usable ? account.password_hash : await decoyHash());
     if (!usable || !matches) return null;
     if (needsRehash(account.password_hash)) {

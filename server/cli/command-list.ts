@@ -238,7 +238,7 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
       name: 'user',
       summary: 'Add and manage the accounts that sign in to the editor and the API',
       usage: [
-        'user add NAME --role admin|editor|author|viewer [--types a,b]',
+        'user add NAME --role admin|editor|author|viewer [--types a,b] [--sso]',
         'user list',
         'user role NAME ROLE [--types a,b]',
         'user passwd NAME',
@@ -252,12 +252,16 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
       flags: {
         role: { value: 'ROLE', text: 'admin, editor, author or viewer' },
         types: { value: 'a,b', text: 'Limit the account to these content types', default: 'all types' },
+        sso: {
+          text: 'No password: the account signs in only through the identity provider (--oidc-issuer), bound by name or e-mail',
+        },
         expires: { value: 'DAYS', text: 'Not for accounts (see quire help token)' },
         ...database,
       },
       examples: [
         'quire user add ana --role admin',
         'quire user add sam --role author --types news,articles',
+        'quire user add ana@example.com --role editor --sso   # invited for single sign-on',
         'quire user list',
         'quire user 2fa-reset sam   # a lost phone: sam signs in with the password, then enrols again',
       ],
@@ -272,6 +276,7 @@ export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
         role: { value: 'ROLE', text: 'admin, editor, author or viewer' },
         types: { value: 'a,b', text: 'Limit the token to these content types', default: 'all types' },
         expires: { value: 'DAYS', text: 'Days until it expires', default: 'never' },
+        sso: { text: 'Not for tokens (see quire help user)' },
         ...database,
       },
       examples: ['quire token add site-build --role viewer --expires 90', 'quire token revoke site-build'],

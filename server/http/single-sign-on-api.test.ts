@@ -1,8 +1,8 @@
-import { randomUUID } from 'node:crypto';
+import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRoleRule } from '../../common/single-sign-on-rules.js';
+import { accountCommand } from '../accounts/account-command.js';
 import type { SingleSignOnConfig } from '../accounts/single-sign-on-config.js';
-import { NO_PASSWORD } from '../accounts/single-sign-on-service.js';
 import { AuditService } from '../audit/audit-service.js';
 import { AccountRepository } from '../db/account-repository.js';
 import { request } from '../test-support/api-scenario.js';
@@ -155,25 +155,36 @@ describe('single sign-on through a real OpenID Connect provider', () => {
     const stranger = await signInAs(server, 'p-bob');
     expect(stranger.location).toBe('/?sso_error=sso_not_invited');
     expect(await accountNames(server)).toEqual(['root']);
-    // Invited as an admin makes it: no password, the name the provider gives.
-    const now = new Date().toISOString();
-    await new AccountRepository(server.database.db).insertAccount({
-      id: randomUUID(),
-      name: 'ada',
-      role: 'author',
-      content_types: null,
-      password_hash: NO_PASSWORD,
-      disabled: 0,
-      created_at: now,
-      updated_at: now,
+    // Invited as an admin does it: quire user add NAME --sso, no password asked for.
+    const out: string[] = [];
+    const err: string[] = [];
+    const stream = (lines: string[]) =>
+      new Writable({
+        write(chunk, _encoding, done) {
+          lines.push(String(chunk));
+          done();
+        },
+      });
+    const where = server.postgresDatabase ? ['--database', server.postgresDatabase.url] : ['--db', server.dbFile];
+    const code = await accountCommand('user', ['add', 'ada', '--role', 'author', '--sso', ...where], {
+      input: Readable.from([]),
+      out: stream(out),
+      err: stream(err),
+    });
+    expect({ code, out: out.join(''), err: err.join('') }).toEqual({
+      code: 0,
+      out: 'Added ada (author), signing in only through the identity provider.\n',
+      err: '',
     });
     const invited = await signInAs(server, 'p-ada');
     expect(invited.location).toBe('/');
     // The role the admin gave stays.
     expect(await me(server, invited.jar)).toMatchObject({ name: 'ada', role: 'author' });
-    // The invited account has no password to sign in with.
-    const byPassword = await request(server, 'POST', '/auth/sign-in', { json: { name: 'ada', password: '' } });
-    expect(byPassword.response.status).toBe(401);
+    // The invited account has no password to sign in with: nothing matches it, the empty one included.
+    for (const password of ['', TEAM_PASSWORD]) {
+      const byPassword = await request(server, 'POST', '/auth/sign-in', { json: { name: 'ada', password } });
+      expect(byPassword.response.status).toBe(401);
+    }
   });
 
   it('refuses a callback whose state was tampered with, or that no sign-in here started', async () => {
