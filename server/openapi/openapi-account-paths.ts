@@ -143,10 +143,16 @@ export function accountPaths(responses: Responses): Record<string, JsonSchema> {
       post: {
         tags: auth,
         operationId: 'signIn',
-        summary: 'Sign in with a name and password: sets the session cookie',
+        summary: 'Sign in with a name and password: sets the session cookie (403 when password sign-in is off)',
         security: [],
         requestBody: body('SignInRequest'),
-        responses: responses(200, 'Signed in', me, ['bad_request', 'unauthorized', 'too_many_requests', ...ALWAYS]),
+        responses: responses(200, 'Signed in', me, [
+          'bad_request',
+          'unauthorized',
+          'forbidden',
+          'too_many_requests',
+          ...ALWAYS,
+        ]),
       },
     },
     '/auth/sign-out': {

@@ -9,6 +9,7 @@ import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
+import { singleSignOnPaths, singleSignOnSchemas } from './openapi-single-sign-on-paths.js';
 import { starterPaths, starterSchemas } from './openapi-starter-paths.js';
 import { twoFactorPaths, twoFactorSchemas } from './openapi-two-factor-paths.js';
 
@@ -40,6 +41,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...starterSchemas(),
     ...auditSchemas(),
     ...twoFactorSchemas(),
+    ...singleSignOnSchemas(),
   };
   const names = typeNames(types, Object.keys(shared));
   const schemas: Record<string, JsonSchema> = { ...shared };
@@ -51,6 +53,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...accountPaths(responses),
     ...auditPaths(responses),
     ...twoFactorPaths(responses),
+    ...singleSignOnPaths(responses),
     ...typeChangePaths(responses),
     ...hookPaths(responses),
   };

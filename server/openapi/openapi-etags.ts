@@ -43,6 +43,8 @@ export function withConditionalGets(paths: Record<string, JsonSchema>): Record<s
     // Media files are served beside /api, with their own caching.
     if (!get || item.servers) continue;
     const responses = get.responses as Record<string, JsonSchema>;
+    // A browser redirect (single sign-on's steps) has no body to validate.
+    if (!responses['200']) continue;
     responses['200'] = { ...responses['200'], headers: VALIDATOR_HEADERS };
     responses['304'] = { $ref: '#/components/responses/NotModified' };
     get.parameters = [...((get.parameters as JsonSchema[] | undefined) ?? []), IF_NONE_MATCH];
