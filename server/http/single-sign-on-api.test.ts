@@ -217,6 +217,32 @@ describe('single sign-on through a real OpenID Connect provider', () => {
     expect(await accountNames(server)).toEqual(['root']);
   });
 
+  it('brings a person who cancels at the provider back with sso_provider_error', async () => {
+    const { server } = await start();
+    const jar = new CookieJar();
+    const { url } = await followSignIn(
+      jar,
+      new URL('/api/auth/oidc/start', server.origin),
+      'p-ada',
+      server.origin,
+      (next) => next.pathname.startsWith('/interaction/'),
+    );
+    // The provider's own "Cancel": it sends the browser back with error=access_denied.
+    const { response } = await followSignIn(jar, new URL(`${url.pathname}/abort`, url), 'p-ada', server.origin);
+    expect(response?.headers.get('location')).toBe('/?sso_error=sso_provider_error');
+    expect(jar.get('quire_session')).toBeUndefined();
+    expect(await accountNames(server)).toEqual(['root']);
+  });
+
+  it('says the provider is unavailable when it cannot be reached, and logs why', async () => {
+    const { server, provider } = await start();
+    await provider.close();
+    const started = await browse(new CookieJar(), new URL('/api/auth/oidc/start', server.origin));
+    expect(started.status).toBe(303);
+    expect(started.headers.get('location')).toBe('/?sso_error=sso_unavailable');
+    expect(server.errors.length).toBeGreaterThan(0);
+  });
+
   it('with password sign-in off answers 403 password_sign_in_off, and the provider still signs in', async () => {
     const { server } = await start({ passwordSignIn: false, firstRun: false });
     const firstRun = await request(server, 'POST', '/auth/first-run', {
