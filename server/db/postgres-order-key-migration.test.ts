@@ -1,7 +1,11 @@
-import { type Kysely, sql } from 'kysely';
+import { Kysely, Migrator, sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { openPostgresDatabase } from './database.js';
+import { migrationProvider } from './migrations/index.js';
+import { connectPostgres } from './postgres-connection.js';
+import { QuirePostgresDialect } from './postgres-dialect.js';
+import { postgresEngine } from './postgres-engine.js';
 
 /**
  * Upgrading a PostgreSQL database to the order key columns (migration 021) writes every content
@@ -15,21 +19,22 @@ describe.skipIf(!postgres.available)(`migration 021 on PostgreSQL${skipNote(post
   const database = useTestDatabase(postgres.url);
 
   it('leaves the tables it wrote again walkable by their indexes alone', async () => {
-    const before = await openPostgresDatabase(database().target);
-    const db = before.db as unknown as Kysely<unknown>;
-    // The starter type `news`, with rows in an order their titles do not follow.
-    await sql`insert into news (id, title, slug, status, created_at, updated_at)
-      select lpad(n::text, 8, '0'), 'Post ' || (n * 7919 % 5000), 'post-' || n,
-        case when n % 3 = 0 then 'draft' else 'published' end, '2026-01-01 00:00:00', '2026-01-01 00:00:00'
-      from generate_series(1, 5000) as n`.execute(db);
-    // The database as it was before 021: no key column, the title's indexes over the expression.
-    await sql`alter table news drop column "quire_key:title"`.execute(db);
-    await sql`create index "quire_idx:news:title" on news (left(title, 200) nulls first, id)`.execute(db);
-    await sql`create index "quire_idx:news:status:title" on news
-      (status nulls first, left(title, 200) nulls first, id)`.execute(db);
-    // With those after it: Kysely runs the missing ones in order (022 makes a function again, as it was).
-    await sql`delete from kysely_migration where name >= '021-order-key-columns'`.execute(db);
-    await before.close();
+    // The database as a version before 021 left it: migrated up to 020 and no further.
+    const { pool } = await connectPostgres(database().target);
+    const db = new Kysely<unknown>({ dialect: new QuirePostgresDialect({ pool }) });
+    try {
+      const { error } = await new Migrator({ db, provider: migrationProvider(postgresEngine) }).migrateTo(
+        '020-search-row-numbers',
+      );
+      if (error) throw error;
+      // The starter type `news`, with rows in an order their titles do not follow.
+      await sql`insert into news (id, title, slug, status, created_at, updated_at)
+        select lpad(n::text, 8, '0'), 'Post ' || (n * 7919 % 5000), 'post-' || n,
+          case when n % 3 = 0 then 'draft' else 'published' end, '2026-01-01 00:00:00', '2026-01-01 00:00:00'
+        from generate_series(1, 5000) as n`.execute(db);
+    } finally {
+      await db.destroy();
+    }
 
     const after = await openPostgresDatabase(database().target);
     try {
