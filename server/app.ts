@@ -198,6 +198,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
       limiter,
       loopbackOnly: options.security?.loopbackOnly ?? true,
       runToken: Boolean(options.security?.token),
+      passwordSignIn: options.passwordSignIn ?? true,
       twoFactor,
       audit,
     }),

@@ -21,6 +21,8 @@ export interface AuthRoutesOptions {
   loopbackOnly: boolean;
   /** Whether the run has a token (`--token`, QUIRE_TOKEN): then first run needs it too. */
   runToken: boolean;
+  /** Whether passwords sign in (off: `--no-password-sign-in`); first run, which sets one, is offered only then. */
+  passwordSignIn?: boolean;
   /** Two-factor sign-in: the second step after a right password, and `/auth/me`'s account state. */
   twoFactor: TwoFactorService;
   /** Where sign-ins (made, failed, refused) and the first run are recorded. */
@@ -71,7 +73,10 @@ export function authRoutes(options: AuthRoutesOptions): Router {
 
   // First run makes an admin: on a server with a run token only its holder (an admin credential) may.
   const mayRunFirst = (req: IncomingMessage, principal: Principal | null) =>
-    options.loopbackOnly && fromLoopback(req) && (!options.runToken || principal?.role === 'admin');
+    options.passwordSignIn !== false &&
+    options.loopbackOnly &&
+    fromLoopback(req) &&
+    (!options.runToken || principal?.role === 'admin');
   const me = async (req: IncomingMessage, principal: Principal | null): Promise<AuthMeResponse> => {
     const exist = await accounts.accountsExist();
     return {

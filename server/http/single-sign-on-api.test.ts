@@ -245,6 +245,8 @@ describe('single sign-on through a real OpenID Connect provider', () => {
 
   it('with password sign-in off answers 403 password_sign_in_off, and the provider still signs in', async () => {
     const { server } = await start({ passwordSignIn: false, firstRun: false });
+    // First run would set a password: not offered, and refused.
+    expect((await request(server, 'GET', '/auth/me')).body).toMatchObject({ accounts_exist: false, first_run: false });
     const firstRun = await request(server, 'POST', '/auth/first-run', {
       json: { name: 'root', password: TEAM_PASSWORD },
     });
