@@ -3,7 +3,7 @@
 // see bundleServers), and the editor into dist/renderer (vite). With --if-stale it does nothing
 // when every source is older than the last build, so `npm start` and `npm run serve` stay fast.
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { bundleReport } from './bundle-report.mjs';
 
@@ -80,6 +80,9 @@ if (ifStale && built > sourcesChanged) process.exit(0);
 
 const bin = (name) => join(root, 'node_modules', '.bin', name);
 run(bin('tsc'), ['-p', 'tsconfig.build.json']);
+// The command's built entry has a #! line and runs as a program of its own (through a link, as
+// package managers make them); tsc writes files without the execute bit.
+chmodSync(join(root, 'dist', 'server', 'cli.js'), 0o755);
 // After tsc: server-entry.ts uses a bundle only when it is not older than tsc's output.
 await bundleServers();
 if (existsSync(join(root, 'renderer', 'vite.config.ts'))) {
