@@ -2,6 +2,7 @@ import { Readable, Writable } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseRoleRule } from '../../common/single-sign-on-rules.js';
 import { accountCommand } from '../accounts/account-command.js';
+import { AccountService } from '../accounts/account-service.js';
 import type { SingleSignOnConfig } from '../accounts/single-sign-on-config.js';
 import { AuditService } from '../audit/audit-service.js';
 import { AccountRepository } from '../db/account-repository.js';
@@ -122,6 +123,15 @@ describe('single sign-on through a real OpenID Connect provider', () => {
     expect(second.location).toBe('/');
     expect(await me(server, second.jar)).toMatchObject({ name: 'bob-smith', role: 'editor' });
     expect(await accountNames(server)).toEqual(['bob-smith', 'root']);
+  });
+
+  it('refuses a disabled account through the provider as well', async () => {
+    const { server } = await start();
+    await signInAs(server, 'p-ada');
+    await new AccountService(new AccountRepository(server.database.db)).change('ada', { disabled: true });
+    const { jar, location } = await signInAs(server, 'p-ada');
+    expect(location).toBe('/?sso_error=sso_account_disabled');
+    expect(jar.get('quire_session')).toBeUndefined();
   });
 
   it('never takes over an account with a password: a taken name gets a number', async () => {
