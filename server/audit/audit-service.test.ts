@@ -1,6 +1,6 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { type OpenTestDatabase, openTestDatabase } from '../test-support/test-database.js';
-import { AuditService, withoutSecrets } from './audit-service.js';
+import { AuditService, storable, withoutSecrets } from './audit-service.js';
 
 describe('withoutSecrets', () => {
   it('drops members named like secrets at any depth and keeps the rest', () => {
@@ -13,6 +13,15 @@ describe('withoutSecrets', () => {
       recovery_codes: ['a'],
     });
     expect(clean).toEqual({ role: 'editor', nested: { url: 'http://h', list: [{ name: 'n' }] } });
+  });
+});
+
+describe('storable', () => {
+  it('keeps a hostile name recordable on every engine: NUL as U+FFFD, cut to 200 characters', () => {
+    expect(storable('ada\u0000')).toBe('ada\uFFFD');
+    expect(storable('x'.repeat(500))).toBe(`${'x'.repeat(200)}…`);
+    expect(storable('ada')).toBe('ada');
+    expect(storable(null)).toBeNull();
   });
 });
 

@@ -67,9 +67,9 @@ export class AuditService {
       await this.repository.insert({
         at: timestampNow(this.now()),
         action: event.action,
-        actor: event.actor,
-        address: event.address ?? null,
-        target: event.target ?? null,
+        actor: storable(event.actor),
+        address: storable(event.address ?? null),
+        target: storable(event.target ?? null),
         detail: JSON.stringify(withoutSecrets(event.detail ?? {})),
       });
     } catch (error) {
@@ -100,6 +100,19 @@ export class AuditService {
     if (this.timer) clearInterval(this.timer);
     this.timer = null;
   }
+}
+
+/** The longest actor, address or target kept: a refused sign-in's name is whatever was sent. */
+const MAX_TEXT = 200;
+
+/**
+ * `text` as every engine stores it: NUL (which PostgreSQL's text cannot hold) as U+FFFD, and cut to
+ * MAX_TEXT characters, so a hostile name is still recorded, and recorded small.
+ */
+export function storable(text: string | null): string | null {
+  if (text === null) return null;
+  const clean = text.replaceAll('\u0000', '\uFFFD');
+  return clean.length > MAX_TEXT ? `${clean.slice(0, MAX_TEXT)}…` : clean;
 }
 
 /** `detail` without the members (at any depth) whose names say they could hold a secret. */

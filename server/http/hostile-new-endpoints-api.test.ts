@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../test-support/api-scenario.js';
 import { databaseSnapshot, rawRequest, sendBytes } from '../test-support/hostile-http.js';
@@ -61,13 +62,24 @@ interface Refusal {
   headers?: Record<string, string>;
   status: number;
   code: string;
+  /** The audit log's action for a refusal that is a security event (it is recorded, nothing else changes). */
+  audited?: string;
+}
+
+/** The audit log's newest action, or null. */
+async function newestAuditAction(): Promise<string | null> {
+  const { rows } = await sql<{ action: string }>`select action from quire_audit order by id desc limit 1`.execute(
+    server.database.db,
+  );
+  return rows[0]?.action ?? null;
 }
 
 /** Sends the request and checks the refusal: its status, code and shape, and that nothing changed. */
 async function expectRefused(refusal: Refusal): Promise<any> {
   // Earlier writes' search-index rows move in the background: settle them first.
   await server.services.rows.searchFlushes.flush();
-  const before = await databaseSnapshot(server);
+  const snapshotOptions = { withoutAuditLog: refusal.audited !== undefined };
+  const before = await databaseSnapshot(server, snapshotOptions);
   const url = typeof refusal.url === 'function' ? refusal.url() : refusal.url;
   const json = typeof refusal.json === 'function' ? (refusal.json as () => unknown)() : refusal.json;
   const { response, body, text } = await request(server, refusal.method ?? 'GET', url, {
@@ -81,7 +93,8 @@ async function expectRefused(refusal: Refusal): Promise<any> {
   expect(typeof body.error.message).toBe('string');
   expect(text).not.toMatch(/SQLITE|sqlite3|syntax error|\.ts:\d|at \w+ \(|node_modules|relation "|column "/);
   expect(response.headers.get('x-content-type-options')).toBe('nosniff');
-  expect(await databaseSnapshot(server)).toBe(before);
+  expect(await databaseSnapshot(server, snapshotOptions)).toBe(before);
+  if (refusal.audited) expect(await newestAuditAction()).toBe(refusal.audited);
   return body;
 }
 
@@ -718,6 +731,7 @@ describe('text PostgreSQL cannot store or index: refused on both engines, never 
         json: { name: 'ada\u0000', password: 'correct horse battery staple' },
         status: 401,
         code: 'unauthorized',
+        audited: 'sign_in.failed',
       },
     ],
   ]);
