@@ -3,8 +3,8 @@ import { userInfo } from 'node:os';
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { accountCommand } from './accounts/account-command.js';
-import { parseTwoFactorRequirement, type TwoFactorRequirement } from './accounts/two-factor-service.js';
 import { type SignInChoices, signInChoices } from './accounts/single-sign-on-config.js';
+import { parseTwoFactorRequirement, type TwoFactorRequirement } from './accounts/two-factor-service.js';
 import { DEFAULT_AUDIT_DAYS } from './audit/audit-service.js';
 import { checkFlags, commandHelp, didYouMean, overviewHelp } from './cli/command-help.js';
 import { quireCommands } from './cli/command-list.js';
@@ -220,7 +220,6 @@ export const SERVE_OPTIONS = {
   'cors-origin': { type: 'string', multiple: true },
   token: { type: 'string' },
   'trust-proxy': { type: 'string' },
-  'require-2fa': { type: 'string' },
   'oidc-issuer': { type: 'string' },
   'oidc-client-id': { type: 'string' },
   'oidc-role': { type: 'string', multiple: true },
@@ -228,6 +227,7 @@ export const SERVE_OPTIONS = {
   'oidc-invited-only': { type: 'boolean' },
   'no-password-sign-in': { type: 'boolean' },
   'public-url': { type: 'string' },
+  'require-2fa': { type: 'string' },
   'keep-revisions': { type: 'string' },
   'trash-days': { type: 'string' },
   'audit-days': { type: 'string' },
@@ -280,10 +280,10 @@ export async function serve(options: ServeOptions): Promise<RunningServer> {
     corsOrigins: options.corsOrigins,
     token: options.token,
     trustProxy: options.trustProxy,
-    twoFactor: { requirement: options.requireTwoFactor },
     singleSignOn: options.singleSignOn,
     passwordSignIn: options.passwordSignIn,
     publicUrl: options.publicUrl,
+    twoFactor: { requirement: options.requireTwoFactor },
     backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
     audit: { days: options.auditDays },
