@@ -321,8 +321,19 @@ export interface AuthMeResponse {
   second_factor_token?: string;
 }
 
-/** `POST /api/auth/sign-in` and `POST /api/auth/first-run`. */
+/** `POST /api/auth/sign-in`. */
 export interface SignInRequest {
+  name: string;
+  password: string;
+  /**
+   * With two-factor sign-in: a code (or recovery code) checked with the password in one step, which
+   * also signs in a name that guesses have locked.
+   */
+  code?: string;
+}
+
+/** `POST /api/auth/first-run`. */
+export interface FirstRunRequest {
   name: string;
   password: string;
 }

@@ -83,6 +83,24 @@ describe('SignInLimiter', () => {
     expect(limiter.attempt('10.0.0.2', 'ada').refusedFor).toBe(60_000);
   });
 
+  it('lets a locked name sign in with password and code together, and counts code guesses on their own', () => {
+    const limiter = new SignInLimiter(LIMITS, () => 0);
+    fail(limiter, '10.0.0.1', 'ada', 5);
+    expect(limiter.attempt('10.0.0.2', 'ada').refusedFor).toBe(60_000);
+    // Password and code in one request: the name's lock does not refuse it.
+    expect(limiter.attempt('10.0.0.2', 'ada', 'both').refusedFor).toBe(0);
+    // Wrong passwords sent with a code guess no code: they never lock this way in.
+    for (let i = 0; i < 6; i++) limiter.attempt('10.0.0.3', 'ada', 'both').passwordWrong();
+    expect(limiter.attempt('10.0.0.4', 'ada', 'both').refusedFor).toBe(0);
+    // Codes guessed with a right password lock it, and the second step too.
+    for (let i = 0; i < 5; i++) limiter.attempt(`10.0.1.${i}`, 'bob', 'both');
+    expect(limiter.attempt('10.0.2.1', 'bob', 'both').refusedFor).toBe(60_000);
+    expect(limiter.attempt('10.0.2.1', 'bob', 'code').refusedFor).toBe(60_000);
+    // The address's own limit holds whatever the kind.
+    for (let i = 0; i < 8; i++) fail(limiter, '10.0.9.9', `x${i}`);
+    expect(limiter.attempt('10.0.9.9', 'carl', 'both').refusedFor).toBe(60_000);
+  });
+
   it('never blocks for good: the refusal ends, and a quiet address or name is forgotten', () => {
     let now = 0;
     const limiter = new SignInLimiter(LIMITS, () => now);

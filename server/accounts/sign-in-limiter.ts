@@ -58,6 +58,8 @@ export interface SignInAttempt {
   succeeded(): void;
   /** The password could not be checked (the database failed): the attempt stops counting. */
   withdrawn(): void;
+  /** A password-and-code attempt's password was wrong: it counts as no guess at the code. */
+  passwordWrong(): void;
 }
 
 interface Record {
@@ -138,6 +140,8 @@ class FailureCounts {
 export class SignInLimiter {
   private readonly addresses: FailureCounts;
   private readonly names: FailureCounts;
+  /** Guessed second-factor codes per name (after a right password, or with one). */
+  private readonly codes: FailureCounts;
 
   constructor(
     private readonly limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
@@ -145,22 +149,46 @@ export class SignInLimiter {
   ) {
     this.addresses = new FailureCounts(limits.blockAfter, limits, now);
     this.names = new FailureCounts(limits.nameBlockAfter, limits, now);
+    this.codes = new FailureCounts(limits.nameBlockAfter, limits, now);
   }
 
   /**
    * Begins a sign-in from `address` at the account `name` (as sent: anything but a string counts at
-   * the address alone). Counted as a failure now, before any password is checked.
+   * the address alone), counted as a failure now, before anything is checked, so attempts sent at
+   * once cannot pass a limit together. What it checks decides where it counts and what refuses it:
+   * - `password`: the password alone; at the address and the name.
+   * - `code`: a second factor after a right password; at the address, the name, and the name's
+   *   code guesses (a stolen password buys no more guesses at the code).
+   * - `both`: the password and a code in one request. A right guess needs both at once and a wrong
+   *   one tells nothing, so the name's lock (which guards the password) does not refuse it: a name
+   *   that guesses have locked still signs in this way. It counts at the address and as a code
+   *   guess; `passwordWrong` takes the code guess back (it guessed no code), so wrong passwords
+   *   cannot lock a person out of this way in.
    */
-  attempt(address: string, name: unknown): SignInAttempt {
+  attempt(address: string, name: unknown, kind: 'password' | 'code' | 'both' = 'password'): SignInAttempt {
     const group = addressGroup(address);
     const nameKey = typeof name === 'string' ? name.slice(0, 200).toLowerCase() : null;
+    const atName = nameKey !== null && kind !== 'both';
+    const atCodes = nameKey !== null && kind !== 'password';
     const refusedFor = Math.max(
       this.addresses.refusedFor(group),
-      nameKey === null ? 0 : this.names.refusedFor(nameKey),
+      atName ? this.names.refusedFor(nameKey) : 0,
+      atCodes ? this.codes.refusedFor(nameKey) : 0,
     );
-    if (refusedFor > 0) return { refusedFor, delayMs: 0, succeeded: () => {}, withdrawn: () => {} };
-    const failures = Math.max(this.addresses.count(group), nameKey === null ? 0 : this.names.count(nameKey));
+    if (refusedFor > 0) {
+      return { refusedFor, delayMs: 0, succeeded: () => {}, withdrawn: () => {}, passwordWrong: () => {} };
+    }
+    const failures = Math.max(
+      this.addresses.count(group),
+      atName ? this.names.count(nameKey) : 0,
+      atCodes ? this.codes.count(nameKey) : 0,
+    );
     let counted = true;
+    let codeCounted = atCodes;
+    const uncountCode = () => {
+      if (codeCounted && nameKey !== null) this.codes.uncount(nameKey);
+      codeCounted = false;
+    };
     const uncount = () => {
       const was = counted;
       counted = false;
@@ -171,11 +199,16 @@ export class SignInLimiter {
       refusedFor: 0,
       delayMs: this.delayFor(failures),
       succeeded: () => {
-        if (uncount() && nameKey !== null) this.names.forget(nameKey);
+        if (uncount() && nameKey !== null) {
+          this.names.forget(nameKey);
+          this.codes.forget(nameKey);
+        }
       },
       withdrawn: () => {
-        if (uncount() && nameKey !== null) this.names.uncount(nameKey);
+        if (uncount() && atName) this.names.uncount(nameKey);
+        uncountCode();
       },
+      passwordWrong: uncountCode,
     };
   }
 

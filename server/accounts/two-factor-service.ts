@@ -163,6 +163,15 @@ export class TwoFactorService {
     return row.totp_secret !== null;
   }
 
+  /**
+   * Whether `code` is right for the account with this id now (using it up as redeemCode does);
+   * false for an account without two-factor sign-in.
+   */
+  async redeemCodeOf(accountId: string, code: unknown): Promise<boolean> {
+    const row = await this.repository.findById(accountId);
+    return row !== undefined && row.disabled === 0 && (await this.redeemCode(row, code));
+  }
+
   /** Whether the account signs in with a second factor. */
   async isOn(accountId: string): Promise<boolean> {
     return (await this.repository.findById(accountId))?.totp_secret != null;

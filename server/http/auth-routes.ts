@@ -127,10 +127,13 @@ export function authRoutes(options: AuthRoutesOptions): Router {
   router
     .route('/auth/sign-in')
     .post(async (req, res) => {
-      const { name, password } = bodyMembers(req.body, ['name', 'password']);
+      const { name, password, code } = bodyMembers(req.body, ['name', 'password', 'code']);
+      // With a code, the password and the second factor are checked together (one step), which
+      // also signs in a name that guesses have locked (see SignInLimiter.attempt, `both`).
+      const withCode = code !== undefined && code !== null && code !== '';
       // Counted before the password is checked: attempts sent at once cannot pass the limit together.
       const address = clientAddress(req);
-      const attempt = limiter.attempt(address, name);
+      const attempt = limiter.attempt(address, name, withCode ? 'both' : 'password');
       const event = { actor: null, address, target: auditedName(name) };
       if (attempt.refusedFor > 0) {
         await audit.record({ ...event, action: 'sign_in.locked', detail: { retry_after_ms: attempt.refusedFor } });
@@ -139,6 +142,27 @@ export function authRoutes(options: AuthRoutesOptions): Router {
           'too_many_requests',
           'Too many failed sign-ins from this address or at this name; try again later',
         );
+      }
+      if (withCode) {
+        const account = await accounts.checkPassword(name, password).catch((error: unknown) => {
+          attempt.withdrawn();
+          throw error;
+        });
+        if (!account) attempt.passwordWrong();
+        const right = account !== null && (await options.twoFactor.redeemCodeOf(account.id, code));
+        if (!account || !right) {
+          await audit.record({ ...event, action: 'sign_in.failed', detail: { second_factor: true } });
+          await sleep(attempt.delayMs);
+          throw new AppError('unauthorized', 'Wrong name, password or code, or the account is disabled');
+        }
+        attempt.succeeded();
+        await audit.record({
+          ...event,
+          actor: account.name,
+          action: 'sign_in.succeeded',
+          detail: { second_factor: true },
+        });
+        return signedIn(req, res, await accounts.startSessionFor(account.name), 200);
       }
       const session = await accounts.signIn(name, password).catch((error: unknown) => {
         attempt.withdrawn();
@@ -164,7 +188,7 @@ export function authRoutes(options: AuthRoutesOptions): Router {
       const account = await options.twoFactor.challenged(typeof token === 'string' ? token : null);
       // A guessed code counts as a guessed password does: at the address, and at the account's name.
       const address = clientAddress(req);
-      const attempt = limiter.attempt(address, account?.name ?? null);
+      const attempt = limiter.attempt(address, account?.name ?? null, 'code');
       const event = { actor: null, address, target: account?.name ?? null, detail: { second_factor: true } };
       if (attempt.refusedFor > 0) {
         await audit.record({ ...event, action: 'sign_in.locked' });

@@ -244,6 +244,47 @@ describe('signing in with a second factor', () => {
   });
 });
 
+describe('a name locked by guesses', () => {
+  it('signs in with the password and a code in one request; anything less gets the same 401', async () => {
+    const { server, ada } = await start({ limits: { nameBlockAfter: 3, blockAfter: 50 } });
+    const { secret } = await enrol(server, ada);
+    for (let i = 0; i < 3; i++) expect((await passwordStep(server, 'ada', 'wrong password')).response.status).toBe(401);
+    expect((await passwordStep(server, 'ada')).response.status).toBe(429);
+    const oneStep = (password: string, code: string) =>
+      request(server, 'POST', '/auth/sign-in', { json: { name: 'ada', password, code } });
+    // A wrong code with the right password, and a right code with a wrong one: the same answer.
+    const wrongCode = await oneStep(TEAM_PASSWORD, appCode(secret, 4));
+    const wrongPassword = await oneStep('wrong password', appCode(secret));
+    expect([wrongCode.response.status, wrongPassword.response.status]).toEqual([401, 401]);
+    expect(wrongCode.body.error.message).toBe(wrongPassword.body.error.message);
+    const right = await oneStep(TEAM_PASSWORD, appCode(secret, 1));
+    expect(right.response.status, right.text).toBe(200);
+    expect(sessionCookie(right.response)).toBeTruthy();
+    // Signed in, the name's failures are forgotten: the password step works again.
+    expect((await passwordStep(server, 'ada')).response.status).toBe(200);
+  });
+
+  it('stays locked for an account without a second factor, and for codes guessed with a right password', async () => {
+    const { server, ada } = await start({ limits: { nameBlockAfter: 3, blockAfter: 50 } });
+    for (let i = 0; i < 3; i++) await passwordStep(server, 'edna', 'wrong password');
+    const edna = await request(server, 'POST', '/auth/sign-in', {
+      json: { name: 'edna', password: TEAM_PASSWORD, code: '123456' },
+    });
+    expect(edna.response.status).toBe(401);
+    const { secret } = await enrol(server, ada);
+    for (const steps of [4, 5, 6]) {
+      const guess = await request(server, 'POST', '/auth/sign-in', {
+        json: { name: 'ada', password: TEAM_PASSWORD, code: appCode(secret, steps) },
+      });
+      expect(guess.response.status).toBe(401);
+    }
+    const locked = await request(server, 'POST', '/auth/sign-in', {
+      json: { name: 'ada', password: TEAM_PASSWORD, code: appCode(secret, 1) },
+    });
+    expect(locked.response.status).toBe(429);
+  });
+});
+
 describe('turning it off', () => {
   it('needs the password and a code; then signing in asks for the password only', async () => {
     const { server, ada } = await start();

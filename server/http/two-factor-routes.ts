@@ -64,7 +64,7 @@ export function twoFactorRoutes(twoFactor: TwoFactorService, limiter: SignInLimi
       const name = ownName(req);
       const { password, code } = bodyMembers(req.body, ['password', 'code']);
       // A password and a code guessed here count as at sign-in (a session left open must not be a way to guess).
-      const attempt = limiter.attempt(clientAddress(req), name);
+      const attempt = limiter.attempt(clientAddress(req), name, 'code');
       if (attempt.refusedFor > 0) {
         res.setHeader('Retry-After', String(Math.ceil(attempt.refusedFor / 1000)));
         throw new AppError('too_many_requests', 'Too many wrong passwords or codes at this name; try again later');

@@ -80,7 +80,19 @@ export function accountSchemas(): Record<string, JsonSchema> {
   return {
     AuthMeResponse: object(authMe, authMeRequired),
     FirstRunResponse: object({ ...authMe, ...inheritedRows }, authMeRequired),
-    SignInRequest: object({ name: string, password: string }, ['name', 'password']),
+    SignInRequest: object(
+      {
+        name: string,
+        password: string,
+        code: {
+          ...string,
+          description:
+            'With two-factor sign-in: a code (or recovery code) checked with the password in one step, which also signs in a name that guesses have locked',
+        },
+      },
+      ['name', 'password'],
+    ),
+    FirstRunRequest: object({ name: string, password: string }, ['name', 'password']),
     AccountSummary: object(accountProperties, accountRequired),
     AccountCreatedResponse: object({ ...accountProperties, ...inheritedRows }, accountRequired),
     AccountListResponse: object({ accounts: { type: 'array', items: ref('AccountSummary') } }, ['accounts']),
@@ -171,7 +183,7 @@ export function accountPaths(responses: Responses): Record<string, JsonSchema> {
         summary:
           'Create the first admin account (only with no accounts, on a loopback-only server; with a run token, only by its holder)',
         security: [],
-        requestBody: body('SignInRequest'),
+        requestBody: body('FirstRunRequest'),
         responses: responses(201, 'The first admin, signed in', ref('FirstRunResponse'), [
           'bad_request',
           'validation_failed',
