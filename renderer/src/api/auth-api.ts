@@ -64,7 +64,9 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
 export const authApi = {
   me: () => call<AuthMeResponse>('GET', '/auth/me'),
   providers: () => call<AuthProvidersResponse>('GET', '/auth/providers'),
-  signIn: (name: string, password: string) => call<AuthMeResponse>('POST', '/auth/sign-in', { name, password }),
+  /** With `code`, the password and a second factor in one step (which also signs in a name guesses have locked). */
+  signIn: (name: string, password: string, code?: string) =>
+    call<AuthMeResponse>('POST', '/auth/sign-in', code ? { name, password, code } : { name, password }),
   firstRun: (name: string, password: string) => call<AuthMeResponse>('POST', '/auth/first-run', { name, password }),
   signOut: () => call<AuthMeResponse>('POST', '/auth/sign-out'),
   listAccounts: async () => (await call<AccountListResponse>('GET', '/accounts')).accounts,

@@ -2,7 +2,7 @@ import { type FormEvent, useEffect, useState } from 'react';
 import { MIN_PASSWORD_LENGTH } from '../../../common/access-rules.js';
 import type { AuthMeResponse } from '../../../common/api-contract.js';
 import { type AuthProvidersResponse, singleSignOnMessage } from '../../../common/single-sign-on-rules.js';
-import { describeError } from '../api/api-error.js';
+import { ApiError, describeError } from '../api/api-error.js';
 import { authApi } from '../api/auth-api.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 
@@ -41,6 +41,9 @@ export function SignInPage({
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
+  // Offered once guesses have locked the name: with a second factor it can still sign in now.
+  const [locked, setLocked] = useState(false);
+  const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(() => (firstRun ? null : takeSingleSignOnError()));
   const [busy, setBusy] = useState(false);
   const [providers, setProviders] = useState<AuthProvidersResponse | null>(null);
@@ -62,9 +65,12 @@ export function SignInPage({
     setProblem(null);
     try {
       onSignedIn(
-        firstRun ? await authApi.firstRun(name.trim(), password) : await authApi.signIn(name.trim(), password),
+        firstRun
+          ? await authApi.firstRun(name.trim(), password)
+          : await authApi.signIn(name.trim(), password, locked ? code.trim() : undefined),
       );
     } catch (error) {
+      if (!firstRun && error instanceof ApiError && error.status === 429) setLocked(true);
       setProblem(describeError(error));
       setBusy(false);
     }
@@ -125,6 +131,25 @@ export function SignInPage({
               onChange={(event) => setPassword(event.target.value)}
               required
             />
+            {locked && (
+              <>
+                <label className="label" htmlFor="sign-in-code">
+                  Two-factor code
+                </label>
+                <p className="field-hint" id="sign-in-code-hint">
+                  If your account has two-factor sign-in, add a code from your app (or a recovery code) to sign in now;
+                  otherwise wait and try again later.
+                </p>
+                <input
+                  id="sign-in-code"
+                  className="input"
+                  autoComplete="one-time-code"
+                  aria-describedby="sign-in-code-hint"
+                  value={code}
+                  onChange={(event) => setCode(event.target.value)}
+                />
+              </>
+            )}
             {firstRun && (
               <>
                 <label className="label" htmlFor="sign-in-again">
