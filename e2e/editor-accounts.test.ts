@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import { builtEditorDir } from '../server/config/package-root.js';
 import { newsBody } from '../server/test-support/seed.js';
 import { sessionCookie } from '../server/test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../server/test-support/test-server.js';
-import { launchBrowser, openTab, saveFailureScreenshot } from './support/editor-harness.js';
+import { browserPerFile, openTab } from './support/editor-harness.js';
 
 /**
  * Accounts in the editor (issue 14): first run makes the first admin, people sign in, an author
@@ -16,23 +16,7 @@ const PASSWORD = 'correct horse battery staple';
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 
-let browser: Browser;
-const servers: TestServer[] = [];
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(servers.map((server) => server.dispose()));
-});
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') {
-    for (const page of pages) await saveFailureScreenshot(page, context.task.name);
-  }
-  pages.length = 0;
-});
+const { browser, servers, pages } = browserPerFile();
 
 async function start(options: { sessionIdleMs?: number } = {}): Promise<TestServer> {
   const server = await startTestServer({ editorDir: builtEditorDir(), ...options });
@@ -41,7 +25,7 @@ async function start(options: { sessionIdleMs?: number } = {}): Promise<TestServ
 }
 
 async function tab(): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openTab(browser);
+  const opened = await openTab(browser());
   pages.push(opened.page);
   return opened;
 }

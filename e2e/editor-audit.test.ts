@@ -1,9 +1,9 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { builtEditorDir } from '../server/config/package-root.js';
 import { sessionCookie } from '../server/test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../server/test-support/test-server.js';
-import { launchBrowser, openTab, saveFailureScreenshot } from './support/editor-harness.js';
+import { browserPerFile, openTab } from './support/editor-harness.js';
 
 /**
  * Settings › Audit in the editor: an admin finds it in the settings navigation, reads who did what
@@ -14,27 +14,16 @@ const PASSWORD = 'correct horse battery staple';
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 
-let browser: Browser;
+const { browser, servers, pages } = browserPerFile();
 let server: TestServer;
-const pages: Page[] = [];
 
 beforeAll(async () => {
-  browser = await launchBrowser();
   server = await startTestServer({ editorDir: builtEditorDir() });
-});
-afterAll(async () => {
-  await browser?.close();
-  await server?.dispose();
-});
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') {
-    for (const page of pages) await saveFailureScreenshot(page, context.task.name);
-  }
-  pages.length = 0;
+  servers.push(server);
 });
 
 async function tab() {
-  const opened = await openTab(browser);
+  const opened = await openTab(browser());
   pages.push(opened.page);
   return opened;
 }

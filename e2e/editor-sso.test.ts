@@ -1,10 +1,10 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { afterAll, afterEach, describe, expect, it } from 'vitest';
 import { parseRoleRule } from '../common/single-sign-on-rules.js';
 import { builtEditorDir } from '../server/config/package-root.js';
 import { startTestProvider, type TestProvider } from '../server/test-support/oidc-test-provider.js';
 import { startTestServer, type TestServer } from '../server/test-support/test-server.js';
-import { launchBrowser, saveFailureScreenshot } from './support/editor-harness.js';
+import { browserPerFile } from './support/editor-harness.js';
 
 /**
  * Single sign-on in Chromium against a real OpenID Connect provider (oidc-provider) on this
@@ -13,25 +13,14 @@ import { launchBrowser, saveFailureScreenshot } from './support/editor-harness.j
  * on the sign-in page with the reason; with password sign-in off the page shows no password form.
  */
 
-let browser: Browser;
-const servers: TestServer[] = [];
+const { browser, servers, pages } = browserPerFile();
 const providers: TestProvider[] = [];
-const pages: Page[] = [];
 const errors: string[] = [];
 
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
 afterAll(async () => {
-  await browser?.close();
-  await Promise.all(servers.map((server) => server.dispose()));
   await Promise.all(providers.map((provider) => provider.close()));
 });
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') {
-    for (const page of pages) await saveFailureScreenshot(page, context.task.name);
-  }
-  pages.length = 0;
+afterEach(() => {
   expect(errors.splice(0)).toEqual([]);
 });
 
@@ -72,7 +61,7 @@ async function start(options: { passwordSignIn?: boolean } = {}): Promise<TestSe
  * editor test. Page errors fail the test here too.
  */
 async function tab(): Promise<Page> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB' });
+  const context = await browser().newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB' });
   const page = await context.newPage();
   page.setDefaultTimeout(10_000);
   page.on('pageerror', (error) => errors.push(error.message));

@@ -1,10 +1,10 @@
 import { Secret, TOTP } from 'otpauth';
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
 import type { TwoFactorRequirement } from '../server/accounts/two-factor-service.js';
 import { builtEditorDir } from '../server/config/package-root.js';
 import { startTestServer, type TestServer } from '../server/test-support/test-server.js';
-import { launchBrowser, openTab, saveFailureScreenshot } from './support/editor-harness.js';
+import { browserPerFile, openTab } from './support/editor-harness.js';
 
 /**
  * Two-factor sign-in in the editor, in Chromium: Settings › Security sets it up (QR code and key,
@@ -19,23 +19,7 @@ const button = (page: Page, name: string) => page.getByRole('button', { name, ex
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const clock = { ms: Date.UTC(2026, 10, 28, 21, 0, 5) };
 
-let browser: Browser;
-const servers: TestServer[] = [];
-const pages: Page[] = [];
-
-beforeAll(async () => {
-  browser = await launchBrowser();
-});
-afterAll(async () => {
-  await browser?.close();
-  await Promise.all(servers.map((server) => server.dispose()));
-});
-afterEach(async (context) => {
-  if (context.task.result?.state === 'fail') {
-    for (const page of pages) await saveFailureScreenshot(page, context.task.name);
-  }
-  pages.length = 0;
-});
+const { browser, servers, pages } = browserPerFile();
 
 /** A server with the editor and ada, its first admin (made through the API). */
 async function start(requirement: TwoFactorRequirement = null): Promise<TestServer> {
@@ -54,7 +38,7 @@ async function start(requirement: TwoFactorRequirement = null): Promise<TestServ
 }
 
 async function tab(server: TestServer): Promise<{ page: Page; problems: string[] }> {
-  const opened = await openTab(browser);
+  const opened = await openTab(browser());
   pages.push(opened.page);
   await opened.page.goto(server.origin);
   return opened;

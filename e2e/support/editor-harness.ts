@@ -179,3 +179,44 @@ export function editorSuite(): EditorSuite {
   });
   return suite;
 }
+
+/** What a browser test file that starts its own servers works with (see `browserPerFile`). */
+export interface BrowserFile {
+  /** The file's Chromium, launched before its first test. */
+  browser(): Browser;
+  /** The servers the file started: disposed after its last test. */
+  servers: TestServer[];
+  /** The tabs the current test opened: each screenshotted when it fails, all forgotten after it. */
+  pages: Page[];
+}
+
+/**
+ * Registers the hooks of a browser test file that starts servers of its own (accounts, sign-in
+ * flows, several tabs a test): one Chromium for the file, its servers disposed at the end, and a
+ * screenshot in test-results/ of each tab of a test that failed.
+ */
+export function browserPerFile(): BrowserFile {
+  let browser: Browser | undefined;
+  const file: BrowserFile = {
+    browser: () => {
+      if (!browser) throw new Error("The file's Chromium is launched in its beforeAll");
+      return browser;
+    },
+    servers: [],
+    pages: [],
+  };
+  beforeAll(async () => {
+    browser = await launchBrowser();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await Promise.all(file.servers.map((server) => server.dispose()));
+  });
+  afterEach(async (context) => {
+    if (context.task.result?.state === 'fail') {
+      for (const page of file.pages) await saveFailureScreenshot(page, context.task.name);
+    }
+    file.pages.length = 0;
+  });
+  return file;
+}
