@@ -16,7 +16,7 @@ import { sql } from 'kysely';
 import { createApp } from '../server/app.js';
 import { parseListQuery } from '../server/content/list-query.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../server/db/database.js';
-import { parsePostgresUrl } from '../server/db/postgres-url.js';
+import { parsePostgresUrl } from '../server/db/postgres/postgres-url.js';
 
 /** One kind of write measured: writes a second, and the CPU each took. */
 export interface WriteCost {

@@ -3,8 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { AuditService } from './audit/audit-service.js';
+import { listBackups } from './backup/backup-service.js';
 import { main } from './cli-commands.js';
-import { listBackups } from './db/backup-service.js';
 import { openDatabase } from './db/database.js';
 import { withRecursiveView } from './test-support/hostile-databases.js';
 

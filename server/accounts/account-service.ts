@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isRole, nameProblem } from '../../common/access-rules.js';
 import type { AccountCreatedResponse, AccountSummary, Role } from '../../common/api-contract.js';
-import type { AccountRepository, AccountRow } from '../db/account-repository.js';
+import type { AccountRepository, AccountRow } from '../db/repositories/account-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { checkName, checkPassword, checkRole, checkTypeLimit } from './account-input.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';

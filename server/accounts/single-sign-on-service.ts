@@ -6,7 +6,7 @@ import {
   roleForClaims,
   type SingleSignOnError,
 } from '../../common/single-sign-on-rules.js';
-import type { AccountRepository, AccountRow } from '../db/account-repository.js';
+import type { AccountRepository, AccountRow } from '../db/repositories/account-repository.js';
 import type { AccountService, SignedIn } from './account-service.js';
 import type { SingleSignOnConfig } from './single-sign-on-config.js';
 

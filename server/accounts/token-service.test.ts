@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
-import type { AccountRepository, TokenRow } from '../db/account-repository.js';
+import type { AccountRepository, TokenRow } from '../db/repositories/account-repository.js';
 import { TokenService } from './token-service.js';
 
 /** A repository that keeps tokens in memory and records what it was asked. */

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { isRole } from '../../common/access-rules.js';
 import type { CreateTokenResponse, TokenSummary } from '../../common/api-contract.js';
-import type { AccountRepository, TokenRow } from '../db/account-repository.js';
+import type { AccountRepository, TokenRow } from '../db/repositories/account-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { checkExpiryDays, checkName, checkRole, checkTypeLimit } from './account-input.js';
 import { newSecret, type Principal, parseTypeLimit, secretHash } from './principal.js';

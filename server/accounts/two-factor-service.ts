@@ -1,6 +1,6 @@
 import { create as createQrCode, toDataURL } from 'qrcode';
 import type { TwoFactorEnrolmentResponse, TwoFactorStatus } from '../../common/two-factor-contract.js';
-import type { TwoFactorRepository, TwoFactorRow } from '../db/two-factor-repository.js';
+import type { TwoFactorRepository, TwoFactorRow } from '../db/repositories/two-factor-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { verifyPassword } from './password-hash.js';
 import { newSecret, secretHash } from './principal.js';

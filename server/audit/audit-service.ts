@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { AuditEntry, AuditListResponse } from '../../common/audit-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
-import { type AuditFilter, AuditRepository, type AuditRow } from '../db/audit-repository.js';
-import type { Page } from '../db/revision-repository.js';
+import { type AuditFilter, AuditRepository, type AuditRow } from '../db/repositories/audit-repository.js';
+import type { Page } from '../db/repositories/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 
 /** Days an audit event is kept by default (`--audit-days`, QUIRE_AUDIT_DAYS). */

@@ -1,9 +1,9 @@
 import { ACCOUNT_OPTIONS } from '../accounts/account-command.js';
 import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
+import { BACKUP_OPTIONS } from '../backup/backup-command.js';
+import { COPY_OPTIONS } from '../backup/copy-command.js';
 import { defaultDatabaseFile } from '../config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
-import { BACKUP_OPTIONS } from '../copy/backup-command.js';
-import { COPY_OPTIONS } from '../copy/copy-command.js';
 import { EXPORT_OPTIONS } from '../export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
 import { IMPORT_OPTIONS } from '../import/import-command.js';

@@ -1,5 +1,5 @@
-import type { ContentTypeRepository } from '../db/content-type-repository.js';
-import { isDatabaseUnavailable } from '../db/postgres-errors.js';
+import { isDatabaseUnavailable } from '../db/postgres/postgres-errors.js';
+import type { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { type ContentType, contentTypeFromRecord } from './content-type.js';
 

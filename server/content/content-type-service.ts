@@ -4,18 +4,18 @@ import type { ColumnChange, ColumnDescriptor, ContentTypeSummary } from '../../c
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { tableFromSlug } from '../../common/naming-rules.js';
-import { ContentRepository } from '../db/content-repository.js';
+import type { DatabaseEngine } from '../db/engine.js';
+import { ContentRepository } from '../db/repositories/content-repository.js';
 import {
   alterContentTable,
   countRowsWithValues,
   createContentTable,
   dropContentTable,
   type TableChange,
-} from '../db/content-schema-repository.js';
-import { type ContentTypeRecord, ContentTypeRepository } from '../db/content-type-repository.js';
-import type { DatabaseEngine } from '../db/engine.js';
-import { RevisionRepository } from '../db/revision-repository.js';
-import { ScheduleRepository } from '../db/schedule-repository.js';
+} from '../db/repositories/content-schema-repository.js';
+import { type ContentTypeRecord, ContentTypeRepository } from '../db/repositories/content-type-repository.js';
+import { RevisionRepository } from '../db/repositories/revision-repository.js';
+import { ScheduleRepository } from '../db/repositories/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { recordTypeChange, typeChangeDetail } from '../revisions/type-change-log.js';

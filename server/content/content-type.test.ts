@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import type { ContentTypeRecord } from '../db/content-type-repository.js';
+import type { ContentTypeRecord } from '../db/repositories/content-type-repository.js';
 import { contentTypeFromRecord } from './content-type.js';
 
 function record(table: string, columns: unknown[]): ContentTypeRecord {

@@ -3,7 +3,7 @@ import { SYSTEM_FIELDS } from '../../common/api-contract.js';
 import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
 import { isIdentifier } from '../../common/naming-rules.js';
 import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title-rules.js';
-import type { ContentTypeRecord } from '../db/content-type-repository.js';
+import type { ContentTypeRecord } from '../db/repositories/content-type-repository.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
 
 /** A registered content type, its descriptors parsed and checked once when loaded. */

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentTypeRepository } from '../db/content-type-repository.js';
 import type { QuireDb } from '../db/database.js';
+import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { readList } from '../http/row-routes.js';
 import type { Services } from '../http/services.js';

@@ -1,8 +1,8 @@
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
 import { ORDER_OPERATORS, type ParsedFilter, parseFilterText } from '../../common/filter-syntax.js';
-import type { RowSelection } from '../db/content-repository.js';
-import type { FilterCondition } from '../db/filter-conditions.js';
+import type { FilterCondition } from '../db/queries/filter-conditions.js';
+import type { RowSelection } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';

@@ -1,4 +1,4 @@
-import type { RowPage, RowSelection } from '../db/content-repository.js';
+import type { RowPage, RowSelection } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';

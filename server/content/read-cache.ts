@@ -1,4 +1,4 @@
-import type { RowSelection, StoredRow } from '../db/content-repository.js';
+import type { RowSelection, StoredRow } from '../db/repositories/content-repository.js';
 
 /** Page results kept per table (search pages only: they are the expensive ones). */
 const MAX_PAGES_PER_TABLE = 256;

@@ -1,7 +1,7 @@
 import { typeAllowed } from '../../common/access-rules.js';
 import type { ColumnDescriptor, PublishedColumn, RelationValue, RowReference } from '../../common/api-contract.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
-import type { ContentRepository, StoredRow } from '../db/content-repository.js';
+import type { ContentRepository, StoredRow } from '../db/repositories/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';

@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { ContentRow, SeoMeta } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
-import { ContentRepository, type RowSelection, type StoredRow } from '../db/content-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
-import { type ReadMarks, type RowExtra, unmarked } from '../db/read-marks.js';
+import { type ReadMarks, type RowExtra, unmarked } from '../db/queries/read-marks.js';
+import { ContentRepository, type RowSelection, type StoredRow } from '../db/repositories/content-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';

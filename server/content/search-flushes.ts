@@ -1,5 +1,5 @@
-import { ContentRepository } from '../db/content-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
+import { ContentRepository } from '../db/repositories/content-repository.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import type { ContentType } from './content-type.js';
 import type { ContentWrites } from './content-writes.js';

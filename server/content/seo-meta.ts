@@ -1,7 +1,7 @@
 import type { SeoMeta } from '../../common/api-contract.js';
 import type { FieldProblems } from '../../common/field-problems.js';
 import { flatMetaName, META_KEYS, type MetaKey, nestedMetaName } from '../../common/row-fields.js';
-import type { StoredRow } from '../db/content-repository.js';
+import type { StoredRow } from '../db/repositories/content-repository.js';
 
 /** Longest value of one meta member. */
 export const MAX_META_LENGTH = 10_000;

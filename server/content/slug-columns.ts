@@ -1,6 +1,6 @@
 import type { ColumnValue } from '../../common/api-contract.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
-import type { StoredRow } from '../db/content-repository.js';
+import type { StoredRow } from '../db/repositories/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
 import type { RowInput } from './row-input.js';

@@ -1,6 +1,6 @@
 import type { ColumnValue } from '../../common/api-contract.js';
 import { slugWithSuffix, uniqueSlug } from '../../common/slug-rules.js';
-import type { ContentRepository, StoredRow } from '../db/content-repository.js';
+import type { ContentRepository, StoredRow } from '../db/repositories/content-repository.js';
 import type { ContentType } from './content-type.js';
 import type { ContentWrites, WriteLog } from './content-writes.js';
 import type { RowInput } from './row-input.js';

@@ -7,11 +7,11 @@ import {
   type StarterSetSummary,
   type StartersResponse,
 } from '../../common/starter-contract.js';
-import { ContentRepository } from '../db/content-repository.js';
 import type { DatabaseEngine } from '../db/engine.js';
-import { RevisionRepository } from '../db/revision-repository.js';
+import { ContentRepository } from '../db/repositories/content-repository.js';
+import { RevisionRepository } from '../db/repositories/revision-repository.js';
+import { SettingsRepository } from '../db/repositories/settings-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
-import { SettingsRepository } from '../db/settings-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
 import { bodyObject, refuseUnknownMembers } from './content-type-input.js';

@@ -1,5 +1,5 @@
 import type { ColumnValue } from '../../common/api-contract.js';
-import type { StoredRow } from '../db/content-repository.js';
+import type { StoredRow } from '../db/repositories/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
 import type { RowInput } from './row-input.js';

@@ -1,4 +1,4 @@
-import type { StoredRow } from '../db/content-repository.js';
+import type { StoredRow } from '../db/repositories/content-repository.js';
 
 /**
  * Leaves out of an update's `changes` the columns it would set to the value they hold in `current`.

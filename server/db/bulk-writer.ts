@@ -1,4 +1,4 @@
-import type { StoredRow } from './content-repository.js';
+import type { StoredRow } from './repositories/content-repository.js';
 
 /**
  * What a bulk import writes through, on either engine (`sqlite-bulk-import.ts`,

@@ -2,22 +2,22 @@ import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type Database from 'better-sqlite3';
 import { DEFAULT_MIGRATION_TABLE, Kysely, type MigrationProvider, Migrator } from 'kysely';
+import { readSavedTables, SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../search/search-snapshot-files.js';
 import type { DatabaseEngine } from './engine.js';
 import { forEachContentTable } from './migrations/content-table-steps.js';
 import { migrationProvider } from './migrations/index.js';
-import { withoutOrderKeys } from './order-key-columns.js';
-import type { PostgresPoolOptions } from './postgres-connection.js';
-import type { StatementNames } from './postgres-statement-names.js';
-import { describeTarget, type PostgresTarget } from './postgres-url.js';
+import type { PostgresPoolOptions } from './postgres/postgres-connection.js';
+import type { StatementNames } from './postgres/postgres-statement-names.js';
+import { describeTarget, type PostgresTarget } from './postgres/postgres-url.js';
+import { withoutOrderKeys } from './queries/order-key-columns.js';
 import type { QuireDatabase } from './schema.js';
-import { readSavedTables, SNAPSHOT_MIN_ROWS, type SnapshotUnused } from './search-snapshot-files.js';
-import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
-import { openSqlite, type SqliteOptions } from './sqlite-dialect.js';
-import { sqliteEngine } from './sqlite-engine.js';
-import { sqliteMemorySearch } from './sqlite-memory-search.js';
-import { saveSearchIndexes } from './sqlite-memory-search-build.js';
-import { keepSearchSnapshots, snapshotFolder } from './sqlite-search-snapshot.js';
-import { sqliteStatementRunner } from './sqlite-statement-runner.js';
+import { type Checkpointer, startCheckpointer } from './sqlite/sqlite-checkpointer.js';
+import { openSqlite, type SqliteOptions } from './sqlite/sqlite-dialect.js';
+import { sqliteEngine } from './sqlite/sqlite-engine.js';
+import { sqliteMemorySearch } from './sqlite/sqlite-memory-search.js';
+import { saveSearchIndexes } from './sqlite/sqlite-memory-search-build.js';
+import { keepSearchSnapshots, snapshotFolder } from './sqlite/sqlite-search-snapshot.js';
+import { sqliteStatementRunner } from './sqlite/sqlite-statement-runner.js';
 import type { StatementRunner } from './statement-runner.js';
 
 /**
@@ -157,13 +157,13 @@ export async function openPostgresDatabase(
   // (70-100 ms of every start, issue 13).
   const [{ connectPostgres }, { QuirePostgresDialect }, { postgresEngine }, { StatementNames }, snapshots] =
     await Promise.all([
-      import('./postgres-connection.js'),
-      import('./postgres-dialect.js'),
-      import('./postgres-engine.js'),
-      import('./postgres-statement-names.js'),
-      import('./postgres-search-snapshot.js'),
+      import('./postgres/postgres-connection.js'),
+      import('./postgres/postgres-dialect.js'),
+      import('./postgres/postgres-engine.js'),
+      import('./postgres/postgres-statement-names.js'),
+      import('./postgres/postgres-search-snapshot.js'),
     ]);
-  const { markAllVisible } = await import('./postgres-bulk-import.js');
+  const { markAllVisible } = await import('./postgres/postgres-bulk-import.js');
   const { pool } = await connectPostgres(target, options);
   const statementNames = new StatementNames();
   pool.on('connect', (client) => statementNames.attach(client));

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
+import { SNAPSHOT_MIN_ROWS } from '../search/search-snapshot-files.js';
 import type { QuireDb } from './database.js';
-import { SNAPSHOT_MIN_ROWS } from './search-snapshot-files.js';
-import { saveSearchIndexNow as saveSqliteIndexNow } from './sqlite-memory-search-build.js';
+import { saveSearchIndexNow as saveSqliteIndexNow } from './sqlite/sqlite-memory-search-build.js';
 
 /** Where a command saves search indexes for the next server start, and from what size. */
 export interface SearchIndexSaving {
@@ -29,7 +29,7 @@ export async function saveSearchIndexForNextStart(
     return saveSqliteIndexNow(db, database.runner, database.file, table, minRows);
   }
   // Loaded only here: a SQLite command never pays for the PostgreSQL modules.
-  const { saveSearchIndexNow } = await import('./postgres-search-snapshot.js');
+  const { saveSearchIndexNow } = await import('./postgres/postgres-search-snapshot.js');
   return saveSearchIndexNow(db, saving.postgresDir, table, minRows);
 }
 

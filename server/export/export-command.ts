@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { PostgresConnectionError } from '../db/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres-url.js';
+import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
+import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
 import { type OpenSite, openSite } from './open-site.js';
 import { ExportError, exportSite } from './site-export.js';
 

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import type { Kysely } from 'kysely';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import type { HookAction, HookBody, HookEvent } from '../../common/publishing-contract.js';
-import { HookRepository, type HookRow, type OutboxRow } from '../db/hook-repository.js';
+import { HookRepository, type HookRow, type OutboxRow } from '../db/repositories/hook-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { HookSender } from './hook-sender.js';
 import type { HookSettings } from './hook-service.js';

@@ -12,7 +12,7 @@ import type {
 } from '../../common/publishing-contract.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentWrites, RowScope, WriteLog } from '../content/content-writes.js';
-import { type DeliveryRow, HookRepository, type HookRow, type OutboxRow } from '../db/hook-repository.js';
+import { type DeliveryRow, HookRepository, type HookRow, type OutboxRow } from '../db/repositories/hook-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { HookDispatcher } from './hook-dispatcher.js';

@@ -2,7 +2,7 @@ import { type Request, Router } from 'express';
 import type { AuditListResponse } from '../../common/audit-contract.js';
 import { normalizeDate, parseWallTime, toWireDatetime } from '../../common/datetime-syntax.js';
 import type { AuditService } from '../audit/audit-service.js';
-import type { AuditFilter } from '../db/audit-repository.js';
+import type { AuditFilter } from '../db/repositories/audit-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { pageOf } from './revision-routes.js';

@@ -8,8 +8,8 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type QuireDb } from '../db/database.js';
-import { CommitOutcomeUnknownError, connectPostgres, poolConfig } from '../db/postgres-connection.js';
-import { type PostgresTarget, parsePostgresUrl } from '../db/postgres-url.js';
+import { CommitOutcomeUnknownError, connectPostgres, poolConfig } from '../db/postgres/postgres-connection.js';
+import { type PostgresTarget, parsePostgresUrl } from '../db/postgres/postgres-url.js';
 import { postgresForTests, runAdmin, skipNote } from '../test-support/postgres.js';
 import { toAppError } from './error-middleware.js';
 

@@ -1,6 +1,6 @@
 import type { IncomingMessage, RequestListener, ServerResponse } from 'node:http';
 import type { Express } from 'express';
-import { requestArrived, shareChangeToken } from '../db/change-token-sharing.js';
+import { requestArrived, shareChangeToken } from '../db/queries/change-token-sharing.js';
 import { fastRead } from './fast-reads.js';
 import { type FastWriteOptions, fastWrite, rowWriteOf } from './fast-writes.js';
 import { targetNotNormal } from './request-target-guard.js';

@@ -5,8 +5,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
-import { requestArrived, shareChangeToken, sharedChangeToken } from '../db/change-token-sharing.js';
 import { openDatabase, type SqliteQuireDb } from '../db/database.js';
+import { requestArrived, shareChangeToken, sharedChangeToken } from '../db/queries/change-token-sharing.js';
 
 /**
  * Hot reads arriving together share one check for other processes' commits (`pragma data_version`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { HookRepository } from '../db/hook-repository.js';
+import { HookRepository } from '../db/repositories/hook-repository.js';
 import type { HookService } from '../hooks/hook-service.js';
 import { request } from '../test-support/api-scenario.js';
 import { countRows, newsBody } from '../test-support/seed.js';

@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ContentRow, ListResponse } from '../../common/api-contract.js';
-import { offsetPageIds } from '../db/list-order.js';
+import { offsetPageIds } from '../db/queries/list-order.js';
 import { request } from '../test-support/api-scenario.js';
 import { addContentType } from '../test-support/seed.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';

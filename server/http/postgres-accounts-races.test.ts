@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { poolConfig } from '../db/postgres-connection.js';
+import { poolConfig } from '../db/postgres/postgres-connection.js';
 import {
   postgresForTests,
   runAdmin,

@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { poolConfig } from '../db/postgres-connection.js';
-import { builtForTests, rowsCheckedForTests, valueTalliesForTests } from '../db/postgres-memory-search.js';
+import { poolConfig } from '../db/postgres/postgres-connection.js';
+import { builtForTests, rowsCheckedForTests, valueTalliesForTests } from '../db/postgres/postgres-memory-search.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 

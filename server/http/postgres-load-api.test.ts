@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { searchTextName } from '../db/internal-names.js';
+import { searchTextName } from '../db/queries/internal-names.js';
 import { runLoad } from '../test-support/load-run.js';
 import { listAll } from '../test-support/outage-drill.js';
 import { postgresForTests, runAdmin, skipNote, useTestDatabase } from '../test-support/postgres.js';

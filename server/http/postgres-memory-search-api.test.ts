@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { builtForTests, memoryAnswersForTests, valueFiltersForTests } from '../db/postgres-memory-search.js';
-import { SHARDS } from '../db/postgres-row-changes.js';
-import { foldForSearch } from '../db/search-folding.js';
+import { builtForTests, memoryAnswersForTests, valueFiltersForTests } from '../db/postgres/postgres-memory-search.js';
+import { SHARDS } from '../db/postgres/postgres-row-changes.js';
+import { foldForSearch } from '../search/search-folding.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 

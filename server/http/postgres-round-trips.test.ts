@@ -2,9 +2,9 @@ import net from 'node:net';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ContentRepository } from '../db/content-repository.js';
-import { poolConfig } from '../db/postgres-connection.js';
-import { buildsSettledForTests } from '../db/postgres-memory-search.js';
+import { poolConfig } from '../db/postgres/postgres-connection.js';
+import { buildsSettledForTests } from '../db/postgres/postgres-memory-search.js';
+import { ContentRepository } from '../db/repositories/content-repository.js';
 import { postgresForTests, sessionsWaitingOnLocks, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 

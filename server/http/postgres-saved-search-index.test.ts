@@ -10,16 +10,16 @@ import {
   builtForTests,
   memoryAnswersForTests,
   valueFiltersForTests,
-} from '../db/postgres-memory-search.js';
+} from '../db/postgres/postgres-memory-search.js';
 import {
   readSavedHeader,
   type SavedHeader,
   savedIndexesReadForTests,
   writeSavedHeader,
-} from '../db/postgres-search-snapshot.js';
-import { foldForSearch } from '../db/search-folding.js';
-import { SnapshotReader, SnapshotWriter } from '../db/search-snapshot-codec.js';
+} from '../db/postgres/postgres-search-snapshot.js';
 import { importCommand } from '../import/import-command.js';
+import { foldForSearch } from '../search/search-folding.js';
+import { SnapshotReader, SnapshotWriter } from '../search/search-snapshot-codec.js';
 import { createTestDatabase, postgresForTests, runAdmin, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 

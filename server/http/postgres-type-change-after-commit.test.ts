@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ContentTypeRepository } from '../db/content-type-repository.js';
+import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 

@@ -1,7 +1,7 @@
 import { type Request, Router } from 'express';
 import { typeAllowed } from '../../common/access-rules.js';
 import type { TypeChangeListResponse } from '../../common/revision-contract.js';
-import type { Page } from '../db/revision-repository.js';
+import type { Page } from '../db/repositories/revision-repository.js';
 import { AppError } from '../errors/app-error.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import { principalOf, rowActor } from './auth-guard.js';

@@ -3,9 +3,9 @@ import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { requireSqlite } from '../db/database.js';
-import { searchPendingName } from '../db/internal-names.js';
-import { memoryIndexOf } from '../db/sqlite-memory-search-state.js';
-import { snapshotFolder } from '../db/sqlite-search-snapshot.js';
+import { searchPendingName } from '../db/queries/internal-names.js';
+import { memoryIndexOf } from '../db/sqlite/sqlite-memory-search-state.js';
+import { snapshotFolder } from '../db/sqlite/sqlite-search-snapshot.js';
 import { request } from '../test-support/api-scenario.js';
 import { reopenOptions, startTestServer, type TestServer, testEngine } from '../test-support/test-server.js';
 

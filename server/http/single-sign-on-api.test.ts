@@ -5,7 +5,7 @@ import { accountCommand } from '../accounts/account-command.js';
 import { AccountService } from '../accounts/account-service.js';
 import type { SingleSignOnConfig } from '../accounts/single-sign-on-config.js';
 import { AuditService } from '../audit/audit-service.js';
-import { AccountRepository } from '../db/account-repository.js';
+import { AccountRepository } from '../db/repositories/account-repository.js';
 import { request } from '../test-support/api-scenario.js';
 import {
   browse,

@@ -6,8 +6,8 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMediaPath } from '../../common/media-rules.js';
 import { parseServeArgs } from '../cli-commands.js';
+import { POSTGRES_INCOMING_DIR } from '../db/postgres/postgres-media-store.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
-import { POSTGRES_INCOMING_DIR } from '../media/postgres-media-store.js';
 import { avifHeaderSample, gifImage, jpegImage, pngImage, webpImage } from '../test-support/sample-images.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 

@@ -7,11 +7,11 @@ import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { ContentWrites } from '../content/content-writes.js';
 import { parseListQuery } from '../content/list-query.js';
 import { RowService } from '../content/row-service.js';
-import { ContentRepository } from '../db/content-repository.js';
-import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase } from '../db/database.js';
-import { memoryIndexOf } from '../db/sqlite-memory-search-state.js';
-import { snapshotFolder } from '../db/sqlite-search-snapshot.js';
+import { ContentRepository } from '../db/repositories/content-repository.js';
+import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
+import { memoryIndexOf } from '../db/sqlite/sqlite-memory-search-state.js';
+import { snapshotFolder } from '../db/sqlite/sqlite-search-snapshot.js';
 import { importCommand } from './import-command.js';
 import { importRows } from './row-import.js';
 

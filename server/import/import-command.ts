@@ -5,10 +5,10 @@ import { type ProgressStream, progressBar, progressLine } from '../cli/progress-
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
-import { ContentTypeRepository } from '../db/content-type-repository.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres-url.js';
+import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
+import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { notSaved, saveSearchIndexForNextStart } from '../db/search-index-saving.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
 import { importRows } from './row-import.js';

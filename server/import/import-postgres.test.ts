@@ -5,7 +5,7 @@ import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openDatabase, openPostgresDatabase } from '../db/database.js';
-import { searchTextName } from '../db/internal-names.js';
+import { searchTextName } from '../db/queries/internal-names.js';
 import { startServer } from '../server.js';
 import { indexWalkHeapFetches, postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { startPostgresTestServer } from '../test-support/postgres-server.js';

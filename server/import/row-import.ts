@@ -9,10 +9,10 @@ import { parseRowInput } from '../content/row-input.js';
 import { assignSlugs } from '../content/slug-columns.js';
 import { newStoredRow } from '../content/stored-row.js';
 import type { BulkImportTimings, BulkWriter } from '../db/bulk-writer.js';
-import { ContentRepository, type StoredRow } from '../db/content-repository.js';
 import type { QuireDb } from '../db/database.js';
-import { runPostgresBulkImport } from '../db/postgres-bulk-import.js';
-import { runBulkImport } from '../db/sqlite-bulk-import.js';
+import { runPostgresBulkImport } from '../db/postgres/postgres-bulk-import.js';
+import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
+import { runBulkImport } from '../db/sqlite/sqlite-bulk-import.js';
 import { AppError } from '../errors/app-error.js';
 import type { ImportRecord } from './import-formats.js';
 

@@ -1,14 +1,14 @@
 import { parseArgs } from 'node:util';
 import { formatByteSize } from '../../common/byte-size.js';
+import { BackupError, requireQuireDatabase } from '../backup/backup-service.js';
 import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { BackupError, requireQuireDatabase } from '../db/backup-service.js';
 import { openPostgresDatabase } from '../db/database.js';
-import { mediaReferenceSources } from '../db/media-reference-repository.js';
-import { PostgresConnectionError } from '../db/postgres-errors.js';
-import { deleteMedia, listMedia, postgresContentRowReferences } from '../db/postgres-media-repository.js';
-import { type PostgresTarget, redactPostgresUrl } from '../db/postgres-url.js';
-import { openSqliteFile } from '../db/sqlite-dialect.js';
+import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
+import { deleteMedia, listMedia, postgresContentRowReferences } from '../db/postgres/postgres-media-repository.js';
+import { type PostgresTarget, redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { mediaReferenceSources } from '../db/repositories/media-reference-repository.js';
+import { openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
 import {
   findUnusedMedia,
   PRUNE_GRACE_MS,

@@ -62,8 +62,8 @@ describe('node-postgres', () => {
     const reached = staticClosure('cli-commands.ts');
     expect(reached.size).toBeGreaterThan(100);
     expect([...reached].filter((module) => module === 'pg' || module.startsWith('pg/'))).toEqual([]);
-    expect(reached.has(resolve(server, 'db/postgres-errors.ts'))).toBe(true);
-    expect(reached.has(resolve(server, 'db/postgres-connection.ts'))).toBe(false);
+    expect(reached.has(resolve(server, 'db/postgres/postgres-errors.ts'))).toBe(true);
+    expect(reached.has(resolve(server, 'db/postgres/postgres-connection.ts'))).toBe(false);
   });
 });
 

@@ -4,8 +4,8 @@ import type { RevisionAction } from '../../common/revision-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { RowScope, WriteLog } from '../content/content-writes.js';
 import { formatRow } from '../content/row-format.js';
-import type { StoredRow } from '../db/content-repository.js';
-import { RevisionRepository } from '../db/revision-repository.js';
+import type { StoredRow } from '../db/repositories/content-repository.js';
+import { RevisionRepository } from '../db/repositories/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 

@@ -3,7 +3,7 @@ import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import type { TypeChange, TypeChangeDetail } from '../../common/revision-contract.js';
-import { RevisionRepository, type TypeChangeRow } from '../db/revision-repository.js';
+import { RevisionRepository, type TypeChangeRow } from '../db/repositories/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 
 /** A content type as a change log compares it. */

@@ -12,7 +12,7 @@ import {
   ScheduleRepository,
   type ScheduleRow,
   scheduleOfRow,
-} from '../db/schedule-repository.js';
+} from '../db/repositories/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';

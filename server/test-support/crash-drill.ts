@@ -1,4 +1,4 @@
-import { openSqliteFile } from '../db/sqlite-dialect.js';
+import { openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
 import { type ChildServer, spawnServer } from './child-server.js';
 
 /**

@@ -2,8 +2,8 @@ import Database from 'better-sqlite3';
 import { Kysely, Migrator } from 'kysely';
 import { openDatabase } from '../db/database.js';
 import { migrationProvider } from '../db/migrations/index.js';
-import { openSqlite } from '../db/sqlite-dialect.js';
-import { sqliteEngine } from '../db/sqlite-engine.js';
+import { openSqlite } from '../db/sqlite/sqlite-dialect.js';
+import { sqliteEngine } from '../db/sqlite/sqlite-engine.js';
 
 /**
  * Database files that look like Quire's but are not what Quire writes: the hostile backups of

@@ -1,5 +1,5 @@
-import { backupFile } from '../db/backup-service.js';
-import { openSqliteFile } from '../db/sqlite-dialect.js';
+import { backupFile } from '../backup/backup-service.js';
+import { openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
 import { spawnServer } from './child-server.js';
 import { type LoadReport, runLoad } from './load-run.js';
 

@@ -1,10 +1,10 @@
 import pg from 'pg';
 import { expect } from 'vitest';
-import { searchTextName } from '../db/internal-names.js';
-import { isDatabaseUnavailable, poolConfig } from '../db/postgres-connection.js';
-import { ROW_NUMBER, WRITTEN_BY } from '../db/postgres-search-index.js';
-import type { PostgresTarget } from '../db/postgres-url.js';
-import { foldForSearch } from '../db/search-folding.js';
+import { isDatabaseUnavailable, poolConfig } from '../db/postgres/postgres-connection.js';
+import { ROW_NUMBER, WRITTEN_BY } from '../db/postgres/postgres-search-index.js';
+import type { PostgresTarget } from '../db/postgres/postgres-url.js';
+import { searchTextName } from '../db/queries/internal-names.js';
+import { foldForSearch } from '../search/search-folding.js';
 import { DRILL_WORD, listAll, type OutageDrillReport } from './outage-drill.js';
 import { runAdmin } from './postgres.js';
 import { callApi, type PostgresTestServer, startPostgresTestServer } from './postgres-server.js';

@@ -1,6 +1,6 @@
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { PostgresTarget } from '../db/postgres-url.js';
+import type { PostgresTarget } from '../db/postgres/postgres-url.js';
 import { type RunningServer, type ServerOptions, startServer } from '../server.js';
 
 /** A Quire server on a free 127.0.0.1 port over a PostgreSQL database, for tests. */

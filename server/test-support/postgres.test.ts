@@ -1,8 +1,8 @@
 import { createServer } from 'node:net';
 import pg from 'pg';
 import { describe, expect, it } from 'vitest';
-import { poolConfig } from '../db/postgres-connection.js';
-import { parsePostgresUrl } from '../db/postgres-url.js';
+import { poolConfig } from '../db/postgres/postgres-connection.js';
+import { parsePostgresUrl } from '../db/postgres/postgres-url.js';
 import {
   createTestDatabase,
   DEFAULT_TEST_PG_URL,

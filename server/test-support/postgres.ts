@@ -3,8 +3,8 @@ import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll } from 'vitest';
 import { openPostgresDatabase, type PostgresQuireDb } from '../db/database.js';
-import { connectPostgres, poolConfig } from '../db/postgres-connection.js';
-import { type PostgresTarget, parsePostgresUrl } from '../db/postgres-url.js';
+import { connectPostgres, poolConfig } from '../db/postgres/postgres-connection.js';
+import { type PostgresTarget, parsePostgresUrl } from '../db/postgres/postgres-url.js';
 
 /**
  * The PostgreSQL server the tests use and the throwaway databases they make on it. Suites ask

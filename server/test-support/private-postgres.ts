@@ -4,7 +4,7 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import type { PostgresTarget } from '../db/postgres-url.js';
+import type { PostgresTarget } from '../db/postgres/postgres-url.js';
 import { isCi } from './postgres.js';
 
 /**

@@ -1,5 +1,5 @@
-import { foldForSearch } from '../db/search-folding.js';
-import type { MemorySearchIndex } from '../db/search-memory-index.js';
+import { foldForSearch } from '../search/search-folding.js';
+import type { MemorySearchIndex } from '../search/search-memory-index.js';
 
 /** Every row's stored columns, by rowid (a model of a table's search columns). */
 export type ScanRows = Map<number, (string | null | number)[]>;

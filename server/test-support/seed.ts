@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor, ContentRow } from '../../common/api-contract.js';
-import { createContentTable } from '../db/content-schema-repository.js';
+import { createContentTable } from '../db/repositories/content-schema-repository.js';
 import type { RunningServer } from '../server.js';
 
 /** Registers an extra content type straight in the registry (until types can be created over HTTP). */

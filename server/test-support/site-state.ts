@@ -1,7 +1,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { sql } from 'kysely';
-import { ACCOUNTS_TABLE, TOKENS_TABLE } from '../db/account-repository.js';
+import { ACCOUNTS_TABLE, TOKENS_TABLE } from '../db/repositories/account-repository.js';
 import { mediaDirFor } from '../media/media-store.js';
 import type { TestServer } from './test-server.js';
 

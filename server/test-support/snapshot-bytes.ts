@@ -1,4 +1,4 @@
-import { SnapshotWriter } from '../db/search-snapshot-codec.js';
+import { SnapshotWriter } from '../search/search-snapshot-codec.js';
 
 /** What a writer wrote, in one fresh buffer (as a loader reads a saved index's file). */
 export function written(write: (out: SnapshotWriter) => void): ArrayBuffer {

@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { expect } from 'vitest';
-import { TOKENS_TABLE } from '../db/account-repository.js';
+import { TOKENS_TABLE } from '../db/repositories/account-repository.js';
 import { request } from './api-scenario.js';
 import type { TestServer } from './test-server.js';
 

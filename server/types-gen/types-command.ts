@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { redactPostgresUrl } from '../db/postgres-url.js';
+import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
 import { type CommandStreams, openForCommand } from '../export/export-command.js';
 import { currentDocument } from '../http/describe-routes.js';
 import { typeScriptDeclarations } from './types-generator.js';

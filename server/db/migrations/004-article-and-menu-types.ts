@@ -1,8 +1,8 @@
 import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { timestampNow } from '../../../common/datetime-syntax.js';
-import { createContentTable } from '../content-schema-repository.js';
 import type { DatabaseEngine } from '../engine.js';
+import { createContentTable } from '../repositories/content-schema-repository.js';
 
 const STATUS: ColumnDescriptor = {
   name: 'status',

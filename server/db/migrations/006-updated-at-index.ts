@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { contentIndexName } from '../internal-names.js';
+import { contentIndexName } from '../queries/internal-names.js';
 
 /**
  * Indexes `updated_at` of every content table (new tables get it from the schema repository), so

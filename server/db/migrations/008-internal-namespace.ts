@@ -1,7 +1,7 @@
 import { type Kysely, sql } from 'kysely';
 import { searchColumnsOf } from '../../../common/title-rules.js';
-import { rebuildContentIndexes } from '../content-schema-repository.js';
 import type { DatabaseEngine } from '../engine.js';
+import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
 import { forEachContentTable } from './content-table-steps.js';
 
 /**

@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { DatabaseEngine } from '../engine.js';
-import { MEDIA_TABLE } from '../postgres-media-repository.js';
+import { MEDIA_TABLE } from '../postgres/postgres-media-repository.js';
 
 /**
  * On PostgreSQL, uploads live in the database (`quire_media`: one row per file, its bytes and

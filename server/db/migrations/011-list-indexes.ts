@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { rebuildContentIndexes } from '../content-schema-repository.js';
 import type { DatabaseEngine } from '../engine.js';
+import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
 import { forEachContentTable } from './content-table-steps.js';
 
 /**

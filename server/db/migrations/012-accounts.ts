@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNTS_TABLE, SESSIONS_TABLE, TOKENS_TABLE } from '../account-repository.js';
+import { ACCOUNTS_TABLE, SESSIONS_TABLE, TOKENS_TABLE } from '../repositories/account-repository.js';
 
 /**
  * Accounts, API tokens and sign-in sessions (issue 14), the same on both engines. Times are ISO

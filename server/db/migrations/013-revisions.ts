@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { DatabaseEngine } from '../engine.js';
-import { REVISION_ROW_INDEX, REVISIONS_TABLE, TYPE_CHANGES_TABLE } from '../revision-repository.js';
+import { REVISION_ROW_INDEX, REVISIONS_TABLE, TYPE_CHANGES_TABLE } from '../repositories/revision-repository.js';
 
 /**
  * Row revisions and the content-type change log (issue 15), the same on both engines but for the

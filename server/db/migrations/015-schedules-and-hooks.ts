@@ -6,8 +6,8 @@ import {
   HOOK_OUTBOX_INDEX,
   HOOK_OUTBOX_TABLE,
   HOOKS_TABLE,
-} from '../hook-repository.js';
-import { SCHEDULE_DUE_INDEX, SCHEDULES_TABLE } from '../schedule-repository.js';
+} from '../repositories/hook-repository.js';
+import { SCHEDULE_DUE_INDEX, SCHEDULES_TABLE } from '../repositories/schedule-repository.js';
 
 /**
  * Scheduled status changes and build hooks (issue 15), the same on both engines but for the

@@ -1,7 +1,7 @@
 import type { Kysely } from 'kysely';
-import { rebuildContentIndexes } from '../content-schema-repository.js';
 import type { DatabaseEngine } from '../engine.js';
-import { addOrderKeyColumns, orderKeysOf } from '../order-key-columns.js';
+import { addOrderKeyColumns, orderKeysOf } from '../queries/order-key-columns.js';
+import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
 import { forEachContentTable } from './content-table-steps.js';
 
 /**

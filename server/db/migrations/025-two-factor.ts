@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNTS_TABLE } from '../account-repository.js';
-import { TWO_FACTOR_CHALLENGES_TABLE } from '../two-factor-repository.js';
+import { ACCOUNTS_TABLE } from '../repositories/account-repository.js';
+import { TWO_FACTOR_CHALLENGES_TABLE } from '../repositories/two-factor-repository.js';
 
 /**
  * Two-factor sign-in: an account's TOTP secret (once confirmed), the one being enrolled, the last

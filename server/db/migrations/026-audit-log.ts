@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
-import { AUDIT_TABLE, AUDIT_TIME_INDEX } from '../audit-repository.js';
 import type { DatabaseEngine } from '../engine.js';
+import { AUDIT_TABLE, AUDIT_TIME_INDEX } from '../repositories/audit-repository.js';
 
 /**
  * The audit log: one row a security event (sign-ins, account, token, hook and content-type changes,

@@ -1,5 +1,5 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNTS_TABLE, IDENTITIES_TABLE } from '../account-repository.js';
+import { ACCOUNTS_TABLE, IDENTITIES_TABLE } from '../repositories/account-repository.js';
 
 /**
  * Single sign-on: the OpenID Connect identities bound to accounts, one row per provider (issuer)

@@ -3,10 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ContentRepository, type RowSelection } from '../content-repository.js';
 import { openDatabase, type SqliteQuireDb } from '../database.js';
-import { openSqlite } from '../sqlite-dialect.js';
-import { indexedColumns } from '../sqlite-search-index.js';
+import { ContentRepository, type RowSelection } from '../repositories/content-repository.js';
+import { openSqlite } from '../sqlite/sqlite-dialect.js';
+import { indexedColumns } from '../sqlite/sqlite-search-index.js';
 
 /** The schema 007 left (see the fixture's header), with rows written while it was current. */
 function previousSchemaDatabase(file: string): void {

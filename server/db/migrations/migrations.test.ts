@@ -4,9 +4,9 @@ import { join } from 'node:path';
 import { Kysely, type Migration, Migrator } from 'kysely';
 import { afterEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../database.js';
-import { contentIndexName } from '../internal-names.js';
-import { openSqlite } from '../sqlite-dialect.js';
-import { sqliteEngine } from '../sqlite-engine.js';
+import { contentIndexName } from '../queries/internal-names.js';
+import { openSqlite } from '../sqlite/sqlite-dialect.js';
+import { sqliteEngine } from '../sqlite/sqlite-engine.js';
 import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
 

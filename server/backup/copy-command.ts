@@ -1,0 +1,121 @@
+import { existsSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { parseArgs } from 'node:util';
+import { type ProgressStream, progressLine } from '../cli/progress-line.js';
+import { defaultSearchIndexDir } from '../config/app-paths.js';
+import { ContentTypeRegistry } from '../content/content-type-registry.js';
+import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
+import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
+import { parsePostgresUrl, redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
+import { notSaved, type SearchIndexSaving, saveSearchIndexForNextStart } from '../db/search-index-saving.js';
+import { copySite, SiteCopyError } from './site-copy-service.js';
+
+/** How to call `quire copy`. */
+export const COPY_USAGE = 'quire copy --from FILE|postgres://... --to FILE|postgres://... [--force]';
+
+/** Where the command writes: the summary to `out`, progress and problems to `err`. */
+export interface CopyStreams {
+  out: NodeJS.WritableStream;
+  err: ProgressStream;
+}
+
+/** The options `quire copy` takes. */
+export const COPY_OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' } } as const;
+
+/** One side of a copy: a SQLite file or a PostgreSQL URL. */
+type Side = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
+
+function sideOf(text: string): Side {
+  if (/^postgres(ql)?:\/\//i.test(text)) return { kind: 'postgres', url: text };
+  return { kind: 'sqlite', file: resolve(text) };
+}
+
+async function open(side: Side): Promise<QuireDb> {
+  if (side.kind === 'sqlite') return openDatabase(side.file);
+  return openPostgresDatabase(parsePostgresUrl(side.url));
+}
+
+/**
+ * `quire copy`: moves a whole site between a SQLite file and a PostgreSQL database (either way, or
+ * between two of a kind). Prints progress on a terminal and one summary line; returns the exit
+ * code (0 copied, 1 refused or failed, 2 usage). Messages never hold a URL's credentials. Then
+ * saves the search indexes of the target's large types for its first server (`searchIndexes`:
+ * where PostgreSQL's go, default the user-data folder's, and from what size).
+ */
+export async function copyCommand(
+  args: string[],
+  streams: CopyStreams = { out: process.stdout, err: process.stderr },
+  options: { searchIndexes?: Partial<SearchIndexSaving> } = {},
+): Promise<number> {
+  const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
+  let from: Side;
+  let to: Side;
+  let force: boolean;
+  try {
+    const { values, positionals } = parseArgs({
+      args,
+      strict: true,
+      allowPositionals: true,
+      options: COPY_OPTIONS,
+    });
+    if (positionals.length > 0) throw new Error('copy takes no positional arguments');
+    if (!values.from || !values.to) throw new Error('give both --from and --to');
+    from = sideOf(values.from);
+    to = sideOf(values.to);
+    if (from.kind === 'postgres') parsePostgresUrl(from.url);
+    if (to.kind === 'postgres') parsePostgresUrl(to.url);
+    force = values.force ?? false;
+  } catch (error) {
+    say(streams.err, `quire copy: ${redactPostgresUrl((error as Error).message)}. Usage: ${COPY_USAGE}`);
+    return 2;
+  }
+  if (from.kind === 'sqlite' && !existsSync(from.file)) {
+    // Opening a missing file would create a database: the source is never written, not even made.
+    say(streams.err, `quire copy: the source ${from.file} does not exist`);
+    return 1;
+  }
+  const opened: QuireDb[] = [];
+  const progress = progressLine(streams.err);
+  try {
+    const source = await open(from);
+    opened.push(source);
+    const target = await open(to);
+    opened.push(target);
+    if (source.description === target.description)
+      throw new SiteCopyError('the source and the target are the same database');
+    const copied = await copySite(source, target, { force, progress: progress.update }).finally(() => progress.done());
+    let summary = `Copied ${copied.types} content types, ${copied.rows} rows and ${copied.media} uploads from ${source.description} to ${target.description}; counts checked`;
+    // Built here, where the user waits anyway, rather than at a server's first search.
+    const indexStarted = performance.now();
+    const registry = new ContentTypeRegistry(new ContentTypeRepository(target.db));
+    await registry.reload();
+    const saving = { postgresDir: defaultSearchIndexDir(), ...options.searchIndexes };
+    let saved = 0;
+    try {
+      for (const type of registry.list()) {
+        progress.update(`Saving search indexes for the next start: ${type.table}`);
+        if (await saveSearchIndexForNextStart(target, type.table, saving)) saved++;
+      }
+    } catch (error) {
+      // The site is copied: a server builds the indexes at its first searches instead.
+      progress.done();
+      say(streams.err, `quire copy: ${notSaved(error)}`);
+    }
+    progress.done();
+    if (saved > 0) {
+      const seconds = ((performance.now() - indexStarted) / 1000).toFixed(1);
+      summary += `, search indexes of ${saved} content types saved for the next start in ${seconds} s`;
+    }
+    // One line, last: a script reads it as the command's result.
+    say(streams.out, summary);
+    return 0;
+  } catch (error) {
+    const known = error instanceof SiteCopyError || error instanceof PostgresConnectionError;
+    const message = known ? (error as Error).message : `copy failed: ${(error as Error).message}`;
+    say(streams.err, `quire copy: ${redactPostgresUrl(message).split('\n')[0]}`);
+    return 1;
+  } finally {
+    for (const database of opened) await database.close();
+  }
+}

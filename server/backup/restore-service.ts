@@ -1,0 +1,110 @@
+import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import { backupSqlite, inspectSqliteFile, lockSqliteExclusively, openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
+import { snapshotFolder } from '../db/sqlite/sqlite-search-snapshot.js';
+import { discardStagedMedia, stageMediaFolder, swapInStagedMedia, UnsafeMediaFile } from '../media/media-files.js';
+import { mediaDirFor } from '../media/media-store.js';
+import { type BackupSource, readBackupSource, verifyBackupMedia } from './backup-folder.js';
+import { BackupError, type BackupOptions, backupDatabase, requireQuireDatabase } from './backup-service.js';
+import { admitRestoredCopy, RestoreRefusal } from './restore-validator.js';
+
+/** What a restore did. */
+export interface RestoreResult {
+  /** The backup taken of the database (and media) that were replaced; null when there was none. */
+  previous: string | null;
+  /** How many media files were restored; null when the backup holds the database only. */
+  mediaFiles: number | null;
+}
+
+/**
+ * `quire restore BACKUP`: replaces the database, and the media folder beside it, with a backup.
+ * BACKUP is a backup folder (or a database file alone, as older versions made them, which leaves
+ * the media as they are). Everything is checked before anything changes: the database copy must
+ * pass the integrity check and be one Quire writes (see restore-validator.ts; older schemas are
+ * migrated on the copy), and every media file the manifest lists must be there as a regular file
+ * (a symlink, or anything else, is refused; what is placed is the file checked). The database must
+ * not be open anywhere (a running server, the desktop app), which is detected through SQLite's file
+ * lock; the current database and media are backed up first (label `before-restore`), so a restore
+ * can itself be undone.
+ */
+export async function restoreDatabase(
+  backup: string,
+  dbFile: string,
+  options: BackupOptions = {},
+): Promise<RestoreResult> {
+  const to = resolve(dbFile);
+  let source: BackupSource;
+  try {
+    source = readBackupSource(resolve(backup));
+  } catch (error) {
+    throw new BackupError((error as Error).message);
+  }
+  const from = resolve(source.database);
+  if (from === to) throw new BackupError(`${backup} is the database itself; name a backup to restore from`);
+  requireQuireDatabase(from, 'backup', options);
+  const refuse = (reason: string) => new BackupError(`${backup} cannot be restored: ${reason}; nothing was changed`);
+
+  // Copy through SQLite (a consistent copy even of a file with a -wal beside it), then check and
+  // migrate the copy, never the backup itself.
+  const incoming = `${to}.restoring`;
+  mkdirSync(dirname(to), { recursive: true });
+  removeDatabaseFiles(incoming);
+  try {
+    const reader = openSqliteFile(from, { ...options, readonly: true });
+    try {
+      await backupSqlite(reader, incoming, options);
+    } finally {
+      reader.close();
+    }
+    const report = inspectSqliteFile(incoming, options);
+    if (report.problem) {
+      throw new BackupError(`The copy of ${backup} failed verification (${report.problem}); nothing was changed`);
+    }
+    await admitRestoredCopy(incoming, options);
+    const missing = await verifyBackupMedia(source);
+    if (missing) throw refuse(`the backup is incomplete (${missing})`);
+    // Placed now: the before-restore backup below may prune the backup being restored from.
+    if (source.media) await stageMediaFolder(mediaDirFor(to), source.media.root, source.media.files);
+  } catch (error) {
+    await giveUp(incoming, to);
+    throw error instanceof RestoreRefusal || error instanceof UnsafeMediaFile ? refuse(error.message) : error;
+  }
+
+  let previous: string | null = null;
+  if (existsSync(to)) {
+    const lock = lockSqliteExclusively(to, options);
+    if (!lock) {
+      await giveUp(incoming, to);
+      throw new BackupError(
+        `${to} is open in a running Quire server or desktop app (or another program); stop it, then restore`,
+      );
+    }
+    try {
+      previous = await backupDatabase(lock, to, { ...options, label: 'before-restore' });
+    } catch (error) {
+      await giveUp(incoming, to);
+      throw error;
+    } finally {
+      lock.close();
+    }
+  }
+
+  // Swap in with renames, after removing WAL files that belonged to the replaced database (and its
+  // saved search indexes: they would be refused anyway, as their markers are not in the backup).
+  rmSync(`${to}-wal`, { force: true });
+  rmSync(`${to}-shm`, { force: true });
+  rmSync(snapshotFolder(to), { recursive: true, force: true });
+  renameSync(incoming, to);
+  if (source.media) await swapInStagedMedia(mediaDirFor(to));
+  return { previous, mediaFiles: source.media ? source.media.files.length : null };
+}
+
+/** Removes what a restore that stops before the swap has made. */
+async function giveUp(incoming: string, to: string): Promise<void> {
+  removeDatabaseFiles(incoming);
+  await discardStagedMedia(mediaDirFor(to));
+}
+
+function removeDatabaseFiles(file: string): void {
+  for (const suffix of ['', '-journal', '-wal', '-shm']) rmSync(`${file}${suffix}`, { force: true });
+}

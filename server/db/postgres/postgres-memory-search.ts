@@ -1,0 +1,321 @@
+import { type Kysely, sql } from 'kysely';
+import { answerable } from '../../search/search-memory-keywords.js';
+import { rememberedMatches, within } from '../../search/search-memory-shared.js';
+import { PostingBitmap } from '../../search/search-posting-bitmap.js';
+import type { MemoryCondition, MemorySearch, MemorySearchPage, MemorySearchRequest } from '../engine.js';
+import { sameColumns } from '../engine.js';
+import { searchTextName } from '../queries/internal-names.js';
+import type { StatementRunner } from '../statement-runner.js';
+import {
+  countWithConditions,
+  type Numbered,
+  numberNow,
+  pageOfMatches,
+  unsureRowsMatching,
+} from './postgres-memory-pages.js';
+import {
+  catchUp,
+  MAX_STEP_AGE_MS,
+  prune,
+  REBUILD_AGE_MS,
+  REBUILD_MIN,
+  REBUILD_SHARE,
+  startBuild,
+  stateOf,
+  type TableState,
+  unindexable,
+} from './postgres-memory-search-state.js';
+import { changeNumberCovers } from './postgres-row-changes.js';
+import { searchTextColumns } from './postgres-search-index.js';
+
+/**
+ * PostgreSQL's in-memory search: the index of search-memory-index.ts over each content table's
+ * search table (postgres-search-index.ts), rows numbered by its `quire:n`. Several servers may
+ * write to the database, so the index is brought in step with every committed write before it
+ * answers:
+ *
+ * - It is built from one REPEATABLE READ snapshot, whose `pg_current_snapshot()` it keeps, with
+ *   the table's change number (postgres-row-changes.ts), which every row write raises.
+ * - A count first reads the change number (one small statement; a list's count takes the one its
+ *   page read), a page reads it in its own statement. Unchanged: the index was in step. Changed:
+ *   one statement reads the search-table rows whose writing transaction (`quire:x`) the kept
+ *   snapshot did not see, and the row numbers deleted by such transactions (SEARCH_REMOVED), with
+ *   its own snapshot and change number, which the index then keeps, and the answer is put
+ *   together again (up to MAX_ROUNDS times, then SQL answers). A transaction is either visible in
+ *   a snapshot or not, whatever order transactions commit in, so nothing is missed or taken twice.
+ * - Pages in id order with no other condition are found in memory (postgres-id-sequence.ts) and
+ *   only their rows read, by row number; other pages and counts with other conditions are put
+ *   together by SQL from the matches (postgres-memory-pages.ts).
+ * - The index is built in the background from the first read of the table; a search waits for
+ *   the build (at most BUILD_WAIT_MS). For what it cannot answer (a build that failed, keywords
+ *   with control characters) it returns null and the search table's trigram index answers in SQL.
+ * - A search table made again (its columns changed: a content-type change, which moves the
+ *   registry's version and so the change number) has new row numbers: its oid, read with every
+ *   catch-up, tells, and the index is built again.
+ * - Removed row numbers are kept for REMOVED_KEPT; an index not brought in step for
+ *   REBUILD_AGE_MS is built again in the background, and after MAX_STEP_AGE_MS (still less than
+ *   REMOVED_KEPT) no longer trusted to find them all.
+ * - A server saves its indexes at a clean stop, and the next one on this machine reads them back
+ *   instead of building them, then brings them in step as above (postgres-search-snapshot.ts).
+ */
+
+/** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
+const BUILD_WAIT_MS = 60_000;
+
+/**
+ * Rounds an answer is put together again when a write commits meanwhile, before SQL answers. A
+ * round costs a catch-up and a page (a few ms); SQL's answer through the trigram index 100-230 ms
+ * of PostgreSQL's CPU at 1M rows. With 3, one create in ten requests (about 27 a second) sent 3-6
+ * searches a second to SQL (p99 279-345 ms); with 8, none in the same runs (p99 122-155 ms).
+ */
+const MAX_ROUNDS = 8;
+
+/**
+ * The table's index brought in step with the database as of change number `seen` (read now when
+ * not given) or later, or null when it cannot answer now (not built yet, or the search is not one
+ * it answers). `trusting`: the index as it is, unchecked (unless it had to be built), for an answer
+ * whose own statement reads the change number (it is checked then).
+ */
+async function current(
+  request: MemorySearchRequest,
+  seen: string | undefined,
+  trusting: boolean,
+): Promise<TableState | null> {
+  let trusted = trusting;
+  const { db, table, columns } = request;
+  if (unindexable.has(columns) || !request.keywords.every(answerable)) return null;
+  const database = stateOf(db);
+  let state = database.tables.get(table);
+  const age = state ? Date.now() - state.checkedAt : 0;
+  if (!state || !sameColumns(state.columns, columns) || age > MAX_STEP_AGE_MS) {
+    if (state) database.tables.delete(table);
+    // Searches wait for the build (as on SQLite): at 1M rows one through the trigram table takes
+    // seconds, and a flood of them during the build (the bench's) kept it from ending for as long
+    // as they came (4.7 searches a second answered). A build of 1M rows takes about 11 s.
+    await within(startBuild(db, table, columns), BUILD_WAIT_MS, undefined);
+    state = database.tables.get(table);
+    if (!state || !sameColumns(state.columns, columns)) return null;
+    trusted = false;
+  } else if (age > REBUILD_AGE_MS) {
+    void startBuild(db, table, columns);
+  }
+  if (trusted) return state;
+  const number = seen ?? (await numberNow(request));
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    if (changeNumberCovers(state.number, number)) {
+      state.checkedAt = Date.now();
+      // Rows written since the build cost every search more (the index's overlay): build it again
+      // in the background once they are many; this one answers meanwhile.
+      if (state.index.writtenSinceBuild > state.index.rows * REBUILD_SHARE + REBUILD_MIN) {
+        void startBuild(db, table, columns);
+      }
+      return state;
+    }
+    state.catchingUp ??= catchUp(db, table, state).finally(() => {
+      state.catchingUp = null;
+    });
+    if (!(await state.catchingUp.catch(() => false))) {
+      if (database.tables.get(table) === state) database.tables.delete(table);
+      return null;
+    }
+    prune(db);
+  }
+  return null;
+}
+
+/** The rows matching the search: those the index is sure of, plus the unsure ones SQL confirms. */
+function matching(request: MemorySearchRequest, state: TableState): Promise<PostingBitmap> {
+  return rememberedMatches(
+    state.answers,
+    request.keywords,
+    // The number moves when the index takes in writes (SQL checked the unsure rows at a later state).
+    () => state.number,
+    async () => {
+      const { hits, unsure } = state.index.search(request.keywords);
+      if (unsure.length > 0) {
+        for (const n of await unsureRowsMatching(request, state.columns, unsure)) hits.add(n);
+      }
+      return hits;
+    },
+  );
+}
+
+/**
+ * The matches that meet the request's other conditions too, when the select columns' values kept
+ * beside the index decide them all (postgres-value-columns.ts; kept as the matches are: a list's
+ * page and count filter once), else null.
+ */
+function meeting(request: MemorySearchRequest, state: TableState, hits: PostingBitmap): Promise<PostingBitmap | null> {
+  const { conditions } = request;
+  if (request.equals.length === 0) return Promise.resolve(hits);
+  if (!conditions || conditions.length !== request.equals.length || !state.values.decides(conditions)) {
+    return Promise.resolve(null);
+  }
+  // Keyed apart from any keywords': a keyword with a control character is never the index's.
+  const key = [...request.keywords, `\u0000${JSON.stringify(conditions)}`];
+  return rememberedMatches(
+    state.answers,
+    key,
+    () => state.number,
+    async () => state.values.filter(hits, conditions) ?? new PostingBitmap(),
+  );
+}
+
+/**
+ * An answer put together on the index brought in step: put together again while the table's
+ * change number read with it shows a write the index had not taken in; null leaves it to SQL.
+ */
+async function onIndex<T>(
+  request: MemorySearchRequest,
+  answer: (state: TableState, hits: PostingBitmap, met: PostingBitmap | null) => Promise<Numbered<T>>,
+  start: { seen?: string; trusted: boolean },
+): Promise<T | null> {
+  let { seen, trusted } = start;
+  for (let round = 0; round < MAX_ROUNDS; round++) {
+    const state = await current(request, seen, trusted);
+    if (!state) return null;
+    const held = state.number;
+    const hits = await matching(request, state);
+    const { value, number } = await answer(state, hits, await meeting(request, state, hits));
+    if (number === null ? !trusted : number === held) {
+      stateOf(request.db).answered++;
+      return value;
+    }
+    // A write the index had not taken in: take it in, and put the answer together again.
+    seen = number ?? undefined;
+    trusted = false;
+  }
+  return null;
+}
+
+function count(request: MemorySearchRequest, seen?: string): Promise<number | null> {
+  return onIndex(
+    request,
+    async (state, hits, met) =>
+      request.equals.length === 0 || hits.size === 0
+        ? { value: hits.size, number: null }
+        : countWithConditions(request, hits, met, state.index),
+    { seen, trusted: false },
+  );
+}
+
+/**
+ * A page: the index is trusted as it is, since the page's own statement reads the change number
+ * (one statement fewer per page; a page whose number moved is put together again).
+ */
+function list(request: MemorySearchRequest, page: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+  return onIndex(request, (state, hits, met) => pageOfMatches(request, hits, met, state, page), {
+    trusted: true,
+  });
+}
+
+/** Starts the build of a table's index on its first read (the search table's columns). */
+function warm(db: Kysely<unknown>, _runner: StatementRunner | undefined, table: string): void {
+  const database = stateOf(db);
+  if (database.warmed.has(table)) return;
+  // Later: nothing of this runs inside the read that asked.
+  const started = new Promise<void>((resolve) => setImmediate(resolve).unref()).then(async () => {
+    if (database.tables.has(table) || database.builds.has(table)) return;
+    const columns = await searchTextColumns(db, table);
+    if (!columns || columns.length === 0 || database.tables.has(table) || database.builds.has(table)) return;
+    await startBuild(db, table, columns);
+  });
+  database.warmed.set(
+    table,
+    started.catch(() => {}),
+  );
+}
+
+/**
+ * A list's counts without a keyword, from the select columns' tallies (postgres-value-columns.ts)
+ * of an index already held and recently in step: brought in step with `seen` (reading only the
+ * rows written since, as a search's count does), then counted without visiting a row. At 1M rows
+ * SQL's recount after each write scanned the table (about 100 ms of PostgreSQL's CPU a filter).
+ */
+async function tally(
+  db: Kysely<unknown>,
+  table: string,
+  conditions: readonly MemoryCondition[],
+  seen: string,
+): Promise<{ total: number; filtered: number; number: string } | null> {
+  const held = stateOf(db).tables.get(table);
+  // Never waits for a build: SQL counts until there is an index to ask.
+  if (!held || Date.now() - held.checkedAt > MAX_STEP_AGE_MS) return null;
+  const state = await current({ db, table, columns: held.columns, keywords: [], equals: [] }, seen, false);
+  if (!state) return null;
+  const known = state.holdsEveryRow;
+  // Checked in the background (0.4-0.5 s of PostgreSQL's CPU at 1M rows), SQL counting until the
+  // first check says yes, then again now and then: a row SQL wrote behind Quire's back is counted
+  // by SQL from the first check after it.
+  if (!known || Date.now() - known.at > ROWS_RECHECK_MS) void holdsEveryRow(db, table, state).catch(() => {});
+  if (!known?.holds) return null;
+  const counts = state.values.tally(conditions, () => state.index.held);
+  return counts ? { ...counts, number: state.number } : null;
+}
+
+/** How often the tallies' index is checked again for rows it does not hold. */
+const ROWS_RECHECK_MS = 60_000;
+
+/**
+ * Checks (lists arriving together sharing it) whether the index holds every row of `table`: the
+ * index holds the rows that have a search row, so one statement looks for a row without one (at
+ * 1M rows an anti-join of the two tables' ids), whatever writes commit meanwhile.
+ */
+function holdsEveryRow(db: Kysely<unknown>, table: string, state: TableState): Promise<void> {
+  let check = rowChecks.get(state);
+  if (!check) {
+    check = sql<{ holds: boolean }>`select not exists (select from ${sql.id(table)} t
+      where not exists (select from ${sql.id(searchTextName(table))} s where s.id = t.id)) as holds`
+      .execute(db)
+      .then(({ rows: [read] }) => {
+        state.holdsEveryRow = { holds: read.holds === true, at: Date.now() };
+      })
+      .finally(() => rowChecks.delete(state));
+    rowChecks.set(state, check);
+  }
+  return check;
+}
+
+const rowChecks = new WeakMap<TableState, Promise<void>>();
+
+/** PostgreSQL's in-memory search (see the module comment). */
+export const postgresMemorySearch: MemorySearch = { count, list, warm, tally, readsMarks: true };
+
+/**
+ * Builds `table`'s index now (the search table's columns) and waits for it; then how many answers
+ * the database's indexes gave so far. For tests, to compare answers known to come from the index.
+ */
+export async function builtForTests(db: Kysely<unknown>, table: string): Promise<void> {
+  const columns = await searchTextColumns(db, table);
+  if (columns) await startBuild(db, table, columns);
+}
+
+/**
+ * Runs the check that `table`'s index holds every row of the table and waits for it (for tests: a
+ * list's counts come from the tallies only once a check has said so, see `tally`).
+ */
+export async function rowsCheckedForTests(db: Kysely<unknown>, table: string): Promise<void> {
+  const state = stateOf(db).tables.get(table);
+  if (state) await holdsEveryRow(db, table, state);
+}
+
+/** Waits for the builds that reads of `db` started (for tests that count statements). */
+export async function buildsSettledForTests(db: Kysely<unknown>): Promise<void> {
+  const database = stateOf(db);
+  await Promise.all([...database.warmed.values(), ...database.builds.values()]);
+}
+
+/** How many answers the in-memory indexes of `db` gave (for tests). */
+export function memoryAnswersForTests(db: Kysely<unknown>): number {
+  return stateOf(db).answered;
+}
+
+/** How many lists' counts the select columns' tallies kept beside `table`'s index gave (for tests). */
+export function valueTalliesForTests(db: Kysely<unknown>, table: string): number {
+  return stateOf(db).tables.get(table)?.values.tallied ?? 0;
+}
+
+/** How many filters the select columns' values kept beside `table`'s index decided (for tests). */
+export function valueFiltersForTests(db: Kysely<unknown>, table: string): number {
+  return stateOf(db).tables.get(table)?.values.decided ?? 0;
+}

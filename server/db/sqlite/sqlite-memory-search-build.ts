@@ -1,0 +1,299 @@
+import type { Kysely } from 'kysely';
+import { IdOrder } from '../../search/search-id-order.js';
+import { MemorySearchIndex } from '../../search/search-memory-index.js';
+import { quote } from '../../search/search-memory-pages.js';
+import { within } from '../../search/search-memory-shared.js';
+import { SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
+import type { MemorySearchQuery } from '../engine.js';
+import { sameColumns } from '../engine.js';
+import { connectionRunner, type StatementRunner } from '../statement-runner.js';
+import {
+  byTable,
+  incomplete,
+  inStep,
+  pendingRowids,
+  type Read,
+  type TableState,
+  tablesOf,
+  versions,
+  wordy,
+} from './sqlite-memory-search-state.js';
+import {
+  keepSearchSnapshots,
+  loadSnapshot,
+  saveSnapshot,
+  snapshotFolder,
+  snapshotsOf,
+} from './sqlite-search-snapshot.js';
+import { notedSearchColumns, readViaKysely } from './sqlite-search-triggers.js';
+
+/**
+ * How the in-memory search index of a SQLite content table comes to be (see sqlite-memory-search.ts):
+ * read back from the file saved at the last clean stop when that still describes the table
+ * (sqlite-search-snapshot.ts), else built from the table in the background; and saved at a clean stop.
+ */
+
+/** Rows read per statement of a build. */
+const BUILD_CHUNK = 256;
+/**
+ * How long a build step reads before it yields to the event loop. Measured at 1M rows: steps of
+ * 2,048 rows held the loop about 100 ms each, and gets during the build fell to 179 req/s.
+ */
+const BUILD_STEP_MS = 8;
+/** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
+const BUILD_WAIT_MS = 120_000;
+
+/** How a build ended: its index is ready, or the table changed under it, or it failed. */
+export type BuildEnd = 'ready' | 'stale' | 'failed';
+
+/** Builds in progress by reading connection and table (one per table: searches share it). */
+const building = new WeakMap<StatementRunner, Map<string, Promise<BuildEnd>>>();
+/** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
+export const unindexable = new WeakSet<readonly string[]>();
+
+/** Whether the table's triggers note every change to `columns` in its pending table. */
+async function notesChanges(read: Read, table: string, columns: readonly string[]): Promise<boolean> {
+  const noted = await notedSearchColumns(read, table);
+  return noted !== null && sameColumns(noted, columns);
+}
+
+/**
+ * Whether `table` has an `id` column that SQLite orders as `IdOrder` compares (binary: no collation
+ * named in the table's statement).
+ */
+async function comparableIds(read: Read, table: string): Promise<boolean> {
+  const [row] = await read(
+    `select (select count(*) from pragma_table_info(?) where name = 'id') as id,
+      (select sql from sqlite_master where type = 'table' and name = ?) as statement`,
+    [table, table],
+  );
+  return Number(row?.id) === 1 && !/collate/i.test(String(row?.statement ?? ''));
+}
+
+/**
+ * Builds the table's index. `replacing`: a build from the table in the background while that state
+ * answers, kept apart in `slot` (a map of its own) and put in its place once ready (see
+ * rebuildIfWorn); otherwise the state goes in `tables` at once (searches wait for it), read back
+ * from a saved file when there is one.
+ */
+async function startBuild(
+  query: MemorySearchQuery,
+  tables: Map<string, TableState>,
+  replacing?: { state: TableState; slot: Map<string, TableState> },
+): Promise<BuildEnd> {
+  const { runner, table, columns } = query;
+  const slot = replacing?.slot ?? tables;
+  // A build goes on while its state is the one kept, and (in the background) the one it replaces is in use.
+  const current = (state: TableState) =>
+    !state.stale && slot.get(table) === state && (!replacing || tables.get(table) === replacing.state);
+  // Through Kysely, which waits for any transaction on the connection to end: the build runs in the
+  // background, outside any request, so it must never read a write's uncommitted rows.
+  const read = readViaKysely(query.db);
+  if (!(await notesChanges(read, table, columns))) {
+    unindexable.add(columns);
+    return 'failed';
+  }
+  const state: TableState = {
+    columns,
+    index: new MemorySearchIndex(columns.length, wordy.has(table)),
+    ready: false,
+    stale: false,
+    token: runner.externalChangeToken(),
+    ...(await versions(read)),
+    dirty: new Set(),
+    answers: new Map(),
+    version: 0,
+    idOrder: new IdOrder(await comparableIds(read, table)),
+    loaded: false,
+  };
+  slot.set(table, state);
+  const live = byTable.get(table) ?? new Set<WeakRef<TableState>>();
+  byTable.set(table, live);
+  live.add(new WeakRef(state));
+  if (!replacing && (await loaded(read, query, state, tables))) return state.ready ? 'ready' : 'stale';
+  const id = state.idOrder.holds ? `"id" as "quire:id", ` : '';
+  const select = `select rowid as "quire:rowid", ${id}${columns.map(quote).join(', ')} from ${quote(table)}
+    where rowid > ? order by rowid limit ${BUILD_CHUNK}`;
+  let last = Number.MIN_SAFE_INTEGER;
+  try {
+    for (let done = false; !done; ) {
+      await new Promise((resolve) => setImmediate(resolve));
+      if (!current(state)) return 'stale';
+      const stepStarted = performance.now();
+      do {
+        const rows = await read(select, [last]);
+        for (const row of rows) {
+          state.index.set(
+            Number(row['quire:rowid']),
+            columns.map((column) => row[column]),
+          );
+          state.idOrder.append(row['quire:id']);
+        }
+        done = rows.length < BUILD_CHUNK;
+        if (!done) last = Number(rows[rows.length - 1]['quire:rowid']);
+      } while (!done && performance.now() - stepStarted < BUILD_STEP_MS);
+    }
+    state.index.seal();
+    // Too many distinct words: the next build keeps word trigrams.
+    if (incomplete(state, table, slot)) return 'stale';
+    if (replacing) {
+      if (!current(state)) return 'stale';
+      // In step from here as any state: rows written during the build are in the pending table or
+      // noted dirty by flushes (byTable), and are read again before it answers.
+      tables.set(table, state);
+      replacing.state.stale = true;
+    }
+    state.ready = true;
+    return 'ready';
+  } catch {
+    // The table went away or the database closed: the next search starts afresh.
+    if (slot.get(table) === state) slot.delete(table);
+    return 'failed';
+  }
+}
+
+/**
+ * Whether the table's index was saved at the last clean stop and read back into `state` (see
+ * sqlite-search-snapshot.ts); its rows noted as changed since are read again before it answers.
+ */
+async function loaded(read: Read, query: MemorySearchQuery, state: TableState, tables: Map<string, TableState>) {
+  const { runner, table, columns } = query;
+  const snapshots = snapshotsOf(runner);
+  if (!snapshots) return false;
+  const saved = await loadSnapshot(read, snapshots.folder, table, columns, (reason) =>
+    snapshots.onUnused?.(table, reason),
+  );
+  if (!saved) return false;
+  if (state.stale || tables.get(table) !== state) return true;
+  state.index = saved.index;
+  state.loaded = true;
+  state.idOrder = new IdOrder(saved.idOrderHolds && state.idOrder.holds);
+  for (const rowid of await pendingRowids(read, table)) state.dirty.add(rowid);
+  state.ready = !incomplete(state, table, tables);
+  return true;
+}
+
+/**
+ * Saves the built indexes of the runner's connection, brought in step, for the next start (see
+ * sqlite-search-snapshot.ts): at a clean stop, when nothing writes any more. Returns the tables saved.
+ */
+export async function saveSearchIndexes(db: Kysely<unknown>, runner: StatementRunner): Promise<string[]> {
+  const snapshots = snapshotsOf(runner);
+  const saved: string[] = [];
+  if (!snapshots) return saved;
+  for (const [table, state] of [...tablesOf(runner)]) {
+    // Saved however many rows were written since the build (held apart, in its overlay): the next
+    // start answers with it at once and, past REBUILD_SHARE, builds it again in the background at
+    // its first search (rebuildIfWorn). Not saving one past a quarter made that start's first
+    // search wait for a whole build from the table (about 9 s at 1M rows) instead.
+    if (!state.ready || state.stale || state.index.rows < snapshots.minRows) continue;
+    const query = { db, runner, table, columns: state.columns, keywords: [], equals: [] };
+    if ((await inStep(query)) !== state) continue;
+    const { index, columns, idOrder, token } = state;
+    if (await saveSnapshot(db, runner, snapshots.folder, table, { index, columns, idOrderHolds: idOrder.holds }, token))
+      saved.push(table);
+  }
+  return saved;
+}
+
+/**
+ * Builds the search index of `table` (of the database at `file`, open on `runner`) and saves it for
+ * the next start, when the table has `minRows` rows or more: after an import, so that a server
+ * started on the database answers its first search without building the index first. Returns
+ * whether it was saved.
+ */
+export async function saveSearchIndexNow(
+  db: Kysely<unknown>,
+  runner: StatementRunner,
+  file: string,
+  table: string,
+  minRows = SNAPSHOT_MIN_ROWS,
+): Promise<boolean> {
+  const read = readViaKysely(db);
+  const columns = await notedSearchColumns(read, table);
+  if (!columns) return false;
+  const [{ n }] = await read(`select count(*) as n from ${quote(table)}`, []);
+  if (Number(n) < minRows) return false;
+  keepSearchSnapshots(runner, snapshotFolder(file), minRows);
+  const query = { db, runner, table, columns, keywords: [], equals: [] };
+  for (let round = 0; round < 2; round++) {
+    // A build that ends 'stale' (the table has more distinct words than a vocabulary keeps) is
+    // followed by one with word trigrams.
+    if ((await endOf(buildOf(query))) === 'failed') return false;
+    if (tablesOf(runner).get(table)?.ready) break;
+  }
+  return (await saveSearchIndexes(db, runner)).includes(table);
+}
+
+/** The build of the table's index in progress on the query's connection, started if there is none. */
+export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
+  const { runner, table } = query;
+  const builds = building.get(connectionRunner(runner)) ?? new Map<string, Promise<BuildEnd>>();
+  building.set(connectionRunner(runner), builds);
+  let build = builds.get(table);
+  if (!build) {
+    const started = startBuild(query, tablesOf(runner))
+      .catch((): BuildEnd => 'failed')
+      .finally(() => {
+        if (builds.get(table) === started) builds.delete(table);
+      });
+    build = started;
+    builds.set(table, build);
+  }
+  return build;
+}
+
+/**
+ * Rows written since the build, as a share of its rows (plus REBUILD_MIN), past which the index is
+ * built again in the background at a search, so that searches stop paying for the rows held apart.
+ * An index saved past it (writes without searches) is built again at the next start's first search.
+ */
+const REBUILD_SHARE = 0.2;
+const REBUILD_MIN = 1000;
+/** Tables being built again in the background, by reading connection (from the moment one starts). */
+const rebuilds = new WeakMap<StatementRunner, Set<string>>();
+
+/**
+ * Starts building `state`'s table again in the background when many rows were written since its
+ * build (each such row is held apart, and every search pays for them); `state` answers meanwhile
+ * and is replaced once the new index is ready. As PostgreSQL does (postgres-memory-search.ts).
+ */
+export function rebuildIfWorn(query: MemorySearchQuery, state: TableState): void {
+  if (state.index.writtenSinceBuild <= state.index.rows * REBUILD_SHARE + REBUILD_MIN) return;
+  const runner = connectionRunner(query.runner);
+  const started = rebuilds.get(runner) ?? new Set<string>();
+  rebuilds.set(runner, started);
+  if (started.has(query.table)) return;
+  started.add(query.table);
+  // The new state is kept apart, in a map of its own, until it takes `state`'s place.
+  void startBuild(query, tablesOf(query.runner), { state, slot: new Map() })
+    .catch(() => 'failed')
+    .finally(() => started.delete(query.table));
+}
+
+/** A build's end, or 'failed' once BUILD_WAIT_MS have passed. */
+export function endOf(build: Promise<BuildEnd>): Promise<BuildEnd> {
+  return within(build, BUILD_WAIT_MS, 'failed');
+}
+
+/** Tables already warmed, by reading connection. */
+const warmed = new WeakMap<StatementRunner, Set<string>>();
+
+/** Starts the build of a table's index (the columns its triggers watch) on its first read. */
+export function warm(db: Kysely<unknown>, runner: StatementRunner | undefined, table: string): void {
+  if (!runner) return;
+  const tables = warmed.get(connectionRunner(runner)) ?? new Set<string>();
+  warmed.set(connectionRunner(runner), tables);
+  if (tables.has(table)) return;
+  tables.add(table);
+  // Later, and through Kysely: nothing of this runs inside the read that asked.
+  setImmediate(() => {
+    void (async () => {
+      const busy = () => tablesOf(runner).has(table) || building.get(connectionRunner(runner))?.has(table);
+      if (busy()) return;
+      const columns = await notedSearchColumns(readViaKysely(db), table);
+      if (!columns || busy()) return;
+      await buildOf({ db, runner, table, columns, keywords: [], equals: [] });
+    })().catch(() => {});
+  }).unref();
+}

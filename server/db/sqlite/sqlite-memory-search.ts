@@ -1,0 +1,160 @@
+import { answerable } from '../../search/search-memory-keywords.js';
+import { countWithConditions, pageOfMatches, unsureRowsMatching } from '../../search/search-memory-pages.js';
+import { rememberedMatches } from '../../search/search-memory-shared.js';
+import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
+import type { MemorySearch, MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from '../engine.js';
+import type { StatementRunner } from '../statement-runner.js';
+import { buildOf, endOf, rebuildIfWorn, unindexable, warm } from './sqlite-memory-search-build.js';
+import { inStep, type TableState, totalChanges, viaRunner } from './sqlite-memory-search-state.js';
+import { readViaKysely } from './sqlite-search-triggers.js';
+
+/**
+ * SQLite's in-memory search (see search-memory-index.ts), kept per table and per reading
+ * connection (its statement runner), and always in step with the table before it answers:
+ *
+ * - It is built in the background, in steps of at most about BUILD_STEP_MS that yield the event
+ *   loop, so gets and lists go on being answered meanwhile. A search waits for the build in progress
+ *   (or starts it) and is then answered by the index. It used to be answered through SQL meanwhile:
+ *   at 1M rows those were synchronous queries of 1-7 s, and every build step waited behind one, so
+ *   under a flood of searches the index never got built. `count` and `list` return null (SQL
+ *   answers) only for what the index cannot answer, or when a build failed, or when writes kept
+ *   committing under it (a search that comes during a write waits for its commit: MAX_WRITE_WAITS).
+ * - Every search first compares the connection's `total_changes()`: when this connection wrote
+ *   anything since, the rows in the table's pending table (which the search triggers fill on every
+ *   insert, update of a search column and delete) are read again, with the rows a flush moved out
+ *   of it meanwhile (`noteFlushed`). A commit by another connection (`data_version`) or any schema
+ *   change (`schema_version`) starts a new build instead.
+ * - Searches read on the reader's connection only while no write is under way (the repository's
+ *   reader never reads mid-transaction), and the build reads through Kysely, which waits for any
+ *   transaction to end, so nothing uncommitted reaches the index.
+ * - The first list or get of a table (`warm`) starts its build, later and in the background.
+ * - Rows written after a build are held apart (search-memory-index.ts), and every search pays for
+ *   them: past a fifth of the rows, the index is built again in the background while the one in use
+ *   answers, and put in its place when ready (`rebuildIfWorn`).
+ * - A server saves each built index (of tables of 20,000 rows up) at a clean stop and reads it back
+ *   when it next opens the database, in the background from that moment, instead of building it:
+ *   about 0.1 s instead of 9 s at 1M rows. The file is trusted only while it still describes the
+ *   table (sqlite-search-snapshot.ts); the build and the save are in sqlite-memory-search-build.ts,
+ *   the states and how they are brought in step in sqlite-memory-search-state.ts.
+ * - Tables whose triggers are not exactly today's (sqlite-search-triggers.ts) are searched by the
+ *   plain scan: nothing would tell the index about their changes.
+ */
+
+/** Builds a search waits for, at most (after them, or after a failed build, SQL answers). */
+const MAX_BUILD_ROUNDS = 3;
+/**
+ * Writes a search waits for, at most, before SQL answers it: a write's transaction that is open
+ * when the search comes (or commits while its page is put together). SQL waits for the write too
+ * (Kysely queues it) and then scans every row: measured at 100k rows under 9 reads to 1 create,
+ * the scan's folding alone was 14 % of the server's CPU, and its queries half.
+ */
+const MAX_WRITE_WAITS = 3;
+
+/** Whether a write transaction is open on the runner's connection (when the runner can tell). */
+function inTransaction(runner: StatementRunner): boolean {
+  return (runner as { transaction?: { open?: boolean } }).transaction?.open === true;
+}
+
+/**
+ * The table's state, brought in step with the database, or null when it cannot answer now (still
+ * building, or a write is under way, or the table is not indexable here).
+ */
+async function current(query: MemorySearchQuery): Promise<TableState | null> {
+  const { runner, columns } = query;
+  if (!query.keywords.every(answerable)) return null;
+  for (let wait = 0; inTransaction(runner); wait++) {
+    if (wait === MAX_WRITE_WAITS) return null;
+    // Kysely runs this once the write's transaction has let go of the connection.
+    await readViaKysely(query.db)('select 1', []);
+  }
+  for (let round = 0; round < MAX_BUILD_ROUNDS; round++) {
+    if (unindexable.has(columns)) return null;
+    const state = await inStep(query);
+    if (state) {
+      rebuildIfWorn(query, state);
+      return state;
+    }
+    // No index in step: wait for its build (concurrent searches share one), then look again.
+    if ((await endOf(buildOf(query))) === 'failed') return null;
+  }
+  return null;
+}
+
+/** The rows matching the search: confirmed by the index, plus the unsure ones SQL confirms. */
+function matching(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
+  return rememberedMatches(
+    state.answers,
+    query.keywords,
+    () => state.version,
+    () => search(query, state),
+  );
+}
+
+async function search(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
+  const { hits, unsure } = state.index.search(query.keywords);
+  if (unsure.length > 0) for (const rowid of await unsureRowsMatching(query, unsure)) hits.add(rowid);
+  return hits;
+}
+
+/**
+ * An answer put together on the index brought in step: the matches, then `answer`'s reads of the
+ * table. When this connection wrote meanwhile (a write committed between those reads), it is put
+ * together again, up to MAX_WRITE_WAITS times; null leaves it to SQL. `known` gives the answer the
+ * matches alone settle (no read of the table, so nothing to check), else undefined.
+ */
+async function onIndex<T>(
+  query: MemorySearchQuery,
+  answer: (state: TableState, hits: PostingBitmap) => Promise<T>,
+  known: (hits: PostingBitmap) => T | undefined = () => undefined,
+): Promise<T | null> {
+  for (let round = 0; round < MAX_WRITE_WAITS; round++) {
+    const state = await current(query);
+    if (!state) return null;
+    const seen = { changes: state.totalChanges, version: state.version };
+    const hits = await matching(query, state);
+    const settled = known(hits);
+    if (settled !== undefined) return settled;
+    const value = await answer(state, hits);
+    if (await unchanged(query.runner, state, seen)) return value;
+  }
+  return null;
+}
+
+/**
+ * Whether this connection changed nothing since the index was brought in step (an answer put
+ * together from several statements is then one state's). Rows only: a schema change meanwhile that
+ * changed no row (a trigger dropped for a bulk load, a column renamed) leaves the rows this answer
+ * read as they were, and the next search's `inStep` sees it.
+ */
+async function unchanged(
+  runner: StatementRunner,
+  state: TableState,
+  seen: { changes: number; version: number },
+): Promise<boolean> {
+  return state.version === seen.version && (await totalChanges(viaRunner(runner))) === seen.changes;
+}
+
+function count(request: MemorySearchRequest): Promise<number | null> {
+  const query = onConnection(request);
+  if (!query) return Promise.resolve(null);
+  return onIndex(
+    query,
+    (state, hits) => countWithConditions(query, state.index, hits),
+    (hits) => (query.equals.length === 0 || hits.size === 0 ? hits.size : undefined),
+  );
+}
+
+function list(request: MemorySearchRequest, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
+  const query = onConnection(request);
+  if (!query) return Promise.resolve(null);
+  return onIndex(query, (state, hits) => pageOfMatches(query, hits, state.index, state.idOrder, pageOf));
+}
+
+/** The request as a search on its reading connection, or null when it has none (SQL answers). */
+function onConnection(request: MemorySearchRequest): MemorySearchQuery | null {
+  const { runner } = request;
+  return runner ? { ...request, runner } : null;
+}
+
+/** SQLite's in-memory search (see the module comment). */
+export const sqliteMemorySearch: MemorySearch = { count, list, warm, readsMarks: false };

@@ -1,0 +1,71 @@
+import { type Kysely, sql } from 'kysely';
+import { sameColumns } from '../engine.js';
+import { searchIndexName, searchPendingName, searchTriggerName } from '../queries/internal-names.js';
+import { noteFlushed } from './sqlite-memory-search-state.js';
+import {
+  notedSearchColumns,
+  readViaKysely,
+  SEARCH_TRIGGER_EVENTS,
+  searchTriggerSql,
+} from './sqlite-search-triggers.js';
+
+/**
+ * What a SQLite content table keeps in the database for search: not an index, only a note of which
+ * rows changed. Searches are answered by the in-memory index (sqlite-memory-search.ts), built from
+ * the table itself, or else by the plain scan; triggers note every inserted and deleted row and
+ * every row whose search columns change in a small pending table (sqlite-search-triggers.ts), and
+ * the in-memory index reads those rows again before it answers.
+ *
+ * There used to be an FTS5 trigram index here too (migration 018 drops it). Once searches waited
+ * for the in-memory index instead of falling back to it, it answered nothing the plain scan could
+ * not, and it cost every write: each update deleted the row from it, and FTS5 writes a segment at
+ * every savepoint release (group commit releases one per write), merging them as they pile up.
+ * Measured at 1M rows (16 writers, distinct rows): updates 21-22 req/s with p99 6.8-9.0 s, 59 % of
+ * the server's time in RELEASE; without it 285 req/s, p99 111 ms. It also took 17 % of an import
+ * and a quarter of the file (1.60 GB against 1.22 GB at 1M rows).
+ */
+
+/** Creates (or re-creates, when its columns differ) what notes the search changes of a table. */
+export async function ensureSearchIndex(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
+  if (columns.length === 0) {
+    await dropSearchIndex(db, table);
+    return;
+  }
+  await dropLegacyIndex(db, table);
+  await sql`create table if not exists ${sql.id(searchPendingName(table))} (rowid integer primary key)`.execute(db);
+  const noted = await notedSearchColumns(readViaKysely(db), table);
+  if (noted !== null && sameColumns(noted, columns)) return;
+  const statements = searchTriggerSql(table, columns);
+  for (const event of SEARCH_TRIGGER_EVENTS) {
+    await sql`drop trigger if exists ${sql.id(searchTriggerName(table, event))}`.execute(db);
+    await sql.raw(statements[event]).execute(db);
+  }
+}
+
+/** Drops a table's search triggers and pending table (dropping the table drops the triggers too). */
+export async function dropSearchIndex(db: Kysely<unknown>, table: string): Promise<void> {
+  for (const event of SEARCH_TRIGGER_EVENTS) {
+    await sql`drop trigger if exists ${sql.id(searchTriggerName(table, event))}`.execute(db);
+  }
+  await dropLegacyIndex(db, table);
+  await sql`drop table if exists ${sql.id(searchPendingName(table))}`.execute(db);
+}
+
+/** Drops the FTS5 index databases made before migration 018 have (with its shadow tables). */
+async function dropLegacyIndex(db: Kysely<unknown>, table: string): Promise<void> {
+  await sql`drop table if exists ${sql.id(searchIndexName(table))}`.execute(db);
+}
+
+/**
+ * Tells the in-memory indexes which rows were noted since the last flush, and empties the pending
+ * table (run it inside a transaction). Searches give the same rows before and after.
+ */
+export async function flushSearchIndex(db: Kysely<unknown>, table: string): Promise<void> {
+  await noteFlushed(db, table);
+  await sql`delete from ${sql.id(searchPendingName(table))}`.execute(db);
+}
+
+/** The columns whose changes the triggers of `table` note, or null when it has none (or others). */
+export function indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
+  return notedSearchColumns(readViaKysely(db), table);
+}
