@@ -1,6 +1,20 @@
-import type { AliasableExpression, ColumnDataType, Expression, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
+import type { AliasableExpression, ColumnDataType, Expression, Kysely, SqlBool } from 'kysely';
 import type { SqlType } from '../fields/field.js';
-import type { StatementRunner } from './statement-runner.js';
+import type { SearchIndexEngine } from '../search/search-engine.js';
+
+// The search interfaces belong to the search engine (server/search/); they are named here too for
+// the code that reaches them through the engine.
+export type {
+  MemoryCondition,
+  MemorySearch,
+  MemorySearchPage,
+  MemorySearchQuery,
+  MemorySearchRequest,
+  RowQueryStep,
+  SearchIndexEngine,
+  SqlSearchIndex,
+} from '../search/search-engine.js';
+export { sameColumns } from '../search/search-engine.js';
 
 /**
  * The seam between Quire and the database it runs on. Kysely writes the portable SQL (selects,
@@ -81,128 +95,6 @@ export interface DatabaseEngine {
 }
 
 /**
- * A content table's search index: answers "the search columns contain this keyword" without a scan,
- * with exactly the results of `containsIgnoringCase` over the same columns.
- */
-export interface SearchIndexEngine {
-  /** Creates (or re-creates, when its columns differ) the search index of a table and fills it. */
-  ensure(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void>;
-  /** Drops the search index of a table with everything that keeps it in step. */
-  drop(db: Kysely<unknown>, table: string): Promise<void>;
-  /**
-   * Takes a row just inserted or updated (all its stored columns) into the index, in the write's
-   * transaction. SQLite's triggers do this themselves; PostgreSQL folds the text here, in JavaScript.
-   */
-  rowWritten(
-    db: Kysely<unknown>,
-    table: string,
-    columns: readonly string[],
-    row: Record<string, unknown>,
-  ): Promise<void>;
-  /** Moves rows written since the last flush into the index (run it inside a transaction). */
-  flush(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void>;
-  /**
-   * Whether written rows wait for `flush` (SQLite's pending table). Where they do not, nothing
-   * schedules a flush after a write, so no transaction is opened to do nothing.
-   */
-  readonly flushes: boolean;
-  /** The columns the search index of `table` covers, or null when it has none (or a broken one). */
-  indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null>;
-  /**
-   * The index in the database that SQL searches use, or null where there is none (SQLite: its
-   * searches are answered in memory, or by the plain scan).
-   */
-  readonly sql: SqlSearchIndex | null;
-  /** Searches answered from an in-process index, where the engine keeps one. */
-  readonly memory?: MemorySearch;
-}
-
-/** A search index in the database, which SQL queries use. */
-export interface SqlSearchIndex {
-  /** Whether the index can answer this keyword exactly (others are checked row by row). */
-  canAnswer(keyword: string): boolean;
-  /** Rows of `table` whose search columns contain every keyword (each one `canAnswer` accepts). */
-  matches(table: string, columns: readonly string[], keywords: readonly string[]): Expression<SqlBool>;
-}
-
-/**
- * Searches answered from an index in the server's memory: exact counts and pages, or null when it
- * cannot answer this one now (still building, a write under way): the caller then plans SQL.
- */
-export interface MemorySearch {
-  /**
-   * `seen`: the table's change number read since the request began (a list's page read it), which
-   * an engine whose index follows other servers' writes (PostgreSQL) then need not read again.
-   */
-  count(query: MemorySearchRequest, seen?: string): Promise<number | null>;
-  list(query: MemorySearchRequest, page: MemorySearchPage): Promise<Record<string, unknown>[] | null>;
-  /** Whether `list` reads the page's rows with `page.marked` (its rows then carry the marks). */
-  readonly readsMarks: boolean;
-  /** Starts building the index of `table` if it has none yet (a table is being read). */
-  warm(db: Kysely<unknown>, runner: StatementRunner | undefined, table: string): void;
-  /**
-   * `total` and `filtered` of a selection without keywords, when the values kept beside the
-   * table's index decide its conditions, as of change number `seen` or later (with the number
-   * they are exact at); null when there is no index to ask yet, or SQL must count. Where an engine
-   * follows its writes in memory otherwise (SQLite's read cache), it has none.
-   */
-  tally?(
-    db: Kysely<unknown>,
-    table: string,
-    conditions: readonly MemoryCondition[],
-    seen: string,
-  ): Promise<{ total: number; filtered: number; number: string } | null>;
-}
-
-/**
- * A search as the repository plans it: keywords over columns, and the selection's other conditions;
- * `runner` is the reading connection's, where the repository has one (SQLite's index answers only
- * through it).
- */
-export interface MemorySearchRequest {
-  db: Kysely<unknown>;
-  runner?: StatementRunner;
-  table: string;
-  columns: readonly string[];
-  keywords: readonly string[];
-  equals: readonly Expression<SqlBool>[];
-  /** The filters `equals` is the SQL of, in its order, for an index that can decide some itself. */
-  conditions?: readonly MemoryCondition[];
-}
-
-/** A list filter as an in-memory index may decide it (filter-conditions.ts `FilterCondition`). */
-export interface MemoryCondition {
-  column: string;
-  op?: string;
-  value: unknown;
-  match?: string;
-  through?: unknown;
-}
-
-/** A search on a reading connection (SQLite's in-memory index answers these). */
-export type MemorySearchQuery = MemorySearchRequest & { runner: StatementRunner };
-
-/** Order and window of a page (as the repository's `RowPage`). */
-export interface MemorySearchPage {
-  order: string;
-  desc: boolean;
-  limit: number;
-  offset: number;
-  /**
-   * Puts a query of the table in the page's order exactly as the repository's lists do (nulls, the
-   * text prefix the list indexes hold, ties by id), so that those indexes serve it.
-   */
-  ordered?: RowQueryStep;
-  /** Adds the list's read marks (read-marks.ts) to the query reading the page's rows. */
-  marked?: RowQueryStep;
-}
-
-/** A step applied to a query of a content table's rows (its order, its added columns). */
-export type RowQueryStep = <Q extends SelectQueryBuilder<Record<string, Record<string, unknown>>, string, object>>(
-  query: Q,
-) => Q;
-
-/**
  * A number per content table that every committed row write raises in its own transaction, so a
  * count kept in memory can be checked, in the statement that reads the number, against every
  * server's writes. Engines where one process owns the database (SQLite) keep none: the read cache
@@ -262,9 +154,4 @@ export interface IndexDefinition {
   table: string;
   /** Its `create index` statement as Kysely compiles one, to compare with a planned index. */
   sql: string;
-}
-
-/** Whether an index's columns are exactly the search columns, in any order (else it is rebuilt). */
-export function sameColumns(indexed: readonly string[], columns: readonly string[]): boolean {
-  return indexed.length === columns.length && columns.every((column) => indexed.includes(column));
 }

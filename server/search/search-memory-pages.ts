@@ -1,6 +1,6 @@
 import type { Kysely, SqlBool } from 'kysely';
 import { sql } from 'kysely';
-import type { MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from '../db/engine.js';
+import type { MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from './search-engine.js';
 import { foldForSearch } from './search-folding.js';
 import type { IdOrder } from './search-id-order.js';
 import type { MemorySearchIndex } from './search-memory-index.js';

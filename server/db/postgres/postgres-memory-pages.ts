@@ -1,7 +1,7 @@
 import { type Compilable, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { MemorySearchPage, MemorySearchRequest } from '../../search/search-engine.js';
 import { untyped } from '../../search/search-memory-pages.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
-import type { MemorySearchPage, MemorySearchRequest } from '../engine.js';
 import { searchTextName } from '../queries/internal-names.js';
 import { readRowsAnywhere } from '../queries/shared-reads.js';
 import type { IdSequence } from './postgres-id-sequence.js';

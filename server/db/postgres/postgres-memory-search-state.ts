@@ -1,8 +1,8 @@
 import { type Kysely, sql } from 'kysely';
+import { sameColumns } from '../../search/search-engine.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { quote } from '../../search/search-memory-pages.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
-import { sameColumns } from '../engine.js';
 import { searchTextName } from '../queries/internal-names.js';
 import { IdSequence } from './postgres-id-sequence.js';
 import { changeNumber, registryVersionOf } from './postgres-row-changes.js';

@@ -1,9 +1,14 @@
 import { type Kysely, sql } from 'kysely';
+import type {
+  MemoryCondition,
+  MemorySearch,
+  MemorySearchPage,
+  MemorySearchRequest,
+} from '../../search/search-engine.js';
+import { sameColumns } from '../../search/search-engine.js';
 import { answerable } from '../../search/search-memory-keywords.js';
 import { rememberedMatches, within } from '../../search/search-memory-shared.js';
 import { PostingBitmap } from '../../search/search-posting-bitmap.js';
-import type { MemoryCondition, MemorySearch, MemorySearchPage, MemorySearchRequest } from '../engine.js';
-import { sameColumns } from '../engine.js';
 import { searchTextName } from '../queries/internal-names.js';
 import type { StatementRunner } from '../statement-runner.js';
 import {

@@ -1,6 +1,6 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
+import { sameColumns } from '../../search/search-engine.js';
 import { foldForSearch } from '../../search/search-folding.js';
-import { sameColumns } from '../engine.js';
 import {
   searchChangedIndexName,
   searchNumberIndexName,

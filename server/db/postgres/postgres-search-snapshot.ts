@@ -1,6 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
+import { sameColumns } from '../../search/search-engine.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { quote } from '../../search/search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../search/search-snapshot-codec.js';
@@ -13,7 +14,6 @@ import {
   snapshotPath,
   writeSnapshotFile,
 } from '../../search/search-snapshot-files.js';
-import { sameColumns } from '../engine.js';
 import { searchTextName } from '../queries/internal-names.js';
 import { IdSequence } from './postgres-id-sequence.js';
 import {

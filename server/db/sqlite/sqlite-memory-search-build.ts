@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
+import type { MemorySearchQuery } from '../../search/search-engine.js';
+import { sameColumns } from '../../search/search-engine.js';
 import { IdOrder } from '../../search/search-id-order.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { quote } from '../../search/search-memory-pages.js';
 import { within } from '../../search/search-memory-shared.js';
 import { SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
-import type { MemorySearchQuery } from '../engine.js';
-import { sameColumns } from '../engine.js';
 import { connectionRunner, type StatementRunner } from '../statement-runner.js';
 import {
   byTable,

@@ -1,8 +1,13 @@
+import type {
+  MemorySearch,
+  MemorySearchPage,
+  MemorySearchQuery,
+  MemorySearchRequest,
+} from '../../search/search-engine.js';
 import { answerable } from '../../search/search-memory-keywords.js';
 import { countWithConditions, pageOfMatches, unsureRowsMatching } from '../../search/search-memory-pages.js';
 import { rememberedMatches } from '../../search/search-memory-shared.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
-import type { MemorySearch, MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from '../engine.js';
 import type { StatementRunner } from '../statement-runner.js';
 import { buildOf, endOf, rebuildIfWorn, unindexable, warm } from './sqlite-memory-search-build.js';
 import { inStep, type TableState, totalChanges, viaRunner } from './sqlite-memory-search-state.js';

@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { sameColumns } from '../engine.js';
+import { sameColumns } from '../../search/search-engine.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from '../queries/internal-names.js';
 import { noteFlushed } from './sqlite-memory-search-state.js';
 import {
