@@ -1,3 +1,6 @@
+// Engine: SQLite only: the bench's naive floor server reads the test server's SQLite file, and its answer must be
+// Quire's byte for byte.
+
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import Database from 'better-sqlite3';

@@ -1,3 +1,5 @@
+// Engine: SQLite only: the site QUIRE_USER_DATA_DIR names is a SQLite file in that folder.
+
 import { execFile } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,6 @@
+// Engine: SQLite only: the built command is pointed at the test server's SQLite file (--db); the suite tests the
+// terminal, not the engine.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

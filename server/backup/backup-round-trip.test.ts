@@ -1,3 +1,6 @@
+// Engine: SQLite only: backups and restores of the SQLite file itself; PostgreSQL's backup, restore and import are
+// server/backup/postgres-backup.test.ts and server/import/import-postgres.test.ts.
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

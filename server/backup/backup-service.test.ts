@@ -1,3 +1,6 @@
+// Engine: SQLite only: backups and restores of the SQLite file itself; PostgreSQL's backup, restore and import are
+// server/backup/postgres-backup.test.ts and server/import/import-postgres.test.ts.
+
 import { spawn, spawnSync } from 'node:child_process';
 import {
   existsSync,

@@ -1,3 +1,6 @@
+// Engine: both in one run: it copies a SQLite test server's site to a PostgreSQL database of its own (skipped, saying
+// why, without PostgreSQL) and back.
+
 import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { createServer } from 'node:net';

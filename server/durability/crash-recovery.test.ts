@@ -1,3 +1,7 @@
+// Engine: SQLite only: the SQLite file under SIGKILL and backups taken during the load; PostgreSQL's are
+// server/http/postgres-outage-drill.test.ts (the database stopped under writes) and
+// server/http/postgres-load-api.test.ts (two servers under load).
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

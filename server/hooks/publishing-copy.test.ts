@@ -1,3 +1,6 @@
+// Engine: both in one run: it copies a SQLite test server's site to a PostgreSQL database of its own (skipped, saying
+// why, without PostgreSQL) and back.
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

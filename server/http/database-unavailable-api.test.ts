@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: it cuts the connection to a PostgreSQL database of its own through a relay, and restores it.
+
 import { type AddressInfo, createServer, connect as netConnect, type Server, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startServer } from '../server.js';

@@ -1,3 +1,6 @@
+// Engine: both in one run: it compares PostgreSQL's search with SQLite's, row for row, on a PostgreSQL database of its
+// own.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { startPostgresTestServer } from '../test-support/postgres-server.js';

@@ -1,3 +1,6 @@
+// Engine: SQLite only: the saved search index is SQLite's; PostgreSQL's are
+// server/http/postgres-saved-search-index.test.ts and postgres-memory-search-api.test.ts.
+
 import { existsSync, readdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';

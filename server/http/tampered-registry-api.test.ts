@@ -1,3 +1,5 @@
+// Engine: SQLite only: it edits the SQLite file outside the API, then restarts on it.
+
 import Database from 'better-sqlite3';
 import { afterEach, describe, expect, it } from 'vitest';
 import { request } from '../test-support/api-scenario.js';

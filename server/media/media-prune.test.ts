@@ -1,3 +1,6 @@
+// Engine: SQLite only: it ages files in the media folder and prunes with --db; PostgreSQL keeps media in quire_media,
+// and `quire media prune --database` is media-prune-postgres.test.ts.
+
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

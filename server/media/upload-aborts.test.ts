@@ -1,3 +1,6 @@
+// Engine: SQLite only: it checks the media folder's `.incoming` files and their descriptors; PostgreSQL keeps media in
+// quire_media, where uploads-api.test.ts runs and postgres-media-api.test.ts checks two servers on one database.
+
 import { readdirSync, readlinkSync } from 'node:fs';
 import { connect } from 'node:net';
 import { join } from 'node:path';

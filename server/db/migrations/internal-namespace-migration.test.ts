@@ -1,3 +1,6 @@
+// Engine: SQLite only: it migrates SQLite files of earlier versions; PostgreSQL's migrations are
+// server/db/database-migrate.test.ts and server/db/postgres/postgres-order-key-migration.test.ts.
+
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,5 @@
+// Engine: SQLite only: it reads the indexes from sqlite_master.
+
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteQuireDb } from '../database.js';

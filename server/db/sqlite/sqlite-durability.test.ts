@@ -1,3 +1,5 @@
+// Engine: SQLite only: SQLite's journal mode and synchronous setting.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

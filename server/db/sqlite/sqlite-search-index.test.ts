@@ -1,3 +1,6 @@
+// Engine: SQLite only: SQLite's search triggers and pending table; PostgreSQL's search is compared with SQLite's row
+// for row in server/http/postgres-search.test.ts.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
