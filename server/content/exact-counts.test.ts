@@ -1,3 +1,6 @@
+// Engine: SQLite only: SQLite's read cache against another connection's commits; PostgreSQL has no read cache (several
+// servers share the database), and its counts through the API are checked by list-api, api-fuzz and postgres-load-api.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,5 @@
+// Engine: SQLite only: it makes tables through the raw SQLite handle.
+
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
