@@ -1,5 +1,6 @@
 import type { Expression, Kysely, SelectQueryBuilder, SqlBool } from 'kysely';
 import type { StatementRunner } from '../db/statement-runner.js';
+import type { SnapshotUnused } from './search-snapshot-files.js';
 
 /**
  * Quire's search engine: "the search columns of a content table contain every keyword", folded as
@@ -92,6 +93,47 @@ export interface MemorySearch {
     conditions: readonly MemoryCondition[],
     seen: string,
   ): Promise<{ total: number; filtered: number; number: string } | null>;
+  /** The indexes saved for the next start and read back at it. */
+  readonly saved: SavedSearchIndexes;
+}
+
+/** Where an engine saves a database's search indexes, and from what size. */
+export interface SavedIndexPlace {
+  /** The database's file, beside which an engine may save them (SQLite); null where there is none. */
+  file: string | null;
+  /** The folder of saved indexes where an engine keeps them apart from the database (PostgreSQL). */
+  folder?: string | undefined;
+  /** Rows from which a table's index is saved. */
+  minRows: number;
+  /** Hears why a saved index was not read back (its first search then waits for a build). */
+  onUnused?: SnapshotUnused | undefined;
+}
+
+/**
+ * A server saves its in-memory indexes at a clean stop and reads them back at its next start
+ * instead of building them; each engine stores them and says when a saved one still describes
+ * its table.
+ */
+export interface SavedSearchIndexes {
+  /**
+   * Saves `db`'s indexes at `place` from now on, and reads saved ones back instead of building
+   * them. Returns the tables with a saved index, whose files are read from now on: warm them once
+   * the database is ready, and the first search finds them loaded.
+   */
+  keepSavedIndexes(db: Kysely<unknown>, runner: StatementRunner | undefined, place: SavedIndexPlace): Promise<string[]>;
+  /** Saves the indexes held, each brought in step first (at a clean stop). Returns the tables saved. */
+  saveIndexes(db: Kysely<unknown>, runner: StatementRunner | undefined): Promise<string[]>;
+  /**
+   * Builds `table`'s index now and saves it at `place`, when the table has `place.minRows` rows or
+   * more (after an import, so that a server started on the database answers its first search
+   * without a build). Returns whether it was saved.
+   */
+  saveIndexNow(
+    db: Kysely<unknown>,
+    runner: StatementRunner | undefined,
+    table: string,
+    place: SavedIndexPlace,
+  ): Promise<boolean>;
 }
 
 /**

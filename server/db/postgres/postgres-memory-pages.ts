@@ -1,4 +1,5 @@
 import { type Compilable, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import type { Numbered } from '../../search/search-answers.js';
 import type { MemorySearchPage, MemorySearchRequest } from '../../search/search-engine.js';
 import { untyped } from '../../search/search-memory-pages.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
@@ -26,15 +27,6 @@ const MAX_WALK_STEP = 65536;
 /** The names the change number and a row's number are read under, beside a page's columns. */
 const NUMBER = 'quire:number';
 const ROW = 'quire:n';
-
-/**
- * A value and the change number read in its statement (or, when the statement returned no row,
- * right after it); null when the matches alone settled it, with no read of the table.
- */
-export interface Numbered<T> {
-  value: T;
-  number: string | null;
-}
 
 type Row = Record<string, unknown>;
 

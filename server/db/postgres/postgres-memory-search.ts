@@ -1,23 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import type {
-  MemoryCondition,
-  MemorySearch,
-  MemorySearchPage,
-  MemorySearchRequest,
-} from '../../search/search-engine.js';
+import { type MemoryIndexStore, memorySearchOn } from '../../search/search-answers.js';
+import type { MemoryCondition, MemorySearch, MemorySearchRequest } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
-import { answerable } from '../../search/search-memory-keywords.js';
 import { rememberedMatches, within } from '../../search/search-memory-shared.js';
 import { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
 import type { StatementRunner } from '../statement-runner.js';
-import {
-  countWithConditions,
-  type Numbered,
-  numberNow,
-  pageOfMatches,
-  unsureRowsMatching,
-} from './postgres-memory-pages.js';
+import { countWithConditions, numberNow, pageOfMatches, unsureRowsMatching } from './postgres-memory-pages.js';
 import {
   catchUp,
   MAX_STEP_AGE_MS,
@@ -32,6 +21,7 @@ import {
 } from './postgres-memory-search-state.js';
 import { changeNumberCovers } from './postgres-row-changes.js';
 import { searchTextColumns } from './postgres-search-index.js';
+import { postgresSavedIndexes } from './postgres-search-snapshot.js';
 
 /**
  * PostgreSQL's in-memory search: the index of search-memory-index.ts over each content table's
@@ -88,7 +78,7 @@ async function current(
 ): Promise<TableState | null> {
   let trusted = trusting;
   const { db, table, columns } = request;
-  if (unindexable.has(columns) || !request.keywords.every(answerable)) return null;
+  if (unindexable.has(columns)) return null;
   const database = stateOf(db);
   let state = database.tables.get(table);
   const age = state ? Date.now() - state.checkedAt : 0;
@@ -128,23 +118,6 @@ async function current(
   return null;
 }
 
-/** The rows matching the search: those the index is sure of, plus the unsure ones SQL confirms. */
-function matching(request: MemorySearchRequest, state: TableState): Promise<PostingBitmap> {
-  return rememberedMatches(
-    state.answers,
-    request.keywords,
-    // The number moves when the index takes in writes (SQL checked the unsure rows at a later state).
-    () => state.number,
-    async () => {
-      const { hits, unsure } = state.index.search(request.keywords);
-      if (unsure.length > 0) {
-        for (const n of await unsureRowsMatching(request, state.columns, unsure)) hits.add(n);
-      }
-      return hits;
-    },
-  );
-}
-
 /**
  * The matches that meet the request's other conditions too, when the select columns' values kept
  * beside the index decide them all (postgres-value-columns.ts; kept as the matches are: a list's
@@ -166,53 +139,28 @@ function meeting(request: MemorySearchRequest, state: TableState, hits: PostingB
   );
 }
 
-/**
- * An answer put together on the index brought in step: put together again while the table's
- * change number read with it shows a write the index had not taken in; null leaves it to SQL.
- */
-async function onIndex<T>(
-  request: MemorySearchRequest,
-  answer: (state: TableState, hits: PostingBitmap, met: PostingBitmap | null) => Promise<Numbered<T>>,
-  start: { seen?: string; trusted: boolean },
-): Promise<T | null> {
-  let { seen, trusted } = start;
-  for (let round = 0; round < MAX_ROUNDS; round++) {
-    const state = await current(request, seen, trusted);
-    if (!state) return null;
-    const held = state.number;
-    const hits = await matching(request, state);
-    const { value, number } = await answer(state, hits, await meeting(request, state, hits));
-    if (number === null ? !trusted : number === held) {
-      stateOf(request.db).answered++;
-      return value;
-    }
-    // A write the index had not taken in: take it in, and put the answer together again.
-    seen = number ?? undefined;
-    trusted = false;
-  }
-  return null;
-}
-
-function count(request: MemorySearchRequest, seen?: string): Promise<number | null> {
-  return onIndex(
-    request,
-    async (state, hits, met) =>
-      request.equals.length === 0 || hits.size === 0
-        ? { value: hits.size, number: null }
-        : countWithConditions(request, hits, met, state.index),
-    { seen, trusted: false },
-  );
-}
-
-/**
- * A page: the index is trusted as it is, since the page's own statement reads the change number
- * (one statement fewer per page; a page whose number moved is put together again).
- */
-function list(request: MemorySearchRequest, page: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
-  return onIndex(request, (state, hits, met) => pageOfMatches(request, hits, met, state, page), {
-    trusted: true,
-  });
-}
+/** PostgreSQL's indexes, per database, as the search engine's orchestration asks for them. */
+const store: MemoryIndexStore<TableState, MemorySearchRequest, string> = {
+  rounds: MAX_ROUNDS,
+  readsMarks: true,
+  query: (request) => request,
+  current: (request, start) => current(request, start.seen, start.trusted),
+  held: (_request, state) => state.number,
+  // The number moves when the index takes in writes (SQL checked the unsure rows at a later state).
+  version: (state) => state.number,
+  unsureRowsMatching: (request, state, unsure) => unsureRowsMatching(request, state.columns, unsure),
+  meeting,
+  count: (request, state, hits, met) => countWithConditions(request, hits, met, state.index),
+  page: (request, state, hits, met, page) => pageOfMatches(request, hits, met, state, page),
+  // An answer whose statement read no number is in step only when the index was checked first.
+  stillInStep: (_request, _state, held, number, trusted) => (number === null ? !trusted : number === held),
+  answered: (request) => {
+    stateOf(request.db).answered++;
+  },
+  warm,
+  tally,
+  saved: postgresSavedIndexes,
+};
 
 /** Starts the build of a table's index on its first read (the search table's columns). */
 function warm(db: Kysely<unknown>, _runner: StatementRunner | undefined, table: string): void {
@@ -284,7 +232,7 @@ function holdsEveryRow(db: Kysely<unknown>, table: string, state: TableState): P
 const rowChecks = new WeakMap<TableState, Promise<void>>();
 
 /** PostgreSQL's in-memory search (see the module comment). */
-export const postgresMemorySearch: MemorySearch = { count, list, warm, tally, readsMarks: true };
+export const postgresMemorySearch: MemorySearch = memorySearchOn(store);
 
 /**
  * Builds `table`'s index now (the search table's columns) and waits for it; then how many answers

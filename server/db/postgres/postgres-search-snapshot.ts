@@ -1,7 +1,7 @@
 import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
-import { sameColumns } from '../../search/search-engine.js';
+import { type SavedSearchIndexes, sameColumns } from '../../search/search-engine.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { quote } from '../../search/search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../search/search-snapshot-codec.js';
@@ -125,6 +125,18 @@ export async function saveSearchIndexNow(
   await startBuild(db, table, columns);
   return (await saveSearchIndexes(db, table)).includes(table);
 }
+
+/**
+ * PostgreSQL's saved indexes: a file per table in a folder of `place.folder` named for the database
+ * (see the module comment), any server on this machine reading it back.
+ */
+export const postgresSavedIndexes: SavedSearchIndexes = {
+  keepSavedIndexes: async (db, _runner, place) =>
+    place.folder === undefined ? [] : keepSearchIndexes(db, place.folder, place.minRows, place.onUnused),
+  saveIndexes: (db) => saveSearchIndexes(db),
+  saveIndexNow: async (db, _runner, table, place) =>
+    place.folder !== undefined && saveSearchIndexNow(db, place.folder, table, place.minRows),
+};
 
 /** What a saved index's file says of it before the index. */
 export interface SavedHeader {

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { MemorySearchQuery } from '../../search/search-engine.js';
+import type { MemorySearchQuery, SavedSearchIndexes } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
 import { IdOrder } from '../../search/search-id-order.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { quote } from '../../search/search-memory-pages.js';
 import { within } from '../../search/search-memory-shared.js';
-import { SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
+import { readSavedTables, SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
 import { connectionRunner, type StatementRunner } from '../statement-runner.js';
 import {
   byTable,
@@ -297,3 +297,24 @@ export function warm(db: Kysely<unknown>, runner: StatementRunner | undefined, t
     })().catch(() => {});
   }).unref();
 }
+
+/**
+ * SQLite's saved indexes (sqlite-search-snapshot.ts): a file per table in a folder beside the
+ * database file, for each reading connection's indexes. A database in memory saves none.
+ */
+export const sqliteSavedIndexes: SavedSearchIndexes = {
+  async keepSavedIndexes(_db, runner, place) {
+    if (!runner || place.file === null || place.file === ':memory:') return [];
+    const folder = snapshotFolder(place.file);
+    // Read from now on: the database may still be opening.
+    const tables = readSavedTables(folder);
+    keepSearchSnapshots(runner, folder, place.minRows, place.onUnused);
+    return tables;
+  },
+  saveIndexes: async (db, runner) => (runner ? saveSearchIndexes(db, runner) : []),
+  saveIndexNow: async (db, runner, table, place) =>
+    runner !== undefined &&
+    place.file !== null &&
+    place.file !== ':memory:' &&
+    saveSearchIndexNow(db, runner, place.file, table, place.minRows),
+};

@@ -1,15 +1,8 @@
-import type {
-  MemorySearch,
-  MemorySearchPage,
-  MemorySearchQuery,
-  MemorySearchRequest,
-} from '../../search/search-engine.js';
-import { answerable } from '../../search/search-memory-keywords.js';
+import { type MemoryIndexStore, memorySearchOn } from '../../search/search-answers.js';
+import type { MemorySearch, MemorySearchQuery, MemorySearchRequest } from '../../search/search-engine.js';
 import { countWithConditions, pageOfMatches, unsureRowsMatching } from '../../search/search-memory-pages.js';
-import { rememberedMatches } from '../../search/search-memory-shared.js';
-import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import type { StatementRunner } from '../statement-runner.js';
-import { buildOf, endOf, rebuildIfWorn, unindexable, warm } from './sqlite-memory-search-build.js';
+import { buildOf, endOf, rebuildIfWorn, sqliteSavedIndexes, unindexable, warm } from './sqlite-memory-search-build.js';
 import { inStep, type TableState, totalChanges, viaRunner } from './sqlite-memory-search-state.js';
 import { readViaKysely } from './sqlite-search-triggers.js';
 
@@ -66,7 +59,6 @@ function inTransaction(runner: StatementRunner): boolean {
  */
 async function current(query: MemorySearchQuery): Promise<TableState | null> {
   const { runner, columns } = query;
-  if (!query.keywords.every(answerable)) return null;
   for (let wait = 0; inTransaction(runner); wait++) {
     if (wait === MAX_WRITE_WAITS) return null;
     // Kysely runs this once the write's transaction has let go of the connection.
@@ -85,46 +77,6 @@ async function current(query: MemorySearchQuery): Promise<TableState | null> {
   return null;
 }
 
-/** The rows matching the search: confirmed by the index, plus the unsure ones SQL confirms. */
-function matching(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
-  return rememberedMatches(
-    state.answers,
-    query.keywords,
-    () => state.version,
-    () => search(query, state),
-  );
-}
-
-async function search(query: MemorySearchQuery, state: TableState): Promise<PostingBitmap> {
-  const { hits, unsure } = state.index.search(query.keywords);
-  if (unsure.length > 0) for (const rowid of await unsureRowsMatching(query, unsure)) hits.add(rowid);
-  return hits;
-}
-
-/**
- * An answer put together on the index brought in step: the matches, then `answer`'s reads of the
- * table. When this connection wrote meanwhile (a write committed between those reads), it is put
- * together again, up to MAX_WRITE_WAITS times; null leaves it to SQL. `known` gives the answer the
- * matches alone settle (no read of the table, so nothing to check), else undefined.
- */
-async function onIndex<T>(
-  query: MemorySearchQuery,
-  answer: (state: TableState, hits: PostingBitmap) => Promise<T>,
-  known: (hits: PostingBitmap) => T | undefined = () => undefined,
-): Promise<T | null> {
-  for (let round = 0; round < MAX_WRITE_WAITS; round++) {
-    const state = await current(query);
-    if (!state) return null;
-    const seen = { changes: state.totalChanges, version: state.version };
-    const hits = await matching(query, state);
-    const settled = known(hits);
-    if (settled !== undefined) return settled;
-    const value = await answer(state, hits);
-    if (await unchanged(query.runner, state, seen)) return value;
-  }
-  return null;
-}
-
 /**
  * Whether this connection changed nothing since the index was brought in step (an answer put
  * together from several statements is then one state's). Rows only: a schema change meanwhile that
@@ -139,27 +91,30 @@ async function unchanged(
   return state.version === seen.version && (await totalChanges(viaRunner(runner))) === seen.changes;
 }
 
-function count(request: MemorySearchRequest): Promise<number | null> {
-  const query = onConnection(request);
-  if (!query) return Promise.resolve(null);
-  return onIndex(
-    query,
-    (state, hits) => countWithConditions(query, state.index, hits),
-    (hits) => (query.equals.length === 0 || hits.size === 0 ? hits.size : undefined),
-  );
-}
-
-function list(request: MemorySearchRequest, pageOf: MemorySearchPage): Promise<Record<string, unknown>[] | null> {
-  const query = onConnection(request);
-  if (!query) return Promise.resolve(null);
-  return onIndex(query, (state, hits) => pageOfMatches(query, hits, state.index, state.idOrder, pageOf));
-}
-
 /** The request as a search on its reading connection, or null when it has none (SQL answers). */
 function onConnection(request: MemorySearchRequest): MemorySearchQuery | null {
   const { runner } = request;
   return runner ? { ...request, runner } : null;
 }
 
+/** SQLite's indexes, per reading connection, as the search engine's orchestration asks for them. */
+const store: MemoryIndexStore<TableState, MemorySearchQuery, { changes: number; version: number }> = {
+  rounds: MAX_WRITE_WAITS,
+  readsMarks: false,
+  query: onConnection,
+  current: (query) => current(query),
+  held: (_query, state) => ({ changes: state.totalChanges, version: state.version }),
+  version: (state) => state.version,
+  unsureRowsMatching: (query, _state, unsure) => unsureRowsMatching(query, unsure),
+  count: async (query, state, hits) => ({ value: await countWithConditions(query, state.index, hits), number: null }),
+  page: async (query, state, hits, _met, page) => ({
+    value: await pageOfMatches(query, hits, state.index, state.idOrder, page),
+    number: null,
+  }),
+  stillInStep: (query, state, held) => unchanged(query.runner, state, held),
+  warm,
+  saved: sqliteSavedIndexes,
+};
+
 /** SQLite's in-memory search (see the module comment). */
-export const sqliteMemorySearch: MemorySearch = { count, list, warm, readsMarks: false };
+export const sqliteMemorySearch: MemorySearch = memorySearchOn(store);
