@@ -1,6 +1,7 @@
 import type { AliasableExpression, ColumnDataType, Expression, Kysely, SqlBool } from 'kysely';
 import type { SqlType } from '../fields/field.js';
 import type { SearchIndexEngine } from '../search/search-engine.js';
+import type { EngineMigrations } from './migrations/migration-engine.js';
 
 // The search interfaces belong to the search engine (server/search/); they are named here too for
 // the code that reaches them through the engine.
@@ -27,7 +28,7 @@ export { sameColumns } from '../search/search-engine.js';
  * Every method that runs SQL takes the Kysely to run it on: the database, or a transaction of it.
  */
 export interface DatabaseEngine {
-  /** Which database this is, for the rare step that exists on one only (008's pre-008 names). */
+  /** Which database this is. */
   readonly kind: 'sqlite' | 'postgres';
   /**
    * The column type that stores Quire's `text`, `integer` or `real` so that values read back as on
@@ -92,6 +93,8 @@ export interface DatabaseEngine {
   readonly registryCheck?: RegistryCheck;
   /** What the database holds, as far as content tables need to know. */
   readonly schema: SchemaIntrospection;
+  /** The engine's own steps of the migrations, by migration name (migrations/migration-engine.ts). */
+  readonly migrations: EngineMigrations;
 }
 
 /**

@@ -1,17 +1,16 @@
 import type { Kysely } from 'kysely';
-import type { ColumnDescriptor } from '../../../common/api-contract.js';
-import { timestampNow } from '../../../common/datetime-syntax.js';
-import type { DatabaseEngine } from '../engine.js';
-import { createContentTable } from '../repositories/content-schema-repository.js';
+import type { StoredColumn } from './content-index-steps.js';
+import { createContentTable, timestampNow } from './content-table-steps.js';
+import type { MigrationEngine } from './migration-engine.js';
 
 interface StarterType {
   id: string;
   slug: string;
   title: string;
-  columns: ColumnDescriptor[];
+  columns: StoredColumn[];
 }
 
-/** The starter content types of a fresh database (issue: news and categories, no rows). */
+/** The starter content types of a fresh database: news and categories, no rows. */
 export const STARTER_TYPES: StarterType[] = [
   {
     id: 'news',
@@ -46,7 +45,8 @@ export const STARTER_TYPES: StarterType[] = [
 ];
 
 /** Registers the starter types and creates their tables. */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  const engine = migrations['002-starter-types'];
   const now = timestampNow();
   const registry = db as Kysely<{ quire_content_types: Record<string, unknown> }>;
   for (const [position, starter] of STARTER_TYPES.entries()) {

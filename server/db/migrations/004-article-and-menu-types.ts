@@ -1,10 +1,9 @@
 import type { Kysely } from 'kysely';
-import type { ColumnDescriptor } from '../../../common/api-contract.js';
-import { timestampNow } from '../../../common/datetime-syntax.js';
-import type { DatabaseEngine } from '../engine.js';
-import { createContentTable } from '../repositories/content-schema-repository.js';
+import type { StoredColumn } from './content-index-steps.js';
+import { createContentTable, timestampNow } from './content-table-steps.js';
+import type { MigrationEngine } from './migration-engine.js';
 
-const STATUS: ColumnDescriptor = {
+const STATUS: StoredColumn = {
   name: 'status',
   label: 'Status',
   type: 'select',
@@ -47,13 +46,14 @@ export const ARTICLE_AND_MENU_TYPES = [
       STATUS,
     ],
   },
-] satisfies { slug: string; title: string; flatMeta: boolean; columns: ColumnDescriptor[] }[];
+] satisfies { slug: string; title: string; flatMeta: boolean; columns: StoredColumn[] }[];
 
 /**
  * Adds the registry's `flat_meta` flag and the `articles` and `menu_items` starter types, to fresh
  * databases and to databases created by earlier versions alike (a slug already in use is left alone).
  */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  const engine = migrations['004-article-and-menu-types'];
   await db.schema
     .alterTable('quire_content_types')
     .addColumn('flat_meta', 'integer', (col) => col.notNull().defaultTo(0))

@@ -1,20 +1,11 @@
-import { type Kysely, sql } from 'kysely';
-import type { DatabaseEngine } from '../engine.js';
-import { MEDIA_TABLE } from '../postgres/postgres-media-repository.js';
+import type { Kysely } from 'kysely';
+import type { MigrationEngine } from './migration-engine.js';
 
 /**
- * On PostgreSQL, uploads live in the database (`quire_media`: one row per file, its bytes and
- * what they are), so every server sharing it serves every upload. SQLite keeps its files in
- * `media/` beside the database file, so there the migration makes nothing.
+ * Where servers share the database (PostgreSQL), uploads live in it (`quire_media`: one row per
+ * file, its bytes and what they are), so every server serves every upload. SQLite keeps its files
+ * in `media/` beside the database file: its step makes nothing.
  */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  if (engine.kind !== 'postgres') return;
-  await db.schema
-    .createTable(MEDIA_TABLE)
-    .addColumn('path', 'text', (column) => column.primaryKey())
-    .addColumn('type', 'text', (column) => column.notNull())
-    .addColumn('size', 'integer', (column) => column.notNull())
-    .addColumn('bytes', 'bytea', (column) => column.notNull())
-    .addColumn('created_at', 'timestamptz', (column) => column.notNull().defaultTo(sql`now()`))
-    .execute();
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  await migrations['010-media-table'].up(db);
 }

@@ -1,8 +1,11 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNTS_TABLE, SESSIONS_TABLE, TOKENS_TABLE } from '../repositories/account-repository.js';
+
+const ACCOUNTS_TABLE = 'quire_accounts';
+const TOKENS_TABLE = 'quire_tokens';
+const SESSIONS_TABLE = 'quire_sessions';
 
 /**
- * Accounts, API tokens and sign-in sessions (issue 14), the same on both engines. Times are ISO
+ * Accounts, API tokens and sign-in sessions, the same on both engines. Times are ISO
  * 8601 UTC text (`2026-11-23T18:00:00.000Z`), which sorts and compares as text on either engine.
  * Passwords are stored only as scrypt hashes, tokens and session ids only as SHA-256 hashes.
  */

@@ -1,21 +1,19 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseEngine } from '../engine.js';
-import { REVISION_ROW_INDEX, REVISIONS_TABLE, TYPE_CHANGES_TABLE } from '../repositories/revision-repository.js';
+import type { MigrationEngine } from './migration-engine.js';
+
+const REVISIONS_TABLE = 'quire_revisions';
+const TYPE_CHANGES_TABLE = 'quire_type_changes';
+const REVISION_ROW_INDEX = 'quire_revisions:row';
 
 /**
- * Row revisions and the content-type change log (issue 15), the same on both engines but for the
- * id: SQLite's `integer primary key` (the rowid: the largest so far plus one, so ids follow the
- * order revisions were written; no AUTOINCREMENT, whose sqlite_sequence table nothing here needs),
- * PostgreSQL's identity column. Times are server timestamps (`YYYY-MM-DD
- * HH:MM:SS.ffffff` UTC), which sort and compare as text on either engine.
+ * Row revisions and the content-type change log, the same on both engines but for the numbered id
+ * (the engine step: ids follow the order revisions were written). Times are server timestamps
+ * (`YYYY-MM-DD HH:MM:SS.ffffff` UTC), which sort and compare as text on either engine.
  */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  const { numberedId } = migrations['013-revisions'];
   for (const table of [REVISIONS_TABLE, TYPE_CHANGES_TABLE]) {
-    let create = db.schema
-      .createTable(table)
-      .addColumn('id', engine.kind === 'postgres' ? 'bigint' : 'integer', (column) =>
-        engine.kind === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
-      );
+    let create = numberedId(db.schema.createTable(table));
     create =
       table === REVISIONS_TABLE
         ? create

@@ -1,28 +1,22 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseEngine } from '../engine.js';
-import {
-  HOOK_DELIVERIES_TABLE,
-  HOOK_DELIVERY_INDEX,
-  HOOK_OUTBOX_INDEX,
-  HOOK_OUTBOX_TABLE,
-  HOOKS_TABLE,
-} from '../repositories/hook-repository.js';
-import { SCHEDULE_DUE_INDEX, SCHEDULES_TABLE } from '../repositories/schedule-repository.js';
+import type { MigrationEngine } from './migration-engine.js';
+
+const SCHEDULES_TABLE = 'quire_schedules';
+const SCHEDULE_DUE_INDEX = 'quire_schedules:at';
+const HOOKS_TABLE = 'quire_hooks';
+const HOOK_OUTBOX_TABLE = 'quire_hook_outbox';
+const HOOK_DELIVERIES_TABLE = 'quire_hook_deliveries';
+const HOOK_OUTBOX_INDEX = 'quire_hook_outbox:hook';
+const HOOK_DELIVERY_INDEX = 'quire_hook_deliveries:hook';
 
 /**
- * Scheduled status changes and build hooks (issue 15), the same on both engines but for the
- * numbered ids (SQLite's autoincrement, PostgreSQL's identity). Times are server timestamps
- * (`YYYY-MM-DD HH:MM:SS[.ffffff]` UTC), which sort and compare as text on either engine.
+ * Scheduled status changes and build hooks, the same on both engines but for the numbered ids (the
+ * engine step). Times are server timestamps (`YYYY-MM-DD HH:MM:SS[.ffffff]` UTC), which sort and
+ * compare as text on either engine.
  */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  const numbered = (name: string) =>
-    db.schema
-      .createTable(name)
-      .addColumn('id', engine.kind === 'postgres' ? 'bigint' : 'integer', (column) =>
-        engine.kind === 'postgres'
-          ? column.primaryKey().generatedByDefaultAsIdentity()
-          : column.primaryKey().autoIncrement(),
-      );
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  const { numberedId } = migrations['015-schedules-and-hooks'];
+  const numbered = (name: string) => numberedId(db.schema.createTable(name));
   // One pending change per row: scheduling again replaces it; applying or cancelling removes it.
   await db.schema
     .createTable(SCHEDULES_TABLE)

@@ -1,11 +1,11 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseEngine } from '../engine.js';
+import type { MigrationEngine } from './migration-engine.js';
 
 /**
  * Where the engine keeps change numbers (PostgreSQL), the function that reads one, which gets and
- * lists now read in their own statement (postgres-row-changes.ts says why a function). `create`
- * leaves the table of migration 016 as it is. Nothing on SQLite.
+ * lists read in their own statement: a PL/pgSQL function keeps its plans for the connection. The
+ * table of migration 016 stays as it is. Nothing on SQLite.
  */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  await engine.rowChanges?.create(db);
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  await migrations['019-change-number-function'].up(db);
 }

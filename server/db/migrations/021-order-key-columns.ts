@@ -1,19 +1,19 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseEngine } from '../engine.js';
-import { addOrderKeyColumns, orderKeysOf } from '../queries/order-key-columns.js';
-import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
+import { orderKeysOf, rebuildContentIndexes } from './content-index-steps.js';
 import { forEachContentTable } from './content-table-steps.js';
+import type { MigrationEngine } from './migration-engine.js';
 
 /**
- * On PostgreSQL, gives each `text` column of every content table its order key column (its first
- * 200 characters, stored; order-key-columns.ts) and moves the list indexes from the expression
- * `left(column, 200)` onto it, so lists in a text order walk their index alone. Each table is
- * written again once (all its keys in one statement): at 1M rows about 15 s for the table and 1-2 s
- * an index. On SQLite no table has a key and every index is as planned: nothing changes.
+ * Where an index cannot hold any text (PostgreSQL), gives each `text` column of every content table
+ * its order key column (its first characters, stored) and moves the list indexes from the
+ * expression `left(column, n)` onto it, so lists in a text order walk their index alone. Each table
+ * is written again once (all its keys in one statement). On SQLite no table has a key and every
+ * index is as planned: nothing changes.
  */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  const engine = migrations['021-order-key-columns'];
   await forEachContentTable(db, engine, async (table, columns) => {
-    await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns));
+    await engine.addOrderKeyColumns(db, table, orderKeysOf(engine, columns));
     await rebuildContentIndexes(db, engine, table, columns);
   });
 }

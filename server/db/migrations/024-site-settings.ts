@@ -5,7 +5,6 @@ import type { Kysely } from 'kysely';
  * set among them), with who made them and when.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  // The table's name as of this migration, not today's constant: a migration stays as written.
   await db.schema
     .createTable('quire_settings')
     .addColumn('name', 'text', (column) => column.primaryKey())

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNTS_TABLE } from '../repositories/account-repository.js';
-import { TWO_FACTOR_CHALLENGES_TABLE } from '../repositories/two-factor-repository.js';
+
+const ACCOUNTS_TABLE = 'quire_accounts';
+const TWO_FACTOR_CHALLENGES_TABLE = 'quire_two_factor_challenges';
 
 /**
  * Two-factor sign-in: an account's TOTP secret (once confirmed), the one being enrolled, the last

@@ -1,19 +1,18 @@
 import type { Kysely } from 'kysely';
-import type { DatabaseEngine } from '../engine.js';
-import { AUDIT_TABLE, AUDIT_TIME_INDEX } from '../repositories/audit-repository.js';
+import type { MigrationEngine } from './migration-engine.js';
+
+const AUDIT_TABLE = 'quire_audit';
+const AUDIT_TIME_INDEX = 'quire_audit:at';
 
 /**
  * The audit log: one row a security event (sign-ins, account, token, hook and content-type changes,
  * restores, first run), appended and never changed, removed only by the retention purge. The id is
- * numbered as revisions' are (SQLite's rowid, PostgreSQL's identity column); times are server
- * timestamps, which sort and compare as text on either engine.
+ * numbered as revisions' are (the engine step); times are server timestamps, which sort and
+ * compare as text on either engine.
  */
-export async function up(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
-  await db.schema
-    .createTable(AUDIT_TABLE)
-    .addColumn('id', engine.kind === 'postgres' ? 'bigint' : 'integer', (column) =>
-      engine.kind === 'postgres' ? column.primaryKey().generatedByDefaultAsIdentity() : column.primaryKey(),
-    )
+export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
+  const { numberedId } = migrations['026-audit-log'];
+  await numberedId(db.schema.createTable(AUDIT_TABLE))
     .addColumn('at', 'text', (column) => column.notNull())
     // A machine code such as sign_in.failed or account.created.
     .addColumn('action', 'text', (column) => column.notNull())

@@ -1,5 +1,7 @@
 import type { Kysely } from 'kysely';
-import { ACCOUNTS_TABLE, IDENTITIES_TABLE } from '../repositories/account-repository.js';
+
+const ACCOUNTS_TABLE = 'quire_accounts';
+const IDENTITIES_TABLE = 'quire_account_identities';
 
 /**
  * Single sign-on: the OpenID Connect identities bound to accounts, one row per provider (issuer)

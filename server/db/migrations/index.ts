@@ -1,5 +1,4 @@
 import type { Kysely, Migration, MigrationProvider } from 'kysely';
-import type { DatabaseEngine } from '../engine.js';
 import * as registry from './001-content-type-registry.js';
 import * as starterTypes from './002-starter-types.js';
 import * as articleAndMenuTypes from './004-article-and-menu-types.js';
@@ -26,9 +25,10 @@ import * as siteSettings from './024-site-settings.js';
 import * as twoFactor from './025-two-factor.js';
 import * as auditLog from './026-audit-log.js';
 import * as accountIdentities from './027-account-identities.js';
+import type { MigrationEngine } from './migration-engine.js';
 
-/** A migration's `up`: those that make content tables need the engine's search index and catalog. */
-type Up = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
+/** A migration's `up`: those with engine-specific steps find them in `engine.migrations`, under their name. */
+type Up = (db: Kysely<unknown>, engine: MigrationEngine) => Promise<void>;
 
 /**
  * The schema's history, in order. Kysely records the applied names in `kysely_migration`, which is
@@ -68,9 +68,9 @@ export const MIGRATION_NAMES: readonly string[] = Object.keys(MIGRATIONS);
 
 /**
  * Provides the migrations compiled into the app (no file-system scanning, so it works packaged),
- * each running on `engine`.
+ * each running on `engine` (a `DatabaseEngine`: its `migrations` are the engine's steps).
  */
-export function migrationProvider(engine: DatabaseEngine): MigrationProvider {
+export function migrationProvider(engine: MigrationEngine): MigrationProvider {
   const migrations: Record<string, Migration> = Object.fromEntries(
     Object.entries(MIGRATIONS).map(([name, migration]) => [name, { up: (db) => migration.up(db, engine) }]),
   );

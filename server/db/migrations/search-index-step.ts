@@ -1,14 +1,13 @@
 import type { Kysely } from 'kysely';
-import { searchColumnsOf } from '../../../common/title-rules.js';
-import type { DatabaseEngine } from '../engine.js';
-import { forEachContentTable } from './content-table-steps.js';
+import { forEachContentTable, searchColumnsOf } from './content-table-steps.js';
+import type { ContentTableEngine } from './migration-engine.js';
 
 /**
- * The step several migrations share: gives every content table the search objects today's engine
- * makes for its search columns (`ensure` leaves those already right as they are).
+ * The step several migrations share: gives every content table the search objects the engine's
+ * step makes for its search columns (`ensureSearchIndex` leaves those already right as they are).
  */
-export async function ensureSearchIndexes(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+export async function ensureSearchIndexes(db: Kysely<unknown>, engine: ContentTableEngine): Promise<void> {
   await forEachContentTable(db, engine, (table, columns) =>
-    engine.searchIndex.ensure(db, table, searchColumnsOf(columns)),
+    engine.ensureSearchIndex(db, table, searchColumnsOf(columns)),
   );
 }

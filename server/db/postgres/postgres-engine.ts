@@ -3,6 +3,7 @@ import type { DatabaseEngine, IndexDefinition } from '../engine.js';
 import { type IndexShape, indexStatement } from '../queries/index-statement.js';
 import { sendLater } from '../queries/later-statements.js';
 import { postgresMemorySearch } from './postgres-memory-search.js';
+import { postgresMigrations } from './postgres-migrations.js';
 import { checkRegistryVersion, createRegistryCheck, isTypesChanged } from './postgres-registry-check.js';
 import {
   changeNumber,
@@ -76,6 +77,7 @@ export const postgresEngine: DatabaseEngine = {
   },
   registryCheck: { create: createRegistryCheck, check: checkRegistryVersion, isTypesChanged },
   schema: { hasTable, objectType, indexes },
+  migrations: postgresMigrations,
 };
 
 /**

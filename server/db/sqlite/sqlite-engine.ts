@@ -2,6 +2,7 @@ import { type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from '../engine.js';
 import { containsIgnoringCase, isUniqueViolation, jsonArrayContains } from './sqlite-dialect.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
+import { sqliteMigrations } from './sqlite-migrations.js';
 import { dropSearchIndex, ensureSearchIndex, flushSearchIndex, indexedColumns } from './sqlite-search-index.js';
 
 /** The SQLite engine: `quire_fold` for search, an in-memory search index, `sqlite_master` as catalog. */
@@ -37,6 +38,7 @@ export const sqliteEngine: DatabaseEngine = {
     memory: sqliteMemorySearch,
   },
   schema: { hasTable, objectType, indexes },
+  migrations: sqliteMigrations,
 };
 
 async function hasTable(db: Kysely<unknown>, name: string): Promise<boolean> {
