@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
 import { createTestDatabase, postgresForTests } from './postgres.js';
-import { testEngine } from './test-server.js';
+import { type TestEngine, testEngine } from './test-server.js';
 
 /** A database opened directly (no server), of the engine the suite runs on. */
 export interface OpenTestDatabase {
@@ -13,12 +13,13 @@ export interface OpenTestDatabase {
 }
 
 /**
- * Opens a fresh, migrated database of the engine `testEngine()` names, for suites that build
- * their apps or services themselves: a SQLite file in a temporary folder, or a throwaway
- * PostgreSQL database (QUIRE_TEST_ENGINE=postgres, the `server-pg` project), which must be there.
+ * Opens a fresh, migrated database of `engine` (by default the one `testEngine()` names), for
+ * suites that build their apps or services themselves: a SQLite file in a temporary folder, or a
+ * throwaway PostgreSQL database (QUIRE_TEST_ENGINE=postgres, the `server-pg` project), which must
+ * be there.
  */
-export async function openTestDatabase(): Promise<OpenTestDatabase> {
-  if (testEngine() === 'postgres') {
+export async function openTestDatabase(engine: TestEngine = testEngine()): Promise<OpenTestDatabase> {
+  if (engine === 'postgres') {
     const postgres = await postgresForTests();
     if (!postgres.available) throw new Error(`QUIRE_TEST_ENGINE=postgres, but ${postgres.skipReason}`);
     const made = await createTestDatabase(postgres.url);
