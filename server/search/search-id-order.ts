@@ -57,12 +57,3 @@ export class IdOrder {
 function comparable(id: unknown): id is string {
   return typeof id === 'string' && isAscii(id);
 }
-
-/**
- * Select-list items that read, for a row aliased `row` of `table`, the ids of the rows before and
- * after it by rowid (as "quire:before" and "quire:after"), for `IdOrder.check`.
- */
-export function neighbours(quotedTable: string): string {
-  return `(select "id" from ${quotedTable} where rowid < row.rowid order by rowid desc limit 1) as "quire:before",
-    (select "id" from ${quotedTable} where rowid > row.rowid order by rowid limit 1) as "quire:after"`;
-}

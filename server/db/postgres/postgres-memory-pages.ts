@@ -1,7 +1,6 @@
-import { type Compilable, type Expression, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
+import { type Compilable, type Expression, type Kysely, type SelectQueryBuilder, type SqlBool, sql } from 'kysely';
 import type { Numbered } from '../../search/search-answers.js';
 import type { MemorySearchPage, MemorySearchRequest } from '../../search/search-engine.js';
-import { untyped } from '../../search/search-memory-pages.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
 import { readRowsAnywhere } from '../queries/shared-reads.js';
@@ -29,6 +28,9 @@ const NUMBER = 'quire:number';
 const ROW = 'quire:n';
 
 type Row = Record<string, unknown>;
+
+/** The request's Kysely over tables known only at run time. */
+const untyped = (request: MemorySearchRequest) => request.db as Kysely<Record<string, Record<string, unknown>>>;
 
 /** A read's rows, on a connection shared with other reads when outside a transaction (shared-reads.ts). */
 function readRows<R>(request: MemorySearchRequest, query: Compilable<R>): Promise<R[]> {

@@ -1,12 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import { sameColumns } from '../../search/search-engine.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
-import { quote } from '../../search/search-memory-pages.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
 import { IdSequence } from './postgres-id-sequence.js';
 import { changeNumber, registryVersionOf } from './postgres-row-changes.js';
-import { ROW_NUMBER, SEARCH_REMOVED, searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
+import { ROW_NUMBER, SEARCH_REMOVED, searchTableOid, searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
 import { ValueColumns } from './postgres-value-columns.js';
 
 /**
@@ -158,7 +157,7 @@ async function built(
       // The first statement takes the transaction's snapshot: the number and the rows are one state.
       const head = await sql<{ snapshot: string; number: string; side: string | null }>`select
         pg_current_snapshot()::text as snapshot, ${changeNumber(table)} as number,
-        to_regclass(${quote(searchTextName(table))})::oid::text as side`.execute(trx);
+        ${searchTableOid(table)} as side`.execute(trx);
       const { snapshot, number, side } = head.rows[0];
       const indexed = await searchTextColumns(trx, table);
       if (side === null || !indexed || !sameColumns(indexed, columns)) {
@@ -268,7 +267,7 @@ export async function catchUp(db: Kysely<unknown>, table: string, state: TableSt
     written: unknown[][];
     removed: number[];
   }>`select pg_current_snapshot()::text as snapshot, ${changeNumber(table)} as number,
-      to_regclass(${quote(searchTextName(table))})::oid::text as side,
+      ${searchTableOid(table)} as side,
       (select columns from quire_content_types where table_name = ${table}) as registry,
       (select coalesce(json_agg(json_build_array(s.${sql.id(ROW_NUMBER)}, t.id, ${values}, ${columns}) order by t.id), '[]'::json)
         from ${side} s

@@ -117,6 +117,15 @@ export async function rowsWrittenInSearchIndex(
   await upsertFolded(db, table, columns, rows);
 }
 
+/**
+ * The oid of `table`'s search table as text, or null when it has none: a search table made again
+ * has another oid, and new row numbers.
+ */
+export function searchTableOid(table: string) {
+  const quoted = `"${searchTextName(table).replaceAll('"', '""')}"`;
+  return sql<string | null>`to_regclass(${quoted})::oid::text`;
+}
+
 /** The columns the search table of `table` covers, or null when it has none. */
 export async function searchTextColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
   const result = await sql<{ name: string }>`select a.attname as name

@@ -3,7 +3,6 @@ import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { type SavedSearchIndexes, sameColumns } from '../../search/search-engine.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
-import { quote } from '../../search/search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../search/search-snapshot-codec.js';
 import {
   DAMAGED_SNAPSHOT,
@@ -26,7 +25,7 @@ import {
   stateOf,
   type TableState,
 } from './postgres-memory-search-state.js';
-import { searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
+import { searchTableOid, searchTextColumns, WRITTEN_BY } from './postgres-search-index.js';
 import { ValueColumns } from './postgres-value-columns.js';
 
 /**
@@ -275,7 +274,7 @@ async function loadSearchIndex(
       return notUsed('it was saved for another database');
     }
     const { rows } = await sql<{ side: string | null; now: number }>`select
-      to_regclass(${quote(searchTextName(table))})::oid::text as side, ${clockNow()} as now`.execute(db);
+      ${searchTableOid(table)} as side, ${clockNow()} as now`.execute(db);
     const age = Number(rows[0].now) - savedAt;
     if (rows[0].side !== side) return notUsed('its search table was made again since it was saved');
     if (!(age >= 0 && age < MAX_STEP_AGE_MS)) {

@@ -3,10 +3,10 @@ import type { MemorySearchQuery, SavedSearchIndexes } from '../../search/search-
 import { sameColumns } from '../../search/search-engine.js';
 import { IdOrder } from '../../search/search-id-order.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
-import { quote } from '../../search/search-memory-pages.js';
 import { within } from '../../search/search-memory-shared.js';
 import { readSavedTables, SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
 import { connectionRunner, type StatementRunner } from '../statement-runner.js';
+import { quote } from './sqlite-memory-pages.js';
 import {
   byTable,
   incomplete,

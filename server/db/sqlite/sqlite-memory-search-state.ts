@@ -2,12 +2,11 @@ import type { Kysely } from 'kysely';
 import type { MemorySearchQuery } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
 import type { IdOrder } from '../../search/search-id-order.js';
-import { neighbours } from '../../search/search-id-order.js';
 import type { MemorySearchIndex } from '../../search/search-memory-index.js';
-import { quote } from '../../search/search-memory-pages.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchPendingName } from '../queries/internal-names.js';
 import { connectionRunner, type StatementRunner } from '../statement-runner.js';
+import { neighbours, quote } from './sqlite-memory-pages.js';
 import { readViaKysely, type SchemaRead } from './sqlite-search-triggers.js';
 
 /**

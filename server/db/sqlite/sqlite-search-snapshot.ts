@@ -2,7 +2,6 @@ import { randomInt } from 'node:crypto';
 import { rm } from 'node:fs/promises';
 import { type Kysely, sql } from 'kysely';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
-import { quote } from '../../search/search-memory-pages.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../search/search-snapshot-codec.js';
 import {
   DAMAGED_SNAPSHOT,
@@ -13,6 +12,7 @@ import {
 } from '../../search/search-snapshot-files.js';
 import { searchPendingName } from '../queries/internal-names.js';
 import { connectionRunner, type StatementRunner } from '../statement-runner.js';
+import { quote } from './sqlite-memory-pages.js';
 import type { SchemaRead } from './sqlite-search-triggers.js';
 
 /**

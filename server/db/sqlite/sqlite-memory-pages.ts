@@ -1,10 +1,10 @@
 import type { Kysely, SqlBool } from 'kysely';
 import { sql } from 'kysely';
-import type { MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from './search-engine.js';
-import { foldForSearch } from './search-folding.js';
-import type { IdOrder } from './search-id-order.js';
-import type { MemorySearchIndex } from './search-memory-index.js';
-import type { PostingBitmap } from './search-posting-bitmap.js';
+import type { MemorySearchPage, MemorySearchQuery, MemorySearchRequest } from '../../search/search-engine.js';
+import { foldForSearch } from '../../search/search-folding.js';
+import type { IdOrder } from '../../search/search-id-order.js';
+import type { MemorySearchIndex } from '../../search/search-memory-index.js';
+import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 
 /**
  * Pages and counts of the in-memory search's matches on SQLite (see sqlite-memory-search.ts): the
@@ -20,9 +20,19 @@ const MIN_WALK = 512;
 const MAX_WALK_STEP = 65536;
 
 /** The query's Kysely over tables known only at run time. */
-export const untyped = (query: MemorySearchRequest) => query.db as Kysely<Record<string, Record<string, unknown>>>;
+const untyped = (query: MemorySearchRequest) => query.db as Kysely<Record<string, Record<string, unknown>>>;
 
+/** An identifier quoted for SQLite. */
 export const quote = (name: string) => `"${name.replaceAll('"', '""')}"`;
+
+/**
+ * Select-list items that read, for a row aliased `row` of `table`, the ids of the rows before and
+ * after it by rowid (as "quire:before" and "quire:after"), for `IdOrder.check`.
+ */
+export function neighbours(quotedTable: string): string {
+  return `(select "id" from ${quotedTable} where rowid < row.rowid order by rowid desc limit 1) as "quire:before",
+    (select "id" from ${quotedTable} where rowid > row.rowid order by rowid limit 1) as "quire:after"`;
+}
 
 /** The rows of `unsure` whose search columns contain every keyword of the query, checked by SQL. */
 export async function unsureRowsMatching(query: MemorySearchQuery, unsure: readonly number[]): Promise<number[]> {
