@@ -48,7 +48,7 @@ describe('quire backup / quire restore', () => {
     // The restored database's audit log says so.
     const restored = await openDatabase(dbFile);
     try {
-      const { events } = await new AuditService(restored.db).list(
+      const { events } = await new AuditService({ db: restored.db }).list(
         { action: 'backup.restored' },
         { limit: 5, offset: 0 },
       );

@@ -132,7 +132,7 @@ function checked<T>(check: () => T): T {
 
 function userAction(parsed: Parsed, streams: AccountStreams): Action {
   const sub = parsed.positionals[0];
-  const service = (repository: AccountRepository) => new AccountService(repository);
+  const service = (repository: AccountRepository) => new AccountService({ repository });
   const password = (name: string) => readNewPassword(streams.input, streams.err, name);
   if (sub === 'add') {
     onlyFlags(parsed, ['role', 'types', 'sso']);
@@ -201,7 +201,7 @@ function userAction(parsed: Parsed, streams: AccountStreams): Action {
     onlyFlags(parsed, []);
     const [name] = operands(parsed, 1, 'NAME');
     return async (_repository, database) => {
-      const wasOn = await new TwoFactorService(new TwoFactorRepository(database.db)).reset(name);
+      const wasOn = await new TwoFactorService({ repository: new TwoFactorRepository(database.db) }).reset(name);
       await cliAudit(database).record({
         ...CLI_ACTOR,
         action: 'two_factor.reset',
@@ -228,7 +228,7 @@ function tokenAction(parsed: Parsed): Action {
     checked(() => checkName(name));
     const role = checked(() => checkRole(parsed.values.role));
     return async (repository, database) => {
-      const made = await new TokenService(repository).add({
+      const made = await new TokenService({ repository }).add({
         name,
         role,
         content_types: parsed.values.types,
@@ -243,7 +243,7 @@ function tokenAction(parsed: Parsed): Action {
     onlyFlags(parsed, []);
     operands(parsed, 0, 'no arguments');
     return async (repository) => {
-      const tokens = await new TokenService(repository).list();
+      const tokens = await new TokenService({ repository }).list();
       return tokens.length === 0 ? ['No API tokens.'] : tokens.map(tokenLine);
     };
   }
@@ -251,7 +251,7 @@ function tokenAction(parsed: Parsed): Action {
     onlyFlags(parsed, []);
     const [name] = operands(parsed, 1, 'NAME');
     return async (repository, database) => {
-      await new TokenService(repository).revoke(name);
+      await new TokenService({ repository }).revoke(name);
       await cliAudit(database).record({ ...CLI_ACTOR, action: 'token.revoked', target: name });
       return [`Revoked the token ${name}; requests with it are refused from now on.`];
     };

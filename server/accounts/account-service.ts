@@ -12,12 +12,6 @@ import { mustEnrol, type TwoFactorRequirement } from './two-factor-service.js';
 /** How long a session lasts without use, unless told otherwise (QUIRE_SESSION_HOURS or the option). */
 export const DEFAULT_SESSION_IDLE_MS = 12 * 60 * 60_000;
 
-/** The idle time `QUIRE_SESSION_HOURS` sets (a positive number of hours), else the default. */
-export function sessionIdleFromEnv(env: NodeJS.ProcessEnv = process.env): number {
-  const hours = Number(env.QUIRE_SESSION_HOURS);
-  return env.QUIRE_SESSION_HOURS && Number.isFinite(hours) && hours > 0 ? hours * 60 * 60_000 : DEFAULT_SESSION_IDLE_MS;
-}
-
 /** A session's expiry is pushed forward at most this often (not a write on every request), or a tenth of the idle time. */
 const TOUCH_EVERY_MS = 60_000;
 
@@ -61,22 +55,31 @@ export interface SecondFactorPending {
   name: string;
 }
 
+/** Where AccountService keeps accounts, and how their sessions and second factors go. */
+export interface AccountServiceOptions {
+  repository: AccountRepository;
+  /** How long a session lasts without use (QuireConfig.sessionIdleMs; default DEFAULT_SESSION_IDLE_MS). */
+  sessionIdleMs?: number;
+  now?: () => number;
+  /** Who must enrol in two-factor sign-in (`--require-2fa`): their sessions may only enrol until they do. */
+  requireTwoFactor?: TwoFactorRequirement;
+  /** Starts the second step of an account with two-factor sign-in (see TwoFactorService). */
+  secondFactor?: { startChallenge(accountId: string): Promise<string> };
+}
+
 /** Accounts, their passwords and their sign-in sessions. */
 export class AccountService {
   private accountsKnown = false;
   private noAccountsCheckedAt = Number.NEGATIVE_INFINITY;
 
-  constructor(
-    private readonly repository: AccountRepository,
-    private readonly options: {
-      sessionIdleMs?: number;
-      now?: () => number;
-      /** Who must enrol in two-factor sign-in (`--require-2fa`): their sessions may only enrol until they do. */
-      requireTwoFactor?: TwoFactorRequirement;
-      /** Starts the second step of an account with two-factor sign-in (see TwoFactorService). */
-      secondFactor?: { startChallenge(accountId: string): Promise<string> };
-    } = {},
-  ) {}
+  private readonly repository: AccountRepository;
+  private readonly options: Omit<AccountServiceOptions, 'repository'>;
+
+  constructor(options: AccountServiceOptions) {
+    const { repository, ...rest } = options;
+    this.repository = repository;
+    this.options = rest;
+  }
 
   private get idleMs(): number {
     return this.options.sessionIdleMs ?? DEFAULT_SESSION_IDLE_MS;

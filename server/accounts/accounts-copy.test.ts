@@ -20,12 +20,15 @@ describe('backups carry accounts and tokens', () => {
     try {
       const file = join(dir, 'site.sqlite');
       const site = await openDatabase(file);
-      await new AccountService(new AccountRepository(site.db)).add({
+      await new AccountService({ repository: new AccountRepository(site.db) }).add({
         name: 'ada',
         role: 'admin',
         password: TEAM_PASSWORD,
       });
-      const { token } = await new TokenService(new AccountRepository(site.db)).add({ name: 'ci', role: 'viewer' });
+      const { token } = await new TokenService({ repository: new AccountRepository(site.db) }).add({
+        name: 'ci',
+        role: 'viewer',
+      });
       await site.close();
       const backup = await backupFile(file);
       const restored = join(dir, 'restored.sqlite');
@@ -33,8 +36,8 @@ describe('backups carry accounts and tokens', () => {
       const again = await openDatabase(restored);
       try {
         const repository = new AccountRepository(again.db);
-        expect(await new AccountService(repository).signIn('ada', TEAM_PASSWORD)).not.toBeNull();
-        expect(await new TokenService(repository).principal(token)).toMatchObject({ name: 'ci', role: 'viewer' });
+        expect(await new AccountService({ repository }).signIn('ada', TEAM_PASSWORD)).not.toBeNull();
+        expect(await new TokenService({ repository }).principal(token)).toMatchObject({ name: 'ci', role: 'viewer' });
       } finally {
         await again.close();
       }
@@ -52,20 +55,21 @@ describe.skipIf(!postgres.available)(`quire copy carries accounts and tokens${sk
     const middle = await openPostgresDatabase(pg.target);
     const back = await openDatabase(join(dir, 'back.sqlite'));
     try {
-      const accounts = new AccountService(new AccountRepository(source.db));
+      const accounts = new AccountService({ repository: new AccountRepository(source.db) });
       await accounts.add({ name: 'ada', role: 'admin', password: TEAM_PASSWORD });
       await accounts.add({ name: 'aldo', role: 'author', password: TEAM_PASSWORD, content_types: ['news'] });
       expect(await accounts.signIn('ada', TEAM_PASSWORD)).not.toBeNull(); // a session, which stays behind
-      const token = (await new TokenService(new AccountRepository(source.db)).add({ name: 'ci', role: 'editor' }))
-        .token;
+      const token = (
+        await new TokenService({ repository: new AccountRepository(source.db) }).add({ name: 'ci', role: 'editor' })
+      ).token;
 
       await copySite(source, middle, { force: true });
       await copySite(middle, back, { force: true });
       for (const copy of [middle, back]) {
         const repository = new AccountRepository(copy.db);
         expect(await repository.listAccounts()).toEqual(await new AccountRepository(source.db).listAccounts());
-        expect(await new AccountService(repository).signIn('aldo', TEAM_PASSWORD)).not.toBeNull();
-        expect(await new TokenService(repository).principal(token)).toMatchObject({ name: 'ci', role: 'editor' });
+        expect(await new AccountService({ repository }).signIn('aldo', TEAM_PASSWORD)).not.toBeNull();
+        expect(await new TokenService({ repository }).principal(token)).toMatchObject({ name: 'ci', role: 'editor' });
       }
       const sessions = async (db: typeof back.db) =>
         (await (db as any).selectFrom('quire_sessions').select('account_id').execute()).length;

@@ -19,7 +19,7 @@ function fail(limiter: SignInLimiter, address: string, name: string, count = 1):
 describe('SignInLimiter', () => {
   it('answers the first failures at once, then slower and slower, then refuses the address for a while', () => {
     let now = 0;
-    const limiter = new SignInLimiter(LIMITS, () => now);
+    const limiter = new SignInLimiter({ limits: LIMITS, now: () => now });
     // A different name each time: only the address limit applies.
     const delays = Array.from({ length: 7 }, (_, i) => limiter.attempt('10.0.0.1', `user${i}`).delayMs);
     expect(delays).toEqual([0, 0, 0, 100, 200, 400, 800]);
@@ -33,7 +33,7 @@ describe('SignInLimiter', () => {
   });
 
   it('counts an attempt before its password is checked: attempts in flight together never exceed the limit', () => {
-    const limiter = new SignInLimiter(LIMITS, () => 0);
+    const limiter = new SignInLimiter({ limits: LIMITS, now: () => 0 });
     // 100 attempts begun before any is answered, each at another name.
     const begun = Array.from({ length: 100 }, (_, i) => limiter.attempt('10.0.0.1', `user${i}`));
     expect(begun.filter((attempt) => attempt.refusedFor === 0)).toHaveLength(LIMITS.blockAfter);
@@ -43,7 +43,7 @@ describe('SignInLimiter', () => {
   });
 
   it('does not count a sign-in whose password was right, and forgets the failures at its name', () => {
-    const limiter = new SignInLimiter(LIMITS, () => 0);
+    const limiter = new SignInLimiter({ limits: LIMITS, now: () => 0 });
     for (let i = 0; i < 20; i++) limiter.attempt('10.0.0.1', 'ada').succeeded();
     expect(limiter.attempt('10.0.0.1', 'ada').refusedFor).toBe(0);
     // Calling succeeded twice refunds once.
@@ -63,7 +63,7 @@ describe('SignInLimiter', () => {
   });
 
   it('locks a guessed name wherever the guesses come from, and no other name beyond the address limit', () => {
-    const limiter = new SignInLimiter(LIMITS, () => 0);
+    const limiter = new SignInLimiter({ limits: LIMITS, now: () => 0 });
     for (let i = 0; i < LIMITS.nameBlockAfter; i++) fail(limiter, `10.0.${i}.1`, 'ada');
     expect(limiter.attempt('10.0.99.1', 'ADA').refusedFor).toBe(60_000);
     // From an address that guessed ada's password: another name is still checked...
@@ -76,7 +76,7 @@ describe('SignInLimiter', () => {
   });
 
   it('keeps a lock while guesses at many other names fill its memory', () => {
-    const limiter = new SignInLimiter({ ...LIMITS, blockAfter: 10 * MAX_RECORDS }, () => 0);
+    const limiter = new SignInLimiter({ limits: { ...LIMITS, blockAfter: 10 * MAX_RECORDS }, now: () => 0 });
     fail(limiter, '10.0.0.1', 'ada', LIMITS.nameBlockAfter);
     // As many other names as it remembers, each once (from an address group of its own).
     for (let i = 0; i < MAX_RECORDS; i++) fail(limiter, `10.${i >> 8}.${i & 255}.9`, `other${i}`);
@@ -84,7 +84,7 @@ describe('SignInLimiter', () => {
   });
 
   it('lets a locked name sign in with password and code together, and counts code guesses on their own', () => {
-    const limiter = new SignInLimiter(LIMITS, () => 0);
+    const limiter = new SignInLimiter({ limits: LIMITS, now: () => 0 });
     fail(limiter, '10.0.0.1', 'ada', 5);
     expect(limiter.attempt('10.0.0.2', 'ada').refusedFor).toBe(60_000);
     // Password and code in one request: the name's lock does not refuse it.
@@ -103,7 +103,7 @@ describe('SignInLimiter', () => {
 
   it('never blocks for good: the refusal ends, and a quiet address or name is forgotten', () => {
     let now = 0;
-    const limiter = new SignInLimiter(LIMITS, () => now);
+    const limiter = new SignInLimiter({ limits: LIMITS, now: () => now });
     fail(limiter, '10.0.0.1', 'ada', LIMITS.nameBlockAfter);
     expect(limiter.attempt('10.0.0.2', 'ada').refusedFor).toBeGreaterThan(0);
     now += 60_000;

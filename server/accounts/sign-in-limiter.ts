@@ -143,10 +143,12 @@ export class SignInLimiter {
   /** Guessed second-factor codes per name (after a right password, or with one). */
   private readonly codes: FailureCounts;
 
-  constructor(
-    private readonly limits: SignInLimits = DEFAULT_SIGN_IN_LIMITS,
-    now: () => number = Date.now,
-  ) {
+  private readonly limits: SignInLimits;
+
+  constructor(options: { limits?: SignInLimits; now?: () => number } = {}) {
+    const limits = options.limits ?? DEFAULT_SIGN_IN_LIMITS;
+    const now = options.now ?? Date.now;
+    this.limits = limits;
     this.addresses = new FailureCounts(limits.blockAfter, limits, now);
     this.names = new FailureCounts(limits.nameBlockAfter, limits, now);
     this.codes = new FailureCounts(limits.nameBlockAfter, limits, now);

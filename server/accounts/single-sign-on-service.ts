@@ -53,11 +53,15 @@ const SCOPE = 'openid email profile';
 export class SingleSignOnService {
   private configuration: Promise<client.Configuration> | null = null;
 
-  constructor(
-    readonly config: SingleSignOnConfig,
-    private readonly accounts: AccountService,
-    private readonly repository: AccountRepository,
-  ) {}
+  readonly config: SingleSignOnConfig;
+  private readonly accounts: AccountService;
+  private readonly repository: AccountRepository;
+
+  constructor(options: { config: SingleSignOnConfig; accounts: AccountService; repository: AccountRepository }) {
+    this.config = options.config;
+    this.accounts = options.accounts;
+    this.repository = options.repository;
+  }
 
   /** The provider's metadata, discovered once; a failure is forgotten so the next sign-in asks again. */
   private discover(): Promise<client.Configuration> {

@@ -23,7 +23,7 @@ function memoryRepository() {
 describe('TokenService', () => {
   it('stores only a hash, and checks a token by looking its whole hash up (no comparison of the token itself)', async () => {
     const { repository, rows, asked } = memoryRepository();
-    const tokens = new TokenService(repository);
+    const tokens = new TokenService({ repository });
     const made = await tokens.add({ name: 'ci', role: 'editor' });
     expect(made.token).toMatch(/^quire_[A-Za-z0-9_-]{43}$/);
     expect(JSON.stringify(rows)).not.toContain(made.token);
@@ -41,7 +41,7 @@ describe('TokenService', () => {
   it('refuses expired and revoked tokens', async () => {
     const { repository, rows } = memoryRepository();
     let now = Date.parse('2026-01-01T00:00:00Z');
-    const tokens = new TokenService(repository, () => now);
+    const tokens = new TokenService({ repository, now: () => now });
     const made = await tokens.add({ name: 'short', role: 'viewer', expires_days: 1 });
     expect(await tokens.principal(made.token)).not.toBeNull();
     now += 24 * 60 * 60_000;

@@ -24,10 +24,13 @@ export interface NewToken {
 
 /** API tokens for builds and scripts: named, with a role, stored only as a hash. */
 export class TokenService {
-  constructor(
-    private readonly repository: AccountRepository,
-    private readonly now: () => number = Date.now,
-  ) {}
+  private readonly repository: AccountRepository;
+  private readonly now: () => number;
+
+  constructor(options: { repository: AccountRepository; now?: () => number }) {
+    this.repository = options.repository;
+    this.now = options.now ?? Date.now;
+  }
 
   async list(): Promise<TokenSummary[]> {
     return (await this.repository.listTokens()).map(summaryOf);

@@ -101,7 +101,7 @@ describe('quire serve --require-2fa', () => {
     const dir = await mkdtemp(join(tmpdir(), 'quire-require-2fa-'));
     const file = join(dir, 'content.sqlite');
     const site = await openDatabase(file);
-    await new AccountService(new AccountRepository(site.db)).add({
+    await new AccountService({ repository: new AccountRepository(site.db) }).add({
       name: 'ada',
       role: 'admin',
       password: TEAM_PASSWORD,

@@ -23,8 +23,11 @@ import { TwoFactorService } from './two-factor-service.js';
 const postgres = await postgresForTests();
 const NOW = Date.UTC(2026, 10, 28, 20, 40, 5);
 const services = (db: QuireDb) => {
-  const twoFactor = new TwoFactorService(new TwoFactorRepository(db.db), { now: () => NOW });
-  return { twoFactor, accounts: new AccountService(new AccountRepository(db.db), { secondFactor: twoFactor }) };
+  const twoFactor = new TwoFactorService({ repository: new TwoFactorRepository(db.db), now: () => NOW });
+  return {
+    twoFactor,
+    accounts: new AccountService({ repository: new AccountRepository(db.db), secondFactor: twoFactor }),
+  };
 };
 const code = (secret: string, steps: number) =>
   TOTP.generate({ secret: Secret.fromBase32(secret), timestamp: NOW + steps * 30_000 });

@@ -41,6 +41,11 @@ export interface TwoFactorOptions {
   now?: () => number;
 }
 
+/** Where TwoFactorService keeps enrolments, who must enrol, and its clock. */
+export interface TwoFactorServiceOptions extends TwoFactorOptions {
+  repository: TwoFactorRepository;
+}
+
 /** How long the password step's one-time token waits for the second factor. */
 export const CHALLENGE_MS = 5 * 60_000;
 
@@ -54,10 +59,14 @@ const wrongCode = () => new AppError('unauthorized', 'The code is wrong or was a
  * one is accepted again. A recovery code is removed when used.
  */
 export class TwoFactorService {
-  constructor(
-    private readonly repository: TwoFactorRepository,
-    private readonly options: TwoFactorOptions = {},
-  ) {}
+  private readonly repository: TwoFactorRepository;
+  private readonly options: TwoFactorOptions;
+
+  constructor(options: TwoFactorServiceOptions) {
+    const { repository, ...rest } = options;
+    this.repository = repository;
+    this.options = rest;
+  }
 
   private now(): number {
     return this.options.now?.() ?? Date.now();

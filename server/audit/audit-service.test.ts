@@ -33,7 +33,7 @@ describe('AuditService', () => {
   beforeEach(async () => {
     opened = await openTestDatabase();
     clock = new Date('2026-01-01T00:00:00Z');
-    audit = new AuditService(opened.database.db, { days: 10, now: () => clock });
+    audit = new AuditService({ db: opened.database.db, days: 10, now: () => clock });
   });
   afterEach(async () => {
     audit.stop();
@@ -111,7 +111,7 @@ describe('AuditService', () => {
 
   it('reports a failure to record instead of throwing', async () => {
     const reported: string[] = [];
-    const broken = new AuditService(opened.database.db, { log: (message) => reported.push(message) });
+    const broken = new AuditService({ db: opened.database.db, log: (message) => reported.push(message) });
     await opened.dispose();
     await expect(broken.record({ action: 'first_run', actor: 'ann' })).resolves.toBeUndefined();
     expect(reported).toEqual(['Recording the audit event first_run failed:']);

@@ -39,6 +39,11 @@ export interface AuditOptions {
   log?: (message: string, error: unknown) => void;
 }
 
+/** Where the audit log is kept, and how. */
+export interface AuditServiceOptions extends AuditOptions {
+  db: Kysely<QuireDatabase> | Kysely<unknown>;
+}
+
 /**
  * The append-only audit log of security events: `record` appends one, `list` reads them newest
  * first, and the purge (on start, then hourly) removes those older than the retention. Nothing
@@ -51,8 +56,8 @@ export class AuditService {
   private readonly repository: AuditRepository;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(db: Kysely<QuireDatabase> | Kysely<unknown>, options: AuditOptions = {}) {
-    this.repository = new AuditRepository(db);
+  constructor(options: AuditServiceOptions) {
+    this.repository = new AuditRepository(options.db);
     this.days = options.days ?? DEFAULT_AUDIT_DAYS;
     this.now = options.now ?? (() => new Date());
     this.log = options.log ?? ((message, error) => console.error(message, error));

@@ -6,7 +6,8 @@ import { AuditService } from './audit-service.js';
  * (never a stack trace), since the command's change is already made.
  */
 export function cliAudit(database: QuireDb): AuditService {
-  return new AuditService(database.db, {
+  return new AuditService({
+    db: database.db,
     log: (message, error) => console.error(`quire: ${message} ${(error as Error).message.split('\n')[0]}`),
   });
 }

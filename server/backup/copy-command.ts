@@ -88,7 +88,7 @@ export async function copyCommand(
     let summary = `Copied ${copied.types} content types, ${copied.rows} rows and ${copied.media} uploads from ${source.description} to ${target.description}; counts checked`;
     // Built here, where the user waits anyway, rather than at a server's first search.
     const indexStarted = performance.now();
-    const registry = new ContentTypeRegistry(new ContentTypeRepository(target.db));
+    const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(target.db) });
     await registry.reload();
     const saving = { postgresDir: defaultSearchIndexDir(), ...options.searchIndexes };
     let saved = 0;

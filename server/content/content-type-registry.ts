@@ -3,6 +3,18 @@ import type { ContentTypeRepository } from '../db/repositories/content-type-repo
 import { AppError } from '../errors/app-error.js';
 import { type ContentType, contentTypeFromRecord } from './content-type.js';
 
+/** Where the registry reads content types, and whether other servers change them too. */
+export interface ContentTypeRegistryOptions {
+  repository: ContentTypeRepository;
+  /**
+   * Other servers may change content types in the same database (PostgreSQL), so `follow()`
+   * checks the registry's version before a request resolves its type.
+   */
+  followsOtherServers?: boolean;
+  /** Told when the types are reloaded (PostgreSQL forgets its prepared `select *`s then). */
+  onReload?: () => void;
+}
+
 /**
  * The content types, loaded once from the registry table and kept in memory: every request resolves
  * its `:type` and `:slug` here, so identifiers reaching SQL are always ones the registry knows.
@@ -16,16 +28,15 @@ export class ContentTypeRegistry {
   /** A version check under way, shared by the requests that arrive meanwhile. */
   private following: Promise<void> | null = null;
 
-  /**
-   * `followsOtherServers`: other servers may change content types in the same database (PostgreSQL),
-   * so `follow()` checks the registry's version before a request resolves its type.
-   */
-  constructor(
-    private readonly repository: ContentTypeRepository,
-    private readonly followsOtherServers = false,
-    /** Told when the types are reloaded (PostgreSQL forgets its prepared `select *`s then). */
-    private readonly onReload: () => void = () => {},
-  ) {}
+  private readonly repository: ContentTypeRepository;
+  private readonly followsOtherServers: boolean;
+  private readonly onReload: () => void;
+
+  constructor(options: ContentTypeRegistryOptions) {
+    this.repository = options.repository;
+    this.followsOtherServers = options.followsOtherServers ?? false;
+    this.onReload = options.onReload ?? (() => {});
+  }
 
   /** (Re)loads the registry; call after any change to content types. */
   async reload(): Promise<void> {

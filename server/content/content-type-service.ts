@@ -42,11 +42,15 @@ const TEXT_TYPES = new Set(['text', 'textarea', 'markdown']);
  * they were.
  */
 export class ContentTypeService {
-  constructor(
-    private readonly writes: ContentWrites,
-    private readonly registry: ContentTypeRegistry,
-    private readonly engine: DatabaseEngine,
-  ) {}
+  private readonly writes: ContentWrites;
+  private readonly registry: ContentTypeRegistry;
+  private readonly engine: DatabaseEngine;
+
+  constructor(options: { writes: ContentWrites; registry: ContentTypeRegistry; engine: DatabaseEngine }) {
+    this.writes = options.writes;
+    this.registry = options.registry;
+    this.engine = options.engine;
+  }
 
   /** `POST /api/cms-content`: a new custom type with its table; `by` is recorded in the change log. */
   create(rawBody: unknown, by: string | null = null): Promise<ContentTypeSummary> {

@@ -16,7 +16,7 @@ export type RowScope = { type: ContentType; onlyAdds: boolean; by?: string | nul
 /**
  * Work that runs inside a row write's transaction once the write's own work has succeeded (inside
  * its savepoint in a batch), with what it changed: a failure undoes the write with it, and a write
- * that fails records nothing. Revisions (and a build-hook outbox) plug in here.
+ * that fails records nothing. Revisions, schedules and the build-hook outbox are observers.
  */
 export type WriteObserver = (trx: Kysely<QuireDatabase>, scope: RowScope, log: WriteLog) => Promise<void>;
 
@@ -34,6 +34,23 @@ export interface WriteLog {
   whenKept: (() => void)[];
 }
 
+/** The read cache and the reads outside writes over one connection's runner (see `committedReads`). */
+export interface CommittedReads {
+  cache: ReadCache;
+  reads: StatementRunner;
+}
+
+/** What ContentWrites runs on and who hears of its row writes. */
+export interface ContentWritesOptions {
+  db: Kysely<QuireDatabase>;
+  /** One connection's statements: with it, row writes share commits and reads are cached (SQLite). */
+  runner?: StatementRunner;
+  /** The read cache and reads over `runner`, when made beforehand (`committedReads`); made here otherwise. */
+  committed?: CommittedReads | null;
+  /** Run in order inside every row write's transaction that changed rows (revisions, schedules, build hooks). */
+  observers?: readonly WriteObserver[];
+}
+
 type Work<T> = (trx: Kysely<QuireDatabase>, log: WriteLog) => Promise<T>;
 
 /** A row write waiting for, or running in, a batch. */
@@ -47,10 +64,7 @@ interface QueuedWrite {
   reject: (error: unknown) => void;
 }
 
-/**
- * Most writes sharing one commit. Bounds the wait of the batch's first write; with 16 clients a
- * batch rarely holds more than 16.
- */
+/** Most writes sharing one commit: bounds the wait of the batch's first write. */
 const MAX_BATCH = 64;
 
 const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
@@ -85,12 +99,18 @@ export class ContentWrites {
   /** Whether batches are being run (the queue is drained until empty). */
   private batching = false;
 
-  constructor(
-    private readonly db: Kysely<QuireDatabase>,
-    private readonly runner?: StatementRunner,
-  ) {
-    this.cache = runner ? new ReadCache(() => runner.externalChangeToken()) : null;
-    this.reads = runner && this.cache ? committedReads(db, runner, this.cache) : undefined;
+  private readonly db: Kysely<QuireDatabase>;
+  private readonly runner: StatementRunner | undefined;
+  /** Run inside every row write's transaction that changed rows, in order (see WriteObserver). */
+  private readonly observers: readonly WriteObserver[];
+
+  constructor(options: ContentWritesOptions) {
+    this.db = options.db;
+    this.runner = options.runner;
+    this.observers = options.observers ?? [];
+    const committed = options.committed === undefined ? committedReads(options.db, options.runner) : options.committed;
+    this.cache = committed?.cache ?? null;
+    this.reads = committed?.reads;
   }
 
   /** The content-type change under way (they run one at a time), or null. */
@@ -142,9 +162,6 @@ export class ContentWrites {
     if (this.runner && this.cache) return this.runInBatch(scope, observed, this.cache);
     return this.runAlone(scope, observed);
   }
-
-  /** Run inside every row write's transaction that changed rows (see WriteObserver). */
-  readonly observers: WriteObserver[] = [];
 
   /** One write in its own transaction (content-type changes; every write on PostgreSQL). */
   private async runAlone<T>(scope: WriteScope, work: Work<T>): Promise<T> {
@@ -275,11 +292,18 @@ function newLog(rows: RowScope | null, cache: ReadCache | null): WriteLog {
   return { changes: [], gapToken: rows?.onlyAdds ? cache?.gapToken : undefined, whenKept: [] };
 }
 
-/** Direct statements while no write is under way; otherwise through Kysely, after the write commits. */
-function committedReads(db: Kysely<QuireDatabase>, runner: StatementRunner, cache: ReadCache): StatementRunner {
+/**
+ * The read cache over `runner` and the reads outside writes (see `ContentWrites.reads`): direct
+ * statements while no write is under way, otherwise through Kysely, after the write commits. Null
+ * without a runner. Made before the ContentWrites that keeps them when a reader of the write path
+ * (the kept schedules) is one of its observers.
+ */
+export function committedReads(db: Kysely<QuireDatabase>, runner: StatementRunner | undefined): CommittedReads | null {
+  if (!runner) return null;
+  const cache = new ReadCache(() => runner.externalChangeToken());
   const queued = async (sql: string, parameters: readonly unknown[]) =>
     db.executeQuery<Record<string, unknown>>(CompiledQuery.raw(sql, [...parameters]));
-  return {
+  const reads: StatementRunner = {
     all: async (sql, parameters) =>
       cache.writing ? (await queued(sql, parameters)).rows : runner.all(sql, parameters),
     run: async (sql, parameters) =>
@@ -289,4 +313,5 @@ function committedReads(db: Kysely<QuireDatabase>, runner: StatementRunner, cach
     transaction: runner.transaction,
     wraps: connectionRunner(runner),
   };
+  return { cache, reads };
 }

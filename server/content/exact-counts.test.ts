@@ -39,13 +39,13 @@ async function expectExactCounts(): Promise<void> {
   for (const query of LISTS) {
     const options = parseListQuery(news, { ...query, limit: '5' });
     const list = await rows.list(news, options);
-    const fresh = await new RowService(
-      database.db,
-      database.engine,
-      'checker',
+    const fresh = await new RowService({
+      db: database.db,
+      engine: database.engine,
+      editorName: 'checker',
       registry,
-      new ContentWrites(database.db),
-    ).list(news, options);
+      writes: new ContentWrites({ db: database.db }),
+    }).list(news, options);
     expect(list.total, JSON.stringify(query)).toBe(total);
     expect(list.filtered, JSON.stringify(query)).toBe(fresh.filtered);
     expect(list.rows.map((row) => row.id)).toEqual(fresh.rows.map((row) => row.id));
@@ -58,17 +58,17 @@ beforeAll(async () => {
   database = await openDatabase(file);
   // A second connection to the same file stands for another process (an import, a restore).
   other = await openDatabase(file);
-  registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+  registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(database.db) });
   await registry.reload();
   news = registry.requireByTable('news');
-  rows = new RowService(
-    database.db,
-    database.engine,
-    'tester',
+  rows = new RowService({
+    db: database.db,
+    engine: database.engine,
+    editorName: 'tester',
     registry,
-    new ContentWrites(database.db, database.runner),
-    database.runner,
-  );
+    writes: new ContentWrites({ db: database.db, runner: database.runner }),
+    runner: database.runner,
+  });
 });
 
 afterAll(async () => {

@@ -26,10 +26,17 @@ let failNextCommit: boolean;
 beforeEach(async () => {
   dir = mkdtempSync(join(tmpdir(), 'quire-group-commit-'));
   database = await openDatabase(join(dir, 'content.sqlite'));
-  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+  const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(database.db) });
   await registry.reload();
-  writes = new ContentWrites(database.db, database.runner);
-  rows = new RowService(database.db, database.engine, 'tester', registry, writes, database.runner);
+  writes = new ContentWrites({ db: database.db, runner: database.runner });
+  rows = new RowService({
+    db: database.db,
+    engine: database.engine,
+    editorName: 'tester',
+    registry,
+    writes,
+    runner: database.runner,
+  });
   news = registry.requireByTable('news');
   articles = registry.requireByTable('articles');
   commits = 0;

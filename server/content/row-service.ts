@@ -23,6 +23,22 @@ import { SlugPicker } from './slug-picker.js';
 import { newStoredRow, toStored } from './stored-row.js';
 import { withoutUnchanged } from './unchanged-columns.js';
 
+/** What RowService reads and writes through, and what it adds to rows read. */
+export interface RowServiceOptions {
+  db: Kysely<QuireDatabase>;
+  engine: DatabaseEngine;
+  /** Name recorded in created_by/updated_by when a write names no actor (`--editor`). */
+  editorName: string | null;
+  registry: ContentTypeRegistry;
+  writes: ContentWrites;
+  /** One connection's statements, for reads run as reused prepared statements (SQLite). */
+  runner?: StatementRunner;
+  /** Run on every page and row read, after formatting, in order (a pending schedule). */
+  decorators?: readonly RowDecorator[];
+  /** Read beside every page's and row's rows, in the same statement, for the decorators. */
+  extras?: readonly RowExtra[];
+}
+
 /** A page of rows with the counts the list endpoint reports. */
 export interface RowList {
   rows: ContentRow[];
@@ -55,13 +71,13 @@ export interface RowActor {
   types?: readonly string[] | null;
   /**
    * Runs inside the write's transaction once its rows are written; throwing undoes the write (a
-   * scheduled change takes its schedule here, so it is applied once: issue 15).
+   * scheduled change takes its schedule here, so it is applied once).
    */
   inTransaction?: (trx: Kysely<QuireDatabase>) => Promise<void>;
 }
 
 /**
- * Adds to rows read what they carry besides their stored fields (a pending schedule: issue 15).
+ * Adds to rows read what they carry besides their stored fields (a pending schedule).
  * `extras` holds, row by row, what the decorator's `RowExtra` read in the rows' own statement,
  * or is empty where that read did not run (read-cache pages, the in-memory search's pages).
  */
@@ -101,19 +117,30 @@ export class RowService {
   /** Reads while a write is in flight wait for the connection through Kysely. */
   private readonly queuedReader: ContentRepository;
 
-  constructor(
-    db: Kysely<QuireDatabase>,
-    private readonly engine: DatabaseEngine,
-    private readonly editorName: string | null,
-    private readonly registry: ContentTypeRegistry,
-    private readonly writes: ContentWrites,
-    private readonly runner?: StatementRunner,
-  ) {
+  private readonly engine: DatabaseEngine;
+  private readonly editorName: string | null;
+  private readonly registry: ContentTypeRegistry;
+  private readonly writes: ContentWrites;
+  private readonly runner: StatementRunner | undefined;
+  /** Run on every page and row read, after formatting (see RowDecorator). */
+  private readonly decorators: readonly RowDecorator[];
+  /** Read beside every page's and row's rows, in the same statement, for the decorators (see RowExtra). */
+  private readonly extras: readonly RowExtra[];
+
+  constructor(options: RowServiceOptions) {
+    const { db, engine, writes, runner } = options;
+    this.engine = engine;
+    this.editorName = options.editorName;
+    this.registry = options.registry;
+    this.writes = writes;
+    this.runner = runner;
+    this.decorators = options.decorators ?? [];
+    this.extras = options.extras ?? [];
     // Reads never run direct statements on the connection while a write's transaction is open there.
     this.reader = new ContentRepository(db, engine, writes.reads ?? runner);
     this.queuedReader = new ContentRepository(db, engine);
     this.slugs = new SlugPicker(writes);
-    this.searchFlushes = new SearchFlushes(writes, engine, runner);
+    this.searchFlushes = new SearchFlushes({ writes, engine, runner });
   }
 
   /** Moves written rows into the search indexes, shortly after their writes (see SearchFlushes). */
@@ -121,12 +148,6 @@ export class RowService {
 
   /** Picks the free slugs of creates and updates. */
   private readonly slugs: SlugPicker;
-
-  /** Run on every page and row read, after formatting (see RowDecorator). */
-  readonly decorators: RowDecorator[] = [];
-
-  /** Read beside every page's and row's rows, in the same statement, for the decorators (see RowExtra). */
-  readonly extras: RowExtra[] = [];
 
   /** The read cache every write keeps true (null when reads are not run as direct statements). */
   private get cache() {

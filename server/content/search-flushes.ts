@@ -17,11 +17,15 @@ export class SearchFlushes {
   private readonly waiting = new Set<ContentType>();
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(
-    private readonly writes: ContentWrites,
-    private readonly engine: DatabaseEngine,
-    private readonly runner?: StatementRunner,
-  ) {}
+  private readonly writes: ContentWrites;
+  private readonly engine: DatabaseEngine;
+  private readonly runner: StatementRunner | undefined;
+
+  constructor(options: { writes: ContentWrites; engine: DatabaseEngine; runner?: StatementRunner }) {
+    this.writes = options.writes;
+    this.engine = options.engine;
+    this.runner = options.runner;
+  }
 
   /** Moves the rows `type` had written into its search index soon (a write committed). */
   schedule(type: ContentType): void {

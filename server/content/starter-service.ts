@@ -39,13 +39,25 @@ const ALL_ROWS = { equals: [] };
  * empty, or a blog's or a docs site's types instead) in one transaction that records it.
  */
 export class StarterService {
-  constructor(
-    private readonly db: Kysely<QuireDatabase>,
-    private readonly writes: ContentWrites,
-    private readonly registry: ContentTypeRegistry,
-    private readonly rows: RowService,
-    private readonly engine: DatabaseEngine,
-  ) {}
+  private readonly db: Kysely<QuireDatabase>;
+  private readonly writes: ContentWrites;
+  private readonly registry: ContentTypeRegistry;
+  private readonly rows: RowService;
+  private readonly engine: DatabaseEngine;
+
+  constructor(options: {
+    db: Kysely<QuireDatabase>;
+    writes: ContentWrites;
+    registry: ContentTypeRegistry;
+    rows: RowService;
+    engine: DatabaseEngine;
+  }) {
+    this.db = options.db;
+    this.writes = options.writes;
+    this.registry = options.registry;
+    this.rows = options.rows;
+    this.engine = options.engine;
+  }
 
   /** `GET /api/starters`. */
   async state(): Promise<StartersResponse> {

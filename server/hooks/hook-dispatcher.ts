@@ -17,7 +17,7 @@ const MAX_RETRY_MS = 60 * 60 * 1000;
 const LEASE_MARGIN_MS = 10_000;
 
 /**
- * Sends the outbox's events (issue 15). A hook's events go out once the first of them is past its
+ * Sends the outbox's events. A hook's events go out once the first of them is past its
  * debounce, all waiting ones in one POST (up to MAX_EVENTS); a failed delivery is tried again after
  * a wait that doubles (from `retryBaseMs`, at most an hour) until its oldest event is `giveUpMs`
  * old, when its events are dropped and the log says so. Events leave the outbox only once a
@@ -35,12 +35,23 @@ export class HookDispatcher {
   private stopping = new AbortController();
   private log: (message: string, error: unknown) => void = () => {};
 
-  constructor(
-    private readonly db: Kysely<QuireDatabase>,
-    private readonly settings: HookSettings,
-    private readonly sender: HookSender,
-    private readonly refresh: () => Promise<HookRow[]>,
-  ) {}
+  private readonly db: Kysely<QuireDatabase>;
+  private readonly settings: HookSettings;
+  private readonly sender: HookSender;
+  /** Reads the hooks again (the write path's copy too), before each look. */
+  private readonly refresh: () => Promise<HookRow[]>;
+
+  constructor(options: {
+    db: Kysely<QuireDatabase>;
+    settings: HookSettings;
+    sender: HookSender;
+    refresh: () => Promise<HookRow[]>;
+  }) {
+    this.db = options.db;
+    this.settings = options.settings;
+    this.sender = options.sender;
+    this.refresh = options.refresh;
+  }
 
   /** Delivers what is due now (one look at a time: a call during one waits for it, then looks). */
   async deliverDue(): Promise<void> {

@@ -93,7 +93,10 @@ describe('sending', () => {
   });
 
   it('refuses a host that resolves to this server, without a request', async () => {
-    const sender = new HookSender(4, async (host) => (host === 'build.example' ? ['127.0.0.1'] : []));
+    const sender = new HookSender({
+      maxInFlight: 4,
+      resolve: async (host) => (host === 'build.example' ? ['127.0.0.1'] : []),
+    });
     sender.listenOn({ address: '127.0.0.1', port: 4000 });
     const outcome = await sender.send('http://build.example:4000/api/hooks/x/test', '{}', null, {}, 5000);
     expect(outcome).toEqual({ ok: false, status: null, error: expect.stringMatching(/this Quire server itself/) });
@@ -118,7 +121,7 @@ describe('sending', () => {
     receiver = await holdingReceiver();
     const cap = 3;
     const total = 10;
-    const sender = new HookSender(cap);
+    const sender = new HookSender({ maxInFlight: cap });
     const sending = Array.from({ length: total }, () => sender.send(receiver!.url, '{}', null, {}, 30_000));
     let answered = 0;
     while (answered < total) {

@@ -56,10 +56,13 @@ export class HookSender {
   private inFlight = 0;
   private readonly waiting: (() => void)[] = [];
 
-  constructor(
-    private readonly maxInFlight: number = DEFAULT_MAX_IN_FLIGHT,
-    private readonly resolve: HostResolver = resolveHost,
-  ) {}
+  private readonly maxInFlight: number;
+  private readonly resolve: HostResolver;
+
+  constructor(options: { maxInFlight?: number; resolve?: HostResolver } = {}) {
+    this.maxInFlight = options.maxInFlight ?? DEFAULT_MAX_IN_FLIGHT;
+    this.resolve = options.resolve ?? resolveHost;
+  }
 
   /** Tells the sender where its server listens (a pipe or none: nothing to compare with). */
   listenOn(address: AddressInfo | ListeningAddress | string | null): void {

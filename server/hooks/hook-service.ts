@@ -11,7 +11,7 @@ import type {
   HookSummary,
 } from '../../common/publishing-contract.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
-import type { ContentWrites, RowScope, WriteLog } from '../content/content-writes.js';
+import type { RowScope, WriteLog, WriteObserver } from '../content/content-writes.js';
 import { type DeliveryRow, HookRepository, type HookRow, type OutboxRow } from '../db/repositories/hook-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
@@ -34,6 +34,12 @@ export interface HookOptions {
   timeoutMs?: number;
   /** Most deliveries (tests included) in flight at once; more wait their turn (default 4). */
   maxInFlight?: number;
+}
+
+/** What HookService keeps hooks in, and how they deliver. */
+export interface HookServiceOptions extends HookOptions {
+  db: Kysely<QuireDatabase>;
+  registry: ContentTypeRegistry;
 }
 
 /** The defaults of HookOptions, filled in. */
@@ -59,8 +65,8 @@ interface HookFilter {
 }
 
 /**
- * Build hooks (issue 15): admins configure them here; every committed row change is queued for
- * the hooks that want it in an outbox written inside the change's own transaction (a ContentWrites
+ * Build hooks: admins configure them here; every committed row change is queued for the hooks
+ * that want it in an outbox written inside the change's own transaction (`onWrite`, a ContentWrites
  * observer), so a crash between the write and the delivery loses nothing; the dispatcher sends
  * them after the debounce, signed, and retries (see HookDispatcher).
  *
@@ -75,17 +81,25 @@ export class HookService {
   readonly sender: HookSender;
   private filters: HookFilter[] = [];
 
-  constructor(
-    private readonly db: Kysely<QuireDatabase>,
-    private readonly registry: ContentTypeRegistry,
-    writes: ContentWrites,
-    options: HookOptions = {},
-  ) {
-    this.settings = hookSettings(options);
-    this.sender = new HookSender(this.settings.maxInFlight);
-    this.dispatcher = new HookDispatcher(db, this.settings, this.sender, () => this.refresh());
-    writes.observers.push((trx, scope, log) => this.enqueue(trx, scope, log));
+  private readonly db: Kysely<QuireDatabase>;
+  private readonly registry: ContentTypeRegistry;
+
+  constructor(options: HookServiceOptions) {
+    const { db, registry, ...hookOptions } = options;
+    this.db = db;
+    this.registry = registry;
+    this.settings = hookSettings(hookOptions);
+    this.sender = new HookSender({ maxInFlight: this.settings.maxInFlight });
+    this.dispatcher = new HookDispatcher({
+      db,
+      settings: this.settings,
+      sender: this.sender,
+      refresh: () => this.refresh(),
+    });
   }
+
+  /** The ContentWrites observer: queues a write's changes for the hooks that want them, in its transaction. */
+  readonly onWrite: WriteObserver = (trx, scope, log) => this.enqueue(trx, scope, log);
 
   /** Reads the hooks again (what the write path matches changes against). */
   async refresh(): Promise<HookRow[]> {

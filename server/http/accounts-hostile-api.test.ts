@@ -146,7 +146,7 @@ describe('no accounts: the single user notices nothing', () => {
   it('notices an account added by another process (the CLI) within a second', async () => {
     const server = await start();
     expect((await request(server, 'GET', '/cms/news')).response.status).toBe(200);
-    await new AccountService(new AccountRepository(server.database.db)).add({
+    await new AccountService({ repository: new AccountRepository(server.database.db) }).add({
       name: 'ada',
       role: 'admin',
       password: TEAM_PASSWORD,

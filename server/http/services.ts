@@ -9,20 +9,20 @@ import type { HookService } from '../hooks/hook-service.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import type { ScheduleService } from '../schedule/schedule-service.js';
 
-/** What the HTTP handlers call; built once in `app.ts`. */
+/** What the HTTP handlers call; built once in `app.ts`, the composition root. */
 export interface Services {
   registry: ContentTypeRegistry;
   contentTypes: ContentTypeService;
   rows: RowService;
   writes: ContentWrites;
   /** Row revisions, the trash and the content-type change log. */
-  revisions?: RevisionService;
-  /** Scheduled status changes (issue 15). */
-  schedules?: ScheduleService;
-  /** Build hooks and their delivery (issue 15). */
-  hooks?: HookService;
+  revisions: RevisionService;
+  /** Scheduled status changes. */
+  schedules: ScheduleService;
+  /** Build hooks and their delivery. */
+  hooks: HookService;
   /** The audit log of security events. */
-  audit?: AuditService;
+  audit: AuditService;
 }
 
 /**

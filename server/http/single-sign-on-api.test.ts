@@ -81,7 +81,7 @@ async function me(server: TestServer, jar: CookieJar) {
 
 /** The audit log of the server's database. */
 function auditOf(server: TestServer): AuditService {
-  return new AuditService(server.database.db);
+  return new AuditService({ db: server.database.db });
 }
 
 async function accountNames(server: TestServer): Promise<string[]> {
@@ -128,7 +128,9 @@ describe('single sign-on through a real OpenID Connect provider', () => {
   it('refuses a disabled account through the provider as well', async () => {
     const { server } = await start();
     await signInAs(server, 'p-ada');
-    await new AccountService(new AccountRepository(server.database.db)).change('ada', { disabled: true });
+    await new AccountService({ repository: new AccountRepository(server.database.db) }).change('ada', {
+      disabled: true,
+    });
     const { jar, location } = await signInAs(server, 'p-ada');
     expect(location).toBe('/?sso_error=sso_account_disabled');
     expect(jar.get('quire_session')).toBeUndefined();

@@ -41,17 +41,17 @@ async function runImport(file: string, content: string, ...extra: string[]) {
 async function withService<T>(work: (rows: RowService, registry: ContentTypeRegistry) => Promise<T>): Promise<T> {
   const database = await openDatabase(dbFile);
   try {
-    const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+    const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(database.db) });
     await registry.reload();
     return await work(
-      new RowService(
-        database.db,
-        database.engine,
-        'checker',
+      new RowService({
+        db: database.db,
+        engine: database.engine,
+        editorName: 'checker',
         registry,
-        new ContentWrites(database.db, database.runner),
-        database.runner,
-      ),
+        writes: new ContentWrites({ db: database.db, runner: database.runner }),
+        runner: database.runner,
+      }),
       registry,
     );
   } finally {
@@ -218,7 +218,7 @@ describe('quire import', () => {
   it('times the indexes it builds after the rows: into an empty table, not into one with rows', async () => {
     const database = await openDatabase(dbFile);
     try {
-      const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+      const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(database.db) });
       await registry.reload();
       const news = registry.requireByTable('news');
       const records = (from: number) =>

@@ -79,7 +79,7 @@ export async function importCommand(
     return 1;
   }
   try {
-    const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+    const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(database.db) });
     await registry.reload();
     const type = registry.list().find((candidate) => candidate.table === parsed.values.type);
     if (!type) {

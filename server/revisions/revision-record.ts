@@ -2,21 +2,62 @@ import type { Kysely } from 'kysely';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import type { RevisionAction } from '../../common/revision-contract.js';
 import type { ContentType } from '../content/content-type.js';
-import type { RowScope, WriteLog } from '../content/content-writes.js';
+import type { RowScope, WriteLog, WriteObserver } from '../content/content-writes.js';
 import { formatRow } from '../content/row-format.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { RevisionRepository } from '../db/repositories/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 
+/** Days a deleted row stays in the trash by default. */
+export const DEFAULT_TRASH_DAYS = 30;
+
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+/** How revisions are kept. */
+export interface RevisionOptions {
+  /** Revisions kept per row (the newest ones); null keeps every one. */
+  keepRevisions?: number | null;
+  /** Days a deleted row can be restored before it is purged. */
+  trashDays?: number;
+  /** The clock revisions and the trash go by (tests move it). */
+  now?: () => Date;
+}
+
 /**
- * What recording needs: the clock, how many revisions a row keeps (null: all), and the oldest
- * delete the trash still holds (rows deleted since can be restored, so their ids stay theirs).
+ * How revisions are kept, defaults filled in: the clock, how many revisions a row keeps (null:
+ * all), and how long the trash holds a deleted row. Recording and RevisionService share one.
  */
-export interface RecordOptions {
-  now: () => Date;
-  keepRevisions: number | null;
-  trashSince: () => string;
+export class RevisionRetention {
+  readonly keepRevisions: number | null;
+  readonly trashDays: number;
+  readonly now: () => Date;
+
+  constructor(options: RevisionOptions = {}) {
+    this.keepRevisions = options.keepRevisions ?? null;
+    this.trashDays = options.trashDays ?? DEFAULT_TRASH_DAYS;
+    this.now = options.now ?? (() => new Date());
+  }
+
+  /** The oldest delete the trash still holds (rows deleted since can be restored, so their ids stay theirs). */
+  trashSince(): string {
+    return timestampNow(new Date(this.now().getTime() - this.trashDays * DAY_MS));
+  }
+
+  /** When a row deleted at `deletedAt` (a server timestamp) leaves the trash. */
+  purgeAt(deletedAt: string): string {
+    return timestampNow(new Date(timestampMs(deletedAt) + this.trashDays * DAY_MS));
+  }
+}
+
+/** Milliseconds since the epoch of a server timestamp (`YYYY-MM-DD HH:MM:SS.ffffff`, UTC). */
+function timestampMs(timestamp: string): number {
+  return Date.parse(`${timestamp.slice(0, 23).replace(' ', 'T')}Z`);
+}
+
+/** The ContentWrites observer that records a revision of every row a write changed (see recordRevisions). */
+export function revisionRecorder(retention: RevisionRetention): WriteObserver {
+  return (trx, scope, log) => recordRevisions(trx, scope, log, retention);
 }
 
 /**
@@ -28,10 +69,10 @@ export async function recordRevisions(
   trx: Kysely<QuireDatabase>,
   scope: RowScope,
   log: WriteLog,
-  options: RecordOptions,
+  retention: RevisionRetention,
 ): Promise<void> {
   const repository = new RevisionRepository(trx);
-  const at = timestampNow(options.now());
+  const at = timestampNow(retention.now());
   for (const { before, after, idChosen } of log.changes) {
     const row = after ?? before;
     if (!row) continue;
@@ -39,7 +80,7 @@ export async function recordRevisions(
       after === null ? 'delete' : scope.restore ? 'restore' : before === null ? 'create' : 'update';
     const rowId = String(row.id);
     if (action === 'create' && idChosen) {
-      await refuseTrashedId(repository, scope.type.table, rowId, options.trashSince());
+      await refuseTrashedId(repository, scope.type.table, rowId, retention.trashSince());
     }
     await repository.insert({
       table_name: scope.type.table,
@@ -50,7 +91,7 @@ export async function recordRevisions(
       changed_by: scope.by ?? null,
       changed_at: at,
     });
-    if (options.keepRevisions !== null) await repository.keepNewest(scope.type.table, rowId, options.keepRevisions);
+    if (retention.keepRevisions !== null) await repository.keepNewest(scope.type.table, rowId, retention.keepRevisions);
   }
 }
 

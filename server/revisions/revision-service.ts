@@ -12,7 +12,6 @@ import type {
 import { flatMetaName, META_KEYS } from '../../common/row-fields.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
-import type { ContentWrites } from '../content/content-writes.js';
 import { resolveRelations } from '../content/relations.js';
 import { formatRow } from '../content/row-format.js';
 import type { RowActor, RowService } from '../content/row-service.js';
@@ -21,55 +20,51 @@ import { ContentRepository, type StoredRow } from '../db/repositories/content-re
 import { type Page, RevisionRepository, type RevisionRow } from '../db/repositories/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
-import { recordRevisions } from './revision-record.js';
+import type { RevisionRetention } from './revision-record.js';
 import { typeChangeOf } from './type-change-log.js';
 
-/** Days a deleted row stays in the trash by default. */
-export const DEFAULT_TRASH_DAYS = 30;
+export { DEFAULT_TRASH_DAYS, type RevisionOptions } from './revision-record.js';
 
 /** How often the trash and old revisions are purged while the server runs. */
 const PURGE_INTERVAL_MS = 60 * 60 * 1000;
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** How revisions are kept. */
-export interface RevisionOptions {
-  /** Revisions kept per row (the newest ones); null keeps every one. */
-  keepRevisions?: number | null;
-  /** Days a deleted row can be restored before it is purged. */
-  trashDays?: number;
-  /** The clock revisions and the trash go by (tests move it). */
-  now?: () => Date;
+/** What RevisionService reads from and restores through. */
+export interface RevisionServiceOptions {
+  db: Kysely<QuireDatabase>;
+  engine: DatabaseEngine;
+  registry: ContentTypeRegistry;
+  rows: RowService;
+  /** How revisions and the trash are kept: the same the recording observer keeps them by. */
+  retention: RevisionRetention;
 }
 
 /** Names a stored row carries that are not content fields: never "dropped" by a restore. */
 const NOT_FIELDS: ReadonlySet<string> = new Set([...SYSTEM_FIELDS, 'meta', ...META_KEYS.map(flatMetaName)]);
 
 /**
- * A row's history and the trash (issue 15). Every row write records a revision in its own
- * transaction (through a ContentWrites observer); this service reads them, restores them as a new
+ * A row's history and the trash. Every row write records a revision in its own transaction (the
+ * `revisionRecorder` observer of ContentWrites); this service reads them, restores them as a new
  * write through RowService (so a restore is validated like any write and is itself a revision),
  * and purges the trash and, with `keepRevisions`, old revisions.
  */
 export class RevisionService {
   readonly trashDays: number;
   private readonly keepRevisions: number | null;
-  private readonly now: () => Date;
+  private readonly retention: RevisionRetention;
+  private readonly db: Kysely<QuireDatabase>;
+  private readonly engine: DatabaseEngine;
+  private readonly registry: ContentTypeRegistry;
+  private readonly rows: RowService;
   private timer: NodeJS.Timeout | null = null;
 
-  constructor(
-    private readonly db: Kysely<QuireDatabase>,
-    private readonly engine: DatabaseEngine,
-    private readonly registry: ContentTypeRegistry,
-    private readonly rows: RowService,
-    writes: ContentWrites,
-    options: RevisionOptions = {},
-  ) {
-    this.trashDays = options.trashDays ?? DEFAULT_TRASH_DAYS;
-    this.keepRevisions = options.keepRevisions ?? null;
-    this.now = options.now ?? (() => new Date());
-    const record = { now: this.now, keepRevisions: this.keepRevisions, trashSince: () => this.trashSince() };
-    writes.observers.push((trx, scope, log) => recordRevisions(trx, scope, log, record));
+  constructor(options: RevisionServiceOptions) {
+    this.db = options.db;
+    this.engine = options.engine;
+    this.registry = options.registry;
+    this.rows = options.rows;
+    this.retention = options.retention;
+    this.trashDays = options.retention.trashDays;
+    this.keepRevisions = options.retention.keepRevisions;
   }
 
   /** A row's revisions, newest first (also those of a deleted row). */
@@ -150,7 +145,7 @@ export class RevisionService {
         title: typeof title === 'string' ? title : title == null ? null : String(title),
         deleted_at: revision.changed_at,
         deleted_by: revision.changed_by,
-        purge_at: timestampNow(new Date(timestampMs(revision.changed_at) + this.trashDays * DAY_MS)),
+        purge_at: this.retention.purgeAt(revision.changed_at),
         revision: revision.id,
       };
     });
@@ -198,7 +193,7 @@ export class RevisionService {
   }
 
   private trashSince(): string {
-    return timestampNow(new Date(this.now().getTime() - this.trashDays * DAY_MS));
+    return this.retention.trashSince();
   }
 
   private async revision(type: ContentType, rowId: string, revisionId: number): Promise<RevisionRow> {
@@ -257,9 +252,4 @@ function noRow(type: ContentType, rowId: string): AppError {
     'not_found',
     `There is no ${type.table} row with id ${JSON.stringify(rowId)}, nor any revision of one`,
   );
-}
-
-/** Milliseconds since the epoch of a server timestamp (`YYYY-MM-DD HH:MM:SS.ffffff`, UTC). */
-function timestampMs(timestamp: string): number {
-  return Date.parse(`${timestamp.slice(0, 23).replace(' ', 'T')}Z`);
 }

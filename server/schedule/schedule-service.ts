@@ -1,21 +1,15 @@
 import type { Kysely } from 'kysely';
 import { normalizeDatetime, timestampNow } from '../../common/datetime-syntax.js';
 import type { FieldProblems } from '../../common/field-problems.js';
-import type { RowSchedule, ScheduledRow, ScheduleResponse } from '../../common/publishing-contract.js';
+import type { RowSchedule, ScheduleResponse } from '../../common/publishing-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
-import type { ContentWrites } from '../content/content-writes.js';
 import { parseRowInput } from '../content/row-input.js';
 import type { RowActor, RowService } from '../content/row-service.js';
-import {
-  type HeldScheduleRow,
-  ScheduleRepository,
-  type ScheduleRow,
-  scheduleOfRow,
-} from '../db/repositories/schedule-repository.js';
+import { ScheduleRepository, type ScheduleRow } from '../db/repositories/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
-import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
+import { type RowSchedules, shownSchedule } from './row-schedules.js';
 
 /** How the scheduler runs. */
 export interface SchedulerOptions {
@@ -24,9 +18,6 @@ export interface SchedulerOptions {
   /** How often due changes are looked for, in ms (default 1000); 0: only when `runDue` is called. */
   pollMs?: number;
 }
-
-/** The name of a row's schedule read in its page's statement (see `RowService.extras`). */
-const SCHEDULE_EXTRA = 'quire:schedule';
 
 /** The column a schedule sets. */
 const STATUS = 'status';
@@ -40,83 +31,45 @@ class ScheduleGone extends Error {}
 /** Thrown inside a scheduled write whose scheduler's account was disabled since it was found due: undoes it. */
 class ScheduleHeld extends Error {}
 
+/** What ScheduleService applies changes through. */
+export interface ScheduleServiceOptions extends SchedulerOptions {
+  db: Kysely<QuireDatabase>;
+  registry: ContentTypeRegistry;
+  rows: RowService;
+  /** The pending changes rows read show, forgotten here on every change of schedules. */
+  rowSchedules: RowSchedules;
+  /** Name recorded as the scheduler when a request names no actor (`--editor`). */
+  editorName: string | null;
+}
+
 /**
- * Scheduled status changes (issue 15): a row's `status` set at a UTC time, as a normal write in the
- * name of whoever scheduled it (so it is a revision, and hooks hear of it). The schedule is taken
- * inside that write's transaction, so a change is applied exactly once: a server that was stopped
- * applies what fell due on its next start, and of several servers on one PostgreSQL database only
- * the one whose write removed the schedule keeps its write.
+ * Scheduled status changes: a row's `status` set at a UTC time, as a normal write in the name of
+ * whoever scheduled it (so it is a revision, and hooks hear of it). The schedule is taken inside
+ * that write's transaction, so a change is applied exactly once: a server that was stopped applies
+ * what fell due on its next start, and of several servers on one PostgreSQL database only the one
+ * whose write removed the schedule keeps its write. Rows read show their pending change through
+ * RowSchedules.
  */
 export class ScheduleService {
   private readonly now: () => Date;
   private readonly pollMs: number;
+  private readonly db: Kysely<QuireDatabase>;
+  private readonly registry: ContentTypeRegistry;
+  private readonly rows: RowService;
+  private readonly rowSchedules: RowSchedules;
+  private readonly editorName: string | null;
   private timer: NodeJS.Timeout | null = null;
   private running: Promise<number> | null = null;
   private log: (message: string, error: unknown) => void = () => {};
-  /**
-   * Every pending change by table and row, kept while no other process has committed (SQLite: this
-   * server is the one writer of its file but for tools, whose commits the runner's token reveals),
-   * so reads show schedules without a query. Null: not known. PostgreSQL always asks: other servers
-   * schedule too.
-   */
-  private scheduled: { byTable: Map<string, Map<string, RowSchedule>>; token: number } | null = null;
-  /** Moves on every change of schedules this server makes; a look that raced one is not kept. */
-  private scheduleVersion = 0;
-  private readonly reads: StatementRunner | undefined;
 
-  constructor(
-    private readonly db: Kysely<QuireDatabase>,
-    private readonly registry: ContentTypeRegistry,
-    private readonly rows: RowService,
-    private readonly editorName: string | null,
-    writes: ContentWrites,
-    runner: StatementRunner | undefined,
-    options: SchedulerOptions = {},
-  ) {
-    // Reads never run direct statements inside a write's open transaction (see ContentWrites.reads).
-    this.reads = runner ? writes.reads : undefined;
-    // A deleted row's pending change goes with it, in the delete's transaction (a row brought back
-    // from the trash is not published by a schedule someone set before it was deleted).
-    writes.observers.push(async (trx, scope, log) => {
-      const deleted = log.changes.filter((change) => change.after === null && change.before !== null);
-      if (deleted.length === 0) return;
-      const repository = new ScheduleRepository(trx);
-      for (const { before } of deleted) await repository.removeWithRow(scope.type.table, String(before?.id));
-      this.forgetSchedules();
-    });
+  constructor(options: ScheduleServiceOptions) {
+    this.db = options.db;
+    this.registry = options.registry;
+    this.rows = options.rows;
+    this.rowSchedules = options.rowSchedules;
+    this.editorName = options.editorName;
     this.now = options.now ?? (() => new Date());
     this.pollMs = options.pollMs ?? 1000;
-    const reads = new ScheduleRepository(db, this.reads);
-    // Where schedules are not kept (PostgreSQL), each page's statement reads its rows' own.
-    if (!this.reads) rows.extras.push({ name: SCHEDULE_EXTRA, select: scheduleOfRow });
-    rows.decorators.push(async (type, found, extras) => {
-      if (found.length === 0) return;
-      if (extras.length === found.length && extras.every((extra) => SCHEDULE_EXTRA in extra)) {
-        found.forEach((row, i) => {
-          const schedule = extras[i][SCHEDULE_EXTRA] as HeldScheduleRow | null;
-          const answer = schedule ? shown(schedule) : null;
-          if (answer && schedule?.held) answer.held = 'account_disabled';
-          (row as Record<string, unknown>).schedule = answer;
-        });
-        return;
-      }
-      // SQLite's kept schedules without a step through the event loop; else load them (or ask).
-      const known = this.keptSchedules() ?? (await this.knownSchedules());
-      let byRow = known?.get(type.table);
-      if (!known) {
-        const pending = await reads.forRows(
-          type.table,
-          found.map((row) => row.id),
-        );
-        byRow = new Map(pending.map((schedule) => [schedule.row_id, shown(schedule)]));
-      }
-      // Copies, so marking a hold never changes the kept schedules.
-      for (const row of found) {
-        const schedule = byRow?.get(row.id);
-        (row as Record<string, unknown>).schedule = schedule ? { ...schedule } : null;
-      }
-      await this.markHeld(found.map((row) => (row as ScheduledRow).schedule));
-    });
   }
 
   /** Schedules `status` for the row at `at` (UTC), replacing a pending change; the row must exist. */
@@ -138,10 +91,10 @@ export class ScheduleService {
       created_at: timestampNow(this.now()),
     };
     await new ScheduleRepository(this.db).put(schedule);
-    this.forgetSchedules();
+    this.rowSchedules.forget();
     this.wake();
-    const answer = shown(schedule);
-    await this.markHeld([answer]);
+    const answer = shownSchedule(schedule);
+    await this.rowSchedules.markHeld([answer]);
     return { id, schedule: answer };
   }
 
@@ -157,7 +110,7 @@ export class ScheduleService {
       }
     }
     await repository.remove(type.table, id);
-    this.forgetSchedules();
+    this.rowSchedules.forget();
     return { id, schedule: null };
   }
 
@@ -165,18 +118,9 @@ export class ScheduleService {
   async pending(type: ContentType, id: string): Promise<RowSchedule | null> {
     const found = await new ScheduleRepository(this.db).find(type.table, id);
     if (!found) return null;
-    const answer = shown(found);
-    await this.markHeld([answer]);
+    const answer = shownSchedule(found);
+    await this.rowSchedules.markHeld([answer]);
     return answer;
-  }
-
-  /** Marks the schedules whose scheduler's account is disabled as held (one look-up, only when there are some). */
-  private async markHeld(schedules: readonly (RowSchedule | null)[]): Promise<void> {
-    const names = schedules.flatMap((schedule) => (schedule?.by == null ? [] : [schedule.by]));
-    if (names.length === 0) return;
-    const held = await new ScheduleRepository(this.db).heldNames(names);
-    for (const schedule of schedules)
-      if (schedule?.by != null && held.has(schedule.by)) schedule.held = 'account_disabled';
   }
 
   /**
@@ -218,7 +162,7 @@ export class ScheduleService {
     try {
       return await this.applyOne(schedule);
     } finally {
-      this.forgetSchedules();
+      this.rowSchedules.forget();
     }
   }
 
@@ -256,33 +200,6 @@ export class ScheduleService {
     }
   }
 
-  /** The kept pending changes when they are still true (SQLite, no other process committed), else null. */
-  private keptSchedules(): Map<string, Map<string, RowSchedule>> | null {
-    if (!this.reads || !this.scheduled) return null;
-    return this.scheduled.token === this.reads.externalChangeToken() ? this.scheduled.byTable : null;
-  }
-
-  /** Every pending change by table and row when this server can keep them (SQLite), else null. */
-  private async knownSchedules(): Promise<Map<string, Map<string, RowSchedule>> | null> {
-    if (!this.reads) return null;
-    const token = this.reads.externalChangeToken();
-    if (this.scheduled?.token === token) return this.scheduled.byTable;
-    const version = this.scheduleVersion;
-    const byTable = new Map<string, Map<string, RowSchedule>>();
-    for (const schedule of await new ScheduleRepository(this.db, this.reads).all()) {
-      const byRow = byTable.get(schedule.table_name) ?? new Map<string, RowSchedule>();
-      byTable.set(schedule.table_name, byRow);
-      byRow.set(schedule.row_id, shown(schedule));
-    }
-    if (version === this.scheduleVersion) this.scheduled = { byTable, token };
-    return byTable;
-  }
-
-  private forgetSchedules(): void {
-    this.scheduleVersion++;
-    this.scheduled = null;
-  }
-
   /** Applies what fell due while the server was stopped, then looks every `pollMs`. */
   async start(log: (message: string, error: unknown) => void): Promise<void> {
     this.log = log;
@@ -312,11 +229,6 @@ export class ScheduleService {
     if (!this.timer) return;
     setImmediate(() => void this.runDue().catch((error) => this.log('Applying scheduled changes failed', error)));
   }
-}
-
-/** A stored schedule as rows and answers show it. */
-function shown(schedule: ScheduleRow): RowSchedule {
-  return { status: schedule.status, at: schedule.at, by: schedule.scheduled_by };
 }
 
 /** `{status, at}`: a status the type's status column accepts, and a real UTC datetime. */

@@ -154,7 +154,7 @@ describe('a bulk import on a connection that searches', () => {
     await runImport([row('Existing alpha'), row('Existing beta')]);
     const database = await openDatabase(dbFile);
     try {
-      const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db));
+      const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(database.db) });
       await registry.reload();
       const news = registry.requireByTable('news');
       const reader = new ContentRepository(database.db, database.engine, database.runner);
