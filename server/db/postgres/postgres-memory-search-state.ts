@@ -229,8 +229,8 @@ function selectsOf(columns: string | null): string[] {
 
 /**
  * The rows of the transaction's cursor `quire_build`, `size` at a time, each chunk's successor
- * fetched while the caller takes it in (PostgreSQL reads on while JavaScript indexes: at 1M rows
- * the build waited on its fetches a quarter of its 14 s), the event loop run between chunks.
+ * fetched while the caller takes it in (PostgreSQL reads on while JavaScript indexes), the event
+ * loop run between chunks.
  */
 async function* cursorChunks<R>(trx: Kysely<unknown>, size: number): AsyncGenerator<R[]> {
   const fetchNext = (): Promise<{ rows: R[] }> => sql<R>`fetch ${sql.raw(String(size))} from quire_build`.execute(trx);

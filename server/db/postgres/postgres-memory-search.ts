@@ -24,10 +24,10 @@ import { searchTextColumns } from './postgres-search-index.js';
 import { postgresSavedIndexes } from './postgres-search-snapshot.js';
 
 /**
- * PostgreSQL's in-memory search: the index of search-memory-index.ts over each content table's
- * search table (postgres-search-index.ts), rows numbered by its `quire:n`. Several servers may
- * write to the database, so the index is brought in step with every committed write before it
- * answers:
+ * PostgreSQL's store for the search engine's in-memory search (search-answers.ts): the index of
+ * search-memory-index.ts over each content table's search table (postgres-search-index.ts), rows
+ * numbered by its `quire:n`. Several servers may write to the database, so the index is brought in
+ * step with every committed write before it answers:
  *
  * - It is built from one REPEATABLE READ snapshot, whose `pg_current_snapshot()` it keeps, with
  *   the table's change number (postgres-row-changes.ts), which every row write raises.
@@ -59,9 +59,8 @@ const BUILD_WAIT_MS = 60_000;
 
 /**
  * Rounds an answer is put together again when a write commits meanwhile, before SQL answers. A
- * round costs a catch-up and a page (a few ms); SQL's answer through the trigram index 100-230 ms
- * of PostgreSQL's CPU at 1M rows. With 3, one create in ten requests (about 27 a second) sent 3-6
- * searches a second to SQL (p99 279-345 ms); with 8, none in the same runs (p99 122-155 ms).
+ * round costs a catch-up and a page, far less than SQL's answer through the trigram index, so
+ * steady writes beside searches should not send searches to SQL.
  */
 const MAX_ROUNDS = 8;
 
@@ -84,9 +83,8 @@ async function current(
   const age = state ? Date.now() - state.checkedAt : 0;
   if (!state || !sameColumns(state.columns, columns) || age > MAX_STEP_AGE_MS) {
     if (state) database.tables.delete(table);
-    // Searches wait for the build (as on SQLite): at 1M rows one through the trigram table takes
-    // seconds, and a flood of them during the build (the bench's) kept it from ending for as long
-    // as they came (4.7 searches a second answered). A build of 1M rows takes about 11 s.
+    // Searches wait for the build: on a large table one through the trigram table takes seconds,
+    // and a flood of them during the build would keep it from ending for as long as they came.
     await within(startBuild(db, table, columns), BUILD_WAIT_MS, undefined);
     state = database.tables.get(table);
     if (!state || !sameColumns(state.columns, columns)) return null;
@@ -182,8 +180,8 @@ function warm(db: Kysely<unknown>, _runner: StatementRunner | undefined, table: 
 /**
  * A list's counts without a keyword, from the select columns' tallies (postgres-value-columns.ts)
  * of an index already held and recently in step: brought in step with `seen` (reading only the
- * rows written since, as a search's count does), then counted without visiting a row. At 1M rows
- * SQL's recount after each write scanned the table (about 100 ms of PostgreSQL's CPU a filter).
+ * rows written since, as a search's count does), then counted without visiting a row, where SQL
+ * would count the table again after each write.
  */
 async function tally(
   db: Kysely<unknown>,
@@ -197,8 +195,8 @@ async function tally(
   const state = await current({ db, table, columns: held.columns, keywords: [], equals: [] }, seen, false);
   if (!state) return null;
   const known = state.holdsEveryRow;
-  // Checked in the background (0.4-0.5 s of PostgreSQL's CPU at 1M rows), SQL counting until the
-  // first check says yes, then again now and then: a row SQL wrote behind Quire's back is counted
+  // Checked in the background (the check reads both tables' ids), SQL counting until the first
+  // check says yes, then again now and then: a row SQL wrote behind Quire's back is counted
   // by SQL from the first check after it.
   if (!known || Date.now() - known.at > ROWS_RECHECK_MS) void holdsEveryRow(db, table, state).catch(() => {});
   if (!known?.holds) return null;
@@ -211,8 +209,8 @@ const ROWS_RECHECK_MS = 60_000;
 
 /**
  * Checks (lists arriving together sharing it) whether the index holds every row of `table`: the
- * index holds the rows that have a search row, so one statement looks for a row without one (at
- * 1M rows an anti-join of the two tables' ids), whatever writes commit meanwhile.
+ * index holds the rows that have a search row, so one statement looks for a row without one (an
+ * anti-join of the two tables' ids), whatever writes commit meanwhile.
  */
 function holdsEveryRow(db: Kysely<unknown>, table: string, state: TableState): Promise<void> {
   let check = rowChecks.get(state);

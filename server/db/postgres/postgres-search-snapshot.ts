@@ -31,7 +31,7 @@ import { ValueColumns } from './postgres-value-columns.js';
 /**
  * PostgreSQL's in-memory search indexes (postgres-memory-search.ts) saved at a clean stop (and
  * after `quire import`) and read back when a server next opens the database, instead of building
- * them: about 11 s at 1M rows.
+ * them.
  *
  * A saved index is what the running one is: the index, its row numbers in id order, its select
  * columns' values (postgres-value-columns.ts), and the

@@ -36,8 +36,8 @@ import { notedSearchColumns, readViaKysely } from './sqlite-search-triggers.js';
 /** Rows read per statement of a build. */
 const BUILD_CHUNK = 256;
 /**
- * How long a build step reads before it yields to the event loop. Measured at 1M rows: steps of
- * 2,048 rows held the loop about 100 ms each, and gets during the build fell to 179 req/s.
+ * How long a build step reads before it yields to the event loop: short, so that gets and lists
+ * answered during a build wait little behind it.
  */
 const BUILD_STEP_MS = 8;
 /** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
@@ -184,8 +184,7 @@ export async function saveSearchIndexes(db: Kysely<unknown>, runner: StatementRu
   for (const [table, state] of [...tablesOf(runner)]) {
     // Saved however many rows were written since the build (held apart, in its overlay): the next
     // start answers with it at once and, past REBUILD_SHARE, builds it again in the background at
-    // its first search (rebuildIfWorn). Not saving one past a quarter made that start's first
-    // search wait for a whole build from the table (about 9 s at 1M rows) instead.
+    // its first search (rebuildIfWorn), rather than making that search wait for a whole build.
     if (!state.ready || state.stale || state.index.rows < snapshots.minRows) continue;
     const query = { db, runner, table, columns: state.columns, keywords: [], equals: [] };
     if ((await inStep(query)) !== state) continue;
@@ -256,7 +255,7 @@ const rebuilds = new WeakMap<StatementRunner, Set<string>>();
 /**
  * Starts building `state`'s table again in the background when many rows were written since its
  * build (each such row is held apart, and every search pays for them); `state` answers meanwhile
- * and is replaced once the new index is ready. As PostgreSQL does (postgres-memory-search.ts).
+ * and is replaced once the new index is ready.
  */
 export function rebuildIfWorn(query: MemorySearchQuery, state: TableState): void {
   if (state.index.writtenSinceBuild <= state.index.rows * REBUILD_SHARE + REBUILD_MIN) return;

@@ -62,8 +62,8 @@ export async function versions(read: Read): Promise<{ schemaVersion: number; tot
 }
 
 /**
- * The rows this connection has changed so far: `versions` without the schema's version, which
- * costs the statement a read of the database (about 10 µs against 0.5).
+ * The rows this connection has changed so far: `versions` without the schema's version, whose
+ * read costs the statement a read of the database.
  */
 export async function totalChanges(read: Read): Promise<number> {
   const [row] = await read('select total_changes() as c', []);
@@ -74,8 +74,8 @@ export async function totalChanges(read: Read): Promise<number> {
  * `versions`, where the schema's version is read only when it may have moved since `state` last
  * found it as built: when this connection has run a schema statement since (the runner counts
  * them), or when the runner does not count them. Another connection's change is seen before, through
- * the external change token. Searches ask at every answer; the schema's version costs a read of
- * the database (about 10 µs, `total_changes()` alone 0.5).
+ * the external change token. Searches ask at every answer, and the schema's version costs a read
+ * of the database where `total_changes()` reads none.
  */
 async function versionsSince(
   runner: StatementRunner,

@@ -7,16 +7,15 @@ import { inStep, type TableState, totalChanges, viaRunner } from './sqlite-memor
 import { readViaKysely } from './sqlite-search-triggers.js';
 
 /**
- * SQLite's in-memory search (see search-memory-index.ts), kept per table and per reading
- * connection (its statement runner), and always in step with the table before it answers:
+ * SQLite's store for the search engine's in-memory search (search-answers.ts): an index per table
+ * and per reading connection (its statement runner), brought in step with the table before it
+ * answers:
  *
- * - It is built in the background, in steps of at most about BUILD_STEP_MS that yield the event
- *   loop, so gets and lists go on being answered meanwhile. A search waits for the build in progress
- *   (or starts it) and is then answered by the index. It used to be answered through SQL meanwhile:
- *   at 1M rows those were synchronous queries of 1-7 s, and every build step waited behind one, so
- *   under a flood of searches the index never got built. `count` and `list` return null (SQL
- *   answers) only for what the index cannot answer, or when a build failed, or when writes kept
- *   committing under it (a search that comes during a write waits for its commit: MAX_WRITE_WAITS).
+ * - It is built in the background, in steps that yield the event loop, so gets and lists go on
+ *   being answered meanwhile. A search waits for the build in progress (or starts it) and is then
+ *   answered by the index: SQL's scan answers synchronously and would hold every build step behind
+ *   it. A search returns null (SQL answers) only for what the index cannot answer, when a build
+ *   failed, or when writes kept committing under it (MAX_WRITE_WAITS).
  * - Every search first compares the connection's `total_changes()`: when this connection wrote
  *   anything since, the rows in the table's pending table (which the search triggers fill on every
  *   insert, update of a search column and delete) are read again, with the rows a flush moved out
@@ -27,13 +26,12 @@ import { readViaKysely } from './sqlite-search-triggers.js';
  *   transaction to end, so nothing uncommitted reaches the index.
  * - The first list or get of a table (`warm`) starts its build, later and in the background.
  * - Rows written after a build are held apart (search-memory-index.ts), and every search pays for
- *   them: past a fifth of the rows, the index is built again in the background while the one in use
- *   answers, and put in its place when ready (`rebuildIfWorn`).
- * - A server saves each built index (of tables of 20,000 rows up) at a clean stop and reads it back
- *   when it next opens the database, in the background from that moment, instead of building it:
- *   about 0.1 s instead of 9 s at 1M rows. The file is trusted only while it still describes the
- *   table (sqlite-search-snapshot.ts); the build and the save are in sqlite-memory-search-build.ts,
- *   the states and how they are brought in step in sqlite-memory-search-state.ts.
+ *   them: past REBUILD_SHARE of the rows, the index is built again in the background while the one
+ *   in use answers, and put in its place when ready (`rebuildIfWorn`).
+ * - A server saves each built index at a clean stop and reads it back when it next opens the
+ *   database, instead of building it; the file is trusted only while it still describes the table
+ *   (sqlite-search-snapshot.ts). The build and the save are in sqlite-memory-search-build.ts, the
+ *   states and how they are brought in step in sqlite-memory-search-state.ts.
  * - Tables whose triggers are not exactly today's (sqlite-search-triggers.ts) are searched by the
  *   plain scan: nothing would tell the index about their changes.
  */
@@ -43,8 +41,7 @@ const MAX_BUILD_ROUNDS = 3;
 /**
  * Writes a search waits for, at most, before SQL answers it: a write's transaction that is open
  * when the search comes (or commits while its page is put together). SQL waits for the write too
- * (Kysely queues it) and then scans every row: measured at 100k rows under 9 reads to 1 create,
- * the scan's folding alone was 14 % of the server's CPU, and its queries half.
+ * (Kysely queues it) and then folds every row of the table, which costs far more than waiting.
  */
 const MAX_WRITE_WAITS = 3;
 

@@ -16,13 +16,9 @@ import {
  * every row whose search columns change in a small pending table (sqlite-search-triggers.ts), and
  * the in-memory index reads those rows again before it answers.
  *
- * There used to be an FTS5 trigram index here too (migration 018 drops it). Once searches waited
- * for the in-memory index instead of falling back to it, it answered nothing the plain scan could
- * not, and it cost every write: each update deleted the row from it, and FTS5 writes a segment at
- * every savepoint release (group commit releases one per write), merging them as they pile up.
- * Measured at 1M rows (16 writers, distinct rows): updates 21-22 req/s with p99 6.8-9.0 s, 59 % of
- * the server's time in RELEASE; without it 285 req/s, p99 111 ms. It also took 17 % of an import
- * and a quarter of the file (1.60 GB against 1.22 GB at 1M rows).
+ * No index in the database answers searches: an FTS5 trigram index would answer nothing the plain
+ * scan cannot once searches wait for the in-memory index, and would cost every write (FTS5 writes
+ * a segment at every savepoint release, and group commit releases one per write).
  */
 
 /** Creates (or re-creates, when its columns differ) what notes the search changes of a table. */

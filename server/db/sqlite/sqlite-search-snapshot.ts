@@ -17,8 +17,8 @@ import type { SchemaRead } from './sqlite-search-triggers.js';
 
 /**
  * In-memory search indexes saved at a clean stop and read back at the next start, so a fresh
- * server answers its first search without building the index again (about 9 s at 1M rows; reading
- * one back is a fraction of that).
+ * server answers its first search without building the index again (reading one back takes a
+ * fraction of a build).
  *
  * A saved index is a file per table in a folder beside the database (`<file>-search-index/`),
  * trusted only when it still describes the table exactly:
