@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: `quire serve --database URL` and QUIRE_DATABASE_URL on a PostgreSQL database of its own.
+
 import { type ChildProcess, spawn } from 'node:child_process';
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer } from 'node:net';

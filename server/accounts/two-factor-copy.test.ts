@@ -1,3 +1,6 @@
+// Engine: both in one run: two-factor sign-in carried by backups and `quire copy` from SQLite to a PostgreSQL database
+// of its own and back.
+
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

@@ -1,3 +1,6 @@
+// Engine: both in one run: a backup restored into a PostgreSQL database of its own and into a SQLite file, compared
+// through the API.
+
 import { existsSync, readdirSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';

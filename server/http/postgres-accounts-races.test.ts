@@ -1,3 +1,6 @@
+// Engine: PostgreSQL only: two servers on one PostgreSQL database of its own race the account rules (a SQLite file has
+// one writer).
+
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { poolConfig } from '../db/postgres/postgres-connection.js';

@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: the API over real HTTP on a PostgreSQL database of its own.
+
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';

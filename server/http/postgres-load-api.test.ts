@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: two servers on one PostgreSQL database of its own under load.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { searchTextName } from '../db/queries/internal-names.js';
 import { runLoad } from '../test-support/load-run.js';

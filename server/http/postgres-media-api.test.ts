@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: uploads kept in a PostgreSQL database of its own, served by two servers sharing it.
+
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { PRUNE_GRACE_MS } from '../media/media-prune.js';

@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: PostgreSQL's in-memory search, with two servers writing to a database of its own.
+
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';

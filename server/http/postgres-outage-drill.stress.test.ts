@@ -1,3 +1,6 @@
+// Engine: PostgreSQL only: it stops and starts PostgreSQL under the writes of two servers sharing a database of its
+// own.
+
 import { afterAll, beforeAll, describe, it } from 'vitest';
 import { runOutageDrill } from '../test-support/outage-drill.js';
 import { expectOutageSurvived, type OutageStage, startOutageStage } from '../test-support/outage-drill-checks.js';

@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: it counts PostgreSQL's statements per read on a database of its own.
+
 import type { Kysely } from 'kysely';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

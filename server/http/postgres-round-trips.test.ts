@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: it counts PostgreSQL's round trips per read and write on a database of its own.
+
 import net from 'node:net';
 import type { Kysely } from 'kysely';
 import pg from 'pg';

@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: PostgreSQL's saved search index, read back by the next server on a database of its own.
+
 import { randomBytes } from 'node:crypto';
 import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

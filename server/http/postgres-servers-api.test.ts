@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: two servers on one PostgreSQL database of its own answer as one.
+
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';

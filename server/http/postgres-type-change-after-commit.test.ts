@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: its PostgreSQL database goes away between a content-type change's commit and the reload.
+
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';

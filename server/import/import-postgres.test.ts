@@ -1,3 +1,6 @@
+// Engine: both in one run: the same file imported into SQLite and into a PostgreSQL database of its own, compared
+// through the API.
+
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

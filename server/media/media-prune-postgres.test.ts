@@ -1,3 +1,5 @@
+// Engine: PostgreSQL only: `quire media prune --database` on uploads kept in a PostgreSQL database of its own.
+
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openPostgresDatabase } from '../db/database.js';
