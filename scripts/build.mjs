@@ -39,7 +39,7 @@ function run(command, args, env = {}) {
 /**
  * The server process (`quire serve`'s child) as one CommonJS file, dist/server/bundle/server.cjs,
  * which dist/server/process/server-bundle-main.js runs with V8's code cache (code-cache.ts says why
- * CommonJS). Loading ~480 modules one by one was most of its start (issue 13). Code imported on
+ * CommonJS): one file loads much faster than hundreds of modules one by one. Code imported on
  * demand (PostgreSQL's modules) is in the file but runs only when imported. better-sqlite3 (native)
  * and pg (loaded only for PostgreSQL) stay packages. The desktop app's server child likewise, as
  * dist/electron/bundle/server-child.cjs (run by server-child-bundle-main.js). tsc's dist/ stays as
@@ -65,7 +65,7 @@ async function bundleServers() {
       target: 'node20',
       sourcemap: true,
       external: ['better-sqlite3', 'pg'],
-      // The modules were ES modules, strict throughout, and read their own URL (import.meta.url).
+      // The sources are ES modules, strict throughout, and read their own URL (import.meta.url).
       define: { 'import.meta.url': 'quireBundleUrl' },
       banner: { js: "'use strict';\nconst quireBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
       logLevel: 'warning',

@@ -6,20 +6,13 @@ import { basename, dirname, join } from 'node:path';
 import { constants, Script } from 'node:vm';
 
 /**
- * Running a CommonJS bundle with V8's code cache: the server process's start (issue 13).
- *
- * Node parses and compiles a script at every start, and compiles each function again the first
- * time it runs. For the server's bundle (3 MB of JavaScript) that was about a fifth of the time from
- * `quire serve` to its first answer (measured at 100k rows: the server process alone answered in
- * 516-551 ms without the cache, 407-427 ms with it). V8 can save the code it compiled and take it
- * back at the next start instead of compiling (`createCachedData`, `cachedData`); Node 20 offers
- * that for scripts only (Node 22's `module.enableCompileCache` is not there yet), hence a CommonJS
- * bundle run through `vm.Script`.
- *
- * V8 checks a cache against its own version and flags, but against the source only by its length:
- * a cache taken for another bundle of the same length would run the wrong code. The cache file is
- * therefore named by a hash of the source (2-3 ms for the bundle), and caches of other sources
- * beside it are deleted when a new one is written.
+ * Running a CommonJS bundle with V8's code cache, so the server process starts sooner: Node
+ * compiles a script at every start, and each function again the first time it runs, a large share
+ * of the time to the first answer. V8 can save that code and take it back at the next start
+ * (`createCachedData`, `cachedData`); Node 20 offers this for scripts only (`module.enableCompileCache`
+ * needs Node 22), hence a CommonJS bundle run through `vm.Script`. V8 checks a cache against its
+ * version and flags but against the source only by its length, so the cache file is named by a hash
+ * of the source, and caches of other sources beside it are deleted when a new one is written.
  */
 
 /**

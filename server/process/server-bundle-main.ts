@@ -12,6 +12,6 @@ const { save } = runWithCodeCache(fileURLToPath(new URL('../bundle/server.cjs', 
 // other commands (`quire import`...) come from cli.ts with their own. They run without the
 // server's memory flags, and V8 refuses a cache taken under other flags: a long import saving its
 // own would cost the next server start its cache, and the server would then save over it. (Read
-// from the arguments: importing the supervisor's check loaded it and child_process before the
-// bundle, 15-19 ms of the server's start.)
+// from the arguments: importing the supervisor's check would load it and child_process before the
+// bundle.)
 if (save && process.argv[2] === 'serve') setTimeout(() => void save(), CODE_CACHE_AFTER_MS).unref();

@@ -58,7 +58,7 @@ function staticClosure(entry: string): Set<string> {
 
 describe('node-postgres', () => {
   it('is not loaded by a SQLite server: only PostgreSQL modules imported on demand reach it', () => {
-    // issue 13: `pg` was 70-100 ms of every start; database.ts imports the PostgreSQL side lazily.
+    // Loading `pg` is a noticeable part of a start; database.ts imports the PostgreSQL side lazily.
     const reached = staticClosure('cli-commands.ts');
     expect(reached.size).toBeGreaterThan(100);
     expect([...reached].filter((module) => module === 'pg' || module.startsWith('pg/'))).toEqual([]);

@@ -1,14 +1,13 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 
 /**
- * `quire serve` runs the server in a child process under this supervisor. better-sqlite3 runs
- * each query synchronously on the server's only thread, so while a query runs (a huge sort, a
- * hostile recursive view) no JavaScript signal handler can: the server alone would ignore SIGTERM
- * until the query ends, which may be never. The supervisor does no database work, so it always
- * hears the signal: it forwards SIGTERM/SIGINT (the server then finishes requests in flight and
- * closes the database) and kills the server if it has not exited after a grace period. A kill is
- * safe for the data: every acknowledged write is already durable (WAL, synchronous=FULL), and a
- * cut-off upload or backup leaves only temporary files that the next start removes.
+ * `quire serve` runs the server in a child process under this supervisor. better-sqlite3 runs each
+ * query synchronously on the server's only thread, so while one runs (a huge sort, a hostile
+ * recursive view) no signal handler can, and the server alone could ignore SIGTERM forever. The
+ * supervisor does no database work, so it always hears the signal: it forwards SIGTERM/SIGINT and
+ * kills the server if it has not exited after a grace period. A kill is safe for the data: every
+ * acknowledged write is durable (WAL, synchronous=FULL), and a cut-off upload or backup leaves only
+ * temporary files that the next start removes.
  */
 
 /** How long a stopping server may take (requests in flight get 2 s of it) before it is killed. */
@@ -18,7 +17,7 @@ export const STOP_GRACE_MS = 5_000;
 export const SUPERVISED_ENV = 'QUIRE_SUPERVISED';
 
 /** Whether this process is the server a supervisor started. */
-export function isSupervisedServer(env: NodeJS.ProcessEnv = process.env): boolean {
+export function isSupervisedServer(env: NodeJS.ProcessEnv): boolean {
   return env[SUPERVISED_ENV] === '1';
 }
 
@@ -26,6 +25,8 @@ export function isSupervisedServer(env: NodeJS.ProcessEnv = process.env): boolea
 export interface SupervisorOptions {
   /** Arguments after the Node executable (and its own flags, e.g. `--import tsx`): script, command, options. */
   args: string[];
+  /** This process's environment, which the server process gets (see `serverEnv`). */
+  env: NodeJS.ProcessEnv;
   /** Grace period after the first signal (default STOP_GRACE_MS). */
   graceMs?: number;
   /** Where the one-line notice of a kill goes. */
@@ -37,19 +38,16 @@ const FORWARDED = ['SIGINT', 'SIGTERM'] as const;
 /**
  * The server's young generation, in MB per semi-space (V8's default on 64-bit is 16). Reads
  * allocate short-lived objects quickly, so V8 grows the young generation to its limit and keeps
- * it: measured at 1M rows after the in-memory search index was built, the server's RSS was
- * 252-265 MB with the default and 223-232 MB with 2-4 MB, with gets by id at 20k rows the same
- * within noise (4,869-6,256 req/s against 4,892-6,468, runs interleaved).
+ * it; a small one lowers the resident memory and leaves the rate of gets within noise.
  */
 export const SERVER_SEMI_SPACE_MB = 4;
 
 /**
  * How much V8 lets the old generation grow past what survived the last full GC before the next,
- * in percent (its default picks a factor of up to 4 from how fast GC ran). At 1M rows the live
- * heap is ~35 MB, and the bench's loads let garbage (and the ArrayBuffers it holds, the search
- * results' bitmaps) pile up to an RSS peak of 383 MB under the default; at 50 % the peak was
- * 275 MB, with searches at 2,935 req/s against 3,329, lists 2,097 against 2,251 and updates 655
- * against 729 (one run each after the other, `bench/.data`-style drives of the distinct workloads).
+ * in percent (its default picks a factor of up to 4 from how fast GC ran). The live heap is small
+ * beside the garbage a steady load makes (with the ArrayBuffers it holds, search results'
+ * bitmaps), so under the default that garbage sets the peak RSS; a lower factor caps the peak
+ * for a small share of throughput.
  */
 export const SERVER_HEAP_GROWING_PERCENT = 50;
 
@@ -71,10 +69,9 @@ export function serverExecArgv(execArgv: readonly string[], env: NodeJS.ProcessE
  * glibc's malloc serves allocations from this size up (bytes) with their own mappings, returned to
  * the system when freed. Its default starts at 128 KiB and rises to the largest block freed so
  * far, so after the search index's build (text blocks and posting arrays grown by doubling, then
- * trimmed) large blocks came from the heap, and the freed ones stayed resident between live ones:
- * at 1M rows the server's RSS once the index was built was 343 MB, and 285 MB with this fixed
- * (builds 7.3-8.1 s either way; gets, lists and searches the same within noise). Other systems'
- * allocators ignore the variable.
+ * trimmed) large blocks would come from the heap, and freed ones would stay resident between live
+ * ones. A fixed threshold keeps them out of the heap at no cost to builds or requests. Other
+ * systems' allocators ignore the variable.
  */
 export const SERVER_MALLOC_MMAP_THRESHOLD = 65_536;
 
@@ -93,11 +90,11 @@ export function superviseServer(options: SupervisorOptions): Promise<number> {
   const warn = options.warn ?? ((line: string) => console.error(line));
   const child: ChildProcess = spawn(
     process.execPath,
-    [...serverExecArgv(process.execArgv, process.env), ...options.args],
+    [...serverExecArgv(process.execArgv, options.env), ...options.args],
     {
       // The IPC channel is how the server notices that its supervisor is gone (see watchSupervisor).
       stdio: ['inherit', 'inherit', 'inherit', 'ipc'],
-      env: serverEnv(process.env),
+      env: serverEnv(options.env),
     },
   );
 
