@@ -14,6 +14,7 @@ import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
 import { useDocumentTitle } from './hooks/use-document-title.js';
 import { useStarterChoice } from './hooks/use-starter-choice.js';
+import { useT } from './i18n/use-t.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
@@ -54,6 +55,7 @@ export function EditorApp({ client }: { client?: ApiClient }) {
  * session that ends while the editor is open brings the sign-in page back.
  */
 function SignedInEditor() {
+  const t = useT('app');
   const [me, setMe] = useState<AuthMeResponse | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
@@ -69,27 +71,27 @@ function SignedInEditor() {
   }, [load]);
   const sessionEnded = useCallback(() => {
     setMe(null);
-    setNotice('Your session has ended; sign in again.');
+    setNotice(t('sessionEnded'));
     load();
-  }, [load]);
+  }, [load, t]);
   if (failure) {
     return (
       <ErrorState
-        title="Couldn’t reach Quire"
+        title={t('unreachable')}
         message={describeError(failure)}
         action={
           <button type="button" className="button" onClick={load}>
-            Try again
+            {t('common:actions.tryAgain')}
           </button>
         }
       />
     );
   }
-  if (!me) return <LoadingState label="Connecting to Quire…" />;
+  if (!me) return <LoadingState label={t('connecting')} />;
   // A right password of an account with two-factor sign-in: its code next, no session yet.
   if (me.second_factor_required && me.second_factor_token) {
     return (
-      <LazyScreen label="Connecting to Quire…">
+      <LazyScreen label={t('connecting')}>
         <SecondFactorPage token={me.second_factor_token} onSignedIn={setMe} onStartAgain={load} />
       </LazyScreen>
     );
@@ -97,14 +99,14 @@ function SignedInEditor() {
   // `--require-2fa`: a session without a second factor may only set one up.
   if (me.two_factor?.enrolment_required) {
     return (
-      <LazyScreen label="Connecting to Quire…">
+      <LazyScreen label={t('connecting')}>
         <SETTINGS_PAGES.security required onDone={load} onSignOut={signOut} />
       </LazyScreen>
     );
   }
   if (!me.signed_in && me.accounts_exist) {
     return (
-      <LazyScreen label="Connecting to Quire…">
+      <LazyScreen label={t('connecting')}>
         <SignInPage firstRun={false} notice={notice} onSignedIn={setMe} />
       </LazyScreen>
     );
@@ -197,6 +199,7 @@ function Shell() {
 }
 
 function Screen() {
+  const t = useT('app');
   const route = useRoute();
   const { me } = useAuth();
   const navigate = useNavigate();
@@ -218,17 +221,17 @@ function Screen() {
   if (error && !types) {
     return (
       <ErrorState
-        title="Couldn’t load the content types"
+        title={t('typesFailed')}
         message={describeError(error)}
         action={
           <button type="button" className="button" onClick={reload}>
-            Try again
+            {t('common:actions.tryAgain')}
           </button>
         }
       />
     );
   }
-  if (!types) return <LoadingState label="Connecting to Quire…" />;
+  if (!types) return <LoadingState label={t('connecting')} />;
   if (route.name === 'home' && offering && starters.state) {
     return (
       <LazyScreen key="starters">
@@ -244,21 +247,21 @@ function Screen() {
   if (route.name === 'home') {
     return types.length === 0 ? (
       <EmptyState
-        title="No content types yet"
+        title={t('noTypes.title')}
         action={
           <button
             type="button"
             className="button button-primary"
             onClick={() => navigate(routeHref({ name: 'content-type', slug: null }))}
           >
-            Create a content type
+            {t('noTypes.create')}
           </button>
         }
       >
-        This database has no content types to edit. Shape your first one: its fields, their types and labels.
+        {t('noTypes.body')}
       </EmptyState>
     ) : (
-      <LoadingState label="Opening…" />
+      <LoadingState label={t('common:states.opening')} />
     );
   }
   if (
@@ -276,7 +279,7 @@ function Screen() {
     );
   }
   if ((route.name === 'content-types' || route.name === 'content-type') && !me.can.manage_types) {
-    return <ErrorState title="Only admins change content types" message="Ask an admin to change the content types." />;
+    return <ErrorState title={t('adminsOnly.title')} message={t('adminsOnly.message')} />;
   }
   if (route.name === 'content-types')
     return (
@@ -287,7 +290,7 @@ function Screen() {
   if (route.name === 'content-type') {
     const edited = route.slug === null ? null : types.find((candidate) => candidate.slug === route.slug);
     if (edited === undefined) {
-      return <NotFound message={`There is no content type with the slug “${route.slug}”.`} homeLink={home} />;
+      return <NotFound message={t('notFound.typeSlug', { slug: route.slug })} homeLink={home} />;
     }
     return (
       <SlugsReady needed>
@@ -298,10 +301,10 @@ function Screen() {
     );
   }
   if (route.name === 'unknown') {
-    return <NotFound message={`There is nothing at ${route.path}.`} homeLink={home} />;
+    return <NotFound message={t('notFound.path', { path: route.path })} homeLink={home} />;
   }
   const type = types.find((candidate) => candidate.table === route.type);
-  if (!type) return <NotFound message={`There is no content type named “${route.type}”.`} homeLink={home} />;
+  if (!type) return <NotFound message={t('notFound.typeName', { name: route.type })} homeLink={home} />;
   if (route.name === 'list') return <ListPage key={type.table} type={type} list={route.list} />;
   if (route.name === 'trash')
     return (
@@ -318,18 +321,20 @@ function Screen() {
 
 /** Shows a screen that makes slugs once the transliteration tables have loaded (see `slugify`). */
 function SlugsReady({ needed, children }: { needed: boolean; children: ReactNode }) {
-  return useTransliteration(needed) ? children : <LoadingState label="Opening…" />;
+  const t = useT('common');
+  return useTransliteration(needed) ? children : <LoadingState label={t('states.opening')} />;
 }
 
 function NotFound({ message, homeLink }: { message: string; homeLink: ReturnType<typeof useLinkProps> }) {
-  useDocumentTitle('Not found');
+  const t = useT('app');
+  useDocumentTitle(t('notFound.title'));
   return (
     <ErrorState
-      title="Not found"
+      title={t('notFound.title')}
       message={message}
       action={
         <a {...homeLink} className="button">
-          Go to the first content type
+          {t('notFound.home')}
         </a>
       }
     />
@@ -338,17 +343,18 @@ function NotFound({ message, homeLink }: { message: string; homeLink: ReturnType
 
 /** Asks before a navigation would throw away edits. */
 function UnsavedChangesDialog() {
+  const t = useT('app');
   const { pendingHref, confirmPending, cancelPending } = usePendingNavigation();
   if (pendingHref === null) return null;
   return (
     <ConfirmDialog
-      title="Discard unsaved changes?"
-      confirmLabel="Discard changes"
-      cancelLabel="Keep editing"
+      title={t('unsaved.title')}
+      confirmLabel={t('unsaved.discard')}
+      cancelLabel={t('unsaved.keep')}
       onConfirm={confirmPending}
       onCancel={cancelPending}
     >
-      <p>You have changes that are not saved yet. If you leave now, they are lost.</p>
+      <p>{t('unsaved.body')}</p>
     </ConfirmDialog>
   );
 }

@@ -1,3 +1,6 @@
+import { formatDate } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
+
 /**
  * Schedules are kept in UTC (`YYYY-MM-DD HH:MM:SS`); people pick and read them in their own time
  * zone. These convert between the two and name the zone.
@@ -10,7 +13,7 @@ export function scheduleDate(at: string): Date {
 
 /** A UTC schedule time in the person's time zone, e.g. "Tue, Dec 1, 2026, 08:00". */
 export function formatScheduleTime(at: string): string {
-  return scheduleDate(at).toLocaleString(undefined, {
+  return formatDate(scheduleDate(at), {
     weekday: 'short',
     year: 'numeric',
     month: 'short',
@@ -37,7 +40,7 @@ export function localInputToUtc(value: string): string | null {
 
 /** The person's time zone and its offset now, e.g. "Europe/Berlin (UTC+01:00)". */
 export function localZoneLabel(now: Date = new Date()): string {
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || 'local time';
+  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone || i18n.t('common:time.localZone');
   const minutes = -now.getTimezoneOffset();
   const sign = minutes >= 0 ? '+' : '−';
   const abs = Math.abs(minutes);

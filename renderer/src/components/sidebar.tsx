@@ -4,14 +4,16 @@ import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useAuth } from '../api/auth-context.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useRowCounts } from '../hooks/use-row-counts.js';
+import { useFormatters } from '../i18n/formatters.js';
+import { LanguagePicker } from '../i18n/language-picker.js';
+import { useT } from '../i18n/use-t.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
 import { IconAudit, IconCode, IconCollection, IconLayers, IconLock, IconWebhook } from './icons.js';
 
-const formatCount = new Intl.NumberFormat();
-
 function TypeLink({ type, current, count }: { type: ContentTypeSummary; current: boolean; count: number | undefined }) {
   const link = useLinkProps(routeHref({ name: 'list', type: type.table, list: EMPTY_LIST_STATE }));
+  const format = useFormatters();
   return (
     <li>
       <a {...link} className="nav-link" aria-current={current ? 'page' : undefined}>
@@ -19,7 +21,7 @@ function TypeLink({ type, current, count }: { type: ContentTypeSummary; current:
         <span className="nav-link-text">{type.title}</span>
         {count !== undefined && (
           <span className="nav-count" aria-hidden="true">
-            {formatCount.format(count)}
+            {format.number(count)}
           </span>
         )}
       </a>
@@ -43,6 +45,7 @@ export function Sidebar({
   inHooks?: boolean;
   inAudit?: boolean;
 }) {
+  const t = useT('app');
   const { me, signOut } = useAuth();
   const { types: allTypes } = useContentTypes();
   // A person limited to some content types sees only those (the server refuses the others).
@@ -58,14 +61,15 @@ export function Sidebar({
   const security = useLinkProps(routeHref({ name: 'security' }));
   const hooks = useLinkProps(routeHref({ name: 'hooks' }));
   const audit = useLinkProps(routeHref({ name: 'audit' }));
+  const apiUrl = `${window.location.origin}/api`;
   return (
     <aside className="sidebar">
       <a {...home} className="brand">
         <img src="/favicon.svg" alt="" width={26} height={26} />
-        <span className="brand-name">Quire</span>
+        <span className="brand-name">{t('common:product')}</span>
       </a>
-      <nav aria-label="Content types" className="nav">
-        <h2 className="nav-heading">Content</h2>
+      <nav aria-label={t('sidebar.contentTypesNav')} className="nav">
+        <h2 className="nav-heading">{t('sidebar.content')}</h2>
         {types === null ? (
           <ul className="nav-list" aria-hidden="true">
             {[0, 1].map((n) => (
@@ -80,14 +84,14 @@ export function Sidebar({
           </ul>
         )}
       </nav>
-      <nav aria-label="Settings" className="nav nav-settings">
-        <h2 className="nav-heading">Settings</h2>
+      <nav aria-label={t('sidebar.settingsNav')} className="nav nav-settings">
+        <h2 className="nav-heading">{t('sidebar.settings')}</h2>
         <ul className="nav-list">
           {me.can.manage_types && (
             <li>
               <a {...schema} className="nav-link" aria-current={inSchema ? 'page' : undefined}>
                 <IconLayers />
-                <span className="nav-link-text">Content types</span>
+                <span className="nav-link-text">{t('sidebar.contentTypes')}</span>
               </a>
             </li>
           )}
@@ -95,7 +99,7 @@ export function Sidebar({
             <li>
               <a {...accounts} className="nav-link" aria-current={inAccounts ? 'page' : undefined}>
                 <IconLock />
-                <span className="nav-link-text">Accounts</span>
+                <span className="nav-link-text">{t('sidebar.accounts')}</span>
               </a>
             </li>
           )}
@@ -103,7 +107,7 @@ export function Sidebar({
             <li>
               <a {...hooks} className="nav-link" aria-current={inHooks ? 'page' : undefined}>
                 <IconWebhook />
-                <span className="nav-link-text">Hooks</span>
+                <span className="nav-link-text">{t('sidebar.hooks')}</span>
               </a>
             </li>
           )}
@@ -111,14 +115,14 @@ export function Sidebar({
             <li>
               <a {...audit} className="nav-link" aria-current={inAudit ? 'page' : undefined}>
                 <IconAudit />
-                <span className="nav-link-text">Audit</span>
+                <span className="nav-link-text">{t('sidebar.audit')}</span>
               </a>
             </li>
           )}
           <li>
             <a {...apiReference} className="nav-link" aria-current={inApi ? 'page' : undefined}>
               <IconCode />
-              <span className="nav-link-text">API</span>
+              <span className="nav-link-text">{t('sidebar.api')}</span>
             </a>
           </li>
         </ul>
@@ -128,20 +132,21 @@ export function Sidebar({
           <span className="sidebar-user-name" data-testid="signed-in-as">
             {me.name}
           </span>
-          <span className="sidebar-user-role">{me.role}</span>
+          <span className="sidebar-user-role">{me.role && t(`roles.${me.role}`)}</span>
           <a {...security} className="button button-small button-ghost">
-            Security
+            {t('sidebar.security')}
           </a>
           {signOut && (
             <button type="button" className="button button-small button-ghost" onClick={signOut}>
-              Sign out
+              {t('sidebar.signOut')}
             </button>
           )}
         </div>
       )}
+      <LanguagePicker className="sidebar-language" />
       <div className="sidebar-footer">
         <span className="connection-dot" aria-hidden="true" />
-        <span className="sidebar-footer-text" title={`${window.location.origin}/api`}>
+        <span className="sidebar-footer-text" title={apiUrl}>
           {window.location.host}
         </span>
       </div>

@@ -1,16 +1,15 @@
 import { normalizeDate } from '../../../common/datetime-syntax.js';
+import { formatDate as formatDateIn } from '../i18n/formatters.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 
-const dateFormat = new Intl.DateTimeFormat(undefined, { dateStyle: 'medium', timeZone: 'UTC' });
-
-/** `2025-03-04` as the reader's locale writes it (`4 Mar 2025`); anything else as it is. */
+/** `2025-03-04` as the editor's language writes it (`4 Mar 2025`); anything else as it is. */
 export function formatDate(text: string): string {
   const date = normalizeDate(text);
   if (date === null) return text;
   const [year, month, day] = date.split('-').map(Number);
   // A calendar date has no time zone: format it in UTC so it never shifts a day.
-  return dateFormat.format(new Date(Date.UTC(year, month - 1, day)));
+  return formatDateIn(new Date(Date.UTC(year, month - 1, day)), { dateStyle: 'medium', timeZone: 'UTC' });
 }
 
 function DateInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {

@@ -1,9 +1,8 @@
 import { parseNumberText } from '../../../common/number-syntax.js';
+import { formatNumber } from '../i18n/formatters.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText } from './field-values.js';
 import { numberToBody, numberToText, stepNumberText } from './number-value.js';
-
-const display = new Intl.NumberFormat(undefined, { maximumFractionDigits: 10 });
 
 /**
  * A text input with a numeric keyboard rather than `type=number`: the browser would report a
@@ -37,7 +36,7 @@ function NumberInput({ column, id, value, onChange, describedBy, invalid }: Fiel
 
 function NumberCell({ value }: FieldCellProps) {
   if (typeof value !== 'number') return <span className="cell-empty">—</span>;
-  return <span className="cell-number">{display.format(value)}</span>;
+  return <span className="cell-number">{formatNumber(value, { maximumFractionDigits: 10 })}</span>;
 }
 
 /** `number`: an integer or decimal; the form holds the typed text, the body gets a JSON number. */

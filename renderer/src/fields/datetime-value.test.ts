@@ -46,10 +46,19 @@ describe('datetime conversion between the API and the datetime-local input', () 
   it('says how long ago a UTC server timestamp was', () => {
     const now = new Date(Date.UTC(2025, 0, 10, 12, 0, 0));
     expect(timeAgo('2025-01-10 11:59:40.000000', now)).toBe('just now');
-    expect(timeAgo('2025-01-10 11:55:00.000000', now)).toBe('5 min ago');
-    expect(timeAgo('2025-01-10 09:00:00.000000', now)).toBe('3 h ago');
+    expect(timeAgo('2025-01-10 11:55:00.000000', now)).toBe('5 minutes ago');
+    expect(timeAgo('2025-01-10 09:00:00.000000', now)).toBe('3 hours ago');
     expect(timeAgo('2025-01-09 12:00:00.000000', now)).toBe('yesterday');
     expect(timeAgo('2025-01-07 12:00:00.000000', now)).toBe('3 days ago');
     expect(timeAgo('2024-12-01 12:00:00.000000', now, 'en-GB')).toBe('1 Dec 2024');
+  });
+
+  it('says it in the language asked for', () => {
+    const now = new Date(Date.UTC(2025, 0, 10, 12, 0, 0));
+    expect(timeAgo('2025-01-10 11:59:40.000000', now, 'de')).toBe('gerade eben');
+    expect(timeAgo('2025-01-10 11:55:00.000000', now, 'de')).toBe('vor 5 Minuten');
+    expect(timeAgo('2025-01-09 12:00:00.000000', now, 'fr')).toBe('hier');
+    expect(timeAgo('2025-01-07 12:00:00.000000', now, 'es')).toBe('hace 3 días');
+    expect(formatWallTime('2025-01-06 08:30:00', 'de')).toBe('06.01.2025, 08:30');
   });
 });

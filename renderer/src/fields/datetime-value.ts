@@ -1,4 +1,6 @@
 import { parseWallTime, toWireDatetime } from '../../../common/datetime-syntax.js';
+import { formatDate, formatDateTime, formatRelative } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
 
 /**
  * Conversions between the API's datetime format, `YYYY-MM-DD HH:MM:SS` (wall-clock time, no zone),
@@ -37,32 +39,29 @@ export function formatWallTime(wire: string, locale?: string): string {
   const time = parseWallTime(wire);
   if (!time) return wire;
   const date = new Date(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'short' }).format(date);
+  return formatDateTime(date, locale);
+}
+
+function utcMillis(utcTimestamp: string): number | null {
+  const time = parseWallTime(utcTimestamp);
+  return time ? Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second) : null;
 }
 
 /**
- * How long ago a server timestamp (UTC `YYYY-MM-DD HH:MM:SS.ffffff`) was, in words: `just now`,
- * `5 min ago`, `3 h ago`, `2 days ago`, or a date for anything older than a week.
+ * How long ago a server timestamp (UTC `YYYY-MM-DD HH:MM:SS.ffffff`) was, in words of the editor's
+ * language: `just now`, `5 minutes ago`, `yesterday`, `3 days ago`, or a date for anything older
+ * than a week.
  */
 export function timeAgo(utcTimestamp: string, now: Date = new Date(), locale?: string): string {
-  const time = parseWallTime(utcTimestamp);
-  if (!time) return utcTimestamp;
-  const then = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  const seconds = Math.round((now.getTime() - then) / 1000);
-  if (seconds < 45) return 'just now';
-  const minutes = Math.round(seconds / 60);
-  if (minutes < 60) return `${minutes} min ago`;
-  const hours = Math.round(minutes / 60);
-  if (hours < 24) return `${hours} h ago`;
-  const days = Math.round(hours / 24);
-  if (days < 7) return days === 1 ? 'yesterday' : `${days} days ago`;
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium' }).format(new Date(then));
+  const then = utcMillis(utcTimestamp);
+  if (then === null) return utcTimestamp;
+  if (now.getTime() - then < 45_000) return i18n.t('common:time.justNow', { lng: locale });
+  return formatRelative(then, now, locale) ?? formatDate(then, { dateStyle: 'medium' }, locale);
 }
 
 /** A server timestamp (UTC) as a full local date and time, for tooltips and the details panel. */
 export function formatTimestamp(utcTimestamp: string, locale?: string): string {
-  const time = parseWallTime(utcTimestamp);
-  if (!time) return utcTimestamp;
-  const then = Date.UTC(time.year, time.month - 1, time.day, time.hour, time.minute, time.second);
-  return new Intl.DateTimeFormat(locale, { dateStyle: 'medium', timeStyle: 'medium' }).format(new Date(then));
+  const then = utcMillis(utcTimestamp);
+  if (then === null) return utcTimestamp;
+  return formatDate(then, { dateStyle: 'medium', timeStyle: 'medium' }, locale);
 }

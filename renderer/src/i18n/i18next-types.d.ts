@@ -1,0 +1,15 @@
+import 'i18next';
+import type app from './locales/en/app.json';
+import type common from './locales/en/common.json';
+
+// English is the source catalog: `t` accepts only keys it has, with the right namespace.
+declare module 'i18next' {
+  interface CustomTypeOptions {
+    defaultNS: 'common';
+    returnNull: false;
+  }
+  interface ResourceNamespaceMap {
+    app: typeof app;
+    common: typeof common;
+  }
+}
