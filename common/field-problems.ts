@@ -42,7 +42,7 @@ export type FieldProblem =
   | { code: 'not_comparable' }
   | { code: 'not_a_relation' }
   | { code: 'not_a_target_slug'; table: string; slugs: string[] }
-  // A build hook's address (issue 15)
+  // A build hook's address
   | { code: 'not_a_hook_url' }
   | { code: 'too_large'; limit: number }
   // A write whose database connection ended while it committed (503 database_unavailable)

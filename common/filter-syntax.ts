@@ -4,10 +4,9 @@ import type { FieldProblem } from './field-problems.js';
  * The grammar of one `filter` query parameter of the list endpoint, shared by the server (which
  * checks it against the content type) and the editor (which builds filters from its controls).
  *
- * The spec's two forms keep their meaning: `field=value` is equality (an empty value asks for rows
- * without a value) and `search=keyword` searches titles and slugs. Everything else is new syntax
- * that the spec's parser (split at the first `=`) refused, because what stands before its first
- * `=` is not a field name:
+ * `field=value` is equality (an empty value asks for rows without a value) and `search=keyword`
+ * searches titles and slugs. The other forms put before their first `=` something no field name
+ * can be, so they never read as equality:
  *
  * - `field!=value`, `field<value`, `field<=value`, `field>value`, `field>=value`
  * - `field:in=a|b|c`: one of several values; a `|` or `\` inside a value is written `\|` or `\\`

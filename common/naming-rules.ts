@@ -26,7 +26,7 @@ export const RESERVED_COLUMNS: ReadonlySet<string> = new Set([
   'created_by',
   'updated_by',
   'publish_at',
-  // A row's pending scheduled change, on every row read (issue 15).
+  // A row's pending scheduled change, on every row read.
   'schedule',
   'search',
   'rowid',

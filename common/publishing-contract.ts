@@ -1,5 +1,5 @@
 /**
- * The scheduled publishing and build hooks part of the API contract (issue 15): the shapes of
+ * The scheduled publishing and build hooks part of the API contract: the shapes of
  * `/api/cms/:type/:id/schedule` and `/api/hooks...`, and the body a hook receives. Errors use the
  * one error shape of api-contract.ts.
  */

@@ -1,5 +1,5 @@
 /**
- * The revisions, trash and content-type change log part of the API contract (issue 15): the
+ * The revisions, trash and content-type change log part of the API contract: the
  * shapes of `/api/cms/:type/:id/revisions...`, `/api/cms/:type/trash...` and
  * `/api/cms-content-changes`. Errors use the one error shape of api-contract.ts.
  */

@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../server/test-support/test-se
 import { browserPerFile, openTab } from './support/editor-harness.js';
 
 /**
- * Accounts in the editor (issue 14): first run makes the first admin, people sign in, an author
+ * Accounts in the editor: first run makes the first admin, people sign in, an author
  * sees no Delete on another's row (and a forged delete is refused), a viewer cannot edit, sign-out,
  * an ended session brings the sign-in page back, and the admin screen adds accounts and tokens.
  */

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { editorSuite } from './support/editor-harness.js';
 
 /**
- * The list's richer filters in Chromium (issue 16): several statuses at once, a date range on a
+ * The list's richer filters in Chromium: several statuses at once, a date range on a
  * datetime column and a related row, sent to the server as `:in=`, `>=`/`<=` and `relation.slug=`
  * filters, kept in the URL. Counts come from the server's own answer to the same filters.
  */

@@ -6,7 +6,7 @@ import { type HookReceiver, startHookReceiver } from '../server/test-support/hoo
 import { editorSuite } from './support/editor-harness.js';
 
 /**
- * Issue 15 in Chromium: the row page's Schedule action (a status and a time in the person's own
+ * Scheduled publishing and build hooks in Chromium: the row page's Schedule action (a status and a time in the person's own
  * time zone, which it names; the pending change as a badge on the row and in the list; cancel), and
  * Settings › Hooks (add with a generated secret shown once, Send test, the delivery log, delete).
  */

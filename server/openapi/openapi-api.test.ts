@@ -94,7 +94,7 @@ describe('GET /api/openapi.json', () => {
     const list = document.paths['/cms/events'] as any;
     const parameters = list.get.parameters.map((parameter: { name: string }) => parameter.name);
     expect(parameters).toEqual(['filter', 'limit', 'offset', 'order', 'desc', 'If-None-Match']);
-    // Every GET under /api can be revalidated (issue 16): ETag on the 200, 304 for a current tag.
+    // Every GET under /api can be revalidated: ETag on the 200, 304 for a current tag.
     expect(Object.keys(list.get.responses['200'].headers)).toEqual(['ETag', 'Cache-Control']);
     expect(list.get.responses['304']).toEqual({ $ref: '#/components/responses/NotModified' });
     expect(item.get).toMatchObject({ responses: { '304': { $ref: '#/components/responses/NotModified' } } });

@@ -24,7 +24,7 @@ function object(properties: Record<string, JsonSchema>, optional: string[] = [])
   };
 }
 
-/** The shapes of scheduled changes and build hooks (issue 15). */
+/** The shapes of scheduled changes and build hooks. */
 export function publishingSchemas(): Record<string, JsonSchema> {
   const eventProperties: Record<string, JsonSchema> = {
     event: { type: 'string', enum: ['content.change', 'test'] },

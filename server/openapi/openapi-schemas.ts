@@ -14,8 +14,7 @@ const string: JsonSchema = { type: 'string' };
 const integer: JsonSchema = { type: 'integer', minimum: 0 };
 const stringOrNull: JsonSchema = { type: ['string', 'null'] };
 
-/** An object whose listed members are all present and which has no others. */
-/** A row's pending change, as every row read carries it (issue 15; RowSchedule is in openapi-publishing-paths). */
+/** A row's pending change, as every row read carries it (RowSchedule is in openapi-publishing-paths). */
 const SCHEDULE_PROPERTY: JsonSchema = {
   anyOf: [{ $ref: '#/components/schemas/RowSchedule' }, { type: 'null' }],
   description: 'The row’s pending scheduled change, or null (on reads; not on write answers)',
@@ -26,6 +25,7 @@ function withOptional(schema: JsonSchema, properties: Record<string, JsonSchema>
   return { ...schema, properties: { ...(schema.properties as Record<string, JsonSchema>), ...properties } };
 }
 
+/** An object whose listed members are all present and which has no others. */
 function exactObject(properties: Record<string, JsonSchema>, description?: string): JsonSchema {
   return {
     type: 'object',
