@@ -3,9 +3,9 @@ import { describe, expect, it } from 'vitest';
 import { editorSuite } from './support/editor-harness.js';
 
 /**
- * Revisions and trash in Chromium: the row page's History panel lists the changes (what, who, which fields),
- * compares a version with the row now (text word by word), and restores it after a confirmation;
- * Recently deleted lists a type's deleted rows and brings one back with its id.
+ * Revisions and trash in Chromium: the row page's History panel lists the changes (what, who,
+ * which fields), compares a version with the row now (text word by word), and restores it after a
+ * confirmation; Recently deleted lists a type's deleted rows and brings one back with its id.
  */
 
 const suite = editorSuite();

@@ -6,9 +6,10 @@ import { type HookReceiver, startHookReceiver } from '../server/test-support/hoo
 import { editorSuite } from './support/editor-harness.js';
 
 /**
- * Scheduled publishing and build hooks in Chromium: the row page's Schedule action (a status and a time in the person's own
- * time zone, which it names; the pending change as a badge on the row and in the list; cancel), and
- * Settings › Hooks (add with a generated secret shown once, Send test, the delivery log, delete).
+ * Scheduled publishing and build hooks in Chromium: the row page's Schedule action (a status and
+ * a time in the person's own time zone, which it names; the pending change as a badge on the row
+ * and in the list; cancel), and Settings › Hooks (add with a generated secret shown once, Send
+ * test, the delivery log, delete).
  */
 
 const suite = editorSuite();
