@@ -35,7 +35,7 @@ describe('write-costs', () => {
       expect(cost.perSecond).toBeGreaterThan(0);
       expect(cost.processUs).toBeGreaterThan(0);
       // The backends' CPU is read from /proc for a PostgreSQL on this machine (the tests' own).
-      if (database.kind === 'postgres') expect(cost.backendsUs).toEqual(expect.any(Number));
+      if (database.engine.kind === 'postgres') expect(cost.backendsUs).toEqual(expect.any(Number));
       else expect(cost.backendsUs).toBeNull();
     }
     expect(await newsRows(database)).toBe(before + costs.create.done);

@@ -87,7 +87,7 @@ const STATUSES = ['draft', 'published', 'archived'];
 
 /** The CPU seconds this database's PostgreSQL backends have used so far (null: SQLite, or not a local server). */
 async function backendSeconds(database: QuireDb): Promise<number | null> {
-  if (database.kind !== 'postgres') return null;
+  if (database.engine.kind !== 'postgres') return null;
   const { rows } = await sql<{
     pid: number;
   }>`select pid from pg_stat_activity where datname = current_database()`.execute(database.db);

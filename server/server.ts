@@ -4,10 +4,9 @@ import type { SignInLimits } from './accounts/sign-in-limiter.js';
 import type { TwoFactorOptions } from './accounts/two-factor-service.js';
 import { type AppOptions, createApp } from './app.js';
 import type { AuditOptions } from './audit/audit-service.js';
-import { BackupSchedule, sqliteBackupJob } from './backup/backup-service.js';
+import { BackupSchedule } from './backup/backup-service.js';
 import { defaultSearchIndexDir } from './config/app-paths.js';
-import { openDatabase, openPostgresDatabase, type QuireDb } from './db/database.js';
-import { postgresBackupJob, postgresBackupPlace } from './db/postgres/postgres-backup.js';
+import { openDatabaseAt, type QuireDb } from './db/database.js';
 import type { PostgresTarget } from './db/postgres/postgres-url.js';
 import type { HookOptions } from './hooks/hook-service.js';
 import { clientErrorResponse } from './http/error-middleware.js';
@@ -104,13 +103,8 @@ function backupScheduleOf(
 ): BackupSchedule | null {
   if (options.backups === false) return null;
   const { intervalMs, keep, dir } = options.backups ?? {};
-  if (database.kind === 'postgres' && options.postgres) {
-    const place = postgresBackupPlace(options.postgres, dir);
-    return new BackupSchedule(postgresBackupJob(database, place, { keep }), { intervalMs, log });
-  }
-  if (database.kind !== 'sqlite' || database.file === ':memory:') return null;
-  const job = sqliteBackupJob(database.raw, database.file, { keep, nativeBinding: options.nativeBinding });
-  return new BackupSchedule(job, { intervalMs, log });
+  const job = database.backupJob({ keep, dir });
+  return job ? new BackupSchedule(job, { intervalMs, log }) : null;
 }
 
 /** Opens the database and starts listening; resolves once requests can be served. */
@@ -126,16 +120,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     );
   const notRead = (table: string, reason: string) =>
     log('The saved search index was not used (the first search waits for it to be built):', `${table}: ${reason}`);
-  const database: QuireDb = options.postgres
-    ? await openPostgresDatabase(options.postgres, {
+  const database = await openDatabaseAt(
+    { dbFile: options.dbFile, postgres: options.postgres },
+    {
+      postgres: {
         searchSnapshots: {
           folder: options.searchSnapshotDir ?? defaultSearchIndexDir(),
           ...minRows,
           onFailure: notSaved,
           onUnused: notRead,
         },
-      })
-    : await openDatabase(options.dbFile, {
+      },
+      sqlite: {
         nativeBinding: options.nativeBinding,
         checkpointWorker: {
           onFailure: (error) =>
@@ -149,7 +145,9 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
           onFailure: notSaved,
           onUnused: notRead,
         },
-      });
+      },
+    },
+  );
   let server: Server;
   let services: Services;
   try {
@@ -212,12 +210,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // So is the audit log past its retention.
   await services.audit?.start(log);
   // Events a stopped server left in the outbox go out now; changes that fell due meanwhile are made.
-  await services.hooks?.start(log, database.kind === 'sqlite', server.address());
+  await services.hooks?.start(log, !database.sharedByServers, server.address());
   await services.schedules?.start(log);
   const backups = backupScheduleOf(database, options, log);
   backups?.start();
   // Requests are answered meanwhile; once this resolves, the server holds every file it will hold.
-  if (database.kind === 'sqlite') await database.checkpointsInWorker;
+  await database.ready;
   const { port } = server.address() as AddressInfo;
   const hostInUrl = options.host.includes(':') ? `[${options.host}]` : options.host;
   let closing: Promise<void> | undefined;

@@ -4,7 +4,6 @@ import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { isIdentifier, isReservedTable } from '../../common/naming-rules.js';
 import { searchColumnsOf } from '../../common/title-rules.js';
 import { contentTypeFromRecord } from '../content/content-type.js';
-import { openDatabase, type SqliteQuireDb } from '../db/database.js';
 import { migrationProvider } from '../db/migrations/index.js';
 import {
   type ContentTableSpec,
@@ -19,6 +18,7 @@ import {
 import { rebuildContentIndexes } from '../db/repositories/content-schema-repository.js';
 import type { ContentTypeRecord } from '../db/repositories/content-type-repository.js';
 import { REGISTRY_TABLE } from '../db/schema.js';
+import { openDatabase, type SqliteQuireDb } from '../db/sqlite/sqlite-database.js';
 import { openSqliteFile, type SqliteHandle, type SqliteOptions } from '../db/sqlite/sqlite-dialect.js';
 import { sqliteEngine } from '../db/sqlite/sqlite-engine.js';
 

@@ -1,29 +1,24 @@
-import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
 import { REVISION_TABLES } from '../db/repositories/revision-repository.js';
 import { SETTINGS_TABLE } from '../db/repositories/settings-repository.js';
-import { sniffImage } from '../media/image-sniffing.js';
-import { listMediaFiles, mediaFileLocation, readMediaFile } from '../media/media-files.js';
-import { mediaDirFor } from '../media/media-store.js';
 import {
   accountRows,
-  type CopiedMedia,
-  countPostgresMedia,
   countRows,
   inTargetTransaction,
   publishingRows,
-  readPostgresMedia,
   readRowBatches,
   registryRows,
+  SiteCopyError,
   settingsRows,
   targetContents,
 } from './site-copy.js';
 
-/** A copy that cannot go ahead or did not check out: its message is one line for the user. */
-export class SiteCopyError extends Error {}
+export { SiteCopyError } from './site-copy.js';
+
+/** What a copy reads: a database, or a read-only snapshot of one (`db` a transaction of it). */
+export type SiteCopySource = Pick<QuireDb, 'db' | 'uploads'>;
 
 /** What `copySite` takes besides the two databases. */
 export interface SiteCopyOptions {
@@ -31,8 +26,6 @@ export interface SiteCopyOptions {
   force?: boolean;
   /** Called as the copy moves on, with one line (a progress line is rewritten in place). */
   progress?: (line: string) => void;
-  /** A SQLite source's uploads when they are not in `media/` beside its file (a backup's copy). */
-  sourceMedia?: string;
 }
 
 /** What a finished copy moved: content types, rows and uploads, checked against the target. */
@@ -45,11 +38,11 @@ export interface SiteCopySummary {
 /**
  * Copies a whole site from `source` into `target` (either engine on either side): the content-type
  * registry as stored, every row with every stored column, and every upload. The source is only
- * read. The target's database writes are one transaction; on SQLite the upload files are written
+ * read. The target's database writes are one transaction; uploads kept as files are written
  * before it commits and removed again if it fails, so a failed copy leaves the target as it was.
  */
 export async function copySite(
-  source: QuireDb,
+  source: SiteCopySource,
   target: QuireDb,
   options: SiteCopyOptions = {},
 ): Promise<SiteCopySummary> {
@@ -62,7 +55,7 @@ export async function copySite(
   const expected: Record<string, number> = {};
   for (const type of types) expected[String(type.table_name)] = await countRows(source.db, String(type.table_name));
   const totalRows = Object.values(expected).reduce((sum, n) => sum + n, 0);
-  const placedFiles: string[] = [];
+  const undo: (() => Promise<void>)[] = [];
   let media = 0;
   try {
     await inTargetTransaction(target, async (writer) => {
@@ -79,16 +72,16 @@ export async function copySite(
         }
         await writer.reindex(table, columns);
       }
-      for await (const file of sourceMedia(source, options.sourceMedia)) {
-        if (target.kind === 'postgres') await writer.insertMedia(file);
-        else placedFiles.push(...(await placeFile(mediaDirFor(target.file), file)));
+      for await (const file of source.uploads.read(source.db)) {
+        const taken = await writer.writeMedia(file);
+        if (taken) undo.push(taken);
         media += 1;
         progress(`Copying uploads: ${media}`);
       }
       for (const [table, rows] of await accountRows(source)) await writer.insertRows(table, rows);
-      // Build hooks and scheduled changes (issue 15).
+      // Build hooks and scheduled changes.
       for (const [table, rows] of await publishingRows(source)) await writer.insertRows(table, rows);
-      // Row revisions (the trash among them) and the content-type change log (issue 15).
+      // Row revisions (the trash among them) and the content-type change log.
       for (const table of REVISION_TABLES) {
         for await (const rows of readRowBatches(source.db, table)) await writer.insertRows(table, rows);
       }
@@ -98,40 +91,11 @@ export async function copySite(
       await writer.insertRows(SETTINGS_TABLE, await settingsRows(source));
     });
   } catch (error) {
-    for (const file of placedFiles) await rm(file, { force: true });
+    for (const taken of undo) await taken();
     throw error;
   }
   await checkCounts(target, types, expected, media);
   return { types: types.length, rows: totalRows, media };
-}
-
-/** The uploads of the source: its media folder on SQLite, `quire_media` on PostgreSQL. */
-async function* sourceMedia(source: QuireDb, folder?: string): AsyncGenerator<CopiedMedia> {
-  if (source.kind === 'postgres') {
-    yield* readPostgresMedia(source.db);
-    return;
-  }
-  const root = folder ?? mediaDirFor(source.file);
-  for (const file of await listMediaFiles(root)) {
-    // Never through a symlink: a given folder (a backup's) is checked down from its own entry.
-    const bytes = await readMediaFile(root, file.path, { checkRoot: folder !== undefined });
-    // PostgreSQL keeps each upload's MIME type; a file that is no known image keeps a neutral one.
-    const type = sniffImage(bytes)?.type ?? 'application/octet-stream';
-    yield { path: file.path, type, bytes };
-  }
-}
-
-/** Writes an upload into a media folder; returns the file when it made it (to remove on failure). */
-async function placeFile(root: string, media: CopiedMedia): Promise<string[]> {
-  const location = mediaFileLocation(root, media.path);
-  if (!location) throw new SiteCopyError(`the upload ${media.path} has no valid media path`);
-  const existed = await stat(location).then(
-    () => true,
-    () => false,
-  );
-  await mkdir(dirname(location), { recursive: true });
-  await writeFile(location, media.bytes);
-  return existed ? [] : [location];
 }
 
 /** Checks that the target now holds as many rows per type and uploads as the source had. */
@@ -150,10 +114,7 @@ async function checkCounts(
       );
     }
   }
-  const stored =
-    target.kind === 'postgres'
-      ? await countPostgresMedia(target)
-      : (await listMediaFiles(mediaDirFor(target.file))).length;
+  const stored = await target.uploads.count();
   if (stored < media)
     throw new SiteCopyError(`count check failed: the target holds ${stored} uploads, the source ${media}`);
 }

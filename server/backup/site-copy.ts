@@ -1,27 +1,28 @@
-import { type Kysely, sql } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { searchColumnsOf } from '../../common/title-rules.js';
 import type { QuireDb } from '../db/database.js';
 import { STARTER_TYPES } from '../db/migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from '../db/migrations/004-article-and-menu-types.js';
-import { markAllVisible } from '../db/postgres/postgres-bulk-import.js';
-import { MEDIA_TABLE } from '../db/postgres/postgres-media-repository.js';
 import { ACCOUNT_TABLES, SESSIONS_TABLE } from '../db/repositories/account-repository.js';
-import { AUDIT_TABLE, continueAuditIds } from '../db/repositories/audit-repository.js';
+import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
 import { createContentTable, dropContentTable } from '../db/repositories/content-schema-repository.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { HOOK_TABLES, HOOKS_TABLE } from '../db/repositories/hook-repository.js';
-import { continueRevisionIds, REVISION_TABLES } from '../db/repositories/revision-repository.js';
+import { REVISION_TABLES } from '../db/repositories/revision-repository.js';
 import { SCHEDULES_TABLE } from '../db/repositories/schedule-repository.js';
 import { SETTINGS_TABLE } from '../db/repositories/settings-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 
 /**
  * Copying a whole site between two open databases of either engine: the registry, every content
- * table's rows exactly as stored, and the uploads kept in PostgreSQL. All target writes run in one
- * transaction (DDL is transactional on both engines), so a failed copy leaves the target as it was.
- * The source is only read.
+ * table's rows exactly as stored, and the uploads (through each database's `uploads`). All target
+ * writes run in one transaction (DDL is transactional on both engines), so a failed copy leaves the
+ * target as it was. The source is only read.
  */
+
+/** A copy that cannot go ahead or did not check out: its message is one line for the user. */
+export class SiteCopyError extends Error {}
 
 /** Rows read and written per statement. */
 const BATCH_ROWS = 500;
@@ -58,7 +59,7 @@ export async function targetContents(target: QuireDb): Promise<string | null> {
     const count = await countRows(target.db, type.table_name);
     if (count > 0) return `its type ${type.slug} has ${count} row(s)`;
   }
-  if (target.kind === 'postgres' && (await countRows(target.db, MEDIA_TABLE)) > 0) return 'it holds uploads';
+  if ((await target.uploads.replaceable(target.db)) > 0) return 'it holds uploads';
   return null;
 }
 
@@ -88,26 +89,12 @@ export async function* readRowBatches(
   }
 }
 
-/** The uploads a PostgreSQL database keeps, one at a time (bytes can be large). */
-export async function* readPostgresMedia(db: Kysely<QuireDatabase>): AsyncGenerator<CopiedMedia> {
-  const media = loose(db);
-  const paths = await media.selectFrom(MEDIA_TABLE).select('path').orderBy('path').execute();
-  for (const { path } of paths) {
-    const row = await media
-      .selectFrom(MEDIA_TABLE)
-      .select(['type', 'bytes'])
-      .where('path', '=', String(path))
-      .executeTakeFirstOrThrow();
-    yield { path: String(path), type: String(row.type), bytes: row.bytes as Buffer };
-  }
-}
-
 /** What a copy writes into the target's transaction, step by step. */
 export interface SiteCopyWriter {
   /**
-   * Removes every content type, its table and (on PostgreSQL) every upload: the starter types of a
-   * fresh target (the source's registry replaces them, also where the source deleted one), or all
-   * the target held with `--force`.
+   * Removes every content type, its table and the uploads the database itself keeps: the starter
+   * types of a fresh target (the source's registry replaces them, also where the source deleted
+   * one), or all the target held with `--force`.
    */
   clear(): Promise<void>;
   /** Registers a type as the source has it and creates its table the engine's way. */
@@ -116,8 +103,8 @@ export interface SiteCopyWriter {
   insertRows(table: string, rows: Record<string, unknown>[]): Promise<void>;
   /** Rebuilds a table's search index from its rows (rows written here bypass the row service). */
   reindex(table: string, columns: readonly ColumnDescriptor[]): Promise<void>;
-  /** Keeps an upload in the database (PostgreSQL only). */
-  insertMedia(media: CopiedMedia): Promise<void>;
+  /** Keeps an upload; returns how to take it back if the copy fails after all, or null. */
+  writeMedia(media: CopiedMedia): Promise<(() => Promise<void>) | null>;
 }
 
 /** Runs `work` with a writer on one transaction of the target; commits when it returns. */
@@ -134,7 +121,7 @@ export async function inTargetTransaction<T>(
           await dropContentTable(db, target.engine, type.table_name);
         }
         await trx.deleteFrom('quire_content_types').execute();
-        if (target.kind === 'postgres') await loose(db).deleteFrom(MEDIA_TABLE).execute();
+        await target.uploads.clear(db);
         for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
         for (const table of REVISION_TABLES) await loose(db).deleteFrom(table).execute();
         await loose(db).deleteFrom(AUDIT_TABLE).execute();
@@ -151,49 +138,36 @@ export async function inTargetTransaction<T>(
       async reindex(table, columns) {
         await target.engine.searchIndex.drop(db, table);
         await target.engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
-        // The planner's statistics of the copied rows, as after an import (postgres-bulk-import.ts).
-        if (target.kind === 'postgres') await sql`analyze ${sql.table(table)}`.execute(db);
+        // The planner's statistics of the copied rows, as after an import.
+        await target.afterRowsLoaded(db, table);
         copied.push(table);
       },
-      async insertMedia(media) {
-        await loose(db)
-          .insertInto(MEDIA_TABLE)
-          .values({ path: media.path, type: media.type, size: media.bytes.length, bytes: media.bytes })
-          .execute();
+      writeMedia(media) {
+        return target.uploads.write(db, media);
       },
     };
     const done = await work(writer);
-    // Revisions were inserted with their ids: PostgreSQL's next ones continue after them.
-    if (target.kind === 'postgres') await continueRevisionIds(trx);
-    // So were audit events.
-    if (target.kind === 'postgres') await continueAuditIds(trx);
+    // Revisions and audit events were inserted with their ids: the next ones continue after them.
+    await target.afterIdsLoaded(db);
     // Servers already on the target reload the registry when its version moves.
     await new ContentTypeRepository(trx).bumpVersion();
     return done;
   });
-  // As after an import: lists walk the indexes without reading the table (postgres-bulk-import.ts).
-  if (target.kind === 'postgres') {
-    for (const table of copied) await markAllVisible(target.db as unknown as Kysely<unknown>, table);
-  }
+  // As after an import: lists walk the indexes without reading the table.
+  await target.afterLoadCommitted(copied);
   return result;
 }
 
 /** The registry rows of a database, as stored. */
-export async function registryRows(database: QuireDb): Promise<Record<string, unknown>[]> {
+export async function registryRows(database: Pick<QuireDb, 'db'>): Promise<Record<string, unknown>[]> {
   return loose(database.db).selectFrom('quire_content_types').selectAll().orderBy('position').execute();
 }
 
-/** The number of uploads a PostgreSQL database keeps. */
-export async function countPostgresMedia(database: QuireDb): Promise<number> {
-  const row = await sql<{ n: string }>`select count(*) as n from ${sql.table(MEDIA_TABLE)}`.execute(database.db);
-  return Number(row.rows[0]?.n ?? 0);
-}
-
 /**
- * The accounts and API tokens of a database as stored (issue 14), table by table in the order they
+ * The accounts and API tokens of a database as stored, table by table in the order they
  * load. Sessions are not carried: people sign in again on the copy.
  */
-export async function accountRows(database: QuireDb): Promise<[string, Record<string, unknown>[]][]> {
+export async function accountRows(database: Pick<QuireDb, 'db'>): Promise<[string, Record<string, unknown>[]][]> {
   const tables = ACCOUNT_TABLES.filter((table) => table !== SESSIONS_TABLE);
   return Promise.all(
     tables.map(async (table) => [
@@ -204,11 +178,11 @@ export async function accountRows(database: QuireDb): Promise<[string, Record<st
 }
 
 /**
- * Build hooks and scheduled changes of a database (issue 15), table by table in the order they
+ * Build hooks and scheduled changes of a database, table by table in the order they
  * load. Hooks come without their delivery state (a copy has delivered nothing yet); the outbox and
  * the delivery log are not carried, so a copy never sends the source's events again.
  */
-export async function publishingRows(database: QuireDb): Promise<[string, Record<string, unknown>[]][]> {
+export async function publishingRows(database: Pick<QuireDb, 'db'>): Promise<[string, Record<string, unknown>[]][]> {
   const hooks = await loose(database.db).selectFrom(HOOKS_TABLE).selectAll().orderBy('id').execute();
   const schedules = await loose(database.db)
     .selectFrom(SCHEDULES_TABLE)
@@ -226,6 +200,6 @@ export async function publishingRows(database: QuireDb): Promise<[string, Record
 }
 
 /** The site-wide settings of a database as stored (the first run's starter choice among them). */
-export async function settingsRows(database: QuireDb): Promise<Record<string, unknown>[]> {
+export async function settingsRows(database: Pick<QuireDb, 'db'>): Promise<Record<string, unknown>[]> {
   return loose(database.db).selectFrom(SETTINGS_TABLE).selectAll().orderBy('name').execute();
 }

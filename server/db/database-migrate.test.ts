@@ -4,7 +4,7 @@ import { postgresForTests, skipNote, useTestDatabase } from '../test-support/pos
 import { openPostgresDatabase } from './database.js';
 
 /**
- * Opening a database that has run every migration skips Kysely's Migrator (database.ts
+ * Opening a database that has run every migration skips Kysely's Migrator (database-migrate.ts
  * `migratedAlready`); anything else still goes through it. On PostgreSQL, where the Migrator takes
  * an advisory lock, a start on a migrated database does not wait for it.
  */

@@ -1,6 +1,6 @@
 import type { Kysely } from 'kysely';
 import { SNAPSHOT_MIN_ROWS } from '../search/search-snapshot-files.js';
-import type { QuireDb } from './database.js';
+import { type QuireDb, SqliteQuireDb } from './database.js';
 import { saveSearchIndexNow as saveSqliteIndexNow } from './sqlite/sqlite-memory-search-build.js';
 
 /** Where a command saves search indexes for the next server start, and from what size. */
@@ -24,7 +24,7 @@ export async function saveSearchIndexForNextStart(
 ): Promise<boolean> {
   const db = database.db as unknown as Kysely<unknown>;
   const minRows = saving.minRows ?? SNAPSHOT_MIN_ROWS;
-  if (database.kind === 'sqlite') {
+  if (database instanceof SqliteQuireDb) {
     if (database.file === ':memory:') return false;
     return saveSqliteIndexNow(db, database.runner, database.file, table, minRows);
   }

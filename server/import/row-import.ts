@@ -10,9 +10,7 @@ import { assignSlugs } from '../content/slug-columns.js';
 import { newStoredRow } from '../content/stored-row.js';
 import type { BulkImportTimings, BulkWriter } from '../db/bulk-writer.js';
 import type { QuireDb } from '../db/database.js';
-import { runPostgresBulkImport } from '../db/postgres/postgres-bulk-import.js';
 import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
-import { runBulkImport } from '../db/sqlite/sqlite-bulk-import.js';
 import { AppError } from '../errors/app-error.js';
 import type { ImportRecord } from './import-formats.js';
 
@@ -126,7 +124,7 @@ class ImportRelationReader extends ContentRepository {
   }
 }
 
-/** One transaction of bulk writes, the engine's way (see sqlite-bulk-import.ts, postgres-bulk-import.ts). */
+/** One transaction of bulk writes, the engine's way (`QuireDb.bulkImport`). */
 function bulkImport(
   database: QuireDb,
   type: ContentType,
@@ -135,8 +133,7 @@ function bulkImport(
   work: (writer: BulkWriter) => Promise<boolean>,
 ): Promise<boolean> {
   const slugs = type.columns.filter((column) => column.type === 'slug').map((column) => column.name);
-  if (database.kind === 'sqlite') return runBulkImport(database, type.table, columns, slugs, work, timings);
-  return runPostgresBulkImport(database, type.table, columns, slugs, work, timings);
+  return database.bulkImport(type.table, columns, slugs, work, timings);
 }
 
 /** The row's id: the file's when given (valid and free), else a new one. */

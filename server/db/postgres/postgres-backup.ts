@@ -2,21 +2,16 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BACKUP_DATABASE, BACKUP_MEDIA, readBackupSource, verifyBackupMedia } from '../../backup/backup-folder.js';
-import {
-  BackupError,
-  type BackupJob,
-  type BackupPlace,
-  requireQuireDatabase,
-  writeBackupFolder,
-} from '../../backup/backup-service.js';
+import { BackupError, type BackupPlace, requireQuireDatabase, writeBackupFolder } from '../../backup/backup-service.js';
 import { admitRestoredCopy, RestoreRefusal } from '../../backup/restore-validator.js';
 import { targetContents } from '../../backup/site-copy.js';
 import { copySite, type SiteCopySummary } from '../../backup/site-copy-service.js';
-import { userDataDir } from '../../config/app-paths.js';
 import { listMediaFiles, UnsafeMediaFile } from '../../media/media-files.js';
-import { openDatabase, type PostgresQuireDb } from '../database.js';
+import { openDatabase } from '../sqlite/sqlite-database.js';
 import { backupSqlite, inspectSqliteFile, openSqliteFile } from '../sqlite/sqlite-dialect.js';
-import type { PostgresTarget } from './postgres-url.js';
+import type { PostgresQuireDb } from './postgres-database.js';
+
+export { defaultPostgresBackupDir, postgresBackupPlace } from './postgres-backup-place.js';
 
 /**
  * Backups of a PostgreSQL site, in the very format of SQLite's (backup-folder.ts): a folder with
@@ -24,19 +19,6 @@ import type { PostgresTarget } from './postgres-url.js';
  * `quire_media`) and `manifest.json`. So one backup restores into either engine: `quire restore
  * --db FILE` as any SQLite backup, `quire restore --database URL` through the site copy again.
  */
-
-/** Where PostgreSQL backups go unless `--backup-dir` says: `backups/` in the app-data folder. */
-export function defaultPostgresBackupDir(): string {
-  return join(userDataDir(), 'backups');
-}
-
-/**
- * The backups of a PostgreSQL database: named `<database>-postgres-<time>`, so they never match a
- * SQLite file's backups (`<file>-<time>`) in a shared folder.
- */
-export function postgresBackupPlace(target: PostgresTarget, dir: string = defaultPostgresBackupDir()): BackupPlace {
-  return { dir: resolve(dir), stem: `${target.database.replace(/[^A-Za-z0-9_.-]/g, '_')}-postgres` };
-}
 
 /** Options of a PostgreSQL backup. */
 export interface PostgresBackupOptions {
@@ -81,19 +63,6 @@ export async function backupPostgres(
     }
     return listMediaFiles(join(partial, BACKUP_MEDIA));
   });
-}
-
-/** The scheduled backups of a PostgreSQL site (each server that has them on takes its own). */
-export function postgresBackupJob(
-  database: PostgresQuireDb,
-  place: BackupPlace,
-  options: { keep?: number } = {},
-): BackupJob {
-  return {
-    what: database.description,
-    place,
-    take: () => backupPostgres(database, place, { keep: options.keep }),
-  };
 }
 
 /** What a restore into PostgreSQL did. */
@@ -174,11 +143,11 @@ export async function restoreIntoPostgres(
     const previous = present
       ? await backupPostgres(database, options.place, { label: 'before-restore', keep: Number.MAX_SAFE_INTEGER })
       : null;
-    const restored = await openDatabase(copyFile);
+    // Its uploads are the backup's, read checking the backup's folder itself too.
+    const restored = await openDatabase(copyFile, { mediaDir: media.root });
     try {
       const summary = await copySite(restored, database, {
         force: true,
-        sourceMedia: media.root,
         progress: options.progress,
       }).catch((error) => {
         throw refusal(error);

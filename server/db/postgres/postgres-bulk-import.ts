@@ -1,9 +1,9 @@
 import { type Kysely, sql } from 'kysely';
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
-import type { PostgresQuireDb } from '../database.js';
 import { PrefixSet } from '../prefix-set.js';
 import { searchTextName } from '../queries/internal-names.js';
 import type { StoredRow } from '../repositories/content-repository.js';
+import type { PostgresQuireDb } from './postgres-database.js';
 import { rowsWrittenInSearchIndex } from './postgres-search-index.js';
 
 /** Most parameters one statement carries (PostgreSQL's limit is 65,535). */

@@ -5,7 +5,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { openDatabase, type QuireDb } from '../database.js';
+import { openDatabase, type SqliteQuireDb } from '../database.js';
 import { ContentRepository } from '../repositories/content-repository.js';
 import { countRowsWithValues } from '../repositories/content-schema-repository.js';
 
@@ -17,7 +17,7 @@ import { countRowsWithValues } from '../repositories/content-schema-repository.j
 const COLUMN = 'a.b';
 
 let dir: string;
-let database: QuireDb;
+let database: SqliteQuireDb;
 
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'quire-identifiers-'));

@@ -51,7 +51,7 @@ async function indexesOf(quire: QuireDb, table: string): Promise<string[]> {
 
 /** `name: expression` of the generated columns of `table` (PostgreSQL's order key columns). */
 async function keyColumnsOf(quire: QuireDb, table: string): Promise<string[]> {
-  if (quire.kind === 'sqlite') return [];
+  if (quire.engine.kind === 'sqlite') return [];
   const rows = await sql<{ name: string; expression: string }>`select a.attname as name,
       pg_get_expr(d.adbin, d.adrelid) as expression
     from pg_attribute a join pg_attrdef d on d.adrelid = a.attrelid and d.adnum = a.attnum
@@ -65,7 +65,7 @@ async function keyColumnsOf(quire: QuireDb, table: string): Promise<string[]> {
 async function storageOf(quire: QuireDb, table: string): Promise<Map<string, string>> {
   const db = quire.db as unknown as Kysely<unknown>;
   const rows =
-    quire.kind === 'sqlite'
+    quire.engine.kind === 'sqlite'
       ? await sql<{ name: string; storage: number }>`select name, rootpage as storage from sqlite_master
           where type = 'index' and tbl_name = ${table}`.execute(db)
       : await sql<{ name: string; storage: number }>`select i.relname as name, i.relfilenode as storage
@@ -79,7 +79,7 @@ async function storageOf(quire: QuireDb, table: string): Promise<Map<string, str
  * PostgreSQL it says `nulls first` on the columns of list orders (not on `id`, never null) and
  * holds the first 200 characters of `title`, the text column, through its order key column.
  */
-function plannedIndexes(table: string, kind: QuireDb['kind'], orders: string[], filters: string[]): string[] {
+function plannedIndexes(table: string, kind: QuireDb['engine']['kind'], orders: string[], filters: string[]): string[] {
   const key = (column: string) => (kind === 'postgres' && texts.has(column) ? `quire_key:${column}` : column);
   const ordered = (column: string) => (kind === 'postgres' ? `${key(column)} nulls first` : column);
   const names = [`unique quire_unique:${table}:slug: slug`];
@@ -98,7 +98,7 @@ function plannedIndexes(table: string, kind: QuireDb['kind'], orders: string[], 
 const texts = new Set(['title', 'headline', 'subtitle']);
 
 /** The index list of COLUMNS' table. */
-function expectedIndexes(table: string, kind: QuireDb['kind']): string[] {
+function expectedIndexes(table: string, kind: QuireDb['engine']['kind']): string[] {
   const orders = ['title', 'slug', 'status', 'published_at', 'category', 'created_at', 'updated_at'];
   return plannedIndexes(table, kind, orders, ['status', 'category']);
 }
@@ -137,7 +137,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     await createContentTable(schema, quire.engine, 'list_new', COLUMNS);
     // Text is indexed whole where any text fits an index, by its first characters on PostgreSQL;
     // bodies and tags never.
-    expect(await indexesOf(quire, 'list_new')).toEqual(expectedIndexes('list_new', quire.kind));
+    expect(await indexesOf(quire, 'list_new')).toEqual(expectedIndexes('list_new', quire.engine.kind));
   });
 
   it('follows renamed, dropped and added columns, keeping the indexes they leave alone', async () => {
@@ -158,7 +158,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     );
     const orders = ['title', 'slug', 'status', 'section', 'rank', 'created_at', 'updated_at'];
     expect(await indexesOf(quire, 'list_alter')).toEqual(
-      plannedIndexes('list_alter', quire.kind, orders, ['status', 'section']),
+      plannedIndexes('list_alter', quire.engine.kind, orders, ['status', 'section']),
     );
     const after = await storageOf(quire, 'list_alter');
     // Untouched columns' indexes are the same objects; the renamed column's are new ones.
@@ -171,7 +171,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
   it('keeps an order key column beside each text column on PostgreSQL, through renames, drops and adds', async () => {
     await createContentTable(schema, quire.engine, 'list_keys', COLUMNS);
     const keysOf = async () => (await keyColumnsOf(quire, 'list_keys')).sort();
-    const expected = (names: string[]) => (quire.kind === 'postgres' ? names : []);
+    const expected = (names: string[]) => (quire.engine.kind === 'postgres' ? names : []);
     expect(await keysOf()).toEqual(expected(['quire_key:title: left(title, 200)']));
     const text = (name: string): ColumnDescriptor => ({ name, label: name, type: 'text', required: false });
     const renamed = COLUMNS.map((column) => (column.name === 'title' ? { ...column, name: 'headline' } : column));
@@ -197,13 +197,13 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     expect(await keysOf()).toEqual(expected(['quire_key:subtitle: left(subtitle, 200)']));
     const orders = ['slug', 'status', 'published_at', 'category', 'subtitle', 'created_at', 'updated_at'];
     expect(await indexesOf(quire, 'list_keys')).toEqual(
-      plannedIndexes('list_keys', quire.kind, orders, ['status', 'category']),
+      plannedIndexes('list_keys', quire.engine.kind, orders, ['status', 'category']),
     );
   });
 
   it('migration 021 gives text columns their order key columns and moves their indexes onto them', async () => {
     await createRegistered('list_expr', 'Expr', 97);
-    if (quire.kind === 'postgres') {
+    if (quire.engine.kind === 'postgres') {
       // The table as migration 017 left it: indexes over the expression, no key column.
       await sql`alter table list_expr drop column "quire_key:title"`.execute(schema);
       await sql`create index "quire_idx:list_expr:title" on list_expr (left(title, 200) nulls first, id)`.execute(
@@ -214,11 +214,11 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     }
     const before = await storageOf(quire, 'list_expr');
     await migrate021(schema, quire.engine);
-    expect(await indexesOf(quire, 'list_expr')).toEqual(expectedIndexes('list_expr', quire.kind));
+    expect(await indexesOf(quire, 'list_expr')).toEqual(expectedIndexes('list_expr', quire.engine.kind));
     expect(await keyColumnsOf(quire, 'list_expr')).toEqual(
-      quire.kind === 'postgres' ? ['quire_key:title: left(title, 200)'] : [],
+      quire.engine.kind === 'postgres' ? ['quire_key:title: left(title, 200)'] : [],
     );
-    if (quire.kind === 'sqlite') expect(await storageOf(quire, 'list_expr')).toEqual(before);
+    if (quire.engine.kind === 'sqlite') expect(await storageOf(quire, 'list_expr')).toEqual(before);
   });
 
   it('migration 011 gives a table with the indexes of before it the missing ones', async () => {
@@ -238,7 +238,7 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     }
     const before = await storageOf(quire, 'list_old');
     await migrate011(schema, quire.engine);
-    expect(await indexesOf(quire, 'list_old')).toEqual(expectedIndexes('list_old', quire.kind));
+    expect(await indexesOf(quire, 'list_old')).toEqual(expectedIndexes('list_old', quire.engine.kind));
     const after = await storageOf(quire, 'list_old');
     for (const name of old) expect(after.get(name), name).toBe(before.get(name));
   });
@@ -251,10 +251,10 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     await schema.schema.createIndex(name).on('list_nulls').columns(['status', 'published_at', 'id']).execute();
     const before = await storageOf(quire, 'list_nulls');
     await migrate017(schema, quire.engine);
-    expect(await indexesOf(quire, 'list_nulls')).toEqual(expectedIndexes('list_nulls', quire.kind));
+    expect(await indexesOf(quire, 'list_nulls')).toEqual(expectedIndexes('list_nulls', quire.engine.kind));
     const after = await storageOf(quire, 'list_nulls');
     for (const [index, storage] of before) {
-      const rebuilt = quire.kind === 'postgres' && index === name;
+      const rebuilt = quire.engine.kind === 'postgres' && index === name;
       if (rebuilt) expect(after.get(index), index).not.toBe(storage);
       else expect(after.get(index), index).toBe(storage);
     }

@@ -1,8 +1,8 @@
 import { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
-import { openDatabase } from '../database.js';
 import { createContentTable } from '../repositories/content-schema-repository.js';
 import { REGISTRY_TABLE } from '../schema.js';
+import { openDatabase } from '../sqlite/sqlite-database.js';
 import { openSqlite, type SqliteHandle } from '../sqlite/sqlite-dialect.js';
 import { sqliteEngine } from '../sqlite/sqlite-engine.js';
 

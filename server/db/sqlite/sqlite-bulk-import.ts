@@ -1,9 +1,9 @@
 import type Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
-import type { SqliteQuireDb } from '../database.js';
 import { searchTriggerName } from '../queries/internal-names.js';
 import { memoryBulkWriter, quote, sqliteBulkWriter } from './sqlite-bulk-writer.js';
+import type { SqliteQuireDb } from './sqlite-database.js';
 
 /** Page cache during an import (KiB, as SQLite's negative cache_size): the indexes stay in memory. */
 const IMPORT_CACHE_KIB = 512 * 1024;
