@@ -1,4 +1,4 @@
-// A database across a network, on one machine (issue 13, PostgreSQL writes):
+// A database across a network, on one machine, for PostgreSQL's round trips:
 //
 //   node bench/delay-proxy.mjs LISTEN_PORT TARGET_PORT [DELAY_MS]
 //
@@ -7,7 +7,7 @@
 // it (`quire serve --database postgres://postgres@127.0.0.1:5433/DB` with `5433 5432`) to see what
 // round trips cost when PostgreSQL is on another machine: loopback hides them. Both sockets send at
 // once (no Nagle), as PostgreSQL's and node-postgres' own do: with Nagle the proxy itself would add
-// delayed-ACK waits of 40 ms that no real network path adds.
+// delayed-ACK waits that no real network path adds.
 import net from 'node:net';
 
 const [, , listen = '5433', target = '5432', delay = '1'] = process.argv;

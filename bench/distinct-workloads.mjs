@@ -1,4 +1,4 @@
-// The distinct-request workloads of issue 13 (../shared/bench/README.md): every request differs, so
+// The distinct-request workloads (../shared/bench/README.md): every request differs, so
 // they measure the engine rather than a cache of repeated URLs. Choices come from a seeded PRNG, so
 // Quire and the floor receive the same sequence of requests (each server's own ids for `get`, picked
 // by the same sequence of row indexes).

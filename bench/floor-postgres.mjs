@@ -1,4 +1,4 @@
-// The floor on PostgreSQL (issue 13: the targets apply on PostgreSQL "measured there with its own floor"):
+// The floor on PostgreSQL, so Quire on PostgreSQL is measured against a floor on its own engine:
 //
 //   node bench/floor-postgres.mjs DATABASE_URL PORT N
 //

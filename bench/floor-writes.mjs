@@ -1,4 +1,4 @@
-// The floor with updates (issue 13's distinct update workload):
+// The floor with updates, for the distinct update workload:
 //
 //   node bench/floor-writes.mjs FILE PORT N
 //

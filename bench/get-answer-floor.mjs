@@ -1,4 +1,4 @@
-// The floor's get with Quire's answer (issue 13: where the gap of gets comes from):
+// The floor's get with Quire's answer, to tell where the gap of gets comes from:
 //
 //   node bench/get-answer-floor.mjs FLOOR_DB PORT COLUMNS_JSON
 //
@@ -8,8 +8,8 @@
 // harness saves them from Quire's list answer), `filters`, `preview_path`, `custom`, the `meta`
 // object, the row's `schedule`, and Quire's headers (its security headers, Server-Timing, a strong
 // ETag of the data's JSON, Cache-Control). The shared floor answers `{total, filtered, count, pk,
-// rows}` and four headers: about a quarter of the bytes. Set beside Quire and that floor in one run,
-// it tells the answer's own cost apart from Quire's engine and request path.
+// rows}` and four headers, far fewer bytes. Set beside Quire and that floor in one run, it tells the
+// answer's own cost apart from Quire's engine and request path.
 import { hash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';

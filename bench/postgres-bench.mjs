@@ -1,4 +1,4 @@
-// PostgreSQL for the benchmark (issue 12): is one reachable, a throwaway database on it, the rows loaded
+// PostgreSQL for the benchmark: is one reachable, a throwaway database on it, the rows loaded
 // into that database, its row ids, and the PostgreSQL floor (bench/floor-postgres.mjs) on a database of its own.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';

@@ -37,8 +37,7 @@ export function run(command, commandArgs, cwd) {
 /**
  * Writes the page cache's dirty pages out (`sync`) before a measurement: loading a floor's rows or
  * copying a database leaves hundreds of MB for the kernel to write back, which otherwise competes
- * with the server measured next (a start at 1M rows measured 609 ms right after the floor loaded,
- * 277-361 ms on a settled machine).
+ * with the server measured next and slows its start.
  */
 export function settleDisk() {
   return run('sync', [], process.cwd()).catch(() => {});

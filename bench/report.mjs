@@ -8,14 +8,14 @@
 import { readFileSync } from 'node:fs';
 import { DISTINCT_WORKLOADS } from './distinct-workloads.mjs';
 
-/** Targets of issue 6, per workload (req/s; ratio to the floor where the target is relative). */
+/** The repeated-URL workloads' targets, per workload (req/s; ratio to the floor where the target is relative). */
 const TARGETS = {
   list: { 100000: 5000, 1000000: 5000 },
   search: { 100000: 3000, 1000000: 2000 },
   get: { ratio: 0.7 },
   create: { ratio: 0.7 },
 };
-/** Targets of issue 13 for the distinct-request workloads, per size (`all`: every size). */
+/** The distinct-request workloads' targets, per size (`all`: every size). */
 const DISTINCT_TARGETS = {
   search: { 100000: { rps: 3000 }, 1000000: { rps: 500, p99: 100 } },
   list: { 1000000: { rps: 1000 } },
@@ -182,7 +182,7 @@ function cacheRows(report, verdicts) {
   return rows;
 }
 
-/** Issue 13's RSS target at 1M rows, the in-memory search index included. */
+/** The RSS target at 1M rows, the in-memory search index included. */
 const RSS_TARGET_MB = 250;
 
 /** Milliseconds as a table cell: seconds from 10 s on, "—" when not measured (older reports). */
@@ -218,7 +218,7 @@ function extraRows(report, verdicts) {
         if (e.restart)
           verdicts.push({ what: verdictName('first search 1M after restart', engine), met: e.restart.searchMs <= 100 });
       }
-      // The search request itself, judged at 1M rows by issue 13's 100 ms for any single search.
+      // The search request itself, judged at 1M rows by the 100 ms any single search may take.
       const search = (ms) => (ms === undefined ? '' : ` (search ${seconds(ms)}${big ? mark(ms <= 100) : ''})`);
       const restart = e.restart
         ? `${e.restart.startMs.toFixed(0)} ms, ${seconds(e.restart.firstSearchMs)}${search(e.restart.searchMs)}`
@@ -319,7 +319,7 @@ export function resultsMarkdown({ header, report, peer }) {
     '',
     '## Distinct requests (the engine)',
     '',
-    'Every request different: seeded random choices (bench/distinct-workloads.mjs), the same sequence for Quire and the floor. search: a word of the data, two words or a 3-5 letter piece of a word; list: random status, order among published_at/title/id, random desc, limit=20, offset 0-4,000 by 20; get: random existing ids; mixed: 9 reads (search or list) to 1 create; create: every body different; update: PATCH of random existing ids, every body different. Targets of issue 13. "Quire repeated URLs" is the share of Quire\'s GETs whose URL it had already been sent in that workload (warm-up included), which its cache may answer; the floor has no cache.',
+    'Every request different: seeded random choices (bench/distinct-workloads.mjs), the same sequence for Quire and the floor. search: a word of the data, two words or a 3-5 letter piece of a word; list: random status, order among published_at/title/id, random desc, limit=20, offset 0-4,000 by 20; get: random existing ids; mixed: 9 reads (search or list) to 1 create; create: every body different; update: PATCH of random existing ids, every body different. "Quire repeated URLs" is the share of Quire\'s GETs whose URL it had already been sent in that workload (warm-up included), which its cache may answer; the floor has no cache.',
     '',
     ...table(`${RATE_COLUMNS} | Quire repeated URLs | target`, distinct),
     '',
@@ -327,7 +327,7 @@ export function resultsMarkdown({ header, report, peer }) {
     ...cpuLines(cpuRows(report)),
     '## Repeated URL (cache figures)',
     '',
-    'One URL per workload, repeated: after the first request these measure the page and count caches, not the engine. Targets of issue 6.',
+    'One URL per workload, repeated: after the first request these measure the page and count caches, not the engine.',
     '',
     ...table(`${RATE_COLUMNS} | target`, cache),
     '',

@@ -178,7 +178,7 @@ describe('RESULTS.md at 1M rows', () => {
       ],
     });
 
-  it("judges RSS by issue 13's 250 MB, the search index included", () => {
+  it('judges RSS at 1M rows by the 250 MB target, the search index included', () => {
     expect(at1M(240)).toContain('| 240 MB ✓ (peak 250) |');
     expect(rowsOf(at1M(240), 'Targets met:')[0]).toContain('RSS 1M');
     expect(at1M(260)).toContain('| 260 MB ✗ (peak 270) |');

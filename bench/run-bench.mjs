@@ -1,20 +1,15 @@
-// The benchmark of issue 6: Quire against the floor (and optionally Directus) on the same rows, with
-// Quire on SQLite and on PostgreSQL (issue 12), each beside the floor on its own engine.
+// The benchmark: Quire on SQLite and on PostgreSQL, each beside a naive floor server on its own
+// engine (and optionally Directus), on the same rows.
 //
 //   npm run bench [-- --sizes 10k,100k,1m] [--engines sqlite,postgres] [--pg-sizes 100k] [--duration 8]
 //                    [--repeat 1] [--peer] [--out bench/RESULTS.md]
 //
-// For each size it generates the reference rows (../shared/bench/data.mjs), loads them into a fresh
-// Quire database through `quire import` (on PostgreSQL a throwaway database, bench/postgres-bench.mjs),
-// loads each engine's floor with the same rows (SQLite: ../shared/bench/limit-server.mjs, with updates
-// added by bench/floor-writes.mjs; PostgreSQL: bench/floor-postgres.mjs on a throwaway database of its
-// own), and runs the workloads of ../shared/bench/README.md with autocannon (16 connections, loopback)
-// against Quire on each engine in turn, each followed by its engine's floor: first the distinct-request ones of
-// issue 13 (bench/distinct-workloads.mjs: search, list, get, mixed, create, update, every request
-// different), then the repeated-URL ones of issue 6 (list, search, get, create), which measure the page
-// and count caches. After the SQLite floor, the floor's distinct gets run once more answering with
-// Quire's whole answer (bench/get-answer-floor.mjs): what the spec's answer costs a naive server.
-// It prints the tables (bench/report.mjs) and writes RESULTS.md.
+// Per size: the rows (../shared/bench/data.mjs) go into Quire through `quire import` and into each
+// floor (bench/floor-writes.mjs, bench/floor-postgres.mjs); then Quire on each engine, followed by its
+// floor, runs the distinct-request workloads (bench/distinct-workloads.mjs) and the repeated-URL ones
+// that measure the caches (bench/workloads-bench.mjs); the SQLite floor's gets run once more with
+// Quire's whole answer (bench/get-answer-floor.mjs). It prints the tables (bench/report.mjs) and
+// writes RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';

@@ -3,8 +3,8 @@
 // statement would (a SQLite create is three statements and a savepoint's two inside the batch).
 // It prints the wall time and this process's CPU (both threads) per round trip, for a MessagePort
 // (postMessage, structured clone) and for a SharedArrayBuffer handoff (Atomics.notify, with
-// Atomics.waitAsync on the main thread, which must not block). Issue 13 weighs a SQLite write worker
-// against these figures: a create's own statements cost SQLite about 100-300 µs of CPU.
+// Atomics.waitAsync on the main thread, which must not block): what a SQLite write worker would add
+// to each write, to weigh against the CPU a create's own statements cost SQLite.
 //
 //   node bench/thread-round-trip.mjs [--count 20000]
 import { pathToFileURL } from 'node:url';

@@ -1,5 +1,5 @@
-// The workloads against one system, for bench/run-bench.mjs: the distinct-request ones of issue 13
-// (bench/distinct-workloads.mjs), then the repeated-URL ones of issue 6 (list, search, get, create),
+// The workloads against one system, for bench/run-bench.mjs: the distinct-request ones
+// (bench/distinct-workloads.mjs), then the repeated-URL ones (list, search, get, create),
 // against Quire's API (`seed` style, as the floors answer it too) or Directus'. Each is an autocannon
 // run (the median of `--repeat` runs), with the CPU time it cost each process and the server's memory.
 import autocannon from 'autocannon';
