@@ -87,7 +87,7 @@ chmodSync(join(root, 'dist', 'server', 'cli.js'), 0o755);
 await bundleServers();
 if (existsSync(join(root, 'renderer', 'vite.config.ts'))) {
   // A production build even when a test runner (NODE_ENV=test) runs this: vite builds React's
-  // development bundle otherwise, half again as large (the bundle report's test caught it).
+  // development bundle otherwise, much larger (the bundle report's test checks for it).
   run(bin('vite'), ['build', '--config', 'renderer/vite.config.ts', '--logLevel', 'warn'], { NODE_ENV: 'production' });
   console.log(bundleReport(join(root, 'dist', 'renderer')));
 }
