@@ -2,7 +2,7 @@ import { existsSync } from 'node:fs';
 import type { RequestListener } from 'node:http';
 import { join } from 'node:path';
 import express, { type Express } from 'express';
-import { AccountService, sessionIdleFromEnv } from './accounts/account-service.js';
+import { AccountService } from './accounts/account-service.js';
 import { DEFAULT_SIGN_IN_LIMITS, SignInLimiter, type SignInLimits } from './accounts/sign-in-limiter.js';
 import type { SingleSignOnConfig } from './accounts/single-sign-on-config.js';
 import { SingleSignOnService } from './accounts/single-sign-on-service.js';
@@ -11,7 +11,7 @@ import { type TwoFactorOptions, TwoFactorService } from './accounts/two-factor-s
 import { type AuditOptions, AuditService } from './audit/audit-service.js';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
-import { ContentWrites } from './content/content-writes.js';
+import { ContentWrites, committedReads } from './content/content-writes.js';
 import { RowService } from './content/row-service.js';
 import { StarterService } from './content/starter-service.js';
 import type { DatabaseMedia, QuireDb } from './db/database.js';
@@ -41,7 +41,9 @@ import { singleSignOnRoutes } from './http/sso-routes.js';
 import { starterRoutes } from './http/starter-routes.js';
 import { twoFactorRoutes } from './http/two-factor-routes.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
+import { RevisionRetention, revisionRecorder } from './revisions/revision-record.js';
 import { type RevisionOptions, RevisionService } from './revisions/revision-service.js';
+import { RowSchedules } from './schedule/row-schedules.js';
 import { type SchedulerOptions, ScheduleService } from './schedule/schedule-service.js';
 
 /** What the app needs to know to serve a database. */
@@ -59,7 +61,7 @@ export interface AppOptions {
   log?: (message: string, error: unknown) => void;
   /** Allowed hosts, CORS origins and API token; the defaults serve loopback to the editor only. */
   security?: SecurityOptions;
-  /** How long a sign-in session lasts without use (default: QUIRE_SESSION_HOURS, else 12 hours). */
+  /** How long a sign-in session lasts without use (QuireConfig.sessionIdleMs; default 12 hours). */
   sessionIdleMs?: number;
   /** Failed sign-ins per address and per name before slowing and refusing (see SignInLimiter). */
   signInLimits?: Partial<SignInLimits>;
@@ -98,33 +100,55 @@ export interface QuireApp {
 export async function createApp(options: AppOptions): Promise<QuireApp> {
   const { database } = options;
   // Servers sharing a database see each other's content-type changes.
-  const registry = new ContentTypeRegistry(new ContentTypeRepository(database.db), database.sharedByServers, () =>
-    database.afterTypesChanged(),
-  );
+  const registry = new ContentTypeRegistry({
+    repository: new ContentTypeRepository(database.db),
+    followsOtherServers: database.sharedByServers,
+    onReload: () => database.afterTypesChanged(),
+  });
   await registry.reload();
-  // Every change to content tables goes through one write path the read cache sees.
-  const writes = new ContentWrites(database.db, database.runner);
-  const rows = new RowService(database.db, database.engine, options.editorName, registry, writes, database.runner);
-  // Records a revision inside every row write from here on (a ContentWrites observer).
-  const revisions = new RevisionService(database.db, database.engine, registry, rows, writes, options.revisions);
-  // Scheduled status changes, shown on rows read and applied as row writes (issue 15).
-  const schedules = new ScheduleService(
-    database.db,
+  const { db, engine, runner } = database;
+  // The read cache and the reads outside writes, made first: the kept schedules read through them.
+  const committed = committedReads(db, runner);
+  // What rows read show of their pending schedule, and what a row delete takes with it.
+  const rowSchedules = new RowSchedules({ db, reads: committed?.reads });
+  const retention = new RevisionRetention(options.revisions);
+  // Build hooks: their outbox is written inside every row write, and delivered after.
+  const hooks = new HookService({ ...options.hooks, db, registry });
+  // Every change to content tables goes through one write path the read cache sees; each row write
+  // records its revisions, drops a deleted row's schedule and queues its hook events in its own
+  // transaction, in this order.
+  const writes = new ContentWrites({
+    db,
+    runner,
+    committed,
+    observers: [revisionRecorder(retention), rowSchedules.onWrite, hooks.onWrite],
+  });
+  const rows = new RowService({
+    db,
+    engine,
+    editorName: options.editorName,
+    registry,
+    writes,
+    runner,
+    decorators: [rowSchedules.decorate],
+    extras: rowSchedules.extras,
+  });
+  const revisions = new RevisionService({ db, engine, registry, rows, retention });
+  // Scheduled status changes, applied as row writes.
+  const schedules = new ScheduleService({
+    ...options.scheduler,
+    db,
     registry,
     rows,
-    options.editorName,
-    writes,
-    database.runner,
-    options.scheduler,
-  );
-  // Queues build-hook events inside every row write (a ContentWrites observer) and delivers them.
-  const hooks = new HookService(database.db, registry, writes, options.hooks);
+    rowSchedules,
+    editorName: options.editorName,
+  });
   // Security events (sign-ins, account, token, hook and type changes), appended by the routes.
-  const audit = new AuditService(database.db, { log: options.log, ...options.audit });
+  const audit = new AuditService({ log: options.log, ...options.audit, db });
   const services: Services = {
     registry,
     rows,
-    contentTypes: new ContentTypeService(writes, registry, database.engine),
+    contentTypes: new ContentTypeService({ writes, registry, engine }),
     writes,
     revisions,
     schedules,
@@ -145,13 +169,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // Localhost guards first: a foreign page or host is refused before any other work.
   // Accounts, API tokens and sessions: who is asking, and what their role lets them do.
   const accountRepository = new AccountRepository(database.db, database.engine);
-  const twoFactor = new TwoFactorService(new TwoFactorRepository(database.db), options.twoFactor);
-  const accounts = new AccountService(accountRepository, {
-    sessionIdleMs: options.sessionIdleMs ?? sessionIdleFromEnv(),
+  const twoFactor = new TwoFactorService({ ...options.twoFactor, repository: new TwoFactorRepository(database.db) });
+  const accounts = new AccountService({
+    repository: accountRepository,
+    sessionIdleMs: options.sessionIdleMs,
     requireTwoFactor: twoFactor.requirement,
     secondFactor: twoFactor,
   });
-  const tokens = new TokenService(accountRepository);
+  const tokens = new TokenService({ repository: accountRepository });
   const auth = authGuard({
     accounts,
     tokens,
@@ -164,7 +189,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
 
   const api = express.Router();
   if (guards.api.length > 0) api.use(guards.api);
-  // ETag, Cache-Control: no-cache and 304 on every GET (issue 16).
+  // ETag, Cache-Control: no-cache and 304 on every GET.
   api.use(conditionalGets());
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
   if (media) {
@@ -175,12 +200,12 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   }
   const parsers = bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
   api.use(parsers);
-  const limiter = new SignInLimiter({ ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits });
+  const limiter = new SignInLimiter({ limits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits } });
   // Before the password routes, which it answers for when password sign-in is off.
   api.use(
     singleSignOnRoutes({
       singleSignOn: options.singleSignOn
-        ? new SingleSignOnService(options.singleSignOn, accounts, accountRepository)
+        ? new SingleSignOnService({ config: options.singleSignOn, accounts, repository: accountRepository })
         : null,
       passwordSignIn: options.passwordSignIn ?? true,
       publicUrl: options.publicUrl ?? null,
@@ -204,9 +229,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(auditRoutes(audit));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
-  api.use(
-    starterRoutes(new StarterService(database.db, writes, registry, rows, database.engine), options.editorName, audit),
-  );
+  api.use(starterRoutes(new StarterService({ db, writes, registry, rows, engine }), options.editorName, audit));
   // Before the row routes: `/cms/:type/trash` is the trash, not a row.
   api.use(revisionRoutes(services, revisions));
   api.use(scheduleRoutes(services, schedules));
