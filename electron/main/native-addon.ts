@@ -1,15 +1,13 @@
 import { join } from 'node:path';
 
 /**
- * better-sqlite3 is a native addon, and a native addon is built for one runtime's ABI. From a
- * checkout, `npm test` and `npm run serve` run on Node and use the addon in
- * node_modules/better-sqlite3. The desktop app runs the server on Electron's Node and loads a
- * second build of the same addon, made by `npm run rebuild:electron` (which `npm start` and
- * `npm run dist` run when needed) into native/electron/, through better-sqlite3's `nativeBinding`
- * option. A packaged app carries that same file in its resources folder (electron-builder.yml
- * `extraResources`) and loads it the same way. node_modules is never rebuilt in place (as
- * electron-builder's own rebuild would do, breaking the Node build), so there is no rebuilding
- * back and forth.
+ * better-sqlite3 is a native addon, built for one runtime's ABI. From a checkout, `npm test` and
+ * `npm run serve` run on Node with the build in node_modules/better-sqlite3; the desktop app runs
+ * the server on Electron's Node with a second build, made by `npm run rebuild:electron` (run by
+ * `npm start` and `npm run dist` when needed) into native/electron/ and loaded through
+ * better-sqlite3's `nativeBinding` option. A packaged app carries that file in its resources
+ * (electron-builder.yml `extraResources`). node_modules is never rebuilt in place, as
+ * electron-builder's own rebuild would do: that would break the Node build.
  */
 
 /** Where a packaged app keeps the Electron addon, relative to its resources folder. */

@@ -13,15 +13,13 @@ export interface WriteCounts {
 export class ExportError extends Error {}
 
 /**
- * Writes files under one folder, each only when its content differs from what is there (so a
- * build watching the folder, or rsync, sees only real changes), through a temporary name and a
- * rename so a reader never sees half a file; remembers every path it was given.
- *
- * The folder's own path is trusted as named (it may be a link the user made); nothing inside it
- * is followed: a symlink where the export puts a folder or a file is refused, never written
- * through, and only regular files the previous export listed, inside the folder's real path, are
- * removed. Anyone who can put a link in the folder could otherwise make an export write or delete
- * files elsewhere.
+ * Writes files under one folder, each only when its content differs (so a build watching the
+ * folder, or rsync, sees only real changes), through a temporary name and a rename so a reader
+ * never sees half a file; remembers every path it was given. The folder's own path is trusted as
+ * named (it may be a link the user made); nothing inside it is followed: a symlink where the
+ * export puts a folder or a file is refused, and only regular files the previous export listed,
+ * inside the folder's real path, are removed, so whoever can put a link in the folder cannot make
+ * an export write or delete files elsewhere.
  */
 export class ExportFolder {
   readonly counts: WriteCounts = { written: 0, unchanged: 0, removed: 0 };

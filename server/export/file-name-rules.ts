@@ -1,13 +1,12 @@
 import { createHash } from 'node:crypto';
 
 /**
- * File names an export gives rows and types, safe on every file system a site may be built on:
- * a name is percent-encoded as a URL path segment is (letters, digits, `-_.~!'()` and `%`
- * escapes, which decode back to the name), and the few cases where that is not enough are
- * changed so two names never meet: case-insensitive file systems (macOS, Windows) take `Abc` and
- * `abc` for one file, Windows keeps device names (`con`, `NUL`, `com1`, with any extension) and
- * drops a final dot, and file systems cap a name at 255 bytes. These are file names: a URL to
- * one encodes it again (`%` as `%25`).
+ * File names an export gives rows and types, safe on every file system a site may be built on: a
+ * name is percent-encoded as a URL path segment is (letters, digits, `-_.~!'()` and `%` escapes,
+ * which decode back to the name), and changed where that is not enough, so two names never meet:
+ * case-insensitive file systems (macOS, Windows) take `Abc` and `abc` for one file, Windows keeps
+ * device names (`con`, `NUL`, `com1`, with any extension) and drops a final dot, and file systems
+ * cap a name at 255 bytes. A URL to one of these files encodes its name again (`%` as `%25`).
  */
 
 /** Longest stem (ASCII, so bytes) written in full: with a suffix and an extension, well under 255. */
