@@ -12,7 +12,7 @@ export const CODE_CACHE_FOLDER_ENV = 'QUIRE_CODE_CACHE_FOLDER';
  * The script the desktop app's server child runs: when the build wrote the child's one-file bundle
  * (scripts/build.mjs: dist/electron/bundle/server-child.cjs), the module that runs it with V8's code
  * cache (server-child-bundle-main.ts), else tsc's server-child-entry.js, which loads the server's
- * ~480 modules one by one (as `quire serve` did before its bundle: see server-entry.ts).
+ * modules one by one, a slower start (server-entry.ts says why).
  */
 export function serverChildEntry(here: string = import.meta.url): string {
   const at = (path: string) => fileURLToPath(new URL(path, here));
