@@ -78,8 +78,8 @@ const OWN_STEMS: ReadonlySet<string> = new Set(['index', 'openapi', 'media']);
  * `content-types.json`, `openapi.json`, `types.d.ts`, one `<table>.json` per type (every row, in
  * the list endpoint's shape), one `<table>/<id>.json` per row and `media/...` for the media the
  * rows use. File names are made safe and unique on every file system (file-name-rules.ts), so a
- * few differ from the id or table; the index maps each to its file. Files whose content is unchanged are left alone; files of the previous export that
- * are gone are removed.
+ * few differ from the id or table; the index maps each to its file. Files whose content is
+ * unchanged are left alone; files of the previous export that are gone are removed.
  */
 export async function exportSite(
   services: Services,
