@@ -29,11 +29,10 @@ export interface FileNameRules {
  * folder). It is the name percent-encoded as a URL segment (also `*`, which Windows refuses, and a
  * dot at either end), so decoding gives the name back, except that:
  * - a Windows device name or a reserved stem gets its first character encoded (`%63on`);
- * - a name with an upper-case letter, an empty one, or a stem too long (cut), ends in `@` and a hash of the
- *   whole name: `@` is encoded in every other name, so no other name meets it, with or without
- *   case.
- * So two names never give names that are equal ignoring case, but for a hash collision, which
- * `portableFileNames` settles.
+ * - a name with an upper-case letter, an empty one, or a stem too long (cut), ends in `@` and a
+ *   hash of the whole name: `@` is encoded in every other name, so no other name meets it.
+ * So two names never give names equal ignoring case, but for a hash collision (`portableFileNames`
+ * settles those).
  */
 export function portableFileName(
   name: string,
