@@ -29,16 +29,16 @@ describe('quire backup / quire restore', () => {
   });
 
   it('backup writes a backup beside the database and says where, in one line', async () => {
-    expect(await main(['backup', '--db', dbFile])).toBe(0);
+    expect(await main(['backup', '--db', dbFile], {})).toBe(0);
     const [backup] = listBackups(dbFile);
     expect(out).toEqual([`Backed up ${dbFile} and its media to ${backup}`]);
     expect(err).toEqual([]);
   });
 
   it('restore puts a backup back and names the backup of the replaced database', async () => {
-    await main(['backup', '--db', dbFile]);
+    await main(['backup', '--db', dbFile], {});
     const [backup] = listBackups(dbFile);
-    expect(await main(['restore', backup, '--db', dbFile])).toBe(0);
+    expect(await main(['restore', backup, '--db', dbFile], {})).toBe(0);
     expect(out[1]).toMatch(
       new RegExp(
         `^Restored ${dbFile} and 0 media files from ${backup}; the previous database and media were kept in .*-before-restore$`,
@@ -62,7 +62,7 @@ describe('quire backup / quire restore', () => {
   it('restore of a file that is not a Quire database fails with one line and exit code 1', async () => {
     const junk = join(dir, 'junk.sqlite');
     writeFileSync(junk, 'not a database'.repeat(100));
-    expect(await main(['restore', junk, '--db', dbFile])).toBe(1);
+    expect(await main(['restore', junk, '--db', dbFile], {})).toBe(1);
     expect(err).toHaveLength(1);
     expect(err[0]).toMatch(/^quire: .*junk\.sqlite is not a valid Quire database: it is not a SQLite database$/);
     expect(err[0]).not.toContain('\n');
@@ -70,20 +70,20 @@ describe('quire backup / quire restore', () => {
 
   it('restore of a database Quire did not write (a recursive view) says why in one line, exit code 1', async () => {
     const hostile = await withRecursiveView(join(dir, 'hostile.sqlite'));
-    expect(await main(['restore', hostile, '--db', dbFile])).toBe(1);
+    expect(await main(['restore', hostile, '--db', dbFile], {})).toBe(1);
     expect(err).toEqual([
       `quire: ${hostile} cannot be restored: it has a view "categories", and Quire never creates views; nothing was changed`,
     ]);
   });
 
   it('restore without a backup, or with two, is a usage error (exit code 2)', async () => {
-    expect(await main(['restore', '--db', dbFile])).toBe(2);
-    expect(await main(['restore', 'a', 'b'])).toBe(2);
+    expect(await main(['restore', '--db', dbFile], {})).toBe(2);
+    expect(await main(['restore', 'a', 'b'], {})).toBe(2);
     expect(err.every((line) => line.startsWith('quire: restore needs one BACKUP'))).toBe(true);
   });
 
   it('backup of a missing database fails with one line', async () => {
-    expect(await main(['backup', '--db', join(dir, 'missing.sqlite')])).toBe(1);
+    expect(await main(['backup', '--db', join(dir, 'missing.sqlite')], {})).toBe(1);
     expect(err).toEqual([`quire: There is no database file at ${join(dir, 'missing.sqlite')}`]);
   });
 });

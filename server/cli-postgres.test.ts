@@ -6,8 +6,8 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from './cli-commands.js';
 import { packageRoot } from './config/package-root.js';
+import { readQuireConfig, UsageError } from './config/quire-config.js';
 import { postgresForTests, skipNote, useTestDatabase } from './test-support/postgres.js';
 
 /** `quire serve --database URL` and `QUIRE_DATABASE_URL` (issue 12). */
@@ -58,19 +58,19 @@ describe('choosing the database on the command line', () => {
   const url = 'postgres://quire:pw@db.example:5433/site';
 
   it('reads --database and QUIRE_DATABASE_URL as PostgreSQL, --db and QUIRE_DB as SQLite', () => {
-    expect(parseServeArgs(['--database', url], {}).postgres).toMatchObject({
+    expect(readQuireConfig(['--database', url], {}).postgres).toMatchObject({
       host: 'db.example',
       port: 5433,
       database: 'site',
     });
-    expect(parseServeArgs([], { QUIRE_DATABASE_URL: url }).postgres).toMatchObject({ database: 'site' });
-    expect(parseServeArgs(['--db', '/tmp/a.sqlite'], {}).postgres).toBeNull();
+    expect(readQuireConfig([], { QUIRE_DATABASE_URL: url }).postgres).toMatchObject({ database: 'site' });
+    expect(readQuireConfig(['--db', '/tmp/a.sqlite'], {}).postgres).toBeNull();
     // A flag overrides the variables, whichever engine each names.
-    expect(parseServeArgs(['--db', '/tmp/a.sqlite'], { QUIRE_DATABASE_URL: url })).toMatchObject({
+    expect(readQuireConfig(['--db', '/tmp/a.sqlite'], { QUIRE_DATABASE_URL: url })).toMatchObject({
       dbFile: '/tmp/a.sqlite',
       postgres: null,
     });
-    expect(parseServeArgs(['--database', url], { QUIRE_DB: '/tmp/a.sqlite' }).postgres).not.toBeNull();
+    expect(readQuireConfig(['--database', url], { QUIRE_DB: '/tmp/a.sqlite' }).postgres).not.toBeNull();
   });
 
   it.each([
@@ -79,9 +79,9 @@ describe('choosing the database on the command line', () => {
     [['--database', `mysql://root:${SECRET}@h/d`], {}, /--database: A PostgreSQL URL starts with postgres:\/\//],
     [['--database', `postgres://u:${SECRET}@h:99999/d`], {}, /--database: .*port/],
   ])('refuses %j %j in one line, without credentials', (args, env, message) => {
-    expect(() => parseServeArgs(args, env)).toThrow(UsageError);
+    expect(() => readQuireConfig(args, env)).toThrow(UsageError);
     try {
-      parseServeArgs(args, env);
+      readQuireConfig(args, env);
     } catch (error) {
       expect((error as Error).message).toMatch(message);
       expect((error as Error).message).not.toContain(SECRET);

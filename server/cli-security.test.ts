@@ -1,10 +1,10 @@
 import { describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from './cli-commands.js';
+import { readQuireConfig, UsageError } from './config/quire-config.js';
 
 /** `--allow-host`, `--cors-origin`, `--token`, `--trust-proxy`: checked when Quire starts, one line when wrong. */
 describe('serve security flags', () => {
   it('default to loopback only: no extra hosts, no CORS origins, no token', () => {
-    const options = parseServeArgs([], {});
+    const options = readQuireConfig([], {});
     expect(options.allowedHosts).toEqual([]);
     expect(options.corsOrigins).toEqual([]);
     expect(options.token).toBeNull();
@@ -12,16 +12,16 @@ describe('serve security flags', () => {
   });
 
   it('take the trusted proxies from --trust-proxy or QUIRE_TRUST_PROXY', () => {
-    expect(parseServeArgs(['--trust-proxy', 'loopback, 10.0.0.0/8,fd00::/8'], {}).trustProxy).toEqual([
+    expect(readQuireConfig(['--trust-proxy', 'loopback, 10.0.0.0/8,fd00::/8'], {}).trustProxy).toEqual([
       'loopback',
       '10.0.0.0/8',
       'fd00::/8',
     ]);
-    expect(parseServeArgs([], { QUIRE_TRUST_PROXY: '192.0.2.10' }).trustProxy).toEqual(['192.0.2.10']);
+    expect(readQuireConfig([], { QUIRE_TRUST_PROXY: '192.0.2.10' }).trustProxy).toEqual(['192.0.2.10']);
   });
 
   it('take repeated --allow-host and --cors-origin, normalized', () => {
-    const options = parseServeArgs(
+    const options = readQuireConfig(
       [
         '--allow-host',
         'Quire.LAN',
@@ -39,8 +39,8 @@ describe('serve security flags', () => {
   });
 
   it('take the token from --token or QUIRE_TOKEN', () => {
-    expect(parseServeArgs(['--token', 'a-long-enough-token'], {}).token).toBe('a-long-enough-token');
-    expect(parseServeArgs([], { QUIRE_TOKEN: 'token-from-environment' }).token).toBe('token-from-environment');
+    expect(readQuireConfig(['--token', 'a-long-enough-token'], {}).token).toBe('a-long-enough-token');
+    expect(readQuireConfig([], { QUIRE_TOKEN: 'token-from-environment' }).token).toBe('token-from-environment');
   });
 
   const mistakes: [string[], RegExp][] = [
@@ -59,8 +59,8 @@ describe('serve security flags', () => {
   ];
   for (const [args, message] of mistakes) {
     it(`refuses ${args.join(' ')} with one line`, () => {
-      expect(() => parseServeArgs(args, {})).toThrow(UsageError);
-      expect(() => parseServeArgs(args, {})).toThrow(message);
+      expect(() => readQuireConfig(args, {})).toThrow(UsageError);
+      expect(() => readQuireConfig(args, {})).toThrow(message);
     });
   }
 });

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { commandHelp } from './cli/command-help.js';
 import { quireCommands } from './cli/command-list.js';
-import { parseServeArgs, SERVE_OPTIONS, UsageError } from './cli-commands.js';
+import { readQuireConfig, SERVE_OPTIONS, UsageError } from './config/quire-config.js';
 import { type ChildServer, spawnServer } from './test-support/child-server.js';
 import {
   browse,
@@ -19,14 +19,14 @@ describe('quire serve sign-in flags', () => {
   const ISSUER = 'https://id.example.com/realms/team';
 
   it('are off by default: passwords sign in, no provider, the request’s own origin', () => {
-    const options = parseServeArgs([], {});
+    const options = readQuireConfig([], {});
     expect(options.singleSignOn).toBeNull();
     expect(options.passwordSignIn).toBe(true);
     expect(options.publicUrl).toBeNull();
   });
 
   it('configure the provider from flags, the secret only from QUIRE_OIDC_CLIENT_SECRET', () => {
-    const options = parseServeArgs(
+    const options = readQuireConfig(
       [
         '--oidc-issuer',
         ISSUER,
@@ -60,7 +60,7 @@ describe('quire serve sign-in flags', () => {
   });
 
   it('configure the provider from variables (rules separated by ;)', () => {
-    const options = parseServeArgs([], {
+    const options = readQuireConfig([], {
       QUIRE_OIDC_ISSUER: ISSUER,
       QUIRE_OIDC_CLIENT_ID: 'quire',
       QUIRE_OIDC_ROLES: 'admin:groups=Quire Admins; viewer:*',
@@ -101,12 +101,12 @@ describe('quire serve sign-in flags', () => {
     ],
     [['--public-url', 'cms.example.org'], /must be an origin only/],
   ])('refuse %j in one line', (args, message) => {
-    expect(() => parseServeArgs(args, {})).toThrow(UsageError);
-    expect(() => parseServeArgs(args, {})).toThrow(message);
+    expect(() => readQuireConfig(args, {})).toThrow(UsageError);
+    expect(() => readQuireConfig(args, {})).toThrow(message);
   });
 
   it('accept plain http only for a provider on this machine', () => {
-    const options = parseServeArgs(
+    const options = readQuireConfig(
       ['--oidc-issuer', 'http://127.0.0.1:9000', '--oidc-client-id', 'q', '--oidc-role', 'viewer:*'],
       {},
     );

@@ -3,8 +3,9 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
-import { DEFAULT_HOST, DEFAULT_PORT, explainStartError, parseServeArgs, UsageError } from './cli-commands.js';
+import { DEFAULT_HOST, DEFAULT_PORT, explainStartError } from './cli-commands.js';
 import { packageRoot } from './config/package-root.js';
+import { readQuireConfig, UsageError } from './config/quire-config.js';
 
 const root = packageRoot();
 const dir = mkdtempSync(join(tmpdir(), 'quire-cli-'));
@@ -38,15 +39,15 @@ async function waitFor(check: () => RegExpMatchArray | null, ms = 15_000): Promi
   throw new Error('timed out waiting for CLI output');
 }
 
-describe('parseServeArgs', () => {
+describe('readQuireConfig', () => {
   it('defaults to 127.0.0.1:4780 and the per-user database', () => {
-    const options = parseServeArgs([], {});
+    const options = readQuireConfig([], {});
     expect(options).toMatchObject({ host: DEFAULT_HOST, port: DEFAULT_PORT, demo: false });
     expect(options.dbFile).toMatch(/Quire[/\\]content\.sqlite$/);
   });
 
   it('treats empty environment variables as unset', () => {
-    expect(parseServeArgs([], { QUIRE_HOST: '', QUIRE_PORT: '', QUIRE_DB: '' })).toMatchObject({
+    expect(readQuireConfig([], { QUIRE_HOST: '', QUIRE_PORT: '', QUIRE_DB: '' })).toMatchObject({
       host: DEFAULT_HOST,
       port: DEFAULT_PORT,
     });
@@ -54,7 +55,7 @@ describe('parseServeArgs', () => {
 
   it('reads QUIRE_DB, QUIRE_PORT, QUIRE_HOST and QUIRE_EDITOR', () => {
     expect(
-      parseServeArgs([], {
+      readQuireConfig([], {
         QUIRE_DB: '/tmp/e.sqlite',
         QUIRE_PORT: '5000',
         QUIRE_HOST: 'localhost',
@@ -70,7 +71,7 @@ describe('parseServeArgs', () => {
 
   it('reads every flag', () => {
     expect(
-      parseServeArgs(['--db', '/tmp/x.sqlite', '--port', '0', '--host', '::1', '--editor', 'Ann', '--demo'], {}),
+      readQuireConfig(['--db', '/tmp/x.sqlite', '--port', '0', '--host', '::1', '--editor', 'Ann', '--demo'], {}),
     ).toMatchObject({
       dbFile: '/tmp/x.sqlite',
       port: 0,
@@ -86,13 +87,13 @@ describe('parseServeArgs', () => {
     [['--bogus'], /Unknown option '--bogus'/],
     [['extra'], /Unexpected argument/],
   ])('refuses %j with a one-line explanation', (args, message) => {
-    expect(() => parseServeArgs(args, {})).toThrow(UsageError);
-    expect(() => parseServeArgs(args, {})).toThrow(message);
+    expect(() => readQuireConfig(args, {})).toThrow(UsageError);
+    expect(() => readQuireConfig(args, {})).toThrow(message);
   });
 });
 
 describe('explainStartError', () => {
-  const options = parseServeArgs(['--port', '4780', '--db', '/tmp/x.sqlite'], {});
+  const options = readQuireConfig(['--port', '4780', '--db', '/tmp/x.sqlite'], {});
   it('explains a port in use and how to pick another', () => {
     expect(explainStartError(Object.assign(new Error('x'), { code: 'EADDRINUSE' }), options)).toBe(
       'Port 4780 is already in use on 127.0.0.1; pass --port with another number, or --port 0 for a free one.',

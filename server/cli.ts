@@ -35,9 +35,11 @@ export function isServeCommand(argv: readonly string[]): boolean {
  */
 async function run(argv: string[], inBundle: boolean): Promise<number> {
   const script = process.argv[1];
-  if (isServeCommand(argv) && !isSupervisedServer()) {
+  // The one read of the environment: everything below is given it (see QuireConfig).
+  const env = process.env;
+  if (isServeCommand(argv) && !isSupervisedServer(env)) {
     const rest = argv[0] === 'serve' ? argv.slice(1) : argv;
-    return superviseServer({ args: [serverEntryScript(script), 'serve', ...rest] });
+    return superviseServer({ args: [serverEntryScript(script), 'serve', ...rest], env });
   }
   const bundled = inBundle || !script ? script : serverEntryScript(script);
   if (bundled !== script) {
@@ -46,7 +48,7 @@ async function run(argv: string[], inBundle: boolean): Promise<number> {
     return -1;
   }
   const { main } = await import('./cli-commands.js');
-  return main(argv);
+  return main(argv, env);
 }
 
 /**

@@ -83,10 +83,11 @@ function runDesktop(electronBinary: string, root: string, args: string[]) {
  * handling), over the database and port the desktop app would use, then the one explaining line.
  */
 async function runHeadless(reason: string, args: string[]): Promise<void> {
-  const { parseServeArgs, serve, explainStartError, UsageError } = await import('../../server/cli-commands.js');
-  let options: ReturnType<typeof parseServeArgs>;
+  const { serve, explainStartError } = await import('../../server/cli-commands.js');
+  const { readQuireConfig, UsageError } = await import('../../server/config/quire-config.js');
+  let options: ReturnType<typeof readQuireConfig>;
   try {
-    options = parseServeArgs(args);
+    options = readQuireConfig(args, process.env);
   } catch (error) {
     if (!(error instanceof UsageError)) throw error;
     console.error(`quire: ${error.message}`);

@@ -34,6 +34,8 @@ export interface AccountStreams {
   input: PromptInput;
   out: NodeJS.WritableStream;
   err: NodeJS.WritableStream;
+  /** The variables the command reads its defaults from (QUIRE_DB...; `main` passes the process's); none when left out. */
+  env?: NodeJS.ProcessEnv;
 }
 
 const STDIO: AccountStreams = { input: process.stdin, out: process.stdout, err: process.stderr };
@@ -74,7 +76,7 @@ export async function accountCommand(
   let choice: DatabaseChoice;
   try {
     parsed = parse(args);
-    choice = chooseDatabase(parsed.values);
+    choice = chooseDatabase(parsed.values, streams.env ?? {});
   } catch (error) {
     say(streams.err, `quire ${kind}: ${redactPostgresUrl((error as Error).message)}. Usage: ${usage}`);
     return 2;

@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { Secret, TOTP } from 'otpauth';
 import { afterEach, describe, expect, it } from 'vitest';
-import { parseServeArgs, UsageError } from '../cli-commands.js';
+import { readQuireConfig, UsageError } from '../config/quire-config.js';
 import { openDatabase } from '../db/database.js';
 import { AccountRepository } from '../db/repositories/account-repository.js';
 import { request } from '../test-support/api-scenario.js';
@@ -80,17 +80,17 @@ describe('quire user 2fa-reset', () => {
 
 describe('--require-2fa', () => {
   it('takes admins or everyone from the flag or QUIRE_REQUIRE_2FA; no one by default', () => {
-    expect(parseServeArgs([], {}).requireTwoFactor).toBeNull();
-    expect(parseServeArgs(['--require-2fa', 'admins'], {}).requireTwoFactor).toBe('admins');
-    expect(parseServeArgs([], { QUIRE_REQUIRE_2FA: 'everyone' }).requireTwoFactor).toBe('everyone');
-    expect(parseServeArgs(['--require-2fa', 'Admins'], { QUIRE_REQUIRE_2FA: 'everyone' }).requireTwoFactor).toBe(
+    expect(readQuireConfig([], {}).requireTwoFactor).toBeNull();
+    expect(readQuireConfig(['--require-2fa', 'admins'], {}).requireTwoFactor).toBe('admins');
+    expect(readQuireConfig([], { QUIRE_REQUIRE_2FA: 'everyone' }).requireTwoFactor).toBe('everyone');
+    expect(readQuireConfig(['--require-2fa', 'Admins'], { QUIRE_REQUIRE_2FA: 'everyone' }).requireTwoFactor).toBe(
       'admins',
     );
   });
 
   it('refuses anything else with one line', () => {
-    expect(() => parseServeArgs(['--require-2fa', 'editors'], {})).toThrow(UsageError);
-    expect(() => parseServeArgs(['--require-2fa', 'editors'], {})).toThrow(
+    expect(() => readQuireConfig(['--require-2fa', 'editors'], {})).toThrow(UsageError);
+    expect(() => readQuireConfig(['--require-2fa', 'editors'], {})).toThrow(
       /^--require-2fa: "editors" is not one of admins, everyone$/,
     );
   });

@@ -20,7 +20,11 @@ export const BACKUP_USAGE =
  * database (`--database`, `QUIRE_DATABASE_URL`). One line on success or failure; returns the exit
  * code (0 done, 1 refused or failed, 2 usage). Messages never hold a URL's credentials.
  */
-export async function backupCommand(command: 'backup' | 'restore', args: string[]): Promise<number> {
+export async function backupCommand(
+  command: 'backup' | 'restore',
+  args: string[],
+  env: NodeJS.ProcessEnv,
+): Promise<number> {
   let parsed: ReturnType<typeof parse>;
   let choice: DatabaseChoice;
   try {
@@ -29,7 +33,7 @@ export async function backupCommand(command: 'backup' | 'restore', args: string[
       throw new Error('restore needs one BACKUP (a folder in backups/)');
     if (command === 'backup' && parsed.positionals.length > 0)
       throw new Error('backup takes no FILE; use --db or --database');
-    choice = chooseDatabase(parsed.values);
+    choice = chooseDatabase(parsed.values, env);
     if (!choice.postgres && parsed.values['backup-dir'] !== undefined)
       throw new Error('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
     if (!choice.postgres && parsed.values.force)

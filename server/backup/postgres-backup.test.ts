@@ -75,7 +75,7 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
   });
 
   it('backs up the whole site into a verified backup folder, in the format SQLite backups have', async () => {
-    expect(await main(['backup', '--database', source.url, '--backup-dir', join(dir, 'backups')])).toBe(0);
+    expect(await main(['backup', '--database', source.url, '--backup-dir', join(dir, 'backups')], {})).toBe(0);
     expect(err).toEqual([]);
     const place = postgresBackupPlace(source.target, join(dir, 'backups'));
     [backup] = listBackups(place);
@@ -86,7 +86,7 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
   });
 
   it('restores the backup into an empty PostgreSQL database: the same site through the API', async () => {
-    const code = await main(['restore', backup, '--database', target.url, '--backup-dir', join(dir, 'backups')]);
+    const code = await main(['restore', backup, '--database', target.url, '--backup-dir', join(dir, 'backups')], {});
     expect(err).toEqual([]);
     expect(code).toBe(0);
     expect(out[0]).toMatch(
@@ -119,7 +119,7 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
 
   it('restores the same backup into a SQLite file with --db: the same site through the API', async () => {
     const file = join(dir, 'site', 'content.sqlite');
-    expect(await main(['restore', backup, '--db', file])).toBe(0);
+    expect(await main(['restore', backup, '--db', file], {})).toBe(0);
     expect(err).toEqual([]);
     expect(out[0]).toBe(`Restored ${file} and 2 media files from ${backup}`);
     const server = await startServer({
@@ -139,11 +139,11 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
 
   it('refuses a database with content unless --force, which backs that content up first', async () => {
     const backups = join(dir, 'backups');
-    expect(await main(['restore', backup, '--database', target.url, '--backup-dir', backups])).toBe(1);
+    expect(await main(['restore', backup, '--database', target.url, '--backup-dir', backups], {})).toBe(1);
     expect(err).toEqual([
       expect.stringMatching(/^quire: the database is not empty \(.*\); pass --force to replace its content$/),
     ]);
-    expect(await main(['restore', backup, '--database', target.url, '--backup-dir', backups, '--force'])).toBe(0);
+    expect(await main(['restore', backup, '--database', target.url, '--backup-dir', backups, '--force'], {})).toBe(0);
     const kept = out[0].match(/; the content it replaced was kept in (\S+-before-restore)$/);
     expect(kept, out[0]).not.toBeNull();
     expect(existsSync(join(String(kept?.[1]), BACKUP_DATABASE))).toBe(true);
@@ -172,17 +172,12 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
     } finally {
       await laptop.close();
     }
-    expect(await main(['backup', '--db', file])).toBe(0);
+    expect(await main(['backup', '--db', file], {})).toBe(0);
     const [sqliteBackup] = listBackups(file);
-    const code = await main([
-      'restore',
-      sqliteBackup,
-      '--database',
-      target.url,
-      '--force',
-      '--backup-dir',
-      join(dir, 'backups'),
-    ]);
+    const code = await main(
+      ['restore', sqliteBackup, '--database', target.url, '--force', '--backup-dir', join(dir, 'backups')],
+      {},
+    );
     expect(err).toEqual([]);
     expect(code).toBe(0);
     const server = await startPostgresTestServer(target.target);
@@ -195,11 +190,11 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
 
   it('refuses an incomplete backup before changing anything', async () => {
     const broken = join(dir, 'broken');
-    await main(['backup', '--database', source.url, '--backup-dir', broken]);
+    await main(['backup', '--database', source.url, '--backup-dir', broken], {});
     const [folder] = listBackups(postgresBackupPlace(source.target, broken));
     rmSync(join(folder, BACKUP_MEDIA, uploads[0].replace('/media/', '')));
     err = [];
-    const code = await main(['restore', folder, '--database', target.url, '--backup-dir', broken, '--force']);
+    const code = await main(['restore', folder, '--database', target.url, '--backup-dir', broken, '--force'], {});
     expect(code).toBe(1);
     expect(err).toEqual([
       expect.stringMatching(/cannot be restored: the backup is incomplete \(.*\); nothing was changed$/),
@@ -209,7 +204,7 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
 
   it('refuses a backup whose upload is a symlink (to any local file) before changing anything', async () => {
     const hostile = join(dir, 'hostile');
-    await main(['backup', '--database', source.url, '--backup-dir', hostile]);
+    await main(['backup', '--database', source.url, '--backup-dir', hostile], {});
     const [folder] = listBackups(postgresBackupPlace(source.target, hostile));
     const path = uploads[0].replace('/media/', '');
     const stored = join(folder, BACKUP_MEDIA, path);
@@ -219,7 +214,7 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
     rmSync(stored);
     symlinkSync(secret, stored);
     err = [];
-    const code = await main(['restore', folder, '--database', target.url, '--backup-dir', hostile, '--force']);
+    const code = await main(['restore', folder, '--database', target.url, '--backup-dir', hostile, '--force'], {});
     expect(code).toBe(1);
     expect(err).toEqual([
       `quire: ${folder} cannot be restored: media/${path} is a symbolic link, which Quire never stores; nothing was changed`,
@@ -244,7 +239,7 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
 
   it('says in one line, without the password, that an unreachable database cannot be backed up', async () => {
     const url = `postgres://quire:${SECRET}@127.0.0.1:1/site?connect_timeout=2`;
-    expect(await main(['backup', '--database', url, '--backup-dir', join(dir, 'none')])).toBe(1);
+    expect(await main(['backup', '--database', url, '--backup-dir', join(dir, 'none')], {})).toBe(1);
     expect(err).toEqual([expect.stringMatching(/^quire: .*127\.0\.0\.1:1.*$/)]);
     expect(err.join('')).not.toContain(SECRET);
   });

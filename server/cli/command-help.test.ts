@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { SERVE_OPTIONS } from '../cli-commands.js';
+import { SERVE_OPTIONS } from '../config/quire-config.js';
 import { type CommandEntry, checkFlags, closestName, commandHelp, overviewHelp } from './command-help.js';
 import { quireCommands } from './command-list.js';
 

@@ -2,7 +2,6 @@ import { ACCOUNT_OPTIONS } from '../accounts/account-command.js';
 import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
 import { BACKUP_OPTIONS } from '../backup/backup-command.js';
 import { COPY_OPTIONS } from '../backup/copy-command.js';
-import { defaultDatabaseFile } from '../config/app-paths.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
 import { EXPORT_OPTIONS } from '../export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
@@ -14,13 +13,13 @@ import { TYPES_OPTIONS } from '../types-gen/types-command.js';
 import type { CommandEntry, CommandOptions, FlagHelp } from './command-help.js';
 
 /** `--db` and `--database`, as every command that opens a site takes them. */
-function databaseFlags(): Record<'db' | 'database', FlagHelp> {
+function databaseFlags(defaultFile: string): Record<'db' | 'database', FlagHelp> {
   return {
     db: {
       value: 'FILE',
       text: 'The SQLite database file',
       // Said as it is on this machine now: QUIRE_USER_DATA_DIR moves it.
-      default: `QUIRE_DB, else ${defaultDatabaseFile()}`,
+      default: `QUIRE_DB, else ${defaultFile}`,
     },
     database: {
       value: 'URL',
@@ -34,10 +33,15 @@ const bytes = (value: number) => `${value} (${value / 1024 / 1024} MiB)`;
 
 /**
  * Every `quire` command in the order `quire help` lists them, each with its help and the options
- * its parser takes (`serveOptions`: `quire serve`'s, which live beside its parser in cli-commands.ts).
+ * its parser takes (`serveOptions`: `quire serve`'s, which live beside its parser in
+ * config/quire-config.ts). `defaultFile`: the SQLite file a command opens without `--db` or a
+ * variable, as `defaultDatabaseFile` gives it for the environment the command line was given.
  */
-export function quireCommands(serveOptions: CommandOptions): CommandEntry[] {
-  const database = databaseFlags();
+export function quireCommands(
+  serveOptions: CommandOptions,
+  defaultFile = '<user-data folder>/content.sqlite',
+): CommandEntry[] {
+  const database = databaseFlags(defaultFile);
   return [
     {
       name: 'serve',

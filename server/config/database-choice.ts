@@ -28,7 +28,7 @@ export class DatabaseChoiceError extends Error {}
  * a mistake, not a choice to guess at. An exported but empty variable means "not set". Without
  * either, the SQLite file in the user-data folder (`QUIRE_USER_DATA_DIR` honoured, see app-paths.ts).
  */
-export function chooseDatabase(flags: DatabaseFlags, env: NodeJS.ProcessEnv = process.env): DatabaseChoice {
+export function chooseDatabase(flags: DatabaseFlags, env: NodeJS.ProcessEnv): DatabaseChoice {
   const fromEnv = (name: string): string | undefined => env[name] || undefined;
   if (flags.db !== undefined && flags.database !== undefined) {
     throw new DatabaseChoiceError('give either --db FILE (SQLite) or --database URL (PostgreSQL), not both');

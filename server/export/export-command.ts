@@ -15,6 +15,8 @@ export const EXPORT_USAGE =
 export interface CommandStreams {
   out: NodeJS.WritableStream;
   err: ProgressStream;
+  /** The variables the command reads its defaults from (QUIRE_DB...; `main` passes the process's); none when left out. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The options `quire export` takes. */
@@ -66,7 +68,7 @@ export async function exportCommand(
     });
     values = parsed.values;
     if (!values.out) throw new Error('--out names the folder to write');
-    choice = chooseDatabase(values);
+    choice = chooseDatabase(values, streams.env ?? {});
   } catch (error) {
     say(streams.err, `quire export: ${redactPostgresUrl((error as Error).message)}. Usage: ${EXPORT_USAGE}`);
     return 2;

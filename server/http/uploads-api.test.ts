@@ -5,7 +5,7 @@ import { join, relative } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { isMediaPath } from '../../common/media-rules.js';
-import { parseServeArgs } from '../cli-commands.js';
+import { readQuireConfig } from '../config/quire-config.js';
 import { POSTGRES_INCOMING_DIR } from '../db/postgres/postgres-media-store.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
 import { avifHeaderSample, gifImage, jpegImage, pngImage, webpImage } from '../test-support/sample-images.js';
@@ -449,11 +449,11 @@ describe('uploads with an API token', () => {
 
 describe('--upload-limit', () => {
   it('defaults to 10 MiB and reads a byte count', () => {
-    expect(parseServeArgs([], {}).uploadLimit).toBe(10 * 1024 * 1024);
-    expect(parseServeArgs(['--upload-limit', '2048'], {}).uploadLimit).toBe(2048);
+    expect(readQuireConfig([], {}).uploadLimit).toBe(10 * 1024 * 1024);
+    expect(readQuireConfig(['--upload-limit', '2048'], {}).uploadLimit).toBe(2048);
   });
 
   it.each([['abc'], ['1.5'], ['100'], ['0']])('refuses %j with a one-line explanation', (value) => {
-    expect(() => parseServeArgs(['--upload-limit', value], {})).toThrow(/--upload-limit must be/);
+    expect(() => readQuireConfig(['--upload-limit', value], {})).toThrow(/--upload-limit must be/);
   });
 });

@@ -21,6 +21,8 @@ export const IMPORT_USAGE =
 export interface ImportStreams {
   out: NodeJS.WritableStream;
   err: ProgressStream;
+  /** The variables the command reads its defaults from (QUIRE_DB...; `main` passes the process's); none when left out. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function importCommand(
     parsed = parse(args);
     if (parsed.positionals.length !== 1) throw new Error('give exactly one FILE to import');
     if (!parsed.values.type) throw new Error('--type names the content type to import into');
-    choice = chooseDatabase(parsed.values);
+    choice = chooseDatabase(parsed.values, streams.env ?? {});
   } catch (error) {
     say(streams.err, `quire import: ${redactPostgresUrl((error as Error).message)}. Usage: ${IMPORT_USAGE}`);
     return 2;

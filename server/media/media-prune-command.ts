@@ -25,6 +25,8 @@ export const MEDIA_USAGE = 'quire media prune [--db FILE | --database postgres:/
 export interface MediaStreams {
   out: NodeJS.WritableStream;
   err: ProgressStream;
+  /** The variables the command reads its defaults from (QUIRE_DB...; `main` passes the process's); none when left out. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /**
@@ -42,7 +44,7 @@ export async function mediaCommand(
   try {
     parsed = parse(args);
     if (parsed.positionals.join(' ') !== 'prune') throw new Error('the only media command is prune');
-    choice = chooseDatabase(parsed.values);
+    choice = chooseDatabase(parsed.values, streams.env ?? {});
   } catch (error) {
     say(streams.err, `quire media: ${redactPostgresUrl((error as Error).message)}. Usage: ${MEDIA_USAGE}`);
     return 2;

@@ -38,7 +38,7 @@ export async function typesCommand(
       options: TYPES_OPTIONS,
     });
     out = values.out;
-    choice = chooseDatabase(values);
+    choice = chooseDatabase(values, streams.env ?? {});
   } catch (error) {
     say(streams.err, `quire types: ${redactPostgresUrl((error as Error).message)}. Usage: ${TYPES_USAGE}`);
     return 2;
