@@ -213,7 +213,7 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
   });
   it("saves each content type's search index for the first server on the target", async () => {
     // Every table counts as large here (20,000 rows up otherwise).
-    const searchIndexes = { postgresDir: join(dir, 'indexes'), minRows: 1 };
+    const searchIndexes = { folder: join(dir, 'indexes'), minRows: 1 };
     const toPostgres = await copy(['--from', source.dbFile, '--to', database().url, '--force'], { searchIndexes });
     expect(toPostgres, toPostgres.err).toMatchObject({ code: 0 });
     // One line in a pipe: the copy's summary with the indexes' time folded in.

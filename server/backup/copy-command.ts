@@ -8,7 +8,7 @@ import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database
 import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
 import { parsePostgresUrl, redactPostgresUrl } from '../db/postgres/postgres-url.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
-import { notSaved, type SearchIndexSaving, saveSearchIndexForNextStart } from '../db/search-index-saving.js';
+import { notSaved, type SearchIndexSaving, saveSearchIndexForNextStart } from '../search/search-index-saving.js';
 import { copySite, SiteCopyError } from './site-copy-service.js';
 
 /** How to call `quire copy`. */
@@ -90,7 +90,7 @@ export async function copyCommand(
     const indexStarted = performance.now();
     const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(target.db) });
     await registry.reload();
-    const saving = { postgresDir: defaultSearchIndexDir(), ...options.searchIndexes };
+    const saving = { folder: defaultSearchIndexDir(), ...options.searchIndexes };
     let saved = 0;
     try {
       for (const type of registry.list()) {

@@ -5,11 +5,11 @@ import { type ProgressStream, progressBar, progressLine } from '../cli/progress-
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
-import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
+import { openDatabaseAt, type QuireDb } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
-import { notSaved, saveSearchIndexForNextStart } from '../db/search-index-saving.js';
+import { notSaved, saveSearchIndexForNextStart } from '../search/search-index-saving.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
 import { importRows } from './row-import.js';
 
@@ -74,7 +74,7 @@ export async function importCommand(
 
   let database: QuireDb;
   try {
-    database = choice.postgres ? await openPostgresDatabase(choice.postgres) : await openDatabase(choice.dbFile);
+    database = await openDatabaseAt(choice);
   } catch (error) {
     if (!(error instanceof PostgresConnectionError)) throw error;
     say(streams.err, `quire import: ${error.message}`);
@@ -123,11 +123,11 @@ export async function importCommand(
     }
     // Built here, where the import's user waits anyway, rather than at the server's first search.
     const indexStarted = performance.now();
-    const postgresDir = options.searchIndexDir ?? defaultSearchIndexDir();
+    const folder = options.searchIndexDir ?? defaultSearchIndexDir();
     try {
       progress.update(`Saving the search index of ${type.table} for the next start`);
       const saved = await saveSearchIndexForNextStart(database, type.table, {
-        postgresDir,
+        folder,
         minRows: options.searchIndexMinRows,
       }).finally(() => progress.done());
       if (saved) {
