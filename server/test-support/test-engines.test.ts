@@ -38,7 +38,11 @@ describe('readEngineMarker', () => {
 
   it('refuses a marker without a reason', () => {
     for (const marker of ['// Engine: SQLite only:', '// Engine: SQLite only: ', '// Engine: SQLite only: file']) {
-      expect(readEngineMarker(lines(marker, SERVER_IMPORT)), marker).toMatchObject({ kind: 'malformed', line: 1 });
+      expect(readEngineMarker(lines(marker, SERVER_IMPORT)), marker).toMatchObject({
+        kind: 'malformed',
+        line: 1,
+        problem: expect.stringContaining('say why'),
+      });
     }
   });
 

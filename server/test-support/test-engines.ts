@@ -31,7 +31,7 @@ export const ENGINE_SUPPORT_MODULES = ['test-server', 'api-scenario', 'test-data
 const SHORTEST_REASON = 12;
 
 const MARKER_ATTEMPT = /^\s*\/\/\s*engines?\s*:/i;
-const MARKER = /^\/\/ Engine: (SQLite only|PostgreSQL only|both in one run): (.*)$/;
+const MARKER = /^\/\/ Engine: (SQLite only|PostgreSQL only|both in one run):\s*(.*)$/;
 const ENGINE_NAMES: Record<string, MarkedEngine> = {
   'SQLite only': 'sqlite',
   'PostgreSQL only': 'postgres',
