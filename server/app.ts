@@ -23,16 +23,16 @@ import { accountRoutes } from './http/account-routes.js';
 import { auditRoutes } from './http/audit-routes.js';
 import { authGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth-routes.js';
-import { bodyParsers, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
+import { bodyParsing, bodyReader, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
 import { describeRoutes } from './http/describe-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { conditionalGets } from './http/etag.js';
-import { withFastPaths } from './http/fast-paths.js';
 import { hookRoutes } from './http/hook-routes.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
+import { requestListener } from './http/request-listener.js';
 import { revisionRoutes } from './http/revision-routes.js';
 import { rowRoutes } from './http/row-routes.js';
 import { scheduleRoutes } from './http/schedule-routes.js';
@@ -91,7 +91,10 @@ export interface AppOptions {
 /** A wired app and the services behind it. */
 export interface QuireApp {
   app: Express;
-  /** What the HTTP server runs: row reads and writes answered in front of `app`, everything else by `app`. */
+  /**
+   * What the HTTP server runs: the guards for every request, then the row routes or `app`. Serve
+   * this, never `app` alone, which has neither the guards nor the row routes.
+   */
   listener: RequestListener;
   services: Services;
 }
@@ -166,8 +169,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   app.set('query parser', 'simple');
   // The client's address (req.ip, see clientAddress) comes from X-Forwarded-For only through these.
   app.set('trust proxy', options.trustProxy?.length ? [...options.trustProxy] : false);
-  // Localhost guards first: a foreign page or host is refused before any other work.
-  // Accounts, API tokens and sessions: who is asking, and what their role lets them do.
+  // The guards run in the request listener, before any route: a foreign page or host is refused
+  // before any other work; then accounts, API tokens and sessions: who is asking, and may they.
   const accountRepository = new AccountRepository(database.db, database.engine);
   const twoFactor = new TwoFactorService({ ...options.twoFactor, repository: new TwoFactorRepository(database.db) });
   const accounts = new AccountService({
@@ -185,10 +188,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     editorName: options.editorName,
   });
   const guards = localhostGuards(options.security, auth);
-  app.use(guards.all);
 
   const api = express.Router();
-  if (guards.api.length > 0) api.use(guards.api);
   // ETag, Cache-Control: no-cache and 304 on every GET.
   api.use(conditionalGets());
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
@@ -198,8 +199,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   } else {
     api.use(noMediaRoutes('Uploads are not available on an in-memory database: it has no folder to keep them in'));
   }
-  const parsers = bodyParsers({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
-  api.use(parsers);
+  const readBody = bodyReader({ bodyLimit: options.bodyLimit ?? DEFAULT_BODY_LIMIT });
+  api.use(bodyParsing(readBody));
   const limiter = new SignInLimiter({ limits: { ...DEFAULT_SIGN_IN_LIMITS, ...options.signInLimits } });
   // Before the password routes, which it answers for when password sign-in is off.
   api.use(
@@ -234,7 +235,6 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(revisionRoutes(services, revisions));
   api.use(scheduleRoutes(services, schedules));
   api.use(hookRoutes(hooks, options.editorName, audit));
-  api.use(rowRoutes(services));
   api.use(notFoundHandler);
   app.use('/api', api);
   if (media) app.use('/media', mediaRoutes(media.store));
@@ -247,8 +247,13 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   }
   app.use(notFoundHandler);
   app.use(errorMiddleware({ log }));
-  // Row reads and writes are answered in front of Express, through the same guards and parsers.
-  const listener = withFastPaths(app, services, { guards: [...guards.all, ...guards.api], parsers, log });
+  const listener = requestListener({
+    app,
+    guards,
+    rows: rowRoutes(services, { readBody }),
+    changeTokens: database.runner?.changeTokens,
+    log,
+  });
   return { app, listener, services };
 }
 

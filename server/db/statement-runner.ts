@@ -1,3 +1,5 @@
+import type { ChangeTokenSharing } from './queries/change-token-sharing.js';
+
 /**
  * Runs compiled SQL on the database without going through Kysely's executor for every call (its
  * connection and plugin machinery costs more than the query on the hot read path). Queries are still
@@ -14,6 +16,12 @@ export interface StatementRunner {
    * committed a change since the last call; writes of this connection do not change it.
    */
   externalChangeToken(): number;
+  /**
+   * Where `externalChangeToken` may be shared by the reads of requests that arrived together: the
+   * server's request listener counts arrivals and opens batches on it. None where the token is
+   * read every time.
+   */
+  readonly changeTokens?: ChangeTokenSharing;
   /**
    * How many schema statements (CREATE, ALTER, DROP) this connection has been given to run, where
    * the runner counts them (SQLite: sqlite-dialect.ts); another connection's are not counted.

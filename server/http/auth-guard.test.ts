@@ -9,6 +9,7 @@ import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { rawRequest } from '../test-support/hostile-http.js';
 import { authGuard } from './auth-guard.js';
 import { errorMiddleware } from './error-middleware.js';
+import { guardMiddleware } from './request-guard.js';
 
 /**
  * The auth guard alone, in front of a router, without the request-target guard that normally
@@ -33,7 +34,7 @@ beforeAll(async () => {
   });
   const app = express();
   const api = express.Router();
-  api.use(guard);
+  api.use(guardMiddleware([guard]));
   api.get('/accounts', (_req, res) => {
     res.json({ accounts: ['the secret list'] });
   });

@@ -1,5 +1,5 @@
 import type { IncomingMessage } from 'node:http';
-import type { Request, RequestHandler } from 'express';
+import type { Request } from 'express';
 import { abilitiesOf, typeAllowed } from '../../common/access-rules.js';
 import type { AccountService } from '../accounts/account-service.js';
 import type { Principal } from '../accounts/principal.js';
@@ -9,12 +9,13 @@ import type { RowActor } from '../content/row-service.js';
 import { AppError } from '../errors/app-error.js';
 import { deliveryEchoRefusal } from '../hooks/hook-sender.js';
 import { SAFE_METHODS } from './origin-guard.js';
+import type { Guard } from './request-guard.js';
 import { tokensMatch } from './token-auth.js';
 
 /** The session cookie's name. */
 export const SESSION_COOKIE = 'quire_session';
 
-/** Where the checked principal of a request is kept (on the raw request, so the fast read path shares it). */
+/** Where the checked principal of a request is kept (on node's request, which Express's extends). */
 const PRINCIPAL = Symbol('quire.principal');
 
 type WithPrincipal = IncomingMessage & { [PRINCIPAL]?: Principal | null };
@@ -72,8 +73,9 @@ export function cookieOf(req: IncomingMessage, name: string): string | null {
 
 /**
  * The API path of a request (`/cms/news`) exactly as the router matches it: Express's own parse of
- * the target (its mount point and path), or on the fast path the raw target, which the fast path
- * takes only in normal form (see `targetNotNormal`), where the two are the same.
+ * the target (its mount point and path) when Express runs the guard, else the raw target, which
+ * reaches the guard only in normal form (the request-target guard refuses others first; see
+ * `targetNotNormal`), where the two are the same.
  */
 function apiPath(req: IncomingMessage): string {
   const routed =
@@ -100,13 +102,15 @@ function unauthorized(message: string): AppError {
  * 403 (not allowed) before any work, so it changes nothing. Whether an author owns a row is
  * decided by the row write itself (see `rowActor`).
  */
-export function authGuard(options: AuthGuardOptions): RequestHandler {
+export function authGuard(options: AuthGuardOptions): Guard {
   const { accounts } = options;
   const local: Principal = { via: 'local', name: options.editorName, role: 'admin', types: null };
-  return (req, res, next) => {
-    const refuse = (error: AppError) => {
-      if (error.code === 'unauthorized') res.setHeader('WWW-Authenticate', 'Bearer realm="Quire"');
-      next(error);
+  return (req, res) => {
+    const refuse = (error: unknown) => {
+      if (error instanceof AppError && error.code === 'unauthorized') {
+        res.setHeader('WWW-Authenticate', 'Bearer realm="Quire"');
+      }
+      return error ?? new AppError('internal_error', 'The credential could not be checked');
     };
     // A delivery's request never starts another delivery: it may read, not write (hook loops).
     const echo = deliveryEchoRefusal(req);
@@ -117,13 +121,12 @@ export function authGuard(options: AuthGuardOptions): RequestHandler {
     // The single user's laptop: nothing to check, and "no accounts" was asked lately (no waiting).
     if (bearer === null && cookie === null && !options.runToken && accounts.accountsExistCached() === false) {
       (req as WithPrincipal)[PRINCIPAL] = local;
-      return next();
+      return null;
     }
-    identify(options, local, path, bearer, cookie).then((principal) => {
+    return identify(options, local, path, bearer, cookie).then((principal) => {
       (req as WithPrincipal)[PRINCIPAL] = principal;
       const refusal = principal ? authorize(options.registry, principal, req, path) : null;
-      if (refusal) return refuse(refusal);
-      next();
+      return refusal ? refuse(refusal) : null;
     }, refuse);
   };
 }
@@ -191,7 +194,7 @@ function authorize(
   const who = principal.name === null ? `This ${principal.role}` : `${principal.name} (${principal.role})`;
   const denied = (what: string) => new AppError('forbidden', `${who} may not ${what}`);
   if (/^\/(accounts|tokens)(\/|$)/.test(path)) return can.manage_accounts ? null : denied('manage accounts and tokens');
-  // Build hooks (issue 15): their addresses and delivery logs are admins' business, reading included.
+  // Build hooks: their addresses and delivery logs are admins' business, reading included.
   if (/^\/hooks(\/|$)/.test(path)) return can.manage_accounts ? null : denied('manage build hooks');
   // The audit log names accounts, tokens, hooks and every content type: admins' with no type limit.
   if (/^\/audit(\/|$)/.test(path)) {
@@ -199,7 +202,7 @@ function authorize(
   }
   // The first run's starter sets name every content type and its row count: admins', reading included.
   if (/^\/starters(\/|$)/.test(path)) return can.manage_types ? null : denied('choose the starter types');
-  // A row's scheduled change (issue 15): reading it is reading the type; setting it is changing the row.
+  // A row's scheduled change: reading it is reading the type; setting it is changing the row.
   const scheduleRoute = /^\/cms\/([^/]+)\/[^/]+\/schedule\/?$/.exec(path);
   if (scheduleRoute) {
     const table = segment(scheduleRoute[1]);
@@ -215,7 +218,7 @@ function authorize(
       ? denied(`use the content type ${JSON.stringify(segment(typeRoute[1]))}`)
       : null;
   }
-  // A row, its revisions and the type's trash (issue 15): reading them is reading the type.
+  // A row, its revisions and the type's trash: reading them is reading the type.
   const rowRoute = ROW_PATH.exec(path);
   if (rowRoute) {
     const table = segment(rowRoute[1]);

@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import type { IncomingMessage } from 'node:http';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import express, { type RequestHandler } from 'express';
 import typeIs from 'type-is';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -30,10 +30,10 @@ const SUPPORTED_TYPES = ['application/x-www-form-urlencoded', 'application/json'
  *   a JSON key given twice in one object (forms: a repeated field fails validation): 400;
  * - more than `bodyLimit` bytes or more than 1000 parameters/values: 413.
  *
- * They use nothing of Express's request (type-is, not `req.is`), so the fast write path runs the
- * same parsers on the raw request.
+ * The parsers use nothing of Express's request (type-is, not `req.is`): the row routes run them
+ * on node's request as they are, Express through `bodyParsing`.
  */
-export function bodyParsers({ bodyLimit }: BodyLimits): RequestHandler[] {
+export function bodyReader({ bodyLimit }: BodyLimits): BodyReader {
   // `depth` (body-parser 2) caps nesting at meta[title]; its typings lag behind, hence the spread.
   const form = express.urlencoded({
     extended: true,
@@ -58,31 +58,56 @@ export function bodyParsers({ bodyLimit }: BodyLimits): RequestHandler[] {
   });
   // The JSON text, kept for the duplicate-key check until the request is done with.
   const rawJson = new WeakMap<IncomingMessage, string>();
-  const requireSupportedType: RequestHandler = (req, _res, next) => {
-    if (!WRITE_METHODS.has(req.method) || !hasBody(req.headers)) return next();
-    if (!typeIs(req, SUPPORTED_TYPES)) {
-      return next(
-        new AppError(
-          'unsupported_media_type',
-          'Send the body as application/x-www-form-urlencoded or application/json',
-        ),
-      );
+  /** Runs one of body-parser's parsers, which set `req.body`. */
+  const parse = (parser: RequestHandler, req: IncomingMessage, res: ServerResponse) =>
+    new Promise<void>((resolve, reject) => {
+      const asExpress = [req, res] as unknown as Parameters<RequestHandler>;
+      parser(asExpress[0], asExpress[1], (error?: unknown) => (error === undefined ? resolve() : reject(error)));
+    });
+  return async (req, res) => {
+    const refused = unsupportedType(req);
+    if (refused) throw refused;
+    await parse(form, req, res);
+    await parse(json, req, res);
+    const body = (req as { body?: unknown }).body;
+    // qs has checked form depth and count; JSON.parse has neither limit, so they are checked here.
+    if (body !== undefined && typeIs(req, ['application/json'])) {
+      const problem = checkJsonBody(body);
+      if (problem) throw problem;
+      const twice = duplicateJsonKey(rawJson.get(req) ?? '');
+      if (twice !== null) throw validationError({ [twice]: { code: 'repeated' } });
     }
-    const charset = charsetOf(req);
-    if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
-      return next(new AppError('unsupported_media_type', `The body charset ${charset} is not supported; send UTF-8`));
-    }
-    next();
+    return body;
   };
-  // qs has checked form depth and count; JSON.parse has neither limit, so they are checked here.
-  const checkJson: RequestHandler = (req, _res, next) => {
-    if (!typeIs(req, ['application/json']) || req.body === undefined) return next();
-    const problem = checkJsonBody(req.body);
-    if (problem) return next(problem);
-    const twice = duplicateJsonKey(rawJson.get(req) ?? '');
-    next(twice === null ? undefined : validationError({ [twice]: { code: 'repeated' } }));
+}
+
+/**
+ * Reads a request's body (`req.body` too): parsed when it is a form or JSON, undefined when there
+ * is none; rejects with the refusal (an AppError, or body-parser's error for the error mapping).
+ */
+export type BodyReader = (req: IncomingMessage, res: ServerResponse) => Promise<unknown>;
+
+/** `reader` as Express middleware: the body in `req.body`, a refusal to the error middleware. */
+export function bodyParsing(reader: BodyReader): RequestHandler {
+  return (req, res, next) => {
+    reader(req, res).then(() => next(), next);
   };
-  return [requireSupportedType, form, json, checkJson];
+}
+
+/** Why a write's body is refused before it is read (media type, charset), or null. */
+function unsupportedType(req: IncomingMessage): AppError | null {
+  if (!WRITE_METHODS.has(req.method ?? '') || !hasBody(req.headers)) return null;
+  if (!typeIs(req, SUPPORTED_TYPES)) {
+    return new AppError(
+      'unsupported_media_type',
+      'Send the body as application/x-www-form-urlencoded or application/json',
+    );
+  }
+  const charset = charsetOf(req);
+  if (charset !== null && charset !== 'utf-8' && charset !== 'utf8') {
+    return new AppError('unsupported_media_type', `The body charset ${charset} is not supported; send UTF-8`);
+  }
+  return null;
 }
 
 function utf8Problem(raw: Buffer): AppError | null {

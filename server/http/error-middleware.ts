@@ -87,8 +87,8 @@ export function errorMiddleware({ log }: ErrorMiddlewareOptions): ErrorRequestHa
 
 /**
  * Answers a request that failed with `error` (the error middleware's answer, also given by the
- * fast write path in front of Express): its status and JSON error body, with the headers already
- * set (security headers, CORS). Unexpected failures are logged, never sent.
+ * request listener to a refused request and by the row routes): its status and JSON error body,
+ * with the headers already set (security headers, CORS). Unexpected failures are logged, never sent.
  */
 export function answerError(
   error: unknown,
@@ -122,16 +122,31 @@ export const notFoundHandler: RequestHandler = (req, _res, next) => {
   next(new AppError('not_found', `There is no route ${req.method} ${req.path}`));
 };
 
-/** A route's catch-all for methods it does not support: 405 with an `Allow` header. */
-export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
+/**
+ * A route's answer to methods it does not support: sets `Allow` and answers OPTIONS with a 204
+ * (returning null), or returns the 405 to answer.
+ */
+export function refuseOtherMethods(
+  allowed: readonly string[],
+): (req: IncomingMessage, res: ServerResponse) => AppError | null {
   const allow = [...allowed, ...(allowed.includes('GET') ? ['HEAD'] : []), 'OPTIONS'].join(', ');
-  return (req, res, next) => {
+  return (req, res) => {
     res.setHeader('Allow', allow);
     if (req.method === 'OPTIONS') {
-      res.status(204).end();
-      return;
+      res.statusCode = 204;
+      res.end();
+      return null;
     }
-    next(new AppError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}`));
+    return new AppError('method_not_allowed', `${req.method} is not allowed here; use ${allowed.join(' or ')}`);
+  };
+}
+
+/** `refuseOtherMethods` as an Express route's catch-all. */
+export function methodNotAllowed(allowed: readonly string[]): RequestHandler {
+  const refuse = refuseOtherMethods(allowed);
+  return (req, res, next) => {
+    const refusal = refuse(req, res);
+    if (refusal) next(refusal);
   };
 }
 

@@ -1,7 +1,7 @@
 import { isIPv4, isIPv6 } from 'node:net';
 import { type NetworkInterfaceInfo, networkInterfaces } from 'node:os';
-import type { RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.js';
+import type { Guard } from './request-guard.js';
 
 /**
  * The `Host` check that defeats DNS rebinding: a foreign page whose name was rebound to 127.0.0.1
@@ -51,24 +51,20 @@ export interface HostGuardOptions {
 }
 
 /** Refuses a request whose Host is missing, repeated, malformed (400) or not ours (421). */
-export function hostGuard({ allowedHosts }: HostGuardOptions): RequestHandler {
+export function hostGuard({ allowedHosts }: HostGuardOptions): Guard {
   const allowed = new Set(allowedHosts);
-  return (req, _res, next) => {
+  return (req) => {
     let hostHeaders = 0;
     for (let i = 0; i < req.rawHeaders.length; i += 2) {
       if (req.rawHeaders[i].toLowerCase() === 'host') hostHeaders++;
     }
-    if (hostHeaders !== 1) {
-      return next(new AppError('bad_request', 'The request must carry exactly one Host header'));
-    }
+    if (hostHeaders !== 1) return new AppError('bad_request', 'The request must carry exactly one Host header');
     const host = parseHostHeader(req.headers.host ?? '');
-    if (!host) return next(new AppError('bad_request', 'The Host header is malformed'));
-    if (isLoopbackHostname(host.hostname) || allowed.has(host.hostname)) return next();
-    next(
-      new AppError(
-        'misdirected_request',
-        `This Quire server does not answer to the host ${host.hostname}; start it with --allow-host ${host.hostname} to allow it`,
-      ),
+    if (!host) return new AppError('bad_request', 'The Host header is malformed');
+    if (isLoopbackHostname(host.hostname) || allowed.has(host.hostname)) return null;
+    return new AppError(
+      'misdirected_request',
+      `This Quire server does not answer to the host ${host.hostname}; start it with --allow-host ${host.hostname} to allow it`,
     );
   };
 }

@@ -1,9 +1,8 @@
-import type { RequestHandler } from 'express';
 import { corsPolicy } from './cors-policy.js';
 import { hostGuard, isLoopbackListenAddress, listenHostnames, normalizeHostname } from './host-guard.js';
 import { originGuard } from './origin-guard.js';
+import type { Guard } from './request-guard.js';
 import { requestTargetGuard } from './request-target-guard.js';
-import { securityHeaders } from './security-headers.js';
 import { generateToken, tokenAuth } from './token-auth.js';
 
 /**
@@ -47,21 +46,20 @@ export function securityFor(
 
 /** The guards, in order: for every route, and the extra ones for the API. */
 export interface LocalhostGuards {
-  /** Security headers, Host, request target, CORS and Origin: before any other work. */
-  all: RequestHandler[];
+  /** Host, request target, CORS and Origin: before any other work. */
+  all: Guard[];
   /**
    * Who is asking and may they (the editor's files stay loadable): `auth` when given (accounts,
    * tokens and the run token; see auth-guard.ts), else the run token alone when there is one.
    */
-  api: RequestHandler[];
+  api: Guard[];
 }
 
 /** Builds the guard middleware from the options. */
-export function localhostGuards(options: SecurityOptions = {}, auth?: RequestHandler): LocalhostGuards {
+export function localhostGuards(options: SecurityOptions = {}, auth?: Guard): LocalhostGuards {
   const corsOrigins = options.corsOrigins ?? [];
   return {
     all: [
-      securityHeaders,
       hostGuard({ allowedHosts: options.allowedHosts ?? [] }),
       requestTargetGuard,
       corsPolicy({ corsOrigins }),

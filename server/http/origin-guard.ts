@@ -1,5 +1,6 @@
-import type { Request, RequestHandler } from 'express';
+import type { IncomingMessage } from 'node:http';
 import { AppError } from '../errors/app-error.js';
+import type { Guard } from './request-guard.js';
 
 /**
  * Refuses requests a foreign web page made: a form POST is a CORS "simple request" that reaches
@@ -36,7 +37,7 @@ export function normalizeOrigin(value: string): string {
  * Whether `origin` is the server's own, as the request addressed it: `http(s)://` + its Host
  * (already checked by the host guard, so a page with that origin is this server's editor).
  */
-export function isOwnOrigin(origin: string, req: Request): boolean {
+export function isOwnOrigin(origin: string, req: IncomingMessage): boolean {
   let url: URL;
   try {
     url = new URL(origin);
@@ -63,7 +64,7 @@ const OWN_SITES: ReadonlySet<string> = new Set(['same-origin', 'none']);
  * not a browser (curl, scripts, a static-site build in Node) or an old one, and the Origin check
  * and the token are what stand.
  */
-function fromForeignPage(req: Request): boolean {
+function fromForeignPage(req: IncomingMessage): boolean {
   const site = req.headers['sec-fetch-site'];
   return site !== undefined && !OWN_SITES.has(site);
 }
@@ -73,7 +74,7 @@ function fromForeignPage(req: Request): boolean {
  * the editor or to an API address). Frames, `<object>`, `<img>`, `<script>` and `fetch` are not:
  * those let the foreign page time the answer (XS-Search) or make the server work for it.
  */
-function isTopLevelNavigation(req: Request): boolean {
+function isTopLevelNavigation(req: IncomingMessage): boolean {
   return req.headers['sec-fetch-mode'] === 'navigate' && req.headers['sec-fetch-dest'] === 'document';
 }
 
@@ -94,32 +95,28 @@ export interface OriginGuardOptions {
  * `<img crossorigin>`, which sends its Origin. No `Origin` and no `Sec-Fetch-Site` passes;
  * beyond loopback the token decides.
  */
-export function originGuard({ corsOrigins }: OriginGuardOptions): RequestHandler {
+export function originGuard({ corsOrigins }: OriginGuardOptions): Guard {
   const readers = new Set(corsOrigins);
-  return (req, _res, next) => {
-    const write = !SAFE_METHODS.has(req.method);
+  return (req) => {
+    const write = !SAFE_METHODS.has(req.method ?? 'GET');
     const origin = req.headers.origin;
     if (fromForeignPage(req)) {
-      if (write) return next(new AppError('forbidden', 'Requests from other pages may not change content'));
+      if (write) return new AppError('forbidden', 'Requests from other pages may not change content');
       const allowedReader = origin !== undefined && readers.has(origin);
       if (!allowedReader && !isTopLevelNavigation(req)) {
-        return next(
-          new AppError(
-            'forbidden',
-            'Pages of other origins (other sites, or other ports of this host) may not load from this server; start Quire with --cors-origin to let one read with fetch()',
-          ),
+        return new AppError(
+          'forbidden',
+          'Pages of other origins (other sites, or other ports of this host) may not load from this server; start Quire with --cors-origin to let one read with fetch()',
         );
       }
     }
-    if (origin === undefined || isOwnOrigin(origin, req)) return next();
-    if (!write && readers.has(origin)) return next();
-    next(
-      new AppError(
-        'forbidden',
-        write
-          ? `Requests from ${nameOf(origin)} may not change content; only the editor served by this server can`
-          : `Requests from ${nameOf(origin)} are not allowed; start Quire with --cors-origin to let that origin read`,
-      ),
+    if (origin === undefined || isOwnOrigin(origin, req)) return null;
+    if (!write && readers.has(origin)) return null;
+    return new AppError(
+      'forbidden',
+      write
+        ? `Requests from ${nameOf(origin)} may not change content; only the editor served by this server can`
+        : `Requests from ${nameOf(origin)} are not allowed; start Quire with --cors-origin to let that origin read`,
     );
   };
 }

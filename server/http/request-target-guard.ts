@@ -1,5 +1,5 @@
-import type { RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.js';
+import type { Guard } from './request-guard.js';
 import { checkFormPairs, MAX_QUERY_PARAMETERS } from './untrusted-input.js';
 
 /** A raw `.` or `..` segment: `/./`, `/../`, or one ending the path. */
@@ -12,7 +12,7 @@ const CONTROL = /[\u0000-\u001f\u007f]/;
 
 /**
  * Why `url`, a request target, is not in normal form, or null when it is: then every parser reads
- * the same path from it (Express's router, the guards, the fast path), so what is authorized is
+ * the same path from it (Express's router, the guards, the row routes), so what is authorized is
  * what is routed. Not normal: a fragment (`#`; a client never sends one), a `\` in the path (some
  * parsers turn it into `/`), a `.` or `..` segment (raw or percent-encoded), an empty segment
  * (`//`), a percent-encoded `/` or `\`, and a control character (raw or percent-encoded) in the path.
@@ -49,24 +49,20 @@ export function targetNotNormal(url: string): string | null {
  * path and query, no `__proto__`-like query names and at most MAX_QUERY_PARAMETERS parameters.
  * Node's HTTP parser has already refused raw control and non-ASCII bytes (see `server.ts`, clientError).
  */
-export const requestTargetGuard: RequestHandler = (req, _res, next) => {
-  const url = req.url;
-  if (!url.startsWith('/')) {
-    return next(new AppError('bad_request', 'The request target must be a path starting with /'));
-  }
+export const requestTargetGuard: Guard = (req) => {
+  const url = req.url ?? '';
+  if (!url.startsWith('/')) return new AppError('bad_request', 'The request target must be a path starting with /');
   const notNormal = targetNotNormal(url);
   if (notNormal) {
-    return next(
-      new AppError('bad_request', `The request target ${notNormal}; send the path in normal form`, undefined, {
-        code: 'target_not_normal',
-      }),
-    );
+    return new AppError('bad_request', `The request target ${notNormal}; send the path in normal form`, undefined, {
+      code: 'target_not_normal',
+    });
   }
   const cut = url.indexOf('?');
   try {
     decodeURIComponent(cut < 0 ? url : url.slice(0, cut));
   } catch {
-    return next(new AppError('bad_request', 'The request path has malformed percent-encoding'));
+    return new AppError('bad_request', 'The request path has malformed percent-encoding');
   }
-  next(cut < 0 ? undefined : (checkFormPairs(url.slice(cut + 1), 'query string', MAX_QUERY_PARAMETERS) ?? undefined));
+  return cut < 0 ? null : checkFormPairs(url.slice(cut + 1), 'query string', MAX_QUERY_PARAMETERS);
 };

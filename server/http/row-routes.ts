@@ -1,4 +1,5 @@
-import { type Request, type Response, Router } from 'express';
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parse as parseQueryString } from 'node:querystring';
 import type {
   CreateRowResponse,
   DeleteRowResponse,
@@ -13,51 +14,132 @@ import { PhaseTimer } from '../content/phase-timer.js';
 import { describedWithout, hiddenRelations } from '../content/relations.js';
 import type { RowActor, RowList } from '../content/row-service.js';
 import { rowActor } from './auth-guard.js';
+import type { BodyReader } from './body-parsing.js';
 import { readableBy } from './describe-routes.js';
-import { methodNotAllowed } from './error-middleware.js';
-import { sendTimed, type TimedRead } from './send-timed.js';
+import { refuseOtherMethods, writeJson } from './error-middleware.js';
+import { ifNoneMatchHits, taggedJsonText } from './etag.js';
+import { SECURITY_HEADER_LIST } from './security-headers.js';
 import { readWithType, type Services, writeWithType } from './services.js';
 
-/** `/cms/:type` and `/cms/:type/:id`: list, read, create, update and delete rows. */
-export function rowRoutes(services: Services): Router {
-  const { rows } = services;
-  const router = Router();
-  const update = async (req: Request<{ type: string; id: string }>, res: Response) => {
-    res.json(await updateRow(services, req.params.type, req.params.id, req.body, rowActor(req)));
-  };
-  const create = async (req: Request<{ type: string; id?: string }>, res: Response) => {
-    const { type, id } = req.params;
-    const created = await createRow(services, type, id, req.body, rowActor(req));
-    res.status(201).location(created.location).json(created.body);
-  };
+/** A read's answer: its JSON body and its `Server-Timing` header value (the `time` object's figures). */
+export interface TimedRead<T> {
+  body: T;
+  serverTiming: string;
+}
 
-  router
-    .route('/cms/:type')
-    .get(async (req, res) => sendTimed(res, await readList(services, req.params.type, req.query, readableBy(req))))
-    .post(create)
-    .all(methodNotAllowed(['GET', 'POST']));
-
-  router
-    .route('/cms/:type/:id')
-    .get(async (req, res) => sendTimed(res, await readRow(services, req.params.type, req.params.id, readableBy(req))))
-    .post(create)
-    .put(update)
-    .patch(update)
-    .delete(async (req, res) => {
-      const row = await writeWithType(services, req.params.type, (type) =>
-        rows.delete(type, req.params.id, rowActor(req)),
-      );
-      const body: DeleteRowResponse = { ...row, rowCount: 1 };
-      res.json(body);
-    })
-    .all(methodNotAllowed(['GET', 'POST', 'PUT', 'PATCH', 'DELETE']));
-
-  return router;
+/** What a row route names: the type, the row (none for the type's list) and the query string, as sent. */
+export interface RowTarget {
+  rawType: string;
+  rawId: string | undefined;
+  rawQuery: string | undefined;
 }
 
 /**
- * `POST /cms/:type[/:id]` (also served by the fast write path): the new row, for a 201 with its
- * address in `Location`.
+ * `/api/cms/:type` or `/api/cms/:type/:id`, matched as Express matches its routes: any case, an
+ * optional trailing slash.
+ */
+const ROW_TARGET = /^\/api\/cms\/([^/?]+)(?:\/([^/?]+))?\/?(?:\?(.*))?$/i;
+
+/**
+ * The row route a request target names, or null for any other route. `/api/cms/:type/trash` is the
+ * type's trash (revision-routes.ts), not a row called "trash".
+ */
+export function rowTargetOf(url: string): RowTarget | null {
+  const match = ROW_TARGET.exec(url);
+  if (!match || match[2]?.toLowerCase() === 'trash') return null;
+  return { rawType: match[1], rawId: match[2], rawQuery: match[3] };
+}
+
+/** Answers one request to a row route whose guards have passed; every failure is thrown, for the error mapping. */
+export type RowRoutes = (req: IncomingMessage, res: ServerResponse, target: RowTarget) => Promise<void>;
+
+/** What the row routes need besides the services. */
+export interface RowRoutesOptions {
+  /** The API's body reader (the one Express's routes use). */
+  readBody: BodyReader;
+}
+
+const LIST_METHODS = ['GET', 'POST'];
+const ROW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
+
+/**
+ * `/cms/:type` and `/cms/:type/:id`: list, read, create, update and delete rows, on node's request
+ * and response. Reads answer with their ETag (and a 304 when the client has the answer) and their
+ * security headers in one head; every other method's body is read first (a malformed one is
+ * refused whatever the method), as the API's other routes read theirs.
+ */
+export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): RowRoutes {
+  const refuseOnList = refuseOtherMethods(LIST_METHODS);
+  const refuseOnRow = refuseOtherMethods(ROW_METHODS);
+  return async (req, res, { rawType, rawId, rawQuery }) => {
+    const method = req.method ?? 'GET';
+    const table = decodeURIComponent(rawType);
+    const id = rawId === undefined ? undefined : decodeURIComponent(rawId);
+    if (method === 'GET' || method === 'HEAD') {
+      const readable = readableBy(req);
+      const read =
+        id === undefined
+          ? await readList(services, table, parseQueryString(rawQuery ?? ''), readable)
+          : await readRow(services, table, id, readable);
+      answerRead(req, res, read, publishedColumnsOf(services, table));
+      return;
+    }
+    const body = await readBody(req, res);
+    const actor = rowActor(req);
+    if (method === 'POST') {
+      const created = await createRow(services, table, id, body, actor);
+      res.setHeader('Location', created.location);
+      writeJson(res, 201, created.body);
+    } else if (id !== undefined && (method === 'PUT' || method === 'PATCH')) {
+      writeJson(res, 200, await updateRow(services, table, id, body, actor));
+    } else if (id !== undefined && method === 'DELETE') {
+      const row = await writeWithType(services, table, (type) => services.rows.delete(type, id, actor));
+      const deleted: DeleteRowResponse = { ...row, rowCount: 1 };
+      writeJson(res, 200, deleted);
+    } else {
+      const refusal = (id === undefined ? refuseOnList : refuseOnRow)(req, res);
+      if (refusal) throw refusal;
+    }
+  };
+}
+
+const JSON_TYPE = 'application/json; charset=utf-8';
+const NO_CACHE = 'no-cache';
+
+/**
+ * A read's 200 (or 304, when `If-None-Match` names its tag) with the security headers, its
+ * `Server-Timing`, `ETag` and `Cache-Control: no-cache`, written as one head with the body: node
+ * merges it with headers a guard set (CORS), and builds no header map when none did.
+ */
+function answerRead(
+  req: IncomingMessage,
+  res: ServerResponse,
+  read: TimedRead<object>,
+  knownColumns: ContentType['publishedColumns'] | undefined,
+): void {
+  const { text, etag } = taggedJsonText(read.body, knownColumns);
+  const head = [...SECURITY_HEADER_LIST, 'Server-Timing', read.serverTiming, 'ETag', etag, 'Cache-Control', NO_CACHE];
+  if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
+    res.writeHead(304, head);
+    res.end();
+    return;
+  }
+  head.push('Content-Type', JSON_TYPE, 'Content-Length', String(Buffer.byteLength(text)));
+  res.writeHead(200, head);
+  res.end(text);
+}
+
+/** The type's published columns, whose JSON a read's body may reuse (see taggedJsonText). */
+function publishedColumnsOf(services: Services, table: string): ContentType['publishedColumns'] | undefined {
+  try {
+    return services.registry.requireByTable(table).publishedColumns;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * `POST /cms/:type[/:id]`: the new row, for a 201 with its address in `Location`.
  */
 export async function createRow(
   services: Services,
@@ -70,7 +152,7 @@ export async function createRow(
   return { body: { id: row.id, rows: [row] }, location: `/api/cms/${table}/${encodeURIComponent(row.id)}` };
 }
 
-/** `PUT`/`PATCH /cms/:type/:id` (also served by the fast write path): the changed row. */
+/** `PUT`/`PATCH /cms/:type/:id`: the changed row. */
 export function updateRow(
   services: Services,
   table: string,
@@ -82,7 +164,7 @@ export function updateRow(
 }
 
 /**
- * `GET /cms/:type`: a page of rows with exact counts (also served by the fast read path), as a
+ * `GET /cms/:type`: a page of rows with exact counts (also the site export's read), as a
  * credential limited to `readable` content types sees it (null: every type; see `hiddenRelations`).
  */
 export async function readList(
@@ -103,7 +185,7 @@ export async function readList(
   return { body: listResponse(type, time, list), serverTiming: PhaseTimer.header(time) };
 }
 
-/** `GET /cms/:type/:id`: one row in the list shape plus its page meta (also served by the fast read path), as `readList`. */
+/** `GET /cms/:type/:id`: one row in the list shape plus its page meta, for a credential as `readList`. */
 export async function readRow(
   services: Services,
   table: string,

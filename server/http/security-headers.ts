@@ -1,4 +1,4 @@
-import type { RequestHandler } from 'express';
+import type { ServerResponse } from 'node:http';
 
 /**
  * Headers every response carries, refusals included: no MIME sniffing (a JSON answer never runs
@@ -14,8 +14,9 @@ export const SECURITY_HEADERS: Readonly<Record<string, string>> = {
 /** SECURITY_HEADERS as a `writeHead` list: name, value, name, value. */
 export const SECURITY_HEADER_LIST: readonly string[] = Object.entries(SECURITY_HEADERS).flat();
 
-/** Sets SECURITY_HEADERS on every response. */
-export const securityHeaders: RequestHandler = (_req, res, next) => {
-  res.set(SECURITY_HEADERS);
-  next();
-};
+/** Sets SECURITY_HEADERS on a response (the request listener does, for every answer). */
+export function setSecurityHeaders(res: ServerResponse): void {
+  for (let i = 0; i < SECURITY_HEADER_LIST.length; i += 2) {
+    res.setHeader(SECURITY_HEADER_LIST[i], SECURITY_HEADER_LIST[i + 1]);
+  }
+}

@@ -1,6 +1,6 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
-import type { RequestHandler } from 'express';
 import { AppError } from '../errors/app-error.js';
+import type { Guard } from './request-guard.js';
 
 /** Shortest token accepted from the user: long enough that guessing over the network is hopeless. */
 export const MIN_TOKEN_LENGTH = 16;
@@ -32,18 +32,16 @@ export function tokensMatch(given: string, expected: string): boolean {
  * files stay public so the page can load and ask for the token). A missing or wrong token is a
  * 401 `unauthorized` with a `WWW-Authenticate` challenge.
  */
-export function tokenAuth(token: string): RequestHandler {
-  return (req, res, next) => {
+export function tokenAuth(token: string): Guard {
+  return (req, res) => {
     const match = /^Bearer +(\S+) *$/i.exec(req.headers.authorization ?? '');
-    if (match && tokensMatch(match[1], token)) return next();
+    if (match && tokensMatch(match[1], token)) return null;
     res.setHeader('WWW-Authenticate', 'Bearer realm="Quire"');
-    next(
-      new AppError(
-        'unauthorized',
-        match
-          ? 'The API token is wrong; send the token printed when Quire started'
-          : 'This Quire server requires its API token: send Authorization: Bearer <token>',
-      ),
+    return new AppError(
+      'unauthorized',
+      match
+        ? 'The API token is wrong; send the token printed when Quire started'
+        : 'This Quire server requires its API token: send Authorization: Bearer <token>',
     );
   };
 }

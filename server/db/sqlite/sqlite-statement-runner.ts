@@ -1,5 +1,5 @@
 import type Database from 'better-sqlite3';
-import { sharedChangeToken } from '../queries/change-token-sharing.js';
+import { ChangeTokenSharing } from '../queries/change-token-sharing.js';
 import type { ConnectionTransaction, StatementRunner } from '../statement-runner.js';
 import type { SqliteStatements } from './sqlite-dialect.js';
 import { SqliteRowShapes } from './sqlite-row-shapes.js';
@@ -13,6 +13,7 @@ import { SqliteRowShapes } from './sqlite-row-shapes.js';
 export function sqliteStatementRunner(raw: Database.Database, statements: SqliteStatements): StatementRunner {
   const dataVersion = raw.prepare('pragma data_version').pluck();
   const rows = new SqliteRowShapes(() => statements.schemaChanges);
+  const changeTokens = new ChangeTokenSharing();
   return {
     async all(sql, parameters) {
       return rows.all(statements.prepare(sql), parameters);
@@ -20,7 +21,8 @@ export function sqliteStatementRunner(raw: Database.Database, statements: Sqlite
     async run(sql, parameters) {
       return statements.prepare(sql).run(...parameters).changes;
     },
-    externalChangeToken: sharedChangeToken(() => dataVersion.get() as number),
+    externalChangeToken: changeTokens.shared(() => dataVersion.get() as number),
+    changeTokens,
     schemaChanges: () => statements.schemaChanges,
     transaction: sqliteTransaction(raw),
   };
@@ -30,13 +32,11 @@ export function sqliteStatementRunner(raw: Database.Database, statements: Sqlite
  * Group-commit transaction control on one SQLite connection (prepared once: these run per write).
  *
  * A batch keeps its savepoints' journal in memory (`temp_store=memory` from BEGIN, when SQLite
- * decides, to the end of the transaction). Each write's savepoint journals the pages it changes
- * first, about 25 on the bench's news (13 indexes): over SQLite's 64 KiB spill threshold, so with
- * temp files that journal went to a file created for each batch, written a page at a time (about
- * 50 `pwrite`s a create, strace). Measured at 100k rows, distinct creates: server CPU 814-916 ->
- * 709-733 µs a create, 1,109-1,246 -> 1,366-1,419 req/s (interleaved). Only for the batch: a
- * connection with temp storage in memory also sorts in memory (index builds at an import or a
- * content-type change: slower at 100k rows, and all of it in the server's RSS).
+ * decides, to the end of the transaction): each write's savepoint journals every page it changes,
+ * which on a table with many indexes passes SQLite's spill threshold, and with temp files that
+ * journal would go to a file created for each batch, written a page at a time. Only for the
+ * batch: a connection with temp storage in memory also sorts in memory (index builds at an import
+ * or a content-type change would be slower, and all of it in the server's RSS).
  */
 function sqliteTransaction(raw: Database.Database): ConnectionTransaction {
   // IMMEDIATE takes the write lock up front (waiting busy_timeout for another process's writer), so

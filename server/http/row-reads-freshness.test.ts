@@ -6,10 +6,10 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp } from '../app.js';
 import { openDatabase, type SqliteQuireDb } from '../db/database.js';
-import { requestArrived, shareChangeToken, sharedChangeToken } from '../db/queries/change-token-sharing.js';
+import { ChangeTokenSharing } from '../db/queries/change-token-sharing.js';
 
 /**
- * Hot reads arriving together share one check for other processes' commits (`pragma data_version`);
+ * Row reads arriving together share one check for other processes' commits (`pragma data_version`);
  * a commit by another connection must still be seen by the next request, however the reads batch.
  */
 
@@ -73,24 +73,36 @@ describe('reads sharing the check for other processes commits', () => {
   });
 });
 
-describe('sharedChangeToken', () => {
+describe('ChangeTokenSharing', () => {
   it('reads every time outside a batch, and inside one only until another request arrives', async () => {
+    const sharing = new ChangeTokenSharing();
     let reads = 0;
-    const token = sharedChangeToken(() => ++reads);
+    const token = sharing.shared(() => ++reads);
     expect([token(), token()]).toEqual([1, 2]);
     let seen: number[] = [];
     let finish: () => void = () => {};
-    shareChangeToken(() => {
+    sharing.shareBatch(() => {
       seen = [token(), token()];
       return [new Promise<void>((resolve) => (finish = resolve))];
     });
     expect(seen).toEqual([3, 3]);
     expect(token()).toBe(3);
-    requestArrived();
+    sharing.requestArrived();
     expect([token(), token()]).toEqual([4, 4]);
     finish();
     await new Promise((resolve) => setImmediate(resolve));
     // The batch has settled: nothing is shared any more.
     expect([token(), token()]).toEqual([5, 6]);
+  });
+
+  it("belongs to one connection: another instance's batches do not share its token", () => {
+    const mine = new ChangeTokenSharing();
+    const other = new ChangeTokenSharing();
+    let reads = 0;
+    const token = mine.shared(() => ++reads);
+    other.shareBatch(() => {
+      expect([token(), token()]).toEqual([1, 2]);
+      return [new Promise<void>(() => {})];
+    });
   });
 });
