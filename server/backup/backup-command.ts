@@ -1,14 +1,10 @@
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { recordRestore } from '../audit/restore-audit.js';
 import { progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { openDatabase, openPostgresDatabase } from '../db/database.js';
-import { backupPostgres, postgresBackupPlace, restoreIntoPostgres } from '../db/postgres/postgres-backup.js';
+import { databaseSite } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
-import { BackupError, backupFile } from './backup-service.js';
-import { restoreDatabase } from './restore-service.js';
+import { BackupError } from './backup-service.js';
 import { SiteCopyError } from './site-copy-service.js';
 
 /** How to call `quire backup` and `quire restore`. */
@@ -45,59 +41,9 @@ export async function backupCommand(
   }
   const progress = progressLine(process.stderr);
   try {
-    if (choice.postgres) {
-      const place = postgresBackupPlace(choice.postgres, parsed.values['backup-dir']);
-      const database = await openPostgresDatabase(choice.postgres);
-      try {
-        if (command === 'backup') {
-          progress.update(`Backing up ${database.description} and its uploads...`);
-          const written = await backupPostgres(database, place).finally(() => progress.done());
-          console.log(`Backed up ${database.description} and its uploads to ${written}`);
-          return 0;
-        }
-        const backup = parsed.positionals[0];
-        progress.update(`Restoring ${resolve(backup)} into ${database.description}...`);
-        const done = await restoreIntoPostgres(backup, database, {
-          force: parsed.values.force,
-          place,
-          progress: progress.update,
-        }).finally(() => progress.done());
-        await recordRestore(database, resolve(backup), {
-          engine: 'postgres',
-          types: done.types,
-          rows: done.rows,
-          media: done.media,
-        });
-        const kept = done.previous ? `; the content it replaced was kept in ${done.previous}` : '';
-        console.log(
-          `Restored ${done.types} content types, ${done.rows} rows and ${done.media} uploads from ${resolve(backup)} into ${database.description}; counts checked${kept}`,
-        );
-        return 0;
-      } finally {
-        await database.close();
-      }
-    }
-    const { dbFile } = choice;
-    if (command === 'backup') {
-      progress.update(`Backing up ${dbFile} and its media...`);
-      const written = await backupFile(dbFile).finally(() => progress.done());
-      console.log(`Backed up ${dbFile} and its media to ${written}`);
-    } else {
-      progress.update(`Restoring ${resolve(parsed.positionals[0])} into ${dbFile}...`);
-      const { previous, mediaFiles } = await restoreDatabase(parsed.positionals[0], dbFile).finally(() =>
-        progress.done(),
-      );
-      const restored = await openDatabase(dbFile);
-      await recordRestore(restored, resolve(parsed.positionals[0]), { engine: 'sqlite', media: mediaFiles }).finally(
-        () => restored.close(),
-      );
-      const what =
-        mediaFiles === null
-          ? `${dbFile} (the backup has no media; media/ was left as it was)`
-          : `${dbFile} and ${mediaFiles} media files`;
-      const kept = previous ? `; the previous database and media were kept in ${previous}` : '';
-      console.log(`Restored ${what} from ${resolve(parsed.positionals[0])}${kept}`);
-    }
+    const site = await databaseSite(choice);
+    const options = { dir: parsed.values['backup-dir'], force: parsed.values.force, progress };
+    console.log(command === 'backup' ? await site.backup(options) : await site.restore(parsed.positionals[0], options));
     return 0;
   } catch (error) {
     const known =

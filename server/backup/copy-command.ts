@@ -1,12 +1,16 @@
-import { existsSync } from 'node:fs';
-import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
-import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
+import {
+  type DatabaseLocation,
+  databaseLocationOf,
+  databaseSite,
+  openDatabaseAt,
+  type QuireDb,
+} from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { parsePostgresUrl, redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { notSaved, type SearchIndexSaving, saveSearchIndexForNextStart } from '../search/search-index-saving.js';
 import { copySite, SiteCopyError } from './site-copy-service.js';
@@ -23,19 +27,6 @@ export interface CopyStreams {
 /** The options `quire copy` takes. */
 export const COPY_OPTIONS = { from: { type: 'string' }, to: { type: 'string' }, force: { type: 'boolean' } } as const;
 
-/** One side of a copy: a SQLite file or a PostgreSQL URL. */
-type Side = { kind: 'sqlite'; file: string } | { kind: 'postgres'; url: string };
-
-function sideOf(text: string): Side {
-  if (/^postgres(ql)?:\/\//i.test(text)) return { kind: 'postgres', url: text };
-  return { kind: 'sqlite', file: resolve(text) };
-}
-
-async function open(side: Side): Promise<QuireDb> {
-  if (side.kind === 'sqlite') return openDatabase(side.file);
-  return openPostgresDatabase(parsePostgresUrl(side.url));
-}
-
 /**
  * `quire copy`: moves a whole site between a SQLite file and a PostgreSQL database (either way, or
  * between two of a kind). Prints progress on a terminal and one summary line; returns the exit
@@ -49,8 +40,8 @@ export async function copyCommand(
   options: { searchIndexes?: Partial<SearchIndexSaving> } = {},
 ): Promise<number> {
   const say = (stream: NodeJS.WritableStream, line: string) => stream.write(`${line}\n`);
-  let from: Side;
-  let to: Side;
+  let from: DatabaseLocation;
+  let to: DatabaseLocation;
   let force: boolean;
   try {
     const { values, positionals } = parseArgs({
@@ -61,26 +52,25 @@ export async function copyCommand(
     });
     if (positionals.length > 0) throw new Error('copy takes no positional arguments');
     if (!values.from || !values.to) throw new Error('give both --from and --to');
-    from = sideOf(values.from);
-    to = sideOf(values.to);
-    if (from.kind === 'postgres') parsePostgresUrl(from.url);
-    if (to.kind === 'postgres') parsePostgresUrl(to.url);
+    from = databaseLocationOf(values.from);
+    to = databaseLocationOf(values.to);
     force = values.force ?? false;
   } catch (error) {
     say(streams.err, `quire copy: ${redactPostgresUrl((error as Error).message)}. Usage: ${COPY_USAGE}`);
     return 2;
   }
-  if (from.kind === 'sqlite' && !existsSync(from.file)) {
-    // Opening a missing file would create a database: the source is never written, not even made.
-    say(streams.err, `quire copy: the source ${from.file} does not exist`);
+  const sourceSite = await databaseSite(from);
+  if (!sourceSite.exists()) {
+    // The source is never written, not even made.
+    say(streams.err, `quire copy: the source ${sourceSite.description} does not exist`);
     return 1;
   }
   const opened: QuireDb[] = [];
   const progress = progressLine(streams.err);
   try {
-    const source = await open(from);
+    const source = await sourceSite.open();
     opened.push(source);
-    const target = await open(to);
+    const target = await openDatabaseAt(to);
     opened.push(target);
     if (source.description === target.description)
       throw new SiteCopyError('the source and the target are the same database');

@@ -1,14 +1,18 @@
+import { resolve } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { BackupJob } from '../backup/backup-service.js';
 import type { CopiedMedia } from '../backup/site-copy.js';
+import type { ProgressLine } from '../cli/progress-line.js';
+import type { UnusedMedia } from '../media/media-prune.js';
 import type { MediaReferenceSource } from '../media/media-references.js';
 import type { MediaStore } from '../media/media-store.js';
 import type { BulkImportTimings, BulkWriter } from './bulk-writer.js';
 import type { DatabaseEngine } from './engine.js';
 import type { OpenPostgresOptions, PostgresQuireDb } from './postgres/postgres-database.js';
-import type { PostgresTarget } from './postgres/postgres-url.js';
+import { type PostgresTarget, parsePostgresUrl } from './postgres/postgres-url.js';
 import type { QuireDatabase } from './schema.js';
-import { type OpenSqliteOptions, openDatabase, SqliteQuireDb } from './sqlite/sqlite-database.js';
+import { type OpenSqliteOptions, SqliteQuireDb } from './sqlite/sqlite-database.js';
+import { sqliteSite } from './sqlite/sqlite-site.js';
 import type { StatementRunner } from './statement-runner.js';
 
 export type { OpenPostgresOptions, PostgresQuireDb } from './postgres/postgres-database.js';
@@ -115,20 +119,60 @@ export async function openPostgresDatabase(
   return openPostgres(target, options);
 }
 
-/** Which database to open: a SQLite file, or a PostgreSQL database when `postgres` is given. */
+/** Which database: a SQLite file, or a PostgreSQL database when `postgres` is given. */
 export interface DatabaseLocation {
   dbFile: string;
   postgres?: PostgresTarget | null;
 }
 
-/** Opens the database a command or server was pointed at (see `openDatabase`, `openPostgresDatabase`). */
-export function openDatabaseAt(
-  location: DatabaseLocation,
-  options: { sqlite?: OpenSqliteOptions; postgres?: OpenPostgresOptions } = {},
-): Promise<QuireDb> {
-  return location.postgres
-    ? openPostgresDatabase(location.postgres, options.postgres)
-    : openDatabase(location.dbFile, options.sqlite);
+/** How to open a database, for each engine it may turn out to be. */
+export interface OpenOptions {
+  sqlite?: OpenSqliteOptions;
+  postgres?: OpenPostgresOptions;
+}
+
+/**
+ * A database where it lies, before it is opened: what the commands do to a site a server may be
+ * using at the same time. Each engine implements it in its folder (`sqlite/sqlite-site.ts`,
+ * `postgres/postgres-site.ts`), with messages that say where its backups and uploads are.
+ */
+export interface DatabaseSite {
+  /** Where it is, for messages: the file, or `host:port/database` (never credentials). */
+  readonly description: string;
+  /**
+   * Whether there is a database there to read: opening a missing file would create one, so a
+   * command that only reads it asks first. A PostgreSQL database must exist to be reached at all.
+   */
+  exists(): boolean;
+  /** Opens it (creating a SQLite file) and migrates it to the current schema. */
+  open(options?: OpenOptions): Promise<QuireDb>;
+  /** Lists, or with `deleting` deletes, the uploads no row uses; the rows are only read. */
+  pruneMedia(deleting: boolean): Promise<UnusedMedia>;
+  /** `quire backup`: takes a backup (in `dir` where backups are not kept beside the database); the line saying where. */
+  backup(options: { dir?: string; progress: ProgressLine }): Promise<string>;
+  /**
+   * `quire restore BACKUP`: restores a backup folder into it (`force`: replacing content, where the
+   * replaced content is not kept anyway); the line saying what came back.
+   */
+  restore(backup: string, options: { dir?: string; force?: boolean; progress: ProgressLine }): Promise<string>;
+}
+
+/** The database a command names by a SQLite file's path or a `postgres://` URL (a bad URL throws). */
+export function databaseLocationOf(text: string): DatabaseLocation {
+  if (/^postgres(ql)?:\/\//i.test(text)) return { dbFile: '', postgres: parsePostgresUrl(text) };
+  return { dbFile: resolve(text) };
+}
+
+/** The database at `location`, not opened yet. The PostgreSQL modules load only for a PostgreSQL one. */
+export async function databaseSite(location: DatabaseLocation): Promise<DatabaseSite> {
+  if (!location.postgres) return sqliteSite(location.dbFile);
+  const { postgresSite } = await import('./postgres/postgres-site.js');
+  return postgresSite(location.postgres);
+}
+
+/** Opens the database at `location` (see `DatabaseSite.open`). */
+export async function openDatabaseAt(location: DatabaseLocation, options: OpenOptions = {}): Promise<QuireDb> {
+  return (await databaseSite(location)).open(options);
 }
 
 /** The SQLite side of a database, or an error saying that `what` needs one (tests of SQLite specifics). */

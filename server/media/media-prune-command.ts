@@ -1,22 +1,12 @@
 import { parseArgs } from 'node:util';
 import { formatByteSize } from '../../common/byte-size.js';
-import { BackupError, requireQuireDatabase } from '../backup/backup-service.js';
+import { BackupError } from '../backup/backup-service.js';
 import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { openPostgresDatabase } from '../db/database.js';
+import { databaseSite } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { deleteMedia, listMedia, postgresContentRowReferences } from '../db/postgres/postgres-media-repository.js';
-import { type PostgresTarget, redactPostgresUrl } from '../db/postgres/postgres-url.js';
-import { mediaReferenceSources } from '../db/repositories/media-reference-repository.js';
-import { openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
-import {
-  findUnusedMedia,
-  PRUNE_GRACE_MS,
-  type PrunableMedia,
-  pruneUnusedMedia,
-  type UnusedMedia,
-} from './media-prune.js';
-import { mediaDirFor } from './media-store.js';
+import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { PRUNE_GRACE_MS, type UnusedMedia } from './media-prune.js';
 
 /** How to call `quire media`. */
 export const MEDIA_USAGE = 'quire media prune [--db FILE | --database postgres://...] [--yes]';
@@ -54,10 +44,9 @@ export async function mediaCommand(
   const progress = progressLine(streams.err);
   progress.update(deleting ? 'Deleting the media no row uses...' : 'Looking for media no row uses...');
   try {
-    unused = await (choice.postgres
-      ? prunePostgres(choice.postgres, deleting)
-      : pruneSqlite(choice.dbFile, deleting)
-    ).finally(() => progress.done());
+    unused = await databaseSite(choice)
+      .then((site) => site.pruneMedia(deleting))
+      .finally(() => progress.done());
   } catch (error) {
     const known = error instanceof BackupError || error instanceof PostgresConnectionError;
     const message = known ? (error as Error).message : redactPostgresUrl((error as Error).message).split('\n')[0];
@@ -68,38 +57,6 @@ export async function mediaCommand(
     say(streams.out, `${deleting ? 'deleted' : 'unused'} media/${file.path} (${file.size} bytes)`);
   say(streams.out, summary(unused, deleting));
   return 0;
-}
-
-/** The media folder beside a SQLite file, its rows read through a read-only connection. */
-async function pruneSqlite(dbFile: string, deleting: boolean): Promise<UnusedMedia> {
-  const root = mediaDirFor(dbFile);
-  requireQuireDatabase(dbFile, 'database', {});
-  const raw = openSqliteFile(dbFile, { readonly: true });
-  try {
-    const sources = mediaReferenceSources(raw);
-    return deleting ? await pruneUnusedMedia(root, sources) : await findUnusedMedia(root, sources);
-  } finally {
-    raw.close();
-  }
-}
-
-/** The uploads a PostgreSQL database keeps in `quire_media`, named by its content rows. */
-async function prunePostgres(target: PostgresTarget, deleting: boolean): Promise<UnusedMedia> {
-  const database = await openPostgresDatabase(target);
-  try {
-    const sources = [postgresContentRowReferences(database.db)];
-    const store: PrunableMedia = {
-      list: () => listMedia(database.db),
-      remove: (files) =>
-        deleteMedia(
-          database.db,
-          files.map((file) => file.path),
-        ),
-    };
-    return deleting ? await pruneUnusedMedia(store, sources) : await findUnusedMedia(() => store.list(), sources);
-  } finally {
-    await database.close();
-  }
 }
 
 function summary({ files, bytes, total }: UnusedMedia, deleted: boolean): string {
