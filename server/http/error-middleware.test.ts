@@ -208,7 +208,7 @@ describe('the HTTP answer when the database is gone', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  // The two reads go through the fast read path first, which hands failures to Express.
+  // The row routes answer these themselves, through the same error mapping.
   it.each([
     ['GET', '/api/cms/news', 'nothing was changed'],
     ['GET', '/api/cms/news/some-id', 'nothing was changed'],

@@ -154,7 +154,7 @@ describe('unexpected failures: the 500 says what the client may assume', () => {
   };
   runScenarios([
     {
-      name: 'a list read on the fast path: nothing was changed',
+      name: 'a list read: nothing was changed',
       url: '/cms/news',
       before: async (server) => failEverything(server),
       expectedStatus: 500,

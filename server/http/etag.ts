@@ -140,7 +140,7 @@ export function answerConditionally(req: IncomingMessage, res: ServerResponse, e
 
 /**
  * Express middleware for `/api`: tags every successful GET (and HEAD) answer, JSON through
- * `taggedJson` like the fast read path, anything else (`types.d.ts`) by its bytes.
+ * `taggedJson` like the row routes' reads, anything else (`types.d.ts`) by its bytes.
  */
 export function conditionalGets(): RequestHandler {
   return (req, res, next) => {

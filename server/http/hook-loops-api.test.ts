@@ -85,7 +85,7 @@ describe('a hook to the server itself', () => {
 });
 
 describe('a request sent by a delivery', () => {
-  it('may read but not write, on the fast write path too', async () => {
+  it('may read but not write, row writes included', async () => {
     const before = await countRows(first, 'news');
     const headers = { 'quire-delivery': 'some-delivery' };
     const write = await request(first, 'POST', '/cms/news', { json: newsBody({ title: 'Echo' }), headers });

@@ -102,13 +102,13 @@ describe('targets not in normal form are refused before any guard, on every path
     '/editor/..\\x',
   ];
 
-  it('as an admin (so no role refuses it first), on the fast read path and through Express', async () => {
+  it('as an admin (so no role refuses it first), on the row routes and the others', async () => {
     for (const path of spellings(() => newsId)) {
       expectNotNormal(await get(path, as.admin_token), path);
     }
   });
 
-  it('writes with such a target change nothing, on the fast write path too', async () => {
+  it('writes with such a target change nothing, row writes included', async () => {
     const before = await databaseSnapshot(server, { withoutUseTimes: true });
     for (const [method, path] of [
       ['POST', '/api/cms\\news'],

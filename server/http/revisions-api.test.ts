@@ -238,7 +238,7 @@ describe('the trash', () => {
     const row = await ok('POST', '/cms/news', newsBody({ title: 'Binned' }));
     await ok('PUT', `/cms/news/${row.id}`, { status: 'published' });
     await ok('DELETE', `/cms/news/${row.id}`);
-    // `/cms/news/trash` is the trash, not a row called "trash" (also on the fast read path).
+    // `/cms/news/trash` is the trash, not a row called "trash".
     const trash = await ok('GET', '/cms/news/trash');
     expect(trash.retention_days).toBe(30);
     const entry = trash.rows.find((each: { id: string }) => each.id === row.id);
