@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { useT } from '../i18n/use-t.js';
 import { IconAlert } from './icons.js';
 import { ModalDialog } from './modal-dialog.js';
 
@@ -20,12 +21,13 @@ export function ConfirmDialog({
   title,
   children,
   confirmLabel,
-  cancelLabel = 'Cancel',
+  cancelLabel,
   tone = 'danger',
   busy = false,
   onConfirm,
   onCancel,
 }: ConfirmDialogProps) {
+  const t = useT('common');
   return (
     <ModalDialog
       title={title}
@@ -37,7 +39,7 @@ export function ConfirmDialog({
       actions={
         <>
           <button type="button" className="button" onClick={onCancel} disabled={busy} data-autofocus>
-            {cancelLabel}
+            {cancelLabel ?? t('actions.cancel')}
           </button>
           <button
             type="button"

@@ -4,6 +4,7 @@ import type { ScheduledRow } from '../../../common/publishing-contract.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { widgetFor } from '../fields/field-registry.js';
 import { summarize } from '../fields/field-values.js';
+import { useT } from '../i18n/use-t.js';
 import { useNavigate } from '../routing/router.js';
 import type { SortState } from '../routing/routes.js';
 import { IconSort } from './icons.js';
@@ -64,6 +65,7 @@ function SortableHeader({
  */
 export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort, rowHref, busy }: ContentTableProps) {
   const navigate = useNavigate();
+  const t = useT('components');
   // Thumbnails lead the row, but the link is on the row's title (or its first other column).
   const linkColumn = columns.some((column) => column.name === titleColumn)
     ? titleColumn
@@ -93,7 +95,7 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
                 className={`col-${column.type}`}
               />
             ))}
-            <SortableHeader name={UPDATED_COLUMN.name} label={UPDATED_COLUMN.label} sort={sort} onSort={onSort} />
+            <SortableHeader name={UPDATED_COLUMN.name} label={t('table.updated')} sort={sort} onSort={onSort} />
           </tr>
         </thead>
         <tbody>
@@ -118,7 +120,7 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
                             navigate(href);
                           }}
                         >
-                          {summarize(row[column.name]) || 'Untitled'}
+                          {summarize(row[column.name]) || t('seo.untitled')}
                         </a>
                       ) : (
                         <Cell column={column} value={row[column.name]} />

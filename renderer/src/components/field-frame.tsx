@@ -1,6 +1,7 @@
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { widgetFor } from '../fields/field-registry.js';
 import type { DerivedState, FormValue } from '../fields/field-types.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Props of one form field. */
 export interface FieldFrameProps {
@@ -31,6 +32,7 @@ export function FieldFrame({ column, value, onChange, error, derived, preview = 
   const errorId = error ? `${id}-error` : undefined;
   const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
   const Input = widget.Input;
+  const t = useT('components');
   return (
     <div
       className={`field field-${column.type}${widget.compact ? ' field-compact' : ''}`}
@@ -45,7 +47,7 @@ export function FieldFrame({ column, value, onChange, error, derived, preview = 
           </label>
         )}
         {column.required && (
-          <span className="required-mark" title="Required" aria-hidden="true">
+          <span className="required-mark" title={t('field.required')} aria-hidden="true">
             *
           </span>
         )}

@@ -1,5 +1,6 @@
 import type { RowReference } from '../../../common/api-contract.js';
 import { useContentTypes } from '../hooks/content-types.js';
+import { useT } from '../i18n/use-t.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
 import { IconAlert, IconClose } from './icons.js';
@@ -36,6 +37,7 @@ function ReferenceLink({ reference }: { reference: RowReference }) {
 
 /** A failure that belongs to no field: what went wrong, the problems and rows involved, and a close button. */
 export function FormBanner({ message, problems = [], references = [], onDismiss }: FormBannerProps) {
+  const t = useT('components');
   return (
     <div className="banner banner-error" role="alert">
       <IconAlert />
@@ -49,14 +51,14 @@ export function FormBanner({ message, problems = [], references = [], onDismiss 
           </ul>
         )}
         {references.length > 0 && (
-          <ul className="banner-references" aria-label="Rows that use it">
+          <ul className="banner-references" aria-label={t('banner.references')}>
             {references.map((reference) => (
               <ReferenceLink key={`${reference.table}/${reference.id}/${reference.column}`} reference={reference} />
             ))}
           </ul>
         )}
       </div>
-      <button type="button" className="banner-close" onClick={onDismiss} aria-label="Dismiss message">
+      <button type="button" className="banner-close" onClick={onDismiss} aria-label={t('banner.dismiss')}>
         <IconClose />
       </button>
     </div>

@@ -5,6 +5,8 @@ import type { RevisionAction, RevisionSummary } from '../../../common/revision-c
 import { describeError } from '../api/api-error.js';
 import { revisionsApi } from '../api/revisions-api.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { LazyScreen, lazyNamed } from './lazy-screen.js';
 
 // The compare (with its word diff, the `diff` package) loads as its own chunk when a revision is opened.
@@ -13,12 +15,10 @@ const RevisionCompare = lazyNamed(() => import('./revision-compare.js'), 'Revisi
 /** Revisions listed at first, and added by each "Show older". */
 const PAGE = 10;
 
-const ACTION_LABELS: Record<RevisionAction, string> = {
-  create: 'Created',
-  update: 'Changed',
-  delete: 'Deleted',
-  restore: 'Restored an earlier version',
-};
+/** What a revision did, in words. */
+export function actionLabel(action: RevisionAction): string {
+  return i18n.t(`components:history.actions.${action}`);
+}
 
 /** Props of the History panel of a saved row. */
 export interface HistoryPanelProps {
@@ -34,6 +34,7 @@ export interface HistoryPanelProps {
  * it with the row as it is now, and offers to restore it.
  */
 export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: HistoryPanelProps) {
+  const t = useT('components');
   const [limit, setLimit] = useState(PAGE);
   const [open, setOpen] = useState<RevisionSummary | null>(null);
   // Read again whenever the row was saved (its updated_at moves).
@@ -43,14 +44,14 @@ export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: Histo
     placeholderData: (previous) => previous,
   });
   const label = (name: string) =>
-    name === 'meta' ? 'SEO' : (type.columns.find((column) => column.name === name)?.label ?? name);
+    name === 'meta' ? t('history.seo') : (type.columns.find((column) => column.name === name)?.label ?? name);
 
   return (
-    <section className="card history" aria-label="History">
-      <h2 className="card-title">History</h2>
+    <section className="card history" aria-label={t('history.title')}>
+      <h2 className="card-title">{t('history.title')}</h2>
       {error && <p className="muted">{describeError(error)}</p>}
-      {!data && !error && <p className="muted">Loading…</p>}
-      {data && data.total === 0 && <p className="muted">No changes recorded yet.</p>}
+      {!data && !error && <p className="muted">{t('common:states.loading')}</p>}
+      {data && data.total === 0 && <p className="muted">{t('history.none')}</p>}
       {data && data.revisions.length > 0 && (
         <ol className="history-list">
           {data.revisions.map((revision, index) => (
@@ -59,15 +60,19 @@ export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: Histo
                 type="button"
                 className="history-item"
                 onClick={() => setOpen(revision)}
-                aria-label={`${ACTION_LABELS[revision.action]} ${formatTimestamp(revision.at)}${revision.by ? ` by ${revision.by}` : ''}`}
+                aria-label={t(revision.by ? 'history.itemLabelBy' : 'history.itemLabel', {
+                  action: actionLabel(revision.action),
+                  when: formatTimestamp(revision.at),
+                  name: revision.by,
+                })}
               >
                 <span className="history-what">
-                  {ACTION_LABELS[revision.action]}
-                  {index === 0 && data.revisions.length > 0 && <span className="muted"> · current</span>}
+                  {actionLabel(revision.action)}
+                  {index === 0 && data.revisions.length > 0 && <span className="muted"> · {t('history.current')}</span>}
                 </span>
                 <span className="history-when muted">
                   <time title={formatTimestamp(revision.at)}>{timeAgo(revision.at)}</time>
-                  {revision.by && ` by ${revision.by}`}
+                  {revision.by && ` ${t('details.by', { name: revision.by })}`}
                 </span>
                 {revision.fields.length > 0 && revision.action !== 'create' && (
                   <span className="history-fields">{revision.fields.map(label).join(', ')}</span>
@@ -79,7 +84,7 @@ export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: Histo
       )}
       {data && data.total > data.revisions.length && (
         <button type="button" className="button button-ghost" onClick={() => setLimit((n) => Math.min(n + PAGE, 100))}>
-          Show older ({data.total - data.revisions.length} more)
+          {t('history.showOlder', { count: data.total - data.revisions.length })}
         </button>
       )}
       {open && (

@@ -1,4 +1,5 @@
 import { Component, type ComponentType, type LazyExoticComponent, lazy, type ReactNode, Suspense } from 'react';
+import { useT } from '../i18n/use-t.js';
 import { ErrorState, LoadingState } from './states.js';
 
 /**
@@ -19,10 +20,11 @@ export function lazyNamed<M extends Record<K, ComponentType<any>>, K extends key
  * with a reload (a new build replaces the old chunks) if it cannot load. Key it by screen so
  * going elsewhere tries again.
  */
-export function LazyScreen({ label = 'Opening…', children }: { label?: string; children: ReactNode }) {
+export function LazyScreen({ label, children }: { label?: string; children: ReactNode }) {
+  const t = useT('common');
   return (
     <ChunkFailure>
-      <Suspense fallback={<LoadingState label={label} />}>{children}</Suspense>
+      <Suspense fallback={<LoadingState label={label ?? t('states.opening')} />}>{children}</Suspense>
     </ChunkFailure>
   );
 }
@@ -37,16 +39,21 @@ class ChunkFailure extends Component<{ children: ReactNode }, { failed: boolean 
 
   override render() {
     if (!this.state.failed) return this.props.children;
-    return (
-      <ErrorState
-        title="Couldn’t show this"
-        message="This part of the editor did not load. Reload the page to try again."
-        action={
-          <button type="button" className="button" onClick={() => window.location.reload()}>
-            Reload
-          </button>
-        }
-      />
-    );
+    return <ChunkFailed />;
   }
+}
+
+function ChunkFailed() {
+  const t = useT('common');
+  return (
+    <ErrorState
+      title={t('states.notShown')}
+      message={t('states.notLoaded')}
+      action={
+        <button type="button" className="button" onClick={() => window.location.reload()}>
+          {t('actions.reload')}
+        </button>
+      }
+    />
+  );
 }

@@ -4,8 +4,8 @@ import { widgetFor } from '../fields/field-registry.js';
 /** Most content columns the list shows; the row editor shows them all. */
 const MAX_LIST_COLUMNS = 6;
 
-/** The system column every list ends with. */
-export const UPDATED_COLUMN = { name: 'updated_at', label: 'Updated' } as const;
+/** The system column every list ends with (its header is the catalog's `table.updated`). */
+export const UPDATED_COLUMN = { name: 'updated_at' } as const;
 
 /**
  * The content columns worth a list column: the title column, then the listable columns of the best

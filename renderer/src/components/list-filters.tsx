@@ -5,6 +5,7 @@ import { slugColumnOf } from '../../../common/title-rules.js';
 import { useApi } from '../api/api-context.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { queryKeys } from '../hooks/row-queries.js';
+import { useT } from '../i18n/use-t.js';
 import {
   choicesOf,
   choicesValue,
@@ -48,6 +49,7 @@ function FilterControlView({
   filters: Filters;
   set(changes: Filters): void;
 }) {
+  const t = useT('components');
   const { column } = control;
   const id = `filter-${column.name}`;
   const label = column.label ?? column.name;
@@ -84,9 +86,9 @@ function FilterControlView({
             value={value}
             onChange={(event) => set({ [column.name]: event.target.value })}
           >
-            <option value="">All</option>
-            <option value="true">Yes</option>
-            <option value="false">No</option>
+            <option value="">{t('filters.all')}</option>
+            <option value="true">{t('common:yes')}</option>
+            <option value="false">{t('common:no')}</option>
           </select>
         </LabelledFilter>
       );
@@ -98,7 +100,7 @@ function FilterControlView({
           <input
             type="date"
             className="input"
-            aria-label={`${label} from`}
+            aria-label={t('filters.from', { label })}
             value={filters[keys.from] ?? ''}
             onChange={(event) => set({ [keys.from]: event.target.value })}
           />
@@ -106,7 +108,7 @@ function FilterControlView({
           <input
             type="date"
             className="input"
-            aria-label={`${label} to`}
+            aria-label={t('filters.to', { label })}
             value={filters[keys.to] ?? ''}
             onChange={(event) => set({ [keys.to]: event.target.value })}
           />
@@ -127,6 +129,7 @@ function RelationFilter(props: {
   set(changes: Filters): void;
 }) {
   const { id, label, column, value, set } = props;
+  const t = useT('components');
   const api = useApi();
   const target = useContentTypes().types?.find((type) => type.slug === column.target);
   const title = target && titleColumnOf(target);
@@ -156,7 +159,7 @@ function RelationFilter(props: {
         value={value}
         onChange={(event) => set({ [column.name]: event.target.value })}
       >
-        <option value="">All</option>
+        <option value="">{t('filters.all')}</option>
         {/* Until the rows arrive, the value of a link still shows as chosen. */}
         {value !== '' && !choices.some((choice) => choice.value === value) && (
           <option value={value}>{value.slice(value.indexOf(':') + 1)}</option>

@@ -1,7 +1,7 @@
+import { useFormatters } from '../i18n/formatters.js';
+import { useT } from '../i18n/use-t.js';
 import { PAGE_SIZES } from '../routing/routes.js';
 import { IconChevronLeft, IconChevronRight } from './icons.js';
-
-const numbers = new Intl.NumberFormat();
 
 /** Props of the pager under the list. */
 export interface PaginationProps {
@@ -36,17 +36,25 @@ export function Pagination({
   const pages = Math.max(1, Math.ceil(filtered / pageSize));
   const first = count === 0 ? 0 : offset + 1;
   const last = count === 0 ? 0 : first + count - 1;
+  const t = useT('components');
+  const format = useFormatters();
   return (
-    <nav className="pagination" aria-label="Pagination">
+    <nav className="pagination" aria-label={t('pagination.label')}>
       <p className="pagination-summary" aria-live="polite">
         <span className="pagination-range">
-          {numbers.format(first)}–{numbers.format(last)} of {numbers.format(filtered)}
+          {t('pagination.range', {
+            first: format.number(first),
+            last: format.number(last),
+            total: format.number(filtered),
+          })}
         </span>
-        {filtered !== total && <span className="muted"> (filtered from {numbers.format(total)})</span>}
+        {filtered !== total && (
+          <span className="muted"> {t('pagination.filteredFrom', { total: format.number(total) })}</span>
+        )}
       </p>
       <div className="pagination-controls">
         <div className="page-size">
-          <label htmlFor="page-size">Rows per page</label>
+          <label htmlFor="page-size">{t('pagination.pageSize')}</label>
           <select
             id="page-size"
             className="input select select-small"
@@ -61,7 +69,7 @@ export function Pagination({
           </select>
         </div>
         <span className="page-status">
-          Page {numbers.format(page)} of {numbers.format(pages)}
+          {t('pagination.page', { page: format.number(page), pages: format.number(pages) })}
         </span>
         <div className="button-group">
           <button
@@ -69,8 +77,8 @@ export function Pagination({
             className="button button-small button-icon"
             onClick={() => onPage(1)}
             disabled={page <= 1}
-            aria-label="First page"
-            title="First page"
+            aria-label={t('pagination.first')}
+            title={t('pagination.first')}
           >
             «
           </button>
@@ -79,8 +87,8 @@ export function Pagination({
             className="button button-small button-icon"
             onClick={() => onPage(page - 1)}
             disabled={page <= 1}
-            aria-label="Previous page"
-            title="Previous page"
+            aria-label={t('pagination.previous')}
+            title={t('pagination.previous')}
           >
             <IconChevronLeft />
           </button>
@@ -89,8 +97,8 @@ export function Pagination({
             className="button button-small button-icon"
             onClick={() => onPage(page + 1)}
             disabled={page >= pages}
-            aria-label="Next page"
-            title="Next page"
+            aria-label={t('pagination.next')}
+            title={t('pagination.next')}
           >
             <IconChevronRight />
           </button>
@@ -99,8 +107,8 @@ export function Pagination({
             className="button button-small button-icon"
             onClick={() => onPage(pages)}
             disabled={page >= pages}
-            aria-label="Last page"
-            title="Last page"
+            aria-label={t('pagination.last')}
+            title={t('pagination.last')}
           >
             »
           </button>

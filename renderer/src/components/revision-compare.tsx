@@ -5,6 +5,7 @@ import type { RevisionSummary } from '../../../common/revision-contract.js';
 import { describeError } from '../api/api-error.js';
 import { revisionsApi } from '../api/revisions-api.js';
 import { formatTimestamp } from '../fields/datetime-value.js';
+import { useT } from '../i18n/use-t.js';
 import { ConfirmDialog } from './confirm-dialog.js';
 import { IconRefresh } from './icons.js';
 import { ModalDialog } from './modal-dialog.js';
@@ -30,6 +31,7 @@ export interface RevisionCompareProps {
  */
 export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClose, onRestored }: RevisionCompareProps) {
   const notify = useToast();
+  const t = useT('components');
   const [confirming, setConfirming] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -42,9 +44,13 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
     setRestoring(true);
     try {
       const restored = await revisionsApi.restore(type.table, row.id, revision.id);
-      const dropped =
-        restored.dropped.length > 0 ? ` (${restored.dropped.join(', ')} no longer exist and were left out)` : '';
-      notify('success', `Restored the version of ${formatTimestamp(revision.at)}${dropped}`);
+      const when = formatTimestamp(revision.at);
+      notify(
+        'success',
+        restored.dropped.length > 0
+          ? t('compare.restoredDropped', { when, fields: restored.dropped.join(', ') })
+          : t('compare.restored', { when }),
+      );
       onRestored(restored.row);
     } catch (failure) {
       setProblem(describeError(failure));
@@ -63,7 +69,7 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
           old: data.row[column.name],
           current: row[column.name],
         })),
-        { name: 'meta', label: 'SEO', column: null, old: data.row.meta, current: row.meta },
+        { name: 'meta', label: t('history.seo'), column: null, old: data.row.meta, current: row.meta },
       ]
     : [];
   const changed = fields.filter(differs).length;
@@ -71,12 +77,12 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
   return (
     <>
       <ModalDialog
-        title={`Version of ${formatTimestamp(revision.at)}`}
+        title={t('compare.title', { when: formatTimestamp(revision.at) })}
         onDismiss={restoring ? () => {} : onClose}
         actions={
           <>
             <button type="button" className="button" onClick={onClose} disabled={restoring}>
-              Close
+              {t('common:actions.close')}
             </button>
             {mayRestore && (
               <button
@@ -86,7 +92,7 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
                 disabled={!data || restoring || changed === 0}
               >
                 <IconRefresh />
-                Restore this version
+                {t('compare.restore')}
               </button>
             )}
           </>
@@ -98,21 +104,19 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
           </p>
         )}
         {error && <p role="alert">{describeError(error)}</p>}
-        {!data && !error && <LoadingState label="Loading the version…" />}
+        {!data && !error && <LoadingState label={t('compare.loading')} />}
         {data && (
           <>
             <p className="muted">
-              {changed === 0
-                ? 'This version is the same as the row now.'
-                : `${changed} field${changed === 1 ? '' : 's'} differ from the row now.`}
-              {data.dropped.length > 0 && ` It also held ${data.dropped.join(', ')}, which the type no longer has.`}
+              {changed === 0 ? t('compare.same') : t('compare.differ', { count: changed })}
+              {data.dropped.length > 0 && ` ${t('compare.dropped', { fields: data.dropped.join(', ') })}`}
             </p>
             <table className="revision-compare">
               <thead>
                 <tr>
-                  <th scope="col">Field</th>
-                  <th scope="col">This version</th>
-                  <th scope="col">Now</th>
+                  <th scope="col">{t('compare.field')}</th>
+                  <th scope="col">{t('compare.thisVersion')}</th>
+                  <th scope="col">{t('compare.now')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -134,18 +138,14 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
       </ModalDialog>
       {confirming && (
         <ConfirmDialog
-          title="Restore this version?"
-          confirmLabel="Restore"
+          title={t('compare.confirmTitle')}
+          confirmLabel={t('common:actions.restore')}
           tone="default"
           busy={restoring}
           onConfirm={() => void restore()}
           onCancel={() => setConfirming(false)}
         >
-          <p>
-            The row gets the values it had on {formatTimestamp(revision.at)}
-            {dirty ? ', and your unsaved changes are lost' : ''}. The row as it is now stays in its history, so this can
-            be undone.
-          </p>
+          <p>{t(dirty ? 'compare.confirmBodyDirty' : 'compare.confirmBody', { when: formatTimestamp(revision.at) })}</p>
         </ConfirmDialog>
       )}
     </>

@@ -1,4 +1,6 @@
 import type { ColumnDescriptor, RelationValue, SeoMeta } from '../../../common/api-contract.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { type DiffSide, WordDiff } from './word-diff.js';
 
 /** Column types whose values are compared word by word (Markdown as its text). */
@@ -48,22 +50,23 @@ export function RevisionValue({ field, side }: { field: ComparedField; side: Dif
   if (column?.type === 'select') {
     return <span>{column.options?.find((option) => option.id === value)?.text ?? String(value)}</span>;
   }
-  if (column?.type === 'boolean') return <span>{value ? 'Yes' : 'No'}</span>;
+  if (column?.type === 'boolean') return <span>{i18n.t(value ? 'common:yes' : 'common:no')}</span>;
   if (Array.isArray(value)) return <span>{value.join(', ')}</span>;
   return <span>{String(value)}</span>;
 }
 
-const META_LABELS = { title: 'Title', description: 'Description', keywords: 'Keywords' } as const;
+const META_KEYS = ['title', 'description', 'keywords'] as const;
 
 function MetaValue({ meta, other, side }: { meta: SeoMeta; other: SeoMeta | null; side: DiffSide }) {
+  const t = useT('components');
   return (
     <dl className="revision-meta">
-      {(Object.keys(META_LABELS) as (keyof SeoMeta)[]).map((key) => {
+      {META_KEYS.map((key) => {
         const mine = meta[key] ?? '';
         const theirs = other?.[key] ?? '';
         return (
           <div key={key}>
-            <dt>{META_LABELS[key]}</dt>
+            <dt>{t(`seo.${key}`)}</dt>
             <dd>
               <WordDiff from={side === 'old' ? mine : theirs} to={side === 'old' ? theirs : mine} side={side} />
             </dd>

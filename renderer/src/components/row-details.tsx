@@ -1,7 +1,10 @@
+import { Trans } from 'react-i18next';
 import type { ContentRow } from '../../../common/api-contract.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
+import { useT } from '../i18n/use-t.js';
 
 function Stamp({ label, at, by }: { label: string; at: string; by: string | null }) {
+  const t = useT('components');
   return (
     <div className="details-item">
       <dt>{label}</dt>
@@ -9,7 +12,7 @@ function Stamp({ label, at, by }: { label: string; at: string; by: string | null
         <time dateTime={`${at.replace(' ', 'T').slice(0, 19)}Z`} title={formatTimestamp(at)}>
           {timeAgo(at)}
         </time>
-        {by && <span className="muted"> by {by}</span>}
+        {by && <span className="muted"> {t('details.by', { name: by })}</span>}
       </dd>
     </div>
   );
@@ -17,29 +20,30 @@ function Stamp({ label, at, by }: { label: string; at: string; by: string | null
 
 /** Facts about a saved row: when and by whom it was created and changed, its id and API address. */
 export function RowDetails({ row, type }: { row: ContentRow | null; type: string }) {
+  const t = useT('components');
   if (!row) {
     return (
-      <section className="card details" aria-label="Row details">
-        <h2 className="card-title">Details</h2>
+      <section className="card details" aria-label={t('details.label')}>
+        <h2 className="card-title">{t('details.title')}</h2>
         <p className="muted details-note">
-          Not saved yet. Press <kbd>Ctrl</kbd>+<kbd>S</kbd> or Save to create the row.
+          <Trans t={t} i18nKey="details.notSaved" components={{ kbd: <kbd /> }} />
         </p>
       </section>
     );
   }
   const apiPath = `/api/cms/${encodeURIComponent(type)}/${encodeURIComponent(row.id)}`;
   return (
-    <section className="card details" aria-label="Row details">
-      <h2 className="card-title">Details</h2>
+    <section className="card details" aria-label={t('details.label')}>
+      <h2 className="card-title">{t('details.title')}</h2>
       <dl className="details-list">
-        <Stamp label="Created" at={row.created_at} by={row.created_by} />
-        <Stamp label="Updated" at={row.updated_at} by={row.updated_by} />
+        <Stamp label={t('details.created')} at={row.created_at} by={row.created_by} />
+        <Stamp label={t('details.updated')} at={row.updated_at} by={row.updated_by} />
         <div className="details-item">
-          <dt>ID</dt>
+          <dt>{t('details.id')}</dt>
           <dd className="mono selectable">{row.id}</dd>
         </div>
         <div className="details-item">
-          <dt>API</dt>
+          <dt>{t('details.api')}</dt>
           <dd className="mono selectable">{apiPath}</dd>
         </div>
       </dl>

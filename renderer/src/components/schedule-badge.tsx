@@ -1,4 +1,6 @@
 import type { RowSchedule } from '../../../common/publishing-contract.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { formatScheduleTime } from './schedule-time.js';
 
 /**
@@ -7,8 +9,9 @@ import { formatScheduleTime } from './schedule-time.js';
  */
 export function scheduleHeldSentence(schedule: RowSchedule): string | null {
   if (schedule.held !== 'account_disabled') return null;
-  const whose = schedule.by ? `${schedule.by}'s account` : 'The account that scheduled it';
-  return `Held: ${whose} is disabled. The change is made once it is enabled again.`;
+  return schedule.by
+    ? i18n.t('components:schedule.heldBy', { name: schedule.by })
+    : i18n.t('components:schedule.heldUnknown');
 }
 
 /**
@@ -16,10 +19,12 @@ export function scheduleHeldSentence(schedule: RowSchedule): string | null {
  * "Held → ..." in amber while the server holds it (the sentence why in its tooltip).
  */
 export function ScheduleBadge({ schedule }: { schedule: RowSchedule | null | undefined }) {
+  const t = useT('components');
   if (!schedule) return null;
   const when = formatScheduleTime(schedule.at);
   const held = scheduleHeldSentence(schedule);
-  const scheduled = `Scheduled: ${schedule.status} at ${when} (${schedule.at} UTC)${schedule.by ? `, by ${schedule.by}` : ''}`;
+  const values = { status: schedule.status, when, utc: schedule.at, name: schedule.by };
+  const scheduled = schedule.by ? t('schedule.tooltipBy', values) : t('schedule.tooltip', values);
   return (
     <span
       className={`badge ${held ? 'badge-amber' : 'badge-blue'} schedule-badge`}
@@ -27,7 +32,7 @@ export function ScheduleBadge({ schedule }: { schedule: RowSchedule | null | und
       data-testid="schedule-badge"
     >
       <span className="badge-dot" aria-hidden="true" />
-      {held ? 'Held' : 'Scheduled'} → {schedule.status} · {when}
+      {t(held ? 'schedule.badgeHeld' : 'schedule.badge', { status: schedule.status, when })}
     </span>
   );
 }

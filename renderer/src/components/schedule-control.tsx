@@ -1,10 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import type { RowSchedule } from '../../../common/publishing-contract.js';
 import { describeError } from '../api/api-error.js';
 import { publishingApi } from '../api/publishing-api.js';
 import { forgetRows } from '../hooks/row-queries.js';
+import { useT } from '../i18n/use-t.js';
 import { IconClock } from './icons.js';
 import { ModalDialog } from './modal-dialog.js';
 import { ScheduleBadge, ScheduleHeld } from './schedule-badge.js';
@@ -42,7 +44,7 @@ export function ScheduleNotice({ type, rowId }: { type: ContentTypeSummary; rowI
 }
 
 /**
- * The row page's Schedule action (issue 15): a dialog to set (a status and a date-time in the
+ * The row page's Schedule action: a dialog to set (a status and a date-time in the
  * person's own time zone, which it names) or cancel the row's pending change. Only for types with
  * a status select; setting it needs the right to change the row.
  */
@@ -57,6 +59,7 @@ export function ScheduleControl({
   mayChange: boolean;
   dirty: boolean;
 }) {
+  const t = useT('components');
   const status = statusColumnOf(type);
   const queries = useQueryClient();
   const [open, setOpen] = useState(false);
@@ -69,9 +72,9 @@ export function ScheduleControl({
   };
   return (
     <>
-      <button type="button" className="button" onClick={() => setOpen(true)} title="Change the status at a set time">
+      <button type="button" className="button" onClick={() => setOpen(true)} title={t('scheduleDialog.buttonTitle')}>
         <IconClock />
-        Schedule
+        {t('scheduleDialog.button')}
       </button>
       {open && (
         <ScheduleDialog
@@ -113,6 +116,7 @@ function ScheduleDialog({
   onClose(): void;
 }) {
   const notify = useToast();
+  const t = useT('components');
   const initialStatus = pending?.status ?? options.find((option) => option.id === 'published')?.id ?? options[0]?.id;
   const [status, setStatus] = useState(initialStatus ?? '');
   const [when, setWhen] = useState(() =>
@@ -138,17 +142,17 @@ function ScheduleDialog({
   const submit = (event?: FormEvent) => {
     event?.preventDefault();
     if (!utc || !status) {
-      setProblem('Pick a date and a time.');
+      setProblem(t('scheduleDialog.pickTime'));
       return;
     }
     void run(
       () => publishingApi.setSchedule(type.table, rowId, status, utc).then((answer) => answer.schedule),
-      `Scheduled: ${status} at ${formatScheduleTime(utc)}`,
+      t('scheduleDialog.scheduled', { status, when: formatScheduleTime(utc) }),
     );
   };
   return (
     <ModalDialog
-      title="Schedule a change"
+      title={t('scheduleDialog.title')}
       icon={<IconClock />}
       onDismiss={busy ? () => {} : onClose}
       actions={
@@ -159,14 +163,17 @@ function ScheduleDialog({
               className="button button-danger-quiet"
               disabled={busy}
               onClick={() =>
-                void run(() => publishingApi.cancelSchedule(type.table, rowId).then(() => null), 'Schedule cancelled')
+                void run(
+                  () => publishingApi.cancelSchedule(type.table, rowId).then(() => null),
+                  t('scheduleDialog.cancelled'),
+                )
               }
             >
-              Cancel schedule
+              {t('scheduleDialog.cancel')}
             </button>
           )}
           <button type="button" className="button" onClick={onClose} disabled={busy}>
-            Close
+            {t('common:actions.close')}
           </button>
           <button
             type="submit"
@@ -175,7 +182,7 @@ function ScheduleDialog({
             disabled={busy || !utc}
             aria-busy={busy || undefined}
           >
-            {pending ? 'Reschedule' : 'Schedule'}
+            {pending ? t('scheduleDialog.reschedule') : t('scheduleDialog.button')}
           </button>
         </>
       }
@@ -183,12 +190,17 @@ function ScheduleDialog({
       <form id="schedule-form" className="schedule-form" onSubmit={submit} noValidate>
         {pending && (
           <p className="schedule-pending">
-            Pending: <strong>{pending.status}</strong> at {formatScheduleTime(pending.at)}
-            {pending.by ? `, scheduled by ${pending.by}` : ''}. <ScheduleHeld schedule={pending} />
+            <Trans
+              t={t}
+              i18nKey={pending.by ? 'scheduleDialog.pendingBy' : 'scheduleDialog.pending'}
+              values={{ status: pending.status, when: formatScheduleTime(pending.at), name: pending.by }}
+              components={{ strong: <strong /> }}
+            />{' '}
+            <ScheduleHeld schedule={pending} />
           </p>
         )}
         <label className="label" htmlFor="schedule-status">
-          Set the status to
+          {t('scheduleDialog.status')}
         </label>
         <select
           id="schedule-status"
@@ -203,7 +215,7 @@ function ScheduleDialog({
           ))}
         </select>
         <label className="label" htmlFor="schedule-at">
-          At
+          {t('scheduleDialog.at')}
         </label>
         <input
           id="schedule-at"
@@ -214,11 +226,10 @@ function ScheduleDialog({
           aria-describedby="schedule-zone"
         />
         <p id="schedule-zone" className="field-hint">
-          Your time zone: {zone}.{utc ? ` That is ${utc.slice(0, 16)} UTC.` : ''}
+          {t('scheduleDialog.zone', { zone })}
+          {utc ? ` ${t('scheduleDialog.utc', { utc: utc.slice(0, 16) })}` : ''}
         </p>
-        {dirty && (
-          <p className="field-hint">The change applies to the saved row: save your edits first to include them.</p>
-        )}
+        {dirty && <p className="field-hint">{t('scheduleDialog.dirty')}</p>}
         {problem && (
           <p className="field-error" role="alert">
             {problem}

@@ -1,20 +1,11 @@
 import { useId, useState } from 'react';
 import type { SeoMeta } from '../../../common/api-contract.js';
 import type { MetaKey } from '../../../common/row-fields.js';
+import { useT } from '../i18n/use-t.js';
 import { IconGlobe } from './icons.js';
 
 /** Lengths search engines show before cutting off; past them the counter turns amber. */
 const ADVISED_LENGTH: Readonly<Record<MetaKey, number | null>> = { title: 60, description: 160, keywords: null };
-const LABELS: Readonly<Record<MetaKey, string>> = {
-  title: 'Meta title',
-  description: 'Meta description',
-  keywords: 'Meta keywords',
-};
-const HINTS: Readonly<Record<MetaKey, string>> = {
-  title: 'Shown as the headline in search results. Leave empty to use the row’s title.',
-  description: 'The summary under the headline in search results.',
-  keywords: 'Comma-separated, e.g. local, harbour, events.',
-};
 
 /** Props of the SEO section. */
 export interface SeoSectionProps {
@@ -31,11 +22,12 @@ export interface SeoSectionProps {
  * description and keywords. Opens by itself when the server finds a problem in them.
  */
 export function SeoSection({ meta, errors, onChange, fallbackTitle, slug }: SeoSectionProps) {
+  const t = useT('components');
   const [open, setOpen] = useState(false);
   const panelId = useId();
   const hasErrors = Object.keys(errors).length > 0;
   const expanded = open || hasErrors;
-  const title = meta.title.trim() || fallbackTitle || 'Untitled';
+  const title = meta.title.trim() || fallbackTitle || t('seo.untitled');
   const description = meta.description.trim();
 
   return (
@@ -43,9 +35,9 @@ export function SeoSection({ meta, errors, onChange, fallbackTitle, slug }: SeoS
       <header className="card-header">
         <div>
           <h2 id={`${panelId}-heading`} className="card-title">
-            <IconGlobe /> Search engine listing
+            <IconGlobe /> {t('seo.heading')}
           </h2>
-          <p className="card-subtitle">SEO meta: how this row appears in search results and link previews.</p>
+          <p className="card-subtitle">{t('seo.subtitle')}</p>
         </div>
         <button
           type="button"
@@ -55,14 +47,14 @@ export function SeoSection({ meta, errors, onChange, fallbackTitle, slug }: SeoS
           onClick={() => setOpen(!expanded)}
           disabled={hasErrors}
         >
-          {expanded ? 'Hide SEO fields' : 'Edit SEO'}
+          {expanded ? t('seo.hide') : t('seo.edit')}
         </button>
       </header>
       <div className="seo-preview">
         <p className="seo-preview-url">{slug ? `…/${slug}` : '…/'}</p>
         <p className="seo-preview-title">{title}</p>
         <p className={description ? 'seo-preview-description' : 'seo-preview-description is-empty'}>
-          {description || 'No meta description yet. Search engines will pick a snippet from the page.'}
+          {description || t('seo.noDescription')}
         </p>
       </div>
       {expanded && (
@@ -87,6 +79,7 @@ function MetaField({
   error: string | undefined;
   onChange: SeoSectionProps['onChange'];
 }) {
+  const t = useT('components');
   const id = `meta-${name}`;
   const advised = ADVISED_LENGTH[name];
   const describedBy = [error ? `${id}-error` : null, `${id}-hint`].filter(Boolean).join(' ');
@@ -102,7 +95,7 @@ function MetaField({
     <div className="field" data-invalid={error ? 'true' : undefined}>
       <div className="field-label-row">
         <label htmlFor={id} className="label">
-          {LABELS[name]}
+          {t(`seo.labels.${name}`)}
         </label>
         {advised !== null && (
           <span className={value.length > advised ? 'char-count is-over' : 'char-count'}>
@@ -117,11 +110,11 @@ function MetaField({
       )}
       {error && (
         <p id={`${id}-error`} className="field-error">
-          {LABELS[name]} {error}
+          {t(`seo.labels.${name}`)} {error}
         </p>
       )}
       <p id={`${id}-hint`} className="field-hint">
-        {HINTS[name]}
+        {t(`seo.hints.${name}`)}
       </p>
     </div>
   );

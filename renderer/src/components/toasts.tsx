@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useCallback, useContext, useMemo, useRef, useState } from 'react';
+import { useT } from '../i18n/use-t.js';
 import { IconAlert, IconCheck, IconClose } from './icons.js';
 
 /** A short message at the bottom of the window. */
@@ -29,6 +30,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
     [dismiss],
   );
   const value = useMemo(() => notify, [notify]);
+  const t = useT('components');
   return (
     <ToastContext.Provider value={value}>
       {children}
@@ -41,7 +43,7 @@ export function ToastProvider({ children }: { children: ReactNode }) {
               type="button"
               className="toast-close"
               onClick={() => dismiss(toast.id)}
-              aria-label="Dismiss notification"
+              aria-label={t('toasts.dismiss')}
             >
               <IconClose />
             </button>

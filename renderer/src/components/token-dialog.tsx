@@ -1,5 +1,6 @@
 import { type FormEvent, useState } from 'react';
 import type { TokenRequestReason } from '../api/client.js';
+import { useT } from '../i18n/use-t.js';
 import { IconLock } from './icons.js';
 import { ModalDialog } from './modal-dialog.js';
 
@@ -15,6 +16,7 @@ export interface TokenDialogProps {
  * is kept for this browser session only and sent as `Authorization: Bearer` from then on.
  */
 export function TokenDialog({ reason, onSubmit, onCancel }: TokenDialogProps) {
+  const t = useT('components');
   const [token, setToken] = useState('');
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -22,28 +24,24 @@ export function TokenDialog({ reason, onSubmit, onCancel }: TokenDialogProps) {
   };
   return (
     <ModalDialog
-      title={reason === 'rejected' ? 'That API token was not accepted' : 'This Quire server needs an API token'}
+      title={reason === 'rejected' ? t('token.rejectedTitle') : t('token.neededTitle')}
       icon={<IconLock />}
       onDismiss={onCancel}
       actions={
         <>
           <button type="button" className="button" onClick={onCancel}>
-            Cancel
+            {t('common:actions.cancel')}
           </button>
           <button type="submit" form="quire-token-form" className="button button-primary" disabled={!token.trim()}>
-            Continue
+            {t('common:actions.continue')}
           </button>
         </>
       }
     >
       <form id="quire-token-form" onSubmit={submit} className="token-form">
-        <p>
-          {reason === 'rejected'
-            ? 'Check the token and try again. It is printed by the server when it starts.'
-            : 'The server was started with access control. Enter the API token it printed when it started.'}
-        </p>
+        <p>{reason === 'rejected' ? t('token.rejectedBody') : t('token.neededBody')}</p>
         <label htmlFor="quire-token" className="label">
-          API token
+          {t('token.label')}
         </label>
         <input
           id="quire-token"
@@ -54,7 +52,7 @@ export function TokenDialog({ reason, onSubmit, onCancel }: TokenDialogProps) {
           value={token}
           onChange={(event) => setToken(event.target.value)}
         />
-        <p className="field-hint">Kept until you close this window.</p>
+        <p className="field-hint">{t('token.hint')}</p>
       </form>
     </ModalDialog>
   );

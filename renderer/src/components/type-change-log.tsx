@@ -3,6 +3,8 @@ import type { TypeChange, TypeChangeListResponse } from '../../../common/revisio
 import { describeError } from '../api/api-error.js';
 import { call } from '../api/auth-api.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Changes listed on the Content types screen. */
 const LIMIT = 10;
@@ -10,30 +12,40 @@ const LIMIT = 10;
 /** A change in one line: what it did to the type. */
 export function describeTypeChange(change: TypeChange): string {
   const { detail } = change;
-  if (change.action === 'create') return `Created ${detail.title?.to ?? change.type}`;
-  if (change.action === 'delete') return `Deleted ${detail.title?.from ?? change.type}`;
+  const t = i18n.t;
+  if (change.action === 'create')
+    return t('components:typeChanges.created', { title: detail.title?.to ?? change.type });
+  if (change.action === 'delete')
+    return t('components:typeChanges.deleted', { title: detail.title?.from ?? change.type });
   const parts: string[] = [];
-  if (detail.title) parts.push(`renamed to “${detail.title.to}”`);
-  if (detail.added) parts.push(`added ${detail.added.join(', ')}`);
-  if (detail.dropped) parts.push(`removed ${detail.dropped.join(', ')}`);
-  if (detail.renamed) parts.push(`renamed ${detail.renamed.map(({ from, to }) => `${from} to ${to}`).join(', ')}`);
-  if (detail.changed) parts.push(`changed ${detail.changed.join(', ')}`);
-  if (detail.preview_path) parts.push('changed the preview address');
-  return `${change.type}: ${parts.join('; ') || 'saved'}`;
+  if (detail.title) parts.push(t('components:typeChanges.renamedTo', { title: detail.title.to }));
+  if (detail.added) parts.push(t('components:typeChanges.added', { fields: detail.added.join(', ') }));
+  if (detail.dropped) parts.push(t('components:typeChanges.removed', { fields: detail.dropped.join(', ') }));
+  if (detail.renamed) {
+    const renamed = detail.renamed.map(({ from, to }) => t('components:typeChanges.renamedField', { from, to }));
+    parts.push(t('components:typeChanges.renamed', { fields: renamed.join(', ') }));
+  }
+  if (detail.changed) parts.push(t('components:typeChanges.changed', { fields: detail.changed.join(', ') }));
+  if (detail.preview_path) parts.push(t('components:typeChanges.previewPath'));
+  return t('components:typeChanges.summary', {
+    type: change.type,
+    changes: parts.join('; ') || t('components:typeChanges.saved'),
+  });
 }
 
 /** The latest content-type changes (what changed, who, when), newest first. */
 export function TypeChangeLog() {
+  const t = useT('components');
   const { data, error } = useQuery({
     queryKey: ['content-type-changes'],
     queryFn: () => call<TypeChangeListResponse>('GET', `/cms-content-changes?limit=${LIMIT}`),
     gcTime: 0,
   });
   return (
-    <section className="card type-changes" aria-label="Recent changes to content types">
-      <h2 className="card-title">Recent changes</h2>
+    <section className="card type-changes" aria-label={t('typeChanges.label')}>
+      <h2 className="card-title">{t('typeChanges.title')}</h2>
       {error && <p className="muted">{describeError(error)}</p>}
-      {data && data.total === 0 && <p className="muted">No content type was changed yet.</p>}
+      {data && data.total === 0 && <p className="muted">{t('typeChanges.none')}</p>}
       {data && data.changes.length > 0 && (
         <ol className="type-change-list">
           {data.changes.map((change) => (
@@ -42,7 +54,7 @@ export function TypeChangeLog() {
               <span className="muted">
                 {' · '}
                 <time title={formatTimestamp(change.at)}>{timeAgo(change.at)}</time>
-                {change.by && ` by ${change.by}`}
+                {change.by && ` ${t('details.by', { name: change.by })}`}
               </span>
             </li>
           ))}

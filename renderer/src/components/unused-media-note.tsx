@@ -1,9 +1,9 @@
 import { useEffect, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { UnusedMediaResponse } from '../../../common/api-contract.js';
 import { formatByteSize } from '../../../common/byte-size.js';
 import { useApi } from '../api/api-context.js';
-
-const numbers = new Intl.NumberFormat();
+import { useT } from '../i18n/use-t.js';
 
 /**
  * How many uploads no row uses (uploaded over an hour ago), and how to delete them; nothing when
@@ -11,6 +11,7 @@ const numbers = new Intl.NumberFormat();
  */
 export function UnusedMediaNote() {
   const api = useApi();
+  const t = useT('components');
   const [unused, setUnused] = useState<UnusedMediaResponse | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -19,11 +20,10 @@ export function UnusedMediaNote() {
     return () => controller.abort();
   }, [api]);
   if (!unused || unused.count === 0) return null;
-  const files = unused.count === 1 ? 'upload is' : 'uploads are';
   return (
     <p className="unused-media-note muted" role="status">
-      {numbers.format(unused.count)} {files} not used by any row ({formatByteSize(unused.bytes)}).{' '}
-      <code>quire media prune</code> lists them; <code>quire media prune --yes</code> deletes them.
+      {t('unusedMedia.count', { count: unused.count, size: formatByteSize(unused.bytes) })}{' '}
+      <Trans t={t} i18nKey="unusedMedia.prune" components={{ code: <code /> }} />
     </p>
   );
 }

@@ -1,6 +1,7 @@
 import 'i18next';
 import type app from './locales/en/app.json';
 import type common from './locales/en/common.json';
+import type components from './locales/en/components.json';
 
 // English is the source catalog: `t` accepts only keys it has, with the right namespace.
 declare module 'i18next' {
@@ -11,5 +12,6 @@ declare module 'i18next' {
   interface ResourceNamespaceMap {
     app: typeof app;
     common: typeof common;
+    components: typeof components;
   }
 }
