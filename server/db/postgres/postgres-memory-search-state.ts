@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { sameColumns } from '../../search/search-engine.js';
+import { IndexTables } from '../../search/search-index-tables.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
@@ -71,19 +72,15 @@ export function inStepAt(state: Omit<TableState, 'answers' | 'catchingUp'>): Tab
 }
 
 /** A database's indexes, builds in progress, and tables whose vocabulary needs word trigrams. */
-export interface DatabaseState {
-  tables: Map<string, TableState>;
-  builds: Map<string, Promise<void>>;
-  /** Tables whose first read started (or tried) a build, with that start. */
-  warmed: Map<string, Promise<void>>;
-  wordy: Set<string>;
+export class DatabaseState extends IndexTables<TableState> {
+  readonly wordy = new Set<string>();
   /** Reads the table's saved index back instead of building it (postgres-search-snapshot.ts). */
   load?: (table: string, columns: readonly string[]) => Promise<TableState | null>;
-  prunedAt: number;
+  prunedAt = 0;
   /** Answers the index gave (searches and counts), for tests to tell it from SQL. */
-  answered: number;
+  answered = 0;
   /** Indexes read back rather than built, for tests. */
-  loaded: number;
+  loaded = 0;
 }
 
 const databases = new WeakMap<Kysely<unknown>, DatabaseState>();
@@ -93,15 +90,7 @@ export const unindexable = new WeakSet<readonly string[]>();
 export function stateOf(db: Kysely<unknown>): DatabaseState {
   let state = databases.get(db);
   if (!state) {
-    state = {
-      tables: new Map(),
-      builds: new Map(),
-      warmed: new Map(),
-      wordy: new Set(),
-      prunedAt: 0,
-      answered: 0,
-      loaded: 0,
-    };
+    state = new DatabaseState();
     databases.set(db, state);
   }
   return state;
@@ -113,9 +102,8 @@ export function stateOf(db: Kysely<unknown>): DatabaseState {
  */
 export function startBuild(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
   const database = stateOf(db);
-  let build = database.builds.get(table);
-  if (!build) {
-    build = (async () => {
+  return database.buildOf(table, () =>
+    (async () => {
       const saved = database.tables.has(table) ? null : await database.load?.(table, columns);
       if (saved) {
         database.tables.set(table, saved);
@@ -133,14 +121,10 @@ export function startBuild(db: Kysely<unknown>, table: string, columns: readonly
         if (state.index.complete) database.tables.set(table, state);
         return;
       }
-    })()
-      .catch(() => {
-        // The table went away or the database closed: SQL answers, and the next read tries again.
-      })
-      .finally(() => database.builds.delete(table));
-    database.builds.set(table, build);
-  }
-  return build;
+    })().catch(() => {
+      // The table went away or the database closed: SQL answers, and the next read tries again.
+    }),
+  );
 }
 
 /** An index of `table` read from one snapshot, or null when its search table does not fit. */

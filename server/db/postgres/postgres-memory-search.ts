@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type MemoryIndexStore, memorySearchOn } from '../../search/search-answers.js';
 import type { MemoryCondition, MemorySearch, MemorySearchRequest } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
+import { worn } from '../../search/search-index-tables.js';
 import { rememberedMatches, within } from '../../search/search-memory-shared.js';
 import { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
@@ -99,9 +100,7 @@ async function current(
       state.checkedAt = Date.now();
       // Rows written since the build cost every search more (the index's overlay): build it again
       // in the background once they are many; this one answers meanwhile.
-      if (state.index.writtenSinceBuild > state.index.rows * REBUILD_SHARE + REBUILD_MIN) {
-        void startBuild(db, table, columns);
-      }
+      if (worn(state.index, REBUILD_SHARE, REBUILD_MIN)) void startBuild(db, table, columns);
       return state;
     }
     state.catchingUp ??= catchUp(db, table, state).finally(() => {
@@ -163,18 +162,12 @@ const store: MemoryIndexStore<TableState, MemorySearchRequest, string> = {
 /** Starts the build of a table's index on its first read (the search table's columns). */
 function warm(db: Kysely<unknown>, _runner: StatementRunner | undefined, table: string): void {
   const database = stateOf(db);
-  if (database.warmed.has(table)) return;
-  // Later: nothing of this runs inside the read that asked.
-  const started = new Promise<void>((resolve) => setImmediate(resolve).unref()).then(async () => {
-    if (database.tables.has(table) || database.builds.has(table)) return;
+  database.warm(table, async () => {
+    if (database.busy(table)) return;
     const columns = await searchTextColumns(db, table);
-    if (!columns || columns.length === 0 || database.tables.has(table) || database.builds.has(table)) return;
+    if (!columns || columns.length === 0 || database.busy(table)) return;
     await startBuild(db, table, columns);
   });
-  database.warmed.set(
-    table,
-    started.catch(() => {}),
-  );
 }
 
 /**

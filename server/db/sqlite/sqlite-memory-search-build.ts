@@ -2,14 +2,17 @@ import type { Kysely } from 'kysely';
 import type { MemorySearchQuery, SavedSearchIndexes } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
 import { IdOrder } from '../../search/search-id-order.js';
+import { worn } from '../../search/search-index-tables.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { within } from '../../search/search-memory-shared.js';
 import { readSavedTables, SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
-import { connectionRunner, type StatementRunner } from '../statement-runner.js';
+import type { StatementRunner } from '../statement-runner.js';
 import { quote } from './sqlite-memory-pages.js';
 import {
+  type BuildEnd,
   byTable,
   incomplete,
+  indexesOf,
   inStep,
   pendingRowids,
   type Read,
@@ -43,11 +46,6 @@ const BUILD_STEP_MS = 8;
 /** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
 const BUILD_WAIT_MS = 120_000;
 
-/** How a build ended: its index is ready, or the table changed under it, or it failed. */
-export type BuildEnd = 'ready' | 'stale' | 'failed';
-
-/** Builds in progress by reading connection and table (one per table: searches share it). */
-const building = new WeakMap<StatementRunner, Map<string, Promise<BuildEnd>>>();
 /** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
 export const unindexable = new WeakSet<readonly string[]>();
 
@@ -226,20 +224,8 @@ export async function saveSearchIndexNow(
 
 /** The build of the table's index in progress on the query's connection, started if there is none. */
 export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
-  const { runner, table } = query;
-  const builds = building.get(connectionRunner(runner)) ?? new Map<string, Promise<BuildEnd>>();
-  building.set(connectionRunner(runner), builds);
-  let build = builds.get(table);
-  if (!build) {
-    const started = startBuild(query, tablesOf(runner))
-      .catch((): BuildEnd => 'failed')
-      .finally(() => {
-        if (builds.get(table) === started) builds.delete(table);
-      });
-    build = started;
-    builds.set(table, build);
-  }
-  return build;
+  const indexes = indexesOf(query.runner);
+  return indexes.buildOf(query.table, () => startBuild(query, indexes.tables).catch((): BuildEnd => 'failed'));
 }
 
 /**
@@ -249,8 +235,6 @@ export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
  */
 const REBUILD_SHARE = 0.2;
 const REBUILD_MIN = 1000;
-/** Tables being built again in the background, by reading connection (from the moment one starts). */
-const rebuilds = new WeakMap<StatementRunner, Set<string>>();
 
 /**
  * Starts building `state`'s table again in the background when many rows were written since its
@@ -258,16 +242,14 @@ const rebuilds = new WeakMap<StatementRunner, Set<string>>();
  * and is replaced once the new index is ready.
  */
 export function rebuildIfWorn(query: MemorySearchQuery, state: TableState): void {
-  if (state.index.writtenSinceBuild <= state.index.rows * REBUILD_SHARE + REBUILD_MIN) return;
-  const runner = connectionRunner(query.runner);
-  const started = rebuilds.get(runner) ?? new Set<string>();
-  rebuilds.set(runner, started);
-  if (started.has(query.table)) return;
-  started.add(query.table);
+  if (!worn(state.index, REBUILD_SHARE, REBUILD_MIN)) return;
+  const { tables, rebuilding } = indexesOf(query.runner);
+  if (rebuilding.has(query.table)) return;
+  rebuilding.add(query.table);
   // The new state is kept apart, in a map of its own, until it takes `state`'s place.
-  void startBuild(query, tablesOf(query.runner), { state, slot: new Map() })
+  void startBuild(query, tables, { state, slot: new Map() })
     .catch(() => 'failed')
-    .finally(() => started.delete(query.table));
+    .finally(() => rebuilding.delete(query.table));
 }
 
 /** A build's end, or 'failed' once BUILD_WAIT_MS have passed. */
@@ -275,26 +257,17 @@ export function endOf(build: Promise<BuildEnd>): Promise<BuildEnd> {
   return within(build, BUILD_WAIT_MS, 'failed');
 }
 
-/** Tables already warmed, by reading connection. */
-const warmed = new WeakMap<StatementRunner, Set<string>>();
-
 /** Starts the build of a table's index (the columns its triggers watch) on its first read. */
 export function warm(db: Kysely<unknown>, runner: StatementRunner | undefined, table: string): void {
   if (!runner) return;
-  const tables = warmed.get(connectionRunner(runner)) ?? new Set<string>();
-  warmed.set(connectionRunner(runner), tables);
-  if (tables.has(table)) return;
-  tables.add(table);
-  // Later, and through Kysely: nothing of this runs inside the read that asked.
-  setImmediate(() => {
-    void (async () => {
-      const busy = () => tablesOf(runner).has(table) || building.get(connectionRunner(runner))?.has(table);
-      if (busy()) return;
-      const columns = await notedSearchColumns(readViaKysely(db), table);
-      if (!columns || busy()) return;
-      await buildOf({ db, runner, table, columns, keywords: [], equals: [] });
-    })().catch(() => {});
-  }).unref();
+  const indexes = indexesOf(runner);
+  // Through Kysely, which waits for any transaction on the connection to end.
+  indexes.warm(table, async () => {
+    if (indexes.busy(table)) return;
+    const columns = await notedSearchColumns(readViaKysely(db), table);
+    if (!columns || indexes.busy(table)) return;
+    await buildOf({ db, runner, table, columns, keywords: [], equals: [] });
+  });
 }
 
 /**

@@ -2,6 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MemorySearchQuery } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
 import type { IdOrder } from '../../search/search-id-order.js';
+import { IndexTables } from '../../search/search-index-tables.js';
 import type { MemorySearchIndex } from '../../search/search-memory-index.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchPendingName } from '../queries/internal-names.js';
@@ -41,8 +42,16 @@ export interface TableState {
   loaded: boolean;
 }
 
-/** Tables' states by reading connection. */
-const states = new WeakMap<StatementRunner, Map<string, TableState>>();
+/** How a build ended: its index is ready, or the table changed under it, or it failed. */
+export type BuildEnd = 'ready' | 'stale' | 'failed';
+
+/** A reading connection's indexes, and the tables being built again in the background (`rebuildIfWorn`). */
+export class ConnectionIndexes extends IndexTables<TableState, BuildEnd> {
+  readonly rebuilding = new Set<string>();
+}
+
+/** Each reading connection's indexes. */
+const connections = new WeakMap<StatementRunner, ConnectionIndexes>();
 /** Tables with more distinct words than an index keeps: their indexes keep word trigrams. */
 export const wordy = new Set<string>();
 /** Every live state by table name, so a flush can tell them (a rowid read again is never wrong). */
@@ -196,12 +205,17 @@ export function memoryIndexOf(
   return state ? { ready: state.ready, loaded: state.loaded, writtenSinceBuild: state.index.writtenSinceBuild } : null;
 }
 
-/** A connection's map of table states (kept under its own runner: see StatementRunner.wraps). */
-export function tablesOf(runner: StatementRunner): Map<string, TableState> {
-  let tables = states.get(connectionRunner(runner));
-  if (!tables) {
-    tables = new Map<string, TableState>();
-    states.set(connectionRunner(runner), tables);
+/** A connection's indexes (kept under its own runner: see StatementRunner.wraps). */
+export function indexesOf(runner: StatementRunner): ConnectionIndexes {
+  let indexes = connections.get(connectionRunner(runner));
+  if (!indexes) {
+    indexes = new ConnectionIndexes();
+    connections.set(connectionRunner(runner), indexes);
   }
-  return tables;
+  return indexes;
+}
+
+/** A connection's map of table states. */
+export function tablesOf(runner: StatementRunner): Map<string, TableState> {
+  return indexesOf(runner).tables;
 }
