@@ -184,7 +184,7 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv): Promise<numb
   if (command === 'backup' || command === 'restore') return backupCommand(command, rest, env);
   if (command === 'import') return importCommand(rest, { out, err, env });
   if (command === 'media') return mediaCommand(rest, { out, err, env });
-  if (command === 'copy') return copyCommand(rest, { out, err });
+  if (command === 'copy') return copyCommand(rest, { out, err, env });
   if (command === 'user' || command === 'token')
     return accountCommand(command, rest, { input: process.stdin, out, err, env });
   if (command === 'export') return exportCommand(rest, { out, err, env });

@@ -96,7 +96,7 @@ async function runHeadless(reason: string, args: string[]): Promise<void> {
   }
   const { values } = parseArgs({ args, strict: false, options: { db: { type: 'string' }, port: { type: 'string' } } });
   // The desktop app's folder (QUIRE_USER_DATA_DIR honoured), its settings and default database.
-  const userData = resolveUserDataDir(process.env, userDataDir());
+  const userData = resolveUserDataDir(process.env, userDataDir(process.platform, process.env));
   const settings = loadSettings(settingsFile(userData)).settings;
   const dbGiven = values.db !== undefined || Boolean(process.env.QUIRE_DB?.trim());
   const portGiven = values.port !== undefined || Boolean(process.env.QUIRE_PORT?.trim());

@@ -22,6 +22,8 @@ export const COPY_USAGE = 'quire copy --from FILE|postgres://... --to FILE|postg
 export interface CopyStreams {
   out: NodeJS.WritableStream;
   err: ProgressStream;
+  /** The variables the command reads its defaults from (QUIRE_DB...; `main` passes the process's); none when left out. */
+  env?: NodeJS.ProcessEnv;
 }
 
 /** The options `quire copy` takes. */
@@ -80,7 +82,7 @@ export async function copyCommand(
     const indexStarted = performance.now();
     const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(target.db) });
     await registry.reload();
-    const saving = { folder: defaultSearchIndexDir(), ...options.searchIndexes };
+    const saving = { folder: defaultSearchIndexDir(process.platform, streams.env ?? {}), ...options.searchIndexes };
     let saved = 0;
     try {
       for (const type of registry.list()) {

@@ -123,7 +123,7 @@ export async function importCommand(
     }
     // Built here, where the import's user waits anyway, rather than at the server's first search.
     const indexStarted = performance.now();
-    const folder = options.searchIndexDir ?? defaultSearchIndexDir();
+    const folder = options.searchIndexDir ?? defaultSearchIndexDir(process.platform, streams.env ?? {});
     try {
       progress.update(`Saving the search index of ${type.table} for the next start`);
       const saved = await saveSearchIndexForNextStart(database, type.table, {
