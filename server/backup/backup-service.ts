@@ -18,7 +18,7 @@ import { BACKUP_DATABASE, BACKUP_MEDIA, readBackupSource, verifyBackupMedia, wri
  * `backups/` folder beside the database, the newest KEEP_BACKUPS kept. Taken by the running server
  * (at start, then daily) through its own connection, and by `quire backup` from the command line;
  * `quire restore` is restore-service.ts. A PostgreSQL site's backups are folders of the same format,
- * written through the same `writeBackupFolder` and `BackupSchedule` (copy/postgres-backup.ts).
+ * written through the same `writeBackupFolder` and `BackupSchedule` (postgres-backup.ts).
  */
 
 /** How many backups are kept; older ones are deleted after each successful backup. */
@@ -143,7 +143,7 @@ export function pruneBackups(dbFile: string | BackupPlace, keep: number): void {
 
 /**
  * Deletes partial backups left by a backup that a crash or kill interrupted: those of a process
- * that is no longer running (or named without one, as before), never another running server's
+ * that is not running (or named without a process id), never another running server's
  * backup in progress.
  */
 export function removeUnfinishedBackups(dbFile: string | BackupPlace): void {

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnusedMediaResponse } from '../../common/api-contract.js';
 import { packageRoot } from '../config/package-root.js';
 import { requireSqlite } from '../db/database.js';
-import { mediaReferenceSources } from '../db/repositories/media-reference-repository.js';
+import { mediaReferenceSources } from '../db/sqlite/sqlite-media-references.js';
 import { request } from '../test-support/api-scenario.js';
 import { gifImage, jpegImage, pngImage } from '../test-support/sample-images.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';

@@ -93,10 +93,10 @@ export async function runPostgresBulkImport(
       const indexing = performance.now();
       for (const index of rebuilt) await sql.raw(index.definition).execute(db);
       if (timings && rebuilt.length > 0) timings.indexMs = performance.now() - indexing;
-      // Fresh statistics for the planner, committed with the rows. Without them (autovacuum may be
-      // off, or not yet round) PostgreSQL planned a list of one status in title order as a scan of
-      // every row of that status and a sort: 47 ms at 100k rows, against 3.6 ms on the index
-      // after ANALYZE (which took 0.2 s; it reads a sample, so about as long at 1M).
+      // Fresh statistics for the planner, committed with the rows: without them (autovacuum may be
+      // off, or not yet round) a list of one status in title order is planned as a scan of every
+      // row of that status and a sort instead of a walk of its index. ANALYZE reads a sample, so
+      // it costs about the same at any size.
       await sql`analyze ${sql.table(table)}`.execute(db);
       if (searched && searched.length > 0) await sql`analyze ${sql.table(searchTextName(table))}`.execute(db);
       // Servers keeping counts of this table count again once the import commits.
@@ -112,11 +112,10 @@ export async function runPostgresBulkImport(
 
 /**
  * VACUUMs an imported (or copied) table and its search table once the import has committed (it
- * cannot run in a transaction), so that the visibility map says their pages are all visible: until then every
- * list's walk past an offset read the table for each row it skipped, as an index-only scan must
- * check visibility (1M rows, a status by published_at at offset 3,000: 20.9 ms, against 1.2 ms
- * after; the VACUUM of 1M fresh rows took 0.2 s). Autovacuum would do it later, competing with the
- * first server. Not done (nothing lost) where the user may not VACUUM.
+ * cannot run in a transaction), so that the visibility map says their pages are all visible:
+ * until then a list's index-only walk past an offset reads the table for each row it skips, to
+ * check visibility. Autovacuum would do it later, competing with the first server. Not done
+ * (nothing lost) where the user may not VACUUM.
  */
 export async function markAllVisible(db: Kysely<unknown>, table: string): Promise<void> {
   try {

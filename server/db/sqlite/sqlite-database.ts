@@ -7,13 +7,13 @@ import { readSavedTables, SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../s
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
 import type { DatabaseMedia, QuireDb, ScheduledBackupOptions, SiteUploads } from '../database.js';
 import { migrateDatabase } from '../database-migrate.js';
-import { mediaReferenceSources } from '../repositories/media-reference-repository.js';
 import type { QuireDatabase } from '../schema.js';
 import type { StatementRunner } from '../statement-runner.js';
 import { runBulkImport } from './sqlite-bulk-import.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { openSqlite, type SqliteHandle, type SqliteOptions } from './sqlite-dialect.js';
 import { sqliteEngine } from './sqlite-engine.js';
+import { mediaReferenceSources } from './sqlite-media-references.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
 import { saveSearchIndexes } from './sqlite-memory-search-build.js';
 import { keepSearchSnapshots, snapshotFolder } from './sqlite-search-snapshot.js';

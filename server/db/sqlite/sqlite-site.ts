@@ -6,9 +6,9 @@ import { restoreDatabase } from '../../backup/restore-service.js';
 import { findUnusedMedia, pruneUnusedMedia } from '../../media/media-prune.js';
 import { mediaDirFor } from '../../media/media-store.js';
 import type { DatabaseSite } from '../database.js';
-import { mediaReferenceSources } from '../repositories/media-reference-repository.js';
 import { openDatabase } from './sqlite-database.js';
 import { openSqliteFile } from './sqlite-dialect.js';
+import { mediaReferenceSources } from './sqlite-media-references.js';
 
 /**
  * A SQLite file as the commands find it: backups and restores copy the file and `media/` beside

@@ -2,9 +2,9 @@ import { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { createContentTable } from '../repositories/content-schema-repository.js';
 import { REGISTRY_TABLE } from '../schema.js';
-import { openDatabase } from '../sqlite/sqlite-database.js';
-import { openSqlite, type SqliteHandle } from '../sqlite/sqlite-dialect.js';
-import { sqliteEngine } from '../sqlite/sqlite-engine.js';
+import { openDatabase } from './sqlite-database.js';
+import { openSqlite, type SqliteHandle } from './sqlite-dialect.js';
+import { sqliteEngine } from './sqlite-engine.js';
 
 /**
  * What Quire itself would write, to hold a database from elsewhere (a backup being restored)

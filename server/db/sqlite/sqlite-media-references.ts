@@ -1,6 +1,6 @@
 import { type MediaReferenceSource, mediaPathsIn } from '../../media/media-references.js';
 import { REGISTRY_TABLE } from '../schema.js';
-import type { SqliteHandle } from '../sqlite/sqlite-dialect.js';
+import type { SqliteHandle } from './sqlite-dialect.js';
 
 /**
  * Where the database holds media paths. Every source that can name a media file is listed in
