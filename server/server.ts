@@ -206,12 +206,12 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     throw error;
   }
   // The trash past its retention is purged now and then hourly.
-  await services.revisions?.start(log);
+  await services.revisions.start(log);
   // So is the audit log past its retention.
-  await services.audit?.start(log);
+  await services.audit.start(log);
   // Events a stopped server left in the outbox go out now; changes that fell due meanwhile are made.
-  await services.hooks?.start(log, !database.sharedByServers, server.address());
-  await services.schedules?.start(log);
+  await services.hooks.start(log, !database.sharedByServers, server.address());
+  await services.schedules.start(log);
   const backups = backupScheduleOf(database, options, log);
   backups?.start();
   // Requests are answered meanwhile; once this resolves, the server holds every file it will hold.
@@ -234,10 +234,10 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         // Requests in flight get a moment to finish; then their sockets are ended.
         setTimeout(() => server.closeAllConnections(), 2_000).unref();
       })
-        .then(() => services.revisions?.stop())
-        .then(() => services.audit?.stop())
-        .then(() => services.schedules?.stop())
-        .then(() => services.hooks?.stop())
+        .then(() => services.revisions.stop())
+        .then(() => services.audit.stop())
+        .then(() => services.schedules.stop())
+        .then(() => services.hooks.stop())
         .then(() => backups?.stop())
         // Before the database closes and saves its search indexes (sqlite-search-snapshot.ts).
         .then(() => services.rows.searchFlushes.flushNow())
