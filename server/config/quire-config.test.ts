@@ -1,0 +1,28 @@
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_SESSION_IDLE_MS } from '../accounts/account-service.js';
+import { readQuireConfig } from './quire-config.js';
+
+describe('QuireConfig', () => {
+  it('takes the session idle time from QUIRE_SESSION_HOURS, a positive number of hours, else 12 hours', () => {
+    expect(readQuireConfig([], {}).sessionIdleMs).toBe(DEFAULT_SESSION_IDLE_MS);
+    expect(readQuireConfig([], { QUIRE_SESSION_HOURS: '2' }).sessionIdleMs).toBe(2 * 60 * 60_000);
+    expect(readQuireConfig([], { QUIRE_SESSION_HOURS: '0.5' }).sessionIdleMs).toBe(30 * 60_000);
+    for (const value of ['', '0', '-3', 'soon']) {
+      expect(readQuireConfig([], { QUIRE_SESSION_HOURS: value }).sessionIdleMs, value).toBe(DEFAULT_SESSION_IDLE_MS);
+    }
+  });
+
+  it('saves search indexes in QUIRE_SEARCH_INDEX_DIR, else in the user-data folder the environment names', () => {
+    expect(readQuireConfig([], { QUIRE_SEARCH_INDEX_DIR: '/srv/indexes' }).searchIndexDir).toBe('/srv/indexes');
+    expect(readQuireConfig([], { QUIRE_USER_DATA_DIR: '/srv/profile' }).searchIndexDir).toBe(
+      join('/srv/profile', 'search-indexes'),
+    );
+  });
+
+  it('reads only the environment it is given', () => {
+    const config = readQuireConfig([], { QUIRE_PORT: '4999', QUIRE_EDITOR: 'Ann', QUIRE_DB: '/data/site.sqlite' });
+    expect(config).toMatchObject({ port: 4999, editorName: 'Ann', dbFile: '/data/site.sqlite' });
+    expect(readQuireConfig([], { QUIRE_PORT: '4998' }).port).toBe(4998);
+  });
+});
