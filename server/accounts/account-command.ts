@@ -2,10 +2,10 @@ import { parseArgs } from 'node:util';
 import type { AccountSummary, TokenSummary } from '../../common/api-contract.js';
 import { CLI_ACTOR, recordAccountChanged, recordAccountCreated, recordTokenCreated } from '../audit/account-audit.js';
 import { cliAudit } from '../audit/cli-audit.js';
-import { BackupError, requireQuireDatabase } from '../backup/backup-service.js';
+import { BackupError } from '../backup/backup-service.js';
 import { didYouMean } from '../cli/command-help.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
+import { databaseSite, type QuireDb } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
 import { AccountRepository } from '../db/repositories/account-repository.js';
@@ -85,8 +85,9 @@ export async function accountCommand(
   try {
     // Checked before the database is opened: a mistake needs no connection.
     const run = kind === 'user' ? userAction(parsed, streams) : tokenAction(parsed);
-    if (!choice.postgres) requireQuireDatabase(choice.dbFile, 'database', {});
-    database = choice.postgres ? await openPostgresDatabase(choice.postgres) : await openDatabase(choice.dbFile);
+    const site = await databaseSite(choice);
+    site.requireQuireDatabase();
+    database = await site.open();
     const repository = new AccountRepository(database.db, database.engine);
     for (const line of await run(repository, database)) say(streams.out, line);
     return 0;

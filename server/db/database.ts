@@ -144,6 +144,12 @@ export interface DatabaseSite {
    * command that only reads it asks first. A PostgreSQL database must exist to be reached at all.
    */
   exists(): boolean;
+  /**
+   * Refuses (BackupError) a location with no Quire database to open: a SQLite file missing,
+   * damaged or without the content-type registry (opening would create or change it). A
+   * PostgreSQL database must exist to be reached at all, which opening says.
+   */
+  requireQuireDatabase(): void;
   /** Opens it (creating a SQLite file) and migrates it to the current schema. */
   open(options?: OpenOptions): Promise<QuireDb>;
   /** Lists, or with `deleting` deletes, the uploads no row uses; the rows are only read. */

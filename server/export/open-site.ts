@@ -1,6 +1,6 @@
 import { createApp, mediaStoreFor } from '../app.js';
 import type { DatabaseChoice } from '../config/database-choice.js';
-import { openDatabase, openPostgresDatabase, type QuireDb } from '../db/database.js';
+import { openDatabaseAt, type QuireDb } from '../db/database.js';
 import type { Services } from '../http/services.js';
 import type { MediaStore } from '../media/media-store.js';
 
@@ -17,7 +17,7 @@ export interface OpenSite {
  * reads exactly what the API would answer. Another server may be serving the database meanwhile.
  */
 export async function openSite(choice: DatabaseChoice): Promise<OpenSite> {
-  const database = choice.postgres ? await openPostgresDatabase(choice.postgres) : await openDatabase(choice.dbFile);
+  const database = await openDatabaseAt(choice);
   try {
     const { services } = await createApp({ database, editorName: null, log: () => {} });
     return { database, services, media: mediaStoreFor(database)?.store ?? null, close: () => database.close() };

@@ -24,6 +24,7 @@ export function postgresSite(target: PostgresTarget): DatabaseSite {
   return {
     description: describeTarget(target),
     exists: () => true,
+    requireQuireDatabase: () => {},
     open: (options = {}) => openPostgres(target, options.postgres),
 
     pruneMedia: (deleting) =>

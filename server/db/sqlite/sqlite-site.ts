@@ -18,6 +18,7 @@ export function sqliteSite(dbFile: string): DatabaseSite {
   return {
     description: dbFile,
     exists: () => existsSync(dbFile),
+    requireQuireDatabase: () => requireQuireDatabase(dbFile, 'database', {}),
     open: (options = {}) => openDatabase(dbFile, options.sqlite),
 
     async pruneMedia(deleting) {
