@@ -17,7 +17,7 @@ import { QuirePostgresDialect } from './postgres-dialect.js';
 import { postgresEngine } from './postgres-engine.js';
 import { postgresContentRowReferences } from './postgres-media-repository.js';
 import { PostgresMediaStore } from './postgres-media-store.js';
-import { keepSearchIndexes, saveSearchIndexes } from './postgres-search-snapshot.js';
+import { postgresSavedIndexes } from './postgres-search-snapshot.js';
 import { postgresSiteUploads } from './postgres-site-uploads.js';
 import { StatementNames } from './postgres-statement-names.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
@@ -66,11 +66,13 @@ export async function openPostgres(
     const untyped = db as unknown as Kysely<unknown>;
     try {
       const minRows = saving.minRows ?? SNAPSHOT_MIN_ROWS;
-      const tables = await keepSearchIndexes(untyped, saving.folder, minRows, saving.onUnused);
+      const place = { file: null, folder: saving.folder, minRows, onUnused: saving.onUnused };
+      const tables = await postgresSavedIndexes.keepSavedIndexes(untyped, undefined, place);
       // Loaded now, in the background, while the server gets ready to listen.
       for (const table of tables) postgresEngine.searchIndex.memory?.warm(untyped, undefined, table);
       // A failure to save costs the next start a build, nothing more.
-      beforeClose = () => saveSearchIndexes(untyped).then(() => undefined, saving.onFailure ?? (() => {}));
+      beforeClose = () =>
+        postgresSavedIndexes.saveIndexes(untyped, undefined).then(() => undefined, saving.onFailure ?? (() => {}));
     } catch (error) {
       // The database's identity could not be read (a server that refuses pg_control_system() to
       // this user, say): indexes are built at each start, neither saved nor read back.

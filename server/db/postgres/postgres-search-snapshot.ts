@@ -87,11 +87,11 @@ async function keepingIn(db: Kysely<unknown>, root: string, minRows: number): Pr
 }
 
 /**
- * Has `db`'s indexes of `minRows` rows up saved in `root` (`saveSearchIndexes`), and read back
+ * Has `db`'s indexes of `minRows` rows up saved in `root` (`saveIndexes`), and read back
  * instead of built; `onUnused` hears why a saved one was not read back. Returns the tables with a
  * saved index, whose files are read from now on: warm them, and the first search finds them loaded.
  */
-export async function keepSearchIndexes(
+async function keepSavedIndexes(
   db: Kysely<unknown>,
   root: string,
   minRows: number,
@@ -99,7 +99,7 @@ export async function keepSearchIndexes(
 ): Promise<string[]> {
   const keep = { ...(await keepingIn(db, root, minRows)), onUnused };
   keeping.set(db, keep);
-  stateOf(db).load = (table, columns) => loadSearchIndex(db, table, columns);
+  stateOf(db).load = (table, columns) => loadSavedIndex(db, table, columns);
   return readSavedTables(keep.folder);
 }
 
@@ -108,7 +108,7 @@ export async function keepSearchIndexes(
  * `minRows` rows or more: after an import, so that a server started on the database answers its
  * first search without building the index first. Returns whether it was saved.
  */
-export async function saveSearchIndexNow(
+async function saveIndexNow(
   db: Kysely<unknown>,
   root: string,
   table: string,
@@ -122,7 +122,7 @@ export async function saveSearchIndexNow(
   // A fresh build: this process reads no saved index back (it has no `load`).
   stateOf(db).tables.delete(table);
   await startBuild(db, table, columns);
-  return (await saveSearchIndexes(db, table)).includes(table);
+  return (await saveIndexes(db, table)).includes(table);
 }
 
 /**
@@ -131,10 +131,10 @@ export async function saveSearchIndexNow(
  */
 export const postgresSavedIndexes: SavedSearchIndexes = {
   keepSavedIndexes: async (db, _runner, place) =>
-    place.folder === undefined ? [] : keepSearchIndexes(db, place.folder, place.minRows, place.onUnused),
-  saveIndexes: (db) => saveSearchIndexes(db),
+    place.folder === undefined ? [] : keepSavedIndexes(db, place.folder, place.minRows, place.onUnused),
+  saveIndexes: (db) => saveIndexes(db),
   saveIndexNow: async (db, _runner, table, place) =>
-    place.folder !== undefined && saveSearchIndexNow(db, place.folder, table, place.minRows),
+    place.folder !== undefined && saveIndexNow(db, place.folder, table, place.minRows),
 };
 
 /** What a saved index's file says of it before the index. */
@@ -192,7 +192,7 @@ export function readSavedHeader(input: SnapshotReader): SavedHeader | null {
  * Saves the indexes of `db` (or of the table `only`), each brought in step first (one statement),
  * for the next start. Returns the tables saved.
  */
-export async function saveSearchIndexes(db: Kysely<unknown>, only?: string): Promise<string[]> {
+async function saveIndexes(db: Kysely<unknown>, only?: string): Promise<string[]> {
   const keep = keeping.get(db);
   const saved: string[] = [];
   if (!keep) return saved;
@@ -200,9 +200,8 @@ export async function saveSearchIndexes(db: Kysely<unknown>, only?: string): Pro
   for (const [table, state] of [...database.tables]) {
     if (only !== undefined && table !== only) continue;
     const { index } = state;
-    // Saved however many rows were written since the build, as on SQLite (saveSearchIndexes in
-    // sqlite-memory-search-build.ts): the next start answers with it and builds it again in the
-    // background once many were (postgres-memory-search.ts).
+    // Saved however many rows were written since the build: the next start answers with it and
+    // builds it again in the background once many were (postgres-memory-search.ts).
     if (index.rows < keep.minRows) continue;
     // The clock before the snapshot: the file's age is never less than the snapshot's.
     const savedAt = Number((await sql<{ now: number }>`select ${clockNow()} as now`.execute(db)).rows[0].now);
@@ -251,7 +250,7 @@ async function writtenSince(db: Kysely<unknown>, table: string, snapshot: string
  * (see the module comment), else null; the keeping's `onUnused` hears why a file that was there was
  * not used. The file stays: other servers may read it too.
  */
-async function loadSearchIndex(
+async function loadSavedIndex(
   db: Kysely<unknown>,
   table: string,
   columns: readonly string[],
