@@ -1,7 +1,7 @@
 import { parseArgs } from 'node:util';
 import { progressLine } from '../cli/progress-line.js';
-import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { databaseSite } from '../db/database.js';
+import { chooseDatabase } from '../config/database-choice.js';
+import { type DatabaseSite, databaseSite } from '../db/database.js';
 import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
 import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
 import { BackupError } from './backup-service.js';
@@ -22,17 +22,17 @@ export async function backupCommand(
   env: NodeJS.ProcessEnv,
 ): Promise<number> {
   let parsed: ReturnType<typeof parse>;
-  let choice: DatabaseChoice;
+  let site: DatabaseSite;
   try {
     parsed = parse(args);
     if (command === 'restore' && parsed.positionals.length !== 1)
       throw new Error('restore needs one BACKUP (a folder in backups/)');
     if (command === 'backup' && parsed.positionals.length > 0)
       throw new Error('backup takes no FILE; use --db or --database');
-    choice = chooseDatabase(parsed.values, env);
-    if (!choice.postgres && parsed.values['backup-dir'] !== undefined)
+    site = await databaseSite(chooseDatabase(parsed.values, env));
+    if (site.backupsBesideDatabase && parsed.values['backup-dir'] !== undefined)
       throw new Error('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
-    if (!choice.postgres && parsed.values.force)
+    if (site.backupsBesideDatabase && parsed.values.force)
       throw new Error('--force is for --database; a SQLite restore keeps the replaced database in backups/');
     if (command === 'backup' && parsed.values.force) throw new Error('backup takes no --force');
   } catch (error) {
@@ -41,7 +41,6 @@ export async function backupCommand(
   }
   const progress = progressLine(process.stderr);
   try {
-    const site = await databaseSite(choice);
     const options = { dir: parsed.values['backup-dir'], force: parsed.values.force, progress };
     console.log(command === 'backup' ? await site.backup(options) : await site.restore(parsed.positionals[0], options));
     return 0;

@@ -150,6 +150,11 @@ export interface DatabaseSite {
    * PostgreSQL database must exist to be reached at all, which opening says.
    */
   requireQuireDatabase(): void;
+  /**
+   * Whether backups are kept beside the database (a SQLite file's `backups/`): no other folder can
+   * be named for them, and a restore always keeps the database it replaces there.
+   */
+  readonly backupsBesideDatabase: boolean;
   /** Opens it (creating a SQLite file) and migrates it to the current schema. */
   open(options?: OpenOptions): Promise<QuireDb>;
   /** Lists, or with `deleting` deletes, the uploads no row uses; the rows are only read. */

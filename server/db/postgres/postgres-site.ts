@@ -25,6 +25,7 @@ export function postgresSite(target: PostgresTarget): DatabaseSite {
     description: describeTarget(target),
     exists: () => true,
     requireQuireDatabase: () => {},
+    backupsBesideDatabase: false,
     open: (options = {}) => openPostgres(target, options.postgres),
 
     pruneMedia: (deleting) =>

@@ -19,6 +19,7 @@ export function sqliteSite(dbFile: string): DatabaseSite {
     description: dbFile,
     exists: () => existsSync(dbFile),
     requireQuireDatabase: () => requireQuireDatabase(dbFile, 'database', {}),
+    backupsBesideDatabase: true,
     open: (options = {}) => openDatabase(dbFile, options.sqlite),
 
     async pruneMedia(deleting) {
