@@ -1,16 +1,15 @@
 #!/usr/bin/env node
 /**
- * The `quire` command's entry point, kept to Node's own modules and the supervisor's.
+ * The `quire` command's entry point, kept to Node's own modules and the supervisor's. It reads the
+ * process's environment once and passes it on: the commands and QuireConfig read it from there.
  *
  * `quire serve` runs the server in a child process under a supervisor (server-supervisor.ts). The
- * supervisor only starts that child and forwards signals, so it must not first load the server's
- * modules (about 500 of them, kysely's alone 260): measured on the benchmark's machine, that load
- * took 0.5-1 s, about half of the time from `quire serve` to its first answer, paid a second time
- * by the child. The supervisor starts the child at once; the child (and every other command) then
- * loads the commands (cli-commands.ts), which also check the serve options and print any mistake.
- * Where the build made the server's bundle, the other commands (`import`, `export`, `backup`...)
- * run from it, with its code cache, as the server does: one file instead of those modules (`quire
- * types` on a 100k-row file 0.63-1.07 s -> 0.33-0.49 s, measured on a slow day).
+ * supervisor only starts that child and forwards signals, so it does not first load the server's
+ * modules, a load the child pays anyway and a large part of the time to the first answer: the child
+ * (and every other command) loads the commands (cli-commands.ts), which also check the serve
+ * options and print any mistake. Where the build made the server's bundle, the other commands
+ * (`import`, `export`, `backup`...) run from it, with its code cache, as the server does: one file
+ * to load instead of hundreds of modules.
  */
 import { realpathSync } from 'node:fs';
 import { pathToFileURL } from 'node:url';
@@ -35,7 +34,7 @@ export function isServeCommand(argv: readonly string[]): boolean {
  */
 async function run(argv: string[], inBundle: boolean): Promise<number> {
   const script = process.argv[1];
-  // The one read of the environment: everything below is given it (see QuireConfig).
+  // Read once here; everything below is given it (see QuireConfig).
   const env = process.env;
   if (isServeCommand(argv) && !isSupervisedServer(env)) {
     const rest = argv[0] === 'serve' ? argv.slice(1) : argv;
