@@ -15,19 +15,15 @@ interface IndexPlan {
 }
 
 /**
- * Runs a bulk import into `table` as ONE SQLite transaction (all rows or none): one prepared
- * insert and a large page cache. The search insert trigger, which would note every row in the
- * pending table, is dropped for the load and re-created inside the same transaction (a failed
- * import leaves it as it was): that changes the schema, so in-memory search indexes are built
- * again from the table instead of reading a million noted rows one by one.
+ * Runs a bulk import into `table` as ONE SQLite transaction (all rows or none), with one prepared
+ * insert and a large page cache. The search insert trigger is dropped for the load and re-created
+ * in the same transaction, so in-memory search indexes are built again from the table rather than
+ * from a pending row per imported row.
  *
- * Into an empty table (where the work is largest), more of it moves to the end, where SQLite does
- * it in bulk: the lookups of `lookupColumns` (slugs) are answered from memory (exact: the table was
- * empty and no other writer can add rows during the transaction), so every index but the primary
- * key's, unique ones on those columns included, is dropped for the load and built once from the
- * rows; rows go in multi-row INSERTs (see `memoryBulkWriter`); and, when no other connection has
- * the database open, the import runs with a rollback journal (see `rollbackJournalIfAlone`).
- * `work` returns whether to commit; `timings` gets the time the indexes took.
+ * Into an empty table, slug lookups (`lookupColumns`) are answered from memory (exact: no other
+ * writer can add rows meanwhile), every index but the primary key's is built once after the load,
+ * rows go in multi-row INSERTs (`memoryBulkWriter`), and the journal is a rollback journal when
+ * no other connection is open (`rollbackJournalIfAlone`). `work` returns whether to commit.
  */
 export async function runBulkImport(
   database: SqliteQuireDb,
@@ -99,15 +95,12 @@ function deferredIndexes(raw: Database.Database, table: string, lookupColumns: r
 }
 
 /**
- * Switches the connection from WAL to a rollback journal for the import, when no other connection
- * has the database open (else SQLite refuses at once and the import stays in WAL). Into an empty
- * table the rows are new pages past the end of the file, which a rollback journal does not copy:
- * each page is written once, into the database, where WAL writes it to the log and copies it into
- * the database again at the checkpoint (100k rows: commit and close 0.3 s against 0.7-1.0 s).
- * `synchronous=FULL` stays, so the COMMIT is as durable either way; `backToWal` switches back after
- * it, and every connection Quire opens asks for WAL again (sqlite-dialect.ts), so a crash in
- * between leaves nothing to repair. While it runs, another process opening the database waits
- * (its busy timeout) instead of reading.
+ * Switches the connection from WAL to a rollback journal for the import when no other connection
+ * has the database open (else SQLite refuses and the import stays in WAL): new pages past the end
+ * of the file are then written once, where WAL writes them twice (log, then checkpoint).
+ * `synchronous=FULL` stays, so the COMMIT is as durable; `backToWal` switches back after it, and
+ * every connection asks for WAL again when it opens (sqlite-dialect.ts), so a crash in between
+ * leaves nothing to repair. Meanwhile another process opening the database waits instead of reading.
  */
 function rollbackJournalIfAlone(raw: Database.Database): boolean {
   const timeout = raw.pragma('busy_timeout', { simple: true });
