@@ -1,5 +1,6 @@
 import type { ErrorBody, ErrorCode, RowReference } from '../../../common/api-contract.js';
 import type { FieldProblem } from '../../../common/field-problems.js';
+import { i18n } from '../i18n/i18n-instance.js';
 
 /** Error codes the server sends, plus the two failures only the client can see. */
 export type ClientErrorCode = ErrorCode | 'network_error' | 'bad_response';
@@ -58,10 +59,10 @@ export class ApiError extends Error {
 /** A sentence for a person, whatever went wrong (never a stack trace). */
 export function describeError(error: unknown): string {
   if (error instanceof ApiError) {
-    if (error.code === 'network_error') return 'Cannot reach the Quire server. Check that it is still running.';
+    if (error.code === 'network_error') return i18n.t('common:errors.network');
     return error.message;
   }
-  return 'Something unexpected went wrong in the editor.';
+  return i18n.t('common:errors.unexpected');
 }
 
 /** Whether the error means the row or type does not exist (any more). */

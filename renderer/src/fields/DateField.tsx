@@ -1,5 +1,6 @@
 import { normalizeDate } from '../../../common/datetime-syntax.js';
 import { formatDate as formatDateIn } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 
@@ -40,7 +41,7 @@ function DateCell({ value }: FieldCellProps) {
 
 /** `date`: a calendar date; the native date picker reads and writes the API's `YYYY-MM-DD`. */
 export const dateField: FieldWidget = {
-  typeName: 'Date',
+  typeName: () => i18n.t('fields:types.date'),
   Input: DateInput,
   Cell: DateCell,
   initial: () => '',

@@ -1,9 +1,12 @@
 import { IconClock } from '../components/icons.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { formatWallTime, fromInputValue, toInputValue, wireFromDate } from './datetime-value.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 
 function DatetimeInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+  const t = useT('fields');
   return (
     <div className="input-group">
       <input
@@ -22,8 +25,8 @@ function DatetimeInput({ column, id, value, onChange, describedBy, invalid }: Fi
         type="button"
         className="button button-ghost input-addon"
         onClick={() => onChange(wireFromDate(new Date()))}
-        aria-label={`Set ${column.label} to now`}
-        title="Set to the current date and time"
+        aria-label={t('datetime.now', { label: column.label })}
+        title={t('datetime.nowTitle')}
       >
         <IconClock />
       </button>
@@ -46,7 +49,7 @@ function DatetimeCell({ value }: FieldCellProps) {
  * `YYYY-MM-DD HH:MM:SS`. A required datetime starts at the current time on a new row.
  */
 export const datetimeField: FieldWidget = {
-  typeName: 'Date and time',
+  typeName: () => i18n.t('fields:types.datetime'),
   Input: DatetimeInput,
   Cell: DatetimeCell,
   initial: (column, now) => (column.required ? wireFromDate(now) : ''),

@@ -3,6 +3,9 @@ import type { UploadResponse } from '../../../common/api-contract.js';
 import { isMediaPath } from '../../../common/media-rules.js';
 import { useApi } from '../api/api-context.js';
 import { IconImage, IconTrash, IconUpload } from '../components/icons.js';
+import { formatNumber } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 import { ACCEPTED_IMAGES, formatBytes, mediaFileName, uploadProblem } from './image-upload.js';
@@ -15,6 +18,7 @@ const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('F
  */
 function ImageInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
   const api = useApi();
+  const t = useT('fields');
   const path = asText(value);
   const [uploading, setUploading] = useState<{ name: string; progress: number } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -96,7 +100,7 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
       {path !== '' ? (
         <div className="image-current">
           {showsImage ? (
-            <img className="image-preview" src={path} alt={`${column.label} preview`} />
+            <img className="image-preview" src={path} alt={t('image.preview', { label: column.label })} />
           ) : (
             <span className="image-preview image-preview-missing" aria-hidden="true">
               <IconImage />
@@ -108,8 +112,14 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
             </p>
             <p className="image-meta">
               {details
-                ? `${details.width && details.height ? `${details.width} × ${details.height} px · ` : ''}${formatBytes(details.size)}`
-                : 'Drop another image here to replace it.'}
+                ? details.width && details.height
+                  ? t('image.dimensions', {
+                      width: formatNumber(details.width),
+                      height: formatNumber(details.height),
+                      size: formatBytes(details.size),
+                    })
+                  : formatBytes(details.size)
+                : t('image.dropToReplace')}
             </p>
             <div className="image-actions">
               <button
@@ -117,10 +127,10 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
                 className="button button-small"
                 onClick={choose}
                 disabled={!!uploading}
-                aria-label={`Replace ${column.label}`}
+                aria-label={t('image.replaceLabel', { label: column.label })}
               >
                 <IconUpload />
-                Replace
+                {t('image.replace')}
               </button>
               <button
                 type="button"
@@ -130,10 +140,10 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
                   onChange('');
                 }}
                 disabled={!!uploading}
-                aria-label={`Remove ${column.label}`}
+                aria-label={t('image.removeLabel', { label: column.label })}
               >
                 <IconTrash />
-                Remove
+                {t('common:actions.remove')}
               </button>
             </div>
           </div>
@@ -143,28 +153,35 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
           <span className="image-drop-icon" aria-hidden="true">
             <IconImage />
           </span>
-          <p className="image-drop-text">{dragging ? 'Drop the image to upload it' : 'Drag an image here, or'}</p>
+          <p className="image-drop-text">{dragging ? t('image.drop') : t('image.drag')}</p>
           <button
             type="button"
             className="button button-small"
             onClick={choose}
             disabled={!!uploading}
-            aria-label={`Choose file for ${column.label}`}
+            aria-label={t('image.chooseLabel', { label: column.label })}
           >
             <IconUpload />
-            Choose file
+            {t('image.choose')}
           </button>
-          <p className="image-drop-hint">PNG, JPEG, GIF, WebP or AVIF</p>
+          <p className="image-drop-hint">{t('image.formats')}</p>
         </div>
       )}
       {uploading && (
         <div className="image-progress" role="status">
-          <progress max={1} value={uploading.progress} aria-label={`Uploading ${uploading.name}`} />
+          <progress
+            max={1}
+            value={uploading.progress}
+            aria-label={t('image.uploadingLabel', { name: uploading.name })}
+          />
           <span className="image-progress-text">
-            Uploading “{uploading.name}”… {Math.round(uploading.progress * 100)}%
+            {t('image.uploading', {
+              name: uploading.name,
+              percent: formatNumber(uploading.progress, { style: 'percent', maximumFractionDigits: 0 }),
+            })}
           </span>
           <button type="button" className="button button-ghost button-small" onClick={cancel}>
-            Cancel upload
+            {t('image.cancel')}
           </button>
         </div>
       )}
@@ -185,7 +202,7 @@ function ImageCell({ value }: FieldCellProps) {
 
 /** `image`: the path of an uploaded file (`/media/…`); the list shows a small thumbnail. */
 export const imageField: FieldWidget = {
-  typeName: 'Image',
+  typeName: () => i18n.t('fields:types.image'),
   Input: ImageInput,
   Cell: ImageCell,
   initial: () => '',

@@ -1,4 +1,7 @@
 import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
+import { formatNumber } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import type { FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 import { applyEdit, countWords, formatMarkdown, type MarkdownFormat, type TextEdit } from './markdown-format.js';
@@ -7,11 +10,7 @@ import { MarkdownToolbar } from './markdown-toolbar.js';
 import { LongTextCell } from './TextareaField.js';
 
 type Mode = 'write' | 'preview' | 'split';
-const MODES: { mode: Mode; label: string }[] = [
-  { mode: 'write', label: 'Write' },
-  { mode: 'preview', label: 'Preview' },
-  { mode: 'split', label: 'Split' },
-];
+const MODES: readonly Mode[] = ['write', 'preview', 'split'];
 const SHORTCUTS: Readonly<Record<string, MarkdownFormat>> = { b: 'bold', i: 'italic', k: 'link' };
 
 /**
@@ -59,21 +58,22 @@ function MarkdownInput({ column, id, value, onChange, describedBy, invalid }: Fi
   };
 
   const words = countWords(text);
+  const t = useT('fields');
   return (
     <div className={`markdown-field markdown-${mode}${invalid ? ' is-invalid' : ''}`}>
       <div className="markdown-bar">
         <MarkdownToolbar label={column.label} disabled={mode === 'preview'} onFormat={format} />
         <fieldset className="segmented">
-          <legend className="visually-hidden">{column.label} view</legend>
+          <legend className="visually-hidden">{t('markdown.view', { label: column.label })}</legend>
           {MODES.map((option) => (
             <button
-              key={option.mode}
+              key={option}
               type="button"
               className="segmented-button"
-              aria-pressed={mode === option.mode}
-              onClick={() => setMode(option.mode)}
+              aria-pressed={mode === option}
+              onClick={() => setMode(option)}
             >
-              {option.label}
+              {t(`markdown.modes.${option}`)}
             </button>
           ))}
         </fieldset>
@@ -97,11 +97,9 @@ function MarkdownInput({ column, id, value, onChange, describedBy, invalid }: Fi
         {mode !== 'write' && <MarkdownPreview source={text} label={column.label} />}
       </div>
       <p className="markdown-footer">
-        <span>
-          {words} {words === 1 ? 'word' : 'words'}
-        </span>
+        <span>{t('markdown.words', { count: words, formatted: formatNumber(words) })}</span>
         <a href="https://commonmark.org/help/" target="_blank" rel="noopener noreferrer">
-          Markdown
+          {t('types.markdown')}
         </a>
       </p>
     </div>
@@ -110,7 +108,7 @@ function MarkdownInput({ column, id, value, onChange, describedBy, invalid }: Fi
 
 /** `markdown`: a body text in Markdown, edited with formatting buttons and a rendered preview. */
 export const markdownField: FieldWidget = {
-  typeName: 'Markdown',
+  typeName: () => i18n.t('fields:types.markdown'),
   Input: MarkdownInput,
   Cell: LongTextCell,
   initial: () => '',

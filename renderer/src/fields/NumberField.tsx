@@ -1,5 +1,6 @@
 import { parseNumberText } from '../../../common/number-syntax.js';
 import { formatNumber } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText } from './field-values.js';
 import { numberToBody, numberToText, stepNumberText } from './number-value.js';
@@ -41,7 +42,7 @@ function NumberCell({ value }: FieldCellProps) {
 
 /** `number`: an integer or decimal; the form holds the typed text, the body gets a JSON number. */
 export const numberField: FieldWidget = {
-  typeName: 'Number',
+  typeName: () => i18n.t('fields:types.number'),
   Input: NumberInput,
   Cell: NumberCell,
   initial: () => '',

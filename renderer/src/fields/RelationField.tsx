@@ -3,6 +3,9 @@ import type { ContentRow, ContentTypeSummary, RelationValue } from '../../../com
 import { describeError } from '../api/api-error.js';
 import { IconCheck, IconChevronDown, IconClose, IconExternal } from '../components/icons.js';
 import { useContentTypes } from '../hooks/content-types.js';
+import { formatNumber } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
 import { rowLabel } from '../schema/type-facts.js';
@@ -16,6 +19,7 @@ import { PICKER_LIMIT, useRelationSearch } from './use-relation-search.js';
  * select. Clear empties it; the arrow link opens the related row.
  */
 function RelationInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+  const t = useT('fields');
   const { types } = useContentTypes();
   const target = types?.find((type) => type.slug === column.target);
   const current = relationFromRow(value);
@@ -78,7 +82,9 @@ function RelationInput({ column, id, value, onChange, describedBy, invalid }: Fi
             className="input combo-input"
             value={shown}
             placeholder={
-              target ? `Search ${target.title.toLowerCase()}…` : `No content type “${column.target ?? ''}” to pick from`
+              target
+                ? t('relation.search', { type: target.title.toLowerCase() })
+                : t('relation.noType', { slug: column.target ?? '' })
             }
             disabled={disabled}
             aria-expanded={open}
@@ -114,8 +120,8 @@ function RelationInput({ column, id, value, onChange, describedBy, invalid }: Fi
             href={openLink.href}
             onClick={openLink.onClick}
             className="button button-ghost input-addon button-icon-only"
-            aria-label={`Open ${relationText(current)}`}
-            title={`Open this ${target.title} row`}
+            aria-label={t('relation.open', { title: relationText(current) })}
+            title={t('relation.openTitle', { type: target.title })}
           >
             <IconExternal />
           </a>
@@ -125,8 +131,8 @@ function RelationInput({ column, id, value, onChange, describedBy, invalid }: Fi
             type="button"
             className="button button-ghost input-addon button-icon-only"
             onClick={clear}
-            aria-label={`Clear ${column.label}`}
-            title="Clear"
+            aria-label={t('relation.clearLabel', { label: column.label })}
+            title={t('relation.clear')}
           >
             <IconClose />
           </button>
@@ -134,7 +140,12 @@ function RelationInput({ column, id, value, onChange, describedBy, invalid }: Fi
       </div>
       {open && target && (
         <div className="combo-popup">
-          <div id={listId} role="listbox" aria-label={`${target.title} rows`} className="combo-list">
+          <div
+            id={listId}
+            role="listbox"
+            aria-label={t('relation.rows', { type: target.title })}
+            className="combo-list"
+          >
             {options.map((row, index) => (
               <PickerOption
                 key={row.id}
@@ -150,15 +161,15 @@ function RelationInput({ column, id, value, onChange, describedBy, invalid }: Fi
           </div>
           <p className="combo-status" role="status">
             {search.loading
-              ? 'Searching…'
+              ? t('relation.searching')
               : search.error
                 ? describeError(search.error)
                 : options.length === 0
                   ? query?.trim()
-                    ? `No ${target.title.toLowerCase()} match “${query.trim()}”`
-                    : `There are no ${target.title.toLowerCase()} yet`
+                    ? t('relation.noMatch', { type: target.title.toLowerCase(), query: query.trim() })
+                    : t('relation.none', { type: target.title.toLowerCase() })
                   : search.filtered > PICKER_LIMIT
-                    ? `${PICKER_LIMIT} of ${search.filtered}: type to narrow`
+                    ? t('relation.more', { shown: formatNumber(PICKER_LIMIT), total: formatNumber(search.filtered) })
                     : ''}
           </p>
         </div>
@@ -205,7 +216,7 @@ function RelationCell({ value }: FieldCellProps) {
 
 /** `relation`: one row of the `target` type, picked by search; the body gets its id (null clears). */
 export const relationField: FieldWidget = {
-  typeName: 'Relation',
+  typeName: () => i18n.t('fields:types.relation'),
   Input: RelationInput,
   Cell: RelationCell,
   initial: () => null,

@@ -1,5 +1,7 @@
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 
@@ -12,6 +14,7 @@ function SelectInput({ column, id, value, onChange, describedBy, invalid }: Fiel
   const current = asText(value);
   const options = column.options ?? [];
   const known = options.some((option) => option.id === current);
+  const t = useT('fields');
   return (
     <select
       id={id}
@@ -23,7 +26,7 @@ function SelectInput({ column, id, value, onChange, describedBy, invalid }: Fiel
       aria-invalid={invalid || undefined}
       required={column.required}
     >
-      {(!column.required || current === '') && <option value="">{column.required ? 'Choose…' : '—'}</option>}
+      {(!column.required || current === '') && <option value="">{column.required ? t('select.choose') : '—'}</option>}
       {current !== '' && !known && <option value={current}>{current}</option>}
       {options.map((option) => (
         <option key={option.id} value={option.id}>
@@ -42,7 +45,7 @@ function SelectCell({ column, value }: FieldCellProps) {
 
 /** `select`: a dropdown of the options' `text`; the list shows the value as a badge. */
 export const selectField: FieldWidget = {
-  typeName: 'Select',
+  typeName: () => i18n.t('fields:types.select'),
   Input: SelectInput,
   Cell: SelectCell,
   // A required choice starts on its first option (a news row starts as a draft).

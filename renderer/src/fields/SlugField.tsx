@@ -1,9 +1,12 @@
 import { IconRefresh } from '../components/icons.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { slugify } from '../schema/slugify.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 
 function SlugInput({ column, id, value, onChange, describedBy, invalid, derived }: FieldInputProps) {
+  const t = useT('fields');
   return (
     <div className="input-group">
       <input
@@ -29,12 +32,12 @@ function SlugInput({ column, id, value, onChange, describedBy, invalid, derived 
           type="button"
           className="button button-ghost input-addon"
           onClick={derived.regenerate}
-          title={`Generate the ${column.label.toLowerCase()} from ${derived.sourceLabel} again`}
-          aria-label={`Regenerate ${column.label} from ${derived.sourceLabel}`}
+          title={t('slug.regenerateTitle', { label: column.label.toLowerCase(), source: derived.sourceLabel })}
+          aria-label={t('slug.regenerateLabel', { label: column.label, source: derived.sourceLabel })}
           disabled={derived.following}
         >
           <IconRefresh />
-          <span className="input-addon-text">Regenerate</span>
+          <span className="input-addon-text">{t('slug.regenerate')}</span>
         </button>
       )}
     </div>
@@ -51,7 +54,7 @@ function SlugCell({ value }: FieldCellProps) {
  * hand; "Regenerate" makes it follow again. Slugs are made exactly as the server makes them.
  */
 export const slugField: FieldWidget = {
-  typeName: 'Slug',
+  typeName: () => i18n.t('fields:types.slug'),
   Input: SlugInput,
   Cell: SlugCell,
   initial: () => '',
@@ -67,7 +70,7 @@ export const slugField: FieldWidget = {
   hint(_column, derived) {
     if (!derived) return undefined;
     return derived.following
-      ? `Follows ${derived.sourceLabel} as you type. Edit it to choose your own.`
-      : `Use Regenerate to make it follow ${derived.sourceLabel} again.`;
+      ? i18n.t('fields:slug.follows', { source: derived.sourceLabel })
+      : i18n.t('fields:slug.regenerateHint', { source: derived.sourceLabel });
   },
 };

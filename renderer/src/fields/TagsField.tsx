@@ -1,6 +1,8 @@
 import { type ClipboardEvent, type KeyboardEvent, useRef, useState } from 'react';
 import { flushSync } from 'react-dom';
 import { IconClose } from '../components/icons.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { addTags, removeTagAt, tagsFromRow } from './tags-value.js';
 
@@ -13,6 +15,7 @@ const CELL_TAGS = 2;
  * typed but not yet added becomes a tag when the input loses focus, so Save never drops it.
  */
 function TagsInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+  const t = useT('fields');
   const tags = tagsFromRow(value);
   const [draft, setDraft] = useState('');
   const [announcement, setAnnouncement] = useState('');
@@ -24,11 +27,13 @@ function TagsInput({ column, id, value, onChange, describedBy, invalid }: FieldI
     if (next === tags) return;
     onChange(next);
     const added = next.slice(tags.length);
-    setAnnouncement(`Added ${added.length === 1 ? `tag ${added[0]}` : `${added.length} tags`}`);
+    setAnnouncement(
+      added.length === 1 ? t('tags.addedOne', { tag: added[0] }) : t('tags.added', { count: added.length }),
+    );
   };
   const remove = (index: number) => {
     onChange(removeTagAt(tags, index));
-    setAnnouncement(`Removed tag ${tags[index]}`);
+    setAnnouncement(t('tags.removed', { tag: tags[index] }));
     input.current?.focus();
   };
   const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
@@ -61,7 +66,7 @@ function TagsInput({ column, id, value, onChange, describedBy, invalid }: FieldI
       }}
     >
       {tags.length > 0 && (
-        <ul className="tags-list" aria-label={`${column.label}: ${tags.length} ${tags.length === 1 ? 'tag' : 'tags'}`}>
+        <ul className="tags-list" aria-label={t('tags.list', { label: column.label, count: tags.length })}>
           {tags.map((tag, index) => (
             <li key={tag} className="tag">
               <span className="tag-text">{tag}</span>
@@ -69,8 +74,8 @@ function TagsInput({ column, id, value, onChange, describedBy, invalid }: FieldI
                 type="button"
                 className="tag-remove"
                 onClick={() => remove(index)}
-                aria-label={`Remove tag ${tag}`}
-                title="Remove"
+                aria-label={t('tags.remove', { tag })}
+                title={t('common:actions.remove')}
               >
                 <IconClose />
               </button>
@@ -85,7 +90,7 @@ function TagsInput({ column, id, value, onChange, describedBy, invalid }: FieldI
         type="text"
         className="tags-input"
         value={draft}
-        placeholder={tags.length === 0 ? 'Add a tag…' : ''}
+        placeholder={tags.length === 0 ? t('tags.placeholder') : ''}
         onChange={(event) => {
           const text = event.target.value;
           // A comma typed or dropped mid-text (IME, mobile keyboards) adds what precedes it.
@@ -125,7 +130,7 @@ function TagsCell({ value }: FieldCellProps) {
 
 /** `tags`: a list of distinct strings, edited as chips; the body gets the array ([] clears it). */
 export const tagsField: FieldWidget = {
-  typeName: 'Tags',
+  typeName: () => i18n.t('fields:types.tags'),
   Input: TagsInput,
   Cell: TagsCell,
   initial: () => [],
@@ -135,5 +140,5 @@ export const tagsField: FieldWidget = {
   listable: true,
   listRank: 3,
   sortable: false,
-  hint: () => 'Press Enter or comma to add a tag; Backspace removes the last one.',
+  hint: () => i18n.t('fields:tags.hint'),
 };

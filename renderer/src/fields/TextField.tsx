@@ -1,3 +1,4 @@
+import { i18n } from '../i18n/i18n-instance.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, summarize, textToBody } from './field-values.js';
 
@@ -54,7 +55,7 @@ function FallbackInput(props: FieldInputProps) {
 
 /** `text`: a single-line text input. */
 export const textField: FieldWidget = {
-  typeName: 'Text',
+  typeName: () => i18n.t('fields:types.text'),
   Input: TextInput,
   Cell: TextCell,
   initial: () => '',
@@ -71,7 +72,7 @@ export const textField: FieldWidget = {
  * text-like values; structured values (lists, related rows) are shown read-only and sent back as they came.
  */
 export const textFallbackField: FieldWidget = {
-  typeName: 'Unknown type',
+  typeName: () => i18n.t('fields:types.unknown'),
   Input: FallbackInput,
   Cell: TextCell,
   initial: () => '',
@@ -79,5 +80,5 @@ export const textFallbackField: FieldWidget = {
   toBody: (value) => (isScalar(value) ? textToBody(value) : value),
   editable: isScalar,
   listable: true,
-  hint: (column) => `Edited as plain text: this editor has no widget for ${column.type} fields yet.`,
+  hint: (column) => i18n.t('fields:fallbackHint', { type: column.type }),
 };

@@ -1,3 +1,4 @@
+import { i18n } from '../i18n/i18n-instance.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, summarize, textToBody } from './field-values.js';
 
@@ -32,7 +33,7 @@ export function LongTextCell({ value }: FieldCellProps) {
 
 /** `textarea`: plain multi-line text (a description, an address); not a list column. */
 export const textareaField: FieldWidget = {
-  typeName: 'Long text',
+  typeName: () => i18n.t('fields:types.textarea'),
   Input: TextareaInput,
   Cell: LongTextCell,
   initial: () => '',

@@ -45,5 +45,5 @@ export function isKnownType(type: string): type is ColumnType {
 
 /** Every column type with the name the content-type editor shows for it, in menu order. */
 export function columnTypeChoices(): { type: ColumnType; name: string }[] {
-  return (Object.keys(WIDGETS) as ColumnType[]).map((type) => ({ type, name: WIDGETS[type].typeName }));
+  return (Object.keys(WIDGETS) as ColumnType[]).map((type) => ({ type, name: WIDGETS[type].typeName() }));
 }

@@ -43,8 +43,8 @@ export interface FieldCellProps {
  * values move between the API, the form and a write body. One entry per type in the field registry.
  */
 export interface FieldWidget {
-  /** What the content-type editor calls the type in its "Field type" list (`Long text`). */
-  typeName: string;
+  /** What the content-type editor calls the type in its "Field type" list (`Long text`), in the editor's language. */
+  typeName(): string;
   Input: ComponentType<FieldInputProps>;
   Cell: ComponentType<FieldCellProps>;
   /** Value of the field on a new row. */

@@ -1,3 +1,4 @@
+import { i18n } from '../i18n/i18n-instance.js';
 /** The formatting buttons of the markdown field. */
 export type MarkdownFormat = 'bold' | 'italic' | 'heading' | 'link' | 'bullets' | 'numbers' | 'quote' | 'code';
 
@@ -10,10 +11,11 @@ export interface TextEdit {
   selectTo: number;
 }
 
-const WRAPS: Partial<Record<MarkdownFormat, { mark: string; placeholder: string }>> = {
-  bold: { mark: '**', placeholder: 'bold text' },
-  italic: { mark: '_', placeholder: 'italic text' },
-  code: { mark: '`', placeholder: 'code' },
+// Placeholders are inserted into the text, so they are in the editor's language.
+const WRAPS: Partial<Record<MarkdownFormat, { mark: string; placeholder: () => string }>> = {
+  bold: { mark: '**', placeholder: () => i18n.t('fields:markdown.placeholders.bold') },
+  italic: { mark: '_', placeholder: () => i18n.t('fields:markdown.placeholders.italic') },
+  code: { mark: '`', placeholder: () => i18n.t('fields:markdown.placeholders.code') },
 };
 
 const PREFIXES: Partial<Record<MarkdownFormat, (index: number) => string>> = {
@@ -36,13 +38,13 @@ export function formatMarkdown(text: string, start: number, end: number, format:
       const insert = `\`\`\`\n${selected}\n\`\`\``;
       return { from: start, to: end, insert, selectFrom: start + 4, selectTo: start + 4 + selected.length };
     }
-    const inner = selected || wrap.placeholder;
+    const inner = selected || wrap.placeholder();
     const insert = `${wrap.mark}${inner}${wrap.mark}`;
     const selectFrom = start + wrap.mark.length;
     return { from: start, to: end, insert, selectFrom, selectTo: selectFrom + inner.length };
   }
   if (format === 'link') {
-    const label = selected || 'link text';
+    const label = selected || i18n.t('fields:markdown.placeholders.link');
     const insert = `[${label}](https://)`;
     // The URL is what is still missing: it gets the selection (or the label, when none was selected).
     const urlStart = start + label.length + 3;

@@ -1,4 +1,5 @@
 import { useDeferredValue, useEffect, useRef, useState } from 'react';
+import { useT } from '../i18n/use-t.js';
 
 type Render = (source: string) => DocumentFragment;
 
@@ -16,6 +17,7 @@ function loadRenderer(): Promise<Render> {
  * follows a deferred copy of the text.
  */
 export function MarkdownPreview({ source, label }: { source: string; label: string }) {
+  const t = useT('fields');
   const [render, setRender] = useState<Render | null>(null);
   const [failed, setFailed] = useState(false);
   const target = useRef<HTMLDivElement>(null);
@@ -37,13 +39,13 @@ export function MarkdownPreview({ source, label }: { source: string; label: stri
   }, [render, deferred]);
 
   return (
-    <section className="markdown-preview" aria-label={`${label} preview`}>
+    <section className="markdown-preview" aria-label={t('image.preview', { label })}>
       {failed ? (
-        <p className="muted">The preview could not be loaded. The text is saved as you wrote it.</p>
+        <p className="muted">{t('markdown.previewFailed')}</p>
       ) : !render ? (
-        <p className="muted">Loading the preview…</p>
+        <p className="muted">{t('markdown.previewLoading')}</p>
       ) : deferred.trim() === '' ? (
-        <p className="markdown-empty">Nothing to preview yet.</p>
+        <p className="markdown-empty">{t('markdown.previewEmpty')}</p>
       ) : null}
       <div ref={target} className="prose" hidden={!render || deferred.trim() === ''} />
     </section>

@@ -17,6 +17,7 @@ import {
   placeFieldErrors,
   regenerateField,
 } from '../fields/form-state.js';
+import { useT } from '../i18n/use-t.js';
 import { rowLabel } from '../schema/type-facts.js';
 import { useContentTypes } from './content-types.js';
 
@@ -54,6 +55,7 @@ export interface RowEditor {
  */
 export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | null): RowEditor {
   const api = useApi();
+  const t = useT('pages-row');
   const titleColumn = type.title_column;
   const notify = useToast();
   const { rowsChanged } = useContentTypes();
@@ -69,7 +71,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
   const busy = useRef(false);
 
   const dirty = useMemo(() => isDirty(state, saved, columns), [state, saved, columns]);
-  const label = rowLabel(titleColumn, state.values, row ? 'Untitled' : 'New row');
+  const label = rowLabel(titleColumn, state.values, row ? t('untitled') : t('newRow'));
 
   const clearError = useCallback((name: string) => {
     setErrors((current) => {
@@ -84,7 +86,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
     const mode = row ? 'update' : 'create';
     const body = buildWriteBody(state, saved, columns, mode);
     if (mode === 'update' && Object.keys(body).length === 0) {
-      notify('success', 'Everything is already saved');
+      notify('success', t('alreadySaved'));
       return row;
     }
     busy.current = true;
@@ -101,7 +103,10 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       // Keystrokes made while the save was in flight stay (and stay unsaved).
       setState((current) => (current === state ? next : current));
       setErrors(NO_ERRORS);
-      notify('success', mode === 'create' ? `Created “${rowLabel(titleColumn, result, 'row')}”` : 'Saved');
+      notify(
+        'success',
+        mode === 'create' ? t('created', { title: rowLabel(titleColumn, result, t('row')) }) : t('saved'),
+      );
       // Lists (also other types' relation titles) may show this row; a new one also changes the count.
       rowsChanged(type.table, mode === 'create');
       return result;
@@ -110,15 +115,11 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       setErrors(placed);
       const fieldCount = Object.keys(placed.columns).length + Object.keys(placed.meta).length;
       if (fieldCount > 0 && placed.other.length === 0) {
-        setBanner(
-          fieldCount === 1
-            ? 'Fix the highlighted field and save again.'
-            : `Fix the ${fieldCount} highlighted fields and save again.`,
-        );
+        setBanner(t('fixFields', { count: fieldCount }));
       } else if (error instanceof ApiError && error.code === 'not_found' && row) {
-        setBanner('This row no longer exists: it was deleted elsewhere. Copy your changes before leaving.');
+        setBanner(t('gone'));
       } else {
-        setBanner(`Not saved: ${describeError(error)}`);
+        setBanner(t('notSaved', { reason: describeError(error) }));
       }
       const first = Object.keys(placed.columns)[0];
       const firstMeta = Object.keys(placed.meta)[0];
@@ -131,7 +132,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       busy.current = false;
       setSaving(false);
     }
-  }, [api, columns, notify, row, rowsChanged, saved, state, type.table, titleColumn]);
+  }, [api, columns, notify, row, rowsChanged, saved, state, type.table, titleColumn, t]);
 
   const remove = useCallback(async (): Promise<boolean> => {
     if (!row || busy.current) return false;
@@ -139,7 +140,7 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
     setDeleting(true);
     try {
       await api.deleteRow(type.table, row.id);
-      notify('success', `Deleted “${rowLabel(titleColumn, row, 'row')}”`);
+      notify('success', t('deleted', { title: rowLabel(titleColumn, row, t('row')) }));
       rowsChanged(type.table, true);
       return true;
     } catch (error) {
@@ -147,15 +148,15 @@ export function useRowEditor(type: ContentTypeSummary, initialRow: ContentRow | 
       setReferences(used);
       setBanner(
         used.length > 0
-          ? `Not deleted: “${rowLabel(titleColumn, row, 'This row')}” is still used by ${used.length === 1 ? 'another row' : `${used.length} rows`}. Change ${used.length === 1 ? 'it' : 'them'} first:`
-          : `Not deleted: ${describeError(error)}`,
+          ? t('stillUsed', { title: rowLabel(titleColumn, row, t('thisRow')), count: used.length })
+          : t('notDeleted', { reason: describeError(error) }),
       );
       return false;
     } finally {
       busy.current = false;
       setDeleting(false);
     }
-  }, [api, notify, row, rowsChanged, type.table, titleColumn]);
+  }, [api, notify, row, rowsChanged, type.table, titleColumn, t]);
 
   return {
     state,

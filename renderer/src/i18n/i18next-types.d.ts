@@ -2,6 +2,8 @@ import 'i18next';
 import type app from './locales/en/app.json';
 import type common from './locales/en/common.json';
 import type components from './locales/en/components.json';
+import type fields from './locales/en/fields.json';
+import type pagesRow from './locales/en/pages-row.json';
 
 // English is the source catalog: `t` accepts only keys it has, with the right namespace.
 declare module 'i18next' {
@@ -13,5 +15,7 @@ declare module 'i18next' {
     app: typeof app;
     common: typeof common;
     components: typeof components;
+    fields: typeof fields;
+    'pages-row': typeof pagesRow;
   }
 }

@@ -20,7 +20,7 @@ function TypeRow({ type, rows }: { type: ContentTypeSummary; rows: number | unde
   const link = useLinkProps(href);
   const named = type.columns.slice(0, NAMED_FIELDS).map((column) => column.label);
   const more = type.columns.length - named.length;
-  const kinds = [...new Set(type.columns.map((column) => widgetFor(column).typeName))];
+  const kinds = [...new Set(type.columns.map((column) => widgetFor(column).typeName()))];
   const open = (event: MouseEvent) => {
     if ((event.target as HTMLElement).closest('a, button') || window.getSelection()?.toString()) return;
     navigate(href);

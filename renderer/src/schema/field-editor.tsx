@@ -60,7 +60,7 @@ export function FieldEditor({
             {index + 1}
           </span>
           <h3 className="field-editor-title">{title}</h3>
-          <span className="type-chip">{widgetFor(field).typeName}</span>
+          <span className="type-chip">{widgetFor(field).typeName()}</span>
           {!saved && markNew && <span className="chip chip-new">New</span>}
           <div className="field-editor-actions">
             <button
