@@ -3,7 +3,7 @@ import { dirname } from 'node:path';
 import { Kysely } from 'kysely';
 import { type BackupJob, sqliteBackupJob } from '../../backup/backup-service.js';
 import { FileMediaStore, mediaDirFor } from '../../media/media-store.js';
-import { readSavedTables, SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snapshot-files.js';
+import { SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snapshot-files.js';
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
 import type { DatabaseMedia, QuireDb, ScheduledBackupOptions, SiteUploads } from '../database.js';
 import { migrateDatabase } from '../database-migrate.js';
@@ -15,8 +15,7 @@ import { openSqlite, type SqliteHandle, type SqliteOptions } from './sqlite-dial
 import { sqliteEngine } from './sqlite-engine.js';
 import { mediaReferenceSources } from './sqlite-media-references.js';
 import { sqliteMemorySearch } from './sqlite-memory-search.js';
-import { saveSearchIndexes } from './sqlite-memory-search-build.js';
-import { keepSearchSnapshots, snapshotFolder } from './sqlite-search-snapshot.js';
+import { sqliteSavedIndexes } from './sqlite-memory-search-build.js';
 import { sqliteSiteUploads } from './sqlite-site-uploads.js';
 import { sqliteStatementRunner } from './sqlite-statement-runner.js';
 
@@ -49,31 +48,31 @@ export interface OpenSqliteOptions extends SqliteOptions {
 export async function openDatabase(file: string, options: OpenSqliteOptions = {}): Promise<SqliteQuireDb> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
   const snapshots = file !== ':memory:' ? options.searchSnapshots : undefined;
-  // Saved search indexes are read from now on, while the database opens and migrates.
-  const saved = snapshots ? readSavedTables(snapshotFolder(file)) : null;
   const { raw, dialect, statements } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
+  const untyped = db as unknown as Kysely<unknown>;
+  const runner = sqliteStatementRunner(raw, statements);
+  // Saved search indexes are read from now on, while the database migrates.
+  const saved = snapshots
+    ? sqliteSavedIndexes.keepSavedIndexes(untyped, runner, {
+        file,
+        minRows: snapshots.minRows ?? SNAPSHOT_MIN_ROWS,
+        onUnused: snapshots.onUnused,
+      })
+    : null;
   await migrateDatabase(db, sqliteEngine);
   const checkpointer =
     options.checkpointWorker && file !== ':memory:'
       ? startCheckpointer(raw, file, { nativeBinding: options.nativeBinding, ...options.checkpointWorker })
       : null;
-  const runner = sqliteStatementRunner(raw, statements);
-  if (snapshots && saved) {
-    keepSearchSnapshots(runner, snapshotFolder(file), snapshots.minRows ?? SNAPSHOT_MIN_ROWS, snapshots.onUnused);
-    // Saved indexes are loaded now, in the background, while the server gets ready to listen: the
-    // first search then finds them loaded (a table's first read would start it later).
-    void saved.then((tables) => {
-      for (const table of tables) sqliteMemorySearch.warm(db as unknown as Kysely<unknown>, runner, table);
-    });
-  }
+  // Saved indexes are loaded now, in the background, while the server gets ready to listen: the
+  // first search then finds them loaded (a table's first read would start it later).
+  void saved?.then((tables) => {
+    for (const table of tables) sqliteMemorySearch.warm(untyped, runner, table);
+  });
   // Saved before the connection closes; a failure to save costs the next start a build, nothing more.
   const beforeClose = snapshots
-    ? () =>
-        saveSearchIndexes(db as unknown as Kysely<unknown>, runner).then(
-          () => undefined,
-          snapshots.onFailure ?? (() => {}),
-        )
+    ? () => sqliteSavedIndexes.saveIndexes(untyped, runner).then(() => undefined, snapshots.onFailure ?? (() => {}))
     : null;
   return new SqliteQuireDb({
     db,

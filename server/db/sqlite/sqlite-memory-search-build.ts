@@ -22,7 +22,7 @@ import {
   wordy,
 } from './sqlite-memory-search-state.js';
 import {
-  keepSearchSnapshots,
+  keepSavedIndexesIn,
   loadSnapshot,
   saveSnapshot,
   snapshotFolder,
@@ -175,7 +175,7 @@ async function loaded(read: Read, query: MemorySearchQuery, state: TableState, t
  * Saves the built indexes of the runner's connection, brought in step, for the next start (see
  * sqlite-search-snapshot.ts): at a clean stop, when nothing writes any more. Returns the tables saved.
  */
-export async function saveSearchIndexes(db: Kysely<unknown>, runner: StatementRunner): Promise<string[]> {
+async function saveIndexes(db: Kysely<unknown>, runner: StatementRunner): Promise<string[]> {
   const snapshots = snapshotsOf(runner);
   const saved: string[] = [];
   if (!snapshots) return saved;
@@ -199,7 +199,7 @@ export async function saveSearchIndexes(db: Kysely<unknown>, runner: StatementRu
  * started on the database answers its first search without building the index first. Returns
  * whether it was saved.
  */
-export async function saveSearchIndexNow(
+async function saveIndexNow(
   db: Kysely<unknown>,
   runner: StatementRunner,
   file: string,
@@ -211,7 +211,7 @@ export async function saveSearchIndexNow(
   if (!columns) return false;
   const [{ n }] = await read(`select count(*) as n from ${quote(table)}`, []);
   if (Number(n) < minRows) return false;
-  keepSearchSnapshots(runner, snapshotFolder(file), minRows);
+  keepSavedIndexesIn(runner, snapshotFolder(file), minRows);
   const query = { db, runner, table, columns, keywords: [], equals: [] };
   for (let round = 0; round < 2; round++) {
     // A build that ends 'stale' (the table has more distinct words than a vocabulary keeps) is
@@ -219,7 +219,7 @@ export async function saveSearchIndexNow(
     if ((await endOf(buildOf(query))) === 'failed') return false;
     if (tablesOf(runner).get(table)?.ready) break;
   }
-  return (await saveSearchIndexes(db, runner)).includes(table);
+  return (await saveIndexes(db, runner)).includes(table);
 }
 
 /** The build of the table's index in progress on the query's connection, started if there is none. */
@@ -280,13 +280,13 @@ export const sqliteSavedIndexes: SavedSearchIndexes = {
     const folder = snapshotFolder(place.file);
     // Read from now on: the database may still be opening.
     const tables = readSavedTables(folder);
-    keepSearchSnapshots(runner, folder, place.minRows, place.onUnused);
+    keepSavedIndexesIn(runner, folder, place.minRows, place.onUnused);
     return tables;
   },
-  saveIndexes: async (db, runner) => (runner ? saveSearchIndexes(db, runner) : []),
+  saveIndexes: async (db, runner) => (runner ? saveIndexes(db, runner) : []),
   saveIndexNow: async (db, runner, table, place) =>
     runner !== undefined &&
     place.file !== null &&
     place.file !== ':memory:' &&
-    saveSearchIndexNow(db, runner, place.file, table, place.minRows),
+    saveIndexNow(db, runner, place.file, table, place.minRows),
 };

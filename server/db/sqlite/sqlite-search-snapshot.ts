@@ -59,7 +59,7 @@ const folders = new WeakMap<StatementRunner, Keeping>();
  * Saves the indexes of the runner's connection in `folder` at a clean stop (those of `minRows` rows
  * up); `onUnused` hears why a saved one was not read back.
  */
-export function keepSearchSnapshots(
+export function keepSavedIndexesIn(
   runner: StatementRunner,
   folder: string,
   minRows: number,
