@@ -1,5 +1,6 @@
 // Entry of the server child: runs inside an Electron utilityProcess forked by the main process
 // (electron/main/server-launcher.ts), so SQLite work never blocks the window.
+import { sessionIdleFromEnv } from '../../server/config/quire-config.js';
 import { startServer } from '../../server/server.js';
 import { type ParentPortLike, runServerChild } from './server-child.js';
 
@@ -12,7 +13,8 @@ if (!parentPort) {
   process.exitCode = 2;
 } else {
   runServerChild(parentPort, {
-    startServer,
+    // The desktop app's server process reads its own environment, as `quire serve` does in QuireConfig.
+    startServer: (options) => startServer({ sessionIdleMs: sessionIdleFromEnv(process.env), ...options }),
     exit: (code) => {
       setTimeout(() => process.exit(code), EXIT_GRACE_MS);
     },

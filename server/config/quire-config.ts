@@ -153,13 +153,14 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
     backupDir: values['backup-dir'] === undefined ? null : resolve(values['backup-dir']),
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN'), fromEnv('QUIRE_TRUST_PROXY')),
     ...parseSignInFlags(values, fromEnv),
-    sessionIdleMs: sessionIdleMs(fromEnv('QUIRE_SESSION_HOURS')),
+    sessionIdleMs: sessionIdleFromEnv(env),
     searchIndexDir: defaultSearchIndexDir(process.platform, env),
   };
 }
 
-/** The idle time `QUIRE_SESSION_HOURS` sets (a positive number of hours), else the default. */
-function sessionIdleMs(raw: string | undefined): number {
+/** The session idle time `QUIRE_SESSION_HOURS` sets in `env` (a positive number of hours), else the default. */
+export function sessionIdleFromEnv(env: NodeJS.ProcessEnv): number {
+  const raw = env.QUIRE_SESSION_HOURS;
   const hours = Number(raw);
   return raw && Number.isFinite(hours) && hours > 0 ? hours * 60 * 60_000 : DEFAULT_SESSION_IDLE_MS;
 }
