@@ -18,17 +18,20 @@ export type {
 export { sameColumns } from '../search/search-engine.js';
 
 /**
- * The seam between Quire and the database it runs on. Kysely writes the portable SQL (selects,
- * writes, `create table` and `alter table` with Quire's column types); what it cannot write the same
- * way everywhere is listed here, and each engine (`sqlite-engine.ts`, `postgres-engine.ts`) implements
- * it in one place.
- * Repositories and services reach engine specifics only through the `QuireDb`'s engine, so they
- * never know which one is in use.
+ * The SQL side of the seam between Quire and the database it runs on. Kysely writes the portable
+ * SQL (selects, writes, `create table` and `alter table` with Quire's column types); what it cannot
+ * write the same way everywhere is listed here, and each engine (`sqlite-engine.ts`,
+ * `postgres-engine.ts`) implements it in one place. The rest of the seam (connection, uploads,
+ * bulk import, backups) is the open database's (`QuireDb`, database.ts). Repositories and services
+ * reach engine specifics only through them, so they never know which one is in use.
  *
  * Every method that runs SQL takes the Kysely to run it on: the database, or a transaction of it.
  */
 export interface DatabaseEngine {
-  /** Which database this is. */
+  /**
+   * Which database this is, for tests and benches that chose an engine and say so; the server
+   * asks the seam's members instead.
+   */
   readonly kind: 'sqlite' | 'postgres';
   /**
    * The column type that stores Quire's `text`, `integer` or `real` so that values read back as on
