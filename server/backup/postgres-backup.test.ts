@@ -17,7 +17,7 @@ import { BACKUP_DATABASE, BACKUP_MANIFEST, BACKUP_MEDIA } from './backup-folder.
 import { listBackups } from './backup-service.js';
 
 /**
- * `quire backup` and `quire restore` on PostgreSQL (issue 12): a backup folder in SQLite's own
+ * `quire backup` and `quire restore` on PostgreSQL: a backup folder in SQLite's own
  * format, restored into a fresh PostgreSQL database and into a SQLite file, compared through the
  * API; scheduled backups of a PostgreSQL server.
  */

@@ -126,10 +126,9 @@ function ensureEnd(text: string, from: number, line: number, records: ImportReco
  * CSV (RFC 4180): a header row names the fields; fields may be quoted with `"`, a quote inside a
  * quoted field is doubled, and quoted fields may hold commas and line breaks. Empty lines are skipped.
  *
- * Written here rather than with csv-parse (issue 11 §4): on a 200,000-row file csv-parse read the
- * same records 3.5 times slower, it counts a CRLF inside quotes as two lines (so later rows would be
- * named on the wrong line), and the code needed around it for our line numbers and messages was as
- * long as this reader.
+ * Written here rather than with csv-parse: csv-parse is slower on large files, counts a CRLF inside
+ * quotes as two lines (so later rows would be named on the wrong line), and the code needed around
+ * it for our line numbers and messages is as long as this reader.
  */
 function readCsv(text: string): ImportRecord[] {
   const rows = csvRows(text);

@@ -15,7 +15,7 @@ import { startPostgresTestServer } from '../test-support/postgres-server.js';
 import { importCommand } from './import-command.js';
 
 /**
- * `quire import --database URL` (issue 12): the same file imported into SQLite and into PostgreSQL
+ * `quire import --database URL`: the same file imported into SQLite and into PostgreSQL
  * gives the same rows through the API (ids, fields, generated slugs, relations to earlier rows of
  * the same file, search), and a refused file leaves both as they were.
  */

@@ -7,11 +7,11 @@ import type { MediaExtension } from '../../common/media-rules.js';
  * an HTML page must not make it servable as an image. Only raster formats browsers decode without
  * running anything are allowed; SVG is refused because it is a document that can carry script.
  *
- * Written here rather than with file-type (issue 11 §4): file-type decides by shorter signatures (it
- * takes `GIF88a` for a GIF and any RIFF/WEBP for WebP, whatever its first chunk), calls an AVIF whose
+ * Written here rather than with file-type: file-type decides by shorter signatures (it takes
+ * `GIF88a` for a GIF and any RIFF/WEBP for WebP, whatever its first chunk), calls an AVIF whose
  * major brand is the generic `mif1` HEIF, names animated PNGs `image/apng`, is async only, and
- * loads 41 modules (about 50 ms at start-up) where this file is 2 KB. Keeping our checks on top of
- * it would have left nothing for it to do.
+ * loads many modules at start-up where this file is small. Our checks on top of it would leave
+ * nothing for it to do.
  */
 
 /** An allowed image format: its media type and the extension stored files get. */

@@ -11,7 +11,7 @@ import { PRUNE_GRACE_MS } from './media-prune.js';
 import { mediaCommand } from './media-prune-command.js';
 
 /**
- * `quire media prune --database URL` (issue 12): the uploads kept in `quire_media` that no row
+ * `quire media prune --database URL`: the uploads kept in `quire_media` that no row
  * names and that are older than the grace hour are listed, then deleted with --yes, as in a media
  * folder; used and young uploads stay.
  */

@@ -6,7 +6,7 @@ import type { SqlSearchIndex } from '../engine.js';
 import { searchTextName } from '../queries/internal-names.js';
 import { escapeLike } from './postgres-search-index.js';
 
-/** The PostgreSQL engine's search table, below the API (issue 12). */
+/** The PostgreSQL engine's search table, below the API. */
 
 const postgres = await postgresForTests();
 

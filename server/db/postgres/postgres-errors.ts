@@ -1,8 +1,8 @@
 /**
  * PostgreSQL failures as data, without node-postgres: the error middleware and the commands tell
  * them apart (503 `database_unavailable`, one-line CLI messages) on every engine, while `pg` itself
- * loads only when a PostgreSQL URL is given (postgres-connection.ts, imported lazily: issue 13,
- * `pg` took 70-100 ms of every server start).
+ * loads only when a PostgreSQL URL is given (postgres-connection.ts, imported lazily), so a
+ * SQLite server never pays for loading it.
  */
 
 /** Why a PostgreSQL server could not be used, for callers that branch on it. */

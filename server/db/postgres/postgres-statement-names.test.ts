@@ -5,7 +5,7 @@ import { poolConfig } from './postgres-connection.js';
 import { StatementNames } from './postgres-statement-names.js';
 
 /**
- * Statements named on PostgreSQL's connections (issue 13): prepared once per connection, prepared
+ * Statements named on PostgreSQL's connections: prepared once per connection, prepared
  * again after the content types change, and never failing a read because a table's columns changed.
  */
 

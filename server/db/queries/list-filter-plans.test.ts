@@ -8,7 +8,7 @@ import type { StatementRunner } from '../statement-runner.js';
 import type { FilterCondition } from './filter-conditions.js';
 
 /**
- * Filters beyond equality (issue 16) keep to the list indexes on SQLite: one of several values and
+ * Filters beyond equality keep to the list indexes on SQLite: one of several values and
  * an order comparison search the column's index, and a relation by its target's slug finds the
  * target ids through the target's slug index, then the rows through the relation's index.
  */

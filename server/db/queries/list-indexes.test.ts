@@ -12,7 +12,7 @@ import type { StatementRunner } from '../statement-runner.js';
 import { MAX_INTERNAL_NAME_BYTES } from './internal-names.js';
 
 /**
- * The indexes lists need (issue 13): one per orderable column, one per select or relation filter and
+ * The indexes lists need: one per orderable column, one per select or relation filter and
  * order, a narrow one per filter for counts; made with the table, following its columns through
  * renames, drops and adds, and given to existing tables by migration 011. On both engines.
  */

@@ -85,14 +85,10 @@ export function openSqlite(file: string, options: SqliteOptions = {}): SqliteCon
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
   // No mmap, and SQLite's own 2 MB page cache rather than the 16 MB better-sqlite3 builds it with
-  // (SQLITE_DEFAULT_CACHE_SIZE=-16000); measured at 1M rows (issue 13): mmap made the first count
-  // of a status 2-4x faster, but mapped pages count in the server's RSS as they are touched (a load
-  // of lists and searches: 206-213 MB -> 573 MB, the target is 250 MB), and the list indexes sit at
-  // the end of the file, so a smaller map misses them. A 64 MB cache added to RSS with no gain in
-  // distinct lists (the read cache keeps every count between writes; the operating system's cache
-  // keeps the file's pages either way). 2 MB against 16: RSS 149 against 163 MB idle on a loaded
-  // index, 191-203 against 205-217 through the distinct workloads, 231-240 against 243-250 after
-  // the cache workloads, with searches, lists, gets and writes within the noise (3 runs each).
+  // (SQLITE_DEFAULT_CACHE_SIZE=-16000): mapped pages count in the server's memory as they are
+  // touched, and the list indexes sit at the end of the file, so a smaller map misses them; a
+  // larger cache adds to the server's memory without faster lists, since the read cache keeps
+  // counts between writes and the operating system's cache keeps the file's pages either way.
   raw.pragma('cache_size = -2000');
   raw.function('quire_fold', { deterministic: true }, (value: unknown) =>
     typeof value === 'string' ? foldForSearch(value) : value,
