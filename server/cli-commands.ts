@@ -65,7 +65,7 @@ export async function serve(options: QuireConfig): Promise<RunningServer> {
     passwordSignIn: options.passwordSignIn,
     publicUrl: options.publicUrl,
     sessionIdleMs: options.sessionIdleMs,
-    searchSnapshotDir: options.searchIndexDir,
+    searchIndexDir: options.searchIndexDir,
     twoFactor: { requirement: options.requireTwoFactor },
     backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },

@@ -33,14 +33,14 @@ export interface ServerOptions {
   nativeBinding?: string;
   /**
    * Rows from which a table's search index is saved at a clean stop and read back at the next
-   * start (default SNAPSHOT_MIN_ROWS; tests lower it). See OpenSqliteOptions.searchSnapshots.
+   * start (default SNAPSHOT_MIN_ROWS; tests lower it). See OpenSqliteOptions.savedSearchIndexes.
    */
-  searchSnapshotMinRows?: number;
+  searchIndexMinRows?: number;
   /**
    * On PostgreSQL, the folder where search indexes are saved at a clean stop (default
-   * `defaultSearchIndexDir()`; tests give their own). See OpenPostgresOptions.searchSnapshots.
+   * `defaultSearchIndexDir()`; tests give their own). See OpenPostgresOptions.savedSearchIndexes.
    */
-  searchSnapshotDir?: string;
+  searchIndexDir?: string;
   /** Hostnames to serve besides loopback ones (`--allow-host`). */
   allowedHosts?: string[];
   /** Origins allowed to read the API cross-origin (`--cors-origin`), normalized. */
@@ -112,7 +112,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const security = securityFor(options.host, options);
   const log = options.log ?? ((message: string, error: unknown) => console.error(message, error));
 
-  const minRows = options.searchSnapshotMinRows === undefined ? {} : { minRows: options.searchSnapshotMinRows };
+  const minRows = options.searchIndexMinRows === undefined ? {} : { minRows: options.searchIndexMinRows };
   const notSaved = (error: unknown) =>
     log(
       'The search index was not saved (the next start builds it again):',
@@ -124,8 +124,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     { dbFile: options.dbFile, postgres: options.postgres },
     {
       postgres: {
-        searchSnapshots: {
-          folder: options.searchSnapshotDir ?? defaultSearchIndexDir(),
+        savedSearchIndexes: {
+          folder: options.searchIndexDir ?? defaultSearchIndexDir(),
           ...minRows,
           onFailure: notSaved,
           onUnused: notRead,
@@ -140,7 +140,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
               error instanceof Error ? error.message : error,
             ),
         },
-        searchSnapshots: {
+        savedSearchIndexes: {
           ...minRows,
           onFailure: notSaved,
           onUnused: notRead,

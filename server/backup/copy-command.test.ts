@@ -227,7 +227,7 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     } finally {
       await pg.close();
     }
-    const onPostgres = await startPostgresTestServer(database().target, { searchSnapshotDir: join(dir, 'indexes') });
+    const onPostgres = await startPostgresTestServer(database().target, { searchIndexDir: join(dir, 'indexes') });
     try {
       await buildsSettledForTests(onPostgres.database.db as never);
       expect(savedIndexesReadForTests(onPostgres.database.db as never)).toBeGreaterThan(0);

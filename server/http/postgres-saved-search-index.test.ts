@@ -72,7 +72,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
   let made = 0;
 
   const start = async (on = database()) => {
-    const server = await startPostgresTestServer(on.target, { searchSnapshotDir: dir, searchSnapshotMinRows: 1 });
+    const server = await startPostgresTestServer(on.target, { searchIndexDir: dir, searchIndexMinRows: 1 });
     servers.push(server);
     return server;
   };
@@ -345,7 +345,7 @@ describe.skipIf(!postgres.available)(`PostgreSQL's saved search index${skipNote(
       await runAdmin(owned.target, 'revoke execute on function pg_control_system() from public');
       const server = await startPostgresTestServer(
         { ...owned.target, user: role },
-        { searchSnapshotDir: dir, searchSnapshotMinRows: 1 },
+        { searchIndexDir: dir, searchIndexMinRows: 1 },
       );
       servers.push(server);
       expect(server.errors.map((error) => String((error as Error).message ?? error))).toEqual([

@@ -28,7 +28,7 @@ async function searchIds(server: TestServer, keyword: string): Promise<{ ids: st
 // Saved search indexes are SQLite's (PostgreSQL searches with its own indexes).
 describe.skipIf(testEngine() !== 'sqlite')('the saved search index (SQLite)', () => {
   it('is saved when the server stops and read back when it starts again, answering the same', async () => {
-    const first = await startTestServer({ searchSnapshotMinRows: 10 });
+    const first = await startTestServer({ searchIndexMinRows: 10 });
     for (let i = 0; i < 30; i++) {
       const created = await request(first, 'POST', '/cms/news', {
         body: { title: `${TITLES[i % TITLES.length]} ${i}`, status: 'draft', published_at: '2025-01-01 10:00:00' },
@@ -53,7 +53,7 @@ describe.skipIf(testEngine() !== 'sqlite')('the saved search index (SQLite)', ()
     expect(pending).toHaveLength(1);
     expect(pending[0].r).toBeLessThan(0);
 
-    const second = await startTestServer({ ...reopenOptions(first), searchSnapshotMinRows: 10 });
+    const second = await startTestServer({ ...reopenOptions(first), searchIndexMinRows: 10 });
     servers.push(second);
     const after = await Promise.all(['harbour', 'caf', 'a', 'ber 3'].map((keyword) => searchIds(second, keyword)));
     expect(after).toEqual(before);
@@ -64,7 +64,7 @@ describe.skipIf(testEngine() !== 'sqlite')('the saved search index (SQLite)', ()
     expect(existsSync(folder) ? readdirSync(folder) : []).toEqual([]);
   });
   it('says why a saved index was not read back, and answers the same after building it', async () => {
-    const first = await startTestServer({ searchSnapshotMinRows: 10 });
+    const first = await startTestServer({ searchIndexMinRows: 10 });
     for (let i = 0; i < 20; i++) {
       const created = await request(first, 'POST', '/cms/news', {
         body: { title: `${TITLES[i % TITLES.length]} ${i}`, status: 'draft', published_at: '2025-01-01 10:00:00' },
@@ -77,7 +77,7 @@ describe.skipIf(testEngine() !== 'sqlite')('the saved search index (SQLite)', ()
     const [name] = readdirSync(folder);
     writeFileSync(join(folder, name), 'not an index');
 
-    const second = await startTestServer({ ...reopenOptions(first), searchSnapshotMinRows: 10 });
+    const second = await startTestServer({ ...reopenOptions(first), searchIndexMinRows: 10 });
     servers.push(second);
     expect(await searchIds(second, 'harbour')).toEqual(before);
     expect(second.errors).toEqual(['news: its file is damaged or of another version']);

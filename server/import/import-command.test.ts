@@ -131,7 +131,7 @@ describe('quire import', () => {
     );
     expect(readdirSync(snapshotFolder(dbFile))).toEqual([`${Buffer.from('news').toString('hex')}.bin`]);
 
-    const database = await openDatabase(dbFile, { searchSnapshots: {} });
+    const database = await openDatabase(dbFile, { savedSearchIndexes: {} });
     try {
       const reader = new ContentRepository(database.db, database.engine, database.runner);
       const plain = new ContentRepository(database.db, database.engine);

@@ -27,7 +27,7 @@ export async function startPostgresTestServer(
     editorName: 'tester',
     log: (_message, error) => errors.push(error),
     backups: false,
-    searchSnapshotDir: join(tmpdir(), `quire-test-search-indexes-${process.pid}`),
+    searchIndexDir: join(tmpdir(), `quire-test-search-indexes-${process.pid}`),
     ...options,
     // Never used: the PostgreSQL target wins, and no file is made.
     dbFile: ':memory:',

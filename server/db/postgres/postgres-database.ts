@@ -31,7 +31,7 @@ export interface OpenPostgresOptions extends PostgresPoolOptions {
    * hears why they could not be saved, `onUnused` why a saved one was not read back (its first
    * search then waits for a build).
    */
-  searchSnapshots?: {
+  savedSearchIndexes?: {
     folder: string;
     minRows?: number;
     onFailure?: (error: unknown) => void;
@@ -60,7 +60,7 @@ export async function openPostgres(
     const untyped = db as unknown as Kysely<unknown>;
     await forEachContentTable(untyped, postgresEngine, (table) => markAllVisible(untyped, table));
   }
-  const saving = options.searchSnapshots;
+  const saving = options.savedSearchIndexes;
   let beforeClose: (() => Promise<void>) | null = null;
   if (saving) {
     const untyped = db as unknown as Kysely<unknown>;

@@ -33,7 +33,7 @@ export interface OpenSqliteOptions extends SqliteOptions {
    * (sqlite-search-snapshot.ts): for a server. `onFailure` hears why one could not be saved,
    * `onUnused` why a saved one was not read back (its first search then waits for a build).
    */
-  searchSnapshots?: { minRows?: number; onFailure?: (error: unknown) => void; onUnused?: SnapshotUnused };
+  savedSearchIndexes?: { minRows?: number; onFailure?: (error: unknown) => void; onUnused?: SnapshotUnused };
   /**
    * The folder of the uploads when they are not in `media/` beside the file (a backup's copy): a
    * site copy then reads them checking the folder itself too (never through a symlink).
@@ -47,7 +47,7 @@ export interface OpenSqliteOptions extends SqliteOptions {
  */
 export async function openDatabase(file: string, options: OpenSqliteOptions = {}): Promise<SqliteQuireDb> {
   if (file !== ':memory:') mkdirSync(dirname(file), { recursive: true });
-  const snapshots = file !== ':memory:' ? options.searchSnapshots : undefined;
+  const snapshots = file !== ':memory:' ? options.savedSearchIndexes : undefined;
   const { raw, dialect, statements } = openSqlite(file, options);
   const db = new Kysely<QuireDatabase>({ dialect });
   const untyped = db as unknown as Kysely<unknown>;

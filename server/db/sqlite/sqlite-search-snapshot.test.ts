@@ -18,7 +18,7 @@ const KEYWORDS = [['a'], ['über'], ['caf'], ['tion'], ['ss'], ['😀'], ['alpha
 let dir: string;
 let file: string;
 let open: SqliteQuireDb | null = null;
-/** Why saved indexes were not read back, as the database told (see OpenSqliteOptions.searchSnapshots). */
+/** Why saved indexes were not read back, as the database told (see OpenSqliteOptions.savedSearchIndexes). */
 let unused: string[] = [];
 
 const search = (keywords: string[]): RowSelection => ({ equals: [], search: { columns: COLUMNS, keywords } });
@@ -53,7 +53,7 @@ function insert(raw: Database.Database, n: number, title: string | null): void {
 
 async function start(): Promise<SqliteQuireDb> {
   open = await openDatabase(file, {
-    searchSnapshots: { minRows: 100, onUnused: (table, reason) => unused.push(`${table}: ${reason}`) },
+    savedSearchIndexes: { minRows: 100, onUnused: (table, reason) => unused.push(`${table}: ${reason}`) },
   });
   return open;
 }
@@ -255,7 +255,7 @@ describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
     let database = await start();
     await ready(database);
     await open?.close();
-    open = await openDatabase(file, { searchSnapshots: { minRows: 10_000 } });
+    open = await openDatabase(file, { savedSearchIndexes: { minRows: 10_000 } });
     database = open;
     await ready(database);
     await stop();

@@ -52,7 +52,7 @@ interface Keeping {
   onUnused?: SnapshotUnused;
 }
 
-/** Where a connection's indexes are saved (set for servers: see OpenSqliteOptions.searchSnapshots). */
+/** Where a connection's indexes are saved (set for servers: see OpenSqliteOptions.savedSearchIndexes). */
 const folders = new WeakMap<StatementRunner, Keeping>();
 
 /**
