@@ -4,9 +4,9 @@ import type pgTypes from 'pg';
 /**
  * node-postgres, loaded with a `navigator` defined for the moment of its loading where Node has none
  * (Node 20). At load pg asks whether it runs in a Cloudflare Worker, and without `navigator` it asks
- * by constructing a `Response`, which loads Node's fetch implementation (undici): measured here, 21
- * of the 36 ms pg takes to load, at every PostgreSQL start, for nothing the server uses. Node 21
- * and later define `navigator` themselves (with its `userAgent`), and then nothing is changed.
+ * by constructing a `Response`, which loads Node's fetch implementation (undici): most of pg's
+ * load time, at every PostgreSQL start, for nothing the server uses. Node 21 and later define
+ * `navigator` themselves (with its `userAgent`), and then nothing is changed.
  */
 export const pgModule: typeof pgTypes = loadPg();
 

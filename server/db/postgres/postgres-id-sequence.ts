@@ -4,8 +4,8 @@ import { SnapshotFormatError, type SnapshotReader, type SnapshotWriter } from '.
 /**
  * The row numbers of PostgreSQL's in-memory search index (postgres-memory-search.ts) in the
  * table's `id` order, so that a page of matches in id order (lists' default order) is found by
- * walking it in memory and keeping matches, and only the page's rows are read: passing every match
- * to PostgreSQL cost it about 10 µs a match (23 ms for 2,000).
+ * walking it in memory and keeping matches, and only the page's rows are read, rather than passing
+ * every match to PostgreSQL.
  *
  * Ids are Quire's time-ordered ids, so a new row usually comes last; rows of writes that commit
  * out of order come a little before the end, and are placed among the last TAIL ids kept. A row

@@ -22,8 +22,8 @@ export const SHARDS = 64;
 
 /**
  * The function that reads a table's change number. Gets and lists read it in their own statement
- * (read-marks.ts); written there as subqueries it was planned again by every statement (0.66 ms of
- * planning for 0.15 of running, on a get by id), where a PL/pgSQL function keeps its plans for the
+ * (read-marks.ts); written there as subqueries it would be planned again by every statement (more
+ * planning than running, on a get by id), where a PL/pgSQL function keeps its plans for the
  * connection. `stable`: its queries see the snapshot of the statement calling it.
  */
 const CHANGE_NUMBER_FUNCTION = 'quire_change_number';
@@ -98,8 +98,8 @@ export function gapToken(table: string): AliasableExpression<string> {
 
 /**
  * `table`'s change number now, as text (`oid:registry version:row writes`). A scalar subquery, so
- * PostgreSQL runs the function once per statement (an InitPlan) rather than once per row: a page
- * of 20 rows read it 20 times, twice, and a search's page statement took 0.97 ms against 0.46 so.
+ * PostgreSQL runs the function once per statement (an InitPlan) rather than once or twice per row
+ * of a page.
  */
 export function changeNumber(table: string): AliasableExpression<string> {
   return sql<string>`(select ${sql.id(CHANGE_NUMBER_FUNCTION)}(${table}))`;

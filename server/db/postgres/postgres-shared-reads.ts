@@ -10,9 +10,8 @@ import { kyselyResult, type PipelinedConnection } from './postgres-pipelined-con
  * the order sent, without a wait between them.
  *
  * Each read on a connection of its own costs a `writev` into the kernel, a backend woken to run
- * it, and a read of its answer: measured at 100k rows with 16 callers of a get's statement, 22,000
- * statements a second from a pool of 10 at 41 µs of this process's CPU each, against 52,000 at 20
- * µs with all of them pipelined on one connection (and the backends' CPU saved with it). A reader is
+ * it, and a read of its answer; pipelined on one connection, many reads share them (and the
+ * backends' CPU with them). A reader is
  * a pool connection lent while it has reads in flight and given back when it has none, so an idle
  * server holds nothing; reads join the least busy reader, and another is borrowed (up to
  * `readers`) when each has `depth` reads in flight or its oldest has waited `slowMs`, so one slow

@@ -26,8 +26,8 @@ export function listOrdering(engine: DatabaseEngine, page: ListOrder, keyOnly = 
   const direction = page.desc ? 'desc' : 'asc';
   // Nulls before values ascending, after them descending, on every engine (SQLite's own order;
   // the list indexes say the same). `id` is never null and keeps its primary key's order: said
-  // with PostgreSQL's `nulls first`, its index could not serve it (every list in id order, the
-  // default, sorted the whole table: 22 ms at 100k rows for a page of one).
+  // with PostgreSQL's `nulls first`, its index could not serve it, and every list in id order (the
+  // default) would sort the whole table.
   const modifiers: OrderByModifiers = engine.sortsNullsFirst
     ? direction
     : (order) => (page.desc ? order.desc().nullsLast() : order.asc().nullsFirst());

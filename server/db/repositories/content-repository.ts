@@ -94,8 +94,8 @@ export class ContentRepository {
     const where = await this.whereOf(table, selection);
     if (page.offset > 0 && !selection.search) {
       // Past an offset, the ids are found first and only the page's rows read: the skipped rows
-      // stay in the index (PostgreSQL's index scan would read each from the table; 10,000 of them
-      // took 89 ms there against 2 ms, and SQLite answers both forms alike).
+      // stay in the index, where PostgreSQL's index scan would read each from the table (SQLite
+      // answers both forms alike).
       const pageIds = offsetPageIds(this.engine, this.db, table, where, page);
       const rows = this.db.selectFrom(table).selectAll().where(this.engine.idAmong(pageIds));
       return splitMarks(this.engine, await this.all(ordered(marked(rows))), extras);

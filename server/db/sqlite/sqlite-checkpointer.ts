@@ -7,12 +7,10 @@ import type Database from 'better-sqlite3';
  *
  * SQLite's automatic checkpoint runs inside the COMMIT that takes the WAL past 1,000 pages, on the
  * writing connection: better-sqlite3 is synchronous, so the server's only thread copies those pages
- * into the database file and waits for its fsync while no request moves. Measured with 16
- * concurrent writers at 100k rows (creates, interleaved runs): 937-1,038 req/s with the automatic
- * checkpoint; 1,085-1,351 (p99 51-62 ms) with it at 10,000 pages; 1,316-1,346 (p99 25-27 ms) with
- * this worker checkpointing every INTERVAL_MS. A passive checkpoint waits for no reader or writer,
- * so the server's writes go on meanwhile, and durability is unchanged: every COMMIT still syncs the
- * WAL (`synchronous=FULL`); a checkpoint only moves committed pages into the database file.
+ * into the database file and waits for its fsync while no request moves. This worker checkpoints
+ * every INTERVAL_MS instead; a passive checkpoint waits for no reader or writer, so the server's
+ * writes go on meanwhile, and durability is unchanged: every COMMIT still syncs the WAL
+ * (`synchronous=FULL`); a checkpoint only moves committed pages into the database file.
  *
  * The server's connection keeps an automatic checkpoint at SAFETY_NET_PAGES: under a long burst of
  * writes the worker's checkpoints never catch up with the WAL's end, and SQLite starts the WAL over

@@ -5,13 +5,12 @@ import type Database from 'better-sqlite3';
  * rows, with each statement's column names read once.
  *
  * better-sqlite3 builds a row object in C++, looking up and setting every column by name for every
- * row: for a page of rows that costs more than SQLite's own work. Measured on the bench's news at
- * 100k rows (11 columns, bare better-sqlite3): 20 rows by rowid 69-101 µs as its objects, 47-53 µs
- * as raw rows made into objects here; one row by id 12.2 -> 10.7 µs. Objects made here by
- * assignment in column order also share one hidden class, which formatting then reads.
+ * row: for a page of rows that costs more than SQLite's own work, and more than making the objects
+ * here from raw rows. Objects made here by assignment in column order also share one hidden class,
+ * which formatting then reads.
  *
- * A statement's names (its `columns()`, about 7 µs) are kept until the connection's schema changes:
- * SQLite prepares a statement again after a schema change, and a `select *` may then have other
+ * A statement's names (its `columns()`) are kept until the connection's schema changes: SQLite
+ * prepares a statement again after a schema change, and a `select *` may then have other
  * columns (a renamed one). Every DDL statement this connection runs is prepared through
  * `SqliteStatements`, which counts them (`schemaChanges`); a row of another length than the names
  * kept also reads them again. Another process's schema change is not followed here, as the content
