@@ -3,6 +3,7 @@ import type app from './locales/en/app.json';
 import type common from './locales/en/common.json';
 import type components from './locales/en/components.json';
 import type fields from './locales/en/fields.json';
+import type pagesList from './locales/en/pages-list.json';
 import type pagesRow from './locales/en/pages-row.json';
 
 // English is the source catalog: `t` accepts only keys it has, with the right namespace.
@@ -16,6 +17,7 @@ declare module 'i18next' {
     common: typeof common;
     components: typeof components;
     fields: typeof fields;
+    'pages-list': typeof pagesList;
     'pages-row': typeof pagesRow;
   }
 }

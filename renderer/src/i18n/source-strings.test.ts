@@ -13,8 +13,6 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/content-type-editor-page.tsx',
   'pages/content-types-page.tsx',
   'pages/hooks-page.tsx',
-  'pages/list-page.tsx',
-  'pages/row-editor-page.tsx',
   'pages/second-factor-page.tsx',
   'pages/sign-in-page.tsx',
   'pages/starter-choice-page.tsx',

@@ -1,4 +1,5 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
@@ -10,17 +11,20 @@ import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowList } from '../hooks/use-row-list.js';
+import { useFormatters } from '../i18n/formatters.js';
+import { useT } from '../i18n/use-t.js';
 import { useLinkProps, useNavigate } from '../routing/router.js';
 import { EMPTY_LIST_STATE, type ListState, parseListState, routeHref } from '../routing/routes.js';
 import { isSearchable } from '../schema/type-facts.js';
 
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
-const numbers = new Intl.NumberFormat();
 
 /** The rows of one content type: search, filters, sortable table, pages. All of it lives in the URL. */
 export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
   const navigate = useNavigate();
+  const t = useT('pages-list');
+  const format = useFormatters();
   const { me } = useAuth();
   const { data, offset, loading, error, retry } = useRowList(type, list);
   useDocumentTitle(type.title);
@@ -63,18 +67,18 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
         <div className="page-heading">
           <h1 className="page-title">{type.title}</h1>
           <p className="page-subtitle">
-            {data ? `${numbers.format(data.total)} ${data.total === 1 ? 'row' : 'rows'}` : '\u00a0'}
+            {data ? t('common:rowCount', { count: data.total, formatted: format.number(data.total) }) : '\u00a0'}
           </p>
         </div>
         <div className="page-actions">
           <a {...trashLink} className="button button-ghost">
             <IconTrash />
-            Recently deleted
+            {t('trash')}
           </a>
           {me.can.create_rows && (
             <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
               <IconPlus />
-              New
+              {t('new')}
             </button>
           )}
         </div>
@@ -89,7 +93,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
             className="button button-ghost button-small"
             onClick={() => go({ ...EMPTY_LIST_STATE, sort: list.sort, pageSize: list.pageSize })}
           >
-            Clear filters
+            {t('clearFilters')}
           </button>
         )}
       </div>
@@ -97,49 +101,54 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
       <div className="list-body">
         {error && !loading ? (
           <ErrorState
-            title={`Couldn’t load ${type.title}`}
+            title={t('loadFailed', { type: type.title })}
             message={describeError(error)}
             action={
               <button type="button" className="button" onClick={retry}>
-                Try again
+                {t('common:actions.tryAgain')}
               </button>
             }
           />
         ) : !data ? (
-          <LoadingState label={`Loading ${type.title}…`} />
+          <LoadingState label={t('loading', { type: type.title })} />
         ) : data.total === 0 ? (
           <EmptyState
-            title={`No ${type.title.toLowerCase()} yet`}
+            title={t('empty.title', { type: type.title.toLowerCase() })}
             action={
               me.can.create_rows && (
                 <button type="button" className="button button-primary" onClick={() => navigate(newHref)}>
                   <IconPlus />
-                  Add the first row
+                  {t('empty.add')}
                 </button>
               )
             }
           >
-            Rows you add appear here, and through the API at <code>/api/cms/{type.table}</code>.
+            <Trans
+              t={t}
+              i18nKey="empty.body"
+              values={{ path: `/api/cms/${type.table}` }}
+              components={{ code: <code /> }}
+            />
           </EmptyState>
         ) : data.filtered === 0 ? (
           <EmptyState
-            title="No rows match"
+            title={t('noMatch.title')}
             action={
               <button
                 type="button"
                 className="button"
                 onClick={() => go({ ...EMPTY_LIST_STATE, sort: list.sort, pageSize: list.pageSize })}
               >
-                Clear search and filters
+                {t('noMatch.clear')}
               </button>
             }
           >
-            {list.search ? `Nothing in ${type.title} matches “${list.search}”.` : 'Try another filter.'}
+            {list.search ? t('noMatch.search', { type: type.title, search: list.search }) : t('noMatch.filter')}
           </EmptyState>
         ) : (
           <>
             <ContentTable
-              caption={`${type.title}, page ${list.page}`}
+              caption={t('caption', { type: type.title, page: format.number(list.page) })}
               columns={columns}
               titleColumn={type.title_column}
               rows={data.rows}
@@ -168,6 +177,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
 
 /** The search box: searches as you type (after a short pause); `/` focuses it from anywhere in the list. */
 function SearchBox({ value, onSearch }: { value: string; onSearch(search: string): void }) {
+  const t = useT('pages-list');
   const [draft, setDraft] = useState(value);
   const input = useRef<HTMLInputElement>(null);
   const sent = useRef(value);
@@ -205,7 +215,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch(search: string
   return (
     <div className="search">
       <label htmlFor="list-search" className="visually-hidden">
-        Search
+        {t('search.label')}
       </label>
       <IconSearch />
       <input
@@ -213,7 +223,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch(search: string
         id="list-search"
         type="search"
         className="input search-input"
-        placeholder="Search titles and slugs…"
+        placeholder={t('search.placeholder')}
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => {
@@ -225,7 +235,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch(search: string
         autoComplete="off"
         spellCheck={false}
       />
-      <kbd className="search-kbd" title="Press / to search">
+      <kbd className="search-kbd" title={t('search.shortcut')}>
         /
       </kbd>
     </div>

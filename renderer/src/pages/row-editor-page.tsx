@@ -18,6 +18,7 @@ import { forgetRows, queryKeys } from '../hooks/row-queries.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowEditor } from '../hooks/use-row-editor.js';
 import { useSaveShortcut } from '../hooks/use-save-shortcut.js';
+import { useT } from '../i18n/use-t.js';
 import { previewHref } from '../routing/preview-path.js';
 import { useLinkProps, useNavigate, useNavigationBlocker } from '../routing/router.js';
 import { type ListState, routeHref } from '../routing/routes.js';
@@ -32,6 +33,7 @@ export interface RowEditorPageProps {
 /** Loads the row (or starts a new one) and shows its form; designed loading and not-found states. */
 export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
   const api = useApi();
+  const t = useT('pages-row');
   // A row this page just created is already here; anything else is fetched.
   const [created, setCreated] = useState<ContentRow | null>(null);
   // A restored version replaces the form (a new key), starting from the row the restore wrote.
@@ -60,20 +62,16 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
       return (
         <div className="page">
           <ErrorState
-            title={isNotFound(error) ? 'This row does not exist' : 'Couldn’t open this row'}
-            message={
-              isNotFound(error)
-                ? `There is no ${type.title} row with id ${id}. It may have been deleted.`
-                : describeError(error)
-            }
+            title={isNotFound(error) ? t('missing.title') : t('openFailed')}
+            message={isNotFound(error) ? t('missing.message', { type: type.title, id }) : describeError(error)}
             action={
               <>
                 <a {...backLink} className="button">
-                  Back to list
+                  {t('back')}
                 </a>
                 {!isNotFound(error) && (
                   <button type="button" className="button" onClick={() => void refetch()}>
-                    Try again
+                    {t('common:actions.tryAgain')}
                   </button>
                 )}
               </>
@@ -84,7 +82,7 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
     }
     return (
       <div className="page">
-        <LoadingState label="Loading row…" />
+        <LoadingState label={t('loading')} />
       </div>
     );
   }
@@ -116,6 +114,7 @@ function RowForm({
   onRestored(row: ContentRow): void;
 }) {
   const navigate = useNavigate();
+  const t = useT('pages-row');
   const { me } = useAuth();
   const editor = useRowEditor(type, initialRow);
   // Buttons a role may not use are not shown (the server refuses those requests anyway).
@@ -163,17 +162,23 @@ function RowForm({
         <div className="page-heading">
           <a {...backLink} className="back-link">
             <IconArrowLeft />
-            Back to list
+            {t('back')}
           </a>
           <p className="eyebrow">
-            {type.title} · {editor.row ? 'Edit row' : 'New row'}
+            {type.title} · {editor.row ? t('editRow') : t('newRow')}
           </p>
           <h1 className="page-title page-title-row">{editor.label}</h1>
           {editor.row && <ScheduleNotice type={type} rowId={editor.row.id} />}
         </div>
         <div className="page-actions">
           <span className={editor.dirty ? 'save-state is-dirty' : 'save-state'} aria-live="polite">
-            {editor.saving ? 'Saving…' : editor.dirty ? 'Unsaved changes' : editor.row ? 'All changes saved' : ''}
+            {editor.saving
+              ? t('common:actions.saving')
+              : editor.dirty
+                ? t('state.unsaved')
+                : editor.row
+                  ? t('state.saved')
+                  : ''}
           </span>
           {preview && (
             <a
@@ -181,10 +186,10 @@ function RowForm({
               target="_blank"
               rel="noopener"
               className="button button-ghost"
-              title={editor.dirty ? 'Opens the saved version: save first to preview your changes' : preview}
+              title={editor.dirty ? t('preview.dirty') : preview}
             >
               <IconExternal />
-              Open preview
+              {t('preview.open')}
             </a>
           )}
           {editor.row && me.can.create_rows && (
@@ -192,10 +197,10 @@ function RowForm({
               type="button"
               className="button"
               onClick={() => navigate(routeHref({ name: 'create', type: type.table, list }))}
-              title={`Start a new ${type.title} row`}
+              title={t('newTitle', { type: type.title })}
             >
               <IconPlus />
-              New
+              {t('new')}
             </button>
           )}
           {editor.row && mayChange && (
@@ -206,10 +211,10 @@ function RowForm({
               disabled={editor.saving || editor.deleting}
             >
               <IconTrash />
-              Delete
+              {t('common:actions.delete')}
             </button>
           )}
-          {!mayChange && <span className="save-state">Read only</span>}
+          {!mayChange && <span className="save-state">{t('readOnly')}</span>}
           {editor.row && (
             <ScheduleControl type={type} rowId={editor.row.id} mayChange={mayChange} dirty={editor.dirty} />
           )}
@@ -220,12 +225,12 @@ function RowForm({
               className="button button-primary"
               disabled={editor.saving}
               aria-busy={editor.saving || undefined}
-              title={`Save (${shortcut})`}
-              // The name stays exactly "Save"; the shortcut is shown, not announced.
-              aria-label="Save"
+              title={t('saveTitle', { shortcut })}
+              // The name stays exactly the word Save; the shortcut is shown, not announced.
+              aria-label={t('common:actions.save')}
             >
               <IconSave />
-              Save
+              {t('common:actions.save')}
               <kbd className="button-kbd">{shortcut}</kbd>
             </button>
           )}
@@ -242,7 +247,7 @@ function RowForm({
               onDismiss={editor.dismissBanner}
             />
           )}
-          <section className="card" aria-label="Content">
+          <section className="card" aria-label={t('content')}>
             <div className="field-grid">
               {type.columns.map((column) => (
                 <FieldFrame
@@ -291,16 +296,17 @@ function RowForm({
 
       {confirmingDelete && (
         <ConfirmDialog
-          title={`Delete “${editor.label}”?`}
-          confirmLabel="Delete"
+          title={t('deleteDialog.title', { title: editor.label })}
+          confirmLabel={t('common:actions.delete')}
           busy={editor.deleting}
           onConfirm={() => void confirmDelete()}
           onCancel={() => setConfirmingDelete(false)}
         >
           <p>
-            The {type.title} row “{editor.label}” will be deleted
-            {editor.dirty ? ', along with your unsaved changes' : ''}. It stays under Recently deleted for a while,
-            where it can be restored.
+            {t(editor.dirty ? 'deleteDialog.bodyDirty' : 'deleteDialog.body', {
+              type: type.title,
+              title: editor.label,
+            })}
           </p>
         </ConfirmDialog>
       )}
