@@ -24,9 +24,9 @@ let slabUsed = 0;
 
 /**
  * The first `size` members of `array` in a view of a shared slab: a finished group's array (see
- * PostingBitmap.trimGroups) then costs no ArrayBuffer of its own. At 1M rows the index holds about
- * 115k such arrays, and an ArrayBuffer each (its object, backing store and the extension every full
- * GC sweeps) was about a sixth of the index's memory. A view that must grow later is copied out
+ * PostingBitmap.trimGroups) then costs no ArrayBuffer of its own: a large index holds many such
+ * arrays, and an ArrayBuffer each (its object, backing store and the extension every full GC
+ * sweeps) would be a good part of its memory. A view that must grow later is copied out
  * (PostingBitmap.add), and a slab is freed once no view of it is left.
  */
 export function packed(array: Uint16Array, size: number): Uint16Array {

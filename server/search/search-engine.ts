@@ -4,21 +4,22 @@ import type { SnapshotUnused } from './search-snapshot-files.js';
 
 /**
  * Quire's search engine: "the search columns of a content table contain every keyword", folded as
- * search-folding.ts folds, exactly as `containsIgnoringCase` would answer row by row.
+ * search-folding.ts folds, with exactly the rows `containsIgnoringCase` would find row by row.
  *
  * - Each content table has an index in the server's memory (search-memory-index.ts): folded text,
  *   word and trigram postings as compressed bitmaps of row numbers. A keyword is answered from the
  *   postings; rows the postings cannot settle are "unsure" and checked by SQL.
- * - One orchestration answers every search (search-answers.ts): it asks the engine for the table's
- *   index brought in step with the database, finds the matches, and has the engine's SQL put the
- *   count or the page together from them; when a write commits meanwhile it does so again, and
- *   when the index cannot answer it returns null and the repository plans SQL instead.
- * - An engine provides only persistence (`MemoryIndexStore`): how an index is built from the rows,
- *   how it learns of the rows changed since a point (SQLite: a pending table its triggers fill;
- *   PostgreSQL: change numbers and snapshots), and where a saved index lives.
- * - Saved indexes (`SavedSearchIndexes`, search-snapshot-codec.ts, search-snapshot-files.ts): a
- *   server saves its indexes at a clean stop and reads them back at the next start instead of
- *   building them; a saved file is trusted only while it still describes its table.
+ * - One orchestration answers every search (search-answers.ts): it asks the engine's store for the
+ *   table's index brought in step with the database, finds the matches, and has the store's SQL
+ *   put the count or the page together from them; when a write commits meanwhile it does so again,
+ *   and when the index cannot answer it returns null and the repository plans SQL instead.
+ * - An engine provides only persistence (`MemoryIndexStore`, kept in `IndexTables`): how an index
+ *   is built from the rows, how it learns of the rows changed since a point (SQLite: a pending
+ *   table its triggers fill; PostgreSQL: change numbers and snapshots), and its SQL.
+ * - Saved indexes (`SavedSearchIndexes`; search-snapshot-codec.ts, search-snapshot-files.ts): a
+ *   server saves its indexes at a clean stop, and `quire import` or `quire copy` after writing
+ *   (search-index-saving.ts); the next start reads them back instead of building them, trusting a
+ *   saved file only while the engine says it still describes its table.
  */
 
 /**

@@ -67,16 +67,15 @@ export class MemorySearchIndex {
   /**
    * Rows of the build written since (changed or deleted), whose postings are left as they were: the
    * build kept only their first column's text, so which postings they had is not known, and taking
-   * them out of every bitmap cost about 1 ms a row at 1M rows (seconds for a burst of updates, all
-   * paid by the next search or the save at a clean stop). Searches leave them out of what the
+   * them out of every bitmap would cost a walk of all of them per row (paid by the next search or
+   * the save at a clean stop). Searches leave them out of what the
    * postings say and take them from `overlay` instead.
    */
   private shadowed = new PostingBitmap();
   /**
    * An index of the rows written since the build (shadowed rows with their new values, and new
    * rows), with all their text; null until one is. The build's postings then never change: adding
-   * a row to a bitmap read from a saved index made objects of all its groups (12k new and 8k
-   * changed rows on a loaded 1M-row index: 12 MB more heap, and 1.5 times the time), where the
+   * a row to a bitmap read from a saved index would make objects of all its groups, where the
    * overlay's bitmaps hold only the new rows.
    */
   private overlay: MemorySearchIndex | null = null;

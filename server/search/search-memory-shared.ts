@@ -1,8 +1,8 @@
 import type { PostingBitmap } from './search-posting-bitmap.js';
 
 /**
- * What the in-memory searches of both engines (sqlite-memory-search.ts, postgres-memory-search.ts)
- * share: a table's recent answers, and a bounded wait for an index's build.
+ * What in-memory searches share (search-answers.ts and the engines' stores): a table's recent
+ * answers, and a bounded wait for an index's build.
  */
 
 /** Answers kept per table (a list request asks for its page and its count: one search). */

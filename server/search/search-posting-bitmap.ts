@@ -32,8 +32,8 @@ export class PostingBitmap {
   private count = 0;
   /**
    * Where the groups of a bitmap read from a snapshot are, until first used (`read`); then null.
-   * Loading a saved index makes no group objects: at 1M rows it has about 120k of them, and most
-   * bitmaps are never used before the next save.
+   * Loading a saved index makes no group objects: a large index has very many, and most bitmaps
+   * are never used before the next save.
    */
   private unread: SnapshotReader | null = null;
 

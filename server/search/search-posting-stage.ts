@@ -7,7 +7,7 @@ const CAPACITY = 1 << 20;
  * Postings of an index build, applied bitmap by bitmap. A row's text adds it to about 120 bitmaps
  * (characters, trigrams, words, word pairs), a different few thousand for every row: added as they
  * come, each add reaches a bitmap, its container and its array in memory no cache holds any more,
- * and the build of 1M rows took 20 to 40 s, half of it in `PostingBitmap.add`. Staged here instead
+ * and the build spends its time waiting on memory. Staged here instead
  * (written one after another), and applied every CAPACITY postings sorted by bitmap (a counting
  * sort, which keeps each bitmap's rows in the order they came), the adds to one bitmap follow each
  * other and find it in the cache.

@@ -1,8 +1,9 @@
 /**
- * The binary form of a saved in-memory search index (sqlite-search-snapshot.ts): numbers, strings
- * and typed arrays written one after another, each starting at a multiple of 4 bytes, so that on
- * load the index's arrays are views of the one buffer the file was read into (no copy, no
- * ArrayBuffer each: the index at 1M rows holds several hundred thousand arrays).
+ * The binary form of a saved in-memory search index (sqlite-search-snapshot.ts,
+ * postgres-search-snapshot.ts): numbers, strings and typed arrays written one after another, each
+ * starting at a multiple of 4 bytes, so that on load the index's arrays are views of the one buffer
+ * the file was read into (no copy, no ArrayBuffer each: a large index holds hundreds of thousands
+ * of arrays).
  *
  * Written here rather than with `v8.serialize`: Node's serializer copies every typed array into a
  * buffer of its own on the way back, and class instances would come back as plain objects.

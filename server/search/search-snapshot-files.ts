@@ -42,8 +42,8 @@ export interface SavedBytes {
 }
 
 /**
- * The file at `path` as `SavedBytes`, or null. Read in READS parts at once: at 1M rows (115 MB) 42-53
- * ms against 68-92 in one.
+ * The file at `path` as `SavedBytes`, or null. Read in READS parts at once, which libuv's threads
+ * copy from the page cache side by side.
  */
 export async function readWhole(path: string): Promise<SavedBytes | null> {
   let handle: FileHandle;
@@ -55,8 +55,8 @@ export async function readWhole(path: string): Promise<SavedBytes | null> {
   let kept = false;
   try {
     const { size } = await handle.stat();
-    // Not zero-filled first (115 MB at 1M rows, about 25 ms): every byte read is read into it, and
-    // the pages of those not read are never touched, so they take no memory.
+    // Not zero-filled first (the fill would cost as much again): every byte read is read into it,
+    // and the pages of those not read are never touched, so they take no memory.
     const bytes = Buffer.allocUnsafeSlow(size);
     const buffer = bytes.buffer as ArrayBuffer;
     const head = size >= 8 ? (await handle.read(bytes, 0, 8, 0)).bytesRead : 0;
@@ -94,8 +94,8 @@ const unread = new FinalizationRegistry<FileHandle>((handle) => {
 /**
  * The unread end of a saved index's file, read on demand through the handle the rest was read
  * with (on SQLite the file's name is removed once it is loaded; the handle still reads it). Read
- * synchronously, once: a search that needs it (about 45 MB at 1M rows, tens of milliseconds from
- * the page cache) waits for it, as it would for any other part of the index.
+ * synchronously, once: a search that needs it waits for it, as it would for any other part of the
+ * index.
  */
 class FileTail implements LazyTail {
   private failure: unknown = null;
@@ -198,8 +198,8 @@ export async function writeSnapshotFile(path: string, out: SnapshotWriter): Prom
 }
 
 /**
- * Deletes the partial files of saves that a kill or a crash cut short (about 115 MB each at 1M
- * rows): those of processes no longer running, never another running server's save in progress.
+ * Deletes the partial files of saves that a kill or a crash cut short (as large as the index):
+ * those of processes no longer running, never another running server's save in progress.
  */
 async function removeUnfinished(folder: string): Promise<void> {
   for (const name of await readdir(folder)) {

@@ -32,13 +32,13 @@ type Override = string | null | number;
  * of all their columns in a map that overrides the blocks (null: the row is gone).
  *
  * A store read back leaves those texts in the snapshot until a row's is wanted: an index read back
- * after many writes holds tens of thousands (66,470 in an overlay at 1M rows after the bench's
- * workloads), and decoding them all took 33-44 ms of a restarted server's first search.
+ * after many writes holds tens of thousands, and decoding them all would hold up a restarted
+ * server's first search.
  *
  * Only keywords the index's words cannot answer (digits, separators) read the blocks, to confirm
  * their candidates. A store read back from a saved file therefore leaves its blocks in the file
- * (written `later`, see search-snapshot-codec.ts) until the first such search: at 1M rows about
- * 45 MB a server without one never holds. Should they then fail to read, the candidates go to SQL.
+ * (written `later`, see search-snapshot-codec.ts) until the first such search: memory a server
+ * without one never holds. Should they then fail to read, the candidates go to SQL.
  */
 export class TextStore {
   private readonly blocks: (TextBlock | undefined)[] = [];
