@@ -32,6 +32,9 @@ beforeAll(async () => {
     const row = await services.rows.create(news, { title, status: 'published', published_at: '2025-01-01 10:00:00' });
     firstId ??= row.id;
   }
+  // The other connection's inserts below block the event loop while they wait for the write lock:
+  // the databases' background start-up (which writes across awaits) is over first.
+  await Promise.all([database.ready, other.ready]);
   server = createServer(listener);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
