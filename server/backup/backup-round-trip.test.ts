@@ -6,11 +6,11 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { backupFile } from '../db/sqlite/sqlite-backup.js';
+import { restoreDatabase } from '../db/sqlite/sqlite-restore.js';
 import { request } from '../test-support/api-scenario.js';
 import { pngImage } from '../test-support/sample-images.js';
 import { startTestServer } from '../test-support/test-server.js';
-import { backupFile } from './backup-service.js';
-import { restoreDatabase } from './restore-service.js';
 
 let dir: string;
 beforeEach(() => {

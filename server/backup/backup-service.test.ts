@@ -18,17 +18,10 @@ import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteQuireDb } from '../db/database.js';
+import { backupDatabase, backupFile, sqliteBackupJob } from '../db/sqlite/sqlite-backup.js';
 import { startTestServer } from '../test-support/test-server.js';
 import { BACKUP_DATABASE, type BackupManifest } from './backup-folder.js';
-import {
-  BackupSchedule,
-  backupDatabase,
-  backupDir,
-  backupFile,
-  KEEP_BACKUPS,
-  listBackups,
-  sqliteBackupJob,
-} from './backup-service.js';
+import { BackupSchedule, backupDir, KEEP_BACKUPS, listBackups } from './backup-service.js';
 
 let dir: string;
 let dbFile: string;

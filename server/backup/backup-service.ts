@@ -1,24 +1,18 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import {
-  backupSqlite,
-  inspectSqliteFile,
-  openSqliteFile,
-  type SqliteHandle,
-  type SqliteOptions,
-} from '../db/sqlite/sqlite-dialect.js';
-import { listMediaFiles, type MediaFile, placeMediaFiles } from '../media/media-files.js';
-import { mediaDirFor } from '../media/media-store.js';
+import { inspectSqliteFile, type SqliteOptions } from '../db/sqlite/sqlite-dialect.js';
+import type { MediaFile } from '../media/media-files.js';
 import { isRunning } from '../process/running-process.js';
-import { BACKUP_DATABASE, BACKUP_MEDIA, readBackupSource, verifyBackupMedia, writeManifest } from './backup-folder.js';
+import { readBackupSource, verifyBackupMedia, writeManifest } from './backup-folder.js';
 
 /**
- * Backups of a Quire database and its media: verified backup folders (see backup-folder.ts) in a
- * `backups/` folder beside the database, the newest KEEP_BACKUPS kept. Taken by the running server
- * (at start, then daily) through its own connection, and by `quire backup` from the command line;
- * `quire restore` is restore-service.ts. A PostgreSQL site's backups are folders of the same format,
- * written through the same `writeBackupFolder` and `BackupSchedule` (postgres-backup.ts).
+ * Backups of a Quire site, whichever engine: verified backup folders (see backup-folder.ts) at a
+ * place (for a SQLite file, `backups/` beside it), the newest KEEP_BACKUPS kept, taken by the
+ * running server at start and then daily (`BackupSchedule`) and by `quire backup`. Each engine
+ * fills the folder its way through `writeBackupFolder`: sqlite-backup.ts copies the file,
+ * postgres-backup.ts copies the site into a SQLite database; sqlite-restore.ts and
+ * postgres-backup.ts restore them.
  */
 
 /** How many backups are kept; older ones are deleted after each successful backup. */
@@ -109,30 +103,6 @@ export async function writeBackupFolder(
   return target;
 }
 
-/**
- * Backs up an open database and its media folder into a new backup folder: copies the database
- * through its connection and checks the copy with `PRAGMA integrity_check` (opened read-only),
- * links (or copies) every media file and checks each is there at its size, writes the manifest,
- * then gives the folder its final name and deletes the backups beyond `keep`. A backup that fails
- * a check is deleted and nothing is pruned. The database is copied first, so every media file its
- * rows name was stored before the media are.
- */
-export async function backupDatabase(
-  raw: SqliteHandle,
-  dbFile: string,
-  options: BackupOptions & { label?: string } = {},
-): Promise<string> {
-  return writeBackupFolder(sqliteBackupPlace(dbFile), options, async (partial) => {
-    const database = join(partial, BACKUP_DATABASE);
-    await backupSqlite(raw, database, options);
-    const report = inspectSqliteFile(database, options);
-    if (report.problem) throw new BackupError(`The backup ${partial} failed verification: ${report.problem}`);
-    await mkdir(join(partial, BACKUP_MEDIA));
-    const listed = await listMediaFiles(mediaDirFor(dbFile));
-    return placeMediaFiles(mediaDirFor(dbFile), join(partial, BACKUP_MEDIA), listed, { skipMissing: true });
-  });
-}
-
 /** Deletes all but the newest `keep` backups. */
 export function pruneBackups(dbFile: string | BackupPlace, keep: number): void {
   const backups = listBackups(dbFile);
@@ -176,15 +146,6 @@ export interface BackupJob {
   take(): Promise<string>;
 }
 
-/** The scheduled backups of a SQLite database, through the server's own connection. */
-export function sqliteBackupJob(raw: SqliteHandle, dbFile: string, options: BackupOptions = {}): BackupJob {
-  return {
-    what: dbFile,
-    place: sqliteBackupPlace(dbFile),
-    take: () => backupDatabase(raw, dbFile, { ...options, now: undefined }),
-  };
-}
-
 /** The running server's backups: one when it starts, then one per interval; one at a time. */
 export class BackupSchedule {
   private timer: NodeJS.Timeout | undefined;
@@ -223,20 +184,6 @@ export class BackupSchedule {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
-  }
-}
-
-/**
- * `quire backup`: backs up a database file that may be in use by a running server (SQLite lets a
- * second connection read while the server writes). Refuses a file that is not a Quire database.
- */
-export async function backupFile(dbFile: string, options: BackupOptions = {}): Promise<string> {
-  requireQuireDatabase(dbFile, 'database', options);
-  const raw = openSqliteFile(dbFile, options);
-  try {
-    return await backupDatabase(raw, dbFile, options);
-  } finally {
-    raw.close();
   }
 }
 

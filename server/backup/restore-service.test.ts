@@ -20,12 +20,13 @@ import Database from 'better-sqlite3';
 import { v7 as uuidv7 } from 'uuid';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase, type SqliteQuireDb } from '../db/database.js';
+import { backupDatabase } from '../db/sqlite/sqlite-backup.js';
+import { restoreDatabase } from '../db/sqlite/sqlite-restore.js';
 import { snapshotFolder } from '../db/sqlite/sqlite-search-snapshot.js';
 import { spawnServer } from '../test-support/child-server.js';
 import { startTestServer } from '../test-support/test-server.js';
 import { BACKUP_DATABASE } from './backup-folder.js';
-import { BackupError, backupDatabase, KEEP_BACKUPS, listBackups } from './backup-service.js';
-import { restoreDatabase } from './restore-service.js';
+import { BackupError, KEEP_BACKUPS, listBackups } from './backup-service.js';
 
 let dir: string;
 let dbFile: string;

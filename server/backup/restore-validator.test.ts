@@ -9,6 +9,7 @@ import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { migrationProvider } from '../db/migrations/index.js';
 import { sqliteEngine } from '../db/sqlite/sqlite-engine.js';
+import { restoreDatabase } from '../db/sqlite/sqlite-restore.js';
 import {
   bareRegistry,
   fromNewerVersion,
@@ -23,7 +24,6 @@ import {
   withUnreadableRegistry,
 } from '../test-support/hostile-databases.js';
 import { startTestServer } from '../test-support/test-server.js';
-import { restoreDatabase } from './restore-service.js';
 
 let dir: string;
 let dbFile: string;

@@ -59,9 +59,9 @@ describe('a SQLite database', () => {
       expect(database.sharedByServers).toBe(false);
       expect(database.runner).toBeDefined();
       await expect(database.ready).resolves.toBeUndefined();
-      const media = database.media();
-      expect(media?.store).toBeInstanceOf(FileMediaStore);
-      expect((media?.store as FileMediaStore).root).toBe(join(dirname(file), 'media'));
+      const store = database.media()?.store;
+      expect(store).toBeInstanceOf(FileMediaStore);
+      expect(store instanceof FileMediaStore && store.root).toBe(join(dirname(file), 'media'));
       expect(database.backupJob({})?.place.dir).toBe(join(dirname(file), 'backups'));
       expect(requireSqlite(database, 'this check').file).toBe(file);
     } finally {

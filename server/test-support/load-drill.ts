@@ -1,4 +1,4 @@
-import { backupFile } from '../backup/backup-service.js';
+import { backupFile } from '../db/sqlite/sqlite-backup.js';
 import { openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
 import { spawnServer } from './child-server.js';
 import { type LoadReport, runLoad } from './load-run.js';

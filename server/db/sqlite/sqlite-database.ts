@@ -1,7 +1,7 @@
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import { Kysely } from 'kysely';
-import { type BackupJob, sqliteBackupJob } from '../../backup/backup-service.js';
+import type { BackupJob } from '../../backup/backup-service.js';
 import { FileMediaStore, mediaDirFor } from '../../media/media-store.js';
 import { SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snapshot-files.js';
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
@@ -9,6 +9,7 @@ import type { DatabaseMedia, QuireDb, ScheduledBackupOptions, SiteUploads } from
 import { migrateDatabase } from '../database-migrate.js';
 import type { QuireDatabase } from '../schema.js';
 import type { StatementRunner } from '../statement-runner.js';
+import { sqliteBackupJob } from './sqlite-backup.js';
 import { runBulkImport } from './sqlite-bulk-import.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { openSqlite, type SqliteHandle, type SqliteOptions } from './sqlite-dialect.js';

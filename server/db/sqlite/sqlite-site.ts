@@ -1,14 +1,15 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { recordRestore } from '../../audit/restore-audit.js';
-import { backupFile, requireQuireDatabase } from '../../backup/backup-service.js';
-import { restoreDatabase } from '../../backup/restore-service.js';
+import { requireQuireDatabase } from '../../backup/backup-service.js';
 import { findUnusedMedia, pruneUnusedMedia } from '../../media/media-prune.js';
 import { mediaDirFor } from '../../media/media-store.js';
 import type { DatabaseSite } from '../database.js';
+import { backupFile } from './sqlite-backup.js';
 import { openDatabase } from './sqlite-database.js';
 import { openSqliteFile } from './sqlite-dialect.js';
 import { mediaReferenceSources } from './sqlite-media-references.js';
+import { restoreDatabase } from './sqlite-restore.js';
 
 /**
  * A SQLite file as the commands find it: backups and restores copy the file and `media/` beside

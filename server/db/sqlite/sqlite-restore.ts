@@ -1,12 +1,13 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
-import { backupSqlite, inspectSqliteFile, lockSqliteExclusively, openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
-import { snapshotFolder } from '../db/sqlite/sqlite-search-snapshot.js';
-import { discardStagedMedia, stageMediaFolder, swapInStagedMedia, UnsafeMediaFile } from '../media/media-files.js';
-import { mediaDirFor } from '../media/media-store.js';
-import { type BackupSource, readBackupSource, verifyBackupMedia } from './backup-folder.js';
-import { BackupError, type BackupOptions, backupDatabase, requireQuireDatabase } from './backup-service.js';
-import { admitRestoredCopy, RestoreRefusal } from './restore-validator.js';
+import { type BackupSource, readBackupSource, verifyBackupMedia } from '../../backup/backup-folder.js';
+import { BackupError, type BackupOptions, requireQuireDatabase } from '../../backup/backup-service.js';
+import { admitRestoredCopy, RestoreRefusal } from '../../backup/restore-validator.js';
+import { discardStagedMedia, stageMediaFolder, swapInStagedMedia, UnsafeMediaFile } from '../../media/media-files.js';
+import { mediaDirFor } from '../../media/media-store.js';
+import { backupDatabase } from './sqlite-backup.js';
+import { backupSqlite, inspectSqliteFile, lockSqliteExclusively, openSqliteFile } from './sqlite-dialect.js';
+import { snapshotFolder } from './sqlite-search-snapshot.js';
 
 /** What a restore did. */
 export interface RestoreResult {
