@@ -5,6 +5,9 @@ import type components from './locales/en/components.json';
 import type fields from './locales/en/fields.json';
 import type pagesList from './locales/en/pages-list.json';
 import type pagesRow from './locales/en/pages-row.json';
+import type pagesTrash from './locales/en/pages-trash.json';
+import type pagesTypes from './locales/en/pages-types.json';
+import type schema from './locales/en/schema.json';
 
 // English is the source catalog: `t` accepts only keys it has, with the right namespace.
 declare module 'i18next' {
@@ -19,5 +22,8 @@ declare module 'i18next' {
     fields: typeof fields;
     'pages-list': typeof pagesList;
     'pages-row': typeof pagesRow;
+    'pages-trash': typeof pagesTrash;
+    'pages-types': typeof pagesTypes;
+    schema: typeof schema;
   }
 }

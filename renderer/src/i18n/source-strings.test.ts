@@ -10,20 +10,10 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/accounts-page.tsx',
   'pages/api-reference-page.tsx',
   'pages/audit-page.tsx',
-  'pages/content-type-editor-page.tsx',
-  'pages/content-types-page.tsx',
   'pages/hooks-page.tsx',
   'pages/second-factor-page.tsx',
   'pages/sign-in-page.tsx',
   'pages/starter-choice-page.tsx',
-  'pages/trash-page.tsx',
-  'schema/delete-type-dialog.tsx',
-  'schema/field-editor.tsx',
-  'schema/form-preview.tsx',
-  'schema/options-editor.tsx',
-  'schema/taken-name.tsx',
-  'schema/type-settings.tsx',
-  'schema/use-type-editor.ts',
 ]);
 
 const sources = import.meta.glob<string>(

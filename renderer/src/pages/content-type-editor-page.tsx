@@ -1,4 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { FormBanner } from '../components/form-banner.js';
@@ -6,6 +7,7 @@ import { IconArrowLeft, IconCollection, IconPlus, IconSave, IconTrash } from '..
 import { useContentTypes } from '../hooks/content-types.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useSaveShortcut } from '../hooks/use-save-shortcut.js';
+import { useT } from '../i18n/use-t.js';
 import { useLinkProps, useNavigate, useNavigationBlocker } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
 import { DeleteTypeDialog } from '../schema/delete-type-dialog.js';
@@ -24,6 +26,7 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
  */
 export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | null }) {
   const navigate = useNavigate();
+  const t = useT('pages-types');
   const { types } = useContentTypes();
   const editor = useTypeEditor(type);
   const { draft, saved } = editor;
@@ -36,7 +39,7 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
     saved ? routeHref({ name: 'list', type: saved.table, list: EMPTY_LIST_STATE }) : listHref,
   );
   useNavigationBlocker(editor.dirty);
-  useDocumentTitle(saved ? saved.title : 'New content type', 'Content types');
+  useDocumentTitle(saved ? saved.title : t('list.new'), t('list.title'));
 
   // After adding or moving a field, the cursor goes to the new field or stays on the moved button.
   useEffect(() => {
@@ -47,7 +50,9 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
 
   const targets = [
     ...(types ?? []).map((candidate) => ({ slug: candidate.slug, title: candidate.title })),
-    ...(!saved && draft.slug ? [{ slug: draft.slug, title: `${draft.title.trim() || 'This type'} (this type)` }] : []),
+    ...(!saved && draft.slug
+      ? [{ slug: draft.slug, title: t('editor.thisType', { title: draft.title.trim() || t('editor.thisTypeName') }) }]
+      : []),
   ];
 
   const save = async () => {
@@ -77,19 +82,27 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
         <div className="page-heading">
           <a {...backLink} className="back-link">
             <IconArrowLeft />
-            All content types
+            {t('editor.back')}
           </a>
-          <p className="eyebrow">Content types · {saved ? 'Edit type' : 'New type'}</p>
-          <h1 className="page-title page-title-row">{draft.title.trim() || saved?.title || 'New content type'}</h1>
+          <p className="eyebrow">
+            {t('list.title')} · {saved ? t('editor.editType') : t('editor.newType')}
+          </p>
+          <h1 className="page-title page-title-row">{draft.title.trim() || saved?.title || t('list.new')}</h1>
         </div>
         <div className="page-actions">
           <span className={editor.dirty ? 'save-state is-dirty' : 'save-state'} aria-live="polite">
-            {editor.saving ? 'Saving…' : editor.dirty ? 'Unsaved changes' : saved ? 'All changes saved' : ''}
+            {editor.saving
+              ? t('common:actions.saving')
+              : editor.dirty
+                ? t('editor.unsaved')
+                : saved
+                  ? t('editor.allSaved')
+                  : ''}
           </span>
           {saved && (
             <a {...rowsLink} className="button button-ghost">
               <IconCollection />
-              Open rows
+              {t('editor.openRows')}
             </a>
           )}
           {saved && (
@@ -100,7 +113,7 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
               disabled={editor.saving || editor.deleting}
             >
               <IconTrash />
-              Delete content type
+              {t('editor.delete')}
             </button>
           )}
           <button
@@ -109,10 +122,10 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
             className="button button-primary"
             disabled={editor.saving}
             aria-busy={editor.saving || undefined}
-            title={`Save (${shortcut})`}
+            title={t('editor.saveTitle', { shortcut })}
           >
             <IconSave />
-            Save content type
+            {t('editor.save')}
           </button>
         </div>
       </header>
@@ -127,12 +140,9 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
             <header className="card-header">
               <div>
                 <h2 id="fields-heading" className="card-title">
-                  Fields
+                  {t('list.columns.fields')}
                 </h2>
-                <p className="card-subtitle">
-                  {draft.fields.length} {draft.fields.length === 1 ? 'field' : 'fields'}, in the order the form shows
-                  them. Every row also has an id, timestamps and SEO meta.
-                </p>
+                <p className="card-subtitle">{t('editor.fieldsSubtitle', { count: draft.fields.length })}</p>
               </div>
             </header>
             <ol className="field-list">
@@ -176,7 +186,7 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
               }}
             >
               <IconPlus />
-              Add field
+              {t('editor.addField')}
             </button>
           </section>
         </div>
@@ -187,8 +197,8 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
 
       {removingField && (
         <ConfirmDialog
-          title={`Remove the field “${removingField.label.trim() || removingField.name}”?`}
-          confirmLabel="Remove field"
+          title={t('editor.removeTitle', { label: removingField.label.trim() || removingField.name })}
+          confirmLabel={t('editor.removeConfirm')}
           onConfirm={() => {
             editor.update((current) => removeField(current, removingField.key));
             setRemoving(null);
@@ -196,8 +206,12 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
           onCancel={() => setRemoving(null)}
         >
           <p>
-            When you save, the <code>{removingField.original?.name}</code> column is dropped and its data in every{' '}
-            {saved?.title ?? ''} row is lost for good. Until then, leaving without saving keeps it.
+            <Trans
+              t={t}
+              i18nKey="editor.removeBody"
+              values={{ column: removingField.original?.name ?? '', type: saved?.title ?? '' }}
+              components={{ code: <code /> }}
+            />
           </p>
         </ConfirmDialog>
       )}

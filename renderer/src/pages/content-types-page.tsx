@@ -7,15 +7,18 @@ import { widgetFor } from '../fields/field-registry.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowCounts } from '../hooks/use-row-counts.js';
+import { useFormatters } from '../i18n/formatters.js';
+import { useT } from '../i18n/use-t.js';
 import { useLinkProps, useNavigate } from '../routing/router.js';
 import { routeHref } from '../routing/routes.js';
 
-const numbers = new Intl.NumberFormat();
 /** Field labels named in a type's summary before "and N more". */
 const NAMED_FIELDS = 4;
 
 function TypeRow({ type, rows }: { type: ContentTypeSummary; rows: number | undefined }) {
   const navigate = useNavigate();
+  const t = useT('pages-types');
+  const format = useFormatters();
   const href = routeHref({ name: 'content-type', slug: type.slug });
   const link = useLinkProps(href);
   const named = type.columns.slice(0, NAMED_FIELDS).map((column) => column.label);
@@ -31,12 +34,12 @@ function TypeRow({ type, rows }: { type: ContentTypeSummary; rows: number | unde
         <a {...link} className="row-link">
           {type.title}
         </a>
+        {/* i18n-exempt: an API path */}
         <span className="cell-mono">/api/cms/{type.table}</span>
       </td>
       <td>
         <span className="schema-fields-summary" title={type.columns.map((column) => column.label).join(', ')}>
-          {named.join(', ')}
-          {more > 0 ? ` and ${more} more` : ''}
+          {more > 0 ? t('list.fieldsMore', { fields: named.join(', '), count: more }) : named.join(', ')}
         </span>
         <span className="schema-kinds">
           {kinds.map((kind) => (
@@ -46,11 +49,11 @@ function TypeRow({ type, rows }: { type: ContentTypeSummary; rows: number | unde
           ))}
         </span>
       </td>
-      <td className="col-number">{rows === undefined ? '…' : numbers.format(rows)}</td>
+      <td className="col-number">{rows === undefined ? '…' : format.number(rows)}</td>
       <td>
         <span className={`badge ${type.custom ? 'badge-violet' : 'badge-gray'}`}>
           <span className="badge-dot" aria-hidden="true" />
-          {type.custom ? 'Custom' : 'Starter'}
+          {type.custom ? t('list.custom') : t('list.starter')}
         </span>
       </td>
     </tr>
@@ -60,20 +63,18 @@ function TypeRow({ type, rows }: { type: ContentTypeSummary; rows: number | unde
 /** The Content types screen: every type with its fields and row count, and a way to make a new one. */
 export function ContentTypesPage() {
   const navigate = useNavigate();
+  const t = useT('pages-types');
   const { types } = useContentTypes();
   const counts = useRowCounts(types);
-  useDocumentTitle('Content types');
+  useDocumentTitle(t('list.title'));
   const all = types ?? [];
   return (
     <div className="page">
       <header className="page-header">
         <div className="page-heading">
-          <p className="eyebrow eyebrow-top">Settings</p>
-          <h1 className="page-title">Content types</h1>
-          <p className="page-subtitle">
-            The shape of your content: each type is a table of rows with its own fields. {all.length}{' '}
-            {all.length === 1 ? 'type' : 'types'}.
-          </p>
+          <p className="eyebrow eyebrow-top">{t('common:settings')}</p>
+          <h1 className="page-title">{t('list.title')}</h1>
+          <p className="page-subtitle">{t('list.subtitle', { count: all.length })}</p>
         </div>
         <div className="page-actions">
           <button
@@ -82,26 +83,26 @@ export function ContentTypesPage() {
             onClick={() => navigate(routeHref({ name: 'content-type', slug: null }))}
           >
             <IconPlus />
-            New content type
+            {t('list.new')}
           </button>
         </div>
       </header>
       <div className="table-wrap">
         <table className="table schema-table">
-          <caption className="visually-hidden">Content types</caption>
+          <caption className="visually-hidden">{t('list.title')}</caption>
           <thead>
             <tr>
               <th scope="col">
-                <span className="th-label">Content type</span>
+                <span className="th-label">{t('list.columns.type')}</span>
               </th>
               <th scope="col">
-                <span className="th-label">Fields</span>
+                <span className="th-label">{t('list.columns.fields')}</span>
               </th>
               <th scope="col" className="col-number">
-                <span className="th-label">Rows</span>
+                <span className="th-label">{t('list.columns.rows')}</span>
               </th>
               <th scope="col">
-                <span className="th-label">Kind</span>
+                <span className="th-label">{t('list.columns.kind')}</span>
               </th>
             </tr>
           </thead>

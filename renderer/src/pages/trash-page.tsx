@@ -11,6 +11,7 @@ import { useToast } from '../components/toasts.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { forgetRows } from '../hooks/row-queries.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useT } from '../i18n/use-t.js';
 import { useLinkProps, useNavigate } from '../routing/router.js';
 import { type ListState, routeHref } from '../routing/routes.js';
 
@@ -22,7 +23,8 @@ const LIMIT = 100;
  * is purged for good; **Restore** brings one back with its id and opens it.
  */
 export function TrashPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
-  useDocumentTitle('Recently deleted', type.title);
+  const t = useT('pages-trash');
+  useDocumentTitle(t('title'), type.title);
   const { me } = useAuth();
   const notify = useToast();
   const navigate = useNavigate();
@@ -41,7 +43,7 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
     try {
       const restored = await revisionsApi.restoreFromTrash(type.table, entry.id);
       forgetRows(queries, type.table);
-      notify('success', `Restored “${entry.title ?? entry.id}”`);
+      notify('success', t('restored', { title: entry.title ?? entry.id }));
       navigate(routeHref({ name: 'row', type: type.table, id: restored.row.id, list }));
     } catch (failure) {
       notify('error', describeError(failure));
@@ -57,32 +59,28 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
         <div className="page-heading">
           <a {...backLink} className="back-link">
             <IconArrowLeft />
-            Back to list
+            {t('back')}
           </a>
           <p className="eyebrow">{type.title}</p>
-          <h1 className="page-title">Recently deleted</h1>
-          <p className="page-subtitle">
-            {data
-              ? `Deleted rows can be restored for ${data.retention_days} days, then they are removed for good.`
-              : '\u00a0'}
-          </p>
+          <h1 className="page-title">{t('title')}</h1>
+          <p className="page-subtitle">{data ? t('retention', { count: data.retention_days }) : '\u00a0'}</p>
         </div>
       </header>
       {error && (
         <ErrorState
-          title="Couldn’t load the deleted rows"
+          title={t('loadFailed')}
           message={describeError(error)}
           action={
             <button type="button" className="button" onClick={() => void refetch()}>
-              Try again
+              {t('common:actions.tryAgain')}
             </button>
           }
         />
       )}
-      {!data && !error && <LoadingState label="Loading deleted rows…" />}
+      {!data && !error && <LoadingState label={t('loading')} />}
       {data && data.total === 0 && (
-        <EmptyState title="Nothing deleted lately">
-          No {type.title} row was deleted in the last {data.retention_days} days.
+        <EmptyState title={t('empty.title')}>
+          {t('empty.body', { type: type.title, count: data.retention_days })}
         </EmptyState>
       )}
       {data && data.rows.length > 0 && (
@@ -90,11 +88,11 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
           <table className="trash-table">
             <thead>
               <tr>
-                <th scope="col">Title</th>
-                <th scope="col">Deleted</th>
-                <th scope="col">Removed for good</th>
+                <th scope="col">{t('columns.title')}</th>
+                <th scope="col">{t('columns.deleted')}</th>
+                <th scope="col">{t('columns.purged')}</th>
                 <th scope="col">
-                  <span className="visually-hidden">Actions</span>
+                  <span className="visually-hidden">{t('columns.actions')}</span>
                 </th>
               </tr>
             </thead>
@@ -104,7 +102,7 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
                   <td>{entry.title ?? <span className="mono">{entry.id}</span>}</td>
                   <td>
                     <time title={formatTimestamp(entry.deleted_at)}>{timeAgo(entry.deleted_at)}</time>
-                    {entry.deleted_by && <span className="muted"> by {entry.deleted_by}</span>}
+                    {entry.deleted_by && <span className="muted"> {t('by', { name: entry.deleted_by })}</span>}
                   </td>
                   <td>{formatTimestamp(entry.purge_at)}</td>
                   <td className="trash-actions">
@@ -114,10 +112,10 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
                         className="button"
                         onClick={() => void restore(entry)}
                         disabled={restoring !== null}
-                        aria-label={`Restore ${entry.title ?? entry.id}`}
+                        aria-label={t('restoreLabel', { title: entry.title ?? entry.id })}
                       >
                         <IconRefresh />
-                        Restore
+                        {t('common:actions.restore')}
                       </button>
                     )}
                   </td>
@@ -126,9 +124,7 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
             </tbody>
           </table>
           {data.total > data.rows.length && (
-            <p className="muted">
-              The {data.rows.length} most recently deleted of {data.total} are shown.
-            </p>
+            <p className="muted">{t('partial', { shown: data.rows.length, total: data.total })}</p>
           )}
         </div>
       )}

@@ -1,9 +1,10 @@
 import { useEffect, useState } from 'react';
+import { Trans } from 'react-i18next';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
-
-const numbers = new Intl.NumberFormat();
+import { formatNumber } from '../i18n/formatters.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * Asks before deleting a content type. It counts the rows first: an empty type just goes; one
@@ -21,6 +22,7 @@ export function DeleteTypeDialog({
   onCancel(): void;
 }) {
   const api = useApi();
+  const t = useT('schema');
   const [rows, setRows] = useState<number | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -34,31 +36,38 @@ export function DeleteTypeDialog({
 
   const counted = rows !== null;
   const hasRows = rows !== 0;
-  const rowWords = rows === 1 ? 'its row' : rows !== null && rows > 0 ? `its ${numbers.format(rows)} rows` : 'its rows';
+  const known = rows !== null && rows > 0;
+  const values = { type: type.title, table: type.table, count: known ? rows : 0, formatted: formatNumber(rows ?? 0) };
   return (
     <ConfirmDialog
-      title={`Delete the content type “${type.title}”?`}
-      confirmLabel={counted && hasRows ? `Delete content type and ${rowWords}` : 'Delete content type'}
+      title={t('deleteType.title', { title: type.title })}
+      confirmLabel={
+        counted && hasRows
+          ? known
+            ? t('deleteType.confirmRows', values)
+            : t('deleteType.confirmSomeRows')
+          : t('deleteType.confirm')
+      }
       busy={busy || !counted}
       onConfirm={() => onConfirm(hasRows)}
       onCancel={onCancel}
     >
       {!counted ? (
-        <p>Counting its rows…</p>
+        <p>{t('deleteType.counting')}</p>
       ) : hasRows ? (
         <p>
-          <strong>
-            {rows !== null && rows > 0
-              ? `${type.title} has ${numbers.format(rows)} ${rows === 1 ? 'row' : 'rows'}.`
-              : `${type.title} may have rows.`}
-          </strong>{' '}
-          Deleting the type deletes {rowWords} and the <code>{type.table}</code> table with {rows === 1 ? 'it' : 'them'}
-          , for good. <code>/api/cms/{type.table}</code> stops answering.
+          <strong>{known ? t('deleteType.hasRows', values) : t('deleteType.mayHaveRows', values)}</strong>{' '}
+          <Trans
+            t={t}
+            i18nKey={known ? 'deleteType.bodyRows' : 'deleteType.bodySomeRows'}
+            values={values}
+            count={values.count}
+            components={{ code: <code /> }}
+          />
         </p>
       ) : (
         <p>
-          The type and its empty <code>{type.table}</code> table are deleted; <code>/api/cms/{type.table}</code> stops
-          answering. This cannot be undone.
+          <Trans t={t} i18nKey="deleteType.bodyEmpty" values={values} components={{ code: <code /> }} />
         </p>
       )}
     </ConfirmDialog>

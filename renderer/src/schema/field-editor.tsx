@@ -1,6 +1,7 @@
 import type { ColumnType } from '../../../common/api-contract.js';
 import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
 import { columnTypeChoices, widgetFor } from '../fields/field-registry.js';
+import { useT } from '../i18n/use-t.js';
 import { LabeledControl } from './labeled-control.js';
 import { OptionsEditor } from './options-editor.js';
 import type { FieldDraft, FieldPatch } from './type-draft.js';
@@ -49,19 +50,24 @@ export function FieldEditor({
   const saved = field.original;
   const allowed = saved ? (TEXT_TYPES.includes(saved.type) ? TEXT_TYPES : [saved.type]) : null;
   const choices = columnTypeChoices().filter((choice) => !allowed || allowed.includes(choice.type));
+  const t = useT('schema');
   const renamed = saved && saved.name !== field.name;
-  const title = field.label.trim() || 'New field';
+  const title = field.label.trim() || t('field.newField');
   return (
     <li className="field-card">
       {/* Named "Field 3: Body", not "Body": the page's own inputs are labelled Title and Slug too. */}
-      <fieldset aria-label={`Field ${index + 1}: ${title}`} className="field-editor" data-field-key={field.key}>
+      <fieldset
+        aria-label={t('field.group', { number: index + 1, title })}
+        className="field-editor"
+        data-field-key={field.key}
+      >
         <div className="field-editor-head">
           <span className="field-index" aria-hidden="true">
             {index + 1}
           </span>
           <h3 className="field-editor-title">{title}</h3>
           <span className="type-chip">{widgetFor(field).typeName()}</span>
-          {!saved && markNew && <span className="chip chip-new">New</span>}
+          {!saved && markNew && <span className="chip chip-new">{t('field.new')}</span>}
           <div className="field-editor-actions">
             <button
               type="button"
@@ -69,8 +75,8 @@ export function FieldEditor({
               className="button button-ghost button-small button-icon"
               onClick={() => onMove(-1)}
               disabled={index === 0}
-              aria-label="Move up"
-              title="Move up"
+              aria-label={t('field.moveUp')}
+              title={t('field.moveUp')}
             >
               <IconArrowUp />
             </button>
@@ -80,8 +86,8 @@ export function FieldEditor({
               className="button button-ghost button-small button-icon"
               onClick={() => onMove(1)}
               disabled={index === count - 1}
-              aria-label="Move down"
-              title="Move down"
+              aria-label={t('field.moveDown')}
+              title={t('field.moveDown')}
             >
               <IconArrowDown />
             </button>
@@ -90,31 +96,31 @@ export function FieldEditor({
               className="button button-ghost button-small button-icon button-danger-quiet"
               onClick={onRemove}
               disabled={count === 1}
-              aria-label="Remove field"
-              title={count === 1 ? 'A content type needs at least one field' : 'Remove this field'}
+              aria-label={t('field.remove')}
+              title={count === 1 ? t('field.lastField') : t('field.removeThis')}
             >
               <IconTrash />
             </button>
           </div>
         </div>
         <div className="field-editor-grid">
-          <LabeledControl id={`${id}-label`} label="Field label" error={errors.label}>
+          <LabeledControl id={`${id}-label`} label={t('field.label')} error={errors.label}>
             {(control) => (
               <input
                 {...control}
                 className="input"
                 value={field.label}
                 onChange={(event) => onChange({ label: event.target.value }, 'label')}
-                placeholder="e.g. Cooking time"
+                placeholder={t('field.labelPlaceholder')}
                 autoComplete="off"
               />
             )}
           </LabeledControl>
           <LabeledControl
             id={`${id}-name`}
-            label="Field name"
+            label={t('field.name')}
             error={errors.name}
-            hint={renamed ? `Renamed from ${saved.name}: its data moves along.` : undefined}
+            hint={renamed ? t('field.renamed', { name: saved.name }) : undefined}
           >
             {(control) => (
               <input
@@ -122,22 +128,20 @@ export function FieldEditor({
                 className="input input-mono"
                 value={field.name}
                 onChange={(event) => onChange({ name: event.target.value }, 'name')}
-                placeholder="cooking_time"
+                placeholder={t('field.namePlaceholder')}
                 autoComplete="off"
                 spellCheck={false}
               />
             )}
           </LabeledControl>
-          <LabeledControl id={`${id}-type`} label="Field type" error={errors.type}>
+          <LabeledControl id={`${id}-type`} label={t('field.type')} error={errors.type}>
             {(control) => (
               <select
                 {...control}
                 className="input select"
                 value={field.type}
                 disabled={choices.length === 1}
-                title={
-                  choices.length === 1 ? 'A saved field keeps its type: add a new field for another type' : undefined
-                }
+                title={choices.length === 1 ? t('field.keepsType') : undefined}
                 onChange={(event) => onChange({ type: event.target.value as ColumnType }, 'type')}
               >
                 {choices.map((choice) => (
@@ -158,10 +162,15 @@ export function FieldEditor({
               onChange={(event) => onChange({ required: event.target.checked }, 'required')}
               aria-invalid={errors.required ? true : undefined}
             />
-            Required
+            {t('field.required')}
           </label>
           {field.type === 'slug' && (
-            <LabeledControl id={`${id}-parent`} label="Made from" error={errors.parent} className="field-inline">
+            <LabeledControl
+              id={`${id}-parent`}
+              label={t('field.madeFrom')}
+              error={errors.parent}
+              className="field-inline"
+            >
               {(control) => (
                 <select
                   {...control}
@@ -169,7 +178,7 @@ export function FieldEditor({
                   value={field.parent}
                   onChange={(event) => onChange({ parent: event.target.value }, 'parent')}
                 >
-                  <option value="">Choose a field…</option>
+                  <option value="">{t('field.chooseField')}</option>
                   {others
                     .filter((other) => other.type !== 'slug' && other.name !== '')
                     .map((other) => (
@@ -182,7 +191,12 @@ export function FieldEditor({
             </LabeledControl>
           )}
           {field.type === 'relation' && (
-            <LabeledControl id={`${id}-target`} label="Points to" error={errors.target} className="field-inline">
+            <LabeledControl
+              id={`${id}-target`}
+              label={t('field.pointsTo')}
+              error={errors.target}
+              className="field-inline"
+            >
               {(control) => (
                 <select
                   {...control}
@@ -190,7 +204,7 @@ export function FieldEditor({
                   value={field.target}
                   onChange={(event) => onChange({ target: event.target.value }, 'target')}
                 >
-                  {field.target === '' && <option value="">Choose a content type…</option>}
+                  {field.target === '' && <option value="">{t('field.chooseType')}</option>}
                   {targets.map((target) => (
                     <option key={target.slug} value={target.slug}>
                       {target.title}

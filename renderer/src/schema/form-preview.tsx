@@ -3,6 +3,8 @@ import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { FieldFrame } from '../components/field-frame.js';
 import { IconEye } from '../components/icons.js';
 import { widgetFor } from '../fields/field-registry.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { columnOf, type FieldDraft } from './type-draft.js';
 
 const noChange = () => {};
@@ -14,7 +16,7 @@ function previewColumns(fields: readonly FieldDraft[]): ColumnDescriptor[] {
     return {
       ...column,
       name: `${field.key}-${column.name}`,
-      label: column.label || 'Untitled field',
+      label: column.label || i18n.t('schema:preview.untitledField'),
       parent: column.parent
         ? `${fields.find((other) => other.name === column.parent)?.key}-${column.parent}`
         : undefined,
@@ -31,17 +33,16 @@ function previewColumns(fields: readonly FieldDraft[]): ColumnDescriptor[] {
 export function FormPreview({ fields }: { fields: readonly FieldDraft[] }) {
   const columns = useMemo(() => previewColumns(fields), [fields]);
   const now = useMemo(() => new Date(), []);
+  const t = useT('schema');
   return (
     <section className="card form-preview" aria-labelledby="form-preview-heading">
       <header className="form-preview-header">
         <h2 id="form-preview-heading" className="card-title">
-          <IconEye /> Form preview
+          <IconEye /> {t('preview.title')}
         </h2>
-        <p className="card-subtitle">The row editor as these fields make it.</p>
+        <p className="card-subtitle">{t('preview.subtitle')}</p>
       </header>
-      <p className="visually-hidden">
-        The preview shows {columns.length} {columns.length === 1 ? 'field' : 'fields'} and cannot be edited.
-      </p>
+      <p className="visually-hidden">{t('preview.note', { count: columns.length })}</p>
       <div className="field-grid form-preview-fields" inert aria-hidden="true">
         {columns.map((column) => (
           <FieldFrame

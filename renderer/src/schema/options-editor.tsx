@@ -1,4 +1,5 @@
 import { IconClose, IconPlus } from '../components/icons.js';
+import { useT } from '../i18n/use-t.js';
 import { addOption, changeOptionId, changeOptionText, type OptionDraft } from './type-draft.js';
 
 /**
@@ -16,12 +17,13 @@ export function OptionsEditor({
   error: string | undefined;
   onChange(options: OptionDraft[]): void;
 }) {
+  const t = useT('schema');
   const errorId = `${idPrefix}-options-error`;
   return (
     <div className="options-editor">
       <div className="options-head" aria-hidden="true">
-        <span>Option text</span>
-        <span>Stored as</span>
+        <span>{t('options.text')}</span>
+        <span>{t('options.storedAs')}</span>
       </div>
       <ul className="options-list" aria-describedby={error ? errorId : undefined}>
         {options.map((option, index) => (
@@ -30,16 +32,16 @@ export function OptionsEditor({
               className="input input-small"
               value={option.text}
               onChange={(event) => onChange(changeOptionText(options, option.key, event.target.value))}
-              aria-label={`Option ${index + 1} text`}
-              placeholder={index === 0 ? 'Draft' : ''}
+              aria-label={t('options.textLabel', { number: index + 1 })}
+              placeholder={index === 0 ? t('options.textPlaceholder') : ''}
               autoComplete="off"
             />
             <input
               className="input input-small input-mono"
               value={option.id}
               onChange={(event) => onChange(changeOptionId(options, option.key, event.target.value))}
-              aria-label={`Option ${index + 1} id`}
-              placeholder={index === 0 ? 'draft' : ''}
+              aria-label={t('options.idLabel', { number: index + 1 })}
+              placeholder={index === 0 ? t('options.idPlaceholder') : ''}
               autoComplete="off"
               spellCheck={false}
             />
@@ -48,8 +50,8 @@ export function OptionsEditor({
               className="button button-ghost button-small button-icon"
               onClick={() => onChange(options.filter((other) => other.key !== option.key))}
               disabled={options.length === 1}
-              aria-label={`Remove option ${index + 1}`}
-              title="Remove this option"
+              aria-label={t('options.removeLabel', { number: index + 1 })}
+              title={t('options.remove')}
             >
               <IconClose />
             </button>
@@ -58,7 +60,7 @@ export function OptionsEditor({
       </ul>
       {error && (
         <p id={errorId} className="field-error">
-          Options {error}
+          {t('options.title')} {error}
         </p>
       )}
       <button
@@ -67,7 +69,7 @@ export function OptionsEditor({
         onClick={() => onChange(addOption(options))}
       >
         <IconPlus />
-        Add option
+        {t('options.add')}
       </button>
     </div>
   );

@@ -1,5 +1,7 @@
+import { Trans } from 'react-i18next';
 import { IconRefresh } from '../components/icons.js';
 import { useContentTypes } from '../hooks/content-types.js';
+import { useT } from '../i18n/use-t.js';
 import { LabeledControl } from './labeled-control.js';
 import { TakenNameMessage, TakeSuggestionButton, takeSuggestion } from './taken-name.js';
 import { followTitle, setSlug, setTable, setTitle, type TypeDraft } from './type-draft.js';
@@ -12,8 +14,9 @@ import type { TypeEditor } from './use-type-editor.js';
  */
 export function TypeSettings({ editor }: { editor: TypeEditor }) {
   const { draft, errors, update } = editor;
+  const t = useT('schema');
   const isNew = editor.saved === null;
-  const fixed = 'Fixed once the type exists: the API address and the rows use it.';
+  const fixed = t('settings.fixed');
   const edit = (change: (current: TypeDraft) => TypeDraft, part: 'title' | 'slug' | 'table' | 'preview_path') =>
     update(change, { type: part });
   const { types } = useContentTypes();
@@ -35,20 +38,25 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
       <header className="card-header">
         <div>
           <h2 id="type-settings-heading" className="card-title">
-            Content type
+            {t('settings.title')}
           </h2>
-          <p className="card-subtitle">Its name in the editor, and where its rows live in the API.</p>
+          <p className="card-subtitle">{t('settings.subtitle')}</p>
         </div>
       </header>
       <div className="schema-grid">
-        <LabeledControl id="type-title" label="Title" error={errors.type.title} className="schema-span-2">
+        <LabeledControl
+          id="type-title"
+          label={t('settings.typeTitle')}
+          error={errors.type.title}
+          className="schema-span-2"
+        >
           {(control) => (
             <input
               {...control}
               className="input"
               value={draft.title}
               onChange={(event) => edit((current) => setTitle(current, event.target.value), 'title')}
-              placeholder="Blog posts"
+              placeholder={t('settings.titlePlaceholder')}
               autoComplete="off"
               required
             />
@@ -56,10 +64,10 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
         </LabeledControl>
         <LabeledControl
           id="type-slug"
-          label="Slug"
+          label={t('settings.slug')}
           error={takenError('slug')}
           errorAction={takeAction('slug')}
-          hint={isNew ? (draft.slugFollows ? 'Made from the title until you edit it.' : undefined) : fixed}
+          hint={isNew ? (draft.slugFollows ? t('settings.slugFollows') : undefined) : fixed}
         >
           {(control) => (
             <div className="input-group">
@@ -77,8 +85,8 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
                   type="button"
                   className="button button-ghost input-addon button-icon-only"
                   onClick={() => edit(followTitle, 'slug')}
-                  aria-label="Follow the name again"
-                  title="Make the slug and table from the title again"
+                  aria-label={t('settings.follow')}
+                  title={t('settings.followTitle')}
                 >
                   <IconRefresh />
                 </button>
@@ -88,10 +96,10 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
         </LabeledControl>
         <LabeledControl
           id="type-table"
-          label="Table"
+          label={t('settings.table')}
           error={takenError('table')}
           errorAction={takeAction('table')}
-          hint={isNew ? (draft.tableFollows ? `Rows at /api/cms/${draft.table || '…'}` : undefined) : fixed}
+          hint={isNew ? (draft.tableFollows ? t('settings.rowsAt', { table: draft.table || '…' }) : undefined) : fixed}
         >
           {(control) => (
             <input
@@ -107,14 +115,16 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
         </LabeledControl>
         <LabeledControl
           id="type-preview-path"
-          label="Preview path"
+          label={t('settings.previewPath')}
           error={errors.type.preview_path}
           className="schema-span-2"
           hint={
-            <>
-              Where a row appears on your site; <code>{'{slug}'}</code> and <code>{'{id}'}</code> are filled in. Rows
-              then get an “Open preview” link.
-            </>
+            <Trans
+              t={t}
+              i18nKey="settings.previewHint"
+              values={{ slug: '{slug}', id: '{id}' }}
+              components={{ code: <code /> }}
+            />
           }
         >
           {(control) => (
@@ -123,7 +133,7 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
               className="input input-mono"
               value={draft.previewPath}
               onChange={(event) => edit((current) => ({ ...current, previewPath: event.target.value }), 'preview_path')}
-              placeholder="http://localhost:4321/blog/{slug}"
+              placeholder={t('settings.previewPlaceholder')}
               autoComplete="off"
               spellCheck={false}
             />

@@ -4,6 +4,7 @@ import { useApi } from '../api/api-context.js';
 import { ApiError, describeError } from '../api/api-error.js';
 import { useToast } from '../components/toasts.js';
 import { useContentTypes } from '../hooks/content-types.js';
+import { useT } from '../i18n/use-t.js';
 import { createRequest, draftFromType, isDraftDirty, type TypeDraft, updateRequest } from './type-draft.js';
 import {
   countTypeErrors,
@@ -44,6 +45,7 @@ export interface TypeEditor {
  */
 export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
   const api = useApi();
+  const t = useT('schema');
   const notify = useToast();
   const { typeSaved, typeDeleted } = useContentTypes();
   const [saved, setSaved] = useState(type);
@@ -78,8 +80,8 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
     if (busy.current) return null;
     // Checked here too: on an update the server's `title` problem could not be told from a column's.
     if (draft.title.trim() === '') {
-      setErrors({ ...NO_TYPE_ERRORS, type: { title: 'is required' } });
-      setBanner('Fix the highlighted problem and save again.');
+      setErrors({ ...NO_TYPE_ERRORS, type: { title: t('editor.required') } });
+      setBanner(t('editor.fix', { count: 1 }));
       document.getElementById('type-title')?.focus();
       return null;
     }
@@ -99,7 +101,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       setDraft((current) => (current === sent ? next : current));
       setErrors(NO_TYPE_ERRORS);
       setTaken(null);
-      notify('success', saved ? `Saved “${result.title}”` : `Created the content type “${result.title}”`);
+      notify('success', t(saved ? 'editor.saved' : 'editor.created', { title: result.title }));
       return result;
     } catch (error) {
       const placed =
@@ -110,13 +112,9 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       setTaken(error instanceof ApiError ? takenNameOf(error.problems) : null);
       const marked = countTypeErrors(placed);
       if (marked > 0 && placed.other.length === 0) {
-        setBanner(
-          marked === 1
-            ? 'Fix the highlighted problem and save again.'
-            : `Fix the ${marked} highlighted problems and save again.`,
-        );
+        setBanner(t('editor.fix', { count: marked }));
       } else {
-        setBanner(`Not saved: ${describeError(error)}`);
+        setBanner(t('editor.notSaved', { reason: describeError(error) }));
       }
       window.requestAnimationFrame(() =>
         document.querySelector<HTMLElement>('[data-schema-form] [aria-invalid="true"]')?.focus(),
@@ -126,7 +124,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       busy.current = false;
       setSaving(false);
     }
-  }, [api, draft, notify, saved, typeSaved]);
+  }, [api, draft, notify, saved, typeSaved, t]);
 
   const remove = useCallback(
     async (force: boolean, leave: () => void): Promise<boolean> => {
@@ -135,19 +133,19 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       setDeleting(true);
       try {
         await api.deleteContentType(saved.slug, { force });
-        notify('success', `Deleted the content type “${saved.title}”`);
+        notify('success', t('editor.deleted', { title: saved.title }));
         leave();
         typeDeleted(saved.slug);
         return true;
       } catch (error) {
-        setBanner(`Not deleted: ${describeError(error)}`);
+        setBanner(t('editor.notDeleted', { reason: describeError(error) }));
         return false;
       } finally {
         busy.current = false;
         setDeleting(false);
       }
     },
-    [api, notify, saved, typeDeleted],
+    [api, notify, saved, typeDeleted, t],
   );
 
   return {
