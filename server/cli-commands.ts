@@ -9,9 +9,8 @@ import { defaultDatabaseFile } from './config/app-paths.js';
 import { builtEditorDir, packageRoot } from './config/package-root.js';
 import { type QuireConfig, readQuireConfig, SERVE_OPTIONS } from './config/quire-config.js';
 import { addDemoContent } from './content/demo-content.js';
-import { postgresBackupPlace } from './db/postgres/postgres-backup.js';
-import { PostgresConnectionError } from './db/postgres/postgres-errors.js';
-import { describeTarget, redactPostgresUrl } from './db/postgres/postgres-url.js';
+import { describeLocation, redactDatabaseUrls } from './db/database.js';
+import { DatabaseUnavailableError } from './db/database-errors.js';
 import { exportCommand } from './export/export-command.js';
 import { isLoopbackListenAddress } from './http/host-guard.js';
 import { importCommand } from './import/import-command.js';
@@ -29,7 +28,7 @@ export { DEFAULT_HOST, DEFAULT_PORT } from './config/listen-defaults.js';
 /** Turns a start-up failure into the one line a user reads. */
 export function explainStartError(error: unknown, options: Pick<QuireConfig, 'dbFile' | 'port' | 'host'>): string {
   // Already one line naming host and port, without credentials.
-  if (error instanceof PostgresConnectionError) return error.message;
+  if (error instanceof DatabaseUnavailableError) return error.message;
   const code = (error as { code?: string }).code;
   if (code === 'EADDRINUSE')
     return `Port ${options.port} is already in use on ${options.host}; pass --port with another number, or --port 0 for a free one.`;
@@ -40,7 +39,7 @@ export function explainStartError(error: unknown, options: Pick<QuireConfig, 'db
   if (code === 'SQLITE_CANTOPEN' || code === 'EACCES' || code === 'EROFS')
     return `Cannot open the database ${options.dbFile}: check that its folder exists and is writable.`;
   // A driver message could quote a connection string: never print credentials.
-  return `Quire could not start: ${redactPostgresUrl((error as Error).message ?? String(error))}`;
+  return `Quire could not start: ${redactDatabaseUrls((error as Error).message ?? String(error))}`;
 }
 
 /**
@@ -80,14 +79,9 @@ export async function serve(options: QuireConfig): Promise<RunningServer> {
         }
       : undefined,
   });
-  const where = options.postgres
-    ? `PostgreSQL database ${describeTarget(options.postgres)}`
-    : `database ${options.dbFile}`;
-  console.log(`Quire API listening on ${server.origin}/api (${where})`);
-  if (options.postgres && server.backups) {
-    const place = postgresBackupPlace(options.postgres, options.backupDir ?? undefined);
-    console.log(`Backups (at start, then daily): ${place.dir}`);
-  }
+  console.log(`Quire API listening on ${server.origin}/api (${describeLocation(options)})`);
+  // Backups beside a SQLite file go without saying; elsewhere the line says where they are.
+  if (options.postgres && server.backups) console.log(`Backups (at start, then daily): ${server.backups.place.dir}`);
   console.log(`Editor: ${server.origin}/`);
   if (options.singleSignOn) {
     // The provider must know this address before anyone can sign in through it.

@@ -5,9 +5,8 @@ import { cliAudit } from '../audit/cli-audit.js';
 import { BackupError } from '../backup/backup-service.js';
 import { didYouMean } from '../cli/command-help.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { databaseSite, type QuireDb } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { databaseSite, type QuireDb, redactDatabaseUrls } from '../db/database.js';
+import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { AccountRepository } from '../db/repositories/account-repository.js';
 import { TwoFactorRepository } from '../db/repositories/two-factor-repository.js';
 import { AppError } from '../errors/app-error.js';
@@ -78,7 +77,7 @@ export async function accountCommand(
     parsed = parse(args);
     choice = chooseDatabase(parsed.values, streams.env ?? {});
   } catch (error) {
-    say(streams.err, `quire ${kind}: ${redactPostgresUrl((error as Error).message)}. Usage: ${usage}`);
+    say(streams.err, `quire ${kind}: ${redactDatabaseUrls((error as Error).message)}. Usage: ${usage}`);
     return 2;
   }
   let database: QuireDb | null = null;
@@ -99,9 +98,9 @@ export async function accountCommand(
     const known =
       error instanceof AppError ||
       error instanceof BackupError ||
-      error instanceof PostgresConnectionError ||
+      error instanceof DatabaseUnavailableError ||
       error instanceof PromptCancelled;
-    const message = known ? (error as Error).message : redactPostgresUrl((error as Error).message).split('\n')[0];
+    const message = known ? (error as Error).message : redactDatabaseUrls((error as Error).message).split('\n')[0];
     say(streams.err, `quire ${kind}: ${message}`);
     return 1;
   } finally {

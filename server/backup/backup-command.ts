@@ -1,9 +1,8 @@
 import { parseArgs } from 'node:util';
 import { progressLine } from '../cli/progress-line.js';
 import { chooseDatabase } from '../config/database-choice.js';
-import { type DatabaseSite, databaseSite } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { type DatabaseSite, databaseSite, redactDatabaseUrls } from '../db/database.js';
+import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { BackupError } from './backup-service.js';
 import { SiteCopyError } from './site-copy-service.js';
 
@@ -36,7 +35,7 @@ export async function backupCommand(
       throw new Error('--force is for --database; a SQLite restore keeps the replaced database in backups/');
     if (command === 'backup' && parsed.values.force) throw new Error('backup takes no --force');
   } catch (error) {
-    console.error(`quire: ${redactPostgresUrl((error as Error).message)}. Usage: ${BACKUP_USAGE}`);
+    console.error(`quire: ${redactDatabaseUrls((error as Error).message)}. Usage: ${BACKUP_USAGE}`);
     return 2;
   }
   const progress = progressLine(process.stderr);
@@ -46,9 +45,9 @@ export async function backupCommand(
     return 0;
   } catch (error) {
     const known =
-      error instanceof BackupError || error instanceof SiteCopyError || error instanceof PostgresConnectionError;
+      error instanceof BackupError || error instanceof SiteCopyError || error instanceof DatabaseUnavailableError;
     const message = known ? (error as Error).message : `${command} failed: ${(error as Error).message}`;
-    console.error(`quire: ${redactPostgresUrl(message).split('\n')[0]}`);
+    console.error(`quire: ${redactDatabaseUrls(message).split('\n')[0]}`);
     return 1;
   }
 }

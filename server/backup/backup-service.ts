@@ -157,6 +157,11 @@ export class BackupSchedule {
     private readonly options: BackupScheduleOptions,
   ) {}
 
+  /** Where the backups go. */
+  get place(): BackupPlace {
+    return this.job.place;
+  }
+
   /** Takes the start-up backup (in the background) and schedules the next ones. */
   start(): void {
     removeUnfinishedBackups(this.job.place);

@@ -8,9 +8,9 @@ import {
   databaseSite,
   openDatabaseAt,
   type QuireDb,
+  redactDatabaseUrls,
 } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { notSaved, type SearchIndexSaving, saveSearchIndexForNextStart } from '../search/search-index-saving.js';
 import { copySite, SiteCopyError } from './site-copy-service.js';
@@ -58,7 +58,7 @@ export async function copyCommand(
     to = databaseLocationOf(values.to);
     force = values.force ?? false;
   } catch (error) {
-    say(streams.err, `quire copy: ${redactPostgresUrl((error as Error).message)}. Usage: ${COPY_USAGE}`);
+    say(streams.err, `quire copy: ${redactDatabaseUrls((error as Error).message)}. Usage: ${COPY_USAGE}`);
     return 2;
   }
   const sourceSite = await databaseSite(from);
@@ -103,9 +103,9 @@ export async function copyCommand(
     say(streams.out, summary);
     return 0;
   } catch (error) {
-    const known = error instanceof SiteCopyError || error instanceof PostgresConnectionError;
+    const known = error instanceof SiteCopyError || error instanceof DatabaseUnavailableError;
     const message = known ? (error as Error).message : `copy failed: ${(error as Error).message}`;
-    say(streams.err, `quire copy: ${redactPostgresUrl(message).split('\n')[0]}`);
+    say(streams.err, `quire copy: ${redactDatabaseUrls(message).split('\n')[0]}`);
     return 1;
   } finally {
     for (const database of opened) await database.close();

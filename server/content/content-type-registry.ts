@@ -1,4 +1,4 @@
-import { isDatabaseUnavailable } from '../db/postgres/postgres-errors.js';
+import { isDatabaseUnavailable } from '../db/database.js';
 import type { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { type ContentType, contentTypeFromRecord } from './content-type.js';

@@ -9,13 +9,21 @@ import type { MediaStore } from '../media/media-store.js';
 import type { BulkImportTimings, BulkWriter } from './bulk-writer.js';
 import type { DatabaseEngine } from './engine.js';
 import type { OpenPostgresOptions, PostgresQuireDb } from './postgres/postgres-database.js';
-import { type PostgresTarget, parsePostgresUrl } from './postgres/postgres-url.js';
+import { describeTarget, type PostgresTarget, parsePostgresUrl } from './postgres/postgres-url.js';
 import type { QuireDatabase } from './schema.js';
 import { type OpenSqliteOptions, SqliteQuireDb } from './sqlite/sqlite-database.js';
 import { sqliteSite } from './sqlite/sqlite-site.js';
 import type { StatementRunner } from './statement-runner.js';
 
 export type { OpenPostgresOptions, PostgresQuireDb } from './postgres/postgres-database.js';
+/**
+ * Whether an error means the database went away rather than that a statement failed (answered 503
+ * `database_unavailable`), and whether a COMMIT's outcome is unknown. Only PostgreSQL is reached over
+ * a connection that can go away; a SQLite error is never either.
+ */
+export { isCommitOutcomeUnknown, isDatabaseUnavailable } from './postgres/postgres-errors.js';
+/** Any text (a bad argument, a driver message) with the credentials of the database URLs in it removed. */
+export { redactPostgresUrl as redactDatabaseUrls } from './postgres/postgres-url.js';
 export { type OpenSqliteOptions, openDatabase, SqliteQuireDb } from './sqlite/sqlite-database.js';
 
 /**
@@ -172,6 +180,11 @@ export interface DatabaseSite {
 export function databaseLocationOf(text: string): DatabaseLocation {
   if (/^postgres(ql)?:\/\//i.test(text)) return { dbFile: '', postgres: parsePostgresUrl(text) };
   return { dbFile: resolve(text) };
+}
+
+/** Where `location` is, for a message: `database FILE` or `PostgreSQL database host:port/name` (never credentials). */
+export function describeLocation(location: DatabaseLocation): string {
+  return location.postgres ? `PostgreSQL database ${describeTarget(location.postgres)}` : `database ${location.dbFile}`;
 }
 
 /** The database at `location`, not opened yet. The PostgreSQL modules load only for a PostgreSQL one. */

@@ -2,8 +2,8 @@ import { resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { redactDatabaseUrls } from '../db/database.js';
+import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { type OpenSite, openSite } from './open-site.js';
 import { ExportError, exportSite } from './site-export.js';
 
@@ -42,9 +42,9 @@ export async function openForCommand(
   try {
     return await openSite(choice);
   } catch (error) {
-    const known = error instanceof PostgresConnectionError;
+    const known = error instanceof DatabaseUnavailableError;
     const message = known ? (error as Error).message : `cannot open the database: ${(error as Error).message}`;
-    say(streams.err, `quire ${name}: ${redactPostgresUrl(message).split('\n')[0]}`);
+    say(streams.err, `quire ${name}: ${redactDatabaseUrls(message).split('\n')[0]}`);
     return null;
   }
 }
@@ -70,7 +70,7 @@ export async function exportCommand(
     if (!values.out) throw new Error('--out names the folder to write');
     choice = chooseDatabase(values, streams.env ?? {});
   } catch (error) {
-    say(streams.err, `quire export: ${redactPostgresUrl((error as Error).message)}. Usage: ${EXPORT_USAGE}`);
+    say(streams.err, `quire export: ${redactDatabaseUrls((error as Error).message)}. Usage: ${EXPORT_USAGE}`);
     return 2;
   }
   const dir = resolve(values.out);
@@ -93,7 +93,7 @@ export async function exportCommand(
     return 0;
   } catch (error) {
     const message = error instanceof ExportError ? error.message : `export failed: ${(error as Error).message}`;
-    say(streams.err, `quire export: ${redactPostgresUrl(message).split('\n')[0]}`);
+    say(streams.err, `quire export: ${redactDatabaseUrls(message).split('\n')[0]}`);
     return 1;
   } finally {
     await site.close();

@@ -1,6 +1,6 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { ErrorRequestHandler, RequestHandler } from 'express';
-import { isCommitOutcomeUnknown, isDatabaseUnavailable } from '../db/postgres/postgres-errors.js';
+import { isCommitOutcomeUnknown, isDatabaseUnavailable } from '../db/database.js';
 import { AppError } from '../errors/app-error.js';
 import { SAFE_METHODS } from './origin-guard.js';
 import { SECURITY_HEADERS } from './security-headers.js';

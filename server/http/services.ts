@@ -4,7 +4,7 @@ import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentTypeService } from '../content/content-type-service.js';
 import type { ContentWrites } from '../content/content-writes.js';
 import type { RowService } from '../content/row-service.js';
-import { isDatabaseUnavailable } from '../db/postgres/postgres-errors.js';
+import { isDatabaseUnavailable } from '../db/database.js';
 import type { HookService } from '../hooks/hook-service.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import type { ScheduleService } from '../schedule/schedule-service.js';

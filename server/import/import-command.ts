@@ -5,9 +5,8 @@ import { type ProgressStream, progressBar, progressLine } from '../cli/progress-
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
-import { openDatabaseAt, type QuireDb } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { openDatabaseAt, type QuireDb, redactDatabaseUrls } from '../db/database.js';
+import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { notSaved, saveSearchIndexForNextStart } from '../search/search-index-saving.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
@@ -46,7 +45,7 @@ export async function importCommand(
     if (!parsed.values.type) throw new Error('--type names the content type to import into');
     choice = chooseDatabase(parsed.values, streams.env ?? {});
   } catch (error) {
-    say(streams.err, `quire import: ${redactPostgresUrl((error as Error).message)}. Usage: ${IMPORT_USAGE}`);
+    say(streams.err, `quire import: ${redactDatabaseUrls((error as Error).message)}. Usage: ${IMPORT_USAGE}`);
     return 2;
   }
   const file = resolve(parsed.positionals[0]);
@@ -76,7 +75,7 @@ export async function importCommand(
   try {
     database = await openDatabaseAt(choice);
   } catch (error) {
-    if (!(error instanceof PostgresConnectionError)) throw error;
+    if (!(error instanceof DatabaseUnavailableError)) throw error;
     say(streams.err, `quire import: ${error.message}`);
     return 1;
   }

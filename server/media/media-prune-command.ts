@@ -3,9 +3,8 @@ import { formatByteSize } from '../../common/byte-size.js';
 import { BackupError } from '../backup/backup-service.js';
 import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { databaseSite } from '../db/database.js';
-import { PostgresConnectionError } from '../db/postgres/postgres-errors.js';
-import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { databaseSite, redactDatabaseUrls } from '../db/database.js';
+import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { PRUNE_GRACE_MS, type UnusedMedia } from './media-prune.js';
 
 /** How to call `quire media`. */
@@ -36,7 +35,7 @@ export async function mediaCommand(
     if (parsed.positionals.join(' ') !== 'prune') throw new Error('the only media command is prune');
     choice = chooseDatabase(parsed.values, streams.env ?? {});
   } catch (error) {
-    say(streams.err, `quire media: ${redactPostgresUrl((error as Error).message)}. Usage: ${MEDIA_USAGE}`);
+    say(streams.err, `quire media: ${redactDatabaseUrls((error as Error).message)}. Usage: ${MEDIA_USAGE}`);
     return 2;
   }
   const deleting = parsed.values.yes === true;
@@ -48,8 +47,8 @@ export async function mediaCommand(
       .then((site) => site.pruneMedia(deleting))
       .finally(() => progress.done());
   } catch (error) {
-    const known = error instanceof BackupError || error instanceof PostgresConnectionError;
-    const message = known ? (error as Error).message : redactPostgresUrl((error as Error).message).split('\n')[0];
+    const known = error instanceof BackupError || error instanceof DatabaseUnavailableError;
+    const message = known ? (error as Error).message : redactDatabaseUrls((error as Error).message).split('\n')[0];
     say(streams.err, `quire media: ${message}`);
     return 1;
   }

@@ -2,7 +2,7 @@ import { mkdir, readFile, writeFile } from 'node:fs/promises';
 import { dirname, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { redactPostgresUrl } from '../db/postgres/postgres-url.js';
+import { redactDatabaseUrls } from '../db/database.js';
 import { type CommandStreams, openForCommand } from '../export/export-command.js';
 import { currentDocument } from '../http/describe-routes.js';
 import { typeScriptDeclarations } from './types-generator.js';
@@ -40,7 +40,7 @@ export async function typesCommand(
     out = values.out;
     choice = chooseDatabase(values, streams.env ?? {});
   } catch (error) {
-    say(streams.err, `quire types: ${redactPostgresUrl((error as Error).message)}. Usage: ${TYPES_USAGE}`);
+    say(streams.err, `quire types: ${redactDatabaseUrls((error as Error).message)}. Usage: ${TYPES_USAGE}`);
     return 2;
   }
   const site = await openForCommand('types', choice, streams);
@@ -62,7 +62,7 @@ export async function typesCommand(
     say(streams.out, `${current === declarations ? 'Unchanged' : 'Wrote'} ${file}: types of ${count} content types`);
     return 0;
   } catch (error) {
-    say(streams.err, `quire types: ${redactPostgresUrl((error as Error).message).split('\n')[0]}`);
+    say(streams.err, `quire types: ${redactDatabaseUrls((error as Error).message).split('\n')[0]}`);
     return 1;
   } finally {
     await site.close();

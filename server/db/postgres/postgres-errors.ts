@@ -5,6 +5,8 @@
  * SQLite server never pays for loading it.
  */
 
+import { DatabaseUnavailableError } from '../database-errors.js';
+
 /** Why a PostgreSQL server could not be used, for callers that branch on it. */
 export type PostgresFailure =
   | 'connection_refused'
@@ -20,7 +22,7 @@ export type PostgresFailure =
   | 'other';
 
 /** A PostgreSQL server that cannot be used; the message is one line, naming host and port only. */
-export class PostgresConnectionError extends Error {
+export class PostgresConnectionError extends DatabaseUnavailableError {
   readonly failure: PostgresFailure;
 
   constructor(failure: PostgresFailure, message: string) {
