@@ -5,6 +5,8 @@ import type components from './locales/en/components.json';
 import type fields from './locales/en/fields.json';
 import type pagesList from './locales/en/pages-list.json';
 import type pagesRow from './locales/en/pages-row.json';
+import type pagesSignIn from './locales/en/pages-sign-in.json';
+import type pagesStarters from './locales/en/pages-starters.json';
 import type pagesTrash from './locales/en/pages-trash.json';
 import type pagesTypes from './locales/en/pages-types.json';
 import type schema from './locales/en/schema.json';
@@ -22,6 +24,8 @@ declare module 'i18next' {
     fields: typeof fields;
     'pages-list': typeof pagesList;
     'pages-row': typeof pagesRow;
+    'pages-sign-in': typeof pagesSignIn;
+    'pages-starters': typeof pagesStarters;
     'pages-trash': typeof pagesTrash;
     'pages-types': typeof pagesTypes;
     schema: typeof schema;

@@ -11,9 +11,6 @@ const NOT_YET_CONVERTED = new Set<string>([
   'pages/api-reference-page.tsx',
   'pages/audit-page.tsx',
   'pages/hooks-page.tsx',
-  'pages/second-factor-page.tsx',
-  'pages/sign-in-page.tsx',
-  'pages/starter-choice-page.tsx',
 ]);
 
 const sources = import.meta.glob<string>(

@@ -3,6 +3,7 @@ import type { AuthMeResponse } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
 import { twoFactorApi } from '../api/two-factor-api.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * The sign-in's second step: after a right password, a code from the authenticator app (or one of
@@ -19,7 +20,8 @@ export function SecondFactorPage({
   onSignedIn(me: AuthMeResponse): void;
   onStartAgain(): void;
 }) {
-  useDocumentTitle('Two-factor sign-in');
+  const t = useT('pages-sign-in');
+  useDocumentTitle(t('secondFactor.title'));
   const [recovery, setRecovery] = useState(false);
   const [code, setCode] = useState('');
   const [problem, setProblem] = useState<string | null>(null);
@@ -48,23 +50,19 @@ export function SecondFactorPage({
       >
         <div className="sign-in-brand">
           <img src="/favicon.svg" alt="" width={32} height={32} />
-          <span className="brand-name">Quire</span>
+          <span className="brand-name">{t('common:product')}</span>
         </div>
         <h1 id="second-factor-title" className="page-title">
-          Two-factor sign-in
+          {t('secondFactor.title')}
         </h1>
-        <p className="page-subtitle">
-          {recovery
-            ? 'Enter one of the recovery codes you saved when you set up two-factor sign-in. Each works once.'
-            : 'Enter the six-digit code your authenticator app shows for Quire.'}
-        </p>
+        <p className="page-subtitle">{recovery ? t('secondFactor.recoveryIntro') : t('secondFactor.codeIntro')}</p>
         {problem && (
           <div className="banner banner-error" role="alert">
             <span className="banner-text">{problem}</span>
           </div>
         )}
         <label className="label" htmlFor={inputId}>
-          {recovery ? 'Recovery code' : 'Code'}
+          {recovery ? t('secondFactor.recoveryCode') : t('secondFactor.code')}
         </label>
         <input
           key={inputId}
@@ -81,7 +79,7 @@ export function SecondFactorPage({
           required
         />
         <button type="submit" className="button button-primary" disabled={busy || !code.trim()}>
-          Verify and sign in
+          {t('secondFactor.submit')}
         </button>
         <button
           type="button"
@@ -92,10 +90,10 @@ export function SecondFactorPage({
             setProblem(null);
           }}
         >
-          {recovery ? 'Use a code from the app instead' : 'Use a recovery code instead'}
+          {recovery ? t('secondFactor.useApp') : t('secondFactor.useRecovery')}
         </button>
         <button type="button" className="button button-ghost" onClick={onStartAgain}>
-          Start again
+          {t('secondFactor.startAgain')}
         </button>
       </form>
     </div>

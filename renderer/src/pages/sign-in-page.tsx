@@ -1,10 +1,16 @@
 import { type FormEvent, useEffect, useState } from 'react';
 import { MIN_PASSWORD_LENGTH } from '../../../common/access-rules.js';
 import type { AuthMeResponse } from '../../../common/api-contract.js';
-import { type AuthProvidersResponse, singleSignOnMessage } from '../../../common/single-sign-on-rules.js';
+import {
+  type AuthProvidersResponse,
+  SINGLE_SIGN_ON_ERRORS,
+  type SingleSignOnError,
+} from '../../../common/single-sign-on-rules.js';
 import { ApiError, describeError } from '../api/api-error.js';
 import { authApi } from '../api/auth-api.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * Why a sign-in through the identity provider came back here (`?sso_error=CODE`), said as the
@@ -13,12 +19,15 @@ import { useDocumentTitle } from '../hooks/use-document-title.js';
  */
 function takeSingleSignOnError(): string | null {
   const url = new URL(window.location.href);
-  const message = singleSignOnMessage(url.searchParams.get('sso_error'));
-  if (message !== null) {
-    url.searchParams.delete('sso_error');
-    window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
-  }
-  return message;
+  const code = url.searchParams.get('sso_error');
+  if (code === null) return null;
+  url.searchParams.delete('sso_error');
+  window.history.replaceState(window.history.state, '', `${url.pathname}${url.search}${url.hash}`);
+  // Any other text gets the general sentence, never shown as it is.
+  const known: SingleSignOnError = Object.hasOwn(SINGLE_SIGN_ON_ERRORS, code)
+    ? (code as SingleSignOnError)
+    : 'sso_provider_error';
+  return i18n.t(`pages-sign-in:sso.${known}`);
 }
 
 /**
@@ -37,7 +46,8 @@ export function SignInPage({
   notice?: string | null;
   onSignedIn(me: AuthMeResponse): void;
 }) {
-  useDocumentTitle(firstRun ? 'Create the first account' : 'Sign in');
+  const t = useT('pages-sign-in');
+  useDocumentTitle(firstRun ? t('firstRun.title') : t('title'));
   const [name, setName] = useState('');
   const [password, setPassword] = useState('');
   const [again, setAgain] = useState('');
@@ -58,7 +68,7 @@ export function SignInPage({
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     if (firstRun && password !== again) {
-      setProblem('The two passwords differ.');
+      setProblem(t('firstRun.differ'));
       return;
     }
     setBusy(true);
@@ -81,17 +91,13 @@ export function SignInPage({
       <form className="card sign-in-card" onSubmit={(event) => void submit(event)} aria-labelledby="sign-in-title">
         <div className="sign-in-brand">
           <img src="/favicon.svg" alt="" width={32} height={32} />
-          <span className="brand-name">Quire</span>
+          <span className="brand-name">{t('common:product')}</span>
         </div>
         <h1 id="sign-in-title" className="page-title">
-          {firstRun ? 'Create the first account' : 'Sign in'}
+          {firstRun ? t('firstRun.title') : t('title')}
         </h1>
         <p className="page-subtitle">
-          {firstRun
-            ? 'This Quire has no accounts yet. The first one is an admin, who can add the others. Until then, no one needs to sign in here.'
-            : passwords
-              ? 'This Quire is shared: sign in with the name and password an admin gave you.'
-              : 'This Quire is shared: sign in with your organization’s account.'}
+          {firstRun ? t('firstRun.intro') : passwords ? t('introPassword') : t('introProvider')}
         </p>
         {(problem ?? notice) && (
           <div className={`banner ${problem ? 'banner-error' : ''}`} role={problem ? 'alert' : 'status'}>
@@ -101,14 +107,14 @@ export function SignInPage({
         {provider && (
           // A plain link: the browser itself goes to the provider and comes back signed in.
           <a className={`button ${passwords ? '' : 'button-primary'} sign-in-provider`} href={provider.start_url}>
-            Sign in with {provider.name}
+            {t('withProvider', { provider: provider.name })}
           </a>
         )}
-        {provider && passwords && <p className="sign-in-or">or with a name and password</p>}
+        {provider && passwords && <p className="sign-in-or">{t('orPassword')}</p>}
         {passwords && (
           <>
             <label className="label" htmlFor="sign-in-name">
-              Name
+              {t('name')}
             </label>
             <input
               id="sign-in-name"
@@ -119,7 +125,7 @@ export function SignInPage({
               required
             />
             <label className="label" htmlFor="sign-in-password">
-              Password
+              {t('password')}
             </label>
             <input
               id="sign-in-password"
@@ -134,11 +140,10 @@ export function SignInPage({
             {locked && (
               <>
                 <label className="label" htmlFor="sign-in-code">
-                  Two-factor code
+                  {t('code')}
                 </label>
                 <p className="field-hint" id="sign-in-code-hint">
-                  If your account has two-factor sign-in, add a code from your app (or a recovery code) to sign in now;
-                  otherwise wait and try again later.
+                  {t('codeHint')}
                 </p>
                 <input
                   id="sign-in-code"
@@ -153,7 +158,7 @@ export function SignInPage({
             {firstRun && (
               <>
                 <label className="label" htmlFor="sign-in-again">
-                  Password again
+                  {t('firstRun.again')}
                 </label>
                 <input
                   id="sign-in-again"
@@ -164,11 +169,11 @@ export function SignInPage({
                   onChange={(event) => setAgain(event.target.value)}
                   required
                 />
-                <p className="field-hint">At least {MIN_PASSWORD_LENGTH} characters.</p>
+                <p className="field-hint">{t('firstRun.minLength', { count: MIN_PASSWORD_LENGTH })}</p>
               </>
             )}
             <button type="submit" className="button button-primary" disabled={busy || !name.trim() || !password}>
-              {firstRun ? 'Create account and sign in' : 'Sign in'}
+              {firstRun ? t('firstRun.submit') : t('title')}
             </button>
           </>
         )}

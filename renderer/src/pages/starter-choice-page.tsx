@@ -2,19 +2,13 @@ import type { StarterSetName, StartersResponse } from '../../../common/starter-c
 import { describeError } from '../api/api-error.js';
 import { IconAlert } from '../components/icons.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 
-/** What each choice's button says. */
-const ACTIONS: Record<StarterSetName, string> = {
-  keep: 'Keep the starter types',
-  empty: 'Start empty',
-  blog: 'Use the blog types',
-  docs: 'Use the docs types',
-};
-
-/** “News, Categories and Articles”. */
+/** “News, Categories and Articles”, the last two joined by the editor's language's “and”. */
 function listOf(names: readonly string[]): string {
   if (names.length <= 1) return names.join('');
-  return `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+  return i18n.t('common:list.and', { items: names.slice(0, -1).join(', '), last: names[names.length - 1] });
 }
 
 /**
@@ -32,18 +26,17 @@ export function StarterChoicePage({
   failure: unknown;
   onChoose(set: StarterSetName): void;
 }) {
-  useDocumentTitle('Start your site');
+  const t = useT('pages-starters');
+  useDocumentTitle(t('documentTitle'));
   const starters = state.starters.map((starter) => starter.title);
   return (
     <div className="page starter-choice">
       <header className="page-header">
         <div className="page-heading">
-          <p className="eyebrow">A new site</p>
-          <h1 className="page-title">How should this site start?</h1>
+          <p className="eyebrow">{t('eyebrow')}</p>
+          <h1 className="page-title">{t('title')}</h1>
           <p className="page-subtitle starter-intro">
-            It holds {starters.length} starter content {starters.length === 1 ? 'type' : 'types'}, all still empty:{' '}
-            {listOf(starters)}. They are a news site’s types, there so the API has something to answer. Keep them, or
-            choose another start; you can change every type later.
+            {t('intro', { count: starters.length, types: listOf(starters) })}
           </p>
         </div>
       </header>
@@ -52,12 +45,12 @@ export function StarterChoicePage({
           <IconAlert />
           <div className="banner-text">
             <p>
-              <strong>That start was not applied.</strong> {describeError(failure)}
+              <strong>{t('failed')}</strong> {describeError(failure)}
             </p>
           </div>
         </div>
       )}
-      <ul className="starter-sets" aria-label="Ways to start">
+      <ul className="starter-sets" aria-label={t('ways')}>
         {state.sets.map((set) => {
           const headingId = `starter-set-${set.set}`;
           return (
@@ -68,8 +61,8 @@ export function StarterChoicePage({
               <p className="starter-set-text">{set.description}</p>
               <p className="starter-set-types">
                 {set.types.length === 0
-                  ? 'No content types.'
-                  : `Content types: ${listOf(set.types.map((type) => type.title))}.`}
+                  ? t('noTypes')
+                  : t('types', { types: listOf(set.types.map((type) => type.title)) })}
               </p>
               <button
                 type="button"
@@ -77,7 +70,7 @@ export function StarterChoicePage({
                 onClick={() => onChoose(set.set)}
                 disabled={choosing}
               >
-                {ACTIONS[set.set]}
+                {t(`actions.${set.set}`)}
               </button>
             </li>
           );
