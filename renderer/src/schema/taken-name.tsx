@@ -15,7 +15,7 @@ export function TakenNameMessage({ taken }: { taken: TakenName }) {
       t={t}
       i18nKey={taken.suggestion ? 'taken.bySuggest' : 'taken.by'}
       values={{ title: taken.title, suggestion: taken.suggestion }}
-      components={{ link: <a {...link} className="field-error-link" />, code: <code /> }}
+      components={{ holder: <a {...link} className="field-error-link" />, code: <code /> }}
     />
   );
 }
