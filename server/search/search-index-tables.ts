@@ -45,6 +45,9 @@ export class IndexTables<S, B = void> {
   }
 }
 
+/** Search columns (the registry's arrays, new on every reload) of tables an index cannot serve. */
+export const unindexable = new WeakSet<readonly string[]>();
+
 /**
  * Whether so many rows were written since `index` was built (each is held apart, and every search
  * pays for them) that it should be built again: more than `share` of its rows, plus `min`.

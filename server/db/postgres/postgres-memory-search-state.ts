@@ -1,6 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { sameColumns } from '../../search/search-engine.js';
-import { IndexTables } from '../../search/search-index-tables.js';
+import { IndexTables, unindexable } from '../../search/search-index-tables.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
@@ -84,8 +84,6 @@ export class DatabaseState extends IndexTables<TableState> {
 }
 
 const databases = new WeakMap<Kysely<unknown>, DatabaseState>();
-/** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
-export const unindexable = new WeakSet<readonly string[]>();
 
 export function stateOf(db: Kysely<unknown>): DatabaseState {
   let state = databases.get(db);

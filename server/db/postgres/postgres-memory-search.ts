@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type MemoryIndexStore, memorySearchOn } from '../../search/search-answers.js';
 import type { MemoryCondition, MemorySearch, MemorySearchRequest } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
-import { worn } from '../../search/search-index-tables.js';
+import { unindexable, worn } from '../../search/search-index-tables.js';
 import { rememberedMatches, within } from '../../search/search-memory-shared.js';
 import { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
@@ -18,7 +18,6 @@ import {
   startBuild,
   stateOf,
   type TableState,
-  unindexable,
 } from './postgres-memory-search-state.js';
 import { changeNumberCovers } from './postgres-row-changes.js';
 import { searchTextColumns } from './postgres-search-index.js';

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MemorySearchQuery, SavedSearchIndexes } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
 import { IdOrder } from '../../search/search-id-order.js';
-import { worn } from '../../search/search-index-tables.js';
+import { unindexable, worn } from '../../search/search-index-tables.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { within } from '../../search/search-memory-shared.js';
 import { readSavedTables, SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
@@ -45,9 +45,6 @@ const BUILD_CHUNK = 256;
 const BUILD_STEP_MS = 8;
 /** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
 const BUILD_WAIT_MS = 120_000;
-
-/** Search columns (the registry's arrays, new on every reload) of tables the index cannot serve. */
-export const unindexable = new WeakSet<readonly string[]>();
 
 /** Whether the table's triggers note every change to `columns` in its pending table. */
 async function notesChanges(read: Read, table: string, columns: readonly string[]): Promise<boolean> {

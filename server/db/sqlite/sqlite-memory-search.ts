@@ -1,8 +1,9 @@
 import { type MemoryIndexStore, memorySearchOn } from '../../search/search-answers.js';
 import type { MemorySearch, MemorySearchQuery, MemorySearchRequest } from '../../search/search-engine.js';
+import { unindexable } from '../../search/search-index-tables.js';
 import type { StatementRunner } from '../statement-runner.js';
 import { countWithConditions, pageOfMatches, unsureRowsMatching } from './sqlite-memory-pages.js';
-import { buildOf, endOf, rebuildIfWorn, sqliteSavedIndexes, unindexable, warm } from './sqlite-memory-search-build.js';
+import { buildOf, endOf, rebuildIfWorn, sqliteSavedIndexes, warm } from './sqlite-memory-search-build.js';
 import { inStep, type TableState, totalChanges, viaRunner } from './sqlite-memory-search-state.js';
 import { readViaKysely } from './sqlite-search-triggers.js';
 
