@@ -3,6 +3,8 @@ import type app from './locales/en/app.json';
 import type common from './locales/en/common.json';
 import type components from './locales/en/components.json';
 import type fields from './locales/en/fields.json';
+import type pagesApi from './locales/en/pages-api.json';
+import type pagesAudit from './locales/en/pages-audit.json';
 import type pagesList from './locales/en/pages-list.json';
 import type pagesRow from './locales/en/pages-row.json';
 import type pagesSignIn from './locales/en/pages-sign-in.json';
@@ -22,6 +24,8 @@ declare module 'i18next' {
     common: typeof common;
     components: typeof components;
     fields: typeof fields;
+    'pages-api': typeof pagesApi;
+    'pages-audit': typeof pagesAudit;
     'pages-list': typeof pagesList;
     'pages-row': typeof pagesRow;
     'pages-sign-in': typeof pagesSignIn;

@@ -8,8 +8,6 @@ import { findLiterals } from './literal-scanner.js';
 const NOT_YET_CONVERTED = new Set<string>([
   'pages/account-security-page.tsx',
   'pages/accounts-page.tsx',
-  'pages/api-reference-page.tsx',
-  'pages/audit-page.tsx',
   'pages/hooks-page.tsx',
 ]);
 

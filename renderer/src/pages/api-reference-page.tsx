@@ -1,4 +1,5 @@
-import { useEffect, useState } from 'react';
+import { type ReactNode, useEffect, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { useApi } from '../api/api-context.js';
 import {
   type ApiDocument,
@@ -13,6 +14,7 @@ import { useAuth } from '../api/auth-context.js';
 import { ErrorState, LoadingState } from '../components/states.js';
 import { useToast } from '../components/toasts.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useT } from '../i18n/use-t.js';
 
 /** The paths every site uses besides its content types' own. */
 const SHARED_PATHS = ['/cms-content', '/cms-content/{slug}', '/uploads', '/openapi.json', '/types.d.ts'];
@@ -23,7 +25,8 @@ const SHARED_PATHS = ['/cms-content', '/cms-content/{slug}', '/uploads', '/opena
  * parameters, and the row's fields; links to the document and the TypeScript types.
  */
 export function ApiReferencePage() {
-  useDocumentTitle('API');
+  const t = useT('pages-api');
+  useDocumentTitle(t('title'));
   const api = useApi();
   const [document, setDocument] = useState<ApiDocument | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
@@ -41,29 +44,29 @@ export function ApiReferencePage() {
     );
     return () => abort.abort();
   }, [api]);
-  if (problem) return <ErrorState title="Couldn’t load the API description" message={problem} />;
-  if (!document) return <LoadingState label="Loading the API description…" />;
+  if (problem) return <ErrorState title={t('loadFailed')} message={problem} />;
+  if (!document) return <LoadingState label={t('loading')} />;
   const type = document['x-quire-content-types'].find((candidate) => candidate.table === table) ?? null;
   return (
     <div className="page api-reference">
       <header className="page-header">
         <div className="page-heading">
-          <p className="eyebrow eyebrow-top">Settings</p>
-          <h1 className="page-title">API</h1>
+          <p className="eyebrow eyebrow-top">{t('common:settings')}</p>
+          <h1 className="page-title">{t('title')}</h1>
           <p className="page-subtitle">
-            What a site’s build can ask this server, described by its{' '}
-            <a href="/api/openapi.json" target="_blank" rel="noreferrer">
-              OpenAPI document
-            </a>{' '}
-            (version {document.info.version}); types for TypeScript in{' '}
-            <a href="/api/types.d.ts" target="_blank" rel="noreferrer">
-              types.d.ts
-            </a>
-            .
+            <Trans
+              t={t}
+              i18nKey="intro"
+              values={{ version: document.info.version }}
+              components={{
+                openapi: <DocumentLink href="/api/openapi.json" />,
+                types: <DocumentLink href="/api/types.d.ts" />,
+              }}
+            />
           </p>
         </div>
         <label className="api-type-picker">
-          <span>Content type</span>
+          <span>{t('type')}</span>
           <select className="select" value={table ?? ''} onChange={(event) => setTable(event.target.value)}>
             {document['x-quire-content-types'].map((candidate) => (
               <option key={candidate.table} value={candidate.table}>
@@ -76,11 +79,20 @@ export function ApiReferencePage() {
       {type && (
         <>
           <Operations document={document} operations={operationsFor(document, type.table)} title={type.title} />
-          <Fields document={document} name={type.name} title={`A row of ${type.title} (${type.name})`} />
+          <Fields document={document} name={type.name} title={t('rowOf', { title: type.title, name: type.name })} />
         </>
       )}
-      <Operations document={document} operations={operationsOn(document, SHARED_PATHS)} title="Every site" />
+      <Operations document={document} operations={operationsOn(document, SHARED_PATHS)} title={t('everySite')} />
     </div>
+  );
+}
+
+/** A link to one of the server's API documents, in a new tab; its text comes from the catalog. */
+function DocumentLink({ href, children }: { href: string; children?: ReactNode }) {
+  return (
+    <a href={href} target="_blank" rel="noreferrer">
+      {children}
+    </a>
   );
 }
 
@@ -93,6 +105,7 @@ function Operations({
   operations: ApiOperation[];
   title: string;
 }) {
+  const t = useT('pages-api');
   const { me } = useAuth();
   const notify = useToast();
   // Where a request needs a session or a token, a build sends a token.
@@ -100,8 +113,8 @@ function Operations({
   const apiBase = `${window.location.origin}/api`;
   const copy = (line: string) =>
     navigator.clipboard.writeText(line).then(
-      () => notify('success', 'Copied the curl line'),
-      () => notify('error', 'Could not copy: select the line and copy it'),
+      () => notify('success', t('copied')),
+      () => notify('error', t('copyFailed')),
     );
   return (
     <section className="api-section" aria-label={title}>
@@ -112,13 +125,14 @@ function Operations({
           <article key={`${operation.method} ${operation.path}`} className="api-operation">
             <h3 className="api-operation-title">
               <span className={`api-method api-method-${operation.method.toLowerCase()}`}>{operation.method}</span>
+              {/* i18n-exempt: an API path */}
               <code>/api{operation.path}</code>
               <span className="api-summary">{operation.summary}</span>
             </h3>
             <div className="api-curl">
               <code>{line}</code>
               <button type="button" className="button button-small" onClick={() => copy(line)}>
-                Copy
+                {t('common:actions.copy')}
               </button>
             </div>
             {operation.query.length > 0 && (
@@ -131,7 +145,7 @@ function Operations({
                 ))}
               </ul>
             )}
-            <p className="api-statuses">Answers: {operation.statuses.join(', ')}</p>
+            <p className="api-statuses">{t('answers', { statuses: operation.statuses.join(', ') })}</p>
           </article>
         );
       })}
@@ -140,15 +154,16 @@ function Operations({
 }
 
 function Fields({ document, name, title }: { document: ApiDocument; name: string; title: string }) {
+  const t = useT('pages-api');
   return (
     <section className="api-section" aria-label={title}>
       <h2 className="card-title">{title}</h2>
       <table className="table">
         <thead>
           <tr>
-            <th scope="col">Field</th>
-            <th scope="col">Type</th>
-            <th scope="col">About</th>
+            <th scope="col">{t('columns.field')}</th>
+            <th scope="col">{t('columns.type')}</th>
+            <th scope="col">{t('columns.about')}</th>
           </tr>
         </thead>
         <tbody>

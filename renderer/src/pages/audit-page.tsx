@@ -8,52 +8,34 @@ import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Events a page shows at first; the API gives at most 100. */
 const PAGE_SIZE = 50;
 const PAGE_SIZES = [25, 50, 100];
 
-/** Each action code in words. */
-const ACTION_TEXT: Record<string, string> = {
-  first_run: 'First account made',
-  'sign_in.succeeded': 'Signed in',
-  'sign_in.failed': 'Sign-in failed',
-  'sign_in.locked': 'Sign-in refused (too many failures)',
-  'two_factor.enrolled': 'Two-factor sign-in turned on',
-  'two_factor.disabled': 'Two-factor sign-in turned off',
-  'two_factor.reset': 'Two-factor sign-in reset',
-  'account.created': 'Account added',
-  'account.role_changed': 'Role changed',
-  'account.types_changed': 'Content types changed',
-  'account.disabled': 'Account disabled',
-  'account.enabled': 'Account enabled',
-  'account.password_changed': 'Password changed',
-  'account.deleted': 'Account deleted',
-  'token.created': 'API token made',
-  'token.revoked': 'API token revoked',
-  'hook.created': 'Hook added',
-  'hook.changed': 'Hook changed',
-  'hook.deleted': 'Hook removed',
-  'content_type.created': 'Content type added',
-  'content_type.changed': 'Content type changed',
-  'content_type.deleted': 'Content type deleted',
-  'content_type.starters_chosen': 'Starter content types chosen',
-  'backup.restored': 'Backup restored',
-};
+/** An action code in words (the code itself for one this editor does not know yet). */
+function actionText(action: string): string {
+  const key = `pages-audit:actions.${action}`;
+  return i18n.exists(key) ? String(i18n.t(key as 'pages-audit:actions.first_run')) : action;
+}
 
 const NO_FILTER: AuditQuery = { action: '', actor: '', target: '', since: '', until: '' };
 
 /** Settings › Audit (admins): who did what, from where and when, newest first. */
 export function AuditPage() {
-  useDocumentTitle('Audit log');
+  const t = useT('pages-audit');
+  useDocumentTitle(t('title'));
   const { me } = useAuth();
   if (!me.can.manage_accounts || me.content_types !== null) {
-    return <ErrorState title="Only admins read the audit log" message="Ask an admin what happened." />;
+    return <ErrorState title={t('adminsOnly.title')} message={t('adminsOnly.message')} />;
   }
   return <AuditLog />;
 }
 
 function AuditLog() {
+  const t = useT('pages-audit');
   const [draft, setDraft] = useState<AuditQuery>(NO_FILTER);
   const [query, setQuery] = useState<AuditQuery>(NO_FILTER);
   const [page, setPage] = useState(1);
@@ -85,79 +67,72 @@ function AuditLog() {
     <div className="page">
       <header className="page-header">
         <div className="page-heading">
-          <p className="eyebrow eyebrow-top">Settings</p>
-          <h1 className="page-title">Audit log</h1>
+          <p className="eyebrow eyebrow-top">{t('common:settings')}</p>
+          <h1 className="page-title">{t('title')}</h1>
           <p className="page-subtitle">
-            Sign-ins, account, token, hook and content-type changes and restores: who, from which address, when.
-            {data ? ` Events are kept for ${data.retention_days} days.` : ''}
+            {t('subtitle')}
+            {data ? ` ${t('retention', { count: data.retention_days })}` : ''}
           </p>
         </div>
       </header>
       <section className="card audit-card" aria-labelledby="audit-heading">
         <h2 id="audit-heading" className="card-title">
-          Events
+          {t('events')}
         </h2>
-        <form className="audit-filters" onSubmit={apply} aria-label="Filter the audit log">
+        <form className="audit-filters" onSubmit={apply} aria-label={t('filters.label')}>
           <div className="audit-filter">
-            <label htmlFor="audit-action">Action</label>
+            <label htmlFor="audit-action">{t('filters.action')}</label>
             <select id="audit-action" className="input select" {...field('action')}>
-              <option value="">Any</option>
+              <option value="">{t('filters.any')}</option>
               {AUDIT_ACTIONS.map((action) => (
                 <option key={action} value={action}>
-                  {ACTION_TEXT[action] ?? action}
+                  {actionText(action)}
                 </option>
               ))}
             </select>
           </div>
           <div className="audit-filter">
-            <label htmlFor="audit-actor">Who</label>
-            <input id="audit-actor" className="input" placeholder="Account or token" {...field('actor')} />
+            <label htmlFor="audit-actor">{t('columns.who')}</label>
+            <input id="audit-actor" className="input" placeholder={t('filters.actor')} {...field('actor')} />
           </div>
           <div className="audit-filter">
-            <label htmlFor="audit-target">Target</label>
-            <input
-              id="audit-target"
-              className="input"
-              placeholder="Account, token, hook or type"
-              {...field('target')}
-            />
+            <label htmlFor="audit-target">{t('columns.target')}</label>
+            <input id="audit-target" className="input" placeholder={t('filters.target')} {...field('target')} />
           </div>
           <div className="audit-filter">
-            <label htmlFor="audit-since">From (UTC)</label>
+            <label htmlFor="audit-since">{t('filters.since')}</label>
             <input id="audit-since" className="input" type="date" {...field('since')} />
           </div>
           <div className="audit-filter">
-            <label htmlFor="audit-until">To (UTC)</label>
+            <label htmlFor="audit-until">{t('filters.until')}</label>
             <input id="audit-until" className="input" type="date" {...field('until')} />
           </div>
           <div className="audit-filter-actions">
             <button type="submit" className="button button-primary">
-              Filter
+              {t('filters.apply')}
             </button>
             {filtered && (
               <button type="button" className="button" onClick={clear}>
-                Clear
+                {t('filters.clear')}
               </button>
             )}
           </div>
         </form>
         {error && (
           <ErrorState
-            title="Couldn’t load the audit log"
+            title={t('loadFailed')}
             message={describeError(error)}
             action={
               <button type="button" className="button" onClick={() => void refetch()}>
-                Try again
+                {t('common:actions.tryAgain')}
               </button>
             }
           />
         )}
-        {!data && !error && <LoadingState label="Loading the audit log…" />}
+        {!data && !error && <LoadingState label={t('loading')} />}
         {data && data.total === 0 && (
-          <EmptyState title={filtered ? 'No event matches' : 'Nothing recorded yet'}>
-            {filtered
-              ? 'Change or clear the filters.'
-              : 'Sign-ins and changes to accounts, tokens and hooks show here.'}
+          <EmptyState title={filtered ? t('empty.noMatch') : t('empty.none')}>
+            {filtered ? t('empty.noMatchBody') : t('empty.noneBody')}
           </EmptyState>
         )}
         {data && data.events.length > 0 && (
@@ -165,12 +140,12 @@ function AuditLog() {
             <table className="trash-table audit-table">
               <thead>
                 <tr>
-                  <th scope="col">When</th>
-                  <th scope="col">What</th>
-                  <th scope="col">Who</th>
-                  <th scope="col">Address</th>
-                  <th scope="col">Target</th>
-                  <th scope="col">Details</th>
+                  <th scope="col">{t('columns.when')}</th>
+                  <th scope="col">{t('columns.what')}</th>
+                  <th scope="col">{t('columns.who')}</th>
+                  <th scope="col">{t('columns.address')}</th>
+                  <th scope="col">{t('columns.target')}</th>
+                  <th scope="col">{t('columns.details')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -201,6 +176,7 @@ function AuditLog() {
 }
 
 function AuditRow({ event }: { event: AuditEntry }) {
+  const t = useT('pages-audit');
   const detail = Object.entries(event.detail)
     .map(([name, value]) => `${name}: ${typeof value === 'string' ? value : JSON.stringify(value)}`)
     .join(' · ');
@@ -209,9 +185,9 @@ function AuditRow({ event }: { event: AuditEntry }) {
       <td>
         <time title={formatTimestamp(event.at)}>{timeAgo(event.at)}</time>
       </td>
-      <td title={event.action}>{ACTION_TEXT[event.action] ?? event.action}</td>
-      <td>{event.actor ?? <span className="muted">no one signed in</span>}</td>
-      <td className="mono">{event.address ?? <span className="muted">command line</span>}</td>
+      <td title={event.action}>{actionText(event.action)}</td>
+      <td>{event.actor ?? <span className="muted">{t('noActor')}</span>}</td>
+      <td className="mono">{event.address ?? <span className="muted">{t('commandLine')}</span>}</td>
       <td>{event.target ?? ''}</td>
       <td className="audit-detail">{detail}</td>
     </tr>
