@@ -5,6 +5,7 @@ import type components from './locales/en/components.json';
 import type fields from './locales/en/fields.json';
 import type pagesApi from './locales/en/pages-api.json';
 import type pagesAudit from './locales/en/pages-audit.json';
+import type pagesHooks from './locales/en/pages-hooks.json';
 import type pagesList from './locales/en/pages-list.json';
 import type pagesRow from './locales/en/pages-row.json';
 import type pagesSignIn from './locales/en/pages-sign-in.json';
@@ -26,6 +27,7 @@ declare module 'i18next' {
     fields: typeof fields;
     'pages-api': typeof pagesApi;
     'pages-audit': typeof pagesAudit;
+    'pages-hooks': typeof pagesHooks;
     'pages-list': typeof pagesList;
     'pages-row': typeof pagesRow;
     'pages-sign-in': typeof pagesSignIn;

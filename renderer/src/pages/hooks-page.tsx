@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { HOOK_ACTIONS, type HookAction, type HookSummary } from '../../../common/publishing-contract.js';
 import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
@@ -9,20 +10,16 @@ import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useToast } from '../components/toasts.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
-
-const ACTION_TEXT: Record<HookAction, string> = {
-  create: 'Created',
-  update: 'Changed',
-  delete: 'Deleted',
-  restore: 'Restored',
-};
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 
 /** Settings › Hooks (admins): build hooks, their delivery logs, Send test. */
 export function HooksPage() {
-  useDocumentTitle('Hooks');
+  const t = useT('pages-hooks');
+  useDocumentTitle(t('title'));
   const { me } = useAuth();
   if (!me.can.manage_accounts) {
-    return <ErrorState title="Only admins manage hooks" message="Ask an admin to add or change a build hook." />;
+    return <ErrorState title={t('adminsOnly.title')} message={t('adminsOnly.message')} />;
   }
   return <HooksAdmin />;
 }
@@ -30,6 +27,7 @@ export function HooksPage() {
 type Act = (change: () => Promise<unknown>) => Promise<boolean>;
 
 function HooksAdmin() {
+  const t = useT('pages-hooks');
   const [hooks, setHooks] = useState<HookSummary[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [secret, setSecret] = useState<{ url: string; secret: string } | null>(null);
@@ -53,22 +51,15 @@ function HooksAdmin() {
     }
   };
   if (!hooks) {
-    return problem ? (
-      <ErrorState title="Couldn’t load hooks" message={problem} />
-    ) : (
-      <LoadingState label="Loading hooks…" />
-    );
+    return problem ? <ErrorState title={t('loadFailed')} message={problem} /> : <LoadingState label={t('loading')} />;
   }
   return (
     <div className="page">
       <header className="page-header">
         <div className="page-heading">
-          <p className="eyebrow eyebrow-top">Settings</p>
-          <h1 className="page-title">Hooks</h1>
-          <p className="page-subtitle">
-            Addresses Quire POSTs to a few seconds after content changes, to rebuild your site. Failed deliveries are
-            retried for a day.
-          </p>
+          <p className="eyebrow eyebrow-top">{t('common:settings')}</p>
+          <h1 className="page-title">{t('title')}</h1>
+          <p className="page-subtitle">{t('subtitle')}</p>
         </div>
       </header>
       {problem && (
@@ -79,17 +70,21 @@ function HooksAdmin() {
       {secret && (
         <div className="banner" role="status">
           <span className="banner-text">
-            The secret of {secret.url} is <code className="token-once">{secret.secret}</code>. Copy it to the receiver
-            now: it is not shown again.
+            <Trans
+              t={t}
+              i18nKey="secretOnce"
+              values={{ url: secret.url, secret: secret.secret }}
+              components={{ code: <code className="token-once" /> }}
+            />
           </span>
         </div>
       )}
       <section className="accounts-section" aria-labelledby="hooks-heading">
         <h2 id="hooks-heading" className="card-title">
-          Build hooks
+          {t('buildHooks')}
         </h2>
         {hooks.length === 0 ? (
-          <EmptyState title="No hooks yet">Add one below: a deploy hook of your host, or your own script.</EmptyState>
+          <EmptyState title={t('empty.title')}>{t('empty.body')}</EmptyState>
         ) : (
           <ul className="hook-list">
             {hooks.map((hook) => (
@@ -100,7 +95,7 @@ function HooksAdmin() {
       </section>
       <section className="accounts-section" aria-labelledby="add-hook-heading">
         <h2 id="add-hook-heading" className="card-title">
-          Add a hook
+          {t('add.title')}
         </h2>
         <AddHookForm act={act} onSecret={setSecret} />
       </section>
@@ -109,13 +104,16 @@ function HooksAdmin() {
 }
 
 function filtersText(hook: HookSummary): string {
-  const types = hook.content_types === null ? 'every content type' : hook.content_types.join(', ');
+  const types = hook.content_types === null ? i18n.t('pages-hooks:everyType') : hook.content_types.join(', ');
   const actions =
-    hook.actions === null ? 'every change' : hook.actions.map((action) => ACTION_TEXT[action].toLowerCase()).join(', ');
+    hook.actions === null
+      ? i18n.t('pages-hooks:everyChange')
+      : hook.actions.map((action) => i18n.t(`pages-hooks:actionsInline.${action}`)).join(', ');
   return `${actions} · ${types}`;
 }
 
 function HookItem({ hook, act }: { hook: HookSummary; act: Act }) {
+  const t = useT('pages-hooks');
   const notify = useToast();
   const [showLog, setShowLog] = useState(false);
   const [testing, setTesting] = useState(false);
@@ -125,8 +123,9 @@ function HookItem({ hook, act }: { hook: HookSummary; act: Act }) {
     setTesting(true);
     try {
       const delivery = await publishingApi.testHook(hook.id);
-      if (delivery.status === 'test_delivered') notify('success', `Test delivered (${delivery.response_code})`);
-      else notify('error', `Test failed: ${delivery.error ?? 'no answer'}`);
+      if (delivery.status === 'test_delivered')
+        notify('success', t('test.delivered', { code: delivery.response_code }));
+      else notify('error', t('test.failed', { reason: delivery.error ?? t('test.noAnswer') }));
       setShowLog(true);
       setVersion((n) => n + 1);
     } catch (error) {
@@ -142,14 +141,14 @@ function HookItem({ hook, act }: { hook: HookSummary; act: Act }) {
           <code className="hook-url">{hook.url}</code>
           <span className="field-hint">
             {filtersText(hook)}
-            {hook.has_secret ? ' · signed' : ''}
-            {hook.waiting > 0 ? ` · ${hook.waiting} waiting` : ''}
-            {hook.failures > 0 ? ` · ${hook.failures} failed in a row` : ''}
+            {hook.has_secret ? ` · ${t('signed')}` : ''}
+            {hook.waiting > 0 ? ` · ${t('waiting', { count: hook.waiting })}` : ''}
+            {hook.failures > 0 ? ` · ${t('failures', { count: hook.failures })}` : ''}
           </span>
         </div>
         <div className="account-actions">
           <button type="button" className="button button-small" onClick={() => void sendTest()} disabled={testing}>
-            {testing ? 'Sending…' : 'Send test'}
+            {testing ? t('test.sending') : t('test.send')}
           </button>
           <button
             type="button"
@@ -157,14 +156,14 @@ function HookItem({ hook, act }: { hook: HookSummary; act: Act }) {
             aria-expanded={showLog}
             onClick={() => setShowLog((shown) => !shown)}
           >
-            {showLog ? 'Hide deliveries' : 'Deliveries'}
+            {showLog ? t('deliveries.hide') : t('deliveries.show')}
           </button>
           <button
             type="button"
             className="button button-small button-danger-quiet"
             onClick={() => setConfirmingDelete(true)}
           >
-            Delete
+            {t('common:actions.delete')}
           </button>
         </div>
       </div>
@@ -172,13 +171,13 @@ function HookItem({ hook, act }: { hook: HookSummary; act: Act }) {
       {showLog && <HookDeliveries key={version} hookId={hook.id} />}
       {confirmingDelete && (
         <ConfirmDialog
-          title="Delete this hook?"
-          confirmLabel="Delete"
+          title={t('deleteDialog.title')}
+          confirmLabel={t('common:actions.delete')}
           tone="danger"
           onConfirm={() => void act(() => publishingApi.removeHook(hook.id))}
           onCancel={() => setConfirmingDelete(false)}
         >
-          <p>{hook.url} will no longer hear of changes; its waiting events and delivery log are removed with it.</p>
+          <p>{t('deleteDialog.body', { url: hook.url })}</p>
         </ConfirmDialog>
       )}
     </li>
@@ -195,6 +194,7 @@ function randomSecret(): string {
 }
 
 function AddHookForm({ act, onSecret }: { act: Act; onSecret(shown: { url: string; secret: string } | null): void }) {
+  const t = useT('pages-hooks');
   const { types } = useContentTypes();
   const [url, setUrl] = useState('');
   const [chosenTypes, setChosenTypes] = useState<string[]>([]);
@@ -222,20 +222,20 @@ function AddHookForm({ act, onSecret }: { act: Act; onSecret(shown: { url: strin
     }
   };
   return (
-    <form className="accounts-form hook-form" onSubmit={(event) => void submit(event)} aria-label="Add a hook">
+    <form className="accounts-form hook-form" onSubmit={(event) => void submit(event)} aria-label={t('add.title')}>
       <label className="label" htmlFor="new-hook-url">
-        URL
+        {t('add.url')}
       </label>
       <input
         id="new-hook-url"
         className="input"
         type="url"
-        placeholder="https://api.netlify.com/build_hooks/…"
+        placeholder={t('add.urlPlaceholder')}
         value={url}
         onChange={(event) => setUrl(event.target.value)}
       />
-      <span className="label">Content types</span>
-      <fieldset className="hook-choices" aria-label="Content types (none checked: all)">
+      <span className="label">{t('add.types')}</span>
+      <fieldset className="hook-choices" aria-label={t('add.typesLabel')}>
         {(types ?? []).map((type) => (
           <label key={type.table} className="checkbox-label">
             <input
@@ -246,10 +246,10 @@ function AddHookForm({ act, onSecret }: { act: Act; onSecret(shown: { url: strin
             {type.title}
           </label>
         ))}
-        <span className="field-hint">None checked: all.</span>
+        <span className="field-hint">{t('add.noneAll')}</span>
       </fieldset>
-      <span className="label">Changes</span>
-      <fieldset className="hook-choices" aria-label="Changes (none checked: all)">
+      <span className="label">{t('add.changes')}</span>
+      <fieldset className="hook-choices" aria-label={t('add.changesLabel')}>
         {HOOK_ACTIONS.map((action) => (
           <label key={action} className="checkbox-label">
             <input
@@ -257,13 +257,13 @@ function AddHookForm({ act, onSecret }: { act: Act; onSecret(shown: { url: strin
               checked={actions.includes(action)}
               onChange={() => setActions((list) => toggle(list, action))}
             />
-            {ACTION_TEXT[action]}
+            {t(`actions.${action}`)}
           </label>
         ))}
-        <span className="field-hint">None checked: all.</span>
+        <span className="field-hint">{t('add.noneAll')}</span>
       </fieldset>
       <label className="label" htmlFor="new-hook-secret">
-        Secret (optional)
+        {t('add.secret')}
       </label>
       <div className="input-group">
         <input
@@ -274,14 +274,14 @@ function AddHookForm({ act, onSecret }: { act: Act; onSecret(shown: { url: strin
           aria-describedby="new-hook-secret-hint"
         />
         <button type="button" className="button" onClick={() => setSecret(randomSecret())}>
-          Generate
+          {t('add.generate')}
         </button>
       </div>
       <p id="new-hook-secret-hint" className="field-hint hook-form-hint">
-        Signs each delivery: X-Quire-Signature: sha256=HMAC of the body. Shown once.
+        {t('add.secretHint')}
       </p>
       <button type="submit" className="button button-primary" disabled={!url.trim()}>
-        Add hook
+        {t('add.submit')}
       </button>
     </form>
   );
