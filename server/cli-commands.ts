@@ -66,7 +66,7 @@ export async function serve(options: QuireConfig): Promise<RunningServer> {
     sessionIdleMs: options.sessionIdleMs,
     searchIndexDir: options.searchIndexDir,
     twoFactor: { requirement: options.requireTwoFactor },
-    backups: options.backups ? { ...(options.backupDir ? { dir: options.backupDir } : {}) } : false,
+    backups: options.backups ? { dir: options.backupDir } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
     audit: { days: options.auditDays },
     // Before the server answers, so its first request already sees every demo row.

@@ -5,7 +5,6 @@ import type { TwoFactorOptions } from './accounts/two-factor-service.js';
 import { type AppOptions, createApp } from './app.js';
 import type { AuditOptions } from './audit/audit-service.js';
 import { BackupSchedule } from './backup/backup-service.js';
-import { defaultSearchIndexDir } from './config/app-paths.js';
 import { openDatabaseAt, type QuireDb } from './db/database.js';
 import type { PostgresTarget } from './db/postgres/postgres-url.js';
 import type { HookOptions } from './hooks/hook-service.js';
@@ -37,8 +36,9 @@ export interface ServerOptions {
    */
   searchIndexMinRows?: number;
   /**
-   * On PostgreSQL, the folder where search indexes are saved at a clean stop (default
-   * `defaultSearchIndexDir()`; tests give their own). See OpenPostgresOptions.savedSearchIndexes.
+   * On PostgreSQL, the folder where search indexes are saved at a clean stop (QuireConfig's
+   * `searchIndexDir`; tests give their own); without it they are not saved. See
+   * OpenPostgresOptions.savedSearchIndexes.
    */
   searchIndexDir?: string;
   /** Hostnames to serve besides loopback ones (`--allow-host`). */
@@ -123,14 +123,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const database = await openDatabaseAt(
     { dbFile: options.dbFile, postgres: options.postgres },
     {
-      postgres: {
-        savedSearchIndexes: {
-          folder: options.searchIndexDir ?? defaultSearchIndexDir(),
-          ...minRows,
-          onFailure: notSaved,
-          onUnused: notRead,
-        },
-      },
+      postgres:
+        options.searchIndexDir === undefined
+          ? {}
+          : {
+              savedSearchIndexes: {
+                folder: options.searchIndexDir,
+                ...minRows,
+                onFailure: notSaved,
+                onUnused: notRead,
+              },
+            },
       sqlite: {
         nativeBinding: options.nativeBinding,
         checkpointWorker: {

@@ -1,5 +1,6 @@
 import { parseArgs } from 'node:util';
 import { progressLine } from '../cli/progress-line.js';
+import { defaultBackupDir } from '../config/app-paths.js';
 import { chooseDatabase } from '../config/database-choice.js';
 import { type DatabaseSite, databaseSite, redactDatabaseUrls } from '../db/database.js';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
@@ -40,7 +41,8 @@ export async function backupCommand(
   }
   const progress = progressLine(process.stderr);
   try {
-    const options = { dir: parsed.values['backup-dir'], force: parsed.values.force, progress };
+    const dir = parsed.values['backup-dir'] ?? defaultBackupDir(process.platform, env);
+    const options = { dir, force: parsed.values.force, progress };
     console.log(command === 'backup' ? await site.backup(options) : await site.restore(parsed.positionals[0], options));
     return 0;
   } catch (error) {

@@ -85,6 +85,14 @@ describe.skipIf(!postgres.available)(`quire backup and restore on PostgreSQL${sk
     expect(manifest.media.map((file: { path: string }) => `/media/${file.path}`).sort()).toEqual([...uploads].sort());
   });
 
+  it('without --backup-dir, backs up into backups/ of the app-data folder the given environment names', async () => {
+    const profile = join(dir, 'profile');
+    expect(await main(['backup', '--database', source.url], { QUIRE_USER_DATA_DIR: profile })).toBe(0);
+    expect(err).toEqual([]);
+    const [taken] = listBackups(postgresBackupPlace(source.target, join(profile, 'backups')));
+    expect(out).toEqual([`Backed up ${describeTarget(source.target)} and its uploads to ${taken}`]);
+  });
+
   it('restores the backup into an empty PostgreSQL database: the same site through the API', async () => {
     const code = await main(['restore', backup, '--database', target.url, '--backup-dir', join(dir, 'backups')], {});
     expect(err).toEqual([]);

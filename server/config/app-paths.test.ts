@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { defaultDatabaseFile, defaultSearchIndexDir, userDataDir } from './app-paths.js';
+import { defaultBackupDir, defaultDatabaseFile, defaultSearchIndexDir, userDataDir } from './app-paths.js';
 
 describe('the default database file', () => {
   it('is content.sqlite in ~/.config/Quire on Linux, like Electron userData', () => {
@@ -38,6 +38,15 @@ describe("PostgreSQL's saved search indexes", () => {
     );
     expect(defaultSearchIndexDir('linux', { QUIRE_SEARCH_INDEX_DIR: '  ' }, '/home/ann')).toBe(
       join('/home/ann', '.config', 'Quire', 'search-indexes'),
+    );
+  });
+});
+
+describe('Backups not kept beside their database', () => {
+  it('go to backups in the app-data folder the environment names', () => {
+    expect(defaultBackupDir('linux', {}, '/home/ann')).toBe(join('/home/ann', '.config', 'Quire', 'backups'));
+    expect(defaultBackupDir('linux', { QUIRE_USER_DATA_DIR: '/srv/quire' }, '/home/ann')).toBe(
+      join('/srv/quire', 'backups'),
     );
   });
 });

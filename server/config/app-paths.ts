@@ -16,11 +16,7 @@ export const USER_DATA_DIR_ENV = 'QUIRE_USER_DATA_DIR';
  * The desktop app moves its folder by the same variable, so it, `npm start`, `npm run serve` and
  * every `quire` command open the same database by default.
  */
-export function userDataDir(
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
-  home: string = homedir(),
-): string {
+export function userDataDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string = homedir()): string {
   const chosen = env[USER_DATA_DIR_ENV]?.trim();
   if (chosen) return resolve(chosen);
   if (platform === 'win32') return join(env.APPDATA || join(home, 'AppData', 'Roaming'), APP_FOLDER_NAME);
@@ -30,8 +26,8 @@ export function userDataDir(
 
 /** The default database file: `content.sqlite` in the user-data folder. */
 export function defaultDatabaseFile(
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
   home: string = homedir(),
 ): string {
   return join(userDataDir(platform, env, home), DATABASE_FILE_NAME);
@@ -44,11 +40,19 @@ export function defaultDatabaseFile(
  * folder is not), else `search-indexes/` in the app-data folder. A SQLite site's go beside its file.
  */
 export function defaultSearchIndexDir(
-  platform: NodeJS.Platform = process.platform,
-  env: NodeJS.ProcessEnv = process.env,
+  platform: NodeJS.Platform,
+  env: NodeJS.ProcessEnv,
   home: string = homedir(),
 ): string {
   const chosen = env.QUIRE_SEARCH_INDEX_DIR?.trim();
   if (chosen) return resolve(chosen);
   return join(userDataDir(platform, env, home), 'search-indexes');
+}
+
+/**
+ * Where backups go that are not kept beside their database (a PostgreSQL site's, unless
+ * `--backup-dir` says): `backups/` in the app-data folder.
+ */
+export function defaultBackupDir(platform: NodeJS.Platform, env: NodeJS.ProcessEnv, home: string = homedir()): string {
+  return join(userDataDir(platform, env, home), 'backups');
 }

@@ -20,6 +20,14 @@ describe('QuireConfig', () => {
     );
   });
 
+  it('sends backups not kept beside the database to --backup-dir, else to the user-data folder the environment names', () => {
+    expect(readQuireConfig([], { QUIRE_USER_DATA_DIR: '/srv/profile' }).backupDir).toBe(
+      join('/srv/profile', 'backups'),
+    );
+    const flagged = readQuireConfig(['--database', 'postgres://db.example/site', '--backup-dir', '/srv/backups'], {});
+    expect(flagged.backupDir).toBe('/srv/backups');
+  });
+
   it('reads only the environment it is given', () => {
     const config = readQuireConfig([], { QUIRE_PORT: '4999', QUIRE_EDITOR: 'Ann', QUIRE_DB: '/data/site.sqlite' });
     expect(config).toMatchObject({ port: 4999, editorName: 'Ann', dbFile: '/data/site.sqlite' });

@@ -13,7 +13,7 @@ import { normalizeOrigin } from '../http/origin-guard.js';
 import { checkToken } from '../http/token-auth.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
 import { DEFAULT_TRASH_DAYS } from '../revisions/revision-record.js';
-import { defaultSearchIndexDir } from './app-paths.js';
+import { defaultBackupDir, defaultSearchIndexDir } from './app-paths.js';
 import { chooseDatabase, type DatabaseFlags } from './database-choice.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from './listen-defaults.js';
 
@@ -53,8 +53,11 @@ export interface QuireConfig extends SignInChoices {
   requireTwoFactor: TwoFactorRequirement;
   /** Scheduled backups (off with `--no-backups`, for throwaway databases such as the benchmark's). */
   backups: boolean;
-  /** Where a PostgreSQL site's scheduled backups go (`--backup-dir`); null for the default. */
-  backupDir: string | null;
+  /**
+   * Where scheduled backups go where they are not beside the database (a PostgreSQL site's):
+   * `--backup-dir`, else `backups/` in the app-data folder.
+   */
+  backupDir: string;
   /** Revisions kept per row (`--keep-revisions`, QUIRE_KEEP_REVISIONS); null keeps all. */
   keepRevisions: number | null;
   /** Days a deleted row stays restorable (`--trash-days`, QUIRE_TRASH_DAYS). */
@@ -150,7 +153,7 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
     bodyLimit,
     uploadLimit,
     backups: !values['no-backups'],
-    backupDir: values['backup-dir'] === undefined ? null : resolve(values['backup-dir']),
+    backupDir: resolve(values['backup-dir'] ?? defaultBackupDir(process.platform, env)),
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN'), fromEnv('QUIRE_TRUST_PROXY')),
     ...parseSignInFlags(values, fromEnv),
     sessionIdleMs: sessionIdleFromEnv(env),

@@ -111,7 +111,10 @@ export interface SiteUploads {
 export interface ScheduledBackupOptions {
   /** How many backups to keep. */
   keep?: number;
-  /** Where backups go, where they are not beside the database (PostgreSQL's default is the app-data folder). */
+  /**
+   * Where backups go where they are not beside the database (PostgreSQL's): needed there, ignored
+   * beside a SQLite file. The configuration's default is `defaultBackupDir`.
+   */
   dir?: string;
 }
 
@@ -167,13 +170,16 @@ export interface DatabaseSite {
   open(options?: OpenOptions): Promise<QuireDb>;
   /** Lists, or with `deleting` deletes, the uploads no row uses; the rows are only read. */
   pruneMedia(deleting: boolean): Promise<UnusedMedia>;
-  /** `quire backup`: takes a backup (in `dir` where backups are not kept beside the database); the line saying where. */
-  backup(options: { dir?: string; progress: ProgressLine }): Promise<string>;
+  /**
+   * `quire backup`: takes a backup (in `dir` where backups are not kept beside the database: the
+   * flag's folder, else `defaultBackupDir`); the line saying where.
+   */
+  backup(options: { dir: string; progress: ProgressLine }): Promise<string>;
   /**
    * `quire restore BACKUP`: restores a backup folder into it (`force`: replacing content, where the
    * replaced content is not kept anyway); the line saying what came back.
    */
-  restore(backup: string, options: { dir?: string; force?: boolean; progress: ProgressLine }): Promise<string>;
+  restore(backup: string, options: { dir: string; force?: boolean; progress: ProgressLine }): Promise<string>;
 }
 
 /** The database a command names by a SQLite file's path or a `postgres://` URL (a bad URL throws). */

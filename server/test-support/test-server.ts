@@ -73,6 +73,8 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       log: (_message, error) => errors.push(error),
       // Backups have their own tests; elsewhere they would only race the test's own requests.
       backups: false,
+      // A PostgreSQL server's saved search indexes, out of the user's app-data folder.
+      searchIndexDir: join(tmpdir(), `quire-test-search-indexes-${process.pid}`),
       ...serverOptions,
       dbFile,
       postgres: postgresDatabase?.target ?? null,

@@ -11,7 +11,7 @@ import { openDatabase } from '../sqlite/sqlite-database.js';
 import { backupSqlite, inspectSqliteFile, openSqliteFile } from '../sqlite/sqlite-dialect.js';
 import type { PostgresQuireDb } from './postgres-database.js';
 
-export { defaultPostgresBackupDir, postgresBackupPlace } from './postgres-backup-place.js';
+export { postgresBackupPlace } from './postgres-backup-place.js';
 
 /**
  * Backups of a PostgreSQL site, in the very format of SQLite's (backup-folder.ts): a folder with

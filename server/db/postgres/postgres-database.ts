@@ -138,8 +138,11 @@ export class PostgresQuireDb implements QuireDb {
     return runPostgresBulkImport(this, table, columns, lookupColumns, work, timings);
   }
 
-  /** Each server that has backups on takes its own, by default in the app-data folder. */
+  /** Each server that has backups on takes its own, in the folder its configuration names. */
   backupJob(options: ScheduledBackupOptions): BackupJob {
+    if (options.dir === undefined) {
+      throw new Error(`Scheduled backups of ${this.description} need a folder to go to (backups.dir)`);
+    }
     const place = postgresBackupPlace(this.target, options.dir);
     return { what: this.description, place, take: () => backupPostgres(this, place, { keep: options.keep }) };
   }
