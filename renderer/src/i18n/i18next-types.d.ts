@@ -8,6 +8,7 @@ import type pagesAudit from './locales/en/pages-audit.json';
 import type pagesHooks from './locales/en/pages-hooks.json';
 import type pagesList from './locales/en/pages-list.json';
 import type pagesRow from './locales/en/pages-row.json';
+import type pagesSecurity from './locales/en/pages-security.json';
 import type pagesSignIn from './locales/en/pages-sign-in.json';
 import type pagesStarters from './locales/en/pages-starters.json';
 import type pagesTrash from './locales/en/pages-trash.json';
@@ -30,6 +31,7 @@ declare module 'i18next' {
     'pages-hooks': typeof pagesHooks;
     'pages-list': typeof pagesList;
     'pages-row': typeof pagesRow;
+    'pages-security': typeof pagesSecurity;
     'pages-sign-in': typeof pagesSignIn;
     'pages-starters': typeof pagesStarters;
     'pages-trash': typeof pagesTrash;

@@ -4,6 +4,7 @@ import { describeError } from '../api/api-error.js';
 import { twoFactorApi } from '../api/two-factor-api.js';
 import { ErrorState, LoadingState } from '../components/states.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useT } from '../i18n/use-t.js';
 
 /**
  * Settings › Security: one's own two-factor sign-in. Setting it up shows a QR code (and its key,
@@ -22,7 +23,8 @@ export function AccountSecurityPage({
   onDone?: () => void;
   onSignOut?: () => void;
 }) {
-  useDocumentTitle('Security');
+  const t = useT('pages-security');
+  useDocumentTitle(t('title'));
   const [status, setStatus] = useState<TwoFactorStatus | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [enrolment, setEnrolment] = useState<TwoFactorEnrolmentResponse | null>(null);
@@ -49,8 +51,8 @@ export function AccountSecurityPage({
     }
   };
 
-  if (failure) return <ErrorState title="Couldn’t read your security settings" message={describeError(failure)} />;
-  if (!status) return <LoadingState label="Loading…" />;
+  if (failure) return <ErrorState title={t('loadFailed')} message={describeError(failure)} />;
+  if (!status) return <LoadingState label={t('common:states.loading')} />;
 
   let body: ReactNode;
   if (recoveryCodes) {
@@ -99,12 +101,9 @@ export function AccountSecurityPage({
     body = (
       <section className="accounts-section" aria-labelledby="two-factor-off-heading">
         <h2 id="two-factor-off-heading" className="card-title">
-          Two-factor sign-in is off
+          {t('off.title')}
         </h2>
-        <p>
-          With it on, signing in asks for a code from an authenticator app on your phone after your password, so a
-          guessed or stolen password alone does not get in.
-        </p>
+        <p>{t('off.body')}</p>
         <button
           type="button"
           className="button button-primary"
@@ -114,7 +113,7 @@ export function AccountSecurityPage({
             if (started) setEnrolment(started);
           }}
         >
-          Set up two-factor sign-in
+          {t('setUp')}
         </button>
       </section>
     );
@@ -124,21 +123,19 @@ export function AccountSecurityPage({
     <div className={required ? 'page two-factor-required' : 'page'}>
       <header className="page-header">
         <div className="page-heading">
-          <p className="eyebrow eyebrow-top">{required ? 'Before you continue' : 'Settings'}</p>
-          <h1 className="page-title">Security</h1>
-          <p className="page-subtitle">Two-factor sign-in for your account.</p>
+          <p className="eyebrow eyebrow-top">{required ? t('beforeContinue') : t('common:settings')}</p>
+          <h1 className="page-title">{t('title')}</h1>
+          <p className="page-subtitle">{t('subtitle')}</p>
         </div>
         {required && onSignOut && (
           <button type="button" className="button button-ghost" onClick={onSignOut}>
-            Sign out
+            {t('signOut')}
           </button>
         )}
       </header>
       {required && !status.enabled && (
         <div className="banner" role="status">
-          <span className="banner-text">
-            This Quire requires two-factor sign-in for your account. Set it up to continue.
-          </span>
+          <span className="banner-text">{t('required')}</span>
         </div>
       )}
       {problem && (
@@ -163,6 +160,7 @@ function EnrolmentStep({
   onConfirm(code: string): Promise<void>;
   onCancel(): void;
 }) {
+  const t = useT('pages-security');
   const [code, setCode] = useState('');
   const heading = useRef<HTMLHeadingElement>(null);
   useEffect(() => heading.current?.focus(), []);
@@ -173,16 +171,16 @@ function EnrolmentStep({
   return (
     <section className="accounts-section two-factor-enrol" aria-labelledby="two-factor-enrol-heading">
       <h2 id="two-factor-enrol-heading" className="card-title" tabIndex={-1} ref={heading}>
-        Set up two-factor sign-in
+        {t('setUp')}
       </h2>
       <ol className="two-factor-steps">
         <li>
-          Scan this QR code with an authenticator app (for example Aegis, Google Authenticator, 1Password).
+          {t('enrol.scan')}
           <svg
             className="two-factor-qr"
             viewBox={`-4 -4 ${enrolment.qr_path.size + 8} ${enrolment.qr_path.size + 8}`}
             role="img"
-            aria-label="QR code to add Quire to an authenticator app"
+            aria-label={t('enrol.qr')}
             shapeRendering="crispEdges"
           >
             <rect x={-4} y={-4} width={enrolment.qr_path.size + 8} height={enrolment.qr_path.size + 8} fill="#fff" />
@@ -190,7 +188,7 @@ function EnrolmentStep({
           </svg>
         </li>
         <li>
-          Or enter this key in the app by hand:{' '}
+          {t('enrol.key')}{' '}
           <code className="token-once" data-testid="two-factor-secret">
             {enrolment.secret}
           </code>
@@ -198,7 +196,7 @@ function EnrolmentStep({
         <li>
           <form className="two-factor-form" onSubmit={submit}>
             <label className="label" htmlFor="two-factor-confirm-code">
-              Then enter the six-digit code the app shows
+              {t('enrol.code')}
             </label>
             <input
               id="two-factor-confirm-code"
@@ -212,10 +210,10 @@ function EnrolmentStep({
             />
             <div className="two-factor-actions">
               <button type="submit" className="button button-primary" disabled={busy || !code.trim()}>
-                Turn on
+                {t('enrol.turnOn')}
               </button>
               <button type="button" className="button button-ghost" onClick={onCancel}>
-                Cancel
+                {t('common:actions.cancel')}
               </button>
             </div>
           </form>
@@ -227,11 +225,12 @@ function EnrolmentStep({
 
 /** The ten recovery codes, shown this once: copy, download, then done. */
 function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
+  const t = useT('pages-security');
   const [copied, setCopied] = useState<string | null>(null);
   const heading = useRef<HTMLHeadingElement>(null);
   const listId = useId();
   useEffect(() => heading.current?.focus(), []);
-  const text = `Quire recovery codes (each works once)\n\n${codes.join('\n')}\n`;
+  const text = `${t('recovery.fileHeading')}\n\n${codes.join('\n')}\n`;
   const download = () => {
     const url = URL.createObjectURL(new Blob([text], { type: 'text/plain' }));
     const link = document.createElement('a');
@@ -243,12 +242,9 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
   return (
     <section className="accounts-section" aria-labelledby="recovery-codes-heading">
       <h2 id="recovery-codes-heading" className="card-title" tabIndex={-1} ref={heading}>
-        Two-factor sign-in is on: save your recovery codes
+        {t('recovery.title')}
       </h2>
-      <p id={listId}>
-        If you lose your phone, each of these codes signs you in once instead of a code from the app. They are shown
-        only now: copy or download them and keep them somewhere safe.
-      </p>
+      <p id={listId}>{t('recovery.body')}</p>
       <ul className="recovery-codes" aria-describedby={listId} data-testid="recovery-codes">
         {codes.map((code) => (
           <li key={code}>
@@ -262,18 +258,18 @@ function RecoveryCodes({ codes, onDone }: { codes: string[]; onDone(): void }) {
           className="button"
           onClick={() =>
             navigator.clipboard.writeText(text).then(
-              () => setCopied('Copied.'),
-              () => setCopied('Copying was refused by the browser: select the codes and copy them instead.'),
+              () => setCopied(t('recovery.copied')),
+              () => setCopied(t('recovery.copyRefused')),
             )
           }
         >
-          Copy
+          {t('common:actions.copy')}
         </button>
         <button type="button" className="button" onClick={download}>
-          Download
+          {t('recovery.download')}
         </button>
         <button type="button" className="button button-primary" onClick={onDone}>
-          I have saved them
+          {t('recovery.saved')}
         </button>
       </div>
       <p role="status" className="field-hint">
@@ -293,6 +289,7 @@ function DisableForm({
   busy: boolean;
   onDisable(password: string, code: string): Promise<boolean>;
 }) {
+  const t = useT('pages-security');
   const [password, setPassword] = useState('');
   const [code, setCode] = useState('');
   const submit = async (event: FormEvent) => {
@@ -305,20 +302,12 @@ function DisableForm({
   return (
     <section className="accounts-section" aria-labelledby="two-factor-on-heading">
       <h2 id="two-factor-on-heading" className="card-title">
-        Two-factor sign-in is on
+        {t('on.title')}
       </h2>
-      <p data-testid="recovery-codes-left">
-        {status.recovery_codes_left === 1
-          ? '1 recovery code is left.'
-          : `${status.recovery_codes_left} recovery codes are left.`}
-      </p>
-      <form
-        className="two-factor-form"
-        onSubmit={(event) => void submit(event)}
-        aria-label="Turn off two-factor sign-in"
-      >
+      <p data-testid="recovery-codes-left">{t('on.left', { count: status.recovery_codes_left })}</p>
+      <form className="two-factor-form" onSubmit={(event) => void submit(event)} aria-label={t('on.turnOff')}>
         <label className="label" htmlFor="two-factor-off-password">
-          Password
+          {t('on.password')}
         </label>
         <input
           id="two-factor-off-password"
@@ -330,7 +319,7 @@ function DisableForm({
           required
         />
         <label className="label" htmlFor="two-factor-off-code">
-          Code from the app, or a recovery code
+          {t('on.code')}
         </label>
         <input
           id="two-factor-off-code"
@@ -343,7 +332,7 @@ function DisableForm({
         />
         <div className="two-factor-actions">
           <button type="submit" className="button button-danger" disabled={busy || !password || !code.trim()}>
-            Turn off two-factor sign-in
+            {t('on.turnOff')}
           </button>
         </div>
       </form>
