@@ -104,7 +104,7 @@ function backupScheduleOf(
   if (options.backups === false) return null;
   const { intervalMs, keep, dir } = options.backups ?? {};
   const job = database.backupJob({ keep, dir });
-  return job ? new BackupSchedule(job, { intervalMs, log }) : null;
+  return job ? new BackupSchedule({ job, intervalMs, log }) : null;
 }
 
 /** Opens the database and starts listening; resolves once requests can be served. */

@@ -72,11 +72,16 @@ interface Record {
 class FailureCounts {
   private readonly records = new Map<string, Record>();
 
-  constructor(
-    private readonly blockAfter: number,
-    private readonly limits: SignInLimits,
-    private readonly now: () => number,
-  ) {}
+  private readonly blockAfter: number;
+  private readonly limits: SignInLimits;
+  private readonly now: () => number;
+
+  /** `blockAfter` failures lock a key out, for as long as `limits` say. */
+  constructor(options: { blockAfter: number; limits: SignInLimits; now: () => number }) {
+    this.blockAfter = options.blockAfter;
+    this.limits = options.limits;
+    this.now = options.now;
+  }
 
   /** Milliseconds until `key` may try again, or 0. */
   refusedFor(key: string): number {
@@ -149,9 +154,9 @@ export class SignInLimiter {
     const limits = options.limits ?? DEFAULT_SIGN_IN_LIMITS;
     const now = options.now ?? Date.now;
     this.limits = limits;
-    this.addresses = new FailureCounts(limits.blockAfter, limits, now);
-    this.names = new FailureCounts(limits.nameBlockAfter, limits, now);
-    this.codes = new FailureCounts(limits.nameBlockAfter, limits, now);
+    this.addresses = new FailureCounts({ blockAfter: limits.blockAfter, limits, now });
+    this.names = new FailureCounts({ blockAfter: limits.nameBlockAfter, limits, now });
+    this.codes = new FailureCounts({ blockAfter: limits.nameBlockAfter, limits, now });
   }
 
   /**

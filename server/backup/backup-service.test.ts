@@ -177,7 +177,8 @@ describe('the running server', () => {
     writeFileSync(backupDir(dbFile), 'a file where the backups folder should be');
     const failures: unknown[] = [];
     const database = await openDatabase(dbFile);
-    const schedule = new BackupSchedule(sqliteBackupJob(database.raw, dbFile), {
+    const schedule = new BackupSchedule({
+      job: sqliteBackupJob(database.raw, dbFile),
       log: (_m, error) => failures.push(error),
     });
     expect(await schedule.runNow()).toBeNull();

@@ -130,6 +130,8 @@ export function removeUnfinishedBackups(dbFile: string | BackupPlace): void {
 
 /** Options of the running server's backups. */
 export interface BackupScheduleOptions {
+  /** The backup it takes. */
+  job: BackupJob;
   /** Time between backups (default BACKUP_INTERVAL_MS). */
   intervalMs?: number;
   /** Where a failed backup is reported; the server keeps running. */
@@ -152,10 +154,11 @@ export class BackupSchedule {
   private running: Promise<string | null> = Promise.resolve(null);
   private stopped = false;
 
-  constructor(
-    private readonly job: BackupJob,
-    private readonly options: BackupScheduleOptions,
-  ) {}
+  private readonly job: BackupJob;
+
+  constructor(private readonly options: BackupScheduleOptions) {
+    this.job = options.job;
+  }
 
   /** Where the backups go. */
   get place(): BackupPlace {

@@ -141,7 +141,9 @@ export class ContentTypeService {
       }
       await this.writes.run({ schema: true }, async (trx) => {
         await claimRegistry(trx, this.registry);
-        const rowCount = await new ContentRepository(trx, this.engine).count(type.table, { equals: [] });
+        const rowCount = await new ContentRepository({ db: trx, engine: this.engine }).count(type.table, {
+          equals: [],
+        });
         if (rowCount > 0 && !force) {
           throw new AppError(
             'conflict',

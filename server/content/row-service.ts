@@ -137,8 +137,8 @@ export class RowService {
     this.decorators = options.decorators ?? [];
     this.extras = options.extras ?? [];
     // Reads never run direct statements on the connection while a write's transaction is open there.
-    this.reader = new ContentRepository(db, engine, writes.reads ?? runner);
-    this.queuedReader = new ContentRepository(db, engine);
+    this.reader = new ContentRepository({ db: db, engine: engine, runner: writes.reads ?? runner });
+    this.queuedReader = new ContentRepository({ db: db, engine: engine });
     this.slugs = new SlugPicker(writes);
     this.searchFlushes = new SearchFlushes({ writes, engine, runner });
   }
@@ -325,7 +325,7 @@ export class RowService {
       try {
         const result = await this.writes.run(scope, async (trx, log) => {
           // The transaction's statements run on its connection directly, like reads (Kysely builds them).
-          const repository = new ContentRepository(trx, this.engine, this.runner);
+          const repository = new ContentRepository({ db: trx, engine: this.engine, runner: this.runner });
           const value = await work(
             repository,
             log,

@@ -53,7 +53,10 @@ export class SearchFlushes {
       try {
         // Rows only move into the index: a write that adds nothing and changes no counts.
         await this.writes.run({ type, onlyAdds: true }, (trx) =>
-          new ContentRepository(trx, this.engine, this.runner).flushSearchIndex(type.table, type.searchColumns),
+          new ContentRepository({ db: trx, engine: this.engine, runner: this.runner }).flushSearchIndex(
+            type.table,
+            type.searchColumns,
+          ),
         );
       } catch {
         // The rows stay pending (still found, one by one); the next write schedules another flush.

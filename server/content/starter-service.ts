@@ -125,7 +125,7 @@ export class StarterService {
     const types = this.registry.list();
     const starters = starterTypesOf(types);
     const problems = noProblems();
-    const content = new ContentRepository(trx, this.engine);
+    const content = new ContentRepository({ db: trx, engine: this.engine });
     for (const type of starters) {
       const count = await content.count(type.table, ALL_ROWS);
       if (count > 0) problems[type.slug] = { code: 'holds_rows', title: type.title, count };

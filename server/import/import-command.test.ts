@@ -133,8 +133,8 @@ describe('quire import', () => {
 
     const database = await openDatabase(dbFile, { savedSearchIndexes: {} });
     try {
-      const reader = new ContentRepository(database.db, database.engine, database.runner);
-      const plain = new ContentRepository(database.db, database.engine);
+      const reader = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
+      const plain = new ContentRepository({ db: database.db, engine: database.engine });
       for (const keyword of ['café st', 'ber', '1999', 'night']) {
         const selection = { equals: [], search: { columns: ['title', 'slug'], keywords: [keyword] } };
         const expected = (await plain.listByScan('news', selection)).length;

@@ -70,7 +70,7 @@ export async function importRows(
   const timings: BulkImportTimings = { indexMs: 0 };
 
   await bulkImport(database, type, columns, timings, async (writer) => {
-    const relationReader = new ImportRelationReader(database, type.table, writer);
+    const relationReader = new ImportRelationReader({ database, table: type.table, writer });
     const slugs = {
       isTaken: (column: string, slug: string) => writer.slugTaken(column, slug),
       firstFree: (column: string, base: string) => {
@@ -110,12 +110,14 @@ export async function importRows(
  * where they are not inserted yet (PostgreSQL's import inserts them once all passed).
  */
 class ImportRelationReader extends ContentRepository {
-  constructor(
-    database: QuireDb,
-    private readonly table: string,
-    private readonly writer: BulkWriter,
-  ) {
-    super(database.db, database.engine, database.runner);
+  private readonly table: string;
+  private readonly writer: BulkWriter;
+
+  constructor(options: { database: QuireDb; table: string; writer: BulkWriter }) {
+    const { database } = options;
+    super({ db: database.db, engine: database.engine, runner: database.runner });
+    this.table = options.table;
+    this.writer = options.writer;
   }
 
   override async findById(table: string, id: string): Promise<StoredRow | undefined> {

@@ -208,7 +208,7 @@ export class RevisionService {
   }
 
   private reader(): ContentRepository {
-    return new ContentRepository(this.db, this.engine);
+    return new ContentRepository({ db: this.db, engine: this.engine });
   }
 
   private async exists(type: ContentType, rowId: string): Promise<boolean> {

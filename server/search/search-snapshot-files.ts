@@ -78,7 +78,7 @@ export async function readWhole(path: string): Promise<SavedBytes | null> {
     if (!ends.every(Boolean)) return null;
     if (eager === size) return { buffer, tail: null };
     kept = true;
-    return { buffer, tail: new FileTail(handle, bytes, eager, size) };
+    return { buffer, tail: new FileTail({ handle, bytes, from: eager, to: size }) };
   } catch {
     return null;
   } finally {
@@ -99,14 +99,18 @@ const unread = new FinalizationRegistry<FileHandle>((handle) => {
  */
 class FileTail implements LazyTail {
   private failure: unknown = null;
+  private handle: FileHandle | null;
+  private readonly bytes: Buffer;
+  private readonly from: number;
+  private readonly to: number;
 
-  constructor(
-    private handle: FileHandle | null,
-    private readonly bytes: Buffer,
-    private readonly from: number,
-    private readonly to: number,
-  ) {
-    unread.register(this, handle as FileHandle, this);
+  /** Reads `bytes` from offset `from` up to `to` of the file open as `handle`. */
+  constructor(options: { handle: FileHandle; bytes: Buffer; from: number; to: number }) {
+    this.handle = options.handle;
+    this.bytes = options.bytes;
+    this.from = options.from;
+    this.to = options.to;
+    unread.register(this, options.handle, this);
   }
 
   fill(): void {

@@ -41,7 +41,7 @@ beforeAll(async () => {
   const file = join(dir, 'content.sqlite');
   previousSchemaDatabase(file);
   database = await openDatabase(file);
-  indexed = new ContentRepository(database.db, database.engine, database.runner);
+  indexed = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
 });
 afterAll(async () => {
   await database.close();
@@ -142,7 +142,7 @@ describe('migrating a database at the previous schema (007)', () => {
     expect(await searchIds('news', 'wolken')).toEqual(['news-new']);
     expect(await searchIds('news_pending', 'wolken')).toEqual(['pending-1']);
     await database.db.transaction().execute(async (trx) => {
-      const repository = new ContentRepository(trx, database.engine);
+      const repository = new ContentRepository({ db: trx, engine: database.engine });
       for (const [table, columns] of Object.entries(SEARCH_COLUMNS)) await repository.flushSearchIndex(table, columns);
     });
     expect(await searchIds('news', 'wolken')).toEqual(['news-new']);

@@ -34,8 +34,11 @@ afterAll(async () => {
 });
 
 describe.each([
-  ['with prepared statements', () => new ContentRepository(database.db, database.engine, database.runner)],
-  ['through Kysely', () => new ContentRepository(database.db, database.engine)],
+  [
+    'with prepared statements',
+    () => new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner }),
+  ],
+  ['through Kysely', () => new ContentRepository({ db: database.db, engine: database.engine })],
 ])('a column whose name holds a dot, read %s', (_how, repository) => {
   it('orders, filters and searches on it', async () => {
     const ordered = await repository().list(

@@ -65,7 +65,7 @@ describe('row writes compiled once per shape', () => {
   });
 
   it('serves inserts and updates of every column set through the repository', async () => {
-    const repository = new ContentRepository(database.db, database.engine, database.runner);
+    const repository = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
     const shapes = compiledWritesOf(db as Kysely<unknown>);
     const before = shapes.size;
     await repository.insert('things', { id: 'x', a: 'first', b: 1 });

@@ -5,6 +5,14 @@ import type { RowCounts, RowSelection, RowSelector, StoredRow } from './content-
 import { KeptCounts } from './kept-counts.js';
 import type { ReadMarks } from './read-marks.js';
 
+/** What `ContentCounts` counts through. */
+export interface ContentCountsOptions {
+  db: Kysely<Record<string, StoredRow>>;
+  engine: DatabaseEngine;
+  /** The repository's own selection: its WHERE, in-memory search and statement runner. */
+  rows: RowSelector;
+}
+
 /**
  * A repository's counts of content rows: by the in-memory search index where it answers, else by
  * SQL; on engines that keep change numbers (PostgreSQL), kept with the number their statement read
@@ -15,11 +23,15 @@ export class ContentCounts {
   private readonly keptCounts = new KeptCounts();
   private readonly countsInFlight = new Map<string, Promise<RowCounts>>();
 
-  constructor(
-    private readonly db: Kysely<Record<string, StoredRow>>,
-    private readonly engine: DatabaseEngine,
-    private readonly rows: RowSelector,
-  ) {}
+  private readonly db: Kysely<Record<string, StoredRow>>;
+  private readonly engine: DatabaseEngine;
+  private readonly rows: RowSelector;
+
+  constructor(options: ContentCountsOptions) {
+    this.db = options.db;
+    this.engine = options.engine;
+    this.rows = options.rows;
+  }
 
   /** Number of rows matching a selection (all rows when the selection is empty). */
   async count(table: string, selection: RowSelection): Promise<number> {

@@ -52,7 +52,9 @@ async function countPlan(condition: FilterCondition): Promise<string> {
     statements.push([text, parameters]);
     return quire.runner.all(text, parameters);
   };
-  await new ContentRepository(quire.db, quire.engine, runner).count('plan_stories', { equals: [condition] });
+  await new ContentRepository({ db: quire.db, engine: quire.engine, runner: runner }).count('plan_stories', {
+    equals: [condition],
+  });
   // The count itself (the repository may read the table's schema first).
   const [text, parameters] = statements.filter(([sql]) => /count\(\*\)/i.test(sql)).at(-1) ?? ['', []];
   return (quire.raw.prepare(`explain query plan ${text}`).all(...parameters) as { detail: string }[])

@@ -294,7 +294,7 @@ describe('list queries on SQLite walk an index', () => {
       statements.push([text, parameters]);
       return quire.runner.all(text, parameters);
     };
-    await work(new ContentRepository(quire.db, quire.engine, runner));
+    await work(new ContentRepository({ db: quire.db, engine: quire.engine, runner: runner }));
     return statements.map(([text, parameters]) =>
       (quire.raw.prepare(`explain query plan ${text}`).all(...parameters) as { detail: string }[])
         .map((row) => row.detail)
@@ -356,7 +356,7 @@ describe.skipIf(!postgres.available)(`list queries on PostgreSQL past an offset$
   async function statementsOf(work: (repository: ContentRepository) => Promise<unknown>) {
     const spy = vi.spyOn(quire.db, 'executeQuery');
     try {
-      await work(new ContentRepository(quire.db, quire.engine));
+      await work(new ContentRepository({ db: quire.db, engine: quire.engine }));
       return spy.mock.calls.map(([query]) => query as CompiledQuery);
     } finally {
       spy.mockRestore();

@@ -48,6 +48,15 @@ export type { RowCounts, RowPage, RowSelection, RowSelector, StoredRow } from '.
  * covers the searched columns. A repository over a transaction runs everything through Kysely.
  * Search and JSON membership are written by the engine.
  */
+/** What a `ContentRepository` reads and writes through. */
+export interface ContentRepositoryOptions {
+  /** The database, or a transaction in it. */
+  db: Kysely<QuireDatabase>;
+  engine: DatabaseEngine;
+  /** Runs queries as reused prepared statements (a long-lived reader); without it, Kysely runs them. */
+  runner?: StatementRunner;
+}
+
 export class ContentRepository {
   // Content tables are created at run time, so Kysely sees them untyped.
   private readonly db: Kysely<Record<string, StoredRow>>;
@@ -58,17 +67,22 @@ export class ContentRepository {
   private readonly compiledWrites: CompiledWrites;
   private readonly tally: ContentCounts;
 
-  constructor(
-    db: Kysely<QuireDatabase>,
-    private readonly engine: DatabaseEngine,
-    private readonly runner?: StatementRunner,
-  ) {
+  private readonly engine: DatabaseEngine;
+  private readonly runner: StatementRunner | undefined;
+
+  constructor({ db, engine, runner }: ContentRepositoryOptions) {
+    this.engine = engine;
+    this.runner = runner;
     this.db = db as unknown as Kysely<Record<string, StoredRow>>;
     this.compiledWrites = compiledWritesOf(db as unknown as Kysely<unknown>);
-    this.tally = new ContentCounts(this.db, engine, {
-      whereOf: (table, selection) => this.whereOf(table, selection),
-      memorySearchOf: (table, selection) => this.memorySearchOf(table, selection),
-      all: (query) => this.all(query),
+    this.tally = new ContentCounts({
+      db: this.db,
+      engine,
+      rows: {
+        whereOf: (table, selection) => this.whereOf(table, selection),
+        memorySearchOf: (table, selection) => this.memorySearchOf(table, selection),
+        all: (query) => this.all(query),
+      },
     });
   }
 

@@ -106,7 +106,7 @@ describe('SQLite bulk import into an empty table', () => {
     });
     const database = await openDatabase(dbFile);
     try {
-      const repository = new ContentRepository(database.db, database.engine, database.runner);
+      const repository = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
       const selection = { equals: [], search: { columns: ['title', 'slug'], keywords: ['SAME TITLE'] } };
       expect(await repository.count('news', selection)).toBe(150);
     } finally {
@@ -157,7 +157,7 @@ describe('a bulk import on a connection that searches', () => {
       const registry = new ContentTypeRegistry({ repository: new ContentTypeRepository(database.db) });
       await registry.reload();
       const news = registry.requireByTable('news');
-      const reader = new ContentRepository(database.db, database.engine, database.runner);
+      const reader = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
       const memory = database.engine.searchIndex.memory;
       const query = (keyword: string) => ({
         db: database.db as unknown as Kysely<unknown>,

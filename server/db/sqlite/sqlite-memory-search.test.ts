@@ -122,8 +122,8 @@ const keyword = fc.oneof(
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'quire-memory-search-'));
   database = await openDatabase(join(dir, 'content.sqlite'));
-  reader = new ContentRepository(database.db, database.engine, database.runner);
-  plain = new ContentRepository(database.db, database.engine);
+  reader = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
+  plain = new ContentRepository({ db: database.db, engine: database.engine });
   database.raw.transaction(() => {
     for (let i = 0; i < ROWS; i++) {
       const title = titleOf(i);
@@ -187,7 +187,7 @@ describe('the in-memory search index on SQLite', { timeout: 120_000 }, () => {
     }
     await database.db
       .transaction()
-      .execute((trx) => new ContentRepository(trx, database.engine).flushSearchIndex('news', COLUMNS));
+      .execute((trx) => new ContentRepository({ db: trx, engine: database.engine }).flushSearchIndex('news', COLUMNS));
     database.raw.prepare(`update news set title = 'after flush qx' where id = 'row-00008'`).run();
     database.raw.prepare(`delete from news where id = 'row-00009'`).run();
     for (const keyword of ['qq', 'qz', 'qy', 'qx', titles[8].slice(0, 7), titles[9], 'q'])

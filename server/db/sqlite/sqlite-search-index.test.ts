@@ -103,8 +103,8 @@ const keywordArbitrary = fc.oneof(
 beforeAll(async () => {
   dir = mkdtempSync(join(tmpdir(), 'quire-search-'));
   database = await openDatabase(join(dir, 'content.sqlite'));
-  indexed = new ContentRepository(database.db, database.engine, database.runner);
-  plain = new ContentRepository(database.db, database.engine);
+  indexed = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
+  plain = new ContentRepository({ db: database.db, engine: database.engine });
   const insertRows = (from: number, to: number) =>
     database.raw.transaction(() => {
       for (let i = from; i < to; i++) {
@@ -125,7 +125,9 @@ beforeAll(async () => {
 async function flush(): Promise<void> {
   await database.db
     .transaction()
-    .execute((trx) => new ContentRepository(trx, database.engine).flushSearchIndex('news', SEARCH_COLUMNS));
+    .execute((trx) =>
+      new ContentRepository({ db: trx, engine: database.engine }).flushSearchIndex('news', SEARCH_COLUMNS),
+    );
 }
 
 function pendingRows(): number {
@@ -302,7 +304,7 @@ describe('search on SQLite (the in-memory index, or the plain scan)', () => {
         )
         .run();
       await addSearchIndex(old.db as unknown as Kysely<unknown>, old.engine);
-      const repository = new ContentRepository(old.db, old.engine, old.runner);
+      const repository = new ContentRepository({ db: old.db, engine: old.engine, runner: old.runner });
       const found = await repository.list('news', search(['ÜBER']), { order: 'id', desc: false, limit: 10, offset: 0 });
       expect(found.map((row) => row.id)).toEqual(['old']);
       const triggers = old.raw
@@ -346,7 +348,7 @@ describe('search on SQLite (the in-memory index, or the plain scan)', () => {
       expect(left.all()).toEqual([]);
       expect(await old.engine.searchIndex.indexedColumns(db, 'news')).toEqual(['title', 'slug']);
       old.raw.prepare(`update news set title = 'Nachher Straße' where id = 'old'`).run();
-      const repository = new ContentRepository(old.db, old.engine, old.runner);
+      const repository = new ContentRepository({ db: old.db, engine: old.engine, runner: old.runner });
       const page = { order: 'id', desc: false, limit: 10, offset: 0 };
       expect((await repository.list('news', search(['STRASSE']), page)).map((row) => row.id)).toEqual([]);
       expect((await repository.list('news', search(['straße']), page)).map((row) => row.id)).toEqual(['old']);

@@ -65,7 +65,7 @@ async function stop(): Promise<void> {
 
 /** Searches until the in-memory index answers (searches wait for its build or load). */
 async function ready(database: SqliteQuireDb): Promise<{ ready: boolean; loaded: boolean }> {
-  const reader = new ContentRepository(database.db, database.engine, database.runner);
+  const reader = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
   await reader.count('news', search(['a']));
   const state = memoryIndexOf(database.runner, 'news');
   if (!state?.ready) throw new Error('the in-memory index did not answer');
@@ -74,8 +74,8 @@ async function ready(database: SqliteQuireDb): Promise<{ ready: boolean; loaded:
 
 /** Every keyword's count and first page equal the plain scan's. */
 async function expectSameAsScan(database: SqliteQuireDb): Promise<void> {
-  const reader = new ContentRepository(database.db, database.engine, database.runner);
-  const plain = new ContentRepository(database.db, database.engine);
+  const reader = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
+  const plain = new ContentRepository({ db: database.db, engine: database.engine });
   for (const keywords of KEYWORDS) {
     const expected = (await plain.listByScan('news', search(keywords))).map((row) => row.id);
     expect(await reader.count('news', search(keywords)), keywords.join()).toBe(expected.length);
@@ -103,7 +103,7 @@ beforeEach(async () => {
   database.raw.prepare(`delete from "${searchPendingName('news')}"`).run();
   await ready(database);
   // Rows written after the build keep all their columns' text in the index (as the server's writes).
-  const writer = new ContentRepository(database.db, database.engine, database.runner);
+  const writer = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
   database.raw.prepare(`update news set title = 'zulu station' where id = 'row-00007'`).run();
   database.raw.prepare(`delete from news where id = 'row-00008'`).run();
   await writer.count('news', search(['zulu']));
@@ -170,8 +170,8 @@ describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
     expect(await ready(database)).toEqual({ ready: true, loaded: true });
     expect(unused).toEqual([]);
     await expectSameAsScan(database);
-    const reader = new ContentRepository(database.db, database.engine, database.runner);
-    const plain = new ContentRepository(database.db, database.engine);
+    const reader = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
+    const plain = new ContentRepository({ db: database.db, engine: database.engine });
     for (const keywords of [['w2s'], ['w2s w2t'], ['w1'], ['zulu'], ['w2s', 'zulu']]) {
       const expected = (await plain.listByScan('news', search(keywords))).length;
       expect(expected, keywords.join()).toBeGreaterThan(0);
@@ -233,7 +233,7 @@ describe('saved in-memory search indexes', { timeout: 60_000 }, () => {
     expect(savedFiles()).toHaveLength(1);
 
     database = await start();
-    const reader = new ContentRepository(database.db, database.engine, database.runner);
+    const reader = new ContentRepository({ db: database.db, engine: database.engine, runner: database.runner });
     // Answered at once by the saved index...
     expect(await reader.count('news', search(['alpha']))).toBeGreaterThanOrEqual(2000);
     expect(memoryIndexOf(database.runner, 'news')).toMatchObject({
