@@ -132,7 +132,7 @@ export function Sidebar({
           <span className="sidebar-user-name" data-testid="signed-in-as">
             {me.name}
           </span>
-          <span className="sidebar-user-role">{me.role && t(`roles.${me.role}`)}</span>
+          <span className="sidebar-user-role">{me.role && t(`common:roles.${me.role}`)}</span>
           <a {...security} className="button button-small button-ghost">
             {t('sidebar.security')}
           </a>

@@ -3,6 +3,7 @@ import type app from './locales/en/app.json';
 import type common from './locales/en/common.json';
 import type components from './locales/en/components.json';
 import type fields from './locales/en/fields.json';
+import type pagesAccounts from './locales/en/pages-accounts.json';
 import type pagesApi from './locales/en/pages-api.json';
 import type pagesAudit from './locales/en/pages-audit.json';
 import type pagesHooks from './locales/en/pages-hooks.json';
@@ -26,6 +27,7 @@ declare module 'i18next' {
     common: typeof common;
     components: typeof components;
     fields: typeof fields;
+    'pages-accounts': typeof pagesAccounts;
     'pages-api': typeof pagesApi;
     'pages-audit': typeof pagesAudit;
     'pages-hooks': typeof pagesHooks;

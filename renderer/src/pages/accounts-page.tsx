@@ -1,4 +1,5 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
+import { Trans } from 'react-i18next';
 import { MIN_PASSWORD_LENGTH } from '../../../common/access-rules.js';
 import { type AccountSummary, ROLES, type Role, type TokenSummary } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
@@ -6,6 +7,9 @@ import { authApi } from '../api/auth-api.js';
 import { useAuth } from '../api/auth-context.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
+import { useFormatters } from '../i18n/formatters.js';
+import { i18n } from '../i18n/i18n-instance.js';
+import { useT } from '../i18n/use-t.js';
 import { SignInPage } from './sign-in-page.js';
 
 /** A comma-separated list of content types as the API takes it (none: all types). */
@@ -17,7 +21,7 @@ function typeList(text: string): string[] | null {
   return names.length === 0 ? null : names;
 }
 
-const typesText = (types: string[] | null) => (types === null ? 'All types' : types.join(', '));
+const typesText = (types: string[] | null) => (types === null ? i18n.t('pages-accounts:allTypes') : types.join(', '));
 
 /**
  * Settings › Accounts: the first-run form while there are no accounts (loopback), else, for
@@ -25,32 +29,31 @@ const typesText = (types: string[] | null) => (types === null ? 'All types' : ty
  * shown once; revoke). The server refuses everyone else anyway.
  */
 export function AccountsPage() {
-  useDocumentTitle('Accounts');
+  const t = useT('pages-accounts');
+  useDocumentTitle(t('title'));
   const { me, signedIn } = useAuth();
   if (me.via === 'local' && me.first_run) return <SignInPage firstRun onSignedIn={(now) => signedIn?.(now)} />;
   if (me.via === 'local') {
-    return (
-      <EmptyState title="No accounts">
-        Accounts are made on the server's own machine: run quire user add NAME --role admin there.
-      </EmptyState>
-    );
+    return <EmptyState title={t('none.title')}>{t('none.body')}</EmptyState>;
   }
   if (!me.can.manage_accounts) {
-    return <ErrorState title="Only admins manage accounts" message="Ask an admin to change your account." />;
+    return <ErrorState title={t('adminsOnly.title')} message={t('adminsOnly.message')} />;
   }
   return <AccountsAdmin />;
 }
 
 function AccountsAdmin() {
+  const t = useT('pages-accounts');
+  const format = useFormatters();
   const [accounts, setAccounts] = useState<AccountSummary[] | null>(null);
   const [tokens, setTokens] = useState<TokenSummary[] | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
   const [newToken, setNewToken] = useState<{ name: string; token: string } | null>(null);
   const load = useCallback(async () => {
     try {
-      const [a, t] = await Promise.all([authApi.listAccounts(), authApi.listTokens()]);
-      setAccounts(a);
-      setTokens(t);
+      const [listed, issued] = await Promise.all([authApi.listAccounts(), authApi.listTokens()]);
+      setAccounts(listed);
+      setTokens(issued);
     } catch (error) {
       setProblem(describeError(error));
     }
@@ -69,21 +72,15 @@ function AccountsAdmin() {
     }
   };
   if (!accounts || !tokens)
-    return problem ? (
-      <ErrorState title="Couldn’t load accounts" message={problem} />
-    ) : (
-      <LoadingState label="Loading accounts…" />
-    );
+    return problem ? <ErrorState title={t('loadFailed')} message={problem} /> : <LoadingState label={t('loading')} />;
 
   return (
     <div className="page">
       <header className="page-header">
         <div className="page-heading">
-          <p className="eyebrow eyebrow-top">Settings</p>
-          <h1 className="page-title">Accounts</h1>
-          <p className="page-subtitle">
-            Who may sign in, and with which role; and the API tokens of builds and scripts.
-          </p>
+          <p className="eyebrow eyebrow-top">{t('common:settings')}</p>
+          <h1 className="page-title">{t('title')}</h1>
+          <p className="page-subtitle">{t('subtitle')}</p>
         </div>
       </header>
       {problem && (
@@ -93,15 +90,15 @@ function AccountsAdmin() {
       )}
       <section className="accounts-section" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading" className="card-title">
-          People
+          {t('people')}
         </h2>
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Content types</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t('columns.name')}</th>
+              <th scope="col">{t('columns.role')}</th>
+              <th scope="col">{t('columns.types')}</th>
+              <th scope="col">{t('columns.actions')}</th>
             </tr>
           </thead>
           <tbody>
@@ -114,41 +111,49 @@ function AccountsAdmin() {
       </section>
       <section className="accounts-section" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading" className="card-title">
-          API tokens
+          {t('tokens')}
         </h2>
         {newToken && (
           <div className="banner" role="status">
             <span className="banner-text">
-              The token {newToken.name} is <code className="token-once">{newToken.token}</code>. Copy it now: it is not
-              shown again.
+              <Trans
+                t={t}
+                i18nKey="tokenOnce"
+                values={{ name: newToken.name, token: newToken.token }}
+                components={{ code: <code className="token-once" /> }}
+              />
             </span>
           </div>
         )}
         <table className="table">
           <thead>
             <tr>
-              <th scope="col">Name</th>
-              <th scope="col">Role</th>
-              <th scope="col">Content types</th>
-              <th scope="col">State</th>
-              <th scope="col">Last used</th>
-              <th scope="col">Actions</th>
+              <th scope="col">{t('columns.name')}</th>
+              <th scope="col">{t('columns.role')}</th>
+              <th scope="col">{t('columns.types')}</th>
+              <th scope="col">{t('columns.state')}</th>
+              <th scope="col">{t('columns.lastUsed')}</th>
+              <th scope="col">{t('columns.actions')}</th>
             </tr>
           </thead>
           <tbody>
             {tokens.map((token) => (
               <tr key={`${token.name}/${token.created_at}`}>
                 <td>{token.name}</td>
-                <td>{token.role}</td>
+                <td>{t(`common:roles.${token.role}`)}</td>
                 <td>{typesText(token.content_types)}</td>
                 <td>
                   {token.revoked_at
-                    ? 'Revoked'
+                    ? t('token.revoked')
                     : token.expires_at
-                      ? `Expires ${new Date(token.expires_at).toLocaleDateString()}`
-                      : 'Never expires'}
+                      ? t('token.expires', { date: format.date(new Date(token.expires_at)) })
+                      : t('token.neverExpires')}
                 </td>
-                <td>{token.last_used_at ? new Date(token.last_used_at).toLocaleString() : 'Never'}</td>
+                <td>
+                  {token.last_used_at
+                    ? format.date(new Date(token.last_used_at), { dateStyle: 'medium', timeStyle: 'medium' })
+                    : t('common:never')}
+                </td>
                 <td>
                   {!token.revoked_at && (
                     <button
@@ -156,7 +161,7 @@ function AccountsAdmin() {
                       className="button button-small button-danger-quiet"
                       onClick={() => void act(() => authApi.revokeToken(token.name))}
                     >
-                      Revoke {token.name}
+                      {t('token.revoke', { name: token.name })}
                     </button>
                   )}
                 </td>
@@ -173,6 +178,7 @@ function AccountsAdmin() {
 type Act = (change: () => Promise<unknown>) => Promise<boolean>;
 
 function RoleSelect({ id, value, onChange }: { id: string; value: Role; onChange(role: Role): void }) {
+  const t = useT('pages-accounts');
   return (
     <select
       id={id}
@@ -182,7 +188,7 @@ function RoleSelect({ id, value, onChange }: { id: string; value: Role; onChange
     >
       {ROLES.map((role) => (
         <option key={role} value={role}>
-          {role}
+          {t(`common:roles.${role}`)}
         </option>
       ))}
     </select>
@@ -190,6 +196,7 @@ function RoleSelect({ id, value, onChange }: { id: string; value: Role; onChange
 }
 
 function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
+  const t = useT('pages-accounts');
   const [resetting, setResetting] = useState(false);
   const [password, setPassword] = useState('');
   const change = (body: Parameters<typeof authApi.changeAccount>[1]) =>
@@ -198,11 +205,11 @@ function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
     <tr>
       <td>
         {account.name}
-        {account.disabled && <span className="badge badge-gray account-disabled">Disabled</span>}
+        {account.disabled && <span className="badge badge-gray account-disabled">{t('account.disabled')}</span>}
       </td>
       <td>
         <label className="visually-hidden" htmlFor={`role-${account.name}`}>
-          Role of {account.name}
+          {t('account.roleOf', { name: account.name })}
         </label>
         <RoleSelect id={`role-${account.name}`} value={account.role} onChange={(role) => void change({ role })} />
       </td>
@@ -217,7 +224,7 @@ function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
             }}
           >
             <label className="visually-hidden" htmlFor={`password-${account.name}`}>
-              New password for {account.name}
+              {t('account.newPassword', { name: account.name })}
             </label>
             <input
               id={`password-${account.name}`}
@@ -229,12 +236,12 @@ function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
               onChange={(event) => setPassword(event.target.value)}
             />
             <button type="submit" className="button button-small">
-              Set password
+              {t('account.setPassword')}
             </button>
           </form>
         ) : (
           <button type="button" className="button button-small" onClick={() => setResetting(true)}>
-            Reset password of {account.name}
+            {t('account.resetPassword', { name: account.name })}
           </button>
         )}
         <button
@@ -242,7 +249,7 @@ function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
           className="button button-small button-danger-quiet"
           onClick={() => void change({ disabled: !account.disabled })}
         >
-          {account.disabled ? 'Enable' : 'Disable'} {account.name}
+          {t(account.disabled ? 'account.enable' : 'account.disable', { name: account.name })}
         </button>
       </td>
     </tr>
@@ -251,6 +258,7 @@ function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
 
 function AddAccountForm({ act }: { act: Act }) {
   const [name, setName] = useState('');
+  const t = useT('pages-accounts');
   const [role, setRole] = useState<Role>('author');
   const [password, setPassword] = useState('');
   const [types, setTypes] = useState('');
@@ -266,17 +274,17 @@ function AddAccountForm({ act }: { act: Act }) {
     }
   };
   return (
-    <form className="accounts-form" onSubmit={(event) => void submit(event)} aria-label="Add an account">
+    <form className="accounts-form" onSubmit={(event) => void submit(event)} aria-label={t('add.title')}>
       <label className="label" htmlFor="new-account-name">
-        Name
+        {t('columns.name')}
       </label>
       <input id="new-account-name" className="input" value={name} onChange={(event) => setName(event.target.value)} />
       <label className="label" htmlFor="new-account-role">
-        Role
+        {t('columns.role')}
       </label>
       <RoleSelect id="new-account-role" value={role} onChange={setRole} />
       <label className="label" htmlFor="new-account-password">
-        Password
+        {t('add.password')}
       </label>
       <input
         id="new-account-password"
@@ -287,7 +295,7 @@ function AddAccountForm({ act }: { act: Act }) {
         onChange={(event) => setPassword(event.target.value)}
       />
       <label className="label" htmlFor="new-account-types">
-        Content types (optional, comma-separated)
+        {t('add.types')}
       </label>
       <input
         id="new-account-types"
@@ -296,7 +304,7 @@ function AddAccountForm({ act }: { act: Act }) {
         onChange={(event) => setTypes(event.target.value)}
       />
       <button type="submit" className="button button-primary" disabled={!name.trim() || !password}>
-        Add account
+        {t('add.submit')}
       </button>
     </form>
   );
@@ -304,6 +312,7 @@ function AddAccountForm({ act }: { act: Act }) {
 
 function AddTokenForm({ act, onMade }: { act: Act; onMade(made: { name: string; token: string }): void }) {
   const [name, setName] = useState('');
+  const t = useT('pages-accounts');
   const [role, setRole] = useState<Role>('viewer');
   const [types, setTypes] = useState('');
   const [days, setDays] = useState('');
@@ -325,21 +334,21 @@ function AddTokenForm({ act, onMade }: { act: Act; onMade(made: { name: string; 
     }
   };
   return (
-    <form className="accounts-form" onSubmit={(event) => void submit(event)} aria-label="Add an API token">
+    <form className="accounts-form" onSubmit={(event) => void submit(event)} aria-label={t('addToken.title')}>
       <label className="label" htmlFor="new-token-name">
-        Token name
+        {t('addToken.name')}
       </label>
       <input id="new-token-name" className="input" value={name} onChange={(event) => setName(event.target.value)} />
       <label className="label" htmlFor="new-token-role">
-        Token role
+        {t('addToken.role')}
       </label>
       <RoleSelect id="new-token-role" value={role} onChange={setRole} />
       <label className="label" htmlFor="new-token-types">
-        Content types (optional)
+        {t('addToken.types')}
       </label>
       <input id="new-token-types" className="input" value={types} onChange={(event) => setTypes(event.target.value)} />
       <label className="label" htmlFor="new-token-days">
-        Expires after days (optional)
+        {t('addToken.days')}
       </label>
       <input
         id="new-token-days"
@@ -349,7 +358,7 @@ function AddTokenForm({ act, onMade }: { act: Act; onMade(made: { name: string; 
         onChange={(event) => setDays(event.target.value)}
       />
       <button type="submit" className="button button-primary" disabled={!name.trim()}>
-        Add token
+        {t('addToken.submit')}
       </button>
     </form>
   );
