@@ -7,6 +7,7 @@
  */
 import createDOMPurify from 'dompurify';
 import { Marked } from 'marked';
+import { i18n } from '../i18n/i18n-instance.js';
 
 const escapeHtml = (text: string) =>
   text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
@@ -50,7 +51,9 @@ export function renderMarkdown(source: string): DocumentFragment {
   for (const image of fragment.querySelectorAll('img[data-external-src]')) {
     const note = document.createElement('span');
     note.className = 'markdown-external-image';
-    note.textContent = `Image not shown in the preview: ${image.getAttribute('alt') || image.getAttribute('data-external-src')}`;
+    note.textContent = i18n.t('fields:markdown.externalImage', {
+      image: image.getAttribute('alt') || image.getAttribute('data-external-src'),
+    });
     image.replaceWith(note);
   }
   return fragment;
