@@ -1,5 +1,5 @@
 import { resolve } from 'node:path';
-import { type PostgresTarget, parsePostgresUrl } from '../db/postgres/postgres-url.js';
+import { type PostgresTarget, parsePostgresUrl } from '../db/database.js';
 import { defaultDatabaseFile } from './app-paths.js';
 
 /**

@@ -5,7 +5,7 @@ import { DEFAULT_SESSION_IDLE_MS } from '../accounts/account-service.js';
 import { type SignInChoices, signInChoices } from '../accounts/single-sign-on-config.js';
 import { parseTwoFactorRequirement, type TwoFactorRequirement } from '../accounts/two-factor-service.js';
 import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
-import type { PostgresTarget } from '../db/postgres/postgres-url.js';
+import type { PostgresTarget } from '../db/database.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
 import { parseTrustedProxies } from '../http/client-address.js';
 import { normalizeHostname } from '../http/host-guard.js';

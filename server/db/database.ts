@@ -22,8 +22,13 @@ export type { OpenPostgresOptions, PostgresQuireDb } from './postgres/postgres-d
  * a connection that can go away; a SQLite error is never either.
  */
 export { isCommitOutcomeUnknown, isDatabaseUnavailable } from './postgres/postgres-errors.js';
+/** A PostgreSQL database's address, as the configuration names one (`--database`, `QUIRE_DATABASE_URL`). */
 /** Any text (a bad argument, a driver message) with the credentials of the database URLs in it removed. */
-export { redactPostgresUrl as redactDatabaseUrls } from './postgres/postgres-url.js';
+export {
+  type PostgresTarget,
+  parsePostgresUrl,
+  redactPostgresUrl as redactDatabaseUrls,
+} from './postgres/postgres-url.js';
 export { type OpenSqliteOptions, openDatabase, SqliteQuireDb } from './sqlite/sqlite-database.js';
 
 /**
