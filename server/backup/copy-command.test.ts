@@ -19,7 +19,7 @@ import { api, buildSite, siteThroughApi } from '../test-support/site-fixture.js'
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { copyCommand } from './copy-command.js';
 
-/** `quire copy` (issue 12): a whole site from SQLite to PostgreSQL and back, nothing lost. */
+/** `quire copy`: a whole site from SQLite to PostgreSQL and back, nothing lost. */
 
 const postgres = await postgresForTests();
 const SECRET = 'Sekr3tPassw0rd';
