@@ -9,7 +9,7 @@ import { postgresForTests, skipNote, useTestDatabase } from '../test-support/pos
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
- * PostgreSQL keeps list counts in memory with their table's change number (issue 13): two servers
+ * PostgreSQL keeps list counts in memory with their table's change number: two servers
  * on one database, and the counts one keeps are never stale after the other's write, whatever the
  * write (create, update that moves a row between filters, delete, concurrent creates, a column
  * dropped and added again, the type deleted and made again). Once a table's in-memory index is
