@@ -5,7 +5,7 @@ import { rowActor } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { type Services, typeByTable } from './services.js';
 
-/** `/cms/:type/:id/schedule`: a row's pending status change (issue 15). */
+/** `/cms/:type/:id/schedule`: a row's pending status change. */
 export function scheduleRoutes(services: Services, schedules: ScheduleService): Router {
   const router = Router();
   router
