@@ -10,7 +10,7 @@ import { makeTeam } from '../test-support/team-fixture.js';
 import { reopenOptions, startTestServer, type TestServer, testEngine } from '../test-support/test-server.js';
 
 /**
- * Scheduled publishing (issue 15) over real HTTP, with a clock the test moves: a row's pending
+ * Scheduled publishing over real HTTP, with a clock the test moves: a row's pending
  * change is shown on its reads, made at its exact time as a normal write in the scheduler's name,
  * made once by a server that was stopped across the time, and once by two servers sharing one
  * PostgreSQL database.
