@@ -7,7 +7,7 @@ import { startPostgresTestServer } from '../test-support/postgres-server.js';
 import { startTestServer } from '../test-support/test-server.js';
 
 /**
- * Search on PostgreSQL gives exactly SQLite's rows for the same data (issue 12): the same Unicode
+ * Search on PostgreSQL gives exactly SQLite's rows for the same data: the same Unicode
  * folding (JavaScript's NFC + toLowerCase, where PostgreSQL's lower() differs on İ and ẞ), every
  * keyword length, LIKE's own characters taken literally, and the same order of text.
  */
