@@ -5,7 +5,7 @@ import { postgresForTests, skipNote, useTestDatabase } from '../test-support/pos
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
- * Two Quire servers on one PostgreSQL database behave as one (issue 12): a write acknowledged by
+ * Two Quire servers on one PostgreSQL database behave as one: a write acknowledged by
  * one is seen by the next read on the other, content-type changes included, without a restart.
  */
 
