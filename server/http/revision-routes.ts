@@ -14,7 +14,7 @@ const DEFAULT_LIMIT = 20;
 const MAX_LIMIT = 100;
 
 /**
- * A row's revisions, the trash and the content-type change log (issue 15). Mounted before the row
+ * A row's revisions, the trash and the content-type change log. Mounted before the row
  * routes, so `/cms/:type/trash` is the trash, not a row with the id `trash`.
  */
 export function revisionRoutes(services: Services, revisions: RevisionService): Router {
