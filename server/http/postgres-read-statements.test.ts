@@ -9,10 +9,10 @@ import { postgresForTests, skipNote, useTestDatabase } from '../test-support/pos
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
- * On PostgreSQL every statement is a round trip (issue 13): a get by id, and a page of a list whose
+ * On PostgreSQL every statement is a round trip: a get by id, and a page of a list whose
  * counts are kept, are one statement each. That statement also reads the registry's version (is a
  * content type as this server loaded it?), the table's change number (are the kept counts still
- * true?) and each row's schedule, which used to take three more. Reads on types another server
+ * true?) and each row's schedule, which would otherwise take three more. Reads on types another server
  * changed meanwhile still answer on the types as changed.
  */
 
