@@ -9,7 +9,7 @@ import { gifImage, jpegImage, pngImage } from '../test-support/sample-images.js'
 import { MEDIA_HEADERS } from './media-routes.js';
 
 /**
- * Uploads on a team server (issue 12): the bytes live in the PostgreSQL database, so any server
+ * Uploads on a team server: the bytes live in the PostgreSQL database, so any server
  * sharing it serves any upload, with the headers a file from the media folder gets.
  */
 
