@@ -10,7 +10,7 @@ import { postgresForTests, skipNote, useTestDatabase } from '../test-support/pos
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 import { pngImage } from '../test-support/sample-images.js';
 
-/** The API over PostgreSQL, through real HTTP against a real server (issue 12). */
+/** The API over PostgreSQL, through real HTTP against a real server. */
 
 const postgres = await postgresForTests();
 
