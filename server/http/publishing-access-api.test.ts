@@ -7,7 +7,7 @@ import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
- * Who may schedule and who may configure hooks (issue 15): hooks are admins' only (their addresses
+ * Who may schedule and who may configure hooks: hooks are admins' only (their addresses
  * and logs too), a schedule is a change of the row (authors: their own rows; viewers: none), and
  * a scheduled change is written in the name of the person who scheduled it.
  */
