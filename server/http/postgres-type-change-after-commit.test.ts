@@ -7,7 +7,7 @@ import { callApi as call, type PostgresTestServer, startPostgresTestServer } fro
 
 /**
  * A content-type change that committed is saved, even when the database goes away before the server
- * reloads its registry (issue 12): the answer is the 2xx of the committed change, not a 503 saying
+ * reloads its registry: the answer is the 2xx of the committed change, not a 503 saying
  * "not saved", and the server reloads the types by itself on its next request, as after another
  * server's change. The loss is made certain: the registry's reload fails as a lost connection does.
  */
