@@ -5,7 +5,7 @@ import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
 import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
- * Who may read and restore revisions and the trash (issue 15) once accounts exist: reading needs
+ * Who may read and restore revisions and the trash once accounts exist: reading needs
  * read access to the type, a restore the right to change the row (an author only their own), and
  * revisions record the signed-in person. Refusals change nothing.
  */
