@@ -4,7 +4,7 @@ import { request } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
- * Filters beyond equality (issue 16): order comparisons, one of several values, empty and not
+ * Filters beyond equality: order comparisons, one of several values, empty and not
  * empty, a relation by its target's slug, all combined with AND, with exact counts; anything the
  * server cannot answer exactly is a 400 naming the filter.
  */
