@@ -15,7 +15,7 @@ import { callApi, type PostgresTestServer, startPostgresTestServer } from '../te
 import { privatePostgresSupport } from '../test-support/private-postgres.js';
 
 /**
- * The kill-the-database drill (issue 12): two Quire servers on one PostgreSQL database take
+ * The kill-the-database drill: two Quire servers on one PostgreSQL database take
  * concurrent creates, updates and deletes while the database is stopped and started again, twice:
  * `pg_ctl stop -m immediate` (every backend ended at once, recovery at the next start), then
  * `-m fast`. The database is a private server made for this file: the machine's shared one serves
