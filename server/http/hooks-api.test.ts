@@ -15,7 +15,7 @@ import { newsBody } from '../test-support/seed.js';
 import { reopenOptions, startTestServer, type TestServer, testEngine } from '../test-support/test-server.js';
 
 /**
- * Build hooks (issue 15) over real HTTP against a local receiver, with a clock the test moves and
+ * Build hooks over real HTTP against a local receiver, with a clock the test moves and
  * deliveries run when the test says: the admin API (a secret shown once), signed deliveries,
  * changes within the debounce in one delivery, retries with backoff until the receiver recovers,
  * no redirect followed, timeouts, giving up after a day, and Send test.
