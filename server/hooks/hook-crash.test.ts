@@ -10,7 +10,7 @@ import { newsBody } from '../test-support/seed.js';
 import { testEngine } from '../test-support/test-server.js';
 
 /**
- * The hook outbox across a crash (issue 15), with real `quire serve` processes: an event written
+ * The hook outbox across a crash, with real `quire serve` processes: an event written
  * with its change is delivered after a SIGKILL that came before its delivery, and one whose
  * delivery was under way when the server died is delivered again (at least once). On the engine
  * `testEngine()` names (server-pg runs it on PostgreSQL).
