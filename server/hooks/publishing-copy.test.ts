@@ -17,7 +17,7 @@ import { createTestDatabase, postgresForTests, skipNote } from '../test-support/
 import { newsBody } from '../test-support/seed.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
-/** Copies and backups carry build hooks and scheduled changes (issue 15), not the outbox or the delivery log. */
+/** Copies and backups carry build hooks and scheduled changes, not the outbox or the delivery log. */
 
 const postgres = await postgresForTests();
 
