@@ -7,7 +7,7 @@ import type {
 import { call } from './auth-api.js';
 
 /**
- * A row's history and a type's trash (issue 15): `/api/cms/:type/:id/revisions...` and
+ * A row's history and a type's trash: `/api/cms/:type/:id/revisions...` and
  * `/api/cms/:type/trash...`, with the session (or token) every editor call carries.
  */
 const rowPath = (type: string, id: string) => `/cms/${encodeURIComponent(type)}/${encodeURIComponent(id)}`;
