@@ -10,7 +10,7 @@ import type {
 import { call } from './auth-api.js';
 
 /**
- * Scheduled changes and build hooks (issue 15): `/api/cms/:type/:id/schedule` and `/api/hooks...`,
+ * Scheduled changes and build hooks: `/api/cms/:type/:id/schedule` and `/api/hooks...`,
  * with the session (or token) every editor call carries.
  */
 const schedulePath = (type: string, id: string) =>
