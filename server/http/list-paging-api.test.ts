@@ -7,7 +7,7 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 /**
  * Pages past an offset (read as ids from an index first, then the page's rows) are exactly the
  * slices of the whole list, in every order, direction and filter, with exact `total` and `filtered`
- * (issue 13). Many ties (titles, dates, statuses), so the `id` tie-breaker decides often.
+ * Many ties (titles, dates, statuses), so the `id` tie-breaker decides often.
  */
 
 const STATUSES = ['published', 'draft', 'archived'];
