@@ -8,7 +8,7 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 /**
  * Lists put empty (null) values first in ascending order and last in descending order, on every
  * engine: SQLite does so by itself, PostgreSQL is told (`nulls first`) in the query and in the list
- * indexes, which must still serve the order (issue 12). Many nulls and ties, so pages past an offset
+ * indexes, which must still serve the order. Many nulls and ties, so pages past an offset
  * (ids read from an index first) cross the boundary between nulls and values.
  */
 
