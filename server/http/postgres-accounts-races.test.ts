@@ -16,7 +16,7 @@ import { TEAM_PASSWORD } from '../test-support/team-fixture.js';
 
 /**
  * Two servers on one PostgreSQL database keep the account rules whose check and write must hold
- * together (issue 14 on issue 12's team server): first run makes one admin, and the last enabled
+ * together: first run makes one admin, and the last enabled
  * admin stays one. Each statement there sees other transactions' commits, so without a lock two
  * servers could each check, see the other's state, and both write.
  *
