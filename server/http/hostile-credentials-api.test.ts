@@ -6,7 +6,7 @@ import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
- * The endpoints of issues 15-16 against credentials that must not reach them: a token limited to
+ * Revisions, the trash, schedules and hooks against credentials that must not reach them: a token limited to
  * news reaching for an article's revisions, its trash, its schedule; a viewer scheduling or
  * restoring; anyone but an admin near the hooks. Each is a 403 (401 without a credential) in the
  * error shape, shows none of the row's content, carries no validator, and changes nothing.
