@@ -6,7 +6,7 @@ import { newsBody } from '../test-support/seed.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
- * Issue 15 over real HTTP: every row write records a revision in its transaction (a failed one
+ * Revisions and the trash over real HTTP: every row write records a revision in its transaction (a failed one
  * records nothing), a row's history reads newest first with paging, a restore writes a snapshot
  * back as a new change (checked like any write), and the trash lists deleted rows, brings them back
  * with their ids and is purged after its retention (a clock the test moves).
