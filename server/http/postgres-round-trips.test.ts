@@ -104,9 +104,9 @@ describe.skipIf(!postgres.available)(`row reads and writes on PostgreSQL${skipNo
       const created = await call(server, 'POST', '/cms/news', body(`Shared read ${i}`));
       ids.push(created.body.id as string);
     }
-    // The gets' own read, as the server's reader runs it (their HTTP path is fast-reads.ts's).
+    // The gets' own read, as the server's reader runs it (their HTTP path is row-routes.ts's).
     const { db, engine } = server.database;
-    const reader = new ContentRepository({ db: db, engine: engine });
+    const reader = new ContentRepository({ db, engine });
     const getAll = () => Promise.all(ids.map((id) => reader.findByIdMarked('news', id, [])));
     // A statement is prepared once per connection: every pooled one has it first.
     for (let round = 0; round < 3; round++) await Promise.all([getAll(), getAll(), getAll()]);
