@@ -6,7 +6,7 @@ import { type Credentials, makeTeam, TEAM_PASSWORD } from '../test-support/team-
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
- * The scenario table of issue 14: every credential (none, a bad one, a revoked or expired token,
+ * The access scenario table: every credential (none, a bad one, a revoked or expired token,
  * each role by session and by token, a token limited to one type) against every endpoint and
  * method, with the status it must get; every refused request must leave the database as it was.
  */
