@@ -6,7 +6,7 @@ import { newsBody } from '../test-support/seed.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
- * Hostile input to the endpoints and grammar of issues 14-16 (list filters, revisions and the
+ * Hostile input to the newer endpoints and grammar (list filters, revisions and the
  * trash, schedules, build hooks, accounts and tokens, conditional reads) over real HTTP: every
  * refusal is a 4xx in the JSON error shape with its code, carries no stack trace or engine text,
  * and changes nothing (the whole database compared before and after).
