@@ -50,7 +50,7 @@ const revisionId = fc.oneof(
   fc.integer({ min: 1, max: 50 }).map(String),
   fc.constantFrom('0', '-1', 'abc', '1.5', '01', '1e3', '99999999999999999999', '9007199254740993', '%00'),
 );
-/** Addresses of issues 14-16: revisions, the trash, schedules, hooks, accounts, tokens, the generated API. */
+/** Addresses of the newer endpoints: revisions, the trash, schedules, hooks, accounts, tokens, the generated API. */
 const newPath = fc.oneof(
   fc
     .tuple(fc.constantFrom('news', 'categories', 'articles'), rowId, revisionId, fc.constantFrom('', '/restore'))
