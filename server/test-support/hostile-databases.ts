@@ -6,8 +6,8 @@ import { openSqlite } from '../db/sqlite/sqlite-dialect.js';
 import { sqliteEngine } from '../db/sqlite/sqlite-engine.js';
 
 /**
- * Database files that look like Quire's but are not what Quire writes: the hostile backups of
- * issue 11, for the restore and shutdown tests. Each builder writes `file` and returns it.
+ * Database files that look like Quire's but are not what Quire writes: hostile backups, for
+ * the restore and shutdown tests. Each builder writes `file` and returns it.
  */
 
 /** A fresh Quire database, closed. */
