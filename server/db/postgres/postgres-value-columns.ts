@@ -5,9 +5,8 @@ import type { MemoryCondition } from '../engine.js';
 /**
  * The values of a content table's select columns beside PostgreSQL's in-memory search index
  * (postgres-memory-search.ts), by row number, so that a search filtered by them (a status, say) is
- * counted and paged in memory. Handing the matches to SQL to meet the filter cost 0.5-1 s at 1M rows
- * for a common keyword and a status: the rows of the status looked up one by one in the search
- * table for their numbers.
+ * counted and paged in memory. Handing the matches to SQL to meet the filter would look the rows
+ * of the status up one by one in the search table for their numbers.
  *
  * Select values are text in a `collate "C"` column: two are equal in SQL exactly when they are
  * equal strings here. A column's values are coded (0 for no value) in an array by row number, its
