@@ -32,8 +32,8 @@ export class PhaseTimer {
 
   /**
    * The same figures as a `Server-Timing` header value, in `Timing`'s order. Written out rather
-   * than mapped over `Object.entries`: every get and list builds it, and the mapped form took about
-   * 3 % of the server's CPU in a profile of distinct gets (session 25).
+   * than mapped over `Object.entries`: every get and list builds it, and the mapped form shows in
+   * profiles of distinct gets.
    */
   static header(timing: Timing): string {
     return `total;dur=${timing.total}, init;dur=${timing.init}, filter;dur=${timing.filter}, data;dur=${timing.data}, count;dur=${timing.count}, format;dur=${timing.format}`;
