@@ -1,7 +1,6 @@
 import { existsSync, readdirSync, rmSync } from 'node:fs';
 import { mkdir, rename, rm } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
-import { inspectSqliteFile, type SqliteOptions } from '../db/sqlite/sqlite-dialect.js';
 import type { MediaFile } from '../media/media-files.js';
 import { isRunning } from '../process/running-process.js';
 import { readBackupSource, verifyBackupMedia, writeManifest } from './backup-folder.js';
@@ -19,14 +18,12 @@ import { readBackupSource, verifyBackupMedia, writeManifest } from './backup-fol
 export const KEEP_BACKUPS = 10;
 /** Time between the running server's backups. */
 export const BACKUP_INTERVAL_MS = 24 * 60 * 60 * 1000;
-/** A table every Quire database has (the content-type registry). */
-const QUIRE_TABLE = 'quire_content_types';
 
 /** A backup or restore that cannot be done; its message is the one line a user reads. */
 export class BackupError extends Error {}
 
 /** Options shared by the backup functions. */
-export interface BackupOptions extends SqliteOptions {
+export interface BackupOptions {
   /** Backups to keep (default KEEP_BACKUPS). */
   keep?: number;
   /** The moment the backup is named after (tests). */
@@ -192,16 +189,6 @@ export class BackupSchedule {
     this.stopped = true;
     clearInterval(this.timer);
     await this.running;
-  }
-}
-
-/** Refuses a file that is missing, not SQLite, damaged, or has no content-type registry. */
-export function requireQuireDatabase(file: string, role: 'database' | 'backup', options: SqliteOptions): void {
-  if (!existsSync(file)) throw new BackupError(`There is no ${role} file at ${file}`);
-  const report = inspectSqliteFile(file, options);
-  if (report.problem) throw new BackupError(`${file} is not a valid Quire database: ${report.problem}`);
-  if (!report.tables.includes(QUIRE_TABLE)) {
-    throw new BackupError(`${file} is not a Quire database (it has no ${QUIRE_TABLE} table)`);
   }
 }
 

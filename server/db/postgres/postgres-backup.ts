@@ -2,13 +2,14 @@ import { mkdir, mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { BACKUP_DATABASE, BACKUP_MEDIA, readBackupSource, verifyBackupMedia } from '../../backup/backup-folder.js';
-import { BackupError, type BackupPlace, requireQuireDatabase, writeBackupFolder } from '../../backup/backup-service.js';
-import { admitRestoredCopy, RestoreRefusal } from '../../backup/restore-validator.js';
+import { BackupError, type BackupPlace, writeBackupFolder } from '../../backup/backup-service.js';
 import { targetContents } from '../../backup/site-copy.js';
 import { copySite, type SiteCopySummary } from '../../backup/site-copy-service.js';
 import { listMediaFiles, UnsafeMediaFile } from '../../media/media-files.js';
+import { requireQuireDatabase } from '../sqlite/sqlite-backup.js';
 import { openDatabase } from '../sqlite/sqlite-database.js';
 import { backupSqlite, inspectSqliteFile, openSqliteFile } from '../sqlite/sqlite-dialect.js';
+import { admitRestoredCopy, RestoreRefusal } from '../sqlite/sqlite-restore-validator.js';
 import type { PostgresQuireDb } from './postgres-database.js';
 
 export { postgresBackupPlace } from './postgres-backup-place.js';
@@ -30,7 +31,7 @@ export interface PostgresBackupOptions {
 /**
  * Backs up a PostgreSQL site into a new backup folder at `place`: reads it in one read-only,
  * repeatable-read transaction (a consistent snapshot while servers keep writing), copies it into a
- * fresh SQLite database in the folder, checks that copy as a restore would (restore-validator.ts)
+ * fresh SQLite database in the folder, checks that copy as a restore would (sqlite-restore-validator.ts)
  * and every upload against the manifest. A failed backup leaves nothing and prunes nothing.
  */
 export async function backupPostgres(

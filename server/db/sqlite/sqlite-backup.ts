@@ -1,3 +1,4 @@
+import { existsSync } from 'node:fs';
 import { mkdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { BACKUP_DATABASE, BACKUP_MEDIA } from '../../backup/backup-folder.js';
@@ -5,13 +6,35 @@ import {
   BackupError,
   type BackupJob,
   type BackupOptions,
-  requireQuireDatabase,
   sqliteBackupPlace,
   writeBackupFolder,
 } from '../../backup/backup-service.js';
 import { listMediaFiles, placeMediaFiles } from '../../media/media-files.js';
 import { mediaDirFor } from '../../media/media-store.js';
-import { backupSqlite, inspectSqliteFile, openSqliteFile, type SqliteHandle } from './sqlite-dialect.js';
+import { REGISTRY_TABLE } from '../schema.js';
+import {
+  backupSqlite,
+  inspectSqliteFile,
+  openSqliteFile,
+  type SqliteHandle,
+  type SqliteOptions,
+} from './sqlite-dialect.js';
+
+/** Options of a SQLite file's backups and restores. */
+export type SqliteBackupOptions = BackupOptions & SqliteOptions;
+
+/**
+ * Refuses a file that is missing, not SQLite, damaged, or has no content-type registry: a database
+ * to back up, or the database of a backup (every backup's is a SQLite file, whichever engine wrote it).
+ */
+export function requireQuireDatabase(file: string, role: 'database' | 'backup', options: SqliteOptions): void {
+  if (!existsSync(file)) throw new BackupError(`There is no ${role} file at ${file}`);
+  const report = inspectSqliteFile(file, options);
+  if (report.problem) throw new BackupError(`${file} is not a valid Quire database: ${report.problem}`);
+  if (!report.tables.includes(REGISTRY_TABLE)) {
+    throw new BackupError(`${file} is not a Quire database (it has no ${REGISTRY_TABLE} table)`);
+  }
+}
 
 /**
  * Backups of a SQLite site: the database file copied through SQLite and the media folder beside
@@ -29,7 +52,7 @@ import { backupSqlite, inspectSqliteFile, openSqliteFile, type SqliteHandle } fr
 export async function backupDatabase(
   raw: SqliteHandle,
   dbFile: string,
-  options: BackupOptions & { label?: string } = {},
+  options: SqliteBackupOptions & { label?: string } = {},
 ): Promise<string> {
   return writeBackupFolder(sqliteBackupPlace(dbFile), options, async (partial) => {
     const database = join(partial, BACKUP_DATABASE);
@@ -43,7 +66,7 @@ export async function backupDatabase(
 }
 
 /** The scheduled backups of a SQLite database, through the server's own connection. */
-export function sqliteBackupJob(raw: SqliteHandle, dbFile: string, options: BackupOptions = {}): BackupJob {
+export function sqliteBackupJob(raw: SqliteHandle, dbFile: string, options: SqliteBackupOptions = {}): BackupJob {
   return {
     what: dbFile,
     place: sqliteBackupPlace(dbFile),
@@ -55,7 +78,7 @@ export function sqliteBackupJob(raw: SqliteHandle, dbFile: string, options: Back
  * `quire backup`: backs up a database file that may be in use by a running server (SQLite lets a
  * second connection read while the server writes). Refuses a file that is not a Quire database.
  */
-export async function backupFile(dbFile: string, options: BackupOptions = {}): Promise<string> {
+export async function backupFile(dbFile: string, options: SqliteBackupOptions = {}): Promise<string> {
   requireQuireDatabase(dbFile, 'database', options);
   const raw = openSqliteFile(dbFile, options);
   try {

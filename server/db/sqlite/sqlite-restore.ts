@@ -1,12 +1,12 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { type BackupSource, readBackupSource, verifyBackupMedia } from '../../backup/backup-folder.js';
-import { BackupError, type BackupOptions, requireQuireDatabase } from '../../backup/backup-service.js';
-import { admitRestoredCopy, RestoreRefusal } from '../../backup/restore-validator.js';
+import { BackupError } from '../../backup/backup-service.js';
 import { discardStagedMedia, stageMediaFolder, swapInStagedMedia, UnsafeMediaFile } from '../../media/media-files.js';
 import { mediaDirFor } from '../../media/media-store.js';
-import { backupDatabase } from './sqlite-backup.js';
+import { backupDatabase, requireQuireDatabase, type SqliteBackupOptions } from './sqlite-backup.js';
 import { backupSqlite, inspectSqliteFile, lockSqliteExclusively, openSqliteFile } from './sqlite-dialect.js';
+import { admitRestoredCopy, RestoreRefusal } from './sqlite-restore-validator.js';
 import { snapshotFolder } from './sqlite-search-snapshot.js';
 
 /** What a restore did. */
@@ -21,7 +21,7 @@ export interface RestoreResult {
  * `quire restore BACKUP`: replaces the database, and the media folder beside it, with a backup.
  * BACKUP is a backup folder (or a database file alone, as older versions made them, which leaves
  * the media as they are). Everything is checked before anything changes: the database copy must
- * pass the integrity check and be one Quire writes (see restore-validator.ts; older schemas are
+ * pass the integrity check and be one Quire writes (see sqlite-restore-validator.ts; older schemas are
  * migrated on the copy), and every media file the manifest lists must be there as a regular file
  * (a symlink, or anything else, is refused; what is placed is the file checked). The database must
  * not be open anywhere (a running server, the desktop app), which is detected through SQLite's file
@@ -31,7 +31,7 @@ export interface RestoreResult {
 export async function restoreDatabase(
   backup: string,
   dbFile: string,
-  options: BackupOptions = {},
+  options: SqliteBackupOptions = {},
 ): Promise<RestoreResult> {
   const to = resolve(dbFile);
   let source: BackupSource;

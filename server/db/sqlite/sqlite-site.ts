@@ -1,11 +1,10 @@
 import { existsSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { recordRestore } from '../../audit/restore-audit.js';
-import { requireQuireDatabase } from '../../backup/backup-service.js';
 import { findUnusedMedia, pruneUnusedMedia } from '../../media/media-prune.js';
 import { mediaDirFor } from '../../media/media-store.js';
 import type { DatabaseSite } from '../database.js';
-import { backupFile } from './sqlite-backup.js';
+import { backupFile, requireQuireDatabase } from './sqlite-backup.js';
 import { openDatabase } from './sqlite-database.js';
 import { openSqliteFile } from './sqlite-dialect.js';
 import { mediaReferenceSources } from './sqlite-media-references.js';

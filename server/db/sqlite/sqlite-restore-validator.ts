@@ -1,16 +1,16 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
-import type { ColumnDescriptor } from '../../common/api-contract.js';
-import { isIdentifier, isReservedTable } from '../../common/naming-rules.js';
-import { searchColumnsOf } from '../../common/title-rules.js';
-import { contentTypeFromRecord } from '../content/content-type.js';
-import { migrationProvider } from '../db/migrations/index.js';
-import { rebuildContentIndexes } from '../db/repositories/content-schema-repository.js';
-import type { ContentTypeRecord } from '../db/repositories/content-type-repository.js';
-import { REGISTRY_TABLE } from '../db/schema.js';
-import { openDatabase, type SqliteQuireDb } from '../db/sqlite/sqlite-database.js';
-import { openSqliteFile, type SqliteHandle, type SqliteOptions } from '../db/sqlite/sqlite-dialect.js';
-import { sqliteEngine } from '../db/sqlite/sqlite-engine.js';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import { isIdentifier, isReservedTable } from '../../../common/naming-rules.js';
+import { searchColumnsOf } from '../../../common/title-rules.js';
+import { contentTypeFromRecord } from '../../content/content-type.js';
+import { migrationProvider } from '../migrations/index.js';
+import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
+import type { ContentTypeRecord } from '../repositories/content-type-repository.js';
+import { REGISTRY_TABLE } from '../schema.js';
+import { openDatabase, type SqliteQuireDb } from './sqlite-database.js';
+import { openSqliteFile, type SqliteHandle, type SqliteOptions } from './sqlite-dialect.js';
+import { sqliteEngine } from './sqlite-engine.js';
 import {
   type ContentTableSpec,
   columnDefinitions,
@@ -20,7 +20,7 @@ import {
   referenceCoreSchema,
   type SchemaObject,
   schemaObjects,
-} from '../db/sqlite/sqlite-schema-reference.js';
+} from './sqlite-schema-reference.js';
 
 /**
  * What a restore accepts: only a database Quire itself writes. A backup is a file from anywhere,

@@ -6,10 +6,6 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import Database from 'better-sqlite3';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { openDatabase } from '../db/database.js';
-import { migrationProvider } from '../db/migrations/index.js';
-import { sqliteEngine } from '../db/sqlite/sqlite-engine.js';
-import { restoreDatabase } from '../db/sqlite/sqlite-restore.js';
 import {
   bareRegistry,
   fromNewerVersion,
@@ -22,8 +18,12 @@ import {
   withMalformedRegistry,
   withRecursiveView,
   withUnreadableRegistry,
-} from '../test-support/hostile-databases.js';
-import { startTestServer } from '../test-support/test-server.js';
+} from '../../test-support/hostile-databases.js';
+import { startTestServer } from '../../test-support/test-server.js';
+import { openDatabase } from '../database.js';
+import { migrationProvider } from '../migrations/index.js';
+import { sqliteEngine } from './sqlite-engine.js';
+import { restoreDatabase } from './sqlite-restore.js';
 
 let dir: string;
 let dbFile: string;

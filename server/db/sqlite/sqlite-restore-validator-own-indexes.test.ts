@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
-import { restoreDatabase } from '../db/sqlite/sqlite-restore.js';
-import { quireDatabase, tamper } from '../test-support/hostile-databases.js';
+import { quireDatabase, tamper } from '../../test-support/hostile-databases.js';
+import { restoreDatabase } from './sqlite-restore.js';
 
 /**
  * Indexes on Quire's own tables (beyond the registry): a migration may make one (accounts do), so a
