@@ -5,8 +5,8 @@
  * (binary search finds the range) plus an unsorted tail of recent additions. An addition only
  * appends to the tail; a prefix lookup merges the tail in first once it outgrows the square root of
  * the array, so a lookup costs O(log n + √n + matches) amortized, and an import that never asks
- * (every slug free, as in the bench's rows) never sorts at all: merging on each addition instead
- * cost O(n √n), about 10^9 steps for a million rows.
+ * (every slug free) never sorts at all, where merging on each addition would cost O(n √n), about
+ * 10^9 steps for a million rows.
  */
 export class PrefixSet {
   private readonly members = new Set<string>();
