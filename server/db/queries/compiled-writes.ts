@@ -7,9 +7,8 @@ const MAX_SHAPES = 512;
  * A row write's statements (its row's INSERT or UPDATE, the read of the slugs it may take, the
  * row's lock where the engine locks rows, its revision) compiled once per shape (table and
  * columns) and dialect, then bound to each write's values. Kysely building and compiling them (its
- * operation-node visitor, freezing, value parsing) took about 5 % of the server's thread through
- * the bench's distinct creates on SQLite, more than SQLite parsing the statement, which its
- * statement cache skips anyway. Gets do the same per table (read-marks.ts).
+ * operation-node visitor, freezing, value parsing) for every write costs more than SQLite parsing
+ * the statement, which its statement cache skips anyway. Gets do the same per table (read-marks.ts).
  */
 export class CompiledWrites {
   private readonly sqlOfShape = new Map<string, string>();
