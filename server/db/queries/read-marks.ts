@@ -4,9 +4,9 @@ import type { DatabaseEngine } from '../engine.js';
 /**
  * What a read's own statement saw besides its rows, on an engine whose servers share the database
  * (PostgreSQL, where every statement is a round trip): the content-type registry's version and the
- * table's change number. A get or list used to spend three statements on these (the registry's
- * version before it, the count's change number and the page's schedules after it); read in the
- * page's statement they cost nothing more, and they are what that very snapshot held.
+ * table's change number. Read in the page's statement they cost no statement of their own (three
+ * otherwise: the registry's version before it, the count's change number and the page's schedules
+ * after it), and they are what that very snapshot held.
  */
 export interface ReadMarks {
   /** The registry's version (content-type changes by any server), which the change number holds. */
