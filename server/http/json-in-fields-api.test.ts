@@ -7,14 +7,14 @@ import { MAX_JSON_ENTRIES } from './untrusted-input.js';
 
 /**
  * `columns` sent as JSON text inside a form field (`columns=[...]`) or as a JSON string member
- * gets exactly the limits of a JSON body. Before, a form stored a 4,000-deep option value (after
- * which every `GET /api/cms-content` answered 500, also after a restart) and 30,000 options (a
- * 770 KB answer to every read).
+ * gets exactly the limits of a JSON body: otherwise a form could store a 4,000-deep option value
+ * (after which every `GET /api/cms-content` would answer 500, also after a restart) or 30,000
+ * options (a 770 KB answer to every read).
  */
 
 /**
  * A select whose option carries a member nested 4,000 levels deep (a member other than `id` and
- * `text`, which nothing used to look at: it was stored as sent).
+ * `text`, which no other check looks at).
  */
 const DEEP = `[{"name":"kind","label":"Kind","type":"select","options":[{"id":"a","text":"A","note":${'['.repeat(4000)}${']'.repeat(4000)}}]}]`;
 
