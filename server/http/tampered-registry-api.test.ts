@@ -7,8 +7,8 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 
 /**
  * A registry written outside the API (a restored or hand-edited database) whose column name is not
- * an identifier: `a.b` used to reach SQL as `"a"."b"`, and `order=a.b` answered 500. The server now
- * refuses such a registry when it loads, saying which type and column.
+ * an identifier (`a.b` would reach SQL as `"a"."b"`): the server refuses such a registry when it
+ * loads, saying which type and column.
  */
 const servers: TestServer[] = [];
 afterEach(async () => {
