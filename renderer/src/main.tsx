@@ -1,12 +1,17 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { EditorApp } from './app.js';
+import { languageReady } from './i18n/i18n-instance.js';
 import './styles/app.css';
 
 const root = document.getElementById('root');
 if (!root) throw new Error('index.html has no #root element');
-createRoot(root).render(
-  <StrictMode>
-    <EditorApp />
-  </StrictMode>,
+const container = root;
+// The first render waits for the language this machine starts in (a local chunk, when not English).
+void languageReady.then(() =>
+  createRoot(container).render(
+    <StrictMode>
+      <EditorApp />
+    </StrictMode>,
+  ),
 );

@@ -1,5 +1,9 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ensureLanguage } from '../i18n/i18n-instance.js';
 import { formatWallTime, fromInputValue, timeAgo, toInputValue, wireFromDate } from './datetime-value.js';
+
+// The editor formats in its current language, whose catalogs are loaded when chosen.
+beforeAll(() => Promise.all([ensureLanguage('de'), ensureLanguage('fr'), ensureLanguage('es')]));
 
 describe('datetime conversion between the API and the datetime-local input', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Catalog, NAMESPACES, RESOURCES } from './catalogs.js';
+import { type Catalog, loadAllCatalogs, NAMESPACES } from './catalogs.js';
 import { FALLBACK_LANGUAGE, LANGUAGES } from './languages.js';
 
 /** Every message of a catalog by its dotted key. */
@@ -31,6 +31,8 @@ function shape(messages: Map<string, string>) {
   }
   return { keys, plurals };
 }
+
+const RESOURCES = await loadAllCatalogs();
 
 const placeholders = (text: string) =>
   [...text.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}|\$t\(([^)]+)\)/g)].map((m) => m[0]).sort();

@@ -1,6 +1,6 @@
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { NAMESPACES, RESOURCES } from './catalogs.js';
+import { ENGLISH, loadCatalogs, NAMESPACES } from './catalogs.js';
 import {
   FALLBACK_LANGUAGE,
   initialLanguage,
@@ -17,13 +17,15 @@ function markDocument(language: string): void {
 
 if (!i18next.isInitialized) {
   i18next.use(initReactI18next).init({
-    resources: RESOURCES,
-    lng: initialLanguage(),
+    resources: { [FALLBACK_LANGUAGE]: ENGLISH },
+    // Other languages are added when chosen (see ensureLanguage).
+    partialBundledLanguages: true,
+    lng: FALLBACK_LANGUAGE,
     fallbackLng: FALLBACK_LANGUAGE,
     supportedLngs: [...LANGUAGES],
     ns: NAMESPACES,
     defaultNS: 'common',
-    // Catalogs are bundled: ready before the first render.
+    // English is bundled: ready before the first render.
     initAsync: false,
     // React escapes what it renders.
     interpolation: { escapeValue: false },
@@ -42,8 +44,29 @@ export function currentLanguage(): Language {
   return isLanguage(language) ? language : FALLBACK_LANGUAGE;
 }
 
+/** Loads a language's catalogs into the instance unless they are there. */
+export async function ensureLanguage(language: Language): Promise<void> {
+  if (i18next.hasResourceBundle(language, 'common')) return;
+  const catalogs = await loadCatalogs(language);
+  for (const [namespace, catalog] of Object.entries(catalogs)) {
+    i18next.addResourceBundle(language, namespace, catalog, true, true);
+  }
+}
+
+/** Switches the editor's language once its catalogs are loaded. */
+async function switchTo(language: Language): Promise<void> {
+  await ensureLanguage(language);
+  await i18next.changeLanguage(language);
+}
+
+/**
+ * Settles when the language this machine starts in is loaded and chosen: the editor renders after
+ * it, so nothing shows in English first.
+ */
+export const languageReady: Promise<void> = switchTo(initialLanguage()).catch(() => undefined);
+
 /** Switches the editor's language and remembers it on this machine. */
 export async function chooseLanguage(language: Language): Promise<void> {
   rememberLanguage(language);
-  await i18next.changeLanguage(language);
+  await switchTo(language);
 }

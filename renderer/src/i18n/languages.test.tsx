@@ -1,4 +1,4 @@
-import { act, render, screen } from '@testing-library/react';
+import { act, render, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it } from 'vitest';
 import { chooseLanguage, currentLanguage, i18n } from './i18n-instance.js';
@@ -28,7 +28,7 @@ describe('the editor’s language', () => {
   it('switches from the picker, remembers the choice and marks the document', async () => {
     render(<LanguagePicker />);
     await userEvent.selectOptions(screen.getByLabelText('Language'), 'de');
-    expect(currentLanguage()).toBe('de');
+    await waitFor(() => expect(currentLanguage()).toBe('de'));
     expect(window.localStorage.getItem(LANGUAGE_STORAGE_KEY)).toBe('de');
     expect(document.documentElement.lang).toBe('de');
     expect(await screen.findByLabelText('Sprache')).toHaveProperty('value', 'de');
