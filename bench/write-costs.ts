@@ -3,7 +3,7 @@
 // made. It prints writes/s and the CPU each write took of this process (all its threads: SQLite's
 // checkpoint worker too) and, for a local PostgreSQL, of the database's backends serving it. The HTTP
 // requests' own cost is then what the bench's rate leaves over; the floor's whole create can be set
-// against these figures (issue 13: "why the remaining gap is physical").
+// against these figures to see what of the gap is physical.
 //
 //   npx tsx bench/write-costs.ts --db bench/.data/quire-100k/content.sqlite [--seconds 6] [--in-flight 16]
 //   npx tsx bench/write-costs.ts --database postgres://postgres@127.0.0.1:5432/NAME

@@ -10,7 +10,7 @@ import { packageRoot } from './config/package-root.js';
 import { readQuireConfig, UsageError } from './config/quire-config.js';
 import { postgresForTests, skipNote, useTestDatabase } from './test-support/postgres.js';
 
-/** `quire serve --database URL` and `QUIRE_DATABASE_URL` (issue 12). */
+/** `quire serve --database URL` and `QUIRE_DATABASE_URL`. */
 
 const postgres = await postgresForTests();
 const SECRET = 'Sekr3tPassw0rd';

@@ -11,7 +11,7 @@ import { postgresForTests, sessionsWaitingOnLocks, skipNote, useTestDatabase } f
 import { callApi as call, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
 
 /**
- * Rows read and written on PostgreSQL send their statements in few round trips (issue 13): a
+ * Rows read and written on PostgreSQL send their statements in few round trips: a
  * write's bookkeeping (change number, search text, revision), the new row itself and the check that
  * the content types are still as loaded go with the COMMIT, the slug lock with the slug read where
  * a create reads one (later-statements.ts); reads arriving together go down one connection in one write

@@ -243,7 +243,7 @@ describe('the in-memory search index on SQLite', { timeout: 120_000 }, () => {
 
   it('pages in id order as the plain scan does when ids stop following rowids', async () => {
     await untilMemoryAnswers();
-    // Until now ids grew with rowids: pages in id order were slices of the matches by rowid.
+    // So far ids grew with rowids: pages in id order were slices of the matches by rowid.
     await expectSameAsScan(['a']);
     // No write of the server changes an id (a system field); a row given one anew is a new row, so
     // the id changes here with a search column, which notes the row for the index.
