@@ -11,8 +11,11 @@ export const MIN_PASSWORD_LENGTH = 10;
 /** Longest password accepted (hashing a megabyte on every sign-in attempt would be a cheap attack). */
 export const MAX_PASSWORD_LENGTH = 256;
 
-/** Account and token names: a letter or digit, then letters, digits, `.`, `_`, `@`, `-`; at most 64. */
-const NAME = /^[A-Za-z0-9][A-Za-z0-9._@-]{0,63}$/;
+/** Longest account or token name. */
+export const MAX_NAME_LENGTH = 64;
+
+/** Account and token names: a letter or digit, then letters, digits, `.`, `_`, `@`, `-`. */
+const NAME = new RegExp(`^[A-Za-z0-9][A-Za-z0-9._@-]{0,${MAX_NAME_LENGTH - 1}}$`);
 
 const NOTHING: Abilities = {
   read: false,
@@ -62,7 +65,7 @@ export function typeAllowed(limit: readonly string[] | null, type: { table: stri
 export function nameProblem(name: unknown): string | null {
   if (typeof name !== 'string' || name === '') return 'a name is required';
   if (!NAME.test(name)) {
-    return 'a name is 1 to 64 letters, digits, ".", "_", "@" or "-", starting with a letter or digit';
+    return `a name is 1 to ${MAX_NAME_LENGTH} letters, digits, ".", "_", "@" or "-", starting with a letter or digit`;
   }
   return null;
 }
