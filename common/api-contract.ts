@@ -5,6 +5,7 @@
  * Electron shell. Like all of `common/`, it has no Node, DOM or package imports (lint and
  * `common/tsconfig.json` check that).
  */
+import type { EditorLanguage } from './editor-language-rules.js';
 import type { FieldProblem } from './field-problems.js';
 import type { TwoFactorStatus } from './two-factor-contract.js';
 
@@ -218,7 +219,9 @@ export type ErrorCode =
   | 'internal_error'
   | 'database_unavailable'
   | 'too_many_requests'
-  | 'two_factor_enrolment_required';
+  | 'two_factor_enrolment_required'
+  | 'bad_cursor'
+  | 'cursor_expired';
 
 /** The one JSON shape of every failed request. */
 export interface ErrorBody {
@@ -236,7 +239,25 @@ export interface ErrorBody {
     references?: RowReference[];
     /** For a refused delete: how many more rows point at it from content types the caller may not read (never named). */
     other_references?: number;
+    /** For `stale_write`: what is stored now, as its read answers it (null: it no longer exists). */
+    current?: unknown;
+    /** For `stale_write`: the ETag of `current` (send it in `If-Match` to write over it), or null. */
+    etag?: string | null;
+    /** For `stale_write`: the last recorded change of what is stored, or null when none is recorded. */
+    last_change?: LastChange | null;
   };
+}
+
+/** Who last changed a row or a content type, when, and which fields (a `stale_write` names it). */
+export interface LastChange {
+  /** `create`, `update`, `delete` or `restore` for a row; `create`, `update` or `delete` for a type. */
+  action: string;
+  /** An account's name or the server's editor name; null when unknown. */
+  by: string | null;
+  /** A server timestamp (UTC `YYYY-MM-DD HH:MM:SS.ffffff`). */
+  at: string;
+  /** The fields it set or changed (empty for a delete). */
+  fields: string[];
 }
 
 /** A row that points at another through a relation column. */
@@ -315,6 +336,8 @@ export interface AuthMeResponse {
   first_run: boolean;
   /** A signed-in account's two-factor sign-in (null for tokens and the local user). */
   two_factor?: TwoFactorStatus | null;
+  /** The editor language a signed-in account chose (`PATCH /api/auth/me`); null: none, or not an account. */
+  language: EditorLanguage | null;
   /** Answering a right password of an account with two-factor sign-in: send its code to `/auth/second-factor`. */
   second_factor_required?: boolean;
   /** With `second_factor_required`: the sign-in waiting for its code (5 minutes, completes once). */
@@ -413,3 +436,9 @@ export interface CreateTokenRequest {
 
 /** `POST /api/tokens` (201): the token itself, shown this once. */
 export type CreateTokenResponse = TokenSummary & { token: string };
+
+/** `PATCH /api/auth/me`: the signed-in person's own preferences; absent members stay. */
+export interface UpdateMeRequest {
+  /** One of the editor's languages, or null to follow the browser's. */
+  language?: EditorLanguage | null;
+}

@@ -1,4 +1,4 @@
-import type { ErrorBody, ErrorCode, RowReference } from '../../common/api-contract.js';
+import type { ErrorBody, ErrorCode, LastChange, RowReference } from '../../common/api-contract.js';
 import { describeProblem, type FieldProblem, type FieldProblems, hasProblems } from '../../common/field-problems.js';
 
 const STATUS_OF: Record<ErrorCode, number> = {
@@ -19,6 +19,10 @@ const STATUS_OF: Record<ErrorCode, number> = {
   too_many_requests: 429,
   // `--require-2fa` names the account's role and it has no second factor: it may only enrol until it does.
   two_factor_enrolment_required: 403,
+  // A change-feed cursor this database never gave.
+  bad_cursor: 400,
+  // A change-feed cursor older than what is kept: the client reads everything again.
+  cursor_expired: 410,
 };
 
 /** The one error type of the server: thrown anywhere, turned into JSON by the error middleware. */
@@ -33,6 +37,8 @@ export class AppError extends Error {
   references?: RowReference[];
   /** Rows that block a delete in content types the caller may not read: counted, never named. */
   otherReferences?: number;
+  /** What a `stale_write` found stored now, its ETag and its last change. */
+  stale?: { current: unknown; etag: string | null; lastChange: LastChange | null };
 
   constructor(code: ErrorCode, message: string, problems?: FieldProblems, detail?: FieldProblem) {
     super(message);
@@ -59,6 +65,11 @@ export class AppError extends Error {
     if (this.detail) error.detail = this.detail;
     if (this.references) error.references = this.references;
     if (this.otherReferences) error.other_references = this.otherReferences;
+    if (this.stale) {
+      error.current = this.stale.current;
+      error.etag = this.stale.etag;
+      error.last_change = this.stale.lastChange;
+    }
     return { error };
   }
 }

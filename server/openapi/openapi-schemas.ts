@@ -54,6 +54,9 @@ const ERROR_MEANINGS = {
   too_many_requests: 'Too many attempts in a short time; wait, then retry',
   two_factor_enrolment_required:
     'The server requires two-factor sign-in for this account: enrol (/account/two-factor) before anything else',
+  bad_cursor: 'The change-feed cursor is not one this database gave; start again with since=0',
+  cursor_expired:
+    'The change-feed cursor is older than the changes kept: read everything again, then follow the feed from its head',
 } as const;
 
 /** Fails to compile when an error code has no meaning above. */
@@ -149,6 +152,15 @@ export function sharedSchemas(): Record<string, JsonSchema> {
             type: 'integer',
             minimum: 1,
             description: 'How many more rows point at it from content types the caller may not read (never named)',
+          },
+          current: { description: 'For stale_write: what is stored now, as its read answers it (null: it no longer exists)' },
+          etag: { ...stringOrNull, description: 'For stale_write: the ETag of `current`' },
+          last_change: {
+            anyOf: [
+              exactObject({ action: string, by: stringOrNull, at: string, fields: { type: 'array', items: string } }),
+              { type: 'null' },
+            ],
+            description: 'For stale_write: who last changed it, when, and which fields',
           },
         },
         required: ['status', 'code', 'message'],
