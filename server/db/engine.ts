@@ -94,10 +94,23 @@ export interface DatabaseEngine {
   readonly rowChanges?: RowChangeCounter;
   /** A row write's check that the content types it ran on are current, where servers share the database. */
   readonly registryCheck?: RegistryCheck;
+  /** How the change feed hands out only changes that nothing still running can precede. */
+  readonly changeOrder: ChangeOrder;
   /** What the database holds, as far as content tables need to know. */
   readonly schema: SchemaIntrospection;
   /** The engine's own steps of the migrations, by migration name (migrations/migration-engine.ts). */
   readonly migrations: EngineMigrations;
+}
+
+/**
+ * The change feed orders changes by (`tx`, `id`) (migration 030). Where one writer commits changes
+ * in the order of their ids, every change a read sees is final; where several transactions commit
+ * out of order, a change may commit after a read with a smaller position than one the read saw,
+ * so reads hand out only the changes below the bound no running transaction can go under.
+ */
+export interface ChangeOrder {
+  /** The `tx` every change still to commit is at or above; null where every visible change is final. */
+  settledBelow(): Expression<unknown> | null;
 }
 
 /**

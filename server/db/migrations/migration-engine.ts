@@ -32,6 +32,7 @@ export interface EngineMigrations {
   '022-registry-check': EngineStep;
   '023-slug-gap-tokens': EngineStep;
   '026-audit-log': NumberedIdEngine;
+  '030-change-feed': ChangeFeedMigrationEngine;
 }
 
 /** A step only some engines have; the others make nothing. */
@@ -43,6 +44,15 @@ export interface EngineStep {
 export interface NumberedIdEngine {
   /** Adds the `id` column, the primary key, to a table being created. */
   numberedId(create: CreateTableBuilder<string, never>): CreateTableBuilder<string, 'id'>;
+}
+
+/** The change feed's columns that order it, each engine's way (migration 030). */
+export interface ChangeFeedMigrationEngine extends NumberedIdEngine {
+  /**
+   * Adds the `tx` column: the number of the transaction that wrote the change where servers commit
+   * out of order (PostgreSQL), else always 0.
+   */
+  transactionColumn<C extends string>(create: CreateTableBuilder<string, C>): CreateTableBuilder<string, C | 'tx'>;
 }
 
 /** An index as the engine's catalog holds it. */

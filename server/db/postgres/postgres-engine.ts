@@ -2,6 +2,7 @@ import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from '../engine.js';
 import { type IndexShape, indexStatement } from '../queries/index-statement.js';
 import { sendLater } from '../queries/later-statements.js';
+import { postgresChangeOrder } from './postgres-change-order.js';
 import { postgresMemorySearch } from './postgres-memory-search.js';
 import { postgresMigrations } from './postgres-migrations.js';
 import { checkRegistryVersion, createRegistryCheck, isTypesChanged } from './postgres-registry-check.js';
@@ -75,6 +76,7 @@ export const postgresEngine: DatabaseEngine = {
     registryVersionOf,
   },
   registryCheck: { create: createRegistryCheck, check: checkRegistryVersion, isTypesChanged },
+  changeOrder: postgresChangeOrder,
   schema: { hasTable, objectType, indexes },
   migrations: postgresMigrations,
 };

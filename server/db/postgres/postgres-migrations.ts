@@ -320,4 +320,10 @@ export const postgresMigrations: EngineMigrations = {
     },
   },
   '026-audit-log': identity,
+  // The writing transaction's number (see postgres-change-order.ts for how reads use it).
+  '030-change-feed': {
+    ...identity,
+    transactionColumn: (create) =>
+      create.addColumn('tx', 'bigint', (column) => column.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`)),
+  },
 };

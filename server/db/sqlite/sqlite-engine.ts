@@ -37,6 +37,8 @@ export const sqliteEngine: DatabaseEngine = {
     sql: null,
     memory: sqliteMemorySearch,
   },
+  // One writer commits changes in the order of their ids: every change a read sees is final.
+  changeOrder: { settledBelow: () => null },
   schema: { hasTable, objectType, indexes },
   migrations: sqliteMigrations,
 };

@@ -166,4 +166,9 @@ export const sqliteMigrations: EngineMigrations = {
   '022-registry-check': nothing,
   '023-slug-gap-tokens': nothing,
   '026-audit-log': rowid,
+  // One writer commits changes in the order of their ids, so the transaction column stays 0.
+  '030-change-feed': {
+    ...autoincrement,
+    transactionColumn: (create) => create.addColumn('tx', 'integer', (column) => column.notNull().defaultTo(0)),
+  },
 };
