@@ -221,7 +221,8 @@ export type ErrorCode =
   | 'too_many_requests'
   | 'two_factor_enrolment_required'
   | 'bad_cursor'
-  | 'cursor_expired';
+  | 'cursor_expired'
+  | 'stale_write';
 
 /** The one JSON shape of every failed request. */
 export interface ErrorBody {

@@ -23,6 +23,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   bad_cursor: 400,
   // A change-feed cursor older than what is kept: the client reads everything again.
   cursor_expired: 410,
+  // An `If-Match` names a version that is no longer stored: nothing was written.
+  stale_write: 412,
 };
 
 /** The one error type of the server: thrown anywhere, turned into JSON by the error middleware. */

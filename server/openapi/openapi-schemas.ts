@@ -57,6 +57,8 @@ const ERROR_MEANINGS = {
   bad_cursor: 'The change-feed cursor is not one this database gave; start again with since=0',
   cursor_expired:
     'The change-feed cursor is older than the changes kept: read everything again, then follow the feed from its head',
+  stale_write:
+    'If-Match names a version that is no longer stored; nothing was written. `current`, `etag` and `last_change` say what is stored now',
 } as const;
 
 /** Fails to compile when an error code has no meaning above. */
