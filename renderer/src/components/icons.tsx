@@ -14,11 +14,13 @@ import {
   Icon,
   Image,
   Inbox,
+  Keyboard,
   Layers,
   Link,
   List,
   ListOrdered,
   Lock,
+  Menu,
   type LucideIcon,
   type LucideIconNode,
   Plus,
@@ -112,6 +114,10 @@ export const IconEye = glyph(Eye);
 export const IconWebhook = glyph(Webhook);
 /** A scroll of text: the audit log. */
 export const IconAudit = glyph(ScrollText);
+/** Three lines: opens the navigation on a narrow window. */
+export const IconMenu = glyph(Menu, 20);
+/** A keyboard: the shortcuts. */
+export const IconKeyboard = glyph(Keyboard);
 
 /**
  * Lucide's chevrons-up-down drawn as two halves, because the styles mark the active direction on its
