@@ -190,7 +190,7 @@ function Shell() {
         inHooks={route.name === 'hooks'}
         inAudit={route.name === 'audit'}
       />
-      <main className="main" ref={main}>
+      <main className="main" id="main" tabIndex={-1} ref={main}>
         <Screen />
       </main>
       <UnsavedChangesDialog />
