@@ -13,6 +13,7 @@ import {
   dropContentTable,
   type TableChange,
 } from '../db/repositories/content-schema-repository.js';
+import { recordTypeChangeInFeed } from '../changes/change-feed-service.js';
 import { type ContentTypeRecord, ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { RevisionRepository } from '../db/repositories/revision-repository.js';
 import { ScheduleRepository } from '../db/repositories/schedule-repository.js';
@@ -119,7 +120,10 @@ export class ContentTypeService {
         const before = { title: type.title, previewPath: type.previewPath, columns: type.columns };
         const after = { title: title as string, previewPath, columns: columns ?? type.columns };
         const detail = typeChangeDetail(before, after);
-        if (Object.keys(detail).length > 0) await recordTypeChange(trx, type.slug, 'update', detail, by);
+        if (Object.keys(detail).length > 0) {
+          await recordTypeChange(trx, type.slug, 'update', detail, by);
+          await recordTypeChangeInFeed(trx, this.engine, type.table, by);
+        }
         committed = changedContentType(type, { title: title as string, previewPath, columns: descriptors });
       });
       const reloaded = await this.registry.reloadAfterCommit();
@@ -270,6 +274,7 @@ export async function insertContentType(
   await repository.insert(record);
   const detail = typeChangeDetail(null, { title: type.title, previewPath: type.previewPath, columns: type.columns });
   await recordTypeChange(trx, type.slug, 'create', detail, by);
+  await recordTypeChangeInFeed(trx, engine, type.table, by);
   return record;
 }
 
@@ -289,6 +294,7 @@ export async function removeContentType(
   await new RevisionRepository(trx).deleteTable(type.table);
   await new ScheduleRepository(trx).removeTable(type.table);
   await recordTypeChange(trx, type.slug, 'delete', { title: { from: type.title, to: null } }, by);
+  await recordTypeChangeInFeed(trx, engine, type.table, by);
 }
 
 /** The relation columns (`table.column`) of types other than `slugs` that point at one of them. */

@@ -1,0 +1,142 @@
+import type { Expression, Generated, Kysely } from 'kysely';
+import type { DatabaseEngine } from '../engine.js';
+import type { QuireDatabase } from '../schema.js';
+
+/** The change feed's table (migration 030). */
+export const CHANGES_TABLE = 'quire_changes';
+/** One row: the newest position the retention purge has removed. */
+export const CHANGES_PURGED_TABLE = 'quire_changes_purged';
+
+/** A change's place in the feed: its transaction's number (0 where one writer commits) and its id. */
+export interface ChangePosition {
+  tx: number;
+  id: number;
+}
+
+/** Before every change: where `since=0` reads from. */
+export const START: ChangePosition = { tx: 0, id: 0 };
+
+/** A stored change. */
+export interface ChangeRow extends ChangePosition {
+  /** Server timestamp (UTC `YYYY-MM-DD HH:MM:SS.ffffff`). */
+  at: string;
+  table_name: string;
+  row_id: string;
+  action: string;
+  changed_by: string | null;
+  /** JSON array text, or null. */
+  locales: string | null;
+}
+
+/** A change to append (its position is the database's). */
+export type NewChange = Omit<ChangeRow, 'tx' | 'id'>;
+
+interface ChangeTables {
+  quire_changes: Omit<ChangeRow, 'tx' | 'id'> & { tx: Generated<number>; id: Generated<number> };
+  quire_changes_purged: ChangePosition;
+}
+
+/** Whether `a` comes before `b` in the feed. */
+export function before(a: ChangePosition, b: ChangePosition): boolean {
+  return a.tx < b.tx || (a.tx === b.tx && a.id < b.id);
+}
+
+function positionOf(row: { tx: unknown; id: unknown }): ChangePosition {
+  return { tx: Number(row.tx), id: Number(row.id) };
+}
+
+/**
+ * All SQL of the change feed, the same on both engines: changes are read in the order of (`tx`,
+ * `id`), and only those below the engine's settled bound (`ChangeOrder`), so a read never hands
+ * out a change that one committing later could precede.
+ */
+export class ChangeRepository {
+  private readonly db: Kysely<ChangeTables>;
+  private readonly engine: DatabaseEngine;
+
+  constructor(db: Kysely<QuireDatabase> | Kysely<unknown>, engine: DatabaseEngine) {
+    this.db = db as unknown as Kysely<ChangeTables>;
+    this.engine = engine;
+  }
+
+  /** Appends changes in the write's transaction; their positions, in the order given. */
+  async append(changes: readonly NewChange[]): Promise<ChangePosition[]> {
+    if (changes.length === 0) return [];
+    const rows = await this.db
+      .insertInto(CHANGES_TABLE)
+      .values([...changes])
+      .returning(['tx', 'id'])
+      .execute();
+    // Ids are numbered in the order of the values; the order rows come back in is not promised.
+    return rows.map(positionOf).sort((a, b) => a.id - b.id);
+  }
+
+  /** Up to `limit` settled changes after `after`, in feed order; of `tables` only, when given. */
+  async read(after: ChangePosition, tables: readonly string[] | null, limit: number): Promise<ChangeRow[]> {
+    if (tables !== null && tables.length === 0) return [];
+    let query = this.settled()
+      .selectAll()
+      .where(({ eb, refTuple, tuple }) => eb(refTuple('tx', 'id'), '>', tuple(after.tx, after.id)));
+    if (tables !== null) query = query.where('table_name', 'in', [...tables]);
+    const rows = await query.orderBy('tx').orderBy('id').limit(limit).execute();
+    return rows.map((row) => ({ ...row, ...positionOf(row) }));
+  }
+
+  /** The newest settled change's position, or null when none is kept. */
+  async newest(): Promise<ChangePosition | null> {
+    const row = await this.settled()
+      .select(['tx', 'id'])
+      .orderBy('tx', 'desc')
+      .orderBy('id', 'desc')
+      .limit(1)
+      .executeTakeFirst();
+    return row ? positionOf(row) : null;
+  }
+
+  /** The newest position the purge has removed (START when none). */
+  async purged(): Promise<ChangePosition> {
+    const row = await this.db.selectFrom(CHANGES_PURGED_TABLE).select(['tx', 'id']).executeTakeFirst();
+    return row ? positionOf(row) : START;
+  }
+
+  /**
+   * Removes the settled changes before the first one recorded at or after `keepSince`, and moves
+   * the purge mark to the last of them; how many went. Run it in a transaction: the mark and the
+   * removal commit together.
+   */
+  async purgeBefore(keepSince: string): Promise<number> {
+    const firstKept = await this.db
+      .selectFrom(CHANGES_TABLE)
+      .select(['tx', 'id'])
+      .where('at', '>=', keepSince)
+      .orderBy('tx')
+      .orderBy('id')
+      .limit(1)
+      .executeTakeFirst();
+    let last = this.settled().select(['tx', 'id']);
+    if (firstKept) {
+      const kept = positionOf(firstKept);
+      last = last.where(({ eb, refTuple, tuple }) => eb(refTuple('tx', 'id'), '<', tuple(kept.tx, kept.id)));
+    }
+    const found = await last.orderBy('tx', 'desc').orderBy('id', 'desc').limit(1).executeTakeFirst();
+    if (!found) return 0;
+    const mark = positionOf(found);
+    const removed = await this.db
+      .deleteFrom(CHANGES_TABLE)
+      .where(({ eb, refTuple, tuple }) => eb(refTuple('tx', 'id'), '<=', tuple(mark.tx, mark.id)))
+      .executeTakeFirst();
+    await this.db
+      .updateTable(CHANGES_PURGED_TABLE)
+      .set(mark)
+      .where(({ eb, refTuple, tuple }) => eb(refTuple('tx', 'id'), '<', tuple(mark.tx, mark.id)))
+      .execute();
+    return Number(removed.numDeletedRows ?? 0);
+  }
+
+  /** The changes a read may hand out: all where one writer commits, else those below the settled bound. */
+  private settled() {
+    const bound: Expression<unknown> | null = this.engine.changeOrder.settledBelow();
+    const changes = this.db.selectFrom(CHANGES_TABLE);
+    return bound === null ? changes : changes.where('tx', '<', bound as Expression<number>);
+  }
+}
