@@ -107,6 +107,8 @@ export interface HookEvent {
   /** When the change was committed, a server timestamp (UTC). */
   at: string;
   by: string | null;
+  /** The change feed's cursor of this change (`GET /api/changes?since=`); absent for a test event. */
+  cursor?: string;
 }
 
 /**

@@ -9,6 +9,7 @@ import { SingleSignOnService } from './accounts/single-sign-on-service.js';
 import { TokenService } from './accounts/token-service.js';
 import { type TwoFactorOptions, TwoFactorService } from './accounts/two-factor-service.js';
 import { type AuditOptions, AuditService } from './audit/audit-service.js';
+import { type ChangeFeedOptions, ChangeFeedService } from './changes/change-feed-service.js';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
 import { ContentWrites, committedReads } from './content/content-writes.js';
@@ -21,6 +22,7 @@ import { TwoFactorRepository } from './db/repositories/two-factor-repository.js'
 import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { accountRoutes } from './http/account-routes.js';
 import { auditRoutes } from './http/audit-routes.js';
+import { changeRoutes } from './http/change-routes.js';
 import { authGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth-routes.js';
 import { bodyParsing, bodyReader, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
@@ -80,6 +82,8 @@ export interface AppOptions {
   hooks?: HookOptions;
   /** The audit log's retention (`--audit-days`) and clock. */
   audit?: AuditOptions;
+  /** The change feed's retention (`--changes-days`), clock and how often subscribers' feed is looked at. */
+  changes?: ChangeFeedOptions;
   /** Sign-in through an OpenID Connect provider (`--oidc-issuer` and its flags), or none. */
   singleSignOn?: SingleSignOnConfig | null;
   /** Whether people may sign in with a password (default true; `--no-password-sign-in` turns it off). */
@@ -115,16 +119,19 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // What rows read show of their pending schedule, and what a row delete takes with it.
   const rowSchedules = new RowSchedules({ db, reads: committed?.reads });
   const retention = new RevisionRetention(options.revisions);
-  // Build hooks: their outbox is written inside every row write, and delivered after.
-  const hooks = new HookService({ ...options.hooks, db, registry });
+  // The change feed: every row write records its changes in its own transaction.
+  const changes = new ChangeFeedService({ ...options.changes, db, engine });
+  // Build hooks: their outbox is written inside every row write, and delivered after; each event
+  // carries its change's cursor, so the feed's observer runs before theirs.
+  const hooks = new HookService({ ...options.hooks, db, registry, cursorsOf: (log) => changes.cursorsOf(log) });
   // Every change to content tables goes through one write path the read cache sees; each row write
-  // records its revisions, drops a deleted row's schedule and queues its hook events in its own
-  // transaction, in this order.
+  // records its revisions, drops a deleted row's schedule, records its changes in the feed and
+  // queues its hook events in its own transaction, in this order.
   const writes = new ContentWrites({
     db,
     runner,
     committed,
-    observers: [revisionRecorder(retention), rowSchedules.onWrite, hooks.onWrite],
+    observers: [revisionRecorder(retention), rowSchedules.onWrite, changes.onWrite, hooks.onWrite],
   });
   const rows = new RowService({
     db,
@@ -157,6 +164,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     schedules,
     hooks,
     audit,
+    changes,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
@@ -228,6 +236,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(twoFactorRoutes(twoFactor, limiter, audit));
   api.use(accountRoutes(accounts, tokens, audit));
   api.use(auditRoutes(audit));
+  api.use(changeRoutes(registry, changes));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
   api.use(starterRoutes(new StarterService({ db, writes, registry, rows, engine }), options.editorName, audit));

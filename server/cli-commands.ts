@@ -69,6 +69,7 @@ export async function serve(options: QuireConfig): Promise<RunningServer> {
     backups: options.backups ? { dir: options.backupDir } : false,
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
     audit: { days: options.auditDays },
+    changes: { days: options.changesDays },
     // Before the server answers, so its first request already sees every demo row.
     beforeListen: options.demo
       ? async (services) => {

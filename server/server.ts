@@ -5,6 +5,7 @@ import type { TwoFactorOptions } from './accounts/two-factor-service.js';
 import { type AppOptions, createApp } from './app.js';
 import type { AuditOptions } from './audit/audit-service.js';
 import { BackupSchedule } from './backup/backup-service.js';
+import type { ChangeFeedOptions } from './changes/change-feed-service.js';
 import type { PostgresTarget } from './db/database.js';
 import { openDatabaseAt, type QuireDb } from './db/database.js';
 import type { HookOptions } from './hooks/hook-service.js';
@@ -71,6 +72,8 @@ export interface ServerOptions {
   hooks?: HookOptions;
   /** The audit log's retention (`--audit-days`) and clock. */
   audit?: AuditOptions;
+  /** The change feed's retention (`--changes-days`) and clock; see AppOptions.changes. */
+  changes?: ChangeFeedOptions;
   /** Single sign-on, password sign-in and the public URL: see the AppOptions of the same names. */
   singleSignOn?: AppOptions['singleSignOn'];
   passwordSignIn?: boolean;
@@ -170,6 +173,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       scheduler: options.scheduler,
       hooks: options.hooks,
       audit: options.audit,
+      changes: options.changes,
       singleSignOn: options.singleSignOn,
       passwordSignIn: options.passwordSignIn,
       publicUrl: options.publicUrl,
@@ -212,6 +216,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   await services.revisions.start(log);
   // So is the audit log past its retention.
   await services.audit.start(log);
+  // And the change feed past its retention.
+  await services.changes.start(log);
   // Events a stopped server left in the outbox go out now; changes that fell due meanwhile are made.
   await services.hooks.start(log, !database.sharedByServers, server.address());
   await services.schedules.start(log);
@@ -239,6 +245,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       })
         .then(() => services.revisions.stop())
         .then(() => services.audit.stop())
+        .then(() => services.changes.stop())
         .then(() => services.schedules.stop())
         .then(() => services.hooks.stop())
         .then(() => backups?.stop())

@@ -1,5 +1,6 @@
 import { ACCOUNT_OPTIONS } from '../accounts/account-command.js';
 import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
+import { DEFAULT_CHANGES_DAYS } from '../changes/change-feed-service.js';
 import { BACKUP_OPTIONS } from '../backup/backup-command.js';
 import { COPY_OPTIONS } from '../backup/copy-command.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
@@ -128,6 +129,11 @@ export function quireCommands(
           value: 'N',
           text: 'Days a security event stays in the audit log',
           default: `QUIRE_AUDIT_DAYS, else ${DEFAULT_AUDIT_DAYS}`,
+        },
+        'changes-days': {
+          value: 'N',
+          text: 'Days a change stays in the change feed (GET /api/changes)',
+          default: `QUIRE_CHANGES_DAYS, else ${DEFAULT_CHANGES_DAYS}`,
         },
       },
       examples: [

@@ -5,6 +5,7 @@ import { DEFAULT_SESSION_IDLE_MS } from '../accounts/account-service.js';
 import { type SignInChoices, signInChoices } from '../accounts/single-sign-on-config.js';
 import { parseTwoFactorRequirement, type TwoFactorRequirement } from '../accounts/two-factor-service.js';
 import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
+import { DEFAULT_CHANGES_DAYS } from '../changes/change-feed-service.js';
 import type { PostgresTarget } from '../db/database.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
 import { parseTrustedProxies } from '../http/client-address.js';
@@ -64,6 +65,8 @@ export interface QuireConfig extends SignInChoices {
   trashDays: number;
   /** Days an audit event is kept (`--audit-days`, QUIRE_AUDIT_DAYS). */
   auditDays: number;
+  /** Days a change stays in the change feed (`--changes-days`, QUIRE_CHANGES_DAYS). */
+  changesDays: number;
   /** How long a sign-in session lasts without use (QUIRE_SESSION_HOURS, a positive number of hours; else 12 hours). */
   sessionIdleMs: number;
   /** Where a PostgreSQL site's search indexes are saved at a clean stop (see `defaultSearchIndexDir`). */
@@ -97,6 +100,7 @@ export const SERVE_OPTIONS = {
   'keep-revisions': { type: 'string' },
   'trash-days': { type: 'string' },
   'audit-days': { type: 'string' },
+  'changes-days': { type: 'string' },
 } as const;
 
 /**
@@ -140,12 +144,14 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
     throw new UsageError(`--require-2fa: ${(error as Error).message}`);
   }
   const auditDays = wholeNumberFlag('--audit-days', values['audit-days'] ?? fromEnv('QUIRE_AUDIT_DAYS'));
+  const changesDays = wholeNumberFlag('--changes-days', values['changes-days'] ?? fromEnv('QUIRE_CHANGES_DAYS'));
   return {
     ...database,
     keepRevisions,
     trashDays: trashDays ?? DEFAULT_TRASH_DAYS,
     requireTwoFactor,
     auditDays: auditDays ?? DEFAULT_AUDIT_DAYS,
+    changesDays: changesDays ?? DEFAULT_CHANGES_DAYS,
     port,
     host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),

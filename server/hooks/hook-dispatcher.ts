@@ -176,6 +176,7 @@ export function bodyOf(events: readonly OutboxRow[]): HookBody {
     action: event.action as HookAction,
     at: event.at,
     by: event.changed_by,
+    ...(event.cursor ? { cursor: event.cursor } : {}),
   }));
   return { ...shown[shown.length - 1], events: shown };
 }

@@ -40,6 +40,11 @@ export interface HookOptions {
 export interface HookServiceOptions extends HookOptions {
   db: Kysely<QuireDatabase>;
   registry: ContentTypeRegistry;
+  /**
+   * The change feed's cursors of a write's changes, index for index with `log.changes`, once the
+   * feed's observer has run before this one's (ChangeFeedService.cursorsOf); none without a feed.
+   */
+  cursorsOf?: (log: WriteLog) => readonly (string | undefined)[];
 }
 
 /** The defaults of HookOptions, filled in. */
@@ -83,11 +88,13 @@ export class HookService {
 
   private readonly db: Kysely<QuireDatabase>;
   private readonly registry: ContentTypeRegistry;
+  private readonly cursorsOf: (log: WriteLog) => readonly (string | undefined)[];
 
   constructor(options: HookServiceOptions) {
-    const { db, registry, ...hookOptions } = options;
+    const { db, registry, cursorsOf, ...hookOptions } = options;
     this.db = db;
     this.registry = registry;
+    this.cursorsOf = cursorsOf ?? (() => []);
     this.settings = hookSettings(hookOptions);
     this.sender = new HookSender({ maxInFlight: this.settings.maxInFlight });
     this.dispatcher = new HookDispatcher({
@@ -119,7 +126,8 @@ export class HookService {
     const at = timestampNow(now);
     const dueAt = timestampNow(new Date(now.getTime() + this.settings.debounceMs));
     const events: Omit<OutboxRow, 'id'>[] = [];
-    for (const { before, after } of log.changes) {
+    const cursors = this.cursorsOf(log);
+    for (const [index, { before, after }] of log.changes.entries()) {
       const row = after ?? before;
       if (!row) continue;
       const action: HookAction =
@@ -135,6 +143,7 @@ export class HookService {
           at,
           changed_by: scope.by ?? null,
           due_at: dueAt,
+          cursor: cursors[index] ?? null,
         });
       }
     }

@@ -94,7 +94,7 @@ function withJsonFields(body: unknown): unknown {
  * parameter sent to the type list would otherwise be silently ignored. `_`, the usual cache-buster
  * of HTTP clients, is accepted everywhere. (`GET /cms-content/:slug` checks its own in parseListQuery.)
  */
-function onlyQuery(...names: string[]): RequestHandler {
+export function onlyQuery(...names: string[]): RequestHandler {
   const allowed = new Set([...names, '_']);
   return (req, _res, next) => {
     const unknown = Object.keys(req.query).find((name) => !allowed.has(name));

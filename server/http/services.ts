@@ -1,4 +1,5 @@
 import type { AuditService } from '../audit/audit-service.js';
+import type { ChangeFeedService } from '../changes/change-feed-service.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentTypeService } from '../content/content-type-service.js';
@@ -23,6 +24,8 @@ export interface Services {
   hooks: HookService;
   /** The audit log of security events. */
   audit: AuditService;
+  /** The durable change feed (`GET /api/changes`; what `GET /api/events` streams). */
+  changes: ChangeFeedService;
 }
 
 /**

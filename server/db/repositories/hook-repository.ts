@@ -38,6 +38,8 @@ export interface OutboxRow {
   at: string;
   changed_by: string | null;
   due_at: string;
+  /** The change feed's cursor of the change (null for events queued before the feed). */
+  cursor: string | null;
 }
 
 /** A stored delivery attempt. */
