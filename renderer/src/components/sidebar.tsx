@@ -9,6 +9,7 @@ import { LanguagePicker } from '../i18n/language-picker.js';
 import { useT } from '../i18n/use-t.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
+import { ThemePicker } from '../theme/theme-picker.js';
 import { IconAudit, IconCode, IconCollection, IconLayers, IconLock, IconWebhook } from './icons.js';
 
 function TypeLink({ type, current, count }: { type: ContentTypeSummary; current: boolean; count: number | undefined }) {
@@ -144,6 +145,7 @@ export function Sidebar({
         </div>
       )}
       <LanguagePicker className="sidebar-language" />
+      <ThemePicker className="sidebar-theme" />
       <div className="sidebar-footer">
         <span className="connection-dot" aria-hidden="true" />
         <span className="sidebar-footer-text" title={apiUrl}>

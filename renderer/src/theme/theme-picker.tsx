@@ -1,0 +1,32 @@
+import { useId } from 'react';
+import { useT } from '../i18n/use-t.js';
+import { isTheme, THEMES } from './themes.js';
+import { useTheme } from './use-theme.js';
+
+/** Chooses the editor's theme (the system's, light or dark); the choice is remembered on this machine. */
+export function ThemePicker({ className }: { className?: string }) {
+  const t = useT('common');
+  const id = useId();
+  const { theme, chooseTheme } = useTheme();
+  return (
+    <div className={className ? `theme-picker ${className}` : 'theme-picker'}>
+      <label htmlFor={id} className="theme-picker-label">
+        {t('theme.label')}
+      </label>
+      <select
+        id={id}
+        className="select select-small"
+        value={theme}
+        onChange={(event) => {
+          if (isTheme(event.target.value)) chooseTheme(event.target.value);
+        }}
+      >
+        {THEMES.map((choice) => (
+          <option key={choice} value={choice}>
+            {t(`theme.${choice}`)}
+          </option>
+        ))}
+      </select>
+    </div>
+  );
+}
