@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type Browser, type BrowserContext, chromium, type Page } from 'playwright-core';
+import { type Browser, type BrowserContext, type BrowserContextOptions, chromium, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, beforeEach } from 'vitest';
 import type { ContentRow, CreateRowResponse, ListResponse } from '../../common/api-contract.js';
 import { builtEditorDir, packageRoot } from '../../server/config/package-root.js';
@@ -56,9 +56,12 @@ export interface EditorTab {
   problems: string[];
 }
 
-/** Opens a fresh browser context (own storage) with the strict CSP and problem collection. */
-export async function openTab(browser: Browser): Promise<EditorTab> {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB' });
+/**
+ * Opens a fresh browser context (own storage) with the strict CSP and problem collection; `options`
+ * (a viewport, a color scheme) replace the defaults.
+ */
+export async function openTab(browser: Browser, options: BrowserContextOptions = {}): Promise<EditorTab> {
+  const context = await browser.newContext({ viewport: { width: 1280, height: 860 }, locale: 'en-GB', ...options });
   await context.route('**/*', async (route) => {
     if (route.request().resourceType() !== 'document') return route.continue();
     const response = await route.fetch();
