@@ -1,6 +1,7 @@
 import { isRole, nameProblem, passwordProblem } from '../../common/access-rules.js';
 import { ROLES, type Role } from '../../common/api-contract.js';
-import { AppError } from '../errors/app-error.js';
+import { EDITOR_LANGUAGES, type EditorLanguage, isEditorLanguage } from '../../common/editor-language-rules.js';
+import { AppError, validationError } from '../errors/app-error.js';
 
 /** Checks of account and token input, shared by the API and the CLI; each throws a 400 naming the problem. */
 
@@ -32,6 +33,14 @@ export function checkPassword(value: unknown): string {
   const problem = passwordProblem(value);
   if (problem) refuse(problem);
   return value as string;
+}
+
+/** A checked editor language, or null (also `''`) to follow the browser; anything else names the choices. */
+export function checkLanguage(value: unknown): EditorLanguage | null {
+  if (value === null || value === '') return null;
+  if (!isEditorLanguage(value))
+    throw validationError({ language: { code: 'not_an_option', options: [...EDITOR_LANGUAGES] } });
+  return value;
 }
 
 /**

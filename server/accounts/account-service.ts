@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { isRole, nameProblem } from '../../common/access-rules.js';
 import type { AccountCreatedResponse, AccountSummary, Role } from '../../common/api-contract.js';
+import { type EditorLanguage, isEditorLanguage } from '../../common/editor-language-rules.js';
 import type { AccountRepository, AccountRow } from '../db/repositories/account-repository.js';
 import { AppError } from '../errors/app-error.js';
-import { checkName, checkPassword, checkRole, checkTypeLimit } from './account-input.js';
+import { checkLanguage, checkName, checkPassword, checkRole, checkTypeLimit } from './account-input.js';
 import { decoyHash, hashPassword, needsRehash, verifyPassword } from './password-hash.js';
 import { newSecret, type Principal, parseTypeLimit, secretHash } from './principal.js';
 import { NO_PASSWORD } from './single-sign-on-service.js';
@@ -210,6 +211,21 @@ export class AccountService {
       return current;
     });
     return summaryOf({ ...account, ...update });
+  }
+
+  /** The editor language an account chose, or null (none chosen, no such account, or one no longer offered). */
+  async languageOf(name: string): Promise<EditorLanguage | null> {
+    const language = (await this.repository.findAccount(name))?.language;
+    return isEditorLanguage(language) ? language : null;
+  }
+
+  /** Sets the editor language an account chose (null: follow the browser); an unknown language is a 400 naming the choices. */
+  async setLanguage(name: string, value: unknown): Promise<EditorLanguage | null> {
+    const language = checkLanguage(value);
+    if (!(await this.repository.updateAccount(name, { language, updated_at: this.iso() }))) {
+      throw new AppError('not_found', `There is no account named ${JSON.stringify(name)}`);
+    }
+    return language;
   }
 
   /** The account named `name`, or a 404. */

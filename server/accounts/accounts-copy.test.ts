@@ -17,17 +17,15 @@ import { TokenService } from './token-service.js';
 
 const postgres = await postgresForTests();
 
-describe('backups carry accounts and tokens', () => {
+describe('backups carry accounts (their editor language too) and tokens', () => {
   it('a SQLite backup restored elsewhere signs the same people in and accepts the same tokens', async () => {
     const dir = await mkdtemp(join(tmpdir(), 'quire-accounts-backup-'));
     try {
       const file = join(dir, 'site.sqlite');
       const site = await openDatabase(file);
-      await new AccountService({ repository: new AccountRepository(site.db) }).add({
-        name: 'ada',
-        role: 'admin',
-        password: TEAM_PASSWORD,
-      });
+      const accounts = new AccountService({ repository: new AccountRepository(site.db) });
+      await accounts.add({ name: 'ada', role: 'admin', password: TEAM_PASSWORD });
+      await accounts.setLanguage('ada', 'de');
       const { token } = await new TokenService({ repository: new AccountRepository(site.db) }).add({
         name: 'ci',
         role: 'viewer',
@@ -40,6 +38,7 @@ describe('backups carry accounts and tokens', () => {
       try {
         const repository = new AccountRepository(again.db);
         expect(await new AccountService({ repository }).signIn('ada', TEAM_PASSWORD)).not.toBeNull();
+        expect(await new AccountService({ repository }).languageOf('ada')).toBe('de');
         expect(await new TokenService({ repository }).principal(token)).toMatchObject({ name: 'ci', role: 'viewer' });
       } finally {
         await again.close();
@@ -61,6 +60,7 @@ describe.skipIf(!postgres.available)(`quire copy carries accounts and tokens${sk
       const accounts = new AccountService({ repository: new AccountRepository(source.db) });
       await accounts.add({ name: 'ada', role: 'admin', password: TEAM_PASSWORD });
       await accounts.add({ name: 'aldo', role: 'author', password: TEAM_PASSWORD, content_types: ['news'] });
+      await accounts.setLanguage('aldo', 'fr');
       expect(await accounts.signIn('ada', TEAM_PASSWORD)).not.toBeNull(); // a session, which stays behind
       const token = (
         await new TokenService({ repository: new AccountRepository(source.db) }).add({ name: 'ci', role: 'editor' })
@@ -72,6 +72,7 @@ describe.skipIf(!postgres.available)(`quire copy carries accounts and tokens${sk
         const repository = new AccountRepository(copy.db);
         expect(await repository.listAccounts()).toEqual(await new AccountRepository(source.db).listAccounts());
         expect(await new AccountService({ repository }).signIn('aldo', TEAM_PASSWORD)).not.toBeNull();
+        expect(await new AccountService({ repository }).languageOf('aldo')).toBe('fr');
         expect(await new TokenService({ repository }).principal(token)).toMatchObject({ name: 'ci', role: 'editor' });
       }
       const sessions = async (db: typeof back.db) =>

@@ -64,9 +64,14 @@ export function setSessionCookie(req: Request, res: Response, value: string | nu
   res.setHeader('Set-Cookie', parts.join('; '));
 }
 
+/** Whether a request comes from a signed-in person (a session of an account), who has preferences and a second factor. */
+function person(principal: Principal | null): principal is Principal & { name: string } {
+  return principal?.via === 'session' && principal.name !== null;
+}
+
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-/** `/auth/sign-in`, `/auth/sign-out`, `/auth/me`, `/auth/first-run`. */
+/** `/auth/sign-in`, `/auth/sign-out`, `/auth/me` (and its preferences), `/auth/first-run`. */
 export function authRoutes(options: AuthRoutesOptions): Router {
   const { accounts, limiter, audit } = options;
   const router = Router();
@@ -88,8 +93,8 @@ export function authRoutes(options: AuthRoutesOptions): Router {
       can: abilitiesOf(principal?.role ?? null),
       accounts_exist: exist,
       first_run: !exist && mayRunFirst(req, principal),
-      two_factor:
-        principal?.via === 'session' && principal.name !== null ? await options.twoFactor.state(principal.name) : null,
+      two_factor: person(principal) ? await options.twoFactor.state(principal.name) : null,
+      language: person(principal) ? await accounts.languageOf(principal.name) : null,
     };
   };
   // A right password of an account with two-factor sign-in: no session yet, only the challenge's
@@ -122,7 +127,22 @@ export function authRoutes(options: AuthRoutesOptions): Router {
     .get(async (req, res) => {
       res.json(await me(req, principalOf(req)));
     })
-    .all(methodNotAllowed(['GET']));
+    // The signed-in person's own preferences: only a session is a person with an account to keep them.
+    .patch(async (req, res) => {
+      const principal = principalOf(req);
+      if (principal === null) throw new AppError('unauthorized', 'Sign in to change your preferences');
+      if (!person(principal)) {
+        throw new AppError(
+          'forbidden',
+          'Preferences belong to an account: sign in as a person (tokens and the local user have none)',
+        );
+      }
+      const { language } = bodyMembers(req.body, ['language']);
+      if (language !== undefined) await accounts.setLanguage(principal.name, language);
+      res.setHeader('Cache-Control', 'no-store');
+      res.json(await me(req, principal));
+    })
+    .all(methodNotAllowed(['GET', 'PATCH']));
 
   router
     .route('/auth/sign-in')

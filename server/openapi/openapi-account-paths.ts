@@ -1,5 +1,6 @@
 import type { ErrorCode } from '../../common/api-contract.js';
 import { ROLES } from '../../common/api-contract.js';
+import { EDITOR_LANGUAGES } from '../../common/editor-language-rules.js';
 import type { JsonSchema } from '../fields/field.js';
 import { ref } from './openapi-schemas.js';
 
@@ -14,6 +15,10 @@ export type Responses = (
 const string: JsonSchema = { type: 'string' };
 const stringOrNull: JsonSchema = { type: ['string', 'null'] };
 const role: JsonSchema = { type: 'string', enum: [...ROLES] };
+const language: JsonSchema = {
+  enum: [...EDITOR_LANGUAGES, null],
+  description: "The editor language the account chose; null: follow the browser's",
+};
 const typeLimit: JsonSchema = {
   anyOf: [{ type: 'array', items: string }, { type: 'null' }],
   description: 'The content types (tables or slugs) it is limited to; null: all',
@@ -60,7 +65,17 @@ export function accountSchemas(): Record<string, JsonSchema> {
     },
     notice: { type: 'string', description: 'A sentence saying so, present with inherited_rows' },
   };
-  const authMeRequired = ['signed_in', 'via', 'name', 'role', 'content_types', 'can', 'accounts_exist', 'first_run'];
+  const authMeRequired = [
+    'signed_in',
+    'via',
+    'name',
+    'role',
+    'content_types',
+    'can',
+    'accounts_exist',
+    'first_run',
+    'language',
+  ];
   const authMe = {
     signed_in: { type: 'boolean' },
     via: { enum: ['session', 'token', 'local', null] },
@@ -71,6 +86,10 @@ export function accountSchemas(): Record<string, JsonSchema> {
     accounts_exist: { type: 'boolean' },
     first_run: { type: 'boolean' },
     two_factor: { anyOf: [ref('TwoFactorStatus'), { type: 'null' }] },
+    language: {
+      ...language,
+      description: 'The editor language a signed-in account chose; null: none, or not an account',
+    },
     second_factor_required: {
       type: 'boolean',
       description: 'The password was right; send a code with second_factor_token to /auth/second-factor',
@@ -92,6 +111,7 @@ export function accountSchemas(): Record<string, JsonSchema> {
       },
       ['name', 'password'],
     ),
+    UpdateMeRequest: object({ language }, []),
     FirstRunRequest: object({ name: string, password: string }, ['name', 'password']),
     AccountSummary: object(accountProperties, accountRequired),
     AccountCreatedResponse: object({ ...accountProperties, ...inheritedRows }, accountRequired),
@@ -149,6 +169,20 @@ export function accountPaths(responses: Responses): Record<string, JsonSchema> {
         summary: 'Who the request is from, and what they may do',
         security: [],
         responses: responses(200, 'The caller', me, ALWAYS),
+      },
+      patch: {
+        tags: auth,
+        operationId: 'updateMe',
+        summary:
+          "Change the signed-in person's own preferences (the editor language); tokens and the local user have none",
+        requestBody: body('UpdateMeRequest'),
+        responses: responses(200, 'The caller, changed', me, [
+          'bad_request',
+          'validation_failed',
+          'unauthorized',
+          'forbidden',
+          ...ALWAYS,
+        ]),
       },
     },
     '/auth/sign-in': {

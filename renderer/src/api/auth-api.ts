@@ -9,6 +9,7 @@ import type {
   TokenListResponse,
   TokenSummary,
   UpdateAccountRequest,
+  UpdateMeRequest,
 } from '../../../common/api-contract.js';
 import type { AuthProvidersResponse } from '../../../common/single-sign-on-rules.js';
 import { ApiError } from './api-error.js';
@@ -30,6 +31,7 @@ export const LOCAL_USER: AuthMeResponse = {
   can: abilitiesOf('admin'),
   accounts_exist: false,
   first_run: false,
+  language: null,
 };
 
 /** One API call with the session cookie (and a run token, when one was given); an error answer throws ApiError. */
@@ -69,6 +71,8 @@ export const authApi = {
     call<AuthMeResponse>('POST', '/auth/sign-in', code ? { name, password, code } : { name, password }),
   firstRun: (name: string, password: string) => call<AuthMeResponse>('POST', '/auth/first-run', { name, password }),
   signOut: () => call<AuthMeResponse>('POST', '/auth/sign-out'),
+  /** The signed-in person's own preferences (the editor language). */
+  changeMe: (body: UpdateMeRequest) => call<AuthMeResponse>('PATCH', '/auth/me', body),
   listAccounts: async () => (await call<AccountListResponse>('GET', '/accounts')).accounts,
   addAccount: (body: CreateAccountRequest) => call<AccountSummary>('POST', '/accounts', body),
   changeAccount: (name: string, body: UpdateAccountRequest) =>

@@ -25,6 +25,7 @@ import * as siteSettings from './024-site-settings.js';
 import * as twoFactor from './025-two-factor.js';
 import * as auditLog from './026-audit-log.js';
 import * as accountIdentities from './027-account-identities.js';
+import * as accountLanguage from './029-account-language.js';
 import type { MigrationEngine } from './migration-engine.js';
 
 /** A migration's `up`: those with engine-specific steps find them in `engine.migrations`, under their name. */
@@ -61,6 +62,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '025-two-factor': twoFactor,
   '026-audit-log': auditLog,
   '027-account-identities': accountIdentities,
+  '029-account-language': accountLanguage,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */

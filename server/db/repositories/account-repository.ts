@@ -28,6 +28,8 @@ export interface AccountRow {
   updated_at: string;
   /** The confirmed TOTP secret (two-factor sign-in on), or null; see two-factor-repository.ts. */
   totp_secret?: string | null;
+  /** The editor language the person chose, or null to follow the browser. */
+  language?: string | null;
 }
 
 /** A stored token row. */
@@ -167,7 +169,9 @@ export class AccountRepository {
   /** Changes an account; returns whether it exists. */
   async updateAccount(
     name: string,
-    changes: Partial<Pick<AccountRow, 'role' | 'content_types' | 'password_hash' | 'disabled' | 'updated_at'>>,
+    changes: Partial<
+      Pick<AccountRow, 'role' | 'content_types' | 'password_hash' | 'disabled' | 'updated_at' | 'language'>
+    >,
   ): Promise<boolean> {
     const result = await this.db.updateTable(ACCOUNTS_TABLE).set(changes).where('name', '=', name).executeTakeFirst();
     return Number(result.numUpdatedRows) > 0;
