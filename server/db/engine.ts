@@ -109,8 +109,11 @@ export interface DatabaseEngine {
  * so reads hand out only the changes below the bound no running transaction can go under.
  */
 export interface ChangeOrder {
-  /** The `tx` every change still to commit is at or above; null where every visible change is final. */
-  settledBelow(): Expression<unknown> | null;
+  /**
+   * A `tx` every change still to commit is at or above, read in a statement of its own before the
+   * changes are (so their snapshot is later); null where every visible change is final.
+   */
+  settledBelow(db: Kysely<unknown>): Promise<number | null>;
 }
 
 /**

@@ -1,5 +1,8 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { ChangeOrder } from '../engine.js';
+
+/** Transaction ids as pg_stat_activity shows them wrap at 2^32; the feed's `tx` does not. */
+const XID_RANGE = 4294967296;
 
 /**
  * The change feed's order on PostgreSQL, where several servers' transactions commit out of order.
@@ -8,17 +11,34 @@ import type { ChangeOrder } from '../engine.js';
  * default of the column) beside its `id` from a sequence. Ids alone would leave gaps that fill
  * later: a transaction that took id 5 may commit after one that took id 6 was read, and a reader
  * past 6 would never see 5. So the feed is ordered by (`tx`, `id`) and a read hands out only the
- * changes whose `tx` is below its snapshot's xmin (`pg_snapshot_xmin(pg_current_snapshot())`):
- * every transaction numbered below xmin has ended, committed or rolled back, so the changes below
- * it are final, and any transaction that has yet to commit a change has a number at or above it
- * (a transaction gets its number when it first writes, and numbers only grow). Xmin never goes
- * back, so a later read only adds changes above every position an earlier read handed out: the
- * feed has no gaps and no duplicates on every server of the database, across restarts.
+ * changes whose `tx` is below a bound B that no transaction still to commit a change can be under:
  *
- * What it costs: a change is handed out once every transaction that began writing before it has
- * ended, so one long transaction (a backup, a session left open in a transaction) holds the feed
- * back until it ends; nothing is lost meanwhile.
+ * - B is the oldest transaction id held by a session of this database (pg_stat_activity's
+ *   `backend_xid`, widened to 64 bits against the snapshot's xmax), or the snapshot's xmax when
+ *   none holds one. A session connects to one database, so only this database's writers hold the
+ *   feed back; the cluster-wide xmin would make every database wait for any other's transactions.
+ * - B is read in a statement of its own, before the statement reading the changes. A transaction
+ *   numbered below B had ended when B was read (it would hold an id in pg_stat_activity
+ *   otherwise), so the later snapshot of the changes sees all it committed; one that had no number
+ *   yet gets one at or above xmax, hence at or above B. So the changes below B are final.
+ * - Ids only grow, so a later read's B is never below an earlier one's: a later read only adds
+ *   changes above every position an earlier read handed out. The feed has no gaps and no
+ *   duplicates on every server of the database, across restarts.
+ *
+ * What it costs: a change is handed out once every transaction of this database that took its
+ * number before it has ended, so a long transaction here (a session left open in a transaction)
+ * holds the feed back until it ends; nothing is lost meanwhile.
  */
 export const postgresChangeOrder: ChangeOrder = {
-  settledBelow: () => sql`pg_snapshot_xmin(pg_current_snapshot())::text::bigint`,
+  async settledBelow(db: Kysely<unknown>): Promise<number> {
+    const { rows } = await sql<{ bound: string | number }>`
+      select coalesce(
+        min(s.xmax - ((s.xmax % ${XID_RANGE} - a.backend_xid::text::bigint + ${XID_RANGE}) % ${XID_RANGE})),
+        s.xmax
+      ) as bound
+      from (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as xmax) s
+      left join pg_stat_activity a on a.datname = current_database() and a.backend_xid is not null
+      group by s.xmax`.execute(db);
+    return Number(rows[0].bound);
+  },
 };

@@ -1,4 +1,4 @@
-import type { Expression, Generated, Kysely } from 'kysely';
+import type { Generated, Kysely } from 'kysely';
 import type { DatabaseEngine } from '../engine.js';
 import type { QuireDatabase } from '../schema.js';
 
@@ -74,7 +74,7 @@ export class ChangeRepository {
   /** Up to `limit` settled changes after `after`, in feed order; of `tables` only, when given. */
   async read(after: ChangePosition, tables: readonly string[] | null, limit: number): Promise<ChangeRow[]> {
     if (tables !== null && tables.length === 0) return [];
-    let query = this.settled()
+    let query = (await this.settled())
       .selectAll()
       .where(({ eb, refTuple, tuple }) => eb(refTuple('tx', 'id'), '>', tuple(after.tx, after.id)));
     if (tables !== null) query = query.where('table_name', 'in', [...tables]);
@@ -84,7 +84,7 @@ export class ChangeRepository {
 
   /** The newest settled change's position, or null when none is kept. */
   async newest(): Promise<ChangePosition | null> {
-    const row = await this.settled()
+    const row = await (await this.settled())
       .select(['tx', 'id'])
       .orderBy('tx', 'desc')
       .orderBy('id', 'desc')
@@ -113,7 +113,7 @@ export class ChangeRepository {
       .orderBy('id')
       .limit(1)
       .executeTakeFirst();
-    let last = this.settled().select(['tx', 'id']);
+    let last = (await this.settled()).select(['tx', 'id']);
     if (firstKept) {
       const kept = positionOf(firstKept);
       last = last.where(({ eb, refTuple, tuple }) => eb(refTuple('tx', 'id'), '<', tuple(kept.tx, kept.id)));
@@ -134,9 +134,9 @@ export class ChangeRepository {
   }
 
   /** The changes a read may hand out: all where one writer commits, else those below the settled bound. */
-  private settled() {
-    const bound: Expression<unknown> | null = this.engine.changeOrder.settledBelow();
+  private async settled() {
+    const bound = await this.engine.changeOrder.settledBelow(this.db);
     const changes = this.db.selectFrom(CHANGES_TABLE);
-    return bound === null ? changes : changes.where('tx', '<', bound as Expression<number>);
+    return bound === null ? changes : changes.where('tx', '<', bound);
   }
 }

@@ -38,7 +38,7 @@ export const sqliteEngine: DatabaseEngine = {
     memory: sqliteMemorySearch,
   },
   // One writer commits changes in the order of their ids: every change a read sees is final.
-  changeOrder: { settledBelow: () => null },
+  changeOrder: { settledBelow: async () => null },
   schema: { hasTable, objectType, indexes },
   migrations: sqliteMigrations,
 };
