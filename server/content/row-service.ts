@@ -17,6 +17,7 @@ import { assertNotReferenced, checkRelationTargets, hiddenRelations, resolveRela
 import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput } from './row-input.js';
+import { checkBeforeWrite, rowVersion, type WriteCheck } from './row-versions.js';
 import { SearchFlushes } from './search-flushes.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
 import { SlugPicker } from './slug-picker.js';
@@ -53,6 +54,8 @@ export interface RowWithPageMeta {
   row: ContentRow;
   pageMeta: SeoMeta;
   total: number;
+  /** The stored row's version, which a conditional write compares (see rowVersion). */
+  version: string;
   /** The content-type registry's version the row's statement saw, where it read one (see read-marks.ts). */
   registry?: number;
 }
@@ -212,7 +215,7 @@ export class RowService {
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
     for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
-    return { row, pageMeta, total, registry: read.marks?.registry };
+    return { row, pageMeta, total, version: rowVersion(stored), registry: read.marks?.registry };
   }
 
   /** Creates a row from a write body, with the given id or a generated one. */
@@ -250,13 +253,17 @@ export class RowService {
     });
   }
 
-  /** Changes the fields a write body names; the others keep their values. */
+  /**
+   * Changes the fields a write body names; the others keep their values. `check` (a conditional
+   * write) is held against the row as the write's transaction finds it.
+   */
   async update(
     type: ContentType,
     id: string,
     body: unknown,
     actor?: RowActor,
     restore?: RestoreWrite,
+    check?: WriteCheck,
   ): Promise<ContentRow> {
     const readable = actor?.types ?? null;
     const input = parseRowInput(type, body, 'update', hiddenRelations(type, this.registry, readable));
@@ -265,6 +272,7 @@ export class RowService {
       const current = await repository.findForWrite(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
+      checkBeforeWrite(check, current);
       const values = await this.slugs.assign(repository, type, input, current, id, lockSlugs);
       await checkRelationTargets(type, values, this.registry, repository);
       const changes: StoredRow = {};
@@ -278,18 +286,21 @@ export class RowService {
       changes.updated_by = actor ? actor.name : this.editorName;
       await repository.update(type.table, id, changes);
       const updated = { ...current, ...changes };
+      // Read back as stored: the version must be the one the next read computes.
+      if (check?.written) check.written(rowVersion((await repository.findById(type.table, id)) ?? updated));
       await repository.rowWritten(type.table, type.searchColumns, updated);
       write.changes.push({ before: current, after: updated });
       return formatRow(type, updated, await resolveRelations(type, [updated], this.registry, repository, readable));
     });
   }
 
-  /** Deletes a row and returns what it held. */
-  async delete(type: ContentType, id: string, actor?: RowActor): Promise<ContentRow> {
+  /** Deletes a row and returns what it held; `check` as for `update`. */
+  async delete(type: ContentType, id: string, actor?: RowActor, check?: WriteCheck): Promise<ContentRow> {
     return this.write(type, 'change', actor, undefined, async (repository, write) => {
       const current = await repository.findForWrite(type.table, id);
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
+      checkBeforeWrite(check, current);
       const readable = actor?.types ?? null;
       await assertNotReferenced(type, id, this.registry, repository, readable);
       const row = formatRow(

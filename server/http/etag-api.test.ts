@@ -179,12 +179,14 @@ describe('a write changes the tags it affects and no others', () => {
     expect(await tagOf('/cms/news')).toBe(news);
   });
 
-  it('a create changes the counts, so every read of that type, and nothing of another type', async () => {
+  it('a create changes the counts, so every list of that type, and no single row nor another type', async () => {
     const row = await tagOf(`/cms/news/${newsIds[2]}`);
+    const list = await tagOf('/cms/news');
     const categories = await tagOf('/cms/categories');
     await send('POST', '/cms/news', { title: 'Four', status: 'draft', published_at: '2025-01-01 10:00:00' });
-    // A row read carries its type's total.
-    expect(await tagOf(`/cms/news/${newsIds[2]}`)).not.toBe(row);
+    expect(await tagOf('/cms/news')).not.toBe(list);
+    // A row read carries its type's total, but its tag follows the row alone.
+    expect(await tagOf(`/cms/news/${newsIds[2]}`)).toBe(row);
     expect(await tagOf('/cms/categories')).toBe(categories);
   });
 });

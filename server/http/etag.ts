@@ -12,7 +12,14 @@ import type { RequestHandler } from 'express';
  * change to what a read returns (a row, a count, a related row's title) changes it. The read is
  * still computed for a 304; what is saved is the transfer and the client's work. (A version per
  * type would not do: a list also shows its relations' titles, which other types' writes change.)
+ *
+ * A single row's read leaves its type's counts (`total`, `filtered`) out of its tag: its tag then
+ * changes only when what it shows of the row does, so a write to another row never makes the row
+ * look changed to someone holding it open, and `If-Match` (conditional writes) compares this tag.
  */
+
+/** The members of a single row's read left out of its tag: its type's counts, which other rows' writes change. */
+export const ROW_READ_UNTAGGED: readonly string[] = ['total', 'filtered'];
 
 /** A JSON body ready to send: its UTF-8 bytes and its tag. */
 export interface TaggedJson {
@@ -39,28 +46,42 @@ export function taggedJson(body: unknown): TaggedJson {
  * `taggedJson` as text. `knownColumns`, a content type's published column descriptors (built
  * once per type and never changed in place), lets a body whose `columns` hold exactly those
  * objects reuse their JSON: they are most of a single row's answer and the same on every read.
+ * `untagged` names members sent but left out of the tag (see ROW_READ_UNTAGGED).
  */
-export function taggedJsonText(body: unknown, knownColumns?: readonly object[]): TaggedText {
+export function taggedJsonText(
+  body: unknown,
+  knownColumns?: readonly object[],
+  untagged?: readonly string[],
+): TaggedText {
   if (body === null || typeof body !== 'object' || Array.isArray(body) || !('time' in body)) {
     const text = JSON.stringify(body);
     return { text, etag: etagOf(text) };
   }
   const fields = body as Record<string, unknown>;
   // `{"time":…` then the data's members: the timings first, left out of the tag.
-  const members = dataMembers(fields, knownColumns);
+  const { members, tagged } = dataMembers(fields, knownColumns, untagged);
   const head = `{"time":${JSON.stringify(fields.time)}`;
   if (members === '') return { text: `${head}}`, etag: etagOf('') };
   // The tag hashes the data's JSON but its opening brace (as `{"a":1}` without `{`), as before.
-  return { text: `${head},${members}}`, etag: etagOf(`${members}}`) };
+  return { text: `${head},${members}}`, etag: etagOf(`${tagged}}`) };
 }
 
-/** The members of an object's JSON but `time`, comma-separated, in JSON.stringify's order. */
-function dataMembers(fields: Record<string, unknown>, knownColumns: readonly object[] | undefined): string {
+/**
+ * The members of an object's JSON but `time`, comma-separated, in JSON.stringify's order; `tagged`
+ * the same without the `untagged` ones.
+ */
+function dataMembers(
+  fields: Record<string, unknown>,
+  knownColumns: readonly object[] | undefined,
+  untagged: readonly string[] | undefined,
+): { members: string; tagged: string } {
   if (typeof fields.toJSON === 'function') {
     const { time: _time, ...data } = fields;
-    return JSON.stringify(data).slice(1, -1);
+    const members = JSON.stringify(data).slice(1, -1);
+    return { members, tagged: members };
   }
   let members = '';
+  let tagged = '';
   for (const key of Object.keys(fields)) {
     if (key === 'time') continue;
     const value = fields[key];
@@ -70,9 +91,11 @@ function dataMembers(fields: Record<string, unknown>, knownColumns: readonly obj
         : JSON.stringify(value);
     // JSON.stringify leaves out members whose value has no JSON (undefined, functions).
     if (json === undefined) continue;
-    members += `${members === '' ? '' : ','}${memberName(key)}${json}`;
+    const member = `${memberName(key)}${json}`;
+    members += members === '' ? member : `,${member}`;
+    if (!untagged?.includes(key)) tagged += tagged === '' ? member : `,${member}`;
   }
-  return members;
+  return { members, tagged: untagged ? tagged : members };
 }
 
 function sameItems(value: unknown, items: readonly object[]): boolean {

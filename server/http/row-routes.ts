@@ -13,11 +13,14 @@ import { parseListQuery } from '../content/list-query.js';
 import { PhaseTimer } from '../content/phase-timer.js';
 import { describedWithout, hiddenRelations } from '../content/relations.js';
 import type { RowActor, RowList } from '../content/row-service.js';
+import type { WriteCheck } from '../content/row-versions.js';
 import { rowActor } from './auth-guard.js';
 import type { BodyReader } from './body-parsing.js';
+import { type CurrentRow, conditionalRowWrite } from './conditional-writes.js';
 import { readableBy } from './describe-routes.js';
 import { refuseOtherMethods, writeJson } from './error-middleware.js';
-import { ifNoneMatchHits, taggedJsonText } from './etag.js';
+import { ifNoneMatchHits, ROW_READ_UNTAGGED, taggedJsonText } from './etag.js';
+import { type IfMatch, parseIfMatch } from './if-match.js';
 import { SECURITY_HEADER_LIST } from './security-headers.js';
 import { readWithType, type Services, writeWithType } from './services.js';
 
@@ -66,7 +69,8 @@ const ROW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * `/cms/:type` and `/cms/:type/:id`: list, read, create, update and delete rows, on node's request
  * and response. Reads answer with their ETag (and a 304 when the client has the answer) and their
  * security headers in one head; every other method's body is read first (a malformed one is
- * refused whatever the method), as the API's other routes read theirs.
+ * refused whatever the method), as the API's other routes read theirs. `PUT`, `PATCH` and `DELETE`
+ * with `If-Match` write only over the version it names (see conditionalRowWrite).
  */
 export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): RowRoutes {
   const refuseOnList = refuseOtherMethods(LIST_METHODS);
@@ -81,19 +85,27 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
         id === undefined
           ? await readList(services, table, parseQueryString(rawQuery ?? ''), readable)
           : await readRow(services, table, id, readable);
-      answerRead(req, res, read, publishedColumnsOf(services, table));
+      answerRead(req, res, read, publishedColumnsOf(services, table), id !== undefined);
       return;
     }
     const body = await readBody(req, res);
     const actor = rowActor(req);
+    const isRowWrite = id !== undefined && (method === 'PUT' || method === 'PATCH' || method === 'DELETE');
+    const condition = isRowWrite ? parseIfMatch(req.headers['if-match']) : null;
+    const written = <T>(write: (check?: WriteCheck) => Promise<T>) =>
+      conditionally(services, req, table, id as string, condition, write);
     if (method === 'POST') {
       const created = await createRow(services, table, id, body, actor);
       res.setHeader('Location', created.location);
       writeJson(res, 201, created.body);
     } else if (id !== undefined && (method === 'PUT' || method === 'PATCH')) {
-      writeJson(res, 200, await updateRow(services, table, id, body, actor));
+      const { value, etag } = await written((check) => updateRow(services, table, id, body, actor, check));
+      if (etag !== null) res.setHeader('ETag', etag);
+      writeJson(res, 200, value);
     } else if (id !== undefined && method === 'DELETE') {
-      const row = await writeWithType(services, table, (type) => services.rows.delete(type, id, actor));
+      const { value: row } = await written((check) =>
+        writeWithType(services, table, (type) => services.rows.delete(type, id, actor, check)),
+      );
       const deleted: DeleteRowResponse = { ...row, rowCount: 1 };
       writeJson(res, 200, deleted);
     } else {
@@ -103,21 +115,42 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
   };
 }
 
+/** Runs a row write, under its `If-Match` when it has one (see conditionalRowWrite). */
+async function conditionally<T>(
+  services: Services,
+  req: IncomingMessage,
+  table: string,
+  id: string,
+  condition: IfMatch | null,
+  write: (check?: WriteCheck) => Promise<T>,
+): Promise<{ value: T; etag: string | null }> {
+  if (condition === null) return { value: await write(), etag: null };
+  const readable = readableBy(req);
+  const read = async (): Promise<CurrentRow> => {
+    const { read: found, version } = await readRowVersioned(services, table, id, readable);
+    const { etag } = taggedJsonText(found.body, publishedColumnsOf(services, table), ROW_READ_UNTAGGED);
+    return { row: found.body.rows[0], etag, version };
+  };
+  return conditionalRowWrite(services, { table, id, read }, condition, write);
+}
+
 const JSON_TYPE = 'application/json; charset=utf-8';
 const NO_CACHE = 'no-cache';
 
 /**
  * A read's 200 (or 304, when `If-None-Match` names its tag) with the security headers, its
  * `Server-Timing`, `ETag` and `Cache-Control: no-cache`, written as one head with the body: node
- * merges it with headers a guard set (CORS), and builds no header map when none did.
+ * merges it with headers a guard set (CORS), and builds no header map when none did. A single
+ * row's tag leaves out its type's counts (see ROW_READ_UNTAGGED).
  */
 function answerRead(
   req: IncomingMessage,
   res: ServerResponse,
   read: TimedRead<object>,
   knownColumns: ContentType['publishedColumns'] | undefined,
+  oneRow: boolean,
 ): void {
-  const { text, etag } = taggedJsonText(read.body, knownColumns);
+  const { text, etag } = taggedJsonText(read.body, knownColumns, oneRow ? ROW_READ_UNTAGGED : undefined);
   const head = [...SECURITY_HEADER_LIST, 'Server-Timing', read.serverTiming, 'ETag', etag, 'Cache-Control', NO_CACHE];
   if (ifNoneMatchHits(req.headers['if-none-match'], etag)) {
     res.writeHead(304, head);
@@ -152,15 +185,16 @@ export async function createRow(
   return { body: { id: row.id, rows: [row] }, location: `/api/cms/${table}/${encodeURIComponent(row.id)}` };
 }
 
-/** `PUT`/`PATCH /cms/:type/:id`: the changed row. */
+/** `PUT`/`PATCH /cms/:type/:id`: the changed row; `check` as `RowService.update` holds it. */
 export function updateRow(
   services: Services,
   table: string,
   id: string,
   input: unknown,
   actor: RowActor | undefined,
+  check?: WriteCheck,
 ): Promise<UpdateRowResponse> {
-  return writeWithType(services, table, (type) => services.rows.update(type, id, input, actor));
+  return writeWithType(services, table, (type) => services.rows.update(type, id, input, actor, undefined, check));
 }
 
 /**
@@ -192,6 +226,16 @@ export async function readRow(
   id: string,
   readable: readonly string[] | null = null,
 ): Promise<TimedRead<GetRowResponse>> {
+  return (await readRowVersioned(services, table, id, readable)).read;
+}
+
+/** `readRow` with the stored row's version the answer shows (see rowVersion). */
+async function readRowVersioned(
+  services: Services,
+  table: string,
+  id: string,
+  readable: readonly string[] | null,
+): Promise<{ read: TimedRead<GetRowResponse>; version: string }> {
   const { type, found, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     timer.lap('init');
@@ -204,7 +248,7 @@ export async function readRow(
     ...listResponse(type, time, { rows: [found.row], total: found.total, filtered: 1 }),
     meta: found.pageMeta,
   };
-  return { body, serverTiming: PhaseTimer.header(time) };
+  return { read: { body, serverTiming: PhaseTimer.header(time) }, version: found.version };
 }
 
 /** The list shape shared by the list and single-row reads, fields in the spec's order. */
