@@ -14,6 +14,7 @@ import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
 import { useDocumentTitle } from './hooks/use-document-title.js';
 import { useStarterChoice } from './hooks/use-starter-choice.js';
+import { useAccountLanguage } from './i18n/account-language.js';
 import { useT } from './i18n/use-t.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
@@ -59,6 +60,7 @@ function SignedInEditor() {
   const [me, setMe] = useState<AuthMeResponse | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const [notice, setNotice] = useState<string | null>(null);
+  useAccountLanguage(me);
   const load = useCallback(() => {
     setFailure(null);
     authApi.me().then(setMe, setFailure);

@@ -65,8 +65,25 @@ async function switchTo(language: Language): Promise<void> {
  */
 export const languageReady: Promise<void> = switchTo(initialLanguage()).catch(() => undefined);
 
-/** Switches the editor's language and remembers it on this machine. */
-export async function chooseLanguage(language: Language): Promise<void> {
+/** Where a chosen language is kept besides this machine (the signed-in account), while there is one. */
+let keeper: ((language: Language) => Promise<unknown>) | null = null;
+
+/** Keeps each language chosen from now on with `keep` as well (null: on this machine only). */
+export function keepChosenLanguageWith(keep: ((language: Language) => Promise<unknown>) | null): void {
+  keeper = keep;
+}
+
+/** Switches the editor's language and remembers it on this machine (no saving anywhere else). */
+export async function applyLanguage(language: Language): Promise<void> {
   rememberLanguage(language);
   await switchTo(language);
+}
+
+/**
+ * Switches the editor's language and remembers it on this machine and, signed in, on the account.
+ * An account that cannot keep it now (the server away) leaves the choice on this machine.
+ */
+export async function chooseLanguage(language: Language): Promise<void> {
+  await applyLanguage(language);
+  await keeper?.(language).catch(() => undefined);
 }

@@ -1,8 +1,10 @@
-/** The languages the editor speaks, by BCP 47 code; English is the fallback for anything else. */
-export const LANGUAGES = ['en', 'de', 'fr', 'es'] as const;
+import { EDITOR_LANGUAGES, type EditorLanguage, isEditorLanguage } from '../../../common/editor-language-rules.js';
+
+/** The languages the editor speaks (the server keeps an account's choice by the same list). */
+export const LANGUAGES = EDITOR_LANGUAGES;
 
 /** One of the editor's languages. */
-export type Language = (typeof LANGUAGES)[number];
+export type Language = EditorLanguage;
 
 /** The language nothing else chooses, and the one every catalog is checked against. */
 export const FALLBACK_LANGUAGE: Language = 'en';
@@ -19,9 +21,7 @@ export const LANGUAGE_NAMES: Record<Language, string> = {
 export const LANGUAGE_STORAGE_KEY = 'quire.language';
 
 /** Whether `value` is one of the editor's languages. */
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
+export const isLanguage: (value: unknown) => value is Language = isEditorLanguage;
 
 /**
  * The first of the browser's preferred languages the editor speaks (`de-AT` counts as `de`), else
