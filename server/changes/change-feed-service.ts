@@ -177,7 +177,7 @@ export class ChangeFeedService implements ChangeFeed {
 
   /** A cursor past every change this database has given (and not a purged one): `bad_cursor`. */
   private async refuseUnknown(repository: ChangeRepository, after: ChangePosition, purged: ChangePosition) {
-    const newest = await repository.newest();
+    const newest = await repository.newest(false);
     const last = newest && before(purged, newest) ? newest : purged;
     if (before(last, after)) throw badCursor();
   }

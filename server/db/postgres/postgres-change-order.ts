@@ -1,7 +1,11 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChangeOrder } from '../engine.js';
 
-/** Transaction ids as pg_stat_activity shows them wrap at 2^32; the feed's `tx` does not. */
+/**
+ * Transaction ids as pg_stat_activity shows them wrap at 2^32; the feed's `tx` does not. A running
+ * id is widened by how far it is behind xmax; one that is not behind it (taken after the snapshot)
+ * cannot lower the bound.
+ */
 const XID_RANGE = 4294967296;
 
 /**
@@ -32,12 +36,13 @@ const XID_RANGE = 4294967296;
 export const postgresChangeOrder: ChangeOrder = {
   async settledBelow(db: Kysely<unknown>): Promise<number> {
     const { rows } = await sql<{ bound: string | number }>`
-      select coalesce(
-        min(s.xmax - ((s.xmax % ${XID_RANGE} - a.backend_xid::text::bigint + ${XID_RANGE}) % ${XID_RANGE})),
-        s.xmax
-      ) as bound
+      select coalesce(min(case when behind < ${XID_RANGE / 2} then s.xmax - behind else s.xmax end), s.xmax) as bound
       from (select pg_snapshot_xmax(pg_current_snapshot())::text::bigint as xmax) s
-      left join pg_stat_activity a on a.datname = current_database() and a.backend_xid is not null
+      left join lateral (
+        select (s.xmax % ${XID_RANGE} - a.backend_xid::text::bigint + ${XID_RANGE}) % ${XID_RANGE} as behind
+        from pg_stat_activity a
+        where a.datname = current_database() and a.backend_xid is not null
+      ) running on true
       group by s.xmax`.execute(db);
     return Number(rows[0].bound);
   },

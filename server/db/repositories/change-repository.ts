@@ -82,9 +82,12 @@ export class ChangeRepository {
     return rows.map((row) => ({ ...row, ...positionOf(row) }));
   }
 
-  /** The newest settled change's position, or null when none is kept. */
-  async newest(): Promise<ChangePosition | null> {
-    const row = await (await this.settled())
+  /**
+   * The newest settled change's position, or null when none is kept; with `settledOnly` false, the
+   * newest recorded one, which no cursor given out can be past.
+   */
+  async newest(settledOnly = true): Promise<ChangePosition | null> {
+    const row = await (settledOnly ? await this.settled() : this.db.selectFrom(CHANGES_TABLE))
       .select(['tx', 'id'])
       .orderBy('tx', 'desc')
       .orderBy('id', 'desc')
