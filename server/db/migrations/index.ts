@@ -26,6 +26,7 @@ import * as twoFactor from './025-two-factor.js';
 import * as auditLog from './026-audit-log.js';
 import * as accountIdentities from './027-account-identities.js';
 import * as accountLanguage from './029-account-language.js';
+import * as changeFeed from './030-change-feed.js';
 import type { MigrationEngine } from './migration-engine.js';
 
 /** A migration's `up`: those with engine-specific steps find them in `engine.migrations`, under their name. */
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '026-audit-log': auditLog,
   '027-account-identities': accountIdentities,
   '029-account-language': accountLanguage,
+  '030-change-feed': changeFeed,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */
