@@ -8,6 +8,15 @@ import type { ContentRow } from './api-contract.js';
 /** What a revision records. */
 export type RevisionAction = 'create' | 'update' | 'delete' | 'restore';
 
+/** Why a revision was written, in the order the history names them. */
+export const REVISION_ORIGINS = ['edit', 'schedule', 'restore', 'import'] as const;
+
+/**
+ * Why a revision was written: a person's `edit`, a `schedule`d change firing, a `restore` of a
+ * revision or of the trash, or an `import` (`quire import`).
+ */
+export type RevisionOrigin = (typeof REVISION_ORIGINS)[number];
+
 /** One change of a row, without its snapshot. */
 export interface RevisionSummary {
   /** Numbers every revision of the site in the order they were written. */
@@ -19,6 +28,10 @@ export interface RevisionSummary {
   by: string | null;
   /** When, as a server timestamp (UTC `YYYY-MM-DD HH:MM:SS.ffffff`). */
   at: string;
+  /** Why the change was written (a scheduled change's revision names who scheduled it in `by`). */
+  origin: RevisionOrigin;
+  /** A restore's: when the revision it put back was written (a server timestamp); null otherwise. */
+  restored_from: string | null;
 }
 
 /** `GET /api/cms/:type/:id/revisions`: newest first. */

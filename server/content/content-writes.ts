@@ -1,4 +1,5 @@
 import { CompiledQuery, type Kysely } from 'kysely';
+import type { RevisionOrigin } from '../../common/revision-contract.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { connectionRunner, type StatementRunner } from '../db/statement-runner.js';
 import type { ContentType } from './content-type.js';
@@ -9,9 +10,17 @@ export type WriteScope = RowScope | { schema: true };
 
 /**
  * A row write's scope: one type's rows; a create only adds. `by` is who writes (recorded in the
- * row's history); `restore` marks a write that puts an earlier version back.
+ * row's history); `restore` marks a write that puts an earlier version back, `restoredFrom` when
+ * that version was written, and `origin` why the write happens (absent: a person's edit).
  */
-export type RowScope = { type: ContentType; onlyAdds: boolean; by?: string | null; restore?: boolean };
+export type RowScope = {
+  type: ContentType;
+  onlyAdds: boolean;
+  by?: string | null;
+  restore?: boolean;
+  restoredFrom?: string | null;
+  origin?: RevisionOrigin;
+};
 
 /**
  * Work that runs inside a row write's transaction once the write's own work has succeeded (inside

@@ -1,6 +1,7 @@
 import type { Kysely } from 'kysely';
 import type { ContentRow, SeoMeta } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
+import type { RevisionOrigin } from '../../common/revision-contract.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { type ReadMarks, type RowExtra, unmarked } from '../db/queries/read-marks.js';
 import { ContentRepository, type RowSelection, type StoredRow } from '../db/repositories/content-repository.js';
@@ -9,7 +10,7 @@ import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
-import type { ContentWrites, WriteLog } from './content-writes.js';
+import type { ContentWrites, RowScope, WriteLog } from './content-writes.js';
 import type { ListOptions } from './list-query.js';
 import type { PhaseTimer } from './phase-timer.js';
 import { selectionKey } from './read-cache.js';
@@ -77,6 +78,8 @@ export interface RowActor {
    * scheduled change takes its schedule here, so it is applied once).
    */
   inTransaction?: (trx: Kysely<QuireDatabase>) => Promise<void>;
+  /** Why the actor writes when it is not a person's edit (a scheduled change firing), for the row's history. */
+  origin?: RevisionOrigin;
 }
 
 /**
@@ -92,9 +95,11 @@ export type RowDecorator = (
 
 /**
  * A write that puts an earlier version of a row back (a revision's or the trash's restore): it is
- * recorded as a restore, and a deleted row comes back with its creation time and author.
+ * recorded as a restore of the version written at `from`, and a deleted row comes back with its
+ * creation time and author.
  */
 export interface RestoreWrite {
+  from: string;
   created?: { at: string; by: string | null };
 }
 
@@ -331,7 +336,14 @@ export class RowService {
     ) => Promise<T>,
   ): Promise<T> {
     const by = actor ? actor.name : this.editorName;
-    const scope = { type, onlyAdds: kind === 'create', by, restore: restore !== undefined };
+    const scope: RowScope = {
+      type,
+      onlyAdds: kind === 'create',
+      by,
+      restore: restore !== undefined,
+      restoredFrom: restore?.from ?? null,
+      origin: restore ? 'restore' : actor?.origin,
+    };
     for (let attempt = 1; ; attempt++) {
       try {
         const result = await this.writes.run(scope, async (trx, log) => {

@@ -12,6 +12,7 @@ import type { BulkImportTimings, BulkWriter } from '../db/bulk-writer.js';
 import type { QuireDb } from '../db/database.js';
 import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
+import { recordImported } from '../revisions/revision-record.js';
 import type { ImportRecord } from './import-formats.js';
 
 /** Bad rows named in the report; the rest are only counted. */
@@ -69,7 +70,8 @@ export async function importRows(
   const now = timestampNow();
   const timings: BulkImportTimings = { indexMs: 0 };
 
-  await bulkImport(database, type, columns, timings, async (writer) => {
+  const written: StoredRow[] = [];
+  const committed = await bulkImport(database, type, columns, timings, async (writer) => {
     const relationReader = new ImportRelationReader({ database, table: type.table, writer });
     const slugs = {
       isTaken: (column: string, slug: string) => writer.slugTaken(column, slug),
@@ -88,7 +90,9 @@ export async function importRows(
         if (hasRelations) await checkRelationTargets(type, values, registry, relationReader);
         // Rows keep being written after a refusal (the transaction is rolled back at the end), so
         // the lookups of later rows stay exact and every refusal is reported.
-        writer.insert(newStoredRow(type, id, values, input, now, options.editorName));
+        const stored = newStoredRow(type, id, values, input, now, options.editorName);
+        writer.insert(stored);
+        written.push(stored);
       } catch (error) {
         if (!(error instanceof AppError)) throw error;
         refused++;
@@ -101,6 +105,7 @@ export async function importRows(
     options.onProgress?.(records.length, records.length);
     return refused === 0;
   });
+  if (committed) await recordImported(database.db, type, written, { by: options.editorName, at: now });
   return { imported: refused === 0 ? records.length : 0, refused, problems, indexSeconds: timings.indexMs / 1000 };
 }
 

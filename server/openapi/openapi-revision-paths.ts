@@ -1,4 +1,5 @@
 import type { ErrorCode } from '../../common/api-contract.js';
+import { REVISION_ORIGINS } from '../../common/revision-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import type { Responses } from './openapi-account-paths.js';
@@ -33,6 +34,13 @@ export function revisionSchemas(): Record<string, JsonSchema> {
       fields: { ...strings, description: 'The fields the change set or changed; empty for a delete' },
       by: stringOrNull,
       at: string,
+      origin: {
+        type: 'string',
+        enum: [...REVISION_ORIGINS],
+        description:
+          "Why the change was written: a person's edit, a scheduled change firing (by: who scheduled it), a restore, an import",
+      },
+      restored_from: { ...stringOrNull, description: "A restore's: when the revision it put back was written" },
     }),
     RevisionListResponse: page('revisions', ref('RevisionSummary')),
     RevisionResponse: object({

@@ -90,9 +90,37 @@ export async function recordRevisions(
       changed: JSON.stringify(changedFields(scope.type, before, after)),
       changed_by: scope.by ?? null,
       changed_at: at,
+      origin: scope.origin ?? 'edit',
+      restored_from: scope.restoredFrom ?? null,
     });
     if (retention.keepRevisions !== null) await repository.keepNewest(scope.type.table, rowId, retention.keepRevisions);
   }
+}
+
+/**
+ * Records the rows an import wrote as created by it (origin `import`), once the import has
+ * committed: the import writes in bulk, the engine's way, and its rows then have a history like
+ * rows created one by one. One transaction, so a row's import is recorded for all rows or none.
+ */
+export async function recordImported(
+  db: Kysely<QuireDatabase>,
+  type: ContentType,
+  rows: readonly StoredRow[],
+  options: { by: string | null; at: string },
+): Promise<void> {
+  if (rows.length === 0) return;
+  const revisions = rows.map((row) => ({
+    table_name: type.table,
+    row_id: String(row.id),
+    action: 'create' as const,
+    snapshot: JSON.stringify(row),
+    changed: JSON.stringify(changedFields(type, null, row)),
+    changed_by: options.by,
+    changed_at: options.at,
+    origin: 'import' as const,
+    restored_from: null,
+  }));
+  await db.transaction().execute((trx) => new RevisionRepository(trx).insertMany(revisions));
 }
 
 /**

@@ -112,7 +112,7 @@ export class RevisionService {
     const body = restoreBody(type, snapshot);
     let row: RestoreResponse['row'];
     if (await this.exists(type, rowId)) {
-      row = await this.rows.update(type, rowId, body, actor, {});
+      row = await this.rows.update(type, rowId, body, actor, { from: revision.changed_at });
     } else {
       const createdBy = typeof snapshot.created_by === 'string' ? snapshot.created_by : null;
       if (actor?.ownRowsOnly && (actor.name === null || createdBy !== actor.name)) {
@@ -122,7 +122,7 @@ export class RevisionService {
         );
       }
       const created = { at: String(snapshot.created_at ?? timestampNow()), by: createdBy };
-      row = await this.rows.create(type, body, rowId, actor, { created });
+      row = await this.rows.create(type, body, rowId, actor, { from: revision.changed_at, created });
     }
     const newest = await new RevisionRepository(this.db).newest(type.table, rowId);
     if (!newest) throw new AppError('internal_error', 'The restore was written but recorded no revision');
@@ -223,6 +223,8 @@ function summary(revision: RevisionRow): RevisionSummary {
     fields: JSON.parse(revision.changed) as string[],
     by: revision.changed_by,
     at: revision.changed_at,
+    origin: revision.origin,
+    restored_from: revision.restored_from,
   };
 }
 

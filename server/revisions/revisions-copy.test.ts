@@ -35,6 +35,9 @@ async function siteWithHistory(server: TestServer): Promise<{ kept: string; binn
   };
   const kept = (await send('POST', '/cms/news', newsBody({ title: 'Kept' }))).id as string;
   await send('PUT', `/cms/news/${kept}`, { title: 'Kept, changed' });
+  // A restore: its revision's origin and the time of the version it put back travel with it.
+  const first = (await send('GET', `/cms/news/${kept}/revisions`)).revisions.at(-1).id as number;
+  await send('POST', `/cms/news/${kept}/revisions/${first}/restore`);
   const binned = (await send('POST', '/cms/news', newsBody({ title: 'Binned' }))).id as string;
   await send('DELETE', `/cms/news/${binned}`);
   await send('POST', '/cms-content', {
@@ -77,7 +80,8 @@ describe.skipIf(!postgres.available)(`quire copy carries revisions${skipNote(pos
     try {
       const { kept, binned } = await siteWithHistory(server);
       const expected = await history(server.database);
-      expect(expected.revisions).toHaveLength(4);
+      expect(expected.revisions).toHaveLength(5);
+      expect(expected.revisions.filter((revision) => revision.origin === 'restore')).toHaveLength(1);
       await server.stop();
       const source = await openDatabase(server.dbFile);
       const middle = await openPostgresDatabase(pg.target);
@@ -97,7 +101,13 @@ describe.skipIf(!postgres.available)(`quire copy carries revisions${skipNote(pos
       const largest = Math.max(...expected.revisions.map((revision) => revision.id));
       expect(restored.body.revision.id).toBeGreaterThan(largest);
       const list = await request(onPostgres, 'GET', `/cms/news/${kept}/revisions`);
-      expect(list.body.revisions.map((revision: { action: string }) => revision.action)).toEqual(['update', 'create']);
+      expect(list.body.revisions.map((revision: { action: string }) => revision.action)).toEqual([
+        'restore',
+        'update',
+        'create',
+      ]);
+      const [restoredKept, , createdKept] = list.body.revisions;
+      expect(restoredKept).toMatchObject({ origin: 'restore', restored_from: createdKept.at });
       const afterRestore = await history(onPostgres.database);
       await onPostgres.stop();
 

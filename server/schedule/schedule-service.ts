@@ -172,6 +172,7 @@ export class ScheduleService {
     const actor: RowActor = {
       name: schedule.scheduled_by,
       ownRowsOnly: false,
+      origin: 'schedule',
       inTransaction: async (trx) => {
         const inWrite = new ScheduleRepository(trx);
         const by = schedule.scheduled_by;

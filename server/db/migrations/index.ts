@@ -25,6 +25,7 @@ import * as siteSettings from './024-site-settings.js';
 import * as twoFactor from './025-two-factor.js';
 import * as auditLog from './026-audit-log.js';
 import * as accountIdentities from './027-account-identities.js';
+import * as revisionOrigins from './028-revision-origins.js';
 import * as accountLanguage from './029-account-language.js';
 import * as changeFeed from './030-change-feed.js';
 import type { MigrationEngine } from './migration-engine.js';
@@ -63,6 +64,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '025-two-factor': twoFactor,
   '026-audit-log': auditLog,
   '027-account-identities': accountIdentities,
+  '028-revision-origins': revisionOrigins,
   '029-account-language': accountLanguage,
   '030-change-feed': changeFeed,
 };

@@ -1,4 +1,5 @@
 import { type Generated, type Kysely, sql } from 'kysely';
+import type { RevisionAction, RevisionOrigin } from '../../../common/revision-contract.js';
 import { compiledWritesOf } from '../queries/compiled-writes.js';
 import { sendLater } from '../queries/later-statements.js';
 import type { QuireDatabase } from '../schema.js';
@@ -12,9 +13,6 @@ export const REVISION_TABLES = [REVISIONS_TABLE, TYPE_CHANGES_TABLE] as const;
 /** A row's revisions, newest first, and the trash's "newest revision of a row" probes. */
 export const REVISION_ROW_INDEX = 'quire_revisions:row';
 
-/** What a revision records. */
-export type RevisionAction = 'create' | 'update' | 'delete' | 'restore';
-
 /** A stored revision. */
 export interface RevisionRow {
   id: number;
@@ -27,6 +25,10 @@ export interface RevisionRow {
   changed: string;
   changed_by: string | null;
   changed_at: string;
+  /** Why it was written (revisions older than the column read as `edit`). */
+  origin: RevisionOrigin;
+  /** A restore's: the `changed_at` of the revision it put back. */
+  restored_from: string | null;
 }
 
 /** A stored content-type change. */
@@ -57,7 +59,12 @@ const REVISION_COLUMNS = [
   'changed',
   'changed_by',
   'changed_at',
+  'origin',
+  'restored_from',
 ] as const satisfies readonly (keyof Omit<RevisionRow, 'id'>)[];
+
+/** Revisions one insert of `insertMany` names: well under either engine's limit on parameters. */
+const MANY_PER_STATEMENT = 500;
 
 /** A page: `limit` rows after skipping `offset`. */
 export interface Page {
@@ -89,6 +96,16 @@ export class RevisionRepository {
         ),
     );
     await this.db.executeQuery(sendLater(query));
+  }
+
+  /** Records many revisions in a few statements (rows brought in by an import). */
+  async insertMany(revisions: readonly Omit<RevisionRow, 'id'>[]): Promise<void> {
+    for (let start = 0; start < revisions.length; start += MANY_PER_STATEMENT) {
+      await this.db
+        .insertInto(REVISIONS_TABLE)
+        .values(revisions.slice(start, start + MANY_PER_STATEMENT))
+        .execute();
+    }
   }
 
   /** Removes a row's revisions beyond its newest `keep` (`keep` >= 1: the newest always stays). */
