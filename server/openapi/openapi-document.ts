@@ -4,6 +4,7 @@ import type { JsonSchema } from '../fields/field.js';
 import { typeNames } from '../types-gen/type-names.js';
 import { accountPaths, accountSchemas } from './openapi-account-paths.js';
 import { auditPaths, auditSchemas } from './openapi-audit-paths.js';
+import { changePaths, changeSchemas } from './openapi-change-paths.js';
 import { contentTypePaths, describePaths, JSON_TYPE, mediaPaths, rowPaths } from './openapi-content-paths.js';
 import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
@@ -40,6 +41,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...publishingSchemas(),
     ...starterSchemas(),
     ...auditSchemas(),
+    ...changeSchemas(),
     ...twoFactorSchemas(),
     ...singleSignOnSchemas(),
   };
@@ -52,6 +54,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...describePaths(responses),
     ...accountPaths(responses),
     ...auditPaths(responses),
+    ...changePaths(responses),
     ...twoFactorPaths(responses),
     ...singleSignOnPaths(responses),
     ...typeChangePaths(responses),

@@ -33,6 +33,7 @@ export function publishingSchemas(): Record<string, JsonSchema> {
     action: { type: 'string', enum: [...HOOK_ACTIONS, 'test'] },
     at: { ...string, description: 'When the change was committed (UTC server timestamp)' },
     by: stringOrNull,
+    cursor: { ...string, description: 'The change feed’s cursor of this change (GET /api/changes?since=); absent for a test' },
   };
   const hookProperties: Record<string, JsonSchema> = {
     id: string,
@@ -100,9 +101,9 @@ export function publishingSchemas(): Record<string, JsonSchema> {
       offset: integer,
       deliveries: { type: 'array', items: ref('HookDelivery') },
     }),
-    HookEvent: object(eventProperties),
+    HookEvent: object(eventProperties, ['cursor']),
     HookBody: {
-      ...object({ ...eventProperties, events: { type: 'array', items: ref('HookEvent'), minItems: 1 } }),
+      ...object({ ...eventProperties, events: { type: 'array', items: ref('HookEvent'), minItems: 1 } }, ['cursor']),
       description:
         'What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first. Each delivery carries a `Quire-Delivery: <id>` header; a Quire server answers 403 to any write carrying it, so a delivery never starts another',
     },
