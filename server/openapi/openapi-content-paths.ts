@@ -5,6 +5,7 @@ import type { JsonSchema } from '../fields/field.js';
 import { shapeNames } from '../types-gen/type-names.js';
 import type { Responses } from './openapi-account-paths.js';
 import { ALWAYS_ERRORS, READ_ERRORS } from './openapi-error-sets.js';
+import { IF_MATCH } from './openapi-etags.js';
 import { ref } from './openapi-schemas.js';
 
 /** The media type of JSON bodies and answers. */
@@ -101,8 +102,12 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
     tags,
     operationId: `${method}${name}`,
     summary: `Change a row of ${type.title} (only the fields sent)`,
+    parameters: [IF_MATCH],
     requestBody: writeBody(shapes.update, shapes.updateForm),
-    responses: responses(200, 'The row as it is now', ref(shapes.row), WRITE_ERRORS),
+    responses: responses(200, 'The row as it is now (with If-Match: its new ETag)', ref(shapes.row), [
+      ...WRITE_ERRORS,
+      'stale_write',
+    ]),
   });
   return {
     [`/cms/${type.table}`]: {
@@ -131,7 +136,8 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
         operationId: `delete${name}`,
         summary: `Delete a row of ${type.title}`,
         description: 'Refused (409, with `references`) while a relation of another row points at it',
-        responses: responses(200, 'The deleted row', ref(shapes.deleted), [...READ_ERRORS, 'conflict']),
+        parameters: [IF_MATCH],
+        responses: responses(200, 'The deleted row', ref(shapes.deleted), [...READ_ERRORS, 'conflict', 'stale_write']),
       },
     },
   };

@@ -26,6 +26,19 @@ const IF_NONE_MATCH: JsonSchema = {
   schema: { type: 'string' },
 };
 
+/**
+ * `If-Match` on a row's or a content type's PUT, PATCH and DELETE (server/http/if-match.ts): the
+ * write happens only over the version the tag names, else a 412 `stale_write`.
+ */
+export const IF_MATCH: JsonSchema = {
+  name: 'If-Match',
+  in: 'header',
+  required: false,
+  description:
+    'The ETag of the read this write builds on, or `*` (it exists): compared strongly, and a 412 stale_write with what is stored now when it no longer matches; nothing is written. Without it the write goes through as before',
+  schema: { type: 'string' },
+};
+
 /** The reusable 304 response. */
 export function notModifiedResponse(): Record<string, JsonSchema> {
   return {
