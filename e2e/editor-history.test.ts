@@ -57,7 +57,7 @@ describe('history and recently deleted in the editor', () => {
     const { row: stored } = await suite.api.get('articles', row.id);
     expect(stored).toMatchObject({ title: 'Harbour report', body: 'The old pier opens today' });
     await expect.poll(() => items.count()).toBe(3);
-    expect(await items.nth(0).textContent()).toMatch(/Restored an earlier version.*Title, Body/);
+    expect(await items.nth(0).textContent()).toMatch(/Restored from .*by tester.*Title, Body/);
   });
 
   it('says why a restore is refused (a slug another row took since) and changes nothing', async () => {

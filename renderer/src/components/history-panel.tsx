@@ -4,7 +4,7 @@ import type { ContentRow, ContentTypeSummary } from '../../../common/api-contrac
 import type { RevisionAction, RevisionSummary } from '../../../common/revision-contract.js';
 import { describeError } from '../api/api-error.js';
 import { revisionsApi } from '../api/revisions-api.js';
-import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
+import { formatDay, formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
 import { LazyScreen, lazyNamed } from './lazy-screen.js';
@@ -18,6 +18,19 @@ const PAGE = 10;
 /** What a revision did, in words. */
 export function actionLabel(action: RevisionAction): string {
   return i18n.t(`components:history.actions.${action}`);
+}
+
+/**
+ * What a revision did, named for why it was written: a scheduled change, a restore (with the day of
+ * the version it put back), an import; a person's edit by what it did.
+ */
+export function revisionLabel(revision: RevisionSummary): string {
+  if (revision.origin === 'schedule') return i18n.t('components:history.origins.schedule');
+  if (revision.origin === 'import') return i18n.t('components:history.origins.import');
+  if (revision.origin === 'restore' && revision.restored_from !== null) {
+    return i18n.t('components:history.origins.restoreFrom', { date: formatDay(revision.restored_from) });
+  }
+  return actionLabel(revision.action);
 }
 
 /** Props of the History panel of a saved row. */
@@ -61,13 +74,13 @@ export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: Histo
                 className="history-item"
                 onClick={() => setOpen(revision)}
                 aria-label={t(revision.by ? 'history.itemLabelBy' : 'history.itemLabel', {
-                  action: actionLabel(revision.action),
+                  action: revisionLabel(revision),
                   when: formatTimestamp(revision.at),
                   name: revision.by,
                 })}
               >
                 <span className="history-what">
-                  {actionLabel(revision.action)}
+                  {revisionLabel(revision)}
                   {index === 0 && data.revisions.length > 0 && <span className="muted"> · {t('history.current')}</span>}
                 </span>
                 <span className="history-when muted">

@@ -59,6 +59,14 @@ export function timeAgo(utcTimestamp: string, now: Date = new Date(), locale?: s
   return formatRelative(then, now, locale) ?? formatDate(then, { dateStyle: 'medium' }, locale);
 }
 
+/** A server timestamp (UTC) as a local day (`3 May`), with its year when that is not this year. */
+export function formatDay(utcTimestamp: string, now: Date = new Date(), locale?: string): string {
+  const then = utcMillis(utcTimestamp);
+  if (then === null) return utcTimestamp;
+  const thisYear = new Date(then).getFullYear() === now.getFullYear();
+  return formatDate(then, thisYear ? { day: 'numeric', month: 'long' } : { dateStyle: 'long' }, locale);
+}
+
 /** A server timestamp (UTC) as a full local date and time, for tooltips and the details panel. */
 export function formatTimestamp(utcTimestamp: string, locale?: string): string {
   const then = utcMillis(utcTimestamp);
