@@ -2,6 +2,7 @@ import 'i18next';
 import type app from './locales/en/app.json';
 import type common from './locales/en/common.json';
 import type components from './locales/en/components.json';
+import type conflicts from './locales/en/conflicts.json';
 import type fields from './locales/en/fields.json';
 import type pagesAccounts from './locales/en/pages-accounts.json';
 import type pagesApi from './locales/en/pages-api.json';
@@ -14,6 +15,7 @@ import type pagesSignIn from './locales/en/pages-sign-in.json';
 import type pagesStarters from './locales/en/pages-starters.json';
 import type pagesTrash from './locales/en/pages-trash.json';
 import type pagesTypes from './locales/en/pages-types.json';
+import type problems from './locales/en/problems.json';
 import type schema from './locales/en/schema.json';
 
 // English is the source catalog: `t` accepts only keys it has, with the right namespace.
@@ -26,6 +28,7 @@ declare module 'i18next' {
     app: typeof app;
     common: typeof common;
     components: typeof components;
+    conflicts: typeof conflicts;
     fields: typeof fields;
     'pages-accounts': typeof pagesAccounts;
     'pages-api': typeof pagesApi;
@@ -38,6 +41,7 @@ declare module 'i18next' {
     'pages-starters': typeof pagesStarters;
     'pages-trash': typeof pagesTrash;
     'pages-types': typeof pagesTypes;
+    problems: typeof problems;
     schema: typeof schema;
   }
 }
