@@ -10,6 +10,7 @@ import { TokenService } from './accounts/token-service.js';
 import { type TwoFactorOptions, TwoFactorService } from './accounts/two-factor-service.js';
 import { type AuditOptions, AuditService } from './audit/audit-service.js';
 import { type ChangeFeedOptions, ChangeFeedService } from './changes/change-feed-service.js';
+import { EventHub, type EventHubOptions } from './changes/event-streams.js';
 import { ContentTypeRegistry } from './content/content-type-registry.js';
 import { ContentTypeService } from './content/content-type-service.js';
 import { ContentWrites, committedReads } from './content/content-writes.js';
@@ -22,15 +23,16 @@ import { TwoFactorRepository } from './db/repositories/two-factor-repository.js'
 import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { accountRoutes } from './http/account-routes.js';
 import { auditRoutes } from './http/audit-routes.js';
-import { changeRoutes } from './http/change-routes.js';
 import { authGuard } from './http/auth-guard.js';
 import { authRoutes } from './http/auth-routes.js';
 import { bodyParsing, bodyReader, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
+import { changeRoutes } from './http/change-routes.js';
 import { contentTypeRoutes } from './http/content-type-routes.js';
 import { describeRoutes } from './http/describe-routes.js';
 import { editorHeaders } from './http/editor-headers.js';
 import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { conditionalGets } from './http/etag.js';
+import { eventRoutes } from './http/event-routes.js';
 import { hookRoutes } from './http/hook-routes.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
@@ -84,6 +86,8 @@ export interface AppOptions {
   audit?: AuditOptions;
   /** The change feed's retention (`--changes-days`), clock and how often subscribers' feed is looked at. */
   changes?: ChangeFeedOptions;
+  /** Event streams' limits (`--event-streams`, `--event-streams-per-credential`), heartbeat and socket bounds. */
+  events?: Omit<EventHubOptions, 'feed' | 'log'>;
   /** Sign-in through an OpenID Connect provider (`--oidc-issuer` and its flags), or none. */
   singleSignOn?: SingleSignOnConfig | null;
   /** Whether people may sign in with a password (default true; `--no-password-sign-in` turns it off). */
@@ -165,6 +169,8 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     hooks,
     audit,
     changes,
+    // Open `GET /api/events` streams, fed by one read of the change feed per commit.
+    events: new EventHub({ ...options.events, feed: changes, log: options.log }),
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
@@ -237,6 +243,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(accountRoutes(accounts, tokens, audit));
   api.use(auditRoutes(audit));
   api.use(changeRoutes(registry, changes));
+  api.use(eventRoutes({ hub: services.events, registry }));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
   api.use(starterRoutes(new StarterService({ db, writes, registry, rows, engine }), options.editorName, audit));

@@ -74,6 +74,8 @@ export interface ServerOptions {
   audit?: AuditOptions;
   /** The change feed's retention (`--changes-days`) and clock; see AppOptions.changes. */
   changes?: ChangeFeedOptions;
+  /** Event streams' limits and heartbeat; see AppOptions.events. */
+  events?: AppOptions['events'];
   /** Single sign-on, password sign-in and the public URL: see the AppOptions of the same names. */
   singleSignOn?: AppOptions['singleSignOn'];
   passwordSignIn?: boolean;
@@ -174,6 +176,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       hooks: options.hooks,
       audit: options.audit,
       changes: options.changes,
+      events: options.events,
       singleSignOn: options.singleSignOn,
       passwordSignIn: options.passwordSignIn,
       publicUrl: options.publicUrl,
@@ -238,6 +241,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     backups,
     close() {
       closing ??= new Promise<void>((resolve) => {
+        // Event streams never finish by themselves: they end now, so the server can close.
+        services.events.close();
         server.close(() => resolve());
         server.closeIdleConnections();
         // Requests in flight get a moment to finish; then their sockets are ended.

@@ -3,8 +3,8 @@ import type { ChangeEntry, ChangeFeed } from './change-feed.js';
 
 /**
  * The open event streams of one server (`GET /api/events`) and what feeds them. Streams wait at a
- * cursor of the change feed; when the feed says something committed (its `subscribe`, or a change
- * of its `head` seen by a poll, which is how writes of other servers and processes arrive) the hub
+ * cursor of the change feed; when the feed says something committed (its `subscribe`, which hears
+ * this server's commits and, where servers share the database, looks for the others') the hub
  * reads each cursor the streams wait at once, unfiltered, and hands every stream the changes its
  * filter takes. Streams nearly always wait at the same cursor (the newest), so a write costs one
  * feed read however many streams are open; a stream whose cursor lies inside a page just read is
@@ -43,11 +43,6 @@ export interface EventHubOptions {
   limits?: Partial<EventStreamLimits>;
   /** Between heartbeat comments, which keep proxies from closing a quiet stream. */
   heartbeatMs?: number;
-  /**
-   * Between looks at the feed's head while streams are open: how writes of other servers (and of
-   * other processes, such as `quire import`) reach this one's streams. Null: only `subscribe`.
-   */
-  pollMs?: number | null;
   /** Changes per feed read. */
   pageSize?: number;
   /** Unsent bytes past which a stream is cut off; above a quarter of it a stream waits for its socket. */
@@ -120,10 +115,10 @@ export class EventHub {
   private failing = false;
   private again = false;
   private closed = false;
-  private readonly unsubscribe: () => void;
-  private readonly heartbeat: NodeJS.Timeout;
-  private readonly poll: NodeJS.Timeout | null;
-  private polling = false;
+  /** Stops hearing from the feed; set while streams are open. */
+  private unsubscribe: (() => void) | null = null;
+  private readonly heartbeatMs: number;
+  private heartbeat: NodeJS.Timeout | null = null;
 
   constructor(options: EventHubOptions) {
     this.feed = options.feed;
@@ -132,12 +127,7 @@ export class EventHub {
     this.maxBufferedBytes = options.maxBufferedBytes ?? DEFAULTS.maxBufferedBytes;
     this.stallMs = options.stallMs ?? DEFAULTS.stallMs;
     this.log = options.log ?? ((message, error) => console.error(message, error));
-    this.unsubscribe = this.feed.subscribe(() => this.signal());
-    this.heartbeat = setInterval(() => this.beat(), options.heartbeatMs ?? DEFAULTS.heartbeatMs);
-    this.heartbeat.unref();
-    const pollMs = options.pollMs === undefined ? null : options.pollMs;
-    this.poll = pollMs === null ? null : setInterval(() => void this.lookAtHead(), pollMs);
-    this.poll?.unref();
+    this.heartbeatMs = options.heartbeatMs ?? DEFAULTS.heartbeatMs;
   }
 
   /** Streams open now. */
@@ -185,6 +175,7 @@ export class EventHub {
       waitingSince: null,
     };
     this.streams.add(stream);
+    if (this.streams.size === 1) this.follow();
     request.sink.once('close', () => this.drop(stream));
     request.start();
     request.sink.write(': connected\n\n');
@@ -196,9 +187,6 @@ export class EventHub {
   /** Ends every stream and stops following the feed (the server is stopping). */
   close(): void {
     this.closed = true;
-    clearInterval(this.heartbeat);
-    if (this.poll) clearInterval(this.poll);
-    this.unsubscribe();
     for (const stream of [...this.streams]) {
       this.drop(stream);
       stream.sink.end();
@@ -238,6 +226,24 @@ export class EventHub {
   private drop(stream: Stream): void {
     if (!this.streams.delete(stream)) return;
     this.release(stream.credential);
+    if (this.streams.size === 0) this.unfollow();
+  }
+
+  /**
+   * Hears from the feed and beats while streams are open (the feed's `subscribe` is how other
+   * servers' writes arrive; it looks for them only while someone listens).
+   */
+  private follow(): void {
+    this.unsubscribe = this.feed.subscribe(() => this.signal());
+    this.heartbeat = setInterval(() => this.beat(), this.heartbeatMs);
+    this.heartbeat.unref();
+  }
+
+  private unfollow(): void {
+    this.unsubscribe?.();
+    this.unsubscribe = null;
+    if (this.heartbeat) clearInterval(this.heartbeat);
+    this.heartbeat = null;
   }
 
   /** Cuts a stream off: its socket closes without waiting for what it holds. */
@@ -263,7 +269,7 @@ export class EventHub {
         await this.round();
         this.failing = false;
       } catch (error) {
-        // The database is away: the streams stay where they are and the next signal or poll retries.
+        // The database is away: the streams stay where they are and the next signal retries.
         this.failed(error);
       }
     }
@@ -350,25 +356,6 @@ export class EventHub {
         stream.sink.write(': heartbeat\n\n');
         this.mind(stream);
       } else if (now - stream.waitingSince > this.stallMs) this.cut(stream);
-    }
-  }
-
-  /** Signals when the feed's head is past where some stream has read to. */
-  private async lookAtHead(): Promise<void> {
-    if (this.polling || this.delivering || this.streams.size === 0) return;
-    this.polling = true;
-    try {
-      const head = await this.feed.head();
-      for (const stream of this.streams) {
-        if (stream.cursor !== head && stream.waitingSince === null) {
-          this.signal();
-          break;
-        }
-      }
-    } catch (error) {
-      this.failed(error);
-    } finally {
-      this.polling = false;
     }
   }
 }

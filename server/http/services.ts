@@ -1,5 +1,6 @@
 import type { AuditService } from '../audit/audit-service.js';
 import type { ChangeFeedService } from '../changes/change-feed-service.js';
+import type { EventHub } from '../changes/event-streams.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { ContentTypeService } from '../content/content-type-service.js';
@@ -26,6 +27,8 @@ export interface Services {
   audit: AuditService;
   /** The durable change feed (`GET /api/changes`; what `GET /api/events` streams). */
   changes: ChangeFeedService;
+  /** The open event streams (`GET /api/events`). */
+  events: EventHub;
 }
 
 /**

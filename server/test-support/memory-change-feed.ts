@@ -46,6 +46,11 @@ export class MemoryChangeFeed implements ChangeFeed {
     return String(this.entries.length);
   }
 
+  /** Subscribers now. */
+  get listenerCount(): number {
+    return this.listeners.size;
+  }
+
   subscribe(listener: () => void): () => void {
     this.listeners.add(listener);
     return () => this.listeners.delete(listener);
