@@ -71,14 +71,32 @@ export class ChangeRepository {
     return rows.map(positionOf).sort((a, b) => a.id - b.id);
   }
 
-  /** Up to `limit` settled changes after `after`, in feed order; of `tables` only, when given. */
+  /**
+   * Up to `limit` settled changes after `after`, in feed order; of `tables` only, when given. The
+   * changes of `after`'s transaction past its id, and those of later transactions, are read as two
+   * ranges of the (`tx`, `id`) index: SQLite serves a row-value comparison `(tx, id) > (?, ?)` by
+   * scanning from `tx`, which reads every earlier change of a transaction (on SQLite, all of them).
+   */
   async read(after: ChangePosition, tables: readonly string[] | null, limit: number): Promise<ChangeRow[]> {
     if (tables !== null && tables.length === 0) return [];
-    let query = (await this.settled())
+    const bound = await this.engine.changeOrder.settledBelow(this.db);
+    const range = (sameTransaction: boolean) => {
+      let query = this.db.selectFrom(CHANGES_TABLE).selectAll();
+      query = sameTransaction
+        ? query.where('tx', '=', after.tx).where('id', '>', after.id)
+        : query.where('tx', '>', after.tx);
+      if (bound !== null) query = query.where('tx', '<', bound);
+      if (tables !== null) query = query.where('table_name', 'in', [...tables]);
+      return query.orderBy('tx').orderBy('id').limit(limit);
+    };
+    const rows = await this.db
+      .selectFrom(range(true).as('same_transaction'))
       .selectAll()
-      .where(({ eb, refTuple, tuple }) => eb(refTuple('tx', 'id'), '>', tuple(after.tx, after.id)));
-    if (tables !== null) query = query.where('table_name', 'in', [...tables]);
-    const rows = await query.orderBy('tx').orderBy('id').limit(limit).execute();
+      .unionAll(this.db.selectFrom(range(false).as('later_transactions')).selectAll())
+      .orderBy('tx')
+      .orderBy('id')
+      .limit(limit)
+      .execute();
     return rows.map((row) => ({ ...row, ...positionOf(row) }));
   }
 
