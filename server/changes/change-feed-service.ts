@@ -197,7 +197,9 @@ export class ChangeFeedService implements ChangeFeed {
   private async poll(): Promise<void> {
     try {
       const head = await this.head();
-      const moved = this.lastHead !== null && head !== this.lastHead;
+      // The first look tells too: a subscriber's cursor may predate a change that committed
+      // elsewhere before this look, and a call with nothing new costs the subscriber one read.
+      const moved = head !== this.lastHead;
       this.lastHead = head;
       if (moved) this.notify();
     } catch {

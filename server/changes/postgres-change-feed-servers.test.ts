@@ -120,13 +120,14 @@ describe.skipIf(!postgres.available)(`the change feed of two servers${skipNote(p
   it('tells subscribers on one server of a write through the other', async () => {
     const head = await a.services.changes.head();
     let heard: () => void = () => {};
-    const hearing = new Promise<void>((resolve) => {
-      heard = resolve;
-    });
-    // Subscribed well before the write, so the first look notes the head and the write moves it.
+    // Subscribed well before the write: the first look's call (which tells of the head as it was)
+    // comes before it, and the write's after it.
     const unsubscribe = a.services.changes.subscribe(() => heard());
     try {
       await new Promise((resolve) => setTimeout(resolve, 1200));
+      const hearing = new Promise<void>((resolve) => {
+        heard = resolve;
+      });
       await ok(b, 'POST', '/cms/news', { title: 'Heard', status: 'draft', published_at: '2026-01-01 10:00:00' });
       await hearing;
       const page = await a.services.changes.read({ since: head, limit: 10 });
