@@ -13,4 +13,15 @@ describe('formatByteSize', () => {
   ])('%d bytes read %s', (bytes, text) => {
     expect(formatByteSize(bytes)).toBe(text);
   });
+
+  it.each([
+    ['de', 999, '999 Byte'],
+    ['de', 2_400_000, '2,4 MB'],
+    ['fr', 1, '1 octet'],
+    ['fr', 2_400_000, '2,4 Mo'],
+    ['es', 1000, '1,0 kB'],
+    ['es', 7e15, '7000,0 TB'],
+  ])('in %s, %d bytes read %s', (locale, bytes, text) => {
+    expect(formatByteSize(bytes, locale).replace(/\u00a0|\u202f/g, ' ')).toBe(text);
+  });
 });

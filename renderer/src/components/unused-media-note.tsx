@@ -1,8 +1,8 @@
 import { useEffect, useState } from 'react';
 import { Trans } from 'react-i18next';
 import type { UnusedMediaResponse } from '../../../common/api-contract.js';
-import { formatByteSize } from '../../../common/byte-size.js';
 import { useApi } from '../api/api-context.js';
+import { useFormatters } from '../i18n/formatters.js';
 import { useT } from '../i18n/use-t.js';
 
 /**
@@ -12,6 +12,7 @@ import { useT } from '../i18n/use-t.js';
 export function UnusedMediaNote() {
   const api = useApi();
   const t = useT('components');
+  const format = useFormatters();
   const [unused, setUnused] = useState<UnusedMediaResponse | null>(null);
   useEffect(() => {
     const controller = new AbortController();
@@ -22,7 +23,7 @@ export function UnusedMediaNote() {
   if (!unused || unused.count === 0) return null;
   return (
     <p className="unused-media-note muted" role="status">
-      {t('unusedMedia.count', { count: unused.count, size: formatByteSize(unused.bytes) })}{' '}
+      {t('unusedMedia.count', { count: unused.count, size: format.byteSize(unused.bytes) })}{' '}
       <Trans t={t} i18nKey="unusedMedia.prune" components={{ code: <code /> }} />
     </p>
   );

@@ -1,4 +1,5 @@
 import { useTranslation } from 'react-i18next';
+import { formatByteSize } from '../../../common/byte-size.js';
 import { currentLanguage } from './i18n-instance.js';
 
 /**
@@ -81,5 +82,6 @@ export function useFormatters() {
     date: (date: Date | number, options?: Intl.DateTimeFormatOptions) => formatDate(date, options, locale),
     dateTime: (date: Date | number) => formatDateTime(date, locale),
     relative: (then: Date | number, now?: Date | number) => formatRelative(then, now, locale),
+    byteSize: (bytes: number) => formatByteSize(bytes, locale),
   };
 }
