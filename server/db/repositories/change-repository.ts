@@ -79,7 +79,7 @@ export class ChangeRepository {
    */
   async read(after: ChangePosition, tables: readonly string[] | null, limit: number): Promise<ChangeRow[]> {
     if (tables !== null && tables.length === 0) return [];
-    const bound = await this.engine.changeOrder.settledBelow(this.db);
+    const bound = await this.engine.changeOrder.settledBelow(this.db as unknown as Kysely<unknown>);
     const range = (sameTransaction: boolean) => {
       let query = this.db.selectFrom(CHANGES_TABLE).selectAll();
       query = sameTransaction
@@ -156,7 +156,7 @@ export class ChangeRepository {
 
   /** The changes a read may hand out: all where one writer commits, else those below the settled bound. */
   private async settled() {
-    const bound = await this.engine.changeOrder.settledBelow(this.db);
+    const bound = await this.engine.changeOrder.settledBelow(this.db as unknown as Kysely<unknown>);
     const changes = this.db.selectFrom(CHANGES_TABLE);
     return bound === null ? changes : changes.where('tx', '<', bound);
   }
