@@ -40,10 +40,15 @@ async function fillFeed(database, count) {
   }
 }
 
-/** Reads the whole feed of `origin` from since=0, `limit` a page: changes read and seconds taken. */
+/**
+ * Reads the whole feed of `origin` from since=0, `limit` a page: changes read, seconds taken, and
+ * CPU seconds of this process (the server and its reader both: on a busy machine, the wall time
+ * says more about the other processes than about the feed).
+ */
 async function readFeed(origin, limit) {
   let since = '0';
   let read = 0;
+  const cpu = process.cpuUsage();
   const started = process.hrtime.bigint();
   for (;;) {
     const response = await fetch(`${origin}/api/changes?since=${encodeURIComponent(since)}&limit=${limit}`);
@@ -53,7 +58,9 @@ async function readFeed(origin, limit) {
     read += page.changes.length;
     since = page.next;
   }
-  return { read, seconds: Number(process.hrtime.bigint() - started) / 1e9 };
+  const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+  const used = process.cpuUsage(cpu);
+  return { read, seconds, cpuSeconds: (used.user + used.system) / 1e6 };
 }
 
 /** One engine: a server over a fresh database with `count` changes, the feed read to its end. */
@@ -83,9 +90,9 @@ export async function measureFeed({ engine, count, limit }) {
     const filled = process.hrtime.bigint();
     await fillFeed(server.database, count);
     log(`${engine}: ${count} changes written in ${(Number(process.hrtime.bigint() - filled) / 1e9).toFixed(1)} s`);
-    const { read, seconds } = await readFeed(server.origin, limit);
+    const { read, seconds, cpuSeconds } = await readFeed(server.origin, limit);
     if (read !== count) throw new Error(`read ${read} changes of ${count}`);
-    return { engine, count, limit, seconds, rate: read / seconds };
+    return { engine, count, limit, seconds, rate: read / seconds, cpuSeconds };
   } finally {
     await server?.close();
     await throwaway?.drop?.();
@@ -116,7 +123,8 @@ if (import.meta.url === pathToFileURL(process.argv[1]).href) {
     const verdict = result.rate >= TARGET_RATE ? 'meets' : 'below';
     console.log(
       `${engine}: ${result.count} changes in ${result.seconds.toFixed(2)} s, ${Math.round(result.rate)} changes/s ` +
-        `(${limit} a page; ${verdict} the ${TARGET_RATE} changes/s target)`,
+        `(${limit} a page; ${verdict} the ${TARGET_RATE} changes/s target); ` +
+        `${result.cpuSeconds.toFixed(2)} CPU s in this process (server and reader)`,
     );
   }
 }
