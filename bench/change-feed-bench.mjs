@@ -32,7 +32,9 @@ async function fillFeed(database, count) {
   const at = new Date().toISOString().replace('T', ' ').replace('Z', '000');
   if (database.engine.kind === 'postgres') {
     await sql`insert into quire_changes (at, table_name, row_id, action, changed_by)
-      select ${at}, 'news', 'row-' || i, 'update', 'bench' from generate_series(1, ${count}::int) i`.execute(database.db);
+      select ${at}, 'news', 'row-' || i, 'update', 'bench' from generate_series(1, ${count}::int) i`.execute(
+      database.db,
+    );
   } else {
     await sql`with recursive n(i) as (select 1 union all select i + 1 from n where i < ${count})
       insert into quire_changes (at, table_name, row_id, action, changed_by)
@@ -52,7 +54,8 @@ async function readFeed(origin, limit) {
   const started = process.hrtime.bigint();
   for (;;) {
     const response = await fetch(`${origin}/api/changes?since=${encodeURIComponent(since)}&limit=${limit}`);
-    if (response.status !== 200) throw new Error(`GET /api/changes answered ${response.status}: ${await response.text()}`);
+    if (response.status !== 200)
+      throw new Error(`GET /api/changes answered ${response.status}: ${await response.text()}`);
     const page = await response.json();
     if (page.changes.length === 0) break;
     read += page.changes.length;

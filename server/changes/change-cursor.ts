@@ -1,5 +1,5 @@
-import { AppError } from '../errors/app-error.js';
 import { type ChangePosition, START } from '../db/repositories/change-repository.js';
+import { AppError } from '../errors/app-error.js';
 
 /** The cursor before every change kept: `since=0`. */
 export const START_CURSOR = '0';

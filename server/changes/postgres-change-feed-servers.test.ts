@@ -68,7 +68,8 @@ describe.skipIf(!postgres.available)(`the change feed of two servers${skipNote(p
         const page: ChangePage = await ok(server, 'GET', `/changes?since=${encodeURIComponent(this.cursor)}&limit=7`);
         for (const change of page.changes) {
           const last = this.seen[this.seen.length - 1];
-          if (last) expect(before(positionOf(last.cursor), positionOf(change.cursor)), 'a cursor went backwards').toBe(true);
+          if (last)
+            expect(before(positionOf(last.cursor), positionOf(change.cursor)), 'a cursor went backwards').toBe(true);
           this.seen.push(change);
         }
         if (page.changes.length === 0) return;

@@ -4,6 +4,7 @@ import type { ColumnChange, ColumnDescriptor, ContentTypeSummary } from '../../c
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { tableFromSlug } from '../../common/naming-rules.js';
+import { recordTypeChangeInFeed } from '../changes/change-feed-service.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { ContentRepository } from '../db/repositories/content-repository.js';
 import {
@@ -13,7 +14,6 @@ import {
   dropContentTable,
   type TableChange,
 } from '../db/repositories/content-schema-repository.js';
-import { recordTypeChangeInFeed } from '../changes/change-feed-service.js';
 import { type ContentTypeRecord, ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { RevisionRepository } from '../db/repositories/revision-repository.js';
 import { ScheduleRepository } from '../db/repositories/schedule-repository.js';

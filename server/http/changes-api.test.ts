@@ -153,7 +153,10 @@ describe('GET /api/changes', () => {
 
   it('records nothing for a write that fails', async () => {
     const before = await readAll();
-    const { response } = await request(server, 'POST', '/cms/news', { json: { status: 'published' }, headers: as.admin });
+    const { response } = await request(server, 'POST', '/cms/news', {
+      json: { status: 'published' },
+      headers: as.admin,
+    });
     expect(response.status).toBe(400);
     expect(await readAll()).toEqual(before);
   });

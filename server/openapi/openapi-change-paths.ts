@@ -22,7 +22,11 @@ export function changeSchemas(): Record<string, JsonSchema> {
         action: { type: 'string', enum: CHANGE_ACTIONS },
         at: { ...string, description: 'When the write committed (ISO 8601, UTC)' },
         by: { type: ['string', 'null'], description: 'The account or token name, or null (command line, schedule)' },
-        locales: { type: 'array', items: string, description: 'The locales the write touched, where content is localized' },
+        locales: {
+          type: 'array',
+          items: string,
+          description: 'The locales the write touched, where content is localized',
+        },
       },
       required: ['cursor', 'type', 'id', 'action', 'at', 'by'],
       additionalProperties: false,

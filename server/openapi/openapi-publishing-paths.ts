@@ -33,7 +33,10 @@ export function publishingSchemas(): Record<string, JsonSchema> {
     action: { type: 'string', enum: [...HOOK_ACTIONS, 'test'] },
     at: { ...string, description: 'When the change was committed (UTC server timestamp)' },
     by: stringOrNull,
-    cursor: { ...string, description: 'The change feed’s cursor of this change (GET /api/changes?since=); absent for a test' },
+    cursor: {
+      ...string,
+      description: 'The change feed’s cursor of this change (GET /api/changes?since=); absent for a test',
+    },
   };
   const hookProperties: Record<string, JsonSchema> = {
     id: string,

@@ -324,6 +324,8 @@ export const postgresMigrations: EngineMigrations = {
   '030-change-feed': {
     ...identity,
     transactionColumn: (create) =>
-      create.addColumn('tx', 'bigint', (column) => column.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`)),
+      create.addColumn('tx', 'bigint', (column) =>
+        column.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`),
+      ),
   },
 };
