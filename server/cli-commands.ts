@@ -70,6 +70,7 @@ export async function serve(options: QuireConfig): Promise<RunningServer> {
     revisions: { keepRevisions: options.keepRevisions, trashDays: options.trashDays },
     audit: { days: options.auditDays },
     changes: { days: options.changesDays },
+    events: { limits: options.eventStreams },
     // Before the server answers, so its first request already sees every demo row.
     beforeListen: options.demo
       ? async (services) => {

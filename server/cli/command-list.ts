@@ -1,8 +1,9 @@
 import { ACCOUNT_OPTIONS } from '../accounts/account-command.js';
 import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
-import { DEFAULT_CHANGES_DAYS } from '../changes/change-feed-service.js';
 import { BACKUP_OPTIONS } from '../backup/backup-command.js';
 import { COPY_OPTIONS } from '../backup/copy-command.js';
+import { DEFAULT_CHANGES_DAYS } from '../changes/change-feed-service.js';
+import { DEFAULT_EVENT_STREAM_LIMITS } from '../changes/event-streams.js';
 import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
 import { EXPORT_OPTIONS } from '../export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
@@ -134,6 +135,16 @@ export function quireCommands(
           value: 'N',
           text: 'Days a change stays in the change feed (GET /api/changes)',
           default: `QUIRE_CHANGES_DAYS, else ${DEFAULT_CHANGES_DAYS}`,
+        },
+        'event-streams': {
+          value: 'N',
+          text: 'Open event streams (GET /api/events) this server takes at most; more get a 429',
+          default: `QUIRE_EVENT_STREAMS, else ${DEFAULT_EVENT_STREAM_LIMITS.total}`,
+        },
+        'event-streams-per-credential': {
+          value: 'N',
+          text: 'Open event streams one session or API token may hold at most',
+          default: `QUIRE_EVENT_STREAMS_PER_CREDENTIAL, else ${DEFAULT_EVENT_STREAM_LIMITS.perCredential}`,
         },
       },
       examples: [

@@ -1,7 +1,8 @@
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_SESSION_IDLE_MS } from '../accounts/account-service.js';
-import { readQuireConfig } from './quire-config.js';
+import { DEFAULT_EVENT_STREAM_LIMITS } from '../changes/event-streams.js';
+import { readQuireConfig, UsageError } from './quire-config.js';
 
 describe('QuireConfig', () => {
   it('takes the session idle time from QUIRE_SESSION_HOURS, a positive number of hours, else 12 hours', () => {
@@ -26,6 +27,17 @@ describe('QuireConfig', () => {
     );
     const flagged = readQuireConfig(['--database', 'postgres://db.example/site', '--backup-dir', '/srv/backups'], {});
     expect(flagged.backupDir).toBe('/srv/backups');
+  });
+
+  it('limits open event streams by --event-streams and --event-streams-per-credential, flag over variable', () => {
+    expect(readQuireConfig([], {}).eventStreams).toEqual(DEFAULT_EVENT_STREAM_LIMITS);
+    const env = { QUIRE_EVENT_STREAMS: '50', QUIRE_EVENT_STREAMS_PER_CREDENTIAL: '3' };
+    expect(readQuireConfig([], env).eventStreams).toEqual({ total: 50, perCredential: 3 });
+    expect(readQuireConfig(['--event-streams', '9', '--event-streams-per-credential', '2'], env).eventStreams).toEqual({
+      total: 9,
+      perCredential: 2,
+    });
+    expect(() => readQuireConfig(['--event-streams', '0'], {})).toThrow(UsageError);
   });
 
   it('reads only the environment it is given', () => {

@@ -6,6 +6,7 @@ import { type SignInChoices, signInChoices } from '../accounts/single-sign-on-co
 import { parseTwoFactorRequirement, type TwoFactorRequirement } from '../accounts/two-factor-service.js';
 import { DEFAULT_AUDIT_DAYS } from '../audit/audit-service.js';
 import { DEFAULT_CHANGES_DAYS } from '../changes/change-feed-service.js';
+import { DEFAULT_EVENT_STREAM_LIMITS, type EventStreamLimits } from '../changes/event-streams.js';
 import type { PostgresTarget } from '../db/database.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
 import { parseTrustedProxies } from '../http/client-address.js';
@@ -67,6 +68,8 @@ export interface QuireConfig extends SignInChoices {
   auditDays: number;
   /** Days a change stays in the change feed (`--changes-days`, QUIRE_CHANGES_DAYS). */
   changesDays: number;
+  /** Open event streams at most: in all (`--event-streams`) and per credential (`--event-streams-per-credential`). */
+  eventStreams: EventStreamLimits;
   /** How long a sign-in session lasts without use (QUIRE_SESSION_HOURS, a positive number of hours; else 12 hours). */
   sessionIdleMs: number;
   /** Where a PostgreSQL site's search indexes are saved at a clean stop (see `defaultSearchIndexDir`). */
@@ -101,6 +104,8 @@ export const SERVE_OPTIONS = {
   'trash-days': { type: 'string' },
   'audit-days': { type: 'string' },
   'changes-days': { type: 'string' },
+  'event-streams': { type: 'string' },
+  'event-streams-per-credential': { type: 'string' },
 } as const;
 
 /**
@@ -145,6 +150,11 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
   }
   const auditDays = wholeNumberFlag('--audit-days', values['audit-days'] ?? fromEnv('QUIRE_AUDIT_DAYS'));
   const changesDays = wholeNumberFlag('--changes-days', values['changes-days'] ?? fromEnv('QUIRE_CHANGES_DAYS'));
+  const streams = wholeNumberFlag('--event-streams', values['event-streams'] ?? fromEnv('QUIRE_EVENT_STREAMS'));
+  const streamsPerCredential = wholeNumberFlag(
+    '--event-streams-per-credential',
+    values['event-streams-per-credential'] ?? fromEnv('QUIRE_EVENT_STREAMS_PER_CREDENTIAL'),
+  );
   return {
     ...database,
     keepRevisions,
@@ -152,6 +162,10 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
     requireTwoFactor,
     auditDays: auditDays ?? DEFAULT_AUDIT_DAYS,
     changesDays: changesDays ?? DEFAULT_CHANGES_DAYS,
+    eventStreams: {
+      total: streams ?? DEFAULT_EVENT_STREAM_LIMITS.total,
+      perCredential: streamsPerCredential ?? DEFAULT_EVENT_STREAM_LIMITS.perCredential,
+    },
     port,
     host: values.host ?? fromEnv('QUIRE_HOST') ?? DEFAULT_HOST,
     editorName: values.editor ?? fromEnv('QUIRE_EDITOR') ?? osUserName(),
