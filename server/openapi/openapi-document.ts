@@ -7,6 +7,7 @@ import { auditPaths, auditSchemas } from './openapi-audit-paths.js';
 import { changePaths, changeSchemas } from './openapi-change-paths.js';
 import { contentTypePaths, describePaths, JSON_TYPE, mediaPaths, rowPaths } from './openapi-content-paths.js';
 import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
+import { eventPaths } from './openapi-event-paths.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
@@ -55,6 +56,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...accountPaths(responses),
     ...auditPaths(responses),
     ...changePaths(responses),
+    ...eventPaths(responses),
     ...twoFactorPaths(responses),
     ...singleSignOnPaths(responses),
     ...typeChangePaths(responses),

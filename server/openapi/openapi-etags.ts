@@ -1,4 +1,5 @@
 import type { JsonSchema } from '../fields/field.js';
+import { EVENT_STREAM_TYPE } from './openapi-event-paths.js';
 
 /**
  * What every GET under /api says about revalidation (server/http/etag.ts): a strong `ETag` made
@@ -56,8 +57,8 @@ export function withConditionalGets(paths: Record<string, JsonSchema>): Record<s
     // Media files are served beside /api, with their own caching.
     if (!get || item.servers) continue;
     const responses = get.responses as Record<string, JsonSchema>;
-    // A browser redirect (single sign-on's steps) has no body to validate.
-    if (!responses['200']) continue;
+    // A browser redirect (single sign-on's steps) has no body to validate, an event stream no end.
+    if (!responses['200'] || (responses['200'].content as JsonSchema | undefined)?.[EVENT_STREAM_TYPE]) continue;
     responses['200'] = { ...responses['200'], headers: VALIDATOR_HEADERS };
     responses['304'] = { $ref: '#/components/responses/NotModified' };
     get.parameters = [...((get.parameters as JsonSchema[] | undefined) ?? []), IF_NONE_MATCH];
