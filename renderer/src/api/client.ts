@@ -1,4 +1,5 @@
 import type {
+  ContentRow,
   ContentTypeListResponse,
   ContentTypeSummary,
   ContentTypeWriteResponse,
@@ -19,6 +20,15 @@ import type { ApiDocument } from './api-document.js';
 import { ApiError } from './api-error.js';
 import { sessionTokenStore, type TokenStore } from './auth-token.js';
 
+/** A row's read with the ETag it came with (absent when the answer had none). */
+export type TaggedRowResponse = GetRowResponse & { etag?: string };
+
+/** A written row and the ETag of its new version, which the next conditional write sends (null: none came). */
+export interface TaggedRow {
+  row: ContentRow;
+  etag: string | null;
+}
+
 /** Why the client asks for a token: none given yet, or the one given was refused. */
 export type TokenRequestReason = 'missing' | 'rejected';
 
@@ -26,10 +36,13 @@ export type TokenRequestReason = 'missing' | 'rejected';
 export interface ApiClient {
   listContentTypes(signal?: AbortSignal): Promise<ContentTypeSummary[]>;
   listRows(type: string, query: ListQuery, signal?: AbortSignal): Promise<ListResponse>;
-  getRow(type: string, id: string, signal?: AbortSignal): Promise<GetRowResponse>;
+  /** One row, with the ETag a conditional write of it sends. */
+  getRow(type: string, id: string, signal?: AbortSignal): Promise<TaggedRowResponse>;
   createRow(type: string, body: WriteBody): Promise<CreateRowResponse>;
-  updateRow(type: string, id: string, body: WriteBody): Promise<UpdateRowResponse>;
-  deleteRow(type: string, id: string): Promise<DeleteRowResponse>;
+  /** Changes a row; with `ifMatch` only over that version (a 412 `stale_write` otherwise). */
+  updateRow(type: string, id: string, body: WriteBody, ifMatch?: string): Promise<TaggedRow>;
+  /** Deletes a row; with `ifMatch` only that version (a 412 `stale_write` otherwise). */
+  deleteRow(type: string, id: string, ifMatch?: string): Promise<DeleteRowResponse>;
   createContentType(body: CreateContentTypeRequest): Promise<ContentTypeWriteResponse>;
   updateContentType(slug: string, body: UpdateContentTypeRequest): Promise<ContentTypeWriteResponse>;
   /** `force` also deletes the type's rows (refused otherwise while it has any). */
@@ -69,6 +82,8 @@ interface RequestOptions {
   query?: ListQuery;
   body?: unknown;
   signal?: AbortSignal;
+  /** Sent as `If-Match`: the write happens only over this version. */
+  ifMatch?: string;
 }
 
 /** A response as the retry loop needs it, whichever transport carried it. */
@@ -76,6 +91,8 @@ interface RawResponse {
   status: number;
   ok: boolean;
   payload: unknown;
+  /** The answer's ETag, when it had one. */
+  etag?: string | null;
 }
 
 /** Sends one attempt of a request with these headers (the token may change between attempts). */
@@ -98,6 +115,15 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
 
   /** Runs a request, asking for a token (once for concurrent requests) and retrying after a 401. */
   async function exchange<T>(url: string, send: Send, signal: AbortSignal | undefined): Promise<T> {
+    return (await tagged<T>(url, send, signal)).payload;
+  }
+
+  /** `exchange`, also giving the successful answer's ETag. */
+  async function tagged<T>(
+    url: string,
+    send: Send,
+    signal: AbortSignal | undefined,
+  ): Promise<{ payload: T; etag: string | null }> {
     for (;;) {
       const token = tokens.get();
       const headers: Record<string, string> = { Accept: 'application/json' };
@@ -113,7 +139,7 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         if (response.payload === undefined) {
           throw new ApiError(response.status, 'bad_response', 'The server sent no data');
         }
-        return response.payload as T;
+        return { payload: response.payload as T, etag: response.etag ?? null };
       }
       const error = ApiError.fromBody(response.status, response.payload);
       if (error.status !== 401 || error.code !== 'unauthorized') throw error;
@@ -125,9 +151,18 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     }
   }
 
-  function request<T>(method: string, path: string, { query, body, signal }: RequestOptions = {}): Promise<T> {
+  function request<T>(method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return requestTagged<T>(method, path, options).then((answer) => answer.payload);
+  }
+
+  function requestTagged<T>(
+    method: string,
+    path: string,
+    { query, body, signal, ifMatch }: RequestOptions = {},
+  ): Promise<{ payload: T; etag: string | null }> {
     const send: Send = async (url, headers) => {
       if (body !== undefined) headers['Content-Type'] = 'application/json';
+      if (ifMatch !== undefined) headers['If-Match'] = ifMatch;
       const response = await doFetch(url, {
         method,
         headers,
@@ -135,9 +170,10 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
         signal,
         credentials: 'same-origin',
       });
-      return { status: response.status, ok: response.ok, payload: parseJson(await response.text().catch(() => '')) };
+      const payload = parseJson(await response.text().catch(() => ''));
+      return { status: response.status, ok: response.ok, payload, etag: response.headers?.get('ETag') };
     };
-    return exchange<T>(`${baseUrl}${path}${queryString(query)}`, send, signal);
+    return tagged<T>(`${baseUrl}${path}${queryString(query)}`, send, signal);
   }
 
   /** An upload goes by XMLHttpRequest: fetch cannot report how much of a request body was sent. */
@@ -159,10 +195,16 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return body.content_types;
     },
     listRows: (type, query, signal) => request<ListResponse>('GET', rowPath(type), { query, signal }),
-    getRow: (type, id, signal) => request<GetRowResponse>('GET', rowPath(type, id), { signal }),
+    getRow: async (type, id, signal) => {
+      const { payload, etag } = await requestTagged<GetRowResponse>('GET', rowPath(type, id), { signal });
+      return etag === null ? payload : { ...payload, etag };
+    },
     createRow: (type, body) => request<CreateRowResponse>('POST', rowPath(type), { body }),
-    updateRow: (type, id, body) => request<UpdateRowResponse>('PUT', rowPath(type, id), { body }),
-    deleteRow: (type, id) => request<DeleteRowResponse>('DELETE', rowPath(type, id)),
+    updateRow: async (type, id, body, ifMatch) => {
+      const { payload, etag } = await requestTagged<UpdateRowResponse>('PUT', rowPath(type, id), { body, ifMatch });
+      return { row: payload, etag };
+    },
+    deleteRow: (type, id, ifMatch) => request<DeleteRowResponse>('DELETE', rowPath(type, id), { ifMatch }),
     createContentType: (body) => request<ContentTypeWriteResponse>('POST', '/cms-content', { body }),
     updateContentType: (slug, body) =>
       request<ContentTypeWriteResponse>('PUT', `/cms-content/${encodeURIComponent(slug)}`, { body }),

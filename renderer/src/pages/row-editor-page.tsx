@@ -5,14 +5,16 @@ import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
 import { mayChangeRow, useAuth } from '../api/auth-context.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
+import { ConflictDialog } from '../components/conflict-dialog.js';
 import { FieldFrame, fieldId } from '../components/field-frame.js';
-import { FormBanner } from '../components/form-banner.js';
+import { FormBanner, ReadOnlyNote } from '../components/form-banner.js';
 import { HistoryPanel } from '../components/history-panel.js';
-import { IconArrowLeft, IconExternal, IconPlus, IconSave, IconTrash } from '../components/icons.js';
+import { IconArrowLeft, IconExternal, IconLock, IconPlus, IconSave, IconTrash } from '../components/icons.js';
 import { RowDetails } from '../components/row-details.js';
 import { ScheduleControl, ScheduleNotice } from '../components/schedule-control.js';
 import { SeoSection } from '../components/seo-section.js';
 import { ErrorState, LoadingState } from '../components/states.js';
+import { mineAsJson } from '../fields/conflict-merge.js';
 import { asText } from '../fields/field-values.js';
 import { forgetRows, queryKeys } from '../hooks/row-queries.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
@@ -40,22 +42,27 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
   const [restores, setRestores] = useState(0);
   const queries = useQueryClient();
   const onRestored = (row: ContentRow) => {
-    queries.setQueryData(queryKeys.row(type.table, row.id), row);
+    // The restore's answer has no ETag: the form finds the version's when it next saves.
+    queries.setQueryData(queryKeys.row(type.table, row.id), { row, etag: null });
     forgetRows(queries, type.table, false);
     setRestores((n) => n + 1);
   };
   const backLink = useLinkProps(routeHref({ name: 'list', type: type.table, list }));
   const { data, error, refetch } = useQuery({
     queryKey: queryKeys.row(type.table, id),
+    // The row with the ETag its saves send in If-Match.
     queryFn:
-      id === null ? skipToken : ({ signal }) => api.getRow(type.table, id, signal).then((answer) => answer.rows[0]),
-    initialData: created && created.id === id ? created : undefined,
+      id === null
+        ? skipToken
+        : ({ signal }) =>
+            api.getRow(type.table, id, signal).then((answer) => ({ row: answer.rows[0], etag: answer.etag ?? null })),
+    initialData: created && created.id === id ? { row: created, etag: null } : undefined,
     // The form starts from this answer and then holds the row itself: a later answer would not reach
     // it, and a later visit must read the row as it is then, so nothing is kept once the form closes.
     staleTime: Number.POSITIVE_INFINITY,
     gcTime: 0,
   });
-  const current = id === null ? null : (data ?? null);
+  const current = id === null ? null : (data?.row ?? null);
 
   if (id !== null && !current) {
     if (error) {
@@ -91,6 +98,7 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
       key={`${id ?? 'new'}:${restores}`}
       type={type}
       initialRow={current}
+      initialTag={id === null ? null : (data?.etag ?? null)}
       list={list}
       onCreated={setCreated}
       onRestored={onRestored}
@@ -103,12 +111,15 @@ const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigat
 function RowForm({
   type,
   initialRow,
+  initialTag,
   list,
   onCreated,
   onRestored,
 }: {
   type: ContentTypeSummary;
   initialRow: ContentRow | null;
+  /** The ETag of `initialRow`'s read (null: not known). */
+  initialTag: string | null;
   list: ListState;
   onCreated(row: ContentRow): void;
   onRestored(row: ContentRow): void;
@@ -116,9 +127,17 @@ function RowForm({
   const navigate = useNavigate();
   const t = useT('pages-row');
   const { me } = useAuth();
-  const editor = useRowEditor(type, initialRow);
-  // Buttons a role may not use are not shown (the server refuses those requests anyway).
-  const mayChange = editor.row ? mayChangeRow(me, editor.row) : me.can.create_rows;
+  const editor = useRowEditor(type, initialRow, initialTag);
+  // A row this person may not change is read-only: its fields disabled, its actions not shown, and
+  // the reason said once (the server refuses those requests anyway).
+  const mayChange = mayChangeRow(me, editor.row);
+  const readOnlyReason = mayChange
+    ? null
+    : editor.row === null
+      ? t('readOnlyReason.cannotCreate')
+      : me.can.change_own_rows
+        ? t('readOnlyReason.notYours')
+        : t('readOnlyReason.cannotChange');
   const [confirmingDelete, setConfirmingDelete] = useState(false);
   const listHref = routeHref({ name: 'list', type: type.table, list });
   const backLink = useLinkProps(listHref);
@@ -214,7 +233,12 @@ function RowForm({
               {t('common:actions.delete')}
             </button>
           )}
-          {!mayChange && <span className="save-state">{t('readOnly')}</span>}
+          {!mayChange && (
+            <span className="badge badge-gray">
+              <IconLock />
+              {t('readOnly')}
+            </span>
+          )}
           {editor.row && (
             <ScheduleControl type={type} rowId={editor.row.id} mayChange={mayChange} dirty={editor.dirty} />
           )}
@@ -247,38 +271,41 @@ function RowForm({
               onDismiss={editor.dismissBanner}
             />
           )}
-          <section className="card" aria-label={t('content')}>
-            <div className="field-grid">
-              {type.columns.map((column) => (
-                <FieldFrame
-                  key={column.name}
-                  column={column}
-                  value={editor.state.values[column.name]}
-                  onChange={(value) => editor.change(column.name, value)}
-                  error={editor.errors.columns[column.name]}
-                  derived={
-                    column.name in editor.state.following
-                      ? {
-                          following: editor.state.following[column.name],
-                          sourceLabel:
-                            type.columns.find((candidate) => candidate.name === column.parent)?.label ??
-                            column.parent ??
-                            '',
-                          regenerate: () => editor.regenerate(column.name),
-                        }
-                      : undefined
-                  }
-                />
-              ))}
-            </div>
-          </section>
-          <SeoSection
-            meta={editor.state.meta}
-            errors={editor.errors.meta}
-            onChange={editor.changeMeta}
-            fallbackTitle={editor.label}
-            slug={slugColumn ? asText(editor.state.values[slugColumn.name]) : ''}
-          />
+          {readOnlyReason && <ReadOnlyNote message={readOnlyReason} />}
+          <fieldset className="editor-fields" disabled={!mayChange}>
+            <section className="card" aria-label={t('content')}>
+              <div className="field-grid">
+                {type.columns.map((column) => (
+                  <FieldFrame
+                    key={column.name}
+                    column={column}
+                    value={editor.state.values[column.name]}
+                    onChange={(value) => editor.change(column.name, value)}
+                    error={editor.errors.columns[column.name]}
+                    derived={
+                      column.name in editor.state.following
+                        ? {
+                            following: editor.state.following[column.name],
+                            sourceLabel:
+                              type.columns.find((candidate) => candidate.name === column.parent)?.label ??
+                              column.parent ??
+                              '',
+                            regenerate: () => editor.regenerate(column.name),
+                          }
+                        : undefined
+                    }
+                  />
+                ))}
+              </div>
+            </section>
+            <SeoSection
+              meta={editor.state.meta}
+              errors={editor.errors.meta}
+              onChange={editor.changeMeta}
+              fallbackTitle={editor.label}
+              slug={slugColumn ? asText(editor.state.values[slugColumn.name]) : ''}
+            />
+          </fieldset>
         </div>
         <aside className="editor-side">
           <RowDetails row={editor.row} type={type.table} />
@@ -293,6 +320,18 @@ function RowForm({
           )}
         </aside>
       </form>
+
+      {editor.conflict && (
+        <ConflictDialog
+          fields={editor.conflict.fields}
+          lastChange={editor.conflict.lastChange}
+          deleted={editor.conflict.deleted}
+          mineJson={mineAsJson(type.columns, editor.conflict.mine)}
+          fileName={`${type.table}-${editor.row?.id ?? 'row'}-mine.json`}
+          onResolve={(choices) => void editor.resolveConflict(choices)}
+          onCancel={editor.setConflictAside}
+        />
+      )}
 
       {confirmingDelete && (
         <ConfirmDialog
