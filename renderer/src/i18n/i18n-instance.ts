@@ -15,6 +15,22 @@ function markDocument(language: string): void {
   if (typeof document !== 'undefined') document.documentElement.lang = language;
 }
 
+/**
+ * Keys asked for that no catalog has (`namespace:key`), in the order first asked: the editor's
+ * browser tests read them from the page (`window.quireMissingKeys`) and fail on any.
+ */
+export const missingKeys: string[] = [];
+
+/** Notes a key no catalog has, once. */
+function noteMissing(namespace: string, key: string): void {
+  const name = `${namespace}:${key}`;
+  if (!missingKeys.includes(name)) missingKeys.push(name);
+}
+
+if (typeof window !== 'undefined') {
+  (window as Window & { quireMissingKeys?: readonly string[] }).quireMissingKeys = missingKeys;
+}
+
 if (!i18next.isInitialized) {
   i18next.use(initReactI18next).init({
     resources: { [FALLBACK_LANGUAGE]: ENGLISH },
@@ -30,6 +46,9 @@ if (!i18next.isInitialized) {
     // React escapes what it renders.
     interpolation: { escapeValue: false },
     returnNull: false,
+    // No backend receives them: a missing key is noted for the checks (see missingKeys).
+    saveMissing: true,
+    missingKeyHandler: (_languages, namespace, key) => noteMissing(namespace, key),
   });
   markDocument(i18next.language);
   i18next.on('languageChanged', markDocument);
