@@ -30,7 +30,7 @@ describe.skipIf(!postgres.available)(`the change feed of two servers${skipNote(p
   beforeAll(async () => {
     a = await startPostgresTestServer(database().target);
     b = await startPostgresTestServer(database().target);
-  });
+  }, 60_000);
   afterAll(async () => {
     await Promise.all([a?.close(), b?.close()]);
   });
@@ -110,7 +110,7 @@ describe.skipIf(!postgres.available)(`the change feed of two servers${skipNote(p
     }
     expect(followers[1].seen).toEqual(followers[0].seen);
     expect([...a.errors, ...b.errors]).toEqual([]);
-  });
+  }, 120_000);
 
   it('gives the same page on either server, and the same head', async () => {
     const [fromA, fromB] = await Promise.all([ok(a, 'GET', '/changes?limit=50'), ok(b, 'GET', '/changes?limit=50')]);

@@ -1,6 +1,7 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEntry, ChangePage } from '../changes/change-feed.js';
+import { bodyOf } from '../hooks/hook-dispatcher.js';
 import { request } from '../test-support/api-scenario.js';
 import { newsBody } from '../test-support/seed.js';
 import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
@@ -45,10 +46,11 @@ async function readAll(since = '0', limit = 1000, headers = as.admin, on = serve
 
 const summary = (changes: ChangeEntry[]) => changes.map((change) => `${change.action} ${change.type}/${change.id}`);
 
+// Accounts hash their passwords, which takes a while on a busy machine.
 beforeAll(async () => {
   server = await startTestServer({ hooks: { pollMs: 0 } });
   as = await makeTeam(server);
-});
+}, 60_000);
 afterAll(async () => {
   await server?.dispose();
 });
@@ -171,6 +173,22 @@ describe('build hooks', () => {
     const { rows } = await sql<{ cursor: string | null }>`select cursor from quire_hook_outbox
       where hook_id = ${hook.id} and row_id = ${created.id}`.execute(server.database.db);
     expect(rows.map((row) => row.cursor)).toEqual([change?.cursor]);
+    // The delivery's body carries it, on the newest event and on each one.
+    const body = bodyOf([
+      {
+        id: 1,
+        hook_id: hook.id,
+        table_name: 'news',
+        row_id: created.id,
+        action: 'create',
+        at: '2026-01-01 00:00:00.000000',
+        changed_by: 'ada',
+        due_at: '2026-01-01 00:00:02.000000',
+        cursor: rows[0].cursor,
+      },
+    ]);
+    expect(body.cursor).toBe(change?.cursor);
+    expect(body.events[0].cursor).toBe(change?.cursor);
   });
 });
 
