@@ -126,6 +126,15 @@ describe('EventHub', () => {
     expect(further.sink.ids()).toEqual(['4', '5']);
   });
 
+  it('delivers a change that commits while a stream is opening', async () => {
+    const feed = new MemoryChangeFeed();
+    const hub = hubOf(feed);
+    feed.afterHead = () => feed.add('news', 'racing');
+    const { sink } = await open(hub);
+    await until(() => sink.ids().length === 1);
+    expect(sink.ids()).toEqual(['1']);
+  });
+
   it('refuses a cursor it cannot resume from before the stream starts, and frees its place', async () => {
     const feed = new MemoryChangeFeed();
     for (let i = 0; i < 3; i++) feed.add('news', String(i));

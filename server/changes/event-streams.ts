@@ -143,6 +143,8 @@ export class EventHub {
   async open(request: EventStreamRequest): Promise<void> {
     if (this.closed) throw new AppError('database_unavailable', 'The server is stopping: connect again in a moment');
     this.reserve(request.credential);
+    // Heard from before the first read, so a commit between that read and the stream's start is told.
+    if (this.unsubscribe === null) this.follow();
     let closedEarly = false;
     request.sink.once('close', () => {
       closedEarly = true;
@@ -157,11 +159,11 @@ export class EventHub {
         cursor = page.next;
       }
     } catch (error) {
+      this.opening--;
       this.release(request.credential);
       throw error;
-    } finally {
-      this.opening--;
     }
+    this.opening--;
     if (closedEarly || this.closed) {
       this.release(request.credential);
       if (this.closed) request.sink.end();
@@ -175,7 +177,6 @@ export class EventHub {
       waitingSince: null,
     };
     this.streams.add(stream);
-    if (this.streams.size === 1) this.follow();
     request.sink.once('close', () => this.drop(stream));
     request.start();
     request.sink.write(': connected\n\n');
@@ -217,16 +218,17 @@ export class EventHub {
     this.opening++;
   }
 
+  /** Frees a stream's place; the last one gone, the hub stops following the feed. */
   private release(credential: string): void {
     const mine = (this.perCredential.get(credential) ?? 1) - 1;
     if (mine > 0) this.perCredential.set(credential, mine);
     else this.perCredential.delete(credential);
+    if (this.streams.size === 0 && this.opening === 0) this.unfollow();
   }
 
   private drop(stream: Stream): void {
     if (!this.streams.delete(stream)) return;
     this.release(stream.credential);
-    if (this.streams.size === 0) this.unfollow();
   }
 
   /**

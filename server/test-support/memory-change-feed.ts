@@ -42,8 +42,15 @@ export class MemoryChangeFeed implements ChangeFeed {
     return { changes, next: changes.at(-1)?.cursor ?? query.since };
   }
 
+  /** Runs once the next `head` has its answer and before it returns it (a commit racing a reader). */
+  afterHead: (() => void) | null = null;
+
   async head(): Promise<string> {
-    return String(this.entries.length);
+    const head = String(this.entries.length);
+    const after = this.afterHead;
+    this.afterHead = null;
+    after?.();
+    return head;
   }
 
   /** Subscribers now. */
