@@ -103,7 +103,28 @@ export async function measureFeed({ engine, count, limit }) {
   }
 }
 
-if (import.meta.url === pathToFileURL(process.argv[1]).href) {
+/** RESULTS.md's section of the feed's runs (`measureFeed` results, or `{ engine, count, error }`). */
+export function feedMarkdown(results) {
+  if (results.length === 0) return '';
+  const rows = results.map((result) =>
+    result.error
+      ? `| ${result.engine} | ${result.count} | failed: ${result.error} | | |`
+      : `| ${result.engine} | ${result.count} | ${result.seconds.toFixed(2)} | ${Math.round(result.rate)} | ${result.cpuSeconds.toFixed(2)} |`,
+  );
+  return [
+    '',
+    '## Change feed',
+    '',
+    `GET /api/changes from since=0 to the end, 1000 a page, one reader (bench/change-feed-bench.mjs); target ${TARGET_RATE} changes/s. CPU: the server and its reader, one process.`,
+    '',
+    '| engine | changes | seconds | changes/s | CPU s |',
+    '|---|---|---|---|---|',
+    ...rows,
+    '',
+  ].join('\n');
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
   const { values } = parseArgs({
     options: {
       changes: { type: 'string', default: '1m' },

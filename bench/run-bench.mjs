@@ -2,7 +2,7 @@
 // engine (and optionally Directus), on the same rows.
 //
 //   npm run bench [-- --sizes 10k,100k,1m] [--engines sqlite,postgres] [--pg-sizes 100k] [--duration 8]
-//                    [--repeat 1] [--peer] [--out bench/RESULTS.md]
+//                    [--repeat 1] [--peer] [--feed-changes 1m] [--out bench/RESULTS.md]
 //
 // Per size: the rows (../shared/bench/data.mjs) go into Quire through `quire import` and into each
 // floor (bench/floor-writes.mjs, bench/floor-postgres.mjs); then Quire on each engine, followed by its
@@ -16,6 +16,7 @@ import os from 'node:os';
 import { dirname, join, relative, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
+import { feedMarkdown, measureFeed } from './change-feed-bench.mjs';
 import { floorIds, keywordsOf } from './distinct-workloads.mjs';
 import {
   loadPostgres,
@@ -55,6 +56,8 @@ const { values: args } = parseArgs({
     duration: { type: 'string', default: '8' },
     repeat: { type: 'string', default: '1' },
     peer: { type: 'boolean', default: false },
+    // Changes the change feed is paged through on each engine (bench/change-feed-bench.mjs); 0 skips it.
+    'feed-changes': { type: 'string', default: '1m' },
     out: { type: 'string', default: join(repo, 'bench', 'RESULTS.md') },
   },
 });
@@ -237,6 +240,19 @@ if (args.peer) {
   }
 }
 
+// The change feed paged from its start to its end over HTTP, on each engine (bench/change-feed-bench.mjs).
+const feed = [];
+const feedChanges = parseSize(args['feed-changes']);
+for (const engine of feedChanges > 0 ? engines : []) {
+  log(`\n== change feed, ${label(feedChanges)} changes, ${engine}`);
+  try {
+    feed.push(await measureFeed({ engine, count: feedChanges, limit: 1000 }));
+  } catch (error) {
+    feed.push({ engine, count: feedChanges, error: error.message.split('\n')[0] });
+    log(`change feed on ${engine} failed: ${feed.at(-1).error}`);
+  }
+}
+
 const loadAfter = os.loadavg();
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
@@ -273,7 +289,7 @@ writeFileSync(
   join(dataDir, `report-${args.sizes.replaceAll(',', '-')}.json`),
   JSON.stringify({ header, report, peer }),
 );
-const markdown = resultsMarkdown({ header, report, peer });
+const markdown = resultsMarkdown({ header, report, peer }) + feedMarkdown(feed);
 writeFileSync(args.out, markdown);
 process.stdout.write(`${markdown}\n`);
 log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`);
