@@ -51,6 +51,20 @@ export function abilitiesOf(role: Role | null): Abilities {
   return role === null ? { ...NOTHING } : { ...ABILITIES[role] };
 }
 
+/**
+ * Whether someone may change or delete a row: anyone who may change any row, or one who may change
+ * their own and created it (an author). The server refuses other writes; the editor shows such a
+ * row read-only.
+ */
+export function mayChangeRow(
+  can: Pick<Abilities, 'change_any_row' | 'change_own_rows'>,
+  name: string | null,
+  createdBy: unknown,
+): boolean {
+  if (can.change_any_row) return true;
+  return can.change_own_rows && name !== null && createdBy === name;
+}
+
 /** Whether `value` names a role. */
 export function isRole(value: unknown): value is Role {
   return typeof value === 'string' && (ROLES as readonly string[]).includes(value);

@@ -1,4 +1,5 @@
 import type { Kysely } from 'kysely';
+import { mayChangeRow } from '../../common/access-rules.js';
 import type { ContentRow, SeoMeta } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import type { RevisionOrigin } from '../../common/revision-contract.js';
@@ -414,9 +415,14 @@ export class RowService {
   }
 }
 
+/** Whether `actor` may change a row `createdBy` created (the rule of access-rules.ts); no actor: the server itself. */
+export function actorMayChange(actor: RowActor | undefined, createdBy: unknown): boolean {
+  return !actor || mayChangeRow({ change_any_row: !actor.ownRowsOnly, change_own_rows: true }, actor.name, createdBy);
+}
+
 /** An author may change and delete only rows they created (checked inside the write: nothing changes). */
 function assertMayChange(type: ContentType, current: StoredRow, actor: RowActor | undefined): void {
-  if (!actor?.ownRowsOnly || (actor.name !== null && current.created_by === actor.name)) return;
+  if (!actor || actorMayChange(actor, current.created_by)) return;
   throw new AppError(
     'forbidden',
     `${actor.name ?? 'An author'} may change only rows they created; this ${type.table} row is not theirs`,

@@ -14,7 +14,7 @@ import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { resolveRelations } from '../content/relations.js';
 import { formatRow } from '../content/row-format.js';
-import type { RowActor, RowService } from '../content/row-service.js';
+import { actorMayChange, type RowActor, type RowService } from '../content/row-service.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
 import { type Page, RevisionRepository, type RevisionRow } from '../db/repositories/revision-repository.js';
@@ -115,7 +115,7 @@ export class RevisionService {
       row = await this.rows.update(type, rowId, body, actor, { from: revision.changed_at });
     } else {
       const createdBy = typeof snapshot.created_by === 'string' ? snapshot.created_by : null;
-      if (actor?.ownRowsOnly && (actor.name === null || createdBy !== actor.name)) {
+      if (actor && !actorMayChange(actor, createdBy)) {
         throw new AppError(
           'forbidden',
           `${actor.name ?? 'An author'} may restore only rows they created; this ${type.table} row is not theirs`,

@@ -81,7 +81,9 @@ describe.skipIf(!postgres.available)(`quire copy carries revisions${skipNote(pos
       const { kept, binned } = await siteWithHistory(server);
       const expected = await history(server.database);
       expect(expected.revisions).toHaveLength(5);
-      expect(expected.revisions.filter((revision) => revision.origin === 'restore')).toHaveLength(1);
+      expect(
+        expected.revisions.filter((revision: Record<string, unknown>) => revision.origin === 'restore'),
+      ).toHaveLength(1);
       await server.stop();
       const source = await openDatabase(server.dbFile);
       const middle = await openPostgresDatabase(pg.target);

@@ -1,4 +1,5 @@
 import { createContext, type ReactNode, useContext } from 'react';
+import { mayChangeRow as mayChangeRowBy } from '../../../common/access-rules.js';
 import type { AuthMeResponse, ContentRow } from '../../../common/api-contract.js';
 import { LOCAL_USER } from './auth-api.js';
 
@@ -24,10 +25,10 @@ export function useAuth(): AuthState {
 }
 
 /**
- * Whether the signed-in person may change or delete `row` (authors: only rows they created). The
- * server checks again; this only decides which buttons to show.
+ * Whether the signed-in person may change or delete `row` (the rule of access-rules.ts, on what
+ * /auth/me publishes); without a row, whether they may create one. The server checks again; this
+ * decides whether the row's page is editable or read-only.
  */
 export function mayChangeRow(me: AuthMeResponse, row: Pick<ContentRow, 'created_by'> | null): boolean {
-  if (me.can.change_any_row) return true;
-  return me.can.change_own_rows && row !== null && me.name !== null && row.created_by === me.name;
+  return row === null ? me.can.create_rows : mayChangeRowBy(me.can, me.name, row.created_by);
 }

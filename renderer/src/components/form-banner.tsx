@@ -3,7 +3,7 @@ import { useContentTypes } from '../hooks/content-types.js';
 import { useT } from '../i18n/use-t.js';
 import { useLinkProps } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
-import { IconAlert, IconClose } from './icons.js';
+import { IconAlert, IconClose, IconLock } from './icons.js';
 
 /** Props of the error banner above a form. */
 export interface FormBannerProps {
@@ -61,6 +61,18 @@ export function FormBanner({ message, problems = [], references = [], onDismiss 
       <button type="button" className="banner-close" onClick={onDismiss} aria-label={t('banner.dismiss')}>
         <IconClose />
       </button>
+    </div>
+  );
+}
+
+/** Why a form is read-only, said once above it (its fields are disabled, its actions hidden). */
+export function ReadOnlyNote({ message }: { message: string }) {
+  return (
+    <div className="banner banner-info" role="note">
+      <IconLock />
+      <div className="banner-text">
+        <p>{message}</p>
+      </div>
     </div>
   );
 }

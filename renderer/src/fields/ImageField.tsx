@@ -56,8 +56,10 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
     setUploading(null);
   };
   const choose = () => fileInput.current?.click();
+  // A read-only form disables its controls (a disabled fieldset); a drop is refused like a click.
+  const accepts = (event: DragEvent) => hasFiles(event) && !fileInput.current?.matches(':disabled');
   const onDrop = (event: DragEvent) => {
-    if (!hasFiles(event)) return;
+    if (!accepts(event)) return;
     event.preventDefault();
     setDragging(false);
     const file = event.dataTransfer.files[0];
@@ -70,9 +72,9 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the Choose file button is the keyboard path
     <div
       className={`image-field${dragging ? ' is-dragging' : ''}${invalid ? ' is-invalid' : ''}`}
-      onDragEnter={(event) => hasFiles(event) && setDragging(true)}
+      onDragEnter={(event) => accepts(event) && setDragging(true)}
       onDragOver={(event) => {
-        if (!hasFiles(event)) return;
+        if (!accepts(event)) return;
         event.preventDefault();
         event.dataTransfer.dropEffect = 'copy';
       }}
