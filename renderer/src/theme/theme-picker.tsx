@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { Select } from '../components/ui/select.js';
 import { useT } from '../i18n/use-t.js';
 import { isTheme, THEMES } from './themes.js';
 import { useTheme } from './use-theme.js';
@@ -13,20 +14,15 @@ export function ThemePicker({ className }: { className?: string }) {
       <label htmlFor={id} className="theme-picker-label">
         {t('theme.label')}
       </label>
-      <select
+      <Select
         id={id}
-        className="select select-small"
+        size="small"
         value={theme}
-        onChange={(event) => {
-          if (isTheme(event.target.value)) chooseTheme(event.target.value);
+        options={THEMES.map((choice) => ({ value: choice, label: t(`theme.${choice}`) }))}
+        onChange={(choice) => {
+          if (isTheme(choice)) chooseTheme(choice);
         }}
-      >
-        {THEMES.map((choice) => (
-          <option key={choice} value={choice}>
-            {t(`theme.${choice}`)}
-          </option>
-        ))}
-      </select>
+      />
     </div>
   );
 }
