@@ -1,5 +1,5 @@
 import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type AddressInfo, connect } from 'node:net';
 import express, { Router } from 'express';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { EventHub } from '../changes/event-streams.js';
@@ -23,31 +23,37 @@ const registry = {
 
 const feed = new MemoryChangeFeed();
 const hub = new EventHub({ feed, limits: { perCredential: 2 }, log: () => {} });
-let server: Server;
+const servers: Server[] = [];
 let base: string;
 
-beforeAll(async () => {
+/** `/api/events` of a hub on a server of its own: its URL. */
+async function serve(on: EventHub): Promise<string> {
   const app = express();
   app.set('query parser', 'simple');
   const api = Router();
-  api.use(eventRoutes({ hub, registry }));
+  api.use(eventRoutes({ hub: on, registry }));
   api.use(notFoundHandler);
   app.use('/api', api);
   app.use(errorMiddleware({ log: () => {} }));
-  server = createServer(app);
+  const server = createServer(app);
+  servers.push(server);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/events`;
+  return `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/events`;
+}
+
+beforeAll(async () => {
+  base = await serve(hub);
 });
 
 afterAll(async () => {
   hub.close();
-  await new Promise((resolve) => server.close(resolve));
+  await Promise.all(servers.map((server) => new Promise((resolve) => server.close(resolve))));
 });
 
 /** Waits until the hub holds `count` streams (a dropped connection is noticed on the next turn). */
-async function streamsOpen(count: number): Promise<void> {
-  for (let i = 0; i < 2000 && hub.size !== count; i++) await new Promise((resolve) => setTimeout(resolve, 1));
-  expect(hub.size).toBe(count);
+async function streamsOpen(count: number, on = hub): Promise<void> {
+  for (let i = 0; i < 5000 && on.size !== count; i++) await new Promise((resolve) => setTimeout(resolve, 1));
+  expect(on.size).toBe(count);
 }
 
 it('streams changes as they commit, each with its cursor as id, unbuffered and uncached', async () => {
@@ -137,6 +143,25 @@ it('tells a stream that its cursor expired, then ends it', async () => {
   await stream.ended;
   expect(stream.events.at(-1)?.event).toBe('error');
   expect(JSON.parse(stream.events.at(-1)?.data ?? '').error.status).toBe(410);
+});
+
+it('cuts off a reader that stops reading once its socket holds more than the bound', async () => {
+  const slowFeed = new MemoryChangeFeed();
+  const slowHub = new EventHub({ feed: slowFeed, maxBufferedBytes: 64 * 1024, log: () => {} });
+  const url = new URL(await serve(slowHub));
+  const socket = connect(Number(url.port), url.hostname);
+  socket.write(`GET ${url.pathname} HTTP/1.1\r\nHost: ${url.host}\r\nAccept: text/event-stream\r\n\r\n`);
+  const closed = new Promise((resolve) => socket.once('close', resolve));
+  socket.once('data', () => socket.pause());
+  await streamsOpen(1, slowHub);
+  // Large changes, written until the socket's buffers on both sides are full and the server's grows.
+  for (let i = 0; i < 400 && slowHub.size === 1; i++) {
+    slowFeed.add('news', 'x'.repeat(64 * 1024));
+    await new Promise((resolve) => setTimeout(resolve, 2));
+  }
+  await streamsOpen(0, slowHub);
+  await closed;
+  slowHub.close();
 });
 
 it('refuses other methods', async () => {
