@@ -8,7 +8,7 @@ import { useT } from '../i18n/use-t.js';
 import { useNavigate } from '../routing/router.js';
 import type { SortState } from '../routing/routes.js';
 import { IconSort } from './icons.js';
-import { isSortable, UPDATED_COLUMN } from './list-columns.js';
+import { isSortable, listPlaces, UPDATED_COLUMN } from './list-columns.js';
 import { ScheduleBadge } from './schedule-badge.js';
 
 /** Props of the rows table. */
@@ -61,7 +61,8 @@ function SortableHeader({
 
 /**
  * The rows of a type as a table: a column per listable content column plus "Updated", sortable
- * headers, the title cell a link to the row (the whole row is clickable too).
+ * headers, the title cell a link to the row (the whole row is clickable too). Each column carries
+ * its place (`col-place-<n>`), so a narrow list drops the low-ranked ones first.
  */
 export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort, rowHref, busy }: ContentTableProps) {
   const navigate = useNavigate();
@@ -76,6 +77,9 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
     navigate(href);
   };
   const now = new Date();
+  // A narrow list keeps the first places: the link column, then the best-ranked ones.
+  const places = listPlaces(columns, linkColumn);
+  const placeClass = (name: string) => `col-place-${places.get(name)}`;
   // A row's pending scheduled change is shown beside its status (else beside its title).
   const scheduleColumn = columns.some((column) => column.name === 'status') ? 'status' : linkColumn;
   return (
@@ -92,10 +96,16 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
                 sort={sort}
                 onSort={onSort}
                 sortable={isSortable(column)}
-                className={`col-${column.type}`}
+                className={`col-${column.type}${column.name === linkColumn ? ' col-primary' : ''} ${placeClass(column.name)}`}
               />
             ))}
-            <SortableHeader name={UPDATED_COLUMN.name} label={t('table.updated')} sort={sort} onSort={onSort} />
+            <SortableHeader
+              name={UPDATED_COLUMN.name}
+              label={t('table.updated')}
+              sort={sort}
+              onSort={onSort}
+              className={`col-updated ${placeClass(UPDATED_COLUMN.name)}`}
+            />
           </tr>
         </thead>
         <tbody>
@@ -108,7 +118,7 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
                   return (
                     <td
                       key={column.name}
-                      className={`col col-${column.type}${column.name === linkColumn ? ' col-primary' : ''}`}
+                      className={`col col-${column.type}${column.name === linkColumn ? ' col-primary' : ''} ${placeClass(column.name)}`}
                     >
                       {column.name === linkColumn ? (
                         <a
@@ -131,7 +141,7 @@ export function ContentTable({ caption, columns, titleColumn, rows, sort, onSort
                     </td>
                   );
                 })}
-                <td className="col col-updated">
+                <td className={`col col-updated ${placeClass(UPDATED_COLUMN.name)}`}>
                   <time
                     dateTime={`${row.updated_at.replace(' ', 'T').slice(0, 19)}Z`}
                     title={formatTimestamp(row.updated_at)}
