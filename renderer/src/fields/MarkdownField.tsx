@@ -1,4 +1,5 @@
 import { type KeyboardEvent, useLayoutEffect, useRef, useState } from 'react';
+import { matchesShortcut, SHORTCUTS } from '../components/keyboard-shortcuts.js';
 import { formatNumber } from '../i18n/formatters.js';
 import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
@@ -11,7 +12,7 @@ import { LongTextCell } from './TextareaField.js';
 
 type Mode = 'write' | 'preview' | 'split';
 const MODES: readonly Mode[] = ['write', 'preview', 'split'];
-const SHORTCUTS: Readonly<Record<string, MarkdownFormat>> = { b: 'bold', i: 'italic', k: 'link' };
+const FORMAT_SHORTCUTS = ['bold', 'italic', 'link'] as const satisfies readonly MarkdownFormat[];
 
 /**
  * A Markdown editor: the text with formatting buttons (and Ctrl/Cmd+B, I, K), and a rendered
@@ -51,8 +52,8 @@ function MarkdownInput({ column, id, value, onChange, describedBy, invalid }: Fi
     apply(formatMarkdown(element.value, element.selectionStart, element.selectionEnd, kind));
   };
   const onKeyDown = (event: KeyboardEvent<HTMLTextAreaElement>) => {
-    const kind = SHORTCUTS[event.key.toLowerCase()];
-    if (!kind || !(event.ctrlKey || event.metaKey) || event.altKey || event.shiftKey) return;
+    const kind = FORMAT_SHORTCUTS.find((name) => matchesShortcut(event, SHORTCUTS[name]));
+    if (!kind) return;
     event.preventDefault();
     format(kind);
   };

@@ -1,20 +1,18 @@
 import type { ReactNode } from 'react';
 import { IconCode, IconLink, IconList, IconListOrdered, IconQuote } from '../components/icons.js';
+import { SHORTCUTS, type Shortcut, useShortcutText } from '../components/keyboard-shortcuts.js';
 import { useT } from '../i18n/use-t.js';
 import type { MarkdownFormat } from './markdown-format.js';
 
-const isMac = typeof navigator !== 'undefined' && /Mac|iPhone|iPad/.test(navigator.platform);
-const mod = isMac ? '⌘' : 'Ctrl+';
-
 // The faces B, I and H are the usual symbols of these buttons, the same in every language.
-const BUTTONS: { format: MarkdownFormat; shortcut?: string; face: ReactNode }[] = [
+const BUTTONS: { format: MarkdownFormat; shortcut?: Shortcut; face: ReactNode }[] = [
   // i18n-exempt
-  { format: 'bold', shortcut: `${mod}B`, face: <b className="md-face">B</b> },
+  { format: 'bold', shortcut: SHORTCUTS.bold, face: <b className="md-face">B</b> },
   // i18n-exempt
-  { format: 'italic', shortcut: `${mod}I`, face: <i className="md-face md-face-italic">I</i> },
+  { format: 'italic', shortcut: SHORTCUTS.italic, face: <i className="md-face md-face-italic">I</i> },
   // i18n-exempt
   { format: 'heading', face: <b className="md-face">H</b> },
-  { format: 'link', shortcut: `${mod}K`, face: <IconLink /> },
+  { format: 'link', shortcut: SHORTCUTS.link, face: <IconLink /> },
   { format: 'bullets', face: <IconList /> },
   { format: 'numbers', face: <IconListOrdered /> },
   { format: 'quote', face: <IconQuote /> },
@@ -32,6 +30,7 @@ export function MarkdownToolbar({
   onFormat(format: MarkdownFormat): void;
 }) {
   const t = useT('fields');
+  const shortcutText = useShortcutText();
   return (
     <fieldset className="md-toolbar">
       <legend className="visually-hidden">{t('markdown.formatting', { label })}</legend>
@@ -47,7 +46,9 @@ export function MarkdownToolbar({
             onMouseDown={(event) => event.preventDefault()}
             onClick={() => onFormat(button.format)}
             aria-label={name}
-            title={button.shortcut ? t('markdown.withShortcut', { name, shortcut: button.shortcut }) : name}
+            title={
+              button.shortcut ? t('markdown.withShortcut', { name, shortcut: shortcutText(button.shortcut) }) : name
+            }
           >
             {button.face}
           </button>

@@ -1,4 +1,5 @@
 import { useEffect, useRef } from 'react';
+import { dialogIsOpen, matchesShortcut, SHORTCUTS } from '../components/keyboard-shortcuts.js';
 
 /** Ctrl+S (Cmd+S on macOS) runs `save` instead of the browser's "Save page as". */
 export function useSaveShortcut(save: () => void, enabled = true): void {
@@ -7,10 +8,10 @@ export function useSaveShortcut(save: () => void, enabled = true): void {
   useEffect(() => {
     if (!enabled) return;
     const onKeyDown = (event: KeyboardEvent) => {
-      if ((event.ctrlKey || event.metaKey) && !event.altKey && !event.shiftKey && event.key.toLowerCase() === 's') {
+      if (matchesShortcut(event, SHORTCUTS.save)) {
         event.preventDefault();
-        // Not while a dialog is asking something: the form behind it is inert.
-        if (document.getElementById('root')?.hasAttribute('inert')) return;
+        // Not while a dialog is asking something: the form behind it waits.
+        if (dialogIsOpen()) return;
         latest.current();
       }
     };

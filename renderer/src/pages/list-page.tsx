@@ -5,6 +5,7 @@ import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
 import { ContentTable } from '../components/content-table.js';
 import { IconPlus, IconSearch, IconTrash } from '../components/icons.js';
+import { dialogIsOpen, isTypingTarget, matchesShortcut, SHORTCUTS } from '../components/keyboard-shortcuts.js';
 import { listColumns } from '../components/list-columns.js';
 import { ListFilters } from '../components/list-filters.js';
 import { Pagination } from '../components/pagination.js';
@@ -203,8 +204,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch(search: string
 
   useEffect(() => {
     const onKeyDown = (event: KeyboardEvent) => {
-      const target = event.target as HTMLElement;
-      if (event.key !== '/' || target.closest('input, textarea, select, [contenteditable]')) return;
+      if (!matchesShortcut(event, SHORTCUTS.search) || isTypingTarget(event.target) || dialogIsOpen()) return;
       event.preventDefault();
       input.current?.focus();
     };
@@ -236,7 +236,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch(search: string
         spellCheck={false}
       />
       <kbd className="search-kbd" title={t('search.shortcut')}>
-        /
+        {SHORTCUTS.search.key}
       </kbd>
     </div>
   );
