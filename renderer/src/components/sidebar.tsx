@@ -1,4 +1,4 @@
-import { useMemo } from 'react';
+import { type KeyboardEvent, useEffect, useId, useMemo, useRef, useState } from 'react';
 import { typeAllowed } from '../../../common/access-rules.js';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useAuth } from '../api/auth-context.js';
@@ -7,10 +7,21 @@ import { useRowCounts } from '../hooks/use-row-counts.js';
 import { useFormatters } from '../i18n/formatters.js';
 import { LanguagePicker } from '../i18n/language-picker.js';
 import { useT } from '../i18n/use-t.js';
-import { useLinkProps } from '../routing/router.js';
+import { useLinkProps, useRoute } from '../routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
 import { ThemePicker } from '../theme/theme-picker.js';
-import { IconAudit, IconCode, IconCollection, IconLayers, IconLock, IconWebhook } from './icons.js';
+import {
+  IconAudit,
+  IconCode,
+  IconCollection,
+  IconKeyboard,
+  IconLayers,
+  IconLock,
+  IconMenu,
+  IconWebhook,
+} from './icons.js';
+import { KeyboardHelpDialog, useHelpShortcut } from './keyboard-help-dialog.js';
+import { matchesShortcut, SHORTCUTS } from './keyboard-shortcuts.js';
 
 function TypeLink({ type, current, count }: { type: ContentTypeSummary; current: boolean; count: number | undefined }) {
   const link = useLinkProps(routeHref({ name: 'list', type: type.table, list: EMPTY_LIST_STATE }));
@@ -30,7 +41,12 @@ function TypeLink({ type, current, count }: { type: ContentTypeSummary; current:
   );
 }
 
-/** The content types (links named by their titles), the current one highlighted; then the settings. */
+/**
+ * The content types (links named by their titles), the current one highlighted; then the settings,
+ * the person, the pickers and the keyboard shortcuts (also on `?`). A "Skip to content" link comes
+ * first. On a narrow window (styles/layout.css) all but the brand fold behind a menu button: Escape
+ * or choosing a screen folds it again, and focus goes back to the button.
+ */
 export function Sidebar({
   currentType,
   inSchema,
@@ -63,95 +79,156 @@ export function Sidebar({
   const hooks = useLinkProps(routeHref({ name: 'hooks' }));
   const audit = useLinkProps(routeHref({ name: 'audit' }));
   const apiUrl = `${window.location.origin}/api`;
+  const menu = useFoldedMenu();
+  const [helpOpen, setHelpOpen] = useState(false);
+  useHelpShortcut(() => setHelpOpen(true));
   return (
-    <aside className="sidebar">
-      <a {...home} className="brand">
-        <img src="/favicon.svg" alt="" width={26} height={26} />
-        <span className="brand-name">{t('common:product')}</span>
+    <>
+      {/* The main area takes focus (tabIndex -1), so the link moves focus past the navigation, not only the view. */}
+      <a href="#main" className="skip-link">
+        {t('sidebar.skipToContent')}
       </a>
-      <nav aria-label={t('sidebar.contentTypesNav')} className="nav">
-        <h2 className="nav-heading">{t('sidebar.content')}</h2>
-        {types === null ? (
-          <ul className="nav-list" aria-hidden="true">
-            {[0, 1].map((n) => (
-              <li key={n} className="nav-skeleton" />
-            ))}
-          </ul>
-        ) : (
-          <ul className="nav-list">
-            {types.map((type) => (
-              <TypeLink key={type.table} type={type} current={type.table === currentType} count={counts[type.table]} />
-            ))}
-          </ul>
-        )}
-      </nav>
-      <nav aria-label={t('sidebar.settingsNav')} className="nav nav-settings">
-        <h2 className="nav-heading">{t('sidebar.settings')}</h2>
-        <ul className="nav-list">
-          {me.can.manage_types && (
-            <li>
-              <a {...schema} className="nav-link" aria-current={inSchema ? 'page' : undefined}>
-                <IconLayers />
-                <span className="nav-link-text">{t('sidebar.contentTypes')}</span>
-              </a>
-            </li>
-          )}
-          {showAccounts && (
-            <li>
-              <a {...accounts} className="nav-link" aria-current={inAccounts ? 'page' : undefined}>
-                <IconLock />
-                <span className="nav-link-text">{t('sidebar.accounts')}</span>
-              </a>
-            </li>
-          )}
-          {me.can.manage_accounts && (
-            <li>
-              <a {...hooks} className="nav-link" aria-current={inHooks ? 'page' : undefined}>
-                <IconWebhook />
-                <span className="nav-link-text">{t('sidebar.hooks')}</span>
-              </a>
-            </li>
-          )}
-          {me.can.manage_accounts && me.content_types === null && (
-            <li>
-              <a {...audit} className="nav-link" aria-current={inAudit ? 'page' : undefined}>
-                <IconAudit />
-                <span className="nav-link-text">{t('sidebar.audit')}</span>
-              </a>
-            </li>
-          )}
-          <li>
-            <a {...apiReference} className="nav-link" aria-current={inApi ? 'page' : undefined}>
-              <IconCode />
-              <span className="nav-link-text">{t('sidebar.api')}</span>
-            </a>
-          </li>
-        </ul>
-      </nav>
-      {me.via === 'session' && (
-        <div className="sidebar-user">
-          <span className="sidebar-user-name" data-testid="signed-in-as">
-            {me.name}
-          </span>
-          <span className="sidebar-user-role">{me.role && t(`common:roles.${me.role}`)}</span>
-          <a {...security} className="button button-small button-ghost">
-            {t('sidebar.security')}
+      <aside className="sidebar" data-menu={menu.open ? 'open' : 'folded'} onKeyDown={menu.onKeyDown}>
+        <div className="sidebar-bar">
+          <a {...home} className="brand">
+            <img src="/favicon.svg" alt="" width={26} height={26} />
+            <span className="brand-name">{t('common:product')}</span>
           </a>
-          {signOut && (
-            <button type="button" className="button button-small button-ghost" onClick={signOut}>
-              {t('sidebar.signOut')}
-            </button>
-          )}
+          <button
+            ref={menu.button}
+            type="button"
+            className="button button-ghost button-icon sidebar-menu-button"
+            aria-expanded={menu.open}
+            aria-controls={menu.panelId}
+            aria-label={t('sidebar.menu')}
+            onClick={menu.toggle}
+          >
+            <IconMenu />
+          </button>
         </div>
-      )}
-      <LanguagePicker className="sidebar-language" />
-      <ThemePicker className="sidebar-theme" />
-      <div className="sidebar-footer">
-        <span className="connection-dot" aria-hidden="true" />
-        <span className="sidebar-footer-text" title={apiUrl}>
-          {window.location.host}
-        </span>
-      </div>
-    </aside>
+        <div id={menu.panelId} className="sidebar-panel">
+          <nav aria-label={t('sidebar.contentTypesNav')} className="nav">
+            <h2 className="nav-heading">{t('sidebar.content')}</h2>
+            {types === null ? (
+              <ul className="nav-list" aria-hidden="true">
+                {[0, 1].map((n) => (
+                  <li key={n} className="nav-skeleton" />
+                ))}
+              </ul>
+            ) : (
+              <ul className="nav-list">
+                {types.map((type) => (
+                  <TypeLink
+                    key={type.table}
+                    type={type}
+                    current={type.table === currentType}
+                    count={counts[type.table]}
+                  />
+                ))}
+              </ul>
+            )}
+          </nav>
+          <nav aria-label={t('sidebar.settingsNav')} className="nav nav-settings">
+            <h2 className="nav-heading">{t('sidebar.settings')}</h2>
+            <ul className="nav-list">
+              {me.can.manage_types && (
+                <li>
+                  <a {...schema} className="nav-link" aria-current={inSchema ? 'page' : undefined}>
+                    <IconLayers />
+                    <span className="nav-link-text">{t('sidebar.contentTypes')}</span>
+                  </a>
+                </li>
+              )}
+              {showAccounts && (
+                <li>
+                  <a {...accounts} className="nav-link" aria-current={inAccounts ? 'page' : undefined}>
+                    <IconLock />
+                    <span className="nav-link-text">{t('sidebar.accounts')}</span>
+                  </a>
+                </li>
+              )}
+              {me.can.manage_accounts && (
+                <li>
+                  <a {...hooks} className="nav-link" aria-current={inHooks ? 'page' : undefined}>
+                    <IconWebhook />
+                    <span className="nav-link-text">{t('sidebar.hooks')}</span>
+                  </a>
+                </li>
+              )}
+              {me.can.manage_accounts && me.content_types === null && (
+                <li>
+                  <a {...audit} className="nav-link" aria-current={inAudit ? 'page' : undefined}>
+                    <IconAudit />
+                    <span className="nav-link-text">{t('sidebar.audit')}</span>
+                  </a>
+                </li>
+              )}
+              <li>
+                <a {...apiReference} className="nav-link" aria-current={inApi ? 'page' : undefined}>
+                  <IconCode />
+                  <span className="nav-link-text">{t('sidebar.api')}</span>
+                </a>
+              </li>
+            </ul>
+          </nav>
+          {me.via === 'session' && (
+            <div className="sidebar-user">
+              <span className="sidebar-user-name" data-testid="signed-in-as">
+                {me.name}
+              </span>
+              <span className="sidebar-user-role">{me.role && t(`common:roles.${me.role}`)}</span>
+              <a {...security} className="button button-small button-ghost">
+                {t('sidebar.security')}
+              </a>
+              {signOut && (
+                <button type="button" className="button button-small button-ghost" onClick={signOut}>
+                  {t('sidebar.signOut')}
+                </button>
+              )}
+            </div>
+          )}
+          <LanguagePicker className="sidebar-language" />
+          <ThemePicker className="sidebar-theme" />
+          <button
+            type="button"
+            className="button button-small button-ghost sidebar-help"
+            onClick={() => setHelpOpen(true)}
+          >
+            <IconKeyboard />
+            {t('sidebar.shortcuts')}
+            <span className="sidebar-help-key" aria-hidden="true">
+              <kbd>{SHORTCUTS.help.key}</kbd>
+            </span>
+          </button>
+          <div className="sidebar-footer">
+            <span className="connection-dot" aria-hidden="true" />
+            <span className="sidebar-footer-text" title={apiUrl}>
+              {window.location.host}
+            </span>
+          </div>
+        </div>
+      </aside>
+      {helpOpen && <KeyboardHelpDialog onClose={() => setHelpOpen(false)} />}
+    </>
   );
+}
+
+/**
+ * The sidebar's menu on a narrow window: open or folded, folded again by Escape (focus back on the
+ * button) and by going to another screen. On a wide window the styles show the panel whatever the state.
+ */
+function useFoldedMenu() {
+  const [open, setOpen] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
+  const panelId = useId();
+  const route = useRoute();
+  // biome-ignore lint/correctness/useExhaustiveDependencies: a new route is the reason to fold
+  useEffect(() => setOpen(false), [route]);
+  const onKeyDown = (event: KeyboardEvent<HTMLElement>) => {
+    if (!open || !matchesShortcut(event, SHORTCUTS.close)) return;
+    event.preventDefault();
+    setOpen(false);
+    button.current?.focus();
+  };
+  return { open, toggle: () => setOpen((now) => !now), button, panelId, onKeyDown };
 }
