@@ -84,7 +84,9 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
         </EmptyState>
       )}
       {data && data.rows.length > 0 && (
-        <div className="table-wrap">
+        // A phone is narrower than the dates and the Restore button: the table scrolls inside its card.
+        // biome-ignore lint/a11y/noNoninteractiveTabindex: a region that scrolls sideways needs focus for the arrow keys to scroll it
+        <section className="table-wrap" data-scrolls="inline" aria-label={t('title')} tabIndex={0}>
           <table className="trash-table">
             <thead>
               <tr>
@@ -126,7 +128,7 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
           {data.total > data.rows.length && (
             <p className="muted">{t('partial', { shown: data.rows.length, total: data.total })}</p>
           )}
-        </div>
+        </section>
       )}
     </div>
   );
