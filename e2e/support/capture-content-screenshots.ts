@@ -2,7 +2,9 @@
  * Takes the README's screenshots of content modeling with demo data, in Chromium:
  * `npx tsx e2e/support/capture-content-screenshots.ts [outDir]` (default docs/screenshots). Builds
  * nothing: run `npm run build` first. Writes content-types.png (the Articles type's fields and the
- * form they make) and article-editor.png (an article with its image, tags, category and Markdown body).
+ * form they make) and article-editor.png (an article with its image, tags, category and Markdown body),
+ * and each again in the dark theme (`-dark.png`); QUIRE_SCREENSHOT_SCHEME (`light` or `dark`) takes
+ * one only.
  */
 import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,9 +13,9 @@ import { packageRoot } from '../../server/config/package-root.js';
 import { addDemoContent } from '../../server/content/demo-content.js';
 import { seedArticles } from './article-seed.js';
 import { launchBrowser, startEditorServer } from './editor-harness.js';
+import { screenshotFile, screenshotPage, screenshotSchemes } from './screenshot-schemes.js';
 
 const outDir = process.argv[2] ?? join(packageRoot(), 'docs', 'screenshots');
-const scheme = process.env.QUIRE_SCREENSHOT_SCHEME === 'dark' ? 'dark' : 'light';
 
 /** Scrolls a scrolling element so that `target` (inside it) sits `gap` pixels below its top. */
 async function scrollTo(page: Page, scroller: string, target: string, gap: number): Promise<void> {
@@ -37,33 +39,27 @@ try {
     body: JSON.stringify({ preview_path: 'http://localhost:4321/blog/{slug}' }),
   });
   mkdirSync(outDir, { recursive: true });
-  const context = await browser.newContext({
-    viewport: { width: 1440, height: 1000 },
-    deviceScaleFactor: 1.5,
-    locale: 'en-GB',
-    colorScheme: scheme,
-  });
-  const page = await context.newPage();
-  const suffix = scheme === 'dark' ? '-dark' : '';
+  for (const scheme of screenshotSchemes()) {
+    const { page, close } = await screenshotPage(browser, scheme, { width: 1440, height: 1000 });
+    // The Articles type: its rich fields beside the form they make.
+    await page.goto(`${server.origin}/settings/content-types/edit/articles`);
+    await page.getByRole('group', { name: 'Field 5: Description' }).waitFor();
+    await scrollTo(page, '.main', '[aria-label="Field 5: Description"]', 128);
+    await scrollTo(page, '.schema-side', '.field-markdown', 80);
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: join(outDir, screenshotFile('content-types', scheme)) });
 
-  // The Articles type: its rich fields beside the form they make.
-  await page.goto(`${server.origin}/settings/content-types/edit/articles`);
-  await page.getByRole('group', { name: 'Field 5: Description' }).waitFor();
-  await scrollTo(page, '.main', '[aria-label="Field 5: Description"]', 128);
-  await scrollTo(page, '.schema-side', '.field-markdown', 80);
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(outDir, `content-types${suffix}.png`) });
-
-  // An article: image, Markdown body with its preview, tags and category.
-  await page.goto(`${server.origin}/articles/rows/${articles[0].id}`);
-  await page.getByRole('img', { name: 'Image preview' }).waitFor();
-  await page.getByRole('button', { name: 'Split', exact: true }).click();
-  await page.getByRole('region', { name: 'Body preview' }).getByRole('heading').first().waitFor();
-  await scrollTo(page, '.main', '.field-markdown', 132);
-  await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
-  await page.mouse.move(0, 0);
-  await page.screenshot({ path: join(outDir, `article-editor${suffix}.png`) });
-  await context.close();
+    // An article: image, Markdown body with its preview, tags and category.
+    await page.goto(`${server.origin}/articles/rows/${articles[0].id}`);
+    await page.getByRole('img', { name: 'Image preview' }).waitFor();
+    await page.getByRole('button', { name: 'Split', exact: true }).click();
+    await page.getByRole('region', { name: 'Body preview' }).getByRole('heading').first().waitFor();
+    await scrollTo(page, '.main', '.field-markdown', 132);
+    await page.evaluate(() => (globalThis as any).document.activeElement?.blur());
+    await page.mouse.move(0, 0);
+    await page.screenshot({ path: join(outDir, screenshotFile('article-editor', scheme)) });
+    await close();
+  }
   console.log(`Screenshots written to ${outDir}`);
 } finally {
   await browser.close();
