@@ -5,6 +5,7 @@ import { newsBody } from '../server/test-support/seed.js';
 import { sessionCookie } from '../server/test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../server/test-support/test-server.js';
 import { browserPerFile, openTab } from './support/editor-harness.js';
+import { chooseOption } from './support/ui-controls.js';
 
 /**
  * Accounts in the editor: first run makes the first admin, people sign in, an author
@@ -78,7 +79,7 @@ describe('accounts in the editor', () => {
       ['vera', 'viewer'],
     ]) {
       await field(admin.page, 'Name').fill(name);
-      await field(admin.page, 'Role').selectOption(role);
+      await chooseOption(field(admin.page, 'Role'), role);
       await field(admin.page, 'Password').fill(PASSWORD);
       await button(admin.page, 'Add account').click();
       await admin.page.getByRole('cell', { name, exact: true }).waitFor();
@@ -116,7 +117,7 @@ describe('accounts in the editor', () => {
     // Their own row: Save and Delete are there.
     await author.page.goto(`${server.origin}/news/new`);
     await field(author.page, 'Title').fill('Aldo’s row');
-    await field(author.page, 'Status').selectOption({ label: 'Draft' });
+    await chooseOption(field(author.page, 'Status'), 'Draft');
     await field(author.page, 'Published at').fill('2025-03-04T10:20:30');
     await button(author.page, 'Save').click();
     await author.page.waitForURL(/\/news\/rows\/[^/?]+$/);

@@ -4,6 +4,7 @@ import { builtEditorDir } from '../server/config/package-root.js';
 import { sessionCookie } from '../server/test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../server/test-support/test-server.js';
 import { browserPerFile, openTab } from './support/editor-harness.js';
+import { chooseOption } from './support/ui-controls.js';
 
 /**
  * Settings › Audit in the editor: an admin finds it in the settings navigation, reads who did what
@@ -79,7 +80,7 @@ describe('the Audit screen', () => {
     expect(await oldest.textContent()).toContain('127.0.0.1');
 
     // Filtered: the failed sign-in at vera, with no one signed in and the address it came from.
-    await field(admin.page, 'Action').selectOption({ label: 'Sign-in failed' });
+    await chooseOption(field(admin.page, 'Action'), 'Sign-in failed');
     await button(admin.page, 'Filter').click();
     await admin.page.getByText('1–1 of 1').waitFor();
     const failed = rows.first();

@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import type { ContentTypeListResponse, ContentTypeSummary } from '../common/api-contract.js';
 import { editorSuite } from './support/editor-harness.js';
 import { landscapePng } from './support/png-image.js';
+import { chooseOption } from './support/ui-controls.js';
 
 const suite = editorSuite();
 
@@ -18,12 +19,12 @@ async function contentType(slug: string): Promise<ContentTypeSummary | undefined
   return ((await response.json()) as ContentTypeListResponse).content_types.find((type) => type.slug === slug);
 }
 
-/** Adds a field in the Content types screen and returns its group. */
+/** Adds a field of a type (by its name in the Field type list) in the Content types screen and returns its group. */
 async function addField(page: Page, position: number, label: string, type: string): Promise<Locator> {
   await button(page, 'Add field').click();
   const group = fieldGroup(page, position);
   await field(group, 'Field label').fill(label);
-  await field(group, 'Field type').selectOption(type);
+  await chooseOption(field(group, 'Field type'), type);
   return group;
 }
 
@@ -59,22 +60,22 @@ describe('content types in Chromium', () => {
     expect(await field(page, 'Slug').inputValue()).toBe('recipes');
     expect(await field(page, 'Table').inputValue()).toBe('recipes');
     await field(page, 'Preview path').fill('http://localhost:4321/recipes/{slug}');
-    await addField(page, 3, 'Summary', 'textarea');
-    await addField(page, 4, 'Method', 'markdown');
-    const servings = await addField(page, 5, 'Servings', 'number');
+    await addField(page, 3, 'Summary', 'Long text');
+    await addField(page, 4, 'Method', 'Markdown');
+    const servings = await addField(page, 5, 'Servings', 'Number');
     await field(servings, 'Required').check();
-    await addField(page, 6, 'Vegetarian', 'boolean');
-    await addField(page, 7, 'First cooked', 'date');
-    await addField(page, 8, 'Served at', 'datetime');
-    const difficulty = await addField(page, 9, 'Difficulty', 'select');
+    await addField(page, 6, 'Vegetarian', 'Yes / no');
+    await addField(page, 7, 'First cooked', 'Date');
+    await addField(page, 8, 'Served at', 'Date and time');
+    const difficulty = await addField(page, 9, 'Difficulty', 'Select');
     await field(difficulty, 'Option 1 text').fill('Easy');
     await button(difficulty, 'Add option').click();
     await field(difficulty, 'Option 2 text').fill('Hard going');
     await field(difficulty, 'Option 2 id').fill('hard');
-    await addField(page, 10, 'Photo', 'image');
-    await addField(page, 11, 'Keywords', 'tags');
-    const category = await addField(page, 12, 'Category', 'relation');
-    await field(category, 'Points to').selectOption({ label: 'Categories' });
+    await addField(page, 10, 'Photo', 'Image');
+    await addField(page, 11, 'Keywords', 'Tags');
+    const category = await addField(page, 12, 'Category', 'Relation');
+    await chooseOption(field(category, 'Points to'), 'Categories');
     expect(await field(fieldGroup(page, 12), 'Field name').inputValue()).toBe('category');
 
     // The preview draws the real widgets of the draft, as the row editor will.
@@ -139,7 +140,7 @@ describe('content types in Chromium', () => {
     await field(page, 'Vegetarian').click();
     await field(page, 'First cooked').fill('2024-11-02');
     await field(page, 'Served at').fill('2025-01-15T19:30:00');
-    await field(page, 'Difficulty').selectOption({ label: 'Hard going' });
+    await chooseOption(field(page, 'Difficulty'), 'Hard going');
     await dropPng(page, page.getByText('Drag an image here, or'), 'soup.png', landscapePng(64, 40, 30));
     const photo = page.getByRole('img', { name: 'Photo preview' });
     await photo.waitFor();
@@ -208,7 +209,7 @@ describe('content types in Chromium', () => {
     await page.goto(suite.url('/settings/content-types/edit/authors'));
     const bio = page.getByRole('group', { name: 'Field 2: Bio' });
     await field(bio, 'Field name').fill('about');
-    await field(bio, 'Field type').selectOption('textarea');
+    await chooseOption(field(bio, 'Field type'), 'Long text');
     await button(bio, 'Move up').click();
     await page.getByRole('group', { name: 'Field 1: Bio' }).waitFor();
     await button(page.getByRole('group', { name: 'Field 3: Twitter' }), 'Remove field').click();

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ScheduledRow } from '../common/publishing-contract.js';
 import { type HookReceiver, startHookReceiver } from '../server/test-support/hook-receiver.js';
 import { editorSuite } from './support/editor-harness.js';
+import { chooseOption, toggleChoices } from './support/ui-controls.js';
 
 /**
  * Scheduled publishing and build hooks in Chromium: the row page's Schedule action (a status and
@@ -36,7 +37,7 @@ describe('scheduling in the editor', () => {
     await button(page, 'Schedule').click();
     const dialog = page.getByRole('dialog', { name: 'Schedule a change' });
     expect(await dialog.getByText(/Your time zone: .+ \(UTC[+−]\d{2}:\d{2}\)/).count()).toBe(1);
-    await dialog.getByLabel('Set the status to').selectOption('published');
+    await chooseOption(dialog.getByLabel('Set the status to'), 'Published');
     await dialog.getByLabel('At', { exact: true }).fill('2030-06-01T09:30');
     const expectedUtc = await page.evaluate(() =>
       new Date('2030-06-01T09:30').toISOString().slice(0, 19).replace('T', ' '),
@@ -72,7 +73,7 @@ describe('Settings › Hooks', () => {
     await page.goto(suite.url('/settings/hooks'));
     await page.getByRole('heading', { name: 'Hooks', exact: true }).waitFor();
     await page.getByLabel('URL').fill(`${receiver.origin}/rebuild`);
-    await page.getByRole('checkbox', { name: 'News' }).check();
+    await toggleChoices(page.getByRole('button', { name: 'Content types', exact: true }), ['News']);
     await button(page, 'Generate').click();
     const secret = await page.getByLabel('Secret (optional)').inputValue();
     expect(secret.length).toBeGreaterThan(30);

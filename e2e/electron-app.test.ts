@@ -8,6 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildElectronAddon, checkoutAddonStatus } from '../electron/launcher/electron-addon-build.js';
 import { displayAvailable, findElectronBinary, shouldDownloadElectron } from '../electron/launcher/launch-decision.js';
 import { settingsFile } from '../electron/main/settings-store.js';
+import { chooseOption } from './support/ui-controls.js';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
 
@@ -95,7 +96,7 @@ describe.skipIf(skipReason !== null)(`the desktop app${skipReason ? ` (skipped: 
     await button(page, 'New').click();
     await page.waitForURL('**/news/new');
     await field(page, 'Title').fill(title);
-    await field(page, 'Status').selectOption({ label: 'Published' });
+    await chooseOption(field(page, 'Status'), 'Published');
     await field(page, 'Published at').fill('2025-03-04T10:20:30');
     await button(page, 'Save').click();
     await page.waitForURL(/\/news\/rows\/[^/?]+$/);

@@ -1,5 +1,6 @@
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { StatusBadge } from '../components/status-badge.js';
+import { Select, type SelectOption } from '../components/ui/select.js';
 import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
@@ -15,25 +16,21 @@ function SelectInput({ column, id, value, onChange, describedBy, invalid }: Fiel
   const options = column.options ?? [];
   const known = options.some((option) => option.id === current);
   const t = useT('fields');
+  const choices: SelectOption[] = [
+    ...(!column.required || current === '' ? [{ value: '', label: column.required ? t('select.choose') : '—' }] : []),
+    ...(current !== '' && !known ? [{ value: current, label: current }] : []),
+    ...options.map((option) => ({ value: option.id, label: option.text })),
+  ];
   return (
-    <select
+    <Select
       id={id}
-      name={column.name}
-      className="input select"
       value={current}
-      onChange={(event) => onChange(event.target.value)}
+      options={choices}
+      onChange={onChange}
       aria-describedby={describedBy}
-      aria-invalid={invalid || undefined}
+      aria-invalid={invalid}
       required={column.required}
-    >
-      {(!column.required || current === '') && <option value="">{column.required ? t('select.choose') : '—'}</option>}
-      {current !== '' && !known && <option value={current}>{current}</option>}
-      {options.map((option) => (
-        <option key={option.id} value={option.id}>
-          {option.text}
-        </option>
-      ))}
-    </select>
+    />
   );
 }
 
@@ -43,7 +40,7 @@ function SelectCell({ column, value }: FieldCellProps) {
   return <StatusBadge id={id} text={optionText(column, id)} />;
 }
 
-/** `select`: a dropdown of the options' `text`; the list shows the value as a badge. */
+/** `select`: a Select of the options' `text`; the list shows the value as a badge. */
 export const selectField: FieldWidget = {
   typeName: () => i18n.t('fields:types.select'),
   Input: SelectInput,

@@ -1,4 +1,5 @@
-import * as RadixSelect from '@radix-ui/react-select';
+import * as Popover from '@radix-ui/react-popover';
+import { type KeyboardEvent, useId, useRef, useState } from 'react';
 import { IconCheck, IconChevronDown } from '../icons.js';
 
 /** One choice of a Select: the value it stands for and the text shown. */
@@ -16,8 +17,6 @@ export interface SelectProps {
   value: string;
   options: readonly SelectOption[];
   onChange(value: string): void;
-  /** Name of the value in a form. */
-  name?: string;
   size?: 'default' | 'small';
   required?: boolean;
   disabled?: boolean;
@@ -30,25 +29,20 @@ export interface SelectProps {
   'aria-invalid'?: boolean;
 }
 
-/**
- * Radix refuses an item whose value is the empty string (it means "nothing chosen" there), while a
- * select of ours may offer "—" or "All" for it; this stands in for it inside Radix only.
- */
-const EMPTY = '\u0000empty';
-
-const toRadix = (value: string) => (value === '' ? EMPTY : value);
-const fromRadix = (value: string) => (value === EMPTY ? '' : value);
+/** How long the letters typed to find an option count as one word. */
+const TYPEAHEAD_MS = 700;
 
 /**
- * One choice from a short list: a button that opens a listbox (Enter, Space or the arrows open it,
- * the arrows and typing move, Enter picks, Escape closes), styled like every other input.
+ * One choice from a short list: a combobox button that opens a listbox (Enter, Space or the arrows
+ * open it; the arrows, Home, End and typing move; Enter or Space picks; Escape closes), styled like
+ * every other input. The popup is a Radix Popover (placement, dismissal, focus return); the listbox
+ * is ours because Radix Select injects `<style>` elements, which the editor's style policy refuses.
  */
 export function Select({
   id,
   value,
   options,
   onChange,
-  name,
   size = 'default',
   required,
   disabled,
@@ -58,49 +52,129 @@ export function Select({
   'aria-describedby': describedBy,
   'aria-invalid': invalid,
 }: SelectProps) {
+  const listId = useId();
+  const [open, setOpen] = useState(false);
+  const selectedAt = options.findIndex((option) => option.value === value);
+  const [active, setActive] = useState(Math.max(selectedAt, 0));
+  const typed = useRef({ text: '', at: 0 });
+  const list = useRef<HTMLDivElement>(null);
+
+  const show = (at: number) => {
+    setActive(Math.min(Math.max(at, 0), options.length - 1));
+    setOpen(true);
+  };
+  const pick = (at: number) => {
+    const option = options[at];
+    setOpen(false);
+    if (option && option.value !== value) onChange(option.value);
+  };
+  const onTriggerKeyDown = (event: KeyboardEvent<HTMLButtonElement>) => {
+    if (open || disabled) return;
+    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
+      event.preventDefault();
+      show(selectedAt >= 0 ? selectedAt : event.key === 'ArrowUp' ? options.length - 1 : 0);
+    }
+  };
+  const onListKeyDown = (event: KeyboardEvent<HTMLDivElement>) => {
+    const last = options.length - 1;
+    const moves: Record<string, number> = {
+      ArrowDown: Math.min(active + 1, last),
+      ArrowUp: Math.max(active - 1, 0),
+      Home: 0,
+      End: last,
+      PageDown: Math.min(active + 10, last),
+      PageUp: Math.max(active - 10, 0),
+    };
+    if (event.key in moves) {
+      event.preventDefault();
+      setActive(moves[event.key]);
+    } else if (event.key === 'Enter' || event.key === ' ') {
+      event.preventDefault();
+      pick(active);
+    } else if (event.key === 'Tab') {
+      setOpen(false);
+    } else if (event.key.length === 1 && !event.ctrlKey && !event.metaKey && !event.altKey) {
+      // Typing moves to the next option starting with the letters typed in quick succession.
+      const now = Date.now();
+      const text = (now - typed.current.at < TYPEAHEAD_MS ? typed.current.text : '') + event.key.toLowerCase();
+      typed.current = { text, at: now };
+      const from = text.length === 1 ? active + 1 : active;
+      const order = [...options.slice(from), ...options.slice(0, from)];
+      const found = order.find((option) => option.label.toLowerCase().startsWith(text));
+      if (found) setActive(options.indexOf(found));
+    }
+  };
+  const optionId = (at: number) => `${listId}-${at}`;
+
   return (
-    <RadixSelect.Root
-      value={toRadix(value)}
-      onValueChange={(next) => onChange(fromRadix(next))}
-      name={name}
-      required={required}
-      disabled={disabled}
-    >
-      <RadixSelect.Trigger
+    <Popover.Root open={open} onOpenChange={(next) => (next ? show(selectedAt) : setOpen(false))}>
+      <Popover.Trigger
         id={id}
+        role="combobox"
         className={`input ui-select-trigger${size === 'small' ? ' ui-select-small' : ''}`}
-        title={title}
+        aria-haspopup="listbox"
+        aria-controls={open ? listId : undefined}
+        aria-required={required || undefined}
         aria-label={ariaLabel}
         aria-labelledby={labelledBy}
         aria-describedby={describedBy}
         aria-invalid={invalid || undefined}
+        disabled={disabled}
+        title={title}
+        onKeyDown={onTriggerKeyDown}
       >
-        <span className="ui-select-value">
-          <RadixSelect.Value />
-        </span>
-        <RadixSelect.Icon className="ui-select-icon">
+        <span className="ui-select-value">{options[selectedAt]?.label ?? ''}</span>
+        <span className="ui-select-icon" aria-hidden="true">
           <IconChevronDown />
-        </RadixSelect.Icon>
-      </RadixSelect.Trigger>
-      <RadixSelect.Portal>
-        <RadixSelect.Content className="ui-popover ui-select-content" position="popper" sideOffset={4}>
-          <RadixSelect.Viewport className="ui-select-viewport">
-            {options.map((option) => (
-              <RadixSelect.Item
+        </span>
+      </Popover.Trigger>
+      <Popover.Portal>
+        <Popover.Content
+          className="ui-popover ui-select-content"
+          align="start"
+          sideOffset={4}
+          onOpenAutoFocus={(event) => {
+            event.preventDefault();
+            list.current?.focus();
+          }}
+        >
+          <div
+            ref={list}
+            id={listId}
+            role="listbox"
+            tabIndex={-1}
+            className="ui-listbox"
+            aria-label={ariaLabel}
+            aria-labelledby={labelledBy ?? id}
+            aria-activedescendant={options.length > 0 ? optionId(active) : undefined}
+            onKeyDown={onListKeyDown}
+          >
+            {options.map((option, at) => (
+              // biome-ignore lint/a11y/useKeyWithClickEvents: the listbox takes the keys for its options (aria-activedescendant)
+              <div
                 key={option.value}
-                value={toRadix(option.value)}
+                id={optionId(at)}
+                role="option"
+                tabIndex={-1}
                 lang={option.lang}
+                aria-selected={at === selectedAt}
                 className="ui-option"
+                data-highlighted={at === active ? '' : undefined}
+                ref={at === active ? (node) => node?.scrollIntoView({ block: 'nearest' }) : undefined}
+                onClick={() => pick(at)}
+                onMouseMove={() => at !== active && setActive(at)}
               >
-                <RadixSelect.ItemText>{option.label}</RadixSelect.ItemText>
-                <RadixSelect.ItemIndicator className="ui-option-check">
-                  <IconCheck />
-                </RadixSelect.ItemIndicator>
-              </RadixSelect.Item>
+                <span>{option.label}</span>
+                {at === selectedAt && (
+                  <span className="ui-option-check">
+                    <IconCheck />
+                  </span>
+                )}
+              </div>
             ))}
-          </RadixSelect.Viewport>
-        </RadixSelect.Content>
-      </RadixSelect.Portal>
-    </RadixSelect.Root>
+          </div>
+        </Popover.Content>
+      </Popover.Portal>
+    </Popover.Root>
   );
 }
