@@ -56,8 +56,8 @@ export interface RowWithPageMeta {
   row: ContentRow;
   pageMeta: SeoMeta;
   total: number;
-  /** The stored row's version, which a conditional write compares (see rowVersion). */
-  version: string;
+  /** The stored row's version, which a conditional write compares (see rowVersion); made on demand. */
+  version(): string;
   /** The content-type registry's version the row's statement saw, where it read one (see read-marks.ts). */
   registry?: number;
 }
@@ -221,7 +221,7 @@ export class RowService {
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
     for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
-    return { row, pageMeta, total, version: rowVersion(stored), registry: read.marks?.registry };
+    return { row, pageMeta, total, version: () => rowVersion(stored), registry: read.marks?.registry };
   }
 
   /** Creates a row from a write body, with the given id or a generated one. */

@@ -129,7 +129,7 @@ async function conditionally<T>(
   const read = async (): Promise<CurrentRow> => {
     const { read: found, version } = await readRowVersioned(services, table, id, readable);
     const { etag } = taggedJsonText(found.body, publishedColumnsOf(services, table), ROW_READ_UNTAGGED);
-    return { row: found.body.rows[0], etag, version };
+    return { row: found.body.rows[0], etag, version: version() };
   };
   return conditionalRowWrite(services, { table, id, read }, condition, write);
 }
@@ -235,7 +235,7 @@ async function readRowVersioned(
   table: string,
   id: string,
   readable: readonly string[] | null,
-): Promise<{ read: TimedRead<GetRowResponse>; version: string }> {
+): Promise<{ read: TimedRead<GetRowResponse>; version: () => string }> {
   const { type, found, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     timer.lap('init');
