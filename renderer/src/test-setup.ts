@@ -1,5 +1,6 @@
 import { cleanup, configure } from '@testing-library/react';
 import { afterEach } from 'vitest';
+import { polyfillPopups } from './test-support/ui-controls.js';
 
 // Testing Library unmounts after each test only when vitest globals are on; they are not here.
 afterEach(() => cleanup());
@@ -7,3 +8,6 @@ afterEach(() => cleanup());
 // `findBy…` waits up to 1 s by default; with the server, PostgreSQL and browser suites sharing two
 // cores, rendering a page in jsdom can take longer than that without anything being wrong.
 configure({ asyncUtilTimeout: 5_000 });
+
+// Radix's selects, menus and dialogs call browser features jsdom does not have.
+polyfillPopups();

@@ -15,6 +15,8 @@ import {
   relationValue,
 } from '../schema/list-filters.js';
 import { rowLabel, titleColumnOf } from '../schema/type-facts.js';
+import { MultiSelect } from './ui/multi-select.js';
+import { Select } from './ui/select.js';
 
 /** Target rows a relation filter lists. */
 const RELATION_CHOICES = 100;
@@ -28,7 +30,7 @@ interface ListFiltersProps {
   onChange(filters: Filters): void;
 }
 
-/** The list toolbar's filters: several statuses at once, yes/no, a date range, a related row. */
+/** The list toolbar's filters: several statuses at once (a MultiSelect), yes/no, a date range, a related row. */
 export function ListFilters({ type, filters, onChange }: ListFiltersProps) {
   const set = (changes: Filters) => onChange({ ...filters, ...changes });
   return (
@@ -58,38 +60,30 @@ function FilterControlView({
     case 'choices':
       return (
         <LabelledFilter id={id} label={label}>
-          {/* Several can be picked (Ctrl/⌘-click); none picked means all. */}
-          <select
+          {/* None ticked means all. */}
+          <MultiSelect
             id={id}
-            multiple
-            size={Math.min(column.options?.length ?? 1, 4)}
-            className="input select filter-choices"
-            value={choicesOf(value)}
-            onChange={(event) =>
-              set({ [column.name]: choicesValue([...event.target.selectedOptions].map((option) => option.value)) })
-            }
-          >
-            {(column.options ?? []).map((option) => (
-              <option key={option.id} value={option.id}>
-                {option.text}
-              </option>
-            ))}
-          </select>
+            values={choicesOf(value)}
+            options={(column.options ?? []).map((option) => ({ value: option.id, label: option.text }))}
+            onChange={(chosen) => set({ [column.name]: choicesValue(chosen) })}
+            emptyText={t('filters.all')}
+            listLabel={label}
+          />
         </LabelledFilter>
       );
     case 'boolean':
       return (
         <LabelledFilter id={id} label={label}>
-          <select
+          <Select
             id={id}
-            className="input select"
             value={value}
-            onChange={(event) => set({ [column.name]: event.target.value })}
-          >
-            <option value="">{t('filters.all')}</option>
-            <option value="true">{t('common:yes')}</option>
-            <option value="false">{t('common:no')}</option>
-          </select>
+            options={[
+              { value: '', label: t('filters.all') },
+              { value: 'true', label: t('common:yes') },
+              { value: 'false', label: t('common:no') },
+            ]}
+            onChange={(next) => set({ [column.name]: next })}
+          />
         </LabelledFilter>
       );
     case 'range': {
@@ -148,28 +142,24 @@ function RelationFilter(props: {
     return {
       value:
         typeof slug === 'string' && slugColumn ? relationValue({ slugColumn, slug }) : relationValue({ id: row.id }),
-      text: rowLabel(target?.title_column ?? null, row, row.id),
+      label: rowLabel(target?.title_column ?? null, row, row.id),
     };
   });
   return (
     <LabelledFilter id={id} label={label}>
-      <select
+      <Select
         id={id}
-        className="input select"
         value={value}
-        onChange={(event) => set({ [column.name]: event.target.value })}
-      >
-        <option value="">{t('filters.all')}</option>
-        {/* Until the rows arrive, the value of a link still shows as chosen. */}
-        {value !== '' && !choices.some((choice) => choice.value === value) && (
-          <option value={value}>{value.slice(value.indexOf(':') + 1)}</option>
-        )}
-        {choices.map((choice) => (
-          <option key={choice.value} value={choice.value}>
-            {choice.text}
-          </option>
-        ))}
-      </select>
+        options={[
+          { value: '', label: t('filters.all') },
+          // Until the rows arrive, the value of a link still shows as chosen.
+          ...(value !== '' && !choices.some((choice) => choice.value === value)
+            ? [{ value, label: value.slice(value.indexOf(':') + 1) }]
+            : []),
+          ...choices,
+        ]}
+        onChange={(next) => set({ [column.name]: next })}
+      />
     </LabelledFilter>
   );
 }

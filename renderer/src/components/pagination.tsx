@@ -2,6 +2,7 @@ import { useFormatters } from '../i18n/formatters.js';
 import { useT } from '../i18n/use-t.js';
 import { PAGE_SIZES } from '../routing/routes.js';
 import { IconChevronLeft, IconChevronRight } from './icons.js';
+import { Select } from './ui/select.js';
 
 /** Props of the pager under the list. */
 export interface PaginationProps {
@@ -55,18 +56,13 @@ export function Pagination({
       <div className="pagination-controls">
         <div className="page-size">
           <label htmlFor="page-size">{t('pagination.pageSize')}</label>
-          <select
+          <Select
             id="page-size"
-            className="input select select-small"
-            value={pageSize}
-            onChange={(event) => onPageSize(Number(event.target.value))}
-          >
-            {pageSizes.map((size) => (
-              <option key={size} value={size}>
-                {size}
-              </option>
-            ))}
-          </select>
+            size="small"
+            value={String(pageSize)}
+            options={pageSizes.map((size) => ({ value: String(size), label: String(size) }))}
+            onChange={(size) => onPageSize(Number(size))}
+          />
         </div>
         <span className="page-status">
           {t('pagination.page', { page: format.number(page), pages: format.number(pages) })}

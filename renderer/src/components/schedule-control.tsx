@@ -12,6 +12,7 @@ import { ModalDialog } from './modal-dialog.js';
 import { ScheduleBadge, ScheduleHeld } from './schedule-badge.js';
 import { formatScheduleTime, localInputToUtc, localInputValue, localZoneLabel } from './schedule-time.js';
 import { useToast } from './toasts.js';
+import { Select } from './ui/select.js';
 
 /** The column a schedule sets. */
 const STATUS = 'status';
@@ -202,18 +203,12 @@ function ScheduleDialog({
         <label className="label" htmlFor="schedule-status">
           {t('scheduleDialog.status')}
         </label>
-        <select
+        <Select
           id="schedule-status"
-          className="input select"
           value={status}
-          onChange={(event) => setStatus(event.target.value)}
-        >
-          {options.map((option) => (
-            <option key={option.id} value={option.id}>
-              {option.text}
-            </option>
-          ))}
-        </select>
+          options={options.map((option) => ({ value: option.id, label: option.text }))}
+          onChange={setStatus}
+        />
         <label className="label" htmlFor="schedule-at">
           {t('scheduleDialog.at')}
         </label>

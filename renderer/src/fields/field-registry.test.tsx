@@ -1,4 +1,5 @@
 import { fireEvent, render, screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
 import { describe, expect, it, vi } from 'vitest';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { FieldFrame } from '../components/field-frame.js';
@@ -58,7 +59,7 @@ describe('field widgets', () => {
     expect(screen.getByTitle('Required').textContent).toBe('*');
   });
 
-  it('offers the options of a select by their text and reports the option id', () => {
+  it('offers the options of a select by their text and reports the option id', async () => {
     const onChange = renderField(
       column({
         name: 'status',
@@ -72,9 +73,12 @@ describe('field widgets', () => {
       }),
       'draft',
     );
-    const select = screen.getByLabelText('Status') as HTMLSelectElement;
-    expect([...select.options].map((option) => option.text)).toEqual(['Draft', 'Published']);
-    fireEvent.change(select, { target: { value: 'published' } });
+    const user = userEvent.setup();
+    const select = screen.getByLabelText('Status');
+    expect(select.textContent).toBe('Draft');
+    await user.click(select);
+    expect(screen.getAllByRole('option').map((option) => option.textContent)).toEqual(['Draft', 'Published']);
+    await user.click(screen.getByRole('option', { name: 'Published' }));
     expect(onChange).toHaveBeenCalledWith('published');
   });
 

@@ -1,4 +1,5 @@
 import { useId } from 'react';
+import { Select } from '../components/ui/select.js';
 import { chooseLanguage, currentLanguage } from './i18n-instance.js';
 import { isLanguage, LANGUAGE_NAMES, LANGUAGES } from './languages.js';
 import { useT } from './use-t.js';
@@ -12,20 +13,15 @@ export function LanguagePicker({ className }: { className?: string }) {
       <label htmlFor={id} className="language-picker-label">
         {t('language.label')}
       </label>
-      <select
+      <Select
         id={id}
-        className="select select-small"
+        size="small"
         value={currentLanguage()}
-        onChange={(event) => {
-          if (isLanguage(event.target.value)) void chooseLanguage(event.target.value);
+        options={LANGUAGES.map((language) => ({ value: language, label: LANGUAGE_NAMES[language], lang: language }))}
+        onChange={(language) => {
+          if (isLanguage(language)) void chooseLanguage(language);
         }}
-      >
-        {LANGUAGES.map((language) => (
-          <option key={language} value={language} lang={language}>
-            {LANGUAGE_NAMES[language]}
-          </option>
-        ))}
-      </select>
+      />
     </div>
   );
 }

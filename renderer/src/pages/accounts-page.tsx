@@ -1,15 +1,17 @@
 import { type FormEvent, useCallback, useEffect, useState } from 'react';
 import { Trans } from 'react-i18next';
-import { MIN_PASSWORD_LENGTH } from '../../../common/access-rules.js';
+import { MAX_NAME_LENGTH, MIN_PASSWORD_LENGTH } from '../../../common/access-rules.js';
 import { type AccountSummary, ROLES, type Role, type TokenSummary } from '../../../common/api-contract.js';
 import { describeError } from '../api/api-error.js';
 import { authApi } from '../api/auth-api.js';
 import { useAuth } from '../api/auth-context.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { Select } from '../components/ui/select.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useFormatters } from '../i18n/formatters.js';
 import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
+import { LabeledControl } from '../schema/labeled-control.js';
 import { SignInPage } from './sign-in-page.js';
 
 /** A comma-separated list of content types as the API takes it (none: all types). */
@@ -88,28 +90,30 @@ function AccountsAdmin() {
           <span className="banner-text">{problem}</span>
         </div>
       )}
-      <section className="accounts-section" aria-labelledby="accounts-heading">
+      <section className="card settings-card" aria-labelledby="accounts-heading">
         <h2 id="accounts-heading" className="card-title">
           {t('people')}
         </h2>
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('columns.name')}</th>
-              <th scope="col">{t('columns.role')}</th>
-              <th scope="col">{t('columns.types')}</th>
-              <th scope="col">{t('columns.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {accounts.map((account) => (
-              <AccountRow key={account.name} account={account} act={act} />
-            ))}
-          </tbody>
-        </table>
+        <div className="table-wrap">
+          <table className="table settings-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('columns.name')}</th>
+                <th scope="col">{t('columns.role')}</th>
+                <th scope="col">{t('columns.types')}</th>
+                <th scope="col">{t('columns.actions')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {accounts.map((account) => (
+                <AccountRow key={account.name} account={account} act={act} />
+              ))}
+            </tbody>
+          </table>
+        </div>
         <AddAccountForm act={act} />
       </section>
-      <section className="accounts-section" aria-labelledby="tokens-heading">
+      <section className="card settings-card" aria-labelledby="tokens-heading">
         <h2 id="tokens-heading" className="card-title">
           {t('tokens')}
         </h2>
@@ -125,50 +129,52 @@ function AccountsAdmin() {
             </span>
           </div>
         )}
-        <table className="table">
-          <thead>
-            <tr>
-              <th scope="col">{t('columns.name')}</th>
-              <th scope="col">{t('columns.role')}</th>
-              <th scope="col">{t('columns.types')}</th>
-              <th scope="col">{t('columns.state')}</th>
-              <th scope="col">{t('columns.lastUsed')}</th>
-              <th scope="col">{t('columns.actions')}</th>
-            </tr>
-          </thead>
-          <tbody>
-            {tokens.map((token) => (
-              <tr key={`${token.name}/${token.created_at}`}>
-                <td>{token.name}</td>
-                <td>{t(`common:roles.${token.role}`)}</td>
-                <td>{typesText(token.content_types)}</td>
-                <td>
-                  {token.revoked_at
-                    ? t('token.revoked')
-                    : token.expires_at
-                      ? t('token.expires', { date: format.date(new Date(token.expires_at)) })
-                      : t('token.neverExpires')}
-                </td>
-                <td>
-                  {token.last_used_at
-                    ? format.date(new Date(token.last_used_at), { dateStyle: 'medium', timeStyle: 'medium' })
-                    : t('common:never')}
-                </td>
-                <td>
-                  {!token.revoked_at && (
-                    <button
-                      type="button"
-                      className="button button-small button-danger-quiet"
-                      onClick={() => void act(() => authApi.revokeToken(token.name))}
-                    >
-                      {t('token.revoke', { name: token.name })}
-                    </button>
-                  )}
-                </td>
+        <div className="table-wrap">
+          <table className="table settings-table">
+            <thead>
+              <tr>
+                <th scope="col">{t('columns.name')}</th>
+                <th scope="col">{t('columns.role')}</th>
+                <th scope="col">{t('columns.types')}</th>
+                <th scope="col">{t('columns.state')}</th>
+                <th scope="col">{t('columns.lastUsed')}</th>
+                <th scope="col">{t('columns.actions')}</th>
               </tr>
-            ))}
-          </tbody>
-        </table>
+            </thead>
+            <tbody>
+              {tokens.map((token) => (
+                <tr key={`${token.name}/${token.created_at}`}>
+                  <td>{token.name}</td>
+                  <td>{t(`common:roles.${token.role}`)}</td>
+                  <td>{typesText(token.content_types)}</td>
+                  <td>
+                    {token.revoked_at
+                      ? t('token.revoked')
+                      : token.expires_at
+                        ? t('token.expires', { date: format.date(new Date(token.expires_at)) })
+                        : t('token.neverExpires')}
+                  </td>
+                  <td>
+                    {token.last_used_at
+                      ? format.date(new Date(token.last_used_at), { dateStyle: 'medium', timeStyle: 'medium' })
+                      : t('common:never')}
+                  </td>
+                  <td>
+                    {!token.revoked_at && (
+                      <button
+                        type="button"
+                        className="button button-small button-danger-quiet"
+                        onClick={() => void act(() => authApi.revokeToken(token.name))}
+                      >
+                        {t('token.revoke', { name: token.name })}
+                      </button>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
         <AddTokenForm act={act} onMade={setNewToken} />
       </section>
     </div>
@@ -180,18 +186,13 @@ type Act = (change: () => Promise<unknown>) => Promise<boolean>;
 function RoleSelect({ id, value, onChange }: { id: string; value: Role; onChange(role: Role): void }) {
   const t = useT('pages-accounts');
   return (
-    <select
+    <Select
       id={id}
-      className="select select-small"
+      size="small"
       value={value}
-      onChange={(event) => onChange(event.target.value as Role)}
-    >
-      {ROLES.map((role) => (
-        <option key={role} value={role}>
-          {t(`common:roles.${role}`)}
-        </option>
-      ))}
-    </select>
+      options={ROLES.map((role) => ({ value: role, label: t(`common:roles.${role}`) }))}
+      onChange={(role) => onChange(role as Role)}
+    />
   );
 }
 
@@ -234,10 +235,14 @@ function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
               minLength={MIN_PASSWORD_LENGTH}
               value={password}
               onChange={(event) => setPassword(event.target.value)}
+              aria-describedby={`password-${account.name}-hint`}
             />
             <button type="submit" className="button button-small">
               {t('account.setPassword')}
             </button>
+            <p id={`password-${account.name}-hint`} className="field-hint account-password-hint">
+              {t('rules.passwordLength', { count: MIN_PASSWORD_LENGTH })}
+            </p>
           </form>
         ) : (
           <button type="button" className="button button-small" onClick={() => setResetting(true)}>
@@ -274,38 +279,48 @@ function AddAccountForm({ act }: { act: Act }) {
     }
   };
   return (
-    <form className="accounts-form" onSubmit={(event) => void submit(event)} aria-label={t('add.title')}>
-      <label className="label" htmlFor="new-account-name">
-        {t('columns.name')}
-      </label>
-      <input id="new-account-name" className="input" value={name} onChange={(event) => setName(event.target.value)} />
-      <label className="label" htmlFor="new-account-role">
-        {t('columns.role')}
-      </label>
-      <RoleSelect id="new-account-role" value={role} onChange={setRole} />
-      <label className="label" htmlFor="new-account-password">
-        {t('add.password')}
-      </label>
-      <input
+    <form className="field-grid settings-form" onSubmit={(event) => void submit(event)} aria-label={t('add.title')}>
+      <LabeledControl id="new-account-name" label={t('columns.name')} hint={t('rules.name', { max: MAX_NAME_LENGTH })}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            maxLength={MAX_NAME_LENGTH}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        )}
+      </LabeledControl>
+      <LabeledControl id="new-account-role" label={t('columns.role')}>
+        {(control) => <RoleSelect id={control.id} value={role} onChange={setRole} />}
+      </LabeledControl>
+      <LabeledControl
         id="new-account-password"
-        className="input"
-        type="password"
-        autoComplete="new-password"
-        value={password}
-        onChange={(event) => setPassword(event.target.value)}
-      />
-      <label className="label" htmlFor="new-account-types">
-        {t('add.types')}
-      </label>
-      <input
-        id="new-account-types"
-        className="input"
-        value={types}
-        onChange={(event) => setTypes(event.target.value)}
-      />
-      <button type="submit" className="button button-primary" disabled={!name.trim() || !password}>
-        {t('add.submit')}
-      </button>
+        label={t('add.password')}
+        hint={t('rules.passwordLength', { count: MIN_PASSWORD_LENGTH })}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="password"
+            autoComplete="new-password"
+            minLength={MIN_PASSWORD_LENGTH}
+            value={password}
+            onChange={(event) => setPassword(event.target.value)}
+          />
+        )}
+      </LabeledControl>
+      <LabeledControl id="new-account-types" label={t('add.types')}>
+        {(control) => (
+          <input {...control} className="input" value={types} onChange={(event) => setTypes(event.target.value)} />
+        )}
+      </LabeledControl>
+      <div className="settings-form-actions">
+        <button type="submit" className="button button-primary" disabled={!name.trim() || !password}>
+          {t('add.submit')}
+        </button>
+      </div>
     </form>
   );
 }
@@ -334,32 +349,46 @@ function AddTokenForm({ act, onMade }: { act: Act; onMade(made: { name: string; 
     }
   };
   return (
-    <form className="accounts-form" onSubmit={(event) => void submit(event)} aria-label={t('addToken.title')}>
-      <label className="label" htmlFor="new-token-name">
-        {t('addToken.name')}
-      </label>
-      <input id="new-token-name" className="input" value={name} onChange={(event) => setName(event.target.value)} />
-      <label className="label" htmlFor="new-token-role">
-        {t('addToken.role')}
-      </label>
-      <RoleSelect id="new-token-role" value={role} onChange={setRole} />
-      <label className="label" htmlFor="new-token-types">
-        {t('addToken.types')}
-      </label>
-      <input id="new-token-types" className="input" value={types} onChange={(event) => setTypes(event.target.value)} />
-      <label className="label" htmlFor="new-token-days">
-        {t('addToken.days')}
-      </label>
-      <input
-        id="new-token-days"
-        className="input"
-        inputMode="numeric"
-        value={days}
-        onChange={(event) => setDays(event.target.value)}
-      />
-      <button type="submit" className="button button-primary" disabled={!name.trim()}>
-        {t('addToken.submit')}
-      </button>
+    <form
+      className="field-grid settings-form"
+      onSubmit={(event) => void submit(event)}
+      aria-label={t('addToken.title')}
+    >
+      <LabeledControl id="new-token-name" label={t('addToken.name')} hint={t('rules.name', { max: MAX_NAME_LENGTH })}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            maxLength={MAX_NAME_LENGTH}
+            value={name}
+            onChange={(event) => setName(event.target.value)}
+          />
+        )}
+      </LabeledControl>
+      <LabeledControl id="new-token-role" label={t('addToken.role')}>
+        {(control) => <RoleSelect id={control.id} value={role} onChange={setRole} />}
+      </LabeledControl>
+      <LabeledControl id="new-token-types" label={t('addToken.types')}>
+        {(control) => (
+          <input {...control} className="input" value={types} onChange={(event) => setTypes(event.target.value)} />
+        )}
+      </LabeledControl>
+      <LabeledControl id="new-token-days" label={t('addToken.days')}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            inputMode="numeric"
+            value={days}
+            onChange={(event) => setDays(event.target.value)}
+          />
+        )}
+      </LabeledControl>
+      <div className="settings-form-actions">
+        <button type="submit" className="button button-primary" disabled={!name.trim()}>
+          {t('addToken.submit')}
+        </button>
+      </div>
     </form>
   );
 }

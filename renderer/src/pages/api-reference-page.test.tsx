@@ -5,6 +5,7 @@ import type { ApiDocument } from '../api/api-document.js';
 import { curlLine, operationsFor, shortType } from '../api/api-document.js';
 import { EditorApp } from '../app.js';
 import { fakeApi, typeOf } from '../test-support/fake-api.js';
+import { chooseOption } from '../test-support/ui-controls.js';
 
 const ref = (name: string) => ({ $ref: `#/components/schemas/${name}` });
 const NEWS_STATUS = { type: 'string', enum: ['draft', 'published'], description: 'One of: draft, published' };
@@ -118,7 +119,7 @@ describe('Settings › API', () => {
     await userEvent.click(within(operations[0]).getByRole('button', { name: 'Copy' }));
     expect(writeText).toHaveBeenCalledWith(`curl '${window.location.origin}/api/cms/news?limit=10'`);
 
-    await userEvent.selectOptions(screen.getByRole('combobox', { name: 'Content type' }), 'categories');
+    await chooseOption(userEvent.setup(), screen.getByRole('combobox', { name: 'Content type' }), 'Categories');
     expect(await screen.findByRole('region', { name: 'Categories' })).toBeTruthy();
     expect(screen.queryByRole('region', { name: 'News' })).toBeNull();
     expect(screen.getByRole('link', { name: 'API' }).getAttribute('aria-current')).toBe('page');

@@ -13,6 +13,7 @@ import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
 import { ErrorState, LoadingState } from '../components/states.js';
 import { useToast } from '../components/toasts.js';
+import { Select } from '../components/ui/select.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useT } from '../i18n/use-t.js';
 
@@ -65,16 +66,18 @@ export function ApiReferencePage() {
             />
           </p>
         </div>
-        <label className="api-type-picker">
-          <span>{t('type')}</span>
-          <select className="select" value={table ?? ''} onChange={(event) => setTable(event.target.value)}>
-            {document['x-quire-content-types'].map((candidate) => (
-              <option key={candidate.table} value={candidate.table}>
-                {candidate.title}
-              </option>
-            ))}
-          </select>
-        </label>
+        <div className="api-type-picker">
+          <span id="api-type-label">{t('type')}</span>
+          <Select
+            aria-labelledby="api-type-label"
+            value={table ?? ''}
+            options={document['x-quire-content-types'].map((candidate) => ({
+              value: candidate.table,
+              label: candidate.title,
+            }))}
+            onChange={setTable}
+          />
+        </div>
       </header>
       {type && (
         <>

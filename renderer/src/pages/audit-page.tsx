@@ -6,6 +6,7 @@ import { type AuditQuery, auditApi } from '../api/audit-api.js';
 import { useAuth } from '../api/auth-context.js';
 import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { Select } from '../components/ui/select.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { i18n } from '../i18n/i18n-instance.js';
@@ -82,14 +83,15 @@ function AuditLog() {
         <form className="audit-filters" onSubmit={apply} aria-label={t('filters.label')}>
           <div className="audit-filter">
             <label htmlFor="audit-action">{t('filters.action')}</label>
-            <select id="audit-action" className="input select" {...field('action')}>
-              <option value="">{t('filters.any')}</option>
-              {AUDIT_ACTIONS.map((action) => (
-                <option key={action} value={action}>
-                  {actionText(action)}
-                </option>
-              ))}
-            </select>
+            <Select
+              id="audit-action"
+              value={draft.action}
+              options={[
+                { value: '', label: t('filters.any') },
+                ...AUDIT_ACTIONS.map((action) => ({ value: action, label: actionText(action) })),
+              ]}
+              onChange={(action) => setDraft({ ...draft, action })}
+            />
           </div>
           <div className="audit-filter">
             <label htmlFor="audit-actor">{t('columns.who')}</label>

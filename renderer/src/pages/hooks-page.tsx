@@ -8,10 +8,12 @@ import { ConfirmDialog } from '../components/confirm-dialog.js';
 import { HookDeliveries } from '../components/hook-deliveries.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { useToast } from '../components/toasts.js';
+import { MultiSelect } from '../components/ui/multi-select.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
+import { LabeledControl } from '../schema/labeled-control.js';
 
 /** Settings › Hooks (admins): build hooks, their delivery logs, Send test. */
 export function HooksPage() {
@@ -79,7 +81,7 @@ function HooksAdmin() {
           </span>
         </div>
       )}
-      <section className="accounts-section" aria-labelledby="hooks-heading">
+      <section className="card settings-card" aria-labelledby="hooks-heading">
         <h2 id="hooks-heading" className="card-title">
           {t('buildHooks')}
         </h2>
@@ -93,7 +95,7 @@ function HooksAdmin() {
           </ul>
         )}
       </section>
-      <section className="accounts-section" aria-labelledby="add-hook-heading">
+      <section className="card settings-card" aria-labelledby="add-hook-heading">
         <h2 id="add-hook-heading" className="card-title">
           {t('add.title')}
         </h2>
@@ -200,7 +202,6 @@ function AddHookForm({ act, onSecret }: { act: Act; onSecret(shown: { url: strin
   const [chosenTypes, setChosenTypes] = useState<string[]>([]);
   const [actions, setActions] = useState<HookAction[]>([]);
   const [secret, setSecret] = useState('');
-  const toggle = <T,>(list: T[], item: T) => (list.includes(item) ? list.filter((x) => x !== item) : [...list, item]);
   const submit = async (event: FormEvent) => {
     event.preventDefault();
     let created: { url: string; secret: string | null } | null = null;
@@ -222,67 +223,63 @@ function AddHookForm({ act, onSecret }: { act: Act; onSecret(shown: { url: strin
     }
   };
   return (
-    <form className="accounts-form hook-form" onSubmit={(event) => void submit(event)} aria-label={t('add.title')}>
-      <label className="label" htmlFor="new-hook-url">
-        {t('add.url')}
-      </label>
-      <input
-        id="new-hook-url"
-        className="input"
-        type="url"
-        placeholder={t('add.urlPlaceholder')}
-        value={url}
-        onChange={(event) => setUrl(event.target.value)}
-      />
-      <span className="label">{t('add.types')}</span>
-      <fieldset className="hook-choices" aria-label={t('add.typesLabel')}>
-        {(types ?? []).map((type) => (
-          <label key={type.table} className="checkbox-label">
+    <form className="field-grid hook-form" onSubmit={(event) => void submit(event)} aria-label={t('add.title')}>
+      <LabeledControl id="new-hook-url" label={t('add.url')}>
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            type="url"
+            placeholder={t('add.urlPlaceholder')}
+            value={url}
+            onChange={(event) => setUrl(event.target.value)}
+          />
+        )}
+      </LabeledControl>
+      <LabeledControl id="new-hook-types" label={t('add.types')}>
+        {(control) => (
+          <MultiSelect
+            id={control.id}
+            values={chosenTypes}
+            options={(types ?? []).map((type) => ({ value: type.table, label: type.title }))}
+            onChange={setChosenTypes}
+            emptyText={t('add.everyType')}
+            listLabel={t('add.types')}
+          />
+        )}
+      </LabeledControl>
+      <LabeledControl id="new-hook-changes" label={t('add.changes')}>
+        {(control) => (
+          <MultiSelect
+            id={control.id}
+            values={actions}
+            options={HOOK_ACTIONS.map((action) => ({ value: action, label: t(`actions.${action}`) }))}
+            onChange={(chosen) => setActions(chosen as HookAction[])}
+            emptyText={t('add.everyChange')}
+            listLabel={t('add.changes')}
+          />
+        )}
+      </LabeledControl>
+      <LabeledControl id="new-hook-secret" label={t('add.secret')} hint={t('add.secretHint')}>
+        {(control) => (
+          <div className="input-group">
             <input
-              type="checkbox"
-              checked={chosenTypes.includes(type.table)}
-              onChange={() => setChosenTypes((list) => toggle(list, type.table))}
+              {...control}
+              className="input input-mono"
+              value={secret}
+              onChange={(event) => setSecret(event.target.value)}
             />
-            {type.title}
-          </label>
-        ))}
-        <span className="field-hint">{t('add.noneAll')}</span>
-      </fieldset>
-      <span className="label">{t('add.changes')}</span>
-      <fieldset className="hook-choices" aria-label={t('add.changesLabel')}>
-        {HOOK_ACTIONS.map((action) => (
-          <label key={action} className="checkbox-label">
-            <input
-              type="checkbox"
-              checked={actions.includes(action)}
-              onChange={() => setActions((list) => toggle(list, action))}
-            />
-            {t(`actions.${action}`)}
-          </label>
-        ))}
-        <span className="field-hint">{t('add.noneAll')}</span>
-      </fieldset>
-      <label className="label" htmlFor="new-hook-secret">
-        {t('add.secret')}
-      </label>
-      <div className="input-group">
-        <input
-          id="new-hook-secret"
-          className="input input-mono"
-          value={secret}
-          onChange={(event) => setSecret(event.target.value)}
-          aria-describedby="new-hook-secret-hint"
-        />
-        <button type="button" className="button" onClick={() => setSecret(randomSecret())}>
-          {t('add.generate')}
+            <button type="button" className="button" onClick={() => setSecret(randomSecret())}>
+              {t('add.generate')}
+            </button>
+          </div>
+        )}
+      </LabeledControl>
+      <div className="settings-form-actions">
+        <button type="submit" className="button button-primary" disabled={!url.trim()}>
+          {t('add.submit')}
         </button>
       </div>
-      <p id="new-hook-secret-hint" className="field-hint hook-form-hint">
-        {t('add.secretHint')}
-      </p>
-      <button type="submit" className="button button-primary" disabled={!url.trim()}>
-        {t('add.submit')}
-      </button>
     </form>
   );
 }

@@ -1,5 +1,6 @@
 import type { ColumnType } from '../../../common/api-contract.js';
 import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
+import { Select } from '../components/ui/select.js';
 import { columnTypeChoices, widgetFor } from '../fields/field-registry.js';
 import { useT } from '../i18n/use-t.js';
 import { LabeledControl } from './labeled-control.js';
@@ -136,20 +137,14 @@ export function FieldEditor({
           </LabeledControl>
           <LabeledControl id={`${id}-type`} label={t('field.type')} error={errors.type}>
             {(control) => (
-              <select
+              <Select
                 {...control}
-                className="input select"
                 value={field.type}
                 disabled={choices.length === 1}
                 title={choices.length === 1 ? t('field.keepsType') : undefined}
-                onChange={(event) => onChange({ type: event.target.value as ColumnType }, 'type')}
-              >
-                {choices.map((choice) => (
-                  <option key={choice.type} value={choice.type}>
-                    {choice.name}
-                  </option>
-                ))}
-              </select>
+                options={choices.map((choice) => ({ value: choice.type, label: choice.name }))}
+                onChange={(type) => onChange({ type: type as ColumnType }, 'type')}
+              />
             )}
           </LabeledControl>
         </div>
@@ -172,21 +167,18 @@ export function FieldEditor({
               className="field-inline"
             >
               {(control) => (
-                <select
+                <Select
                   {...control}
-                  className="input select select-small"
+                  size="small"
                   value={field.parent}
-                  onChange={(event) => onChange({ parent: event.target.value }, 'parent')}
-                >
-                  <option value="">{t('field.chooseField')}</option>
-                  {others
-                    .filter((other) => other.type !== 'slug' && other.name !== '')
-                    .map((other) => (
-                      <option key={other.key} value={other.name}>
-                        {other.label.trim() || other.name}
-                      </option>
-                    ))}
-                </select>
+                  options={[
+                    { value: '', label: t('field.chooseField') },
+                    ...others
+                      .filter((other) => other.type !== 'slug' && other.name !== '')
+                      .map((other) => ({ value: other.name, label: other.label.trim() || other.name })),
+                  ]}
+                  onChange={(parent) => onChange({ parent }, 'parent')}
+                />
               )}
             </LabeledControl>
           )}
@@ -198,19 +190,16 @@ export function FieldEditor({
               className="field-inline"
             >
               {(control) => (
-                <select
+                <Select
                   {...control}
-                  className="input select select-small"
+                  size="small"
                   value={field.target}
-                  onChange={(event) => onChange({ target: event.target.value }, 'target')}
-                >
-                  {field.target === '' && <option value="">{t('field.chooseType')}</option>}
-                  {targets.map((target) => (
-                    <option key={target.slug} value={target.slug}>
-                      {target.title}
-                    </option>
-                  ))}
-                </select>
+                  options={[
+                    ...(field.target === '' ? [{ value: '', label: t('field.chooseType') }] : []),
+                    ...targets.map((target) => ({ value: target.slug, label: target.title })),
+                  ]}
+                  onChange={(target) => onChange({ target }, 'target')}
+                />
               )}
             </LabeledControl>
           )}
