@@ -185,15 +185,31 @@ export function quireCommands(
     {
       name: 'export',
       summary: "Write the site's content as JSON files, for a static-site build without a server",
-      usage: ['export --out DIR [--type TYPE]... [--published-only] [--db FILE | --database URL]'],
+      usage: [
+        'export --out DIR [--type TYPE]... [--published-only] [--watch] [--db FILE | --database URL]',
+        'export --out DIR --since [CURSOR] [--watch] [--db FILE | --database URL]',
+      ],
       options: EXPORT_OPTIONS,
       flags: {
         out: { value: 'DIR', text: 'The folder to write (required); files no longer in the site are removed' },
         type: { value: 'TYPE', text: 'Only this content type', default: 'every type' },
         'published-only': { text: 'Only rows whose status is published' },
+        since: {
+          value: '[CURSOR]',
+          text:
+            'Rewrite only the files of rows changed since this change-feed cursor, and remove deleted ones; ' +
+            'without a value, since the cursor the export in --out recorded. The export keeps its own types',
+          default: 'a full export',
+        },
+        watch: { text: 'After exporting, keep running and apply each change as it is saved (Ctrl+C ends)' },
         ...database,
       },
-      examples: ['quire export --out site-data', 'quire export --out site-data --type articles --published-only'],
+      examples: [
+        'quire export --out site-data',
+        'quire export --out site-data --type articles --published-only',
+        'quire export --out site-data --since',
+        'quire export --out site-data --watch',
+      ],
     },
     {
       name: 'backup',

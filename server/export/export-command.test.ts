@@ -14,7 +14,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { sql } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { ChangeFeedService } from '../changes/change-feed-service.js';
 import type { OpenApiDocument } from '../openapi/openapi-document.js';
 import { request } from '../test-support/api-scenario.js';
 import { ResponseChecker } from '../test-support/openapi-responses.js';
@@ -35,7 +36,11 @@ let draft: string;
 let article: string;
 
 /** Runs `quire export` in-process; returns its exit code and what it said. */
-async function runExport(args: string[], terminal = false): Promise<{ code: number; said: string; problems: string }> {
+async function runExport(
+  args: string[],
+  terminal = false,
+  stop?: AbortSignal,
+): Promise<{ code: number; said: string; problems: string }> {
   const stdout = new PassThrough();
   const stderr = Object.assign(new PassThrough(), { isTTY: terminal });
   let said = '';
@@ -46,7 +51,7 @@ async function runExport(args: string[], terminal = false): Promise<{ code: numb
   stderr.on('data', (chunk) => {
     problems += chunk;
   });
-  const code = await exportCommand(args, { out: stdout, err: stderr });
+  const code = await exportCommand(args, { out: stdout, err: stderr, stop });
   return { code, said, problems };
 }
 
@@ -172,6 +177,138 @@ describe('quire export', () => {
     ]);
     expect(both.code).toBe(2);
     expect(both.problems).toContain('not both');
+  });
+});
+
+describe('quire export --since and --watch', () => {
+  let folder: string;
+  beforeAll(() => {
+    folder = mkdtempSync(join(tmpdir(), 'quire-export-since-'));
+  });
+  afterAll(() => rmSync(folder, { recursive: true, force: true }));
+
+  const news = (title: string) => ({ title, status: 'published', published_at: '2026-01-02 09:00:00' });
+  const create = async (path: string, json: unknown) => {
+    const created = await request(server, 'POST', path, { json });
+    expect(created.response.status, created.text).toBe(201);
+    return created.body.id as string;
+  };
+  /** Each file of an export with its inode and mtime, to tell which a run replaced. */
+  const stamps = (dir: string): Map<string, string> => {
+    const index: ExportIndex = JSON.parse(readFileSync(join(dir, 'index.json'), 'utf8'));
+    return new Map(
+      index.files.map((file) => {
+        const info = statSync(join(dir, file));
+        return [file, `${info.ino}:${info.mtimeMs}`];
+      }),
+    );
+  };
+
+  it('rewrites only the files of changed rows and types, removes deleted rows, and records the cursor', async () => {
+    const out = join(folder, 'site');
+    const [first, second, third] = [
+      await create('/cms/news', news('First')),
+      await create('/cms/news', news('Second')),
+      await create('/cms/news', news('Third')),
+    ];
+    const columns = [{ name: 'name', label: 'Name', type: 'text', required: true }];
+    await request(server, 'POST', '/cms-content', {
+      json: { title: 'Export Authors', slug: 'export-authors', columns },
+    });
+    const authors = (await request(server, 'GET', '/cms-content/export-authors')).body.table as string;
+    await create(`/cms/${authors}`, { name: 'Ursula' });
+    expect((await runExport([...databaseArgs(), '--out', out])).code).toBe(0);
+    const before = stamps(out);
+    const recorded: ExportIndex = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
+    expect(recorded.cursor).not.toBe('0');
+
+    await request(server, 'PUT', `/cms/news/${first}`, { json: { title: 'First, again' } });
+    await request(server, 'PUT', `/cms/news/${second}`, { json: { title: 'Second, again' } });
+    await request(server, 'DELETE', `/cms/news/${third}`);
+    await request(server, 'PUT', '/cms-content/export-authors', { json: { title: 'Export Writers' } });
+    const added = await create(`/cms/${authors}`, { name: 'Octavia' });
+
+    const result = await runExport([...databaseArgs(), '--out', out, '--since']);
+    expect(result.problems).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.said).toMatch(/ removed\n$/);
+    const after = stamps(out);
+    const index: ExportIndex = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
+    const filesOf = (table: string) => index.content_types.find((type) => type.table === table)?.row_files ?? {};
+    const replaced = [...after].filter(([file, stamp]) => before.get(file) !== stamp).map(([file]) => file);
+    expect(replaced.sort()).toEqual(
+      [
+        filesOf('news')[first],
+        filesOf('news')[second],
+        'news.json',
+        filesOf(authors)[added],
+        `${authors}.json`,
+        'content-types.json',
+        'openapi.json',
+        'types.d.ts',
+        'index.json',
+      ].sort(),
+    );
+    expect(
+      existsSync(join(out, recorded.content_types.find((type) => type.table === 'news')?.row_files[third] ?? '')),
+    ).toBe(false);
+    expect(index.content_types.find((type) => type.table === authors)?.title).toBe('Export Writers');
+    expect(index.cursor).not.toBe(recorded.cursor);
+
+    // The same as a full export of the site now, and nothing left to do from the cursor reached.
+    const full = join(folder, 'full');
+    expect((await runExport([...databaseArgs(), '--out', full])).code).toBe(0);
+    const fullIndex: ExportIndex = JSON.parse(readFileSync(join(full, 'index.json'), 'utf8'));
+    expect({ ...index, cursor: '' }).toEqual({ ...fullIndex, cursor: '' });
+    for (const file of index.files.filter((file) => file !== 'index.json')) {
+      expect(readFileSync(join(out, file), 'utf8'), file).toBe(readFileSync(join(full, file), 'utf8'));
+    }
+    const again = await runExport([...databaseArgs(), '--out', out, '--since', index.cursor]);
+    expect(again.said).toMatch(/: 0 files written, \d+ unchanged, 0 removed\n$/);
+  });
+
+  it('applies each change as it is saved with --watch, until stopped', async () => {
+    const out = join(folder, 'watched');
+    const stop = new AbortController();
+    const running = runExport([...databaseArgs(), '--out', out, '--type', 'news', '--watch'], false, stop.signal);
+    await vi.waitFor(() => expect(existsSync(join(out, 'index.json'))).toBe(true), { timeout: 30_000 });
+    const id = await create('/cms/news', news('Watched'));
+    const file = join(out, 'news', `${id}.json`);
+    await vi.waitFor(() => expect(existsSync(file)).toBe(true), { timeout: 30_000, interval: 100 });
+    await request(server, 'DELETE', `/cms/news/${id}`);
+    await vi.waitFor(() => expect(existsSync(file)).toBe(false), { timeout: 30_000, interval: 100 });
+    stop.abort();
+    const result = await running;
+    expect(result.problems).toBe('');
+    expect(result.code).toBe(0);
+    expect(result.said.split('\n').filter(Boolean).length).toBeGreaterThanOrEqual(3);
+  });
+
+  it('says in one line when there is no cursor to continue from, or it has expired', async () => {
+    const empty = join(folder, 'empty');
+    const none = await runExport([...databaseArgs(), '--out', empty, '--since']);
+    expect(none.code).toBe(1);
+    expect(none.problems).toBe(
+      `quire export: ${empty} holds no export with a cursor to continue; export it in full first (without --since)\n`,
+    );
+    const mixed = await runExport([...databaseArgs(), '--out', empty, '--since', '--type', 'news']);
+    expect(mixed.code).toBe(2);
+
+    const out = join(folder, 'site');
+    // Every change older than a day from a clock far ahead: purged, so the recorded cursor expires.
+    const ahead = new Date(Date.now() + 400 * 24 * 60 * 60 * 1000);
+    await new ChangeFeedService({
+      db: server.database.db,
+      engine: server.database.engine,
+      days: 1,
+      now: () => ahead,
+    }).purge();
+    await create('/cms/news', news('After the purge'));
+    const expired = await runExport([...databaseArgs(), '--out', out, '--since']);
+    expect(expired.code).toBe(1);
+    expect(expired.problems).toBe(
+      'quire export: the cursor is older than the changes kept (30 days); export in full (without --since)\n',
+    );
   });
 });
 

@@ -51,6 +51,12 @@ export class ExportFolder {
     this.counts.written++;
   }
 
+  /** Counts `path` as a file of this export, as the last one left it (so it is not removed). */
+  keep(path: string): void {
+    this.files.add(path);
+    this.counts.unchanged++;
+  }
+
   /** Writes a value as indented JSON with a final newline. */
   writeJson(path: string, value: unknown): Promise<void> {
     return this.write(path, `${JSON.stringify(value, null, 2)}\n`);

@@ -1,10 +1,13 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentRow, ContentTypeListResponse, ListResponse } from '../../common/api-contract.js';
+import type { ChangeEntry } from '../changes/change-feed.js';
+import { MAX_CHANGES_PAGE } from '../changes/change-feed-service.js';
 import { type ContentType, summarize } from '../content/content-type.js';
 import { MAX_LIMIT } from '../content/list-query.js';
+import { AppError } from '../errors/app-error.js';
 import { currentDocument, quireVersion } from '../http/describe-routes.js';
-import { readList } from '../http/row-routes.js';
+import { readList, readRow } from '../http/row-routes.js';
 import type { Services } from '../http/services.js';
 import { mediaPathsIn } from '../media/media-references.js';
 import type { MediaStore } from '../media/media-store.js';
@@ -25,6 +28,12 @@ export interface ExportOptions {
   publishedOnly: boolean;
   /** Told what is being done, for a progress line. */
   progress?: (line: string) => void;
+  /**
+   * Continue the export already in the folder from this change-feed cursor (`''`: from the cursor
+   * its index recorded), rewriting only the files of the rows changed since; its own `types` and
+   * `publishedOnly` apply, not these.
+   */
+  since?: string;
 }
 
 /** One content type in an export's index. */
@@ -59,6 +68,10 @@ export interface ExportIndex {
   media: string[];
   /** Every file of the export, for the next run to remove what is no longer there. */
   files: string[];
+  /** The tables asked for (`--type`); empty for every type, new ones included. */
+  types: string[];
+  /** The change-feed cursor the export has read up to: `quire export --since` continues from it. */
+  cursor: string;
 }
 
 /** What an export did. */
@@ -68,6 +81,8 @@ export interface ExportSummary extends WriteCounts {
   media: number;
   /** Media paths rows name that the store does not have (not copied). */
   missingMedia: string[];
+  /** The change-feed cursor the export reached (recorded in its index). */
+  cursor: string;
 }
 
 /** Stems of the export's own files a type's could meet (`index.json`, `openapi.json`, `media/`). */
@@ -88,16 +103,21 @@ export async function exportSite(
   options: ExportOptions,
 ): Promise<ExportSummary> {
   const progress = options.progress ?? (() => {});
+  const previous = await previousIndex(dir);
+  const plan = options.since === undefined ? null : await changesSince(services, dir, previous, options.since);
+  const asked = plan ? plan.index.types : options.types;
+  const publishedOnly = plan ? plan.index.published_only : options.publishedOnly;
   const all = services.registry.list();
-  const unknown = options.types.filter((table) => !all.some((type) => type.table === table));
+  const unknown = options.since === undefined ? asked.filter((table) => !all.some((type) => type.table === table)) : [];
   if (unknown.length > 0) {
     throw new ExportError(
       `no content type ${unknown.join(', ')}; the types are ${all.map((type) => type.table).join(', ')}`,
     );
   }
-  const chosen = options.types.length === 0 ? all : all.filter((type) => options.types.includes(type.table));
+  // Read before the rows: a change committing meanwhile is read again by the next run, never missed.
+  const cursor = plan ? plan.cursor : await services.changes.head();
+  const chosen = asked.length === 0 ? all : all.filter((type) => asked.includes(type.table));
   const folder = new ExportFolder(dir);
-  const previous = await previousFiles(dir);
   const document = await currentDocument(services);
   const names = new Map(document['x-quire-content-types'].map((type) => [type.table, type.name]));
 
@@ -105,10 +125,16 @@ export async function exportSite(
   const media = new Set<string>();
   let rowCount = 0;
   for (const type of chosen) {
-    const list = await readAll(services, type, options.publishedOnly, (done) =>
-      progress(`Exporting ${type.table}: ${done} rows`),
-    );
     const stem = portableFileName(type.table, '', { reserved: OWN_STEMS });
+    const before = plan?.index.content_types.find((entry) => entry.table === type.table);
+    const changed = plan && before && !plan.retyped.has(type.table) ? (plan.rows.get(type.table) ?? new Set()) : null;
+    let list: ListResponse;
+    if (changed && before) {
+      progress(`Exporting ${type.table}: ${changed.size} changed rows`);
+      list = await patchedList(services, type, dir, before, changed, publishedOnly);
+    } else {
+      list = await readAll(services, type, publishedOnly, (done) => progress(`Exporting ${type.table}: ${done} rows`));
+    }
     const fileNames = portableFileNames(
       list.rows.map((row) => row.id),
       '.json',
@@ -118,12 +144,18 @@ export async function exportSite(
     const rowFiles: Record<string, string> = Object.create(null);
     for (const row of list.rows) {
       rowFiles[row.id] = `${stem}/${fileNames.get(row.id)}`;
-      await folder.writeJson(rowFiles[row.id], row);
+      // An unchanged row keeps its file unread, unless a name given to another row moved it.
+      if (changed && !changed.has(row.id) && before?.row_files[row.id] === rowFiles[row.id]) {
+        folder.keep(rowFiles[row.id]);
+      } else {
+        await folder.writeJson(rowFiles[row.id], row);
+      }
       const slug = type.slugColumn === null ? null : row[type.slugColumn];
       if (typeof slug === 'string') slugs[slug] = row.id;
       for (const path of mediaPathsIn(JSON.stringify(row))) media.add(path);
     }
-    await folder.writeJson(`${stem}.json`, list);
+    if (changed?.size === 0) folder.keep(`${stem}.json`);
+    else await folder.writeJson(`${stem}.json`, list);
     rowCount += list.rows.length;
     exported.push({
       table: type.table,
@@ -139,9 +171,15 @@ export async function exportSite(
   }
 
   const missingMedia: string[] = [];
+  const copiedBefore = new Set(plan?.index.media ?? []);
   let copied = 0;
   for (const path of [...media].sort()) {
     progress(`Copying media: ${++copied} of ${media.size}`);
+    // A media file never changes under its path: one the last export copied stays as it is.
+    if (copiedBefore.has(`/media/${path}`)) {
+      folder.keep(`media/${path}`);
+      continue;
+    }
     const found = store ? await store.find(path) : null;
     if (!found) {
       missingMedia.push(`/media/${path}`);
@@ -160,30 +198,131 @@ export async function exportSite(
     format: 'quire-export',
     version: 1,
     quire: quireVersion(),
-    published_only: options.publishedOnly,
+    published_only: publishedOnly,
     content_types: exported,
     media: usedMedia.sort().map((path) => `/media/${path}`),
     files,
+    types: [...asked],
+    cursor,
   };
+  // The index goes last: a run that stops before it leaves the last cursor, so the next run
+  // applies the same changes again (each file is replaced whole, never half-written).
   await folder.writeJson(INDEX_FILE, index);
-  await folder.removeStale(previous);
+  await folder.removeStale(previous?.files ?? []);
   return {
     ...folder.counts,
     types: exported.length,
     rows: rowCount,
     media: usedMedia.length,
     missingMedia,
+    cursor,
   };
 }
 
-/** The files the export already in `dir` listed (none when there is no readable index). */
-async function previousFiles(dir: string): Promise<string[]> {
+/** What changed since an export's cursor: the rows of each type, the types changed, the cursor reached. */
+interface ChangePlan {
+  index: ExportIndex;
+  rows: Map<string, Set<string>>;
+  retyped: Set<string>;
+  cursor: string;
+}
+
+/** Reads the change feed after `since` (or the index's cursor), in one line when it cannot. */
+async function changesSince(
+  services: Services,
+  dir: string,
+  index: ExportIndex | null,
+  since: string,
+): Promise<ChangePlan> {
+  if (!index || typeof index.cursor !== 'string' || !Array.isArray(index.types)) {
+    throw new ExportError(
+      `${dir} holds no export with a cursor to continue; export it in full first (without --since)`,
+    );
+  }
+  const plan: ChangePlan = { index, rows: new Map(), retyped: new Set(), cursor: since || index.cursor };
+  for (;;) {
+    let changes: ChangeEntry[];
+    try {
+      ({ changes, next: plan.cursor } = await services.changes.read({ since: plan.cursor, limit: MAX_CHANGES_PAGE }));
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'cursor_expired') {
+        throw new ExportError(
+          `the cursor is older than the changes kept (${services.changes.days} days); export in full (without --since)`,
+        );
+      }
+      if (error instanceof AppError && error.code === 'bad_cursor') {
+        throw new ExportError(
+          `${since || index.cursor} is not a cursor of this database; export in full (without --since)`,
+        );
+      }
+      throw error;
+    }
+    for (const change of changes) {
+      if (change.action === 'type_change') plan.retyped.add(change.type);
+      else if (change.action !== 'media') {
+        const ids = plan.rows.get(change.type) ?? new Set<string>();
+        plan.rows.set(change.type, ids.add(change.id));
+      }
+    }
+    if (changes.length < MAX_CHANGES_PAGE) return plan;
+  }
+}
+
+/**
+ * A type's list as the last export wrote it, with the `changed` rows read again: each replaced,
+ * added in id order, or left out when deleted (or no longer published, with `publishedOnly`).
+ */
+async function patchedList(
+  services: Services,
+  type: ContentType,
+  dir: string,
+  before: ExportedType,
+  changed: ReadonlySet<string>,
+  publishedOnly: boolean,
+): Promise<ListResponse> {
+  let list: ListResponse;
   try {
-    const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as Partial<ExportIndex>;
-    if (index.format !== 'quire-export' || !Array.isArray(index.files)) return [];
-    return index.files.filter((file): file is string => typeof file === 'string');
+    list = JSON.parse(await readFile(join(dir, before.file), 'utf8')) as ListResponse;
   } catch {
-    return [];
+    throw new ExportError(`${join(dir, before.file)} is missing or unreadable; export in full (without --since)`);
+  }
+  const published = publishedOnly && type.columnsByName.get('status')?.type === 'select';
+  const current = new Map<string, ContentRow>();
+  for (const id of changed) {
+    const row = await currentRow(services, type.table, id);
+    if (row && (!published || row.status === 'published')) current.set(id, row);
+  }
+  // A row read again keeps its place; a new one goes where id order puts it.
+  const rows = list.rows.flatMap((row) => (changed.has(row.id) ? (current.get(row.id) ?? []) : [row]));
+  const listed = new Set(rows.map((row) => row.id));
+  for (const row of current.values()) {
+    if (listed.has(row.id)) continue;
+    const at = rows.findIndex((other) => other.id > row.id);
+    rows.splice(at < 0 ? rows.length : at, 0, row);
+  }
+  // `total` counts every row of the type, those the export leaves out included.
+  const { total } = (await readList(services, type.table, { limit: '1' })).body;
+  return { ...list, total, filtered: rows.length, count: rows.length, rows };
+}
+
+/** A row as its read answers it; null when it is gone. */
+async function currentRow(services: Services, table: string, id: string): Promise<ContentRow | null> {
+  try {
+    return (await readRow(services, table, id)).body.rows[0] ?? null;
+  } catch (error) {
+    if (error instanceof AppError && error.status === 404) return null;
+    throw error;
+  }
+}
+
+/** The index of the export already in `dir` (null when there is no readable one). */
+async function previousIndex(dir: string): Promise<ExportIndex | null> {
+  try {
+    const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as ExportIndex;
+    if (index.format !== 'quire-export' || !Array.isArray(index.files)) return null;
+    return { ...index, files: index.files.filter((file): file is string => typeof file === 'string') };
+  } catch {
+    return null;
   }
 }
 
