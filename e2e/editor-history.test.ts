@@ -37,6 +37,8 @@ describe('history and recently deleted in the editor', () => {
     await page.goto(suite.url(`/articles/rows/${row.id}`));
     const history = page.getByRole('region', { name: 'History' });
     const items = history.getByRole('listitem');
+    // The row page loads as its own chunk: waited for before the history is counted.
+    await items.first().waitFor();
     await expect.poll(() => items.count()).toBe(2);
     expect(await items.nth(0).textContent()).toMatch(/Changed.*by tester.*Title, Body/);
     expect(await items.nth(1).textContent()).toMatch(/Created.*by tester/);
@@ -77,6 +79,8 @@ describe('history and recently deleted in the editor', () => {
 
     await page.goto(suite.url(`/news/rows/${row.id}`));
     const items = page.getByRole('region', { name: 'History' }).getByRole('listitem');
+    // The row page loads as its own chunk: waited for before the history is counted.
+    await items.first().waitFor();
     await expect.poll(() => items.count()).toBe(2);
     await items.nth(1).getByRole('button').click();
     await button(page, 'Restore this version').click();
