@@ -81,11 +81,21 @@ export class ContentTypeService {
     });
   }
 
-  /** `PUT /api/cms-content/:slug`: change the title, the preview path, or the columns. */
-  update(slug: string, rawBody: unknown, by: string | null = null): Promise<ContentTypeSummary> {
+  /**
+   * `PUT /api/cms-content/:slug`: change the title, the preview path, or the columns. `check` (a
+   * conditional write) is held against the type as it is when this change's turn comes: throwing
+   * changes nothing.
+   */
+  update(
+    slug: string,
+    rawBody: unknown,
+    by: string | null = null,
+    check?: (type: ContentType) => void,
+  ): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
       await this.registry.follow();
       const type = this.registry.requireBySlug(slug);
+      check?.(type);
       const body = bodyObject(rawBody);
       // The body GET returns is accepted: its server-set members are ignored while unchanged.
       refuseUnknownMembers(body, ['title', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows']);
@@ -131,11 +141,20 @@ export class ContentTypeService {
     });
   }
 
-  /** `DELETE /api/cms-content/:slug`: refused while rows exist unless `force`, and while others point at it. */
-  delete(slug: string, force: boolean, by: string | null = null): Promise<ContentTypeSummary> {
+  /**
+   * `DELETE /api/cms-content/:slug`: refused while rows exist unless `force`, and while others point
+   * at it; `check` as for `update`.
+   */
+  delete(
+    slug: string,
+    force: boolean,
+    by: string | null = null,
+    check?: (type: ContentType) => void,
+  ): Promise<ContentTypeSummary> {
     return this.writes.changeSchema(async () => {
       await this.registry.follow();
       const type = this.registry.requireBySlug(slug);
+      check?.(type);
       const pointing = relationsPointingAt(this.registry.list(), [type.slug]);
       if (pointing.length > 0) {
         throw new AppError(

@@ -4,14 +4,17 @@ import type {
   ContentTypeResponse,
   ContentTypeWriteResponse,
 } from '../../common/api-contract.js';
-import { summarize } from '../content/content-type.js';
+import { type ContentType, summarize } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { describedWithout, hiddenRelations, typesSeenBy } from '../content/relations.js';
+import { staleWrite } from '../content/row-versions.js';
 import { AppError } from '../errors/app-error.js';
 import { requestActor } from './audit-actor.js';
 import { principalOf } from './auth-guard.js';
 import { perCredential, readableBy } from './describe-routes.js';
 import { methodNotAllowed } from './error-middleware.js';
+import { etagOf } from './etag.js';
+import { ifMatchHolds, parseIfMatch } from './if-match.js';
 import { type Services, typeBySlug } from './services.js';
 import { parseJsonField } from './untrusted-input.js';
 
@@ -35,6 +38,7 @@ export function contentTypeRoutes(services: Services): Router {
     .post(onlyQuery(), async (req, res) => {
       const body: ContentTypeWriteResponse = await contentTypes.create(withJsonFields(req.body), actorName(req));
       await recorded(req, 'content_type.created', body);
+      res.setHeader('ETag', typeTag(body));
       res.status(201).location(`${req.baseUrl}/cms-content/${body.slug}`).json(body);
     })
     .all(methodNotAllowed(['GET', 'POST']));
@@ -52,23 +56,69 @@ export function contentTypeRoutes(services: Services): Router {
       res.json(body);
     })
     .put(onlyQuery(), async (req, res) => {
-      const body: ContentTypeWriteResponse = await contentTypes.update(
-        req.params.slug,
-        withJsonFields(req.body),
-        actorName(req),
+      const body: ContentTypeWriteResponse = await conditionally(services, req, req.params.slug, (check) =>
+        contentTypes.update(req.params.slug, withJsonFields(req.body), actorName(req), check),
       );
       await recorded(req, 'content_type.changed', body);
+      res.setHeader('ETag', typeTag(body));
       res.json(body);
     })
     .delete(onlyQuery('force'), async (req, res) => {
       const force = req.query.force === 'true' || req.query.force === '1';
-      const body: ContentTypeWriteResponse = await contentTypes.delete(req.params.slug, force, actorName(req));
+      const body: ContentTypeWriteResponse = await conditionally(services, req, req.params.slug, (check) =>
+        contentTypes.delete(req.params.slug, force, actorName(req), check),
+      );
       await recorded(req, 'content_type.deleted', body, { force });
       res.json(body);
     })
     .all(methodNotAllowed(['GET', 'PUT', 'DELETE']));
 
   return router;
+}
+
+/**
+ * A content type's version as a strong ETag: a hash of its description as its write answers it
+ * (title, slug, columns, preview path). The answers of its create and change carry it; `If-Match`
+ * on its change and delete compares it.
+ */
+export function typeTag(summary: ContentTypeWriteResponse): string {
+  return etagOf(JSON.stringify(summary));
+}
+
+/**
+ * A content-type change or delete under its `If-Match`: checked when the change's turn comes (one
+ * change at a time), against the type as it is then; a stale tag is a 412 `stale_write` with the
+ * type as it is now, its tag and its last change, and nothing changes.
+ */
+async function conditionally<T>(
+  services: Services,
+  req: Request,
+  slug: string,
+  change: (check?: (type: ContentType) => void) => Promise<T>,
+): Promise<T> {
+  const condition = parseIfMatch(req.headers['if-match']);
+  if (condition === null) return change();
+  let now: ContentType | null = null;
+  try {
+    return await change((type) => {
+      if (ifMatchHolds(condition, typeTag(summarize(type)))) return;
+      now = type;
+      throw staleWrite();
+    });
+  } catch (error) {
+    if (!(error instanceof AppError) || (error.code !== 'stale_write' && error.code !== 'not_found')) throw error;
+    const current = now ?? services.registry.findBySlug(slug) ?? null;
+    if (error.code === 'not_found' && current) throw error;
+    const [last] = (await services.revisions.typeChanges(slug, { limit: 1, offset: 0 })).changes;
+    const stale = staleWrite();
+    const summary = current ? summarize(current) : null;
+    stale.stale = {
+      current: summary,
+      etag: summary ? typeTag(summary) : null,
+      lastChange: last ? { action: last.action, by: last.by, at: last.at, fields: Object.keys(last.detail) } : null,
+    };
+    throw stale;
+  }
 }
 
 /** Who changes a content type, for its change log. */
