@@ -69,16 +69,7 @@ export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: Histo
         <ol className="history-list">
           {data.revisions.map((revision, index) => (
             <li key={revision.id}>
-              <button
-                type="button"
-                className="history-item"
-                onClick={() => setOpen(revision)}
-                aria-label={t(revision.by ? 'history.itemLabelBy' : 'history.itemLabel', {
-                  action: revisionLabel(revision),
-                  when: formatTimestamp(revision.at),
-                  name: revision.by,
-                })}
-              >
+              <button type="button" className="history-item" onClick={() => setOpen(revision)}>
                 <span className="history-what">
                   {revisionLabel(revision)}
                   {index === 0 && data.revisions.length > 0 && <span className="muted"> · {t('history.current')}</span>}

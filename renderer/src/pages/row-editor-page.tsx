@@ -9,6 +9,7 @@ import { ConflictDialog } from '../components/conflict-dialog.js';
 import { FieldFrame, fieldId } from '../components/field-frame.js';
 import { FormBanner, ReadOnlyNote } from '../components/form-banner.js';
 import { HistoryPanel } from '../components/history-panel.js';
+import { LiveRowNotice } from '../components/live-row-notice.js';
 import { IconArrowLeft, IconExternal, IconLock, IconPlus, IconSave, IconTrash } from '../components/icons.js';
 import { RowDetails } from '../components/row-details.js';
 import { ScheduleControl, ScheduleNotice } from '../components/schedule-control.js';
@@ -250,12 +251,13 @@ function RowForm({
               disabled={editor.saving}
               aria-busy={editor.saving || undefined}
               title={t('saveTitle', { shortcut })}
-              // The name stays exactly the word Save; the shortcut is shown, not announced.
-              aria-label={t('common:actions.save')}
             >
               <IconSave />
               {t('common:actions.save')}
-              <kbd className="button-kbd">{shortcut}</kbd>
+              {/* The name is exactly the word Save: the shortcut is shown, not announced. */}
+              <span aria-hidden="true">
+                <kbd className="button-kbd">{shortcut}</kbd>
+              </span>
             </button>
           )}
         </div>
@@ -272,6 +274,7 @@ function RowForm({
             />
           )}
           {readOnlyReason && <ReadOnlyNote message={readOnlyReason} />}
+          <LiveRowNotice type={type} row={editor.row} />
           <fieldset className="editor-fields" disabled={!mayChange}>
             <section className="card" aria-label={t('content')}>
               <div className="field-grid">
