@@ -25,7 +25,8 @@ let team: Credentials;
 async function openRowAs(headers: Record<string, string>, id: string): Promise<Page> {
   const tab = await openTab(browser());
   pages.push(tab.page);
-  const [name, value] = headers.cookie.split('=');
+  const at = headers.cookie.indexOf('=');
+  const [name, value] = [headers.cookie.slice(0, at), headers.cookie.slice(at + 1)];
   await tab.context.addCookies([{ name, value, url: server.origin }]);
   await tab.page.goto(`${server.origin}/news/rows/${encodeURIComponent(id)}`);
   await field(tab.page, 'Title').waitFor();
