@@ -94,11 +94,9 @@ describe('content types in Chromium', () => {
       'Keywords',
       'Category',
     ]);
-    expect(await preview.locator('select').last().locator('option').allTextContents()).toEqual([
-      '—',
-      'Easy',
-      'Hard going',
-    ]);
+    // The preview is inert, so its Select shows its empty choice without opening; the options are
+    // picked from in the row form below.
+    expect(await preview.locator('.ui-select-trigger').last().textContent()).toBe('—');
 
     await button(page, 'Save content type').click();
     await page.waitForURL('**/settings/content-types/edit/recipes');
