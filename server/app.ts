@@ -23,7 +23,7 @@ import { TwoFactorRepository } from './db/repositories/two-factor-repository.js'
 import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { accountRoutes } from './http/account-routes.js';
 import { auditRoutes } from './http/audit-routes.js';
-import { authGuard } from './http/auth-guard.js';
+import { authGuard, credentialCheck } from './http/auth-guard.js';
 import { authRoutes } from './http/auth-routes.js';
 import { bodyParsing, bodyReader, DEFAULT_BODY_LIMIT } from './http/body-parsing.js';
 import { changeRoutes } from './http/change-routes.js';
@@ -194,13 +194,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     secondFactor: twoFactor,
   });
   const tokens = new TokenService({ repository: accountRepository });
-  const auth = authGuard({
+  const authOptions = {
     accounts,
     tokens,
     registry,
     runToken: options.security?.token ?? null,
     editorName: options.editorName,
-  });
+  };
+  const auth = authGuard(authOptions);
   const guards = localhostGuards(options.security, auth);
 
   const api = express.Router();
@@ -243,7 +244,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(accountRoutes(accounts, tokens, audit));
   api.use(auditRoutes(audit));
   api.use(changeRoutes(registry, changes));
-  api.use(eventRoutes({ hub: services.events, registry }));
+  api.use(eventRoutes({ hub: services.events, registry, credentialHolds: credentialCheck(authOptions) }));
   api.use(describeRoutes(services));
   api.use(contentTypeRoutes(services));
   api.use(starterRoutes(new StarterService({ db, writes, registry, rows, engine }), options.editorName, audit));

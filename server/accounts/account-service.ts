@@ -303,6 +303,15 @@ export class AccountService {
     return this.principalOf(found.account, id);
   }
 
+  /**
+   * Whether a session still holds (not ended, expired or disabled), without counting the question as
+   * activity: an open event stream asks it, and a quiet tab must still reach its idle expiry.
+   */
+  async sessionHolds(cookie: string): Promise<boolean> {
+    const found = await this.repository.findSession(secretHash(cookie), this.iso(this.now()));
+    return found !== undefined && found.account.disabled === 0 && isRole(found.account.role);
+  }
+
   /** A session's principal: limited to enrolling when `--require-2fa` names its role and it has no second factor. */
   private principalOf(
     account: Pick<AccountRow, 'name' | 'role' | 'content_types' | 'totp_secret'>,

@@ -64,10 +64,16 @@ export interface EventStreamRequest {
   sink: EventSink;
   /** Called once the stream is accepted, before its first byte: the route sends its head here. */
   start: () => void;
+  /**
+   * Whether the credential still holds (a session not ended, a token not revoked or expired), asked
+   * at each heartbeat: a stream outlives neither, since it may carry changes for hours.
+   */
+  stillValid?: () => Promise<boolean>;
 }
 
 interface Stream {
   credential: string;
+  stillValid: (() => Promise<boolean>) | undefined;
   accepts: (type: string) => boolean;
   sink: EventSink;
   /** Where the stream has read to. */
@@ -171,6 +177,7 @@ export class EventHub {
     }
     const stream: Stream = {
       credential: request.credential,
+      stillValid: request.stillValid,
       accepts: request.accepts,
       sink: request.sink,
       cursor,
@@ -350,7 +357,10 @@ export class EventHub {
     stream.sink.end();
   }
 
-  /** A heartbeat comment on every stream; a stream that has waited for its socket too long is cut off. */
+  /**
+   * A heartbeat comment on every stream; a stream that has waited for its socket too long is cut
+   * off, and one whose credential no longer holds is told so and ended.
+   */
   private beat(): void {
     const now = Date.now();
     for (const stream of [...this.streams]) {
@@ -358,6 +368,20 @@ export class EventHub {
         stream.sink.write(': heartbeat\n\n');
         this.mind(stream);
       } else if (now - stream.waitingSince > this.stallMs) this.cut(stream);
+      stream.stillValid?.().then(
+        (valid) => {
+          if (!valid && this.streams.has(stream)) {
+            this.end(
+              stream,
+              new AppError(
+                'unauthorized',
+                'The credential of this stream has ended: sign in or use a valid token, then connect again',
+              ),
+            );
+          }
+        },
+        (error: unknown) => this.log('An event stream credential could not be checked', error),
+      );
     }
   }
 }

@@ -131,6 +131,24 @@ export function authGuard(options: AuthGuardOptions): Guard {
   };
 }
 
+/**
+ * Whether a request's credential still holds, asked again while a long answer (an event stream) is
+ * open: its token not revoked or expired, its session not ended (asking is not activity), or, with
+ * neither, the single user's site still without accounts or a run token.
+ */
+export function credentialCheck(options: AuthGuardOptions): (req: IncomingMessage) => Promise<boolean> {
+  return async (req) => {
+    const bearer = bearerOf(req);
+    if (bearer !== null) {
+      if (options.runToken && tokensMatch(bearer, options.runToken)) return true;
+      return (await options.tokens.principal(bearer)) !== null;
+    }
+    const cookie = sessionCookieOf(req);
+    if (cookie !== null && (await options.accounts.sessionHolds(cookie))) return true;
+    return !options.runToken && !(await options.accounts.accountsExist());
+  };
+}
+
 /** The principal of a request, null on a public endpoint without one; throws a 401. */
 async function identify(
   options: AuthGuardOptions,

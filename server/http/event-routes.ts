@@ -12,6 +12,8 @@ import { methodNotAllowed } from './error-middleware.js';
 export interface EventRouteOptions {
   hub: EventHub;
   registry: Pick<ContentTypeRegistry, 'findByTable' | 'findBySlug'>;
+  /** Whether a request's credential still holds, asked again while its stream is open (see `credentialCheck`). */
+  credentialHolds: (req: IncomingMessage) => Promise<boolean>;
 }
 
 /** The query members `GET /events` takes. */
@@ -51,6 +53,7 @@ export function eventRoutes(options: EventRouteOptions): Router {
         accepts,
         since,
         sink: res,
+        stillValid: () => options.credentialHolds(req),
         start: () => {
           res.writeHead(200, STREAM_HEADERS);
           res.flushHeaders();

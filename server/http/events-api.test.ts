@@ -3,7 +3,7 @@ import type { ChangeEntry } from '../changes/change-feed.js';
 import { request } from '../test-support/api-scenario.js';
 import { type EventStreamClient, openEventStream } from '../test-support/event-stream-client.js';
 import { newsBody } from '../test-support/seed.js';
-import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
+import { type Credentials, makeTeam, signIn } from '../test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -96,6 +96,28 @@ describe('GET /api/events', () => {
       const refused = await stream('', headers);
       await refused.ended;
       expect(refused.status).toBe(401);
+    }
+  });
+
+  it('ends a stream once its token is revoked or its session ends, saying why', async () => {
+    const made = await request(server, 'POST', '/tokens', {
+      json: { name: 'short-lived', role: 'viewer' },
+      headers: as.admin,
+    });
+    expect(made.response.status, made.text).toBe(201);
+    const byToken = await stream('', { authorization: `Bearer ${made.body.token}` });
+    const session = await signIn(server, 'vera');
+    const bySession = await stream('', session);
+    expect([byToken.status, bySession.status]).toEqual([200, 200]);
+    const revoked = await request(server, 'DELETE', '/tokens/short-lived', { headers: as.admin });
+    expect(revoked.response.status, revoked.text).toBe(200);
+    const signedOut = await request(server, 'POST', '/auth/sign-out', { headers: session });
+    expect(signedOut.response.status, signedOut.text).toBeLessThan(300);
+    for (const client of [byToken, bySession]) {
+      await client.ended;
+      const last = client.events.at(-1);
+      expect(last?.event).toBe('error');
+      expect(JSON.parse(last?.data ?? '{}').error.code).toBe('unauthorized');
     }
   });
 
