@@ -1,10 +1,11 @@
-import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { ContentTypeSummary, ListQuery, ListResponse } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
+import { useChanges } from '../api/change-events.js';
 import type { ListState } from '../routing/routes.js';
 import { filterParams } from '../schema/list-filters.js';
 import { isSearchable } from '../schema/type-facts.js';
-import { queryKeys } from './row-queries.js';
+import { forgetRows, queryKeys } from './row-queries.js';
 
 /** The list request of a list state: paging, sort (newest first by default), search and filters. */
 export function listRequest(type: ContentTypeSummary, list: ListState): ListQuery {
@@ -33,10 +34,15 @@ export interface RowListState {
 
 /**
  * Loads one page of rows for the list state; a request the state has moved on from is cancelled.
- * (The list page is keyed by type, so another type starts from a blank table.)
+ * (The list page is keyed by type, so another type starts from a blank table.) A row of the type
+ * saved anywhere, by anyone, loads the page again.
  */
 export function useRowList(type: ContentTypeSummary, list: ListState): RowListState {
   const api = useApi();
+  const queries = useQueryClient();
+  useChanges((change) => {
+    if (change.type === type.table) forgetRows(queries, type.table, change.action !== 'update');
+  });
   const query = listRequest(type, list);
   const { data, isFetching, error, refetch } = useQuery({
     queryKey: queryKeys.listPage(type.table, query),
