@@ -20,6 +20,8 @@ const MEDIA_PATH = /\/media\/\d{4}\/\d{2}\/[0-9a-f-]+\.(?:png|jpg|gif|webp|avif)
 
 export default function (eleventyConfig) {
   eleventyConfig.addGlobalData('site', { locale, title: siteTitle });
+  // `quire export --watch` writes the export's index last on each save: `eleventy --serve` rebuilds then.
+  if (process.env.QUIRE_EXPORT) eleventyConfig.addWatchTarget(join(process.env.QUIRE_EXPORT, 'index.json'));
   // What the templates in src/_includes use to lay out a row's values by their column types.
   eleventyConfig.addFilter('markdown', renderMarkdown);
   eleventyConfig.addFilter('formatDate', formatDate);
