@@ -22,7 +22,7 @@ function listRank(column: PublishedColumn, titleColumn: string | null): number {
  * (list.css hides `col-place-<n>` by the width of the list's card), so it keeps what a wide one ranks
  * first: title and status stay, slugs, tags and dates go.
  */
-export function listPlaces(columns: PublishedColumn[], linkColumn: string | undefined): Map<string, number> {
+export function listPlaces(columns: PublishedColumn[], linkColumn: string | null | undefined): Map<string, number> {
   // Within a rank a thumbnail goes after words: it says the least in a narrow row.
   const ranked = [
     ...columns.map((column, index) => ({
