@@ -171,7 +171,8 @@ describe('content types in Chromium', () => {
       'http://localhost:4321/recipes/lentil-soup',
     );
 
-    // The list shows the new types compactly.
+    // The list shows the new types compactly; at 1440 px it has room for every column.
+    await page.setViewportSize({ width: 1440, height: 860 });
     await page.getByRole('link', { name: 'Back to list' }).click();
     const listed = page.getByRole('row', { name: /Lentil soup/ });
     await listed.waitFor();
@@ -185,6 +186,11 @@ describe('content types in Chromium', () => {
       'just now',
     ]);
     await poll(() => listed.locator('img').evaluate((image: any) => image.naturalWidth)).toBe(64);
+    // Narrower, the list lets its lowest-ranked column go first.
+    await page.setViewportSize({ width: 1100, height: 860 });
+    await poll(() => listed.getByRole('cell').count()).toBeLessThan(7);
+    expect((await listed.getByRole('cell').allTextContents()).slice(0, 2)).toEqual(['', 'Lentil soup']);
+    await page.setViewportSize({ width: 1280, height: 860 });
   });
 
   it('renames, reorders and removes fields of a type with rows; data follows the rename', async () => {
