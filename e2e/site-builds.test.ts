@@ -114,7 +114,9 @@ async function checkTypes(copy: string): Promise<void> {
   expect(types.code, types.output).toBe(0);
   // The loader and its helpers type-check against the generated types (the pages are .astro files,
   // which tsc does not read).
-  const files = ['quire-loader.ts', 'quire-source.ts', 'quire-media.ts'].map((file) => join('src', file));
+  const files = ['quire-loader.ts', 'quire-source.ts', 'quire-media.ts', 'quire-live.ts'].map((file) =>
+    join('src', file),
+  );
   const flags = ['--noEmit', '--strict', '--skipLibCheck', '--module', 'esnext', '--moduleResolution', 'bundler'];
   const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
   const checked = await run(process.execPath, [tsc, ...flags, '--target', 'es2022', '--types', 'node', ...files], copy);
@@ -325,6 +327,31 @@ describe('the example sites', () => {
       // Every type the server lists has its index, even one without rows.
       expect(existsSync(join(out, 'menu_items', 'index.html')), site).toBe(true);
     }
+  });
+
+  it("sync Astro's rows from the change feed on the next build: only the rows changed since are read", async () => {
+    const copy = prepare('astro', 'incremental');
+    const live = { QUIRE_URL: server.origin };
+    const first = await runBuild('astro', copy, live);
+    expect(first.code, first.output).toBe(0);
+    expect(first.output).toMatch(/\d+ published rows from/);
+    const id = await create('/cms/news', {
+      title: 'Late news',
+      status: 'published',
+      published_at: '2026-01-03 09:00:00',
+    });
+    const second = await runBuild('astro', copy, live);
+    expect(second.code, second.output).toBe(0);
+    expect(second.output).toContain('1 changed rows from the change feed');
+    expect(second.output).not.toMatch(/\d+ published rows from/);
+    const page = join(copy, 'site-out', 'news', 'late-news', 'index.html');
+    expect(readFileSync(page, 'utf8')).toContain('Late news');
+    // A delete reaches the next build the same way (and leaves the site as the other tests expect it).
+    expect((await request(server, 'DELETE', `/cms/news/${id}`)).response.status).toBe(200);
+    const third = await runBuild('astro', copy, live);
+    expect(third.code, third.output).toBe(0);
+    expect(third.output).toContain('1 changed rows from the change feed');
+    expect(existsSync(page)).toBe(false);
   });
 
   it('refuse a QUIRE_TYPES name that is no content type, naming the types there are', async () => {

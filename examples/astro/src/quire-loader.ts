@@ -2,11 +2,22 @@
  * The Quire content loaders: `quireTypesLoader` gives one entry per content type the site builds
  * (its columns describe how to lay out its rows), `quireRowsLoader` one entry per published row of
  * those types, keyed `<table>/<page>` where the page is the row's slug (else its id). Each row
- * entry also carries the width and height of the images its image columns show.
+ * entry also carries the width and height of the images its image columns show. Reading a server,
+ * the rows loader keeps the change feed's cursor in its meta store and, on the next build (or a
+ * refresh in `astro dev`), reads only the rows changed since; a content-type change, or a cursor
+ * the server no longer keeps, reads everything again.
  */
 import { imageMetadata } from 'astro/assets/utils';
 import type { Loader } from 'astro/loaders';
-import { contentTypes, mediaFile, publishedRows, sourceName } from './quire-source';
+import {
+  changesSince,
+  contentTypes,
+  followsFeed,
+  mediaFile,
+  publishedRow,
+  publishedRows,
+  sourceName,
+} from './quire-source';
 import type { ContentRow, ContentTypeSummary } from './quire-types';
 
 /** An image's size in pixels, by its `/media/...` path. */
@@ -48,8 +59,7 @@ export function quireTypesLoader(): Loader {
 export function quireRowsLoader(): Loader {
   return {
     name: 'quire:rows',
-    async load({ store, logger, generateDigest }) {
-      store.clear();
+    async load({ store, meta, logger, generateDigest }) {
       const sizes = new Map<string, Promise<{ width: number; height: number } | null>>();
       const sizeOf = (path: string) => {
         if (!sizes.has(path)) {
@@ -66,23 +76,57 @@ export function quireRowsLoader(): Loader {
         }
         return sizes.get(path) as Promise<{ width: number; height: number } | null>;
       };
+      // Each row's entry id by `<table>/<row id>`: a changed row's old entry goes even when its slug changed.
+      const entries: Record<string, string> = JSON.parse(meta.get('entries') ?? '{}');
+      const put = async (type: ContentTypeSummary, row: ContentRow) => {
+        const images: ImageSizes = {};
+        for (const column of type.columns.filter((candidate) => candidate.type === 'image')) {
+          const path = row[column.name];
+          const size = typeof path === 'string' && path !== '' ? await sizeOf(path) : null;
+          if (typeof path === 'string' && size) images[path] = size;
+        }
+        const page = pageName(type, row);
+        const data: RowEntry = { table: type.table, page, row, images };
+        const record = data as unknown as Record<string, unknown>;
+        store.set({ id: `${type.table}/${page}`, data: record, digest: generateDigest(record) });
+        entries[`${type.table}/${row.id}`] = `${type.table}/${page}`;
+      };
+      const keep = (cursor: string) => {
+        meta.set('cursor', cursor);
+        meta.set('entries', JSON.stringify(entries));
+      };
+
+      const since = followsFeed ? meta.get('cursor') : undefined;
+      const feed = since ? await changesSince(since) : null;
+      if (feed && !feed.changes.some((change) => change.action === 'type_change')) {
+        const types = new Map((await contentTypes()).map((type) => [type.table, type]));
+        const changed = new Map(feed.changes.map((change) => [`${change.type}/${change.id}`, change]));
+        for (const [key, change] of changed) {
+          const type = types.get(change.type);
+          if (!type) continue;
+          const old = entries[key];
+          if (old !== undefined) store.delete(old);
+          delete entries[key];
+          const row = change.action === 'delete' ? null : await publishedRow(type, change.id);
+          if (row) await put(type, row);
+        }
+        keep(feed.cursor);
+        logger.info(`${changed.size} changed rows from the change feed of ${sourceName}`);
+        return;
+      }
+
+      // Everything again: the feed's newest cursor first, so a save made meanwhile is read next time.
+      const head = followsFeed ? await changesSince('0') : null;
+      store.clear();
+      for (const key of Object.keys(entries)) delete entries[key];
       let count = 0;
       for (const type of await contentTypes()) {
-        const imageColumns = type.columns.filter((column) => column.type === 'image').map((column) => column.name);
         for (const row of await publishedRows(type)) {
-          const images: ImageSizes = {};
-          for (const name of imageColumns) {
-            const path = row[name];
-            const size = typeof path === 'string' && path !== '' ? await sizeOf(path) : null;
-            if (typeof path === 'string' && size) images[path] = size;
-          }
-          const page = pageName(type, row);
-          const data: RowEntry = { table: type.table, page, row, images };
-          const record = data as unknown as Record<string, unknown>;
-          store.set({ id: `${type.table}/${page}`, data: record, digest: generateDigest(record) });
+          await put(type, row);
           count++;
         }
       }
+      if (head) keep(head.cursor);
       logger.info(`${count} published rows from ${sourceName}`);
     },
   };

@@ -76,6 +76,53 @@ export async function publishedRows(type: ContentTypeSummary): Promise<ContentRo
   return hasStatus ? rows.filter((row) => row.status === 'published') : rows;
 }
 
+/** One change of the feed (`GET /api/changes`), as far as the site reads it. */
+export interface FeedChange {
+  cursor: string;
+  type: string;
+  id: string;
+  action: 'create' | 'update' | 'delete' | 'restore' | 'type_change' | 'media';
+}
+
+/** Whether the site reads a server, whose change feed an incremental sync can follow (not an export). */
+export const followsFeed = !exportDir;
+
+/**
+ * The changes of the types the site builds after `since` (`'0'`: all that are kept), page by page
+ * to the newest, and the cursor reached; null when the cursor is older than what the server keeps
+ * (410): then everything is read again.
+ */
+export async function changesSince(since: string): Promise<{ changes: FeedChange[]; cursor: string } | null> {
+  const types = (await contentTypes()).map((type) => type.table).join(',');
+  const changes: FeedChange[] = [];
+  let cursor = since;
+  for (;;) {
+    const path = `/changes?since=${encodeURIComponent(cursor)}&limit=${PAGE}&types=${encodeURIComponent(types)}`;
+    const response = await fetch(`${origin}/api${path}`, { headers });
+    if (response.status === 410) return null;
+    if (!response.ok) throw new Error(`GET ${origin}/api${path}: ${response.status} ${await response.text()}`);
+    const page = (await response.json()) as { changes: FeedChange[]; next: string };
+    changes.push(...page.changes);
+    cursor = page.next;
+    if (page.changes.length < PAGE) return { changes, cursor };
+  }
+}
+
+/** A row of a type as the server has it now, when it is published (or the type has no status); null otherwise. */
+export async function publishedRow(type: ContentTypeSummary, id: string): Promise<ContentRow | null> {
+  const response = await fetch(`${origin}/api/cms/${type.table}/${encodeURIComponent(id)}`, { headers });
+  if (response.status === 404) return null;
+  if (!response.ok) throw new Error(`GET ${origin}/api/cms/${type.table}/${id}: ${response.status}`);
+  const row = ((await response.json()) as ListResponse).rows[0];
+  const hasStatus = type.columns.some((column) => column.name === 'status');
+  return row && (!hasStatus || row.status === 'published') ? row : null;
+}
+
+/** The server's event stream (`GET /api/events`): one `event: change` block a committed change. */
+export function serverEvents(signal: AbortSignal): Promise<Response> {
+  return fetch(`${origin}/api/events`, { headers: { ...headers, Accept: 'text/event-stream' }, signal });
+}
+
 /** The bytes of an uploaded file, by its `/media/...` path. */
 export async function mediaFile(path: string): Promise<Uint8Array> {
   if (exportDir) return readFile(join(exportDir, ...path.split('/').filter(Boolean)));
