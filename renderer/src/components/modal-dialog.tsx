@@ -1,5 +1,5 @@
 import * as RadixDialog from '@radix-ui/react-dialog';
-import { type ReactNode, useId, useRef } from 'react';
+import { type ReactNode, useEffect, useId, useRef } from 'react';
 
 /** Props of a modal dialog. */
 export interface ModalDialogProps {
@@ -15,6 +15,27 @@ export interface ModalDialogProps {
   initialFocus?: string;
   icon?: ReactNode;
   tone?: 'default' | 'danger';
+}
+
+/** Dialogs open now: the page stays inert until the last one closes. */
+let openDialogs = 0;
+
+/**
+ * Makes the editor's page (`#root`; dialogs render beside it) inert while any dialog is open: Radix
+ * hides it from assistive technology with `aria-hidden`, and inert also takes its controls out of
+ * the focus order, so nothing hidden can still be reached.
+ */
+function useInertPage(): void {
+  useEffect(() => {
+    const page = document.getElementById('root');
+    if (!page) return;
+    openDialogs++;
+    page.inert = true;
+    return () => {
+      openDialogs--;
+      if (openDialogs === 0) page.inert = false;
+    };
+  }, []);
 }
 
 /**
@@ -34,6 +55,7 @@ export function ModalDialog({
 }: ModalDialogProps) {
   const bodyId = useId();
   const panel = useRef<HTMLDivElement>(null);
+  useInertPage();
   return (
     // The dialog is open while it is rendered; its owner closes it by no longer rendering it.
     <RadixDialog.Root open onOpenChange={(open) => open || onDismiss()}>
