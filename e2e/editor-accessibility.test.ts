@@ -295,6 +295,27 @@ for (const theme of ['light', 'dark'] as const) {
       axe.verify();
     });
 
+    it('the keyboard shortcuts dialog, and a phone’s width with the menu open', async () => {
+      await page.goto(url('/news'));
+      await page.getByRole('table').waitFor();
+      await page.keyboard.press('?');
+      await page.getByRole('dialog', { name: 'Keyboard shortcuts' }).waitFor();
+      await axe.check(page, 'the keyboard shortcuts dialog');
+      await page.keyboard.press('Escape');
+      await page.getByRole('dialog').waitFor({ state: 'detached' });
+      await page.setViewportSize({ width: 390, height: 800 });
+      try {
+        await page.getByRole('table').waitFor();
+        await axe.check(page, 'the list on a phone');
+        await button(page, 'Menu').click();
+        await page.getByRole('link', { name: /^Articles/ }).waitFor();
+        await axe.check(page, 'the folded sidebar, opened on a phone');
+      } finally {
+        await page.setViewportSize(VIEWPORT);
+      }
+      axe.verify();
+    });
+
     it('the theme chosen in the sidebar, over the system’s', async () => {
       const other = theme === 'light' ? 'dark' : 'light';
       await page.goto(url('/news'));
