@@ -1,8 +1,9 @@
 import { spawn } from 'node:child_process';
 import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { packageRoot } from '../server/config/package-root.js';
 import { request } from '../server/test-support/api-scenario.js';
 import { pngImage } from '../server/test-support/sample-images.js';
@@ -78,6 +79,18 @@ function run(command: string, args: string[], cwd: string, env: Record<string, s
     });
     child.on('error', reject);
     child.on('close', (code) => resolve({ code, output }));
+  });
+}
+
+/** A port nothing listens on now, on 127.0.0.1. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer();
+    probe.once('error', reject);
+    probe.listen(0, '127.0.0.1', () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
   });
 }
 
@@ -352,6 +365,54 @@ describe('the example sites', () => {
     expect(third.code, third.output).toBe(0);
     expect(third.output).toContain('1 changed rows from the change feed');
     expect(existsSync(page)).toBe(false);
+  });
+
+  it('show a save in astro dev without a restart', async () => {
+    const copy = prepare('astro', 'dev');
+    const port = await freePort();
+    const dev = spawn(process.execPath, [SITES.astro.cli, 'dev', '--host', '127.0.0.1', '--port', String(port)], {
+      cwd: copy,
+      env: {
+        ...process.env,
+        ASTRO_TELEMETRY_DISABLED: '1',
+        NODE_OPTIONS: `--import ${join(root, 'e2e', 'support', 'loopback-only.mjs')}`,
+        NO_COLOR: '1',
+        QUIRE_URL: server.origin,
+      },
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let output = '';
+    dev.stdout.on('data', (chunk) => {
+      output += chunk;
+    });
+    dev.stderr.on('data', (chunk) => {
+      output += chunk;
+    });
+    const page = async (path: string) => {
+      const response = await fetch(`http://127.0.0.1:${port}${path}`).catch(() => null);
+      return response ? { status: response.status, text: await response.text() } : { status: 0, text: '' };
+    };
+    try {
+      await vi.waitFor(async () => expect((await page('/news/')).status, output).toBe(200), {
+        timeout: 60_000,
+        interval: 500,
+      });
+      const id = await create('/cms/news', {
+        title: 'Dev news',
+        status: 'published',
+        published_at: '2026-01-04 09:00:00',
+      });
+      await vi.waitFor(async () => expect((await page('/news/dev-news/')).text, output).toContain('Dev news'), {
+        timeout: 30_000,
+        interval: 500,
+      });
+      expect(output).toContain('1 changed rows from the change feed');
+      expect((await request(server, 'DELETE', `/cms/news/${id}`)).response.status).toBe(200);
+    } finally {
+      const closed = new Promise((resolve) => dev.once('close', resolve));
+      dev.kill();
+      await closed;
+    }
   });
 
   it('refuse a QUIRE_TYPES name that is no content type, naming the types there are', async () => {
