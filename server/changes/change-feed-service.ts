@@ -227,6 +227,30 @@ export async function recordTypeChangeInFeed(
   ]);
 }
 
+/**
+ * Records the rows an import wrote as created, one change each, in `trx`: the caller's transaction
+ * that records their revisions once the import has committed (see `importRows`). Servers' subscribers
+ * hear of them at their next look for the newest change.
+ */
+export async function recordImportedInFeed(
+  trx: Kysely<QuireDatabase>,
+  engine: DatabaseEngine,
+  table: string,
+  rowIds: readonly string[],
+  options: { by: string | null; at: string },
+): Promise<void> {
+  await new ChangeRepository(trx, engine).append(
+    rowIds.map((id) => ({
+      at: options.at,
+      table_name: table,
+      row_id: id,
+      action: 'create' as const,
+      changed_by: options.by,
+      locales: null,
+    })),
+  );
+}
+
 /** A stored change as the feed answers it. */
 function entryOf(row: ChangeRow): ChangeEntry {
   const entry: ChangeEntry = {

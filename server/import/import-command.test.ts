@@ -3,6 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import type { ChangeEntry } from '../changes/change-feed.js';
+import { ChangeFeedService } from '../changes/change-feed-service.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { ContentWrites } from '../content/content-writes.js';
 import { parseListQuery } from '../content/list-query.js';
@@ -141,6 +143,39 @@ describe('quire import', () => {
         expect(await reader.count('news', selection), keyword).toBe(expected);
       }
       expect(memoryIndexOf(database.runner, 'news')).toMatchObject({ ready: true, loaded: true });
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('puts every imported row in the change feed as created by the import, and a refused file in none', async () => {
+    // More rows than one statement appends, so the changes go in several.
+    const rows = Array.from({ length: 1200 }, (_, i) => ({
+      id: `imported-${i}`,
+      title: `Row ${i}`,
+      status: 'draft',
+      published_at: '2025-01-01 00:00:00',
+    }));
+    expect((await runImport('rows.json', JSON.stringify(rows))).code).toBe(0);
+    const refused = [{ title: 'Kept out', status: 'draft', published_at: '2025-01-01 00:00:00' }, { status: 'x' }];
+    expect((await runImport('refused.json', JSON.stringify(refused))).code).toBe(1);
+
+    const database = await openDatabase(dbFile);
+    try {
+      const feed = new ChangeFeedService({ db: database.db, engine: database.engine });
+      const changes: ChangeEntry[] = [];
+      for (let since = '0'; ; ) {
+        const page = await feed.read({ since, limit: 1000 });
+        if (page.changes.length === 0) break;
+        changes.push(...page.changes);
+        since = page.next;
+      }
+      expect((await listNews()).total).toBe(rows.length);
+      // One change per row, in the file's order: the refused file's row is in neither.
+      expect(changes.map((change) => change.id)).toEqual(rows.map((row) => row.id));
+      for (const change of changes) {
+        expect(change).toMatchObject({ type: 'news', action: 'create', by: 'import' });
+      }
     } finally {
       await database.close();
     }

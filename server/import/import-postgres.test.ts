@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChangePage } from '../changes/change-feed.js';
 import { openDatabase, openPostgresDatabase } from '../db/database.js';
 import { searchTextName } from '../db/queries/internal-names.js';
 import { startServer } from '../server.js';
@@ -168,6 +169,23 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
     expect(onPostgres).toEqual(sqlite);
   });
 
+  it('puts each imported row in the change feed on both engines, and no refused one', async () => {
+    /** The ids of the feed's menu_items changes and of the rows the API lists. */
+    async function feedAndRows(origin: string) {
+      const response = await fetch(`${origin}/api/changes?since=0&limit=1000&types=menu_items`);
+      expect(response.status).toBe(200);
+      const { changes } = (await response.json()) as ChangePage;
+      for (const change of changes) expect(change).toMatchObject({ action: 'create', by: 'import' });
+      const listed = await fetch(`${origin}/api/cms/menu_items?limit=100&order=id`);
+      const { rows } = (await listed.json()) as { rows: { id: string }[] };
+      return { fed: changes.map((change) => change.id).sort(), rows: rows.map((row) => row.id).sort() };
+    }
+    const { sqlite, postgres: onPostgres } = await both(feedAndRows);
+    expect(sqlite.rows).toHaveLength(7);
+    expect(sqlite.fed).toEqual(sqlite.rows);
+    expect(onPostgres.fed).toEqual(onPostgres.rows);
+  });
+
   it('writes batches while later rows are validated: a refusal past them leaves nothing, a clean file every row and index', async () => {
     const tables = ['news', searchTextName('news')];
     const indexesBefore = await postgresIndexes(...tables);
@@ -198,6 +216,10 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
         (select count(*) from news) as rows, (select count(distinct slug) from news) as slugs,
         (select count(*) from ${sql.table(searchTextName('news'))}) as searched`.execute(pg.db);
       expect(counted.rows[0]).toEqual({ rows: '2500', slugs: '2500', searched: '2500' });
+      // Each row once in the change feed, across several statements; the refused file's in none.
+      const fed = await sql<{ n: string }>`select count(distinct row_id) as n from quire_changes
+        where table_name = 'news' and action = 'create' and changed_by = 'import'`.execute(pg.db);
+      expect(fed.rows[0].n).toBe('2500');
       // VACUUMed after the import: a list's walk of an index reads no table page to check visibility.
       expect(await indexWalkHeapFetches(pg.db, 'news')).toBe(0);
     } finally {

@@ -1,6 +1,7 @@
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { describeProblem } from '../../common/field-problems.js';
 import { uniqueSlug } from '../../common/slug-rules.js';
+import { recordImportedInFeed } from '../changes/change-feed-service.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { checkRelationTargets } from '../content/relations.js';
@@ -105,7 +106,17 @@ export async function importRows(
     options.onProgress?.(records.length, records.length);
     return refused === 0;
   });
-  if (committed) await recordImported(database.db, type, written, { by: options.editorName, at: now });
+  if (committed) {
+    // After the import's own commit: each engine's bulk writer owns that transaction, its own way,
+    // so the rows' revisions and their changes in the feed follow in one transaction of their own,
+    // all or none. A reader of the feed finds the rows there once it sees their changes.
+    const recorded = { by: options.editorName, at: now };
+    await database.db.transaction().execute(async (trx) => {
+      await recordImported(trx, type, written, recorded);
+      const ids = written.map((row) => String(row.id));
+      await recordImportedInFeed(trx, database.engine, type.table, ids, recorded);
+    });
+  }
   return { imported: refused === 0 ? records.length : 0, refused, problems, indexSeconds: timings.indexMs / 1000 };
 }
 

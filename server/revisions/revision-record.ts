@@ -98,12 +98,12 @@ export async function recordRevisions(
 }
 
 /**
- * Records the rows an import wrote as created by it (origin `import`), once the import has
- * committed: the import writes in bulk, the engine's way, and its rows then have a history like
- * rows created one by one. One transaction, so a row's import is recorded for all rows or none.
+ * Records the rows an import wrote as created by it (origin `import`), in `trx`, a transaction of
+ * the caller's after the import has committed: the import writes in bulk, the engine's way, and its
+ * rows then have a history like rows created one by one, recorded for all rows or none.
  */
 export async function recordImported(
-  db: Kysely<QuireDatabase>,
+  trx: Kysely<QuireDatabase>,
   type: ContentType,
   rows: readonly StoredRow[],
   options: { by: string | null; at: string },
@@ -120,7 +120,7 @@ export async function recordImported(
     origin: 'import' as const,
     restored_from: null,
   }));
-  await db.transaction().execute((trx) => new RevisionRepository(trx).insertMany(revisions));
+  await new RevisionRepository(trx).insertMany(revisions);
 }
 
 /**

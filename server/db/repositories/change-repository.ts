@@ -13,6 +13,9 @@ export interface ChangePosition {
   id: number;
 }
 
+/** Changes one insert of `append` names: well under either engine's limit on parameters. */
+const APPEND_PER_STATEMENT = 500;
+
 /** Before every change: where `since=0` reads from. */
 export const START: ChangePosition = { tx: 0, id: 0 };
 
@@ -59,16 +62,22 @@ export class ChangeRepository {
     this.engine = engine;
   }
 
-  /** Appends changes in the write's transaction; their positions, in the order given. */
+  /**
+   * Appends changes in the write's transaction; their positions, in the order given. An import's
+   * many changes go in statements of APPEND_PER_STATEMENT, under either engine's limit on parameters.
+   */
   async append(changes: readonly NewChange[]): Promise<ChangePosition[]> {
-    if (changes.length === 0) return [];
-    const rows = await this.db
-      .insertInto(CHANGES_TABLE)
-      .values([...changes])
-      .returning(['tx', 'id'])
-      .execute();
-    // Ids are numbered in the order of the values; the order rows come back in is not promised.
-    return rows.map(positionOf).sort((a, b) => a.id - b.id);
+    const positions: ChangePosition[] = [];
+    for (let start = 0; start < changes.length; start += APPEND_PER_STATEMENT) {
+      const rows = await this.db
+        .insertInto(CHANGES_TABLE)
+        .values(changes.slice(start, start + APPEND_PER_STATEMENT))
+        .returning(['tx', 'id'])
+        .execute();
+      // Ids are numbered in the order of the values; the order rows come back in is not promised.
+      positions.push(...rows.map(positionOf).sort((a, b) => a.id - b.id));
+    }
+    return positions;
   }
 
   /**
