@@ -117,6 +117,11 @@ export interface ContentTypeSummary {
   title_column: string | null;
   /** The columns `filter=search=` looks in (empty: the type cannot be searched). */
   search_columns: string[];
+  /**
+   * The type's version, the ETag its change and delete take as `If-Match`: the API's list entries
+   * carry it (a write answers it as its ETag header; an export's copy of the list leaves it out).
+   */
+  version?: string;
 }
 
 /** `GET /api/cms-content` */

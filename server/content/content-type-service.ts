@@ -97,8 +97,9 @@ export class ContentTypeService {
       const type = this.registry.requireBySlug(slug);
       check?.(type);
       const body = bodyObject(rawBody);
-      // The body GET returns is accepted: its server-set members are ignored while unchanged.
-      refuseUnknownMembers(body, ['title', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows']);
+      // The body GET returns is accepted: its server-set members are ignored while unchanged, and a
+      // list entry's `version` too (a conditional change names it in If-Match).
+      refuseUnknownMembers(body, ['title', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows', 'version']);
       const problems = noProblems();
       refuseChangedMembers(body, summarize(type), problems);
       const title = body.title === undefined ? type.title : readTitle(body.title, problems);

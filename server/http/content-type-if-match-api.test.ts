@@ -72,4 +72,29 @@ describe('If-Match on content types', () => {
     expect(gone.body.error).toMatchObject({ code: 'stale_write', current: null, etag: null });
     expect((await call('PUT', '/cms-content/events', { title: 'x' }, { 'if-match': 'garbage' })).status).toBe(400);
   });
+
+  it('lists each type with its version, the tag its change takes and a change moves on', async () => {
+    const made = await call('POST', '/cms-content', { title: 'Venues', columns: COLUMNS });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const listed = async () =>
+      (await call('GET', '/cms-content')).body.content_types.find((type: { slug: string }) => type.slug === 'venues');
+    expect((await listed()).version).toBe(made.etag);
+
+    const changed = await call(
+      'PUT',
+      '/cms-content/venues',
+      { title: 'Places', columns: COLUMNS },
+      { 'if-match': (await listed()).version },
+    );
+    expect(changed.status, JSON.stringify(changed.body)).toBe(200);
+    const now = await listed();
+    expect(now.version).toBe(changed.etag);
+    expect(now.version).not.toBe(made.etag);
+    const { version: _version, ...described } = now;
+    expect(described).toEqual(changed.body);
+    // A list entry sent back as it is changes nothing and is not refused for its version.
+    expect((await call('PUT', '/cms-content/venues', now)).status).toBe(200);
+    expect((await listed()).version).toBe(now.version);
+    expect((await call('DELETE', '/cms-content/venues', undefined, { 'if-match': now.version })).status).toBe(200);
+  });
 });

@@ -31,7 +31,11 @@ export function contentTypeRoutes(services: Services): Router {
     .get(onlyQuery(), async (req, res) => {
       await registry.follow();
       // A type-limited credential is told of its own types only, and not where their relations lead outside them.
-      const types = typesSeenBy(registry, readableBy(req)).map(summarize);
+      // Each carries its version as If-Match compares it: the tag of the type in full, not as this credential sees it.
+      const types = typesSeenBy(registry, readableBy(req)).map((seen) => ({
+        ...summarize(seen),
+        version: typeTag(summarize(registry.requireBySlug(seen.slug))),
+      }));
       const body: ContentTypeListResponse = { count: types.length, content_types: types };
       perCredential(res).json(body);
     })
@@ -78,8 +82,8 @@ export function contentTypeRoutes(services: Services): Router {
 
 /**
  * A content type's version as a strong ETag: a hash of its description as its write answers it
- * (title, slug, columns, preview path). The answers of its create and change carry it; `If-Match`
- * on its change and delete compares it.
+ * (title, slug, columns, preview path). The answers of its create and change carry it, as do the
+ * list's entries (`version`); `If-Match` on its change and delete compares it.
  */
 export function typeTag(summary: ContentTypeWriteResponse): string {
   return etagOf(JSON.stringify(summary));

@@ -155,7 +155,9 @@ export function sharedSchemas(): Record<string, JsonSchema> {
             minimum: 1,
             description: 'How many more rows point at it from content types the caller may not read (never named)',
           },
-          current: { description: 'For stale_write: what is stored now, as its read answers it (null: it no longer exists)' },
+          current: {
+            description: 'For stale_write: what is stored now, as its read answers it (null: it no longer exists)',
+          },
           etag: { ...stringOrNull, description: 'For stale_write: the ETag of `current`' },
           last_change: {
             anyOf: [
@@ -196,7 +198,13 @@ export function sharedSchemas(): Record<string, JsonSchema> {
     ContentTypeSummary: exactObject(summary),
     ContentTypeListResponse: exactObject({
       count: integer,
-      content_types: { type: 'array', items: ref('ContentTypeSummary') },
+      content_types: {
+        type: 'array',
+        items: exactObject({
+          ...summary,
+          version: { ...string, description: "The type's ETag: If-Match on its change and delete" },
+        }),
+      },
     }),
     ContentRow: {
       type: 'object',
