@@ -74,7 +74,7 @@ describe('a refused write on a kept-alive connection', () => {
         `PATCH /api/cms/news/${rowId} HTTP/1.1\r\nHost: ${host}\r\n${headers}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\n\r\n`,
       );
       await new Promise((r) => setTimeout(r, 500));
-      socket.write(body + `GET /api/cms/news/${rowId} HTTP/1.1\r\nHost: ${host}\r\n${headers}\r\n\r\n`);
+      socket.write(`${body}GET /api/cms/news/${rowId} HTTP/1.1\r\nHost: ${host}\r\n${headers}\r\n\r\n`);
       await new Promise((r) => setTimeout(r, 1000));
       socket.destroy();
       const statuses = [...text.matchAll(/HTTP\/1\.1 (\d{3})/g)].map((m) => m[1]);
