@@ -209,7 +209,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(conditionalGets());
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
   if (media) {
-    api.use(uploadRoutes(media.store, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT));
+    api.use(uploadRoutes(media.store, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT, changes));
     api.use(unusedMediaRoutes(media.store, media.sources));
   } else {
     api.use(noMediaRoutes('Uploads are not available on an in-memory database: it has no folder to keep them in'));

@@ -12,7 +12,14 @@ import {
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { badCursor, cursorOf, positionOf, START_CURSOR } from './change-cursor.js';
-import type { ChangeAction, ChangeEntry, ChangeFeed, ChangePage, ChangeQuery } from './change-feed.js';
+import {
+  type ChangeAction,
+  type ChangeEntry,
+  type ChangeFeed,
+  type ChangePage,
+  type ChangeQuery,
+  MEDIA_CHANGE_TYPE,
+} from './change-feed.js';
 
 /** Days a change is kept by default (`--changes-days`, QUIRE_CHANGES_DAYS). */
 export const DEFAULT_CHANGES_DAYS = 30;
@@ -123,6 +130,24 @@ export class ChangeFeedService implements ChangeFeed {
         this.lastHead = null;
       }
     };
+  }
+
+  /**
+   * Records an upload kept at `path` (`/media/...`, as rows name it) as a `media` change. Uploads are kept outside
+   * any transaction of rows (a file beside SQLite, the store's own on PostgreSQL), so this runs right
+   * after, in a small transaction of its own: the feed stays gapless, cursors being given at insert.
+   */
+  async recordMedia(path: string, by: string | null): Promise<void> {
+    const change: NewChange = {
+      at: timestampNow(this.now()),
+      table_name: MEDIA_CHANGE_TYPE,
+      row_id: path,
+      action: 'media',
+      changed_by: by,
+      locales: null,
+    };
+    await this.db.transaction().execute((trx) => this.repository(trx).append([change]));
+    this.notify();
   }
 
   /** Removes the changes older than the retention; how many went. */

@@ -10,13 +10,27 @@
 /** What a change did. */
 export type ChangeAction = 'create' | 'update' | 'delete' | 'restore' | 'type_change' | 'media';
 
+/**
+ * The `type` of a media change: an upload kept at the path its `id` gives. `media` is a reserved
+ * table name, so no content type has it.
+ */
+export const MEDIA_CHANGE_TYPE = 'media';
+
+/**
+ * Whether a credential with this type limit sees media changes: only one without a limit, since an
+ * upload belongs to no content type and may serve any.
+ */
+export function seesMediaChanges(limit: readonly string[] | null): boolean {
+  return limit === null;
+}
+
 /** One committed change, as the feed and the event stream answer it. */
 export interface ChangeEntry {
   /** Opaque; pass it back as `since` (or `Last-Event-ID`) to read what came after. */
   cursor: string;
-  /** The content type's table (its name in the API). */
+  /** The content type's table (its name in the API); `media` (MEDIA_CHANGE_TYPE) for an upload. */
   type: string;
-  /** The row's id; for `type_change`, the type's table again. */
+  /** The row's id; for `type_change`, the type's table again; for `media`, the upload's path (`/media/...`). */
   id: string;
   action: ChangeAction;
   /** ISO 8601, when the write committed. */

@@ -1,7 +1,7 @@
 import { Router } from 'express';
 import { typeAllowed } from '../../common/access-rules.js';
 import { START_CURSOR } from '../changes/change-cursor.js';
-import type { ChangeFeed } from '../changes/change-feed.js';
+import { type ChangeFeed, MEDIA_CHANGE_TYPE, seesMediaChanges } from '../changes/change-feed.js';
 import { DEFAULT_CHANGES_PAGE, MAX_CHANGES_PAGE } from '../changes/change-feed-service.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { AppError } from '../errors/app-error.js';
@@ -63,13 +63,16 @@ function visibleTables(
     const type = known.find((candidate) => candidate.table === table);
     return typeAllowed(limit, type ?? { table, slug: table });
   };
+  // A limit's raw names are read too (a dropped type's changes); a type's slug may be `media`.
+  const readable = (table: string) => table !== MEDIA_CHANGE_TYPE || seesMediaChanges(limit);
   if (types !== undefined) {
     const names = types.split(',').map((name) => name.trim());
     if (names.some((name) => name === '' || name.includes('\u0000'))) {
       throw new AppError('bad_request', 'types must be content types’ tables or slugs, separated by commas');
     }
-    return [...new Set(names.map(tableOf))].filter(allowed);
+    return [...new Set(names.map(tableOf))].filter((table) => allowed(table) && readable(table));
   }
   if (limit === null) return null;
-  return [...new Set([...known.filter((type) => typeAllowed(limit, type)).map((type) => type.table), ...limit])];
+  const tables = [...known.filter((type) => typeAllowed(limit, type)).map((type) => type.table), ...limit];
+  return [...new Set(tables)].filter(readable);
 }

@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEntry, ChangePage } from '../changes/change-feed.js';
 import { bodyOf } from '../hooks/hook-dispatcher.js';
 import { request } from '../test-support/api-scenario.js';
+import { pngImage } from '../test-support/sample-images.js';
 import { newsBody } from '../test-support/seed.js';
 import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
 import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -11,7 +12,8 @@ import { reopenOptions, startTestServer, type TestServer } from '../test-support
  * The change feed over real HTTP (both engines): every row write and content-type change is one
  * entry, oldest first, recorded in the write's transaction; pages resume from any cursor without
  * gaps or repeats; a cursor this database never gave is a 400, one older than the retention a 410;
- * type limits of tokens hold; build hooks' events carry the cursor of their change.
+ * type limits of tokens hold (media changes only credentials without one see); build hooks' events
+ * carry the cursor of their change.
  */
 
 let server: TestServer;
@@ -90,6 +92,23 @@ describe('GET /api/changes', () => {
     const tail = (await readAll()).slice(-4);
     expect(tail.map((change) => change.action)).toEqual(['type_change', 'type_change', 'create', 'type_change']);
     expect(tail[0]).toMatchObject({ type: table, id: table, by: 'ada' });
+  });
+
+  it('lists an upload as a media change of its path, which a type-limited token does not see', async () => {
+    const before = await readAll();
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pngImage())], { type: 'image/png' }), 'dot.png');
+    const response = await fetch(`${server.api}/uploads`, { method: 'POST', body: form, headers: as.admin_token });
+    expect(response.status).toBe(201);
+    const { path } = (await response.json()) as { path: string };
+    const after = await readAll(before[before.length - 1].cursor);
+    expect(after).toEqual([expect.objectContaining({ type: 'media', id: path, action: 'media', by: 'ci' })]);
+    expect(after[0]).not.toHaveProperty('locales');
+    // Credentials without a type limit see it, and may ask for it by name; a limited one sees none.
+    expect(await readAll('0', 1000, as.viewer_token)).toContainEqual(after[0]);
+    expect((await feed('?types=media&limit=1000')).changes).toEqual(after);
+    expect(await readAll('0', 1000, as.news_token)).not.toContainEqual(after[0]);
+    expect((await feed('?types=media,news&limit=1000', as.news_token)).changes).not.toContainEqual(after[0]);
   });
 
   it('pages through the same changes at any page size, and resumes after any cursor', async () => {

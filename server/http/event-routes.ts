@@ -2,6 +2,7 @@ import type { IncomingMessage } from 'node:http';
 import { type Request, Router } from 'express';
 import { typeAllowed } from '../../common/access-rules.js';
 import type { Principal } from '../accounts/principal.js';
+import { MEDIA_CHANGE_TYPE, seesMediaChanges } from '../changes/change-feed.js';
 import type { EventHub } from '../changes/event-streams.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { AppError } from '../errors/app-error.js';
@@ -110,6 +111,7 @@ function typeFilterOf(
 ): (table: string) => boolean {
   const limit = principal?.types ?? null;
   const mayRead = (table: string): boolean => {
+    if (table === MEDIA_CHANGE_TYPE) return seesMediaChanges(limit);
     const type = registry.findByTable(table);
     return type ? typeAllowed(limit, type) : limit === null || limit.includes(table);
   };

@@ -6,6 +6,7 @@ import { findUnusedMedia } from '../media/media-prune.js';
 import type { MediaReferenceSource } from '../media/media-references.js';
 import { FileMediaStore, type MediaStore } from '../media/media-store.js';
 import { receiveUpload } from '../media/multipart-upload.js';
+import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 
 /**
@@ -19,13 +20,23 @@ export const MEDIA_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'public, max-age=31536000, immutable',
 };
 
-/** `POST /uploads` (under `/api`, behind the API guards): stores one image, answers 201 with its path. */
-export function uploadRoutes(store: MediaStore, maxBytes: number): Router {
+/** Where a kept upload is recorded: the change feed. */
+export interface UploadRecorder {
+  recordMedia(path: string, by: string | null): Promise<void>;
+}
+
+/**
+ * `POST /uploads` (under `/api`, behind the API guards): stores one image, records it in the change
+ * feed once it is kept, and answers 201 with its path.
+ */
+export function uploadRoutes(store: MediaStore, maxBytes: number, feed: UploadRecorder): Router {
   const router = Router();
   router
     .route('/uploads')
     .post(async (req, res) => {
-      res.status(201).json(await receiveUpload(req, store, maxBytes));
+      const kept = await receiveUpload(req, store, maxBytes);
+      await feed.recordMedia(kept.path, principalOf(req)?.name ?? null);
+      res.status(201).json(kept);
     })
     .all(methodNotAllowed(['POST']));
   return router;
