@@ -17,8 +17,11 @@ export function changeSchemas(): Record<string, JsonSchema> {
       type: 'object',
       properties: {
         cursor: { ...string, description: 'Opaque; pass it back as since to read what came after' },
-        type: { ...string, description: 'The content type’s table' },
-        id: { ...string, description: 'The row’s id; for type_change, the type’s table again' },
+        type: { ...string, description: 'The content type’s table; media for an upload' },
+        id: {
+          ...string,
+          description: 'The row’s id; for type_change, the type’s table again; for media, the upload’s /media/ path',
+        },
         action: { type: 'string', enum: CHANGE_ACTIONS },
         at: { ...string, description: 'When the write committed (ISO 8601, UTC)' },
         by: { type: ['string', 'null'], description: 'The account or token name, or null (command line, schedule)' },
