@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangeEntry } from '../changes/change-feed.js';
 import { request } from '../test-support/api-scenario.js';
 import { type EventStreamClient, openEventStream } from '../test-support/event-stream-client.js';
+import { pngImage } from '../test-support/sample-images.js';
 import { newsBody } from '../test-support/seed.js';
 import { type Credentials, makeTeam, signIn } from '../test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -9,7 +10,8 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 /**
  * `GET /api/events` over real HTTP (both engines): row writes arrive as events whose id is the
  * feed's cursor, a dropped connection resumes with `Last-Event-ID` without loss or repeats, type
- * limits of tokens hold, credentials are checked, and streams past the limits get a 429.
+ * limits of tokens hold (uploads' media changes reach only streams without one), credentials are
+ * checked, and streams past the limits get a 429.
  */
 
 let server: TestServer;
@@ -89,6 +91,24 @@ describe('GET /api/events', () => {
     expect((await changesOf(onlyCategories, 1)).map((change) => change.id)).toEqual([category]);
     limited.close();
     onlyCategories.close();
+  });
+
+  it('sends an upload as a media change to streams without a type limit only', async () => {
+    const all = await stream('', as.viewer_token);
+    const limited = await stream('', as.news_token);
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pngImage())], { type: 'image/png' }), 'dot.png');
+    const response = await fetch(`${server.api}/uploads`, { method: 'POST', body: form, headers: as.admin_token });
+    expect(response.status).toBe(201);
+    const { path } = (await response.json()) as { path: string };
+    const [media] = await changesOf(all, 1);
+    expect(media).toMatchObject({ type: 'media', id: path, action: 'media', by: 'ci' });
+    // The limited stream moves past it: the news row after it is the first change it gets.
+    const news = await create('news', newsBody({ title: 'After an upload' }));
+    expect((await changesOf(limited, 1)).map((change) => change.id)).toEqual([news]);
+    expect((await changesOf(all, 2))[1].id).toBe(news);
+    all.close();
+    limited.close();
   });
 
   it('checks the credential like every API request', async () => {
