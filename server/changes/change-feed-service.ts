@@ -138,15 +138,14 @@ export class ChangeFeedService implements ChangeFeed {
    * after, in a small transaction of its own: the feed stays gapless, cursors being given at insert.
    */
   async recordMedia(path: string, by: string | null): Promise<void> {
-    const change: NewChange = {
+    const change = {
+      table: MEDIA_CHANGE_TYPE,
+      ids: [path],
+      action: 'media' as const,
+      by,
       at: timestampNow(this.now()),
-      table_name: MEDIA_CHANGE_TYPE,
-      row_id: path,
-      action: 'media',
-      changed_by: by,
-      locales: null,
     };
-    await this.db.transaction().execute((trx) => this.repository(trx).append([change]));
+    await this.db.transaction().execute((trx) => appendEach(trx, this.engine, change));
     this.notify();
   }
 
@@ -264,13 +263,37 @@ export async function recordImportedInFeed(
   rowIds: readonly string[],
   options: { by: string | null; at: string },
 ): Promise<void> {
+  await appendEach(trx, engine, { ...options, table, ids: rowIds, action: 'create' });
+}
+
+/**
+ * Records uploads `quire media prune` deleted, by their paths (`/media/...`), as `delete` changes
+ * of type `media`, in one transaction right after the files are gone: the files are outside any
+ * transaction (a folder beside SQLite, the prune's own on PostgreSQL).
+ */
+export async function recordMediaRemovedInFeed(
+  db: Kysely<QuireDatabase>,
+  engine: DatabaseEngine,
+  paths: readonly string[],
+): Promise<void> {
+  if (paths.length === 0) return;
+  const change = { table: MEDIA_CHANGE_TYPE, ids: paths, action: 'delete' as const, by: null, at: timestampNow() };
+  await db.transaction().execute((trx) => appendEach(trx, engine, change));
+}
+
+/** One change of `action` for each of `ids`, in the order given. */
+async function appendEach(
+  trx: Kysely<QuireDatabase>,
+  engine: DatabaseEngine,
+  change: { table: string; ids: readonly string[]; action: ChangeAction; by: string | null; at: string },
+): Promise<void> {
   await new ChangeRepository(trx, engine).append(
-    rowIds.map((id) => ({
-      at: options.at,
-      table_name: table,
+    change.ids.map((id) => ({
+      at: change.at,
+      table_name: change.table,
       row_id: id,
-      action: 'create' as const,
-      changed_by: options.by,
+      action: change.action,
+      changed_by: change.by,
       locales: null,
     })),
   );

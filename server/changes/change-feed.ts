@@ -28,9 +28,9 @@ export function seesMediaChanges(limit: readonly string[] | null): boolean {
 export interface ChangeEntry {
   /** Opaque; pass it back as `since` (or `Last-Event-ID`) to read what came after. */
   cursor: string;
-  /** The content type's table (its name in the API); `media` (MEDIA_CHANGE_TYPE) for an upload. */
+  /** The content type's table (its name in the API); `media` (MEDIA_CHANGE_TYPE) for an upload kept or pruned. */
   type: string;
-  /** The row's id; for `type_change`, the type's table again; for `media`, the upload's path (`/media/...`). */
+  /** The row's id; for `type_change`, the type's table again; of type `media`, the upload's path (`/media/...`). */
   id: string;
   action: ChangeAction;
   /** ISO 8601, when the write committed. */

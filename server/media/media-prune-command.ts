@@ -1,9 +1,11 @@
 import { parseArgs } from 'node:util';
 import { formatByteSize } from '../../common/byte-size.js';
+import { MEDIA_URL_PREFIX } from '../../common/media-rules.js';
 import { BackupError } from '../backup/backup-service.js';
+import { recordMediaRemovedInFeed } from '../changes/change-feed-service.js';
 import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
-import { databaseSite, redactDatabaseUrls } from '../db/database.js';
+import { type DatabaseSite, databaseSite, redactDatabaseUrls } from '../db/database.js';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { PRUNE_GRACE_MS, type UnusedMedia } from './media-prune.js';
 
@@ -44,7 +46,11 @@ export async function mediaCommand(
   progress.update(deleting ? 'Deleting the media no row uses...' : 'Looking for media no row uses...');
   try {
     unused = await databaseSite(choice)
-      .then((site) => site.pruneMedia(deleting))
+      .then(async (site) => {
+        const found = await site.pruneMedia(deleting);
+        if (deleting && found.files.length > 0) await recordRemoved(site, found);
+        return found;
+      })
       .finally(() => progress.done());
   } catch (error) {
     const known = error instanceof BackupError || error instanceof DatabaseUnavailableError;
@@ -56,6 +62,17 @@ export async function mediaCommand(
     say(streams.out, `${deleting ? 'deleted' : 'unused'} media/${file.path} (${file.size} bytes)`);
   say(streams.out, summary(unused, deleting));
   return 0;
+}
+
+/** Puts the deleted uploads in the change feed, so a site that follows it drops them too. */
+async function recordRemoved(site: DatabaseSite, removed: UnusedMedia): Promise<void> {
+  const database = await site.open();
+  try {
+    const paths = removed.files.map((file) => `${MEDIA_URL_PREFIX}${file.path}`);
+    await recordMediaRemovedInFeed(database.db, database.engine, paths);
+  } finally {
+    await database.close();
+  }
 }
 
 function summary({ files, bytes, total }: UnusedMedia, deleted: boolean): string {

@@ -2,6 +2,7 @@
 
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ChangePage } from '../changes/change-feed.js';
 import { openPostgresDatabase } from '../db/database.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
@@ -89,5 +90,13 @@ describe.skipIf(!postgres.available)(`quire media prune on PostgreSQL${skipNote(
     expect(again.out).toEqual([
       'No unused media: each of the 3 stored files is used by a row or was uploaded in the last hour.',
     ]);
+    // The change feed has each upload, then the one deletion, by the command line.
+    const response = await fetch(`${server.api}/changes?types=media&limit=1000`);
+    const { changes } = (await response.json()) as ChangePage;
+    expect(changes.map((change) => `${change.action} ${change.id}`)).toEqual([
+      ...[...used, unused, fresh].map((path) => `media ${path}`),
+      `delete ${unused}`,
+    ]);
+    expect(changes[changes.length - 1]).toMatchObject({ type: 'media', by: null });
   });
 });

@@ -6,6 +6,7 @@ import { existsSync, mkdirSync, statSync, utimesSync, writeFileSync } from 'node
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { UnusedMediaResponse } from '../../common/api-contract.js';
+import type { ChangePage } from '../changes/change-feed.js';
 import { packageRoot } from '../config/package-root.js';
 import { requireSqlite } from '../db/database.js';
 import { mediaReferenceSources } from '../db/sqlite/sqlite-media-references.js';
@@ -132,6 +133,14 @@ describe('unused uploads: GET /api/media/unused and quire media prune', () => {
     expect(statSync(join(incoming, 'upload.part')).size).toBeGreaterThan(0);
     expect(await unusedCount(server)).toEqual({ count: 0, bytes: 0 });
     expect((await fetch(`${server.origin}${files.image.path}`)).status).toBe(200);
+    // The change feed has each upload, then the one deletion, by the command line.
+    const response = await fetch(`${server.api}/changes?types=media&limit=1000`);
+    const { changes } = (await response.json()) as ChangePage;
+    expect(changes.map((change) => `${change.action} ${change.id}`)).toEqual([
+      ...Object.values(files).map((file) => `media ${file.path}`),
+      `delete ${files.unused.path}`,
+    ]);
+    expect(changes[changes.length - 1]).toMatchObject({ type: 'media', by: null });
   });
 
   it('a row that stops naming a file makes it unused', async () => {
