@@ -213,6 +213,24 @@ describe('content-type writes', () => {
     ]);
   });
 
+  it('send If-Match when given and answer with the ETag as the version', async () => {
+    const fetch = vi.fn(
+      async () =>
+        new Response('{"slug":"recipes"}', {
+          status: 200,
+          headers: { 'Content-Type': 'application/json', ETag: '"v2"' },
+        }),
+    );
+    const client = createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch, tokens: memoryTokens() });
+    expect(await client.updateContentType('recipes', { title: 'Dishes' }, '"v1"')).toEqual({
+      slug: 'recipes',
+      version: '"v2"',
+    });
+    await client.deleteContentType('recipes', { ifMatch: '"v2"' });
+    const calls = fetch.mock.calls as unknown as [string, RequestInit][];
+    expect(calls.map(([, init]) => (init.headers as Record<string, string>)['If-Match'])).toEqual(['"v1"', '"v2"']);
+  });
+
   it('keep the rows that block a delete on the error', async () => {
     const references = [{ table: 'articles', id: 'a1', title: 'Harbour', column: 'category' }];
     const body = { error: { status: 409, code: 'conflict', message: 'Still used', references } };

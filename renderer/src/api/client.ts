@@ -43,10 +43,12 @@ export interface ApiClient {
   updateRow(type: string, id: string, body: WriteBody, ifMatch?: string): Promise<TaggedRow>;
   /** Deletes a row; with `ifMatch` only that version (a 412 `stale_write` otherwise). */
   deleteRow(type: string, id: string, ifMatch?: string): Promise<DeleteRowResponse>;
+  /** Creates a type; the answer's `version` is its ETag. */
   createContentType(body: CreateContentTypeRequest): Promise<ContentTypeWriteResponse>;
-  updateContentType(slug: string, body: UpdateContentTypeRequest): Promise<ContentTypeWriteResponse>;
-  /** `force` also deletes the type's rows (refused otherwise while it has any). */
-  deleteContentType(slug: string, options?: { force?: boolean }): Promise<ContentTypeWriteResponse>;
+  /** Changes a type; with `ifMatch` only over that version (a 412 `stale_write` otherwise); `version` as for create. */
+  updateContentType(slug: string, body: UpdateContentTypeRequest, ifMatch?: string): Promise<ContentTypeWriteResponse>;
+  /** `force` also deletes the type's rows (refused otherwise while it has any); `ifMatch` as for a change. */
+  deleteContentType(slug: string, options?: { force?: boolean; ifMatch?: string }): Promise<ContentTypeWriteResponse>;
   /** Uploads one image (`POST /api/uploads`); `onProgress` hears the share of bytes sent, 0 to 1. */
   uploadFile(file: Blob, options?: UploadOptions): Promise<UploadResponse>;
   /** How many uploads no row uses, and their bytes (`GET /api/media/unused`). */
@@ -205,13 +207,20 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return { row: payload, etag };
     },
     deleteRow: (type, id, ifMatch) => request<DeleteRowResponse>('DELETE', rowPath(type, id), { ifMatch }),
-    createContentType: (body) => request<ContentTypeWriteResponse>('POST', '/cms-content', { body }),
-    updateContentType: (slug, body) =>
-      request<ContentTypeWriteResponse>('PUT', `/cms-content/${encodeURIComponent(slug)}`, { body }),
-    deleteContentType: (slug, { force = false } = {}) =>
+    createContentType: async (body) =>
+      versioned(await requestTagged<ContentTypeWriteResponse>('POST', '/cms-content', { body })),
+    updateContentType: async (slug, body, ifMatch) =>
+      versioned(
+        await requestTagged<ContentTypeWriteResponse>('PUT', `/cms-content/${encodeURIComponent(slug)}`, {
+          body,
+          ifMatch,
+        }),
+      ),
+    deleteContentType: (slug, { force = false, ifMatch } = {}) =>
       request<ContentTypeWriteResponse>(
         'DELETE',
         `/cms-content/${encodeURIComponent(slug)}${force ? '?force=true' : ''}`,
+        { ifMatch },
       ),
     uploadFile: upload,
     unusedMedia: (signal) => request<UnusedMediaResponse>('GET', '/media/unused', { signal }),
@@ -219,6 +228,11 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     starters: (signal) => request<StartersResponse>('GET', '/starters', { signal }),
     chooseStarters: (set) => request<StartersResponse>('POST', '/starters', { body: { set } }),
   };
+}
+
+/** A type's write answer with its ETag as its `version`, as the list gives it. */
+function versioned({ payload, etag }: { payload: ContentTypeWriteResponse; etag: string | null }) {
+  return etag === null ? payload : { ...payload, version: etag };
 }
 
 /** `?filter=a=b&filter=search=x&limit=..`: the list query in the server's parameter names. */

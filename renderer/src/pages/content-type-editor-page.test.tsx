@@ -1,7 +1,11 @@
 import { render, screen, waitFor, within } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { beforeEach, describe, expect, it, vi } from 'vitest';
-import type { ContentTypeSummary, CreateContentTypeRequest } from '../../../common/api-contract.js';
+import type {
+  ContentTypeSummary,
+  CreateContentTypeRequest,
+  UpdateContentTypeRequest,
+} from '../../../common/api-contract.js';
 import { ApiError } from '../api/api-error.js';
 import { EditorApp } from '../app.js';
 import { fakeApi, typeOf } from '../test-support/fake-api.js';
@@ -116,12 +120,87 @@ describe('editing a saved content type', () => {
 
     await user.click(screen.getByRole('button', { name: 'Save content type' }));
     await waitFor(() => expect(updateContentType).toHaveBeenCalledTimes(1));
-    expect(updateContentType).toHaveBeenCalledWith('menu_items', {
-      title: 'Menu_items',
-      preview_path: null,
+    expect(updateContentType).toHaveBeenCalledWith(
+      'menu_items',
+      {
+        title: 'Menu_items',
+        preview_path: null,
+        columns: [
+          { name: 'rank', label: 'Position', type: 'number', required: false, from: 'position' },
+          { name: 'title', label: 'Title', type: 'text', required: true },
+        ],
+      },
+      // A type listed without its version is changed without If-Match.
+      undefined,
+    );
+  });
+
+  it('on a 412 says who changed the type, and Reload loads theirs while keeping this person’s changes', async () => {
+    const user = userEvent.setup();
+    const opened = { ...MENU, version: '"v1"' };
+    const theirs: ContentTypeSummary = {
+      ...typeOf('menu_items', [
+        { name: 'title', label: 'Heading', type: 'text', required: true },
+        { name: 'url', label: 'URL', type: 'text', required: false },
+        { name: 'position', label: 'Position', type: 'number', required: false },
+      ]),
+      title: 'Menu',
+    };
+    const updateContentType = vi.fn(
+      async (_slug: string, _body: UpdateContentTypeRequest, _ifMatch?: string): Promise<ContentTypeSummary> => {
+        const stale = new ApiError(412, 'stale_write', 'Changed since it was read');
+        stale.stale = {
+          current: theirs,
+          etag: '"v2"',
+          lastChange: { action: 'update', by: 'ada', at: '2026-01-02 03:04:05.000000', fields: ['title'] },
+        };
+        throw stale;
+      },
+    );
+    render(<EditorApp client={fakeApi([opened], { updateContentType })} />);
+    const url = await screen.findByRole('group', { name: 'Field 2: URL' });
+    await user.clear(exactLabel(url, 'Field label'));
+    await user.type(exactLabel(url, 'Field label'), 'Link');
+    await user.click(screen.getByRole('button', { name: 'Add field' }));
+    await user.type(exactLabel(group(/^Field 4/), 'Field label'), 'Icon');
+
+    await user.click(screen.getByRole('button', { name: 'Save content type' }));
+    await waitFor(() => expect(updateContentType).toHaveBeenCalledTimes(1));
+    expect(updateContentType.mock.calls[0]?.[2]).toBe('"v1"');
+    const notice = await screen.findByText('Someone else changed this content type');
+    const alert = notice.closest('[role="alert"]') as HTMLElement;
+    expect(alert.textContent).toContain('ada changed it');
+    // Until Reload, this person's edits stay in the form.
+    expect(screen.getByRole('group', { name: 'Field 2: Link' })).toBeTruthy();
+
+    await user.click(within(alert).getByRole('button', { name: 'Reload' }));
+    expect((screen.getByLabelText('Title') as HTMLInputElement).value).toBe('Menu');
+    expect(screen.getByRole('group', { name: 'Field 2: URL' })).toBeTruthy();
+    expect(screen.queryByRole('group', { name: /^Field 4/ })).toBeNull();
+    const kept = screen.getByRole('list', { name: 'Your unsaved changes' });
+    expect(
+      within(kept)
+        .getAllByRole('listitem')
+        .map((item) => item.textContent),
+    ).toEqual(['Field “Link” (changed)', 'Field “Icon” (added)']);
+
+    await user.click(screen.getByRole('button', { name: 'Re-apply my changes' }));
+    expect(screen.getByRole('group', { name: 'Field 1: Heading' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: 'Field 2: Link' })).toBeTruthy();
+    expect(screen.getByRole('group', { name: /^Field 4: Icon/ })).toBeTruthy();
+    expect(screen.getByRole('list', { name: 'Your unsaved changes' })).toBeTruthy();
+
+    updateContentType.mockImplementationOnce(async () => ({ ...theirs, version: '"v3"' }));
+    await user.click(screen.getByRole('button', { name: 'Save content type' }));
+    await waitFor(() => expect(updateContentType).toHaveBeenCalledTimes(2));
+    expect(updateContentType.mock.calls[1]?.[2]).toBe('"v2"');
+    expect(updateContentType.mock.calls[1]?.[1]).toMatchObject({
+      title: 'Menu',
       columns: [
-        { name: 'rank', label: 'Position', type: 'number', required: false, from: 'position' },
-        { name: 'title', label: 'Title', type: 'text', required: true },
+        { name: 'title', label: 'Heading' },
+        { name: 'url', label: 'Link' },
+        { name: 'position', label: 'Position' },
+        { name: 'icon', label: 'Icon' },
       ],
     });
   });

@@ -13,6 +13,7 @@ import { EMPTY_LIST_STATE, routeHref } from '../routing/routes.js';
 import { DeleteTypeDialog } from '../schema/delete-type-dialog.js';
 import { FieldEditor, fieldEditorId } from '../schema/field-editor.js';
 import { FormPreview } from '../schema/form-preview.js';
+import { KeptChangesNotice, TypeConflictNotice } from '../schema/type-conflict-notice.js';
 import { addField, changeField, moveField, newField, removeField } from '../schema/type-draft.js';
 import { TypeSettings } from '../schema/type-settings.js';
 import { useTypeEditor } from '../schema/use-type-editor.js';
@@ -132,6 +133,8 @@ export function ContentTypeEditorPage({ type }: { type: ContentTypeSummary | nul
 
       <form id="schema-form" className="schema-layout" onSubmit={onSubmit} noValidate data-schema-form>
         <div className="schema-main">
+          <TypeConflictNotice editor={editor} />
+          <KeptChangesNotice editor={editor} />
           {editor.banner && (
             <FormBanner message={editor.banner} problems={editor.errors.other} onDismiss={editor.dismissBanner} />
           )}

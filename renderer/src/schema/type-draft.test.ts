@@ -1,15 +1,19 @@
 import { describe, expect, it } from 'vitest';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { typeOf } from '../test-support/fake-api.js';
 import {
   addField,
   changeField,
   changeOptionText,
+  columnChanges,
   createRequest,
+  draftChanges,
   draftFromType,
   identifierFrom,
   isDraftDirty,
   moveField,
   newField,
+  reapplyDraft,
   removeField,
   setSlug,
   setTitle,
@@ -134,5 +138,39 @@ describe('server problems with a content type', () => {
     const placed = placeTypeErrors({ slug: 'is already taken', table: 'is reserved' }, draft.fields, 'create');
     expect(placed.type).toEqual({ slug: 'is already taken', table: 'is reserved' });
     expect(placed.fields).toEqual({});
+  });
+});
+
+describe('re-applying a kept draft over someone else’s version', () => {
+  const columns: ColumnDescriptor[] = [
+    { name: 'title', label: 'Title', type: 'text', required: true },
+    { name: 'body', label: 'Body', type: 'markdown', required: false },
+    { name: 'note', label: 'Note', type: 'text', required: false },
+  ];
+  const type = (title: string, list: ColumnDescriptor[]) => ({ ...typeOf('posts', list), title });
+
+  it('lists what I changed and puts it over theirs, leaving what I did not touch as they saved it', () => {
+    const base = draftFromType(type('Posts', columns));
+    let mine = changeField(base, base.fields[1]?.key ?? '', { label: 'Text' });
+    mine = removeField(mine, mine.fields[2]?.key ?? '');
+    mine = addField(mine, { ...newField('text', 'Summary') });
+    mine = { ...mine, title: 'Articles' };
+    expect(draftChanges(mine, base)).toEqual([
+      { part: 'title' },
+      { part: 'field', change: 'changed', label: 'Text' },
+      { part: 'field', change: 'added', label: 'Summary' },
+      { part: 'field', change: 'removed', label: 'Note' },
+    ]);
+
+    const theirs = draftFromType(
+      type('Posts', [{ ...columns[0], label: 'Heading' } as ColumnDescriptor, ...columns.slice(1)]),
+    );
+    const merged = reapplyDraft(mine, base, theirs);
+    expect(merged.title).toBe('Articles');
+    expect(columnChanges(merged)).toEqual([
+      { name: 'title', label: 'Heading', type: 'text', required: true },
+      { name: 'body', label: 'Text', type: 'markdown', required: false },
+      { name: 'summary', label: 'Summary', type: 'text', required: false },
+    ]);
   });
 });

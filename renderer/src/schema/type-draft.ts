@@ -283,3 +283,66 @@ export function isDraftDirty(draft: TypeDraft, saved: TypeDraft): boolean {
     JSON.stringify([value.title, value.slug, value.table, value.previewPath, columnChanges(value)]);
   return shape(draft) !== shape(saved);
 }
+
+/** One thing a draft changes against the type it was opened from, as a note names it. */
+export type DraftChange =
+  | { part: 'title' | 'previewPath' | 'order' }
+  | { part: 'field'; change: 'added' | 'removed' | 'changed'; label: string };
+
+/**
+ * What `draft` changes against `base` (the draft of the type as it was opened): its title, its
+ * preview path, fields added, removed or changed (by their label), and the fields' order.
+ */
+export function draftChanges(draft: TypeDraft, base: TypeDraft): DraftChange[] {
+  const changes: DraftChange[] = [];
+  if (draft.title.trim() !== base.title.trim()) changes.push({ part: 'title' });
+  if (draft.previewPath.trim() !== base.previewPath.trim()) changes.push({ part: 'previewPath' });
+  const label = (field: FieldDraft) => field.label.trim() || field.name;
+  const before = new Map(base.fields.map((field) => [field.key, field]));
+  const kept = draft.fields.filter((field) => before.has(field.key));
+  for (const field of draft.fields) {
+    const was = before.get(field.key);
+    if (!was) changes.push({ part: 'field', change: 'added', label: label(field) });
+    else if (JSON.stringify(columnOf(field)) !== JSON.stringify(columnOf(was)))
+      changes.push({ part: 'field', change: 'changed', label: label(field) });
+  }
+  const present = new Set(draft.fields.map((field) => field.key));
+  for (const field of base.fields)
+    if (!present.has(field.key)) changes.push({ part: 'field', change: 'removed', label: label(field) });
+  const keptOrder = base.fields.filter((field) => present.has(field.key)).map((field) => field.key);
+  if (kept.some((field, index) => field.key !== keptOrder[index])) changes.push({ part: 'order' });
+  return changes;
+}
+
+/**
+ * `mine` (edited from `base`) re-applied over `theirs` (the type as someone else saved it since):
+ * my title and preview path where I changed them, my version of each field I changed that theirs
+ * still has under the name I opened, my removals, and my new fields at the end. What I did not
+ * touch stays theirs.
+ */
+export function reapplyDraft(mine: TypeDraft, base: TypeDraft, theirs: TypeDraft): TypeDraft {
+  const before = new Map(base.fields.map((field) => [field.key, field]));
+  const savedName = (field: FieldDraft) => field.original?.name;
+  const changed = new Map<string, FieldDraft>();
+  for (const field of mine.fields) {
+    const was = before.get(field.key);
+    const name = was && savedName(was);
+    if (name && JSON.stringify(columnOf(field)) !== JSON.stringify(columnOf(was))) changed.set(name, field);
+  }
+  const kept = new Set(mine.fields.map((field) => field.key));
+  const removed = new Set(
+    base.fields.filter((field) => !kept.has(field.key)).flatMap((field) => savedName(field) ?? []),
+  );
+  const fields = theirs.fields
+    .filter((field) => !removed.has(savedName(field) ?? ''))
+    .map((field) => {
+      const edit = changed.get(savedName(field) ?? '');
+      return edit ? { ...edit, key: field.key, original: field.original } : field;
+    });
+  return {
+    ...theirs,
+    title: mine.title.trim() !== base.title.trim() ? mine.title : theirs.title,
+    previewPath: mine.previewPath.trim() !== base.previewPath.trim() ? mine.previewPath : theirs.previewPath,
+    fields: [...fields, ...mine.fields.filter((field) => !field.original)],
+  };
+}

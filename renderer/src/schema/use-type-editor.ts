@@ -1,11 +1,20 @@
 import { useCallback, useMemo, useRef, useState } from 'react';
-import type { ContentTypeSummary } from '../../../common/api-contract.js';
+import type { ContentTypeSummary, LastChange } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { ApiError, describeError } from '../api/api-error.js';
 import { useToast } from '../components/toasts.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useT } from '../i18n/use-t.js';
-import { createRequest, draftFromType, isDraftDirty, type TypeDraft, updateRequest } from './type-draft.js';
+import {
+  createRequest,
+  type DraftChange,
+  draftChanges,
+  draftFromType,
+  isDraftDirty,
+  reapplyDraft,
+  type TypeDraft,
+  updateRequest,
+} from './type-draft.js';
 import {
   countTypeErrors,
   type FieldPart,
@@ -16,6 +25,21 @@ import {
   type TypePart,
   takenNameOf,
 } from './type-errors.js';
+
+/** A save or delete refused because someone else changed or deleted the type after it was opened. */
+export interface TypeConflict {
+  /** The type as it is now, with its version (null: deleted). */
+  current: ContentTypeSummary | null;
+  lastChange: LastChange | null;
+}
+
+/** This person's draft, kept aside when they load someone else's version of the type. */
+export interface KeptDraft {
+  /** What it changed against the type as it was opened. */
+  changes: DraftChange[];
+  /** Whether it is already re-applied over their version. */
+  reapplied: boolean;
+}
 
 /** What the content-type editor shows and does. */
 export interface TypeEditor {
@@ -29,6 +53,13 @@ export interface TypeEditor {
   /** The type holding the slug or table a create was refused for, until the slug, table or title changes. */
   taken: TakenName | null;
   banner: string | null;
+  conflict: TypeConflict | null;
+  kept: KeptDraft | null;
+  /** Loads the other person's version; this person's unsaved changes stay listed in `kept`. */
+  reload(): void;
+  /** Applies the kept changes over the version now loaded (saving them is up to this person). */
+  reapply(): void;
+  dismissKept(): void;
   /** Changes the draft; `clears` names the inputs whose problems the change answers. */
   update(change: (draft: TypeDraft) => TypeDraft, clears?: { type?: TypePart; field?: string; part?: FieldPart }): void;
   /** Saves; resolves to the type as the server has it now, or null when the save failed (the screen shows why). */
@@ -56,6 +87,8 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
   const [banner, setBanner] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
+  const [conflict, setConflict] = useState<TypeConflict | null>(null);
+  const [aside, setAside] = useState<{ mine: TypeDraft; base: TypeDraft; kept: KeptDraft } | null>(null);
   const busy = useRef(false);
   const dirty = useMemo(() => isDraftDirty(draft, savedDraft), [draft, savedDraft]);
 
@@ -91,7 +124,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
     const sent = draft;
     try {
       const result = saved
-        ? await api.updateContentType(saved.slug, updateRequest(sent))
+        ? await api.updateContentType(saved.slug, updateRequest(sent), saved.version)
         : await api.createContentType(createRequest(sent));
       typeSaved(result);
       const next = draftFromType(result);
@@ -101,9 +134,14 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       setDraft((current) => (current === sent ? next : current));
       setErrors(NO_TYPE_ERRORS);
       setTaken(null);
+      setConflict(null);
       notify('success', t(saved ? 'editor.saved' : 'editor.created', { title: result.title }));
       return result;
     } catch (error) {
+      if (refusedAsStale(error, setConflict)) {
+        setErrors(NO_TYPE_ERRORS);
+        return null;
+      }
       const placed =
         error instanceof ApiError
           ? placeTypeErrors(error.fields, sent.fields, saved ? 'update' : 'create')
@@ -132,13 +170,13 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
       busy.current = true;
       setDeleting(true);
       try {
-        await api.deleteContentType(saved.slug, { force });
+        await api.deleteContentType(saved.slug, { force, ifMatch: saved.version });
         notify('success', t('editor.deleted', { title: saved.title }));
         leave();
         typeDeleted(saved.slug);
         return true;
       } catch (error) {
-        setBanner(t('editor.notDeleted', { reason: describeError(error) }));
+        if (!refusedAsStale(error, setConflict)) setBanner(t('editor.notDeleted', { reason: describeError(error) }));
         return false;
       } finally {
         busy.current = false;
@@ -147,6 +185,26 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
     },
     [api, notify, saved, typeDeleted, t],
   );
+
+  const reload = useCallback(() => {
+    const theirs = conflict?.current;
+    if (!theirs) return;
+    const next = draftFromType(theirs);
+    const changes = draftChanges(draft, savedDraft);
+    setAside(changes.length > 0 ? { mine: draft, base: savedDraft, kept: { changes, reapplied: false } } : null);
+    setSaved(theirs);
+    setSavedDraft(next);
+    setDraft(next);
+    setConflict(null);
+    setBanner(null);
+    typeSaved(theirs);
+  }, [conflict, draft, savedDraft, typeSaved]);
+
+  const reapply = useCallback(() => {
+    if (!aside || aside.kept.reapplied) return;
+    setDraft((theirs) => reapplyDraft(aside.mine, aside.base, theirs));
+    setAside({ ...aside, kept: { ...aside.kept, reapplied: true } });
+  }, [aside]);
 
   return {
     saved,
@@ -157,9 +215,23 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
     errors,
     taken,
     banner,
+    conflict,
+    kept: aside?.kept ?? null,
+    reload,
+    reapply,
+    dismissKept: () => setAside(null),
     update,
     save,
     remove,
     dismissBanner: () => setBanner(null),
   };
+}
+
+/** Whether `error` is a `stale_write`; if so, `show` gets the type as it is now and its last change. */
+function refusedAsStale(error: unknown, show: (conflict: TypeConflict) => void): boolean {
+  if (!(error instanceof ApiError) || !error.stale) return false;
+  const { current, etag, lastChange } = error.stale;
+  const now = current as ContentTypeSummary | null;
+  show({ current: now ? { ...now, ...(etag ? { version: etag } : {}) } : null, lastChange });
+  return true;
 }
