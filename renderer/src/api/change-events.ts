@@ -1,5 +1,5 @@
 import { useEffect, useRef } from 'react';
-import type { ChangeEntry } from '../../../server/changes/change-feed.js';
+import type { ChangeEntry } from '../../../common/change-contract.js';
 import { sessionTokenStore } from './auth-token.js';
 
 export type { ChangeEntry };
