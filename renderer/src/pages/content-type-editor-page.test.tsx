@@ -204,4 +204,26 @@ describe('editing a saved content type', () => {
       ],
     });
   });
+
+  it('on a 412 to a delete of a type someone else deleted, says so and keeps the form', async () => {
+    const user = userEvent.setup();
+    const deleteContentType = vi.fn(
+      async (_slug: string, _options?: { force?: boolean; ifMatch?: string }): Promise<ContentTypeSummary> => {
+        const stale = new ApiError(412, 'stale_write', 'Changed since it was read');
+        stale.stale = { current: null, etag: null, lastChange: null };
+        throw stale;
+      },
+    );
+    render(<EditorApp client={fakeApi([{ ...MENU, version: '"v1"' }], { deleteContentType })} />);
+    await screen.findByRole('group', { name: 'Field 2: URL' });
+    await user.click(screen.getByRole('button', { name: 'Delete content type' }));
+    const dialog = await screen.findByRole('alertdialog', { name: /Delete the content type/ });
+    await user.click(await within(dialog).findByRole('button', { name: /^Delete content type/ }));
+    await waitFor(() => expect(deleteContentType).toHaveBeenCalledTimes(1));
+    expect(deleteContentType.mock.calls[0]?.[1]).toEqual({ force: false, ifMatch: '"v1"' });
+    const notice = await screen.findByText('This content type was deleted');
+    expect(notice.closest('[role="alert"]')?.textContent).toContain('Someone else deleted it');
+    expect(screen.queryByRole('button', { name: 'Reload' })).toBeNull();
+    expect(screen.getByRole('group', { name: 'Field 2: URL' })).toBeTruthy();
+  });
 });
