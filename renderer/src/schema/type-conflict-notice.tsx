@@ -75,10 +75,10 @@ export function KeptChangesNotice({ editor }: { editor: TypeEditor }) {
       <div className="banner-text">
         <p>{kept.reapplied ? t('conflict.reapplied') : t('conflict.kept')}</p>
         <ul aria-label={t('conflict.keptList')}>
-          {kept.changes.map((change) => {
-            const text = describeChange(change, t);
-            return <li key={text}>{text}</li>;
-          })}
+          {/* Two fields may share a label: their line is said once. */}
+          {[...new Set(kept.changes.map((change) => describeChange(change, t)))].map((text) => (
+            <li key={text}>{text}</li>
+          ))}
         </ul>
         {!kept.reapplied && (
           <p className="banner-actions">
