@@ -46,6 +46,8 @@ describe('GET /api/cms-content', () => {
           preview_path: null,
           title_column: 'title',
           search_columns: ['title', 'slug'],
+          // The type's version, which its change and delete take as If-Match.
+          version: expect.stringMatching(/^"[0-9a-f]{32}"$/),
         });
         expect(categories).toMatchObject({ table: 'categories', title: 'Categories', custom: false });
         expect(categories.columns.map((column) => [column.name, column.type])).toEqual([

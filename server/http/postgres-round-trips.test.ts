@@ -66,7 +66,7 @@ describe.skipIf(!postgres.available)(`row reads and writes on PostgreSQL${skipNo
 
   const body = (title: string) => ({ title, status: 'draft', published_at: '2026-01-01 10:00:00' });
 
-  it('creates a row of a new title in one round trip: [BEGIN, slug lock, row, bookkeeping, type check, COMMIT]', async () => {
+  it('creates a row of a new title in two round trips: [BEGIN, slug lock, row, bookkeeping, type check, revision, change], [COMMIT]', async () => {
     // The first write of a type prepares its statements: not counted.
     expect((await call(server, 'POST', '/cms/news', body('Warm up'))).status).toBe(201);
     let id = '';
@@ -84,11 +84,15 @@ describe.skipIf(!postgres.available)(`row reads and writes on PostgreSQL${skipNo
       'insert into "quire_search:news"',
       // No other server changed the content types since these were loaded (postgres-registry-check.ts).
       'select "quire_registry_is"($1)',
-      // Observers of every write run last: the revision.
+      // Observers of every write run last: the revision, then the change feed's entry, whose
+      // position (`returning`) the build hooks' events carry.
       'insert into "quire_revisions"',
+      'insert into "quire_changes"',
       'commit',
     ]);
-    expect(create.writes).toBe(1);
+    // The change's position is awaited (`returning`: the hooks' events carry its cursor), so COMMIT
+    // goes in a second write.
+    expect(create.writes).toBe(2);
     // All of it was kept, and reads see it.
     const got = await call(server, 'GET', `/cms/news/${id}`);
     expect(got.body.rows[0].slug).toBe('harbour-festival');
@@ -120,18 +124,18 @@ describe.skipIf(!postgres.available)(`row reads and writes on PostgreSQL${skipNo
     expect(gets.writes).toBe(1);
   });
 
-  it('updates and deletes a row in two: [BEGIN, row read and locked], [write, bookkeeping, type check, COMMIT]', async () => {
+  it('updates and deletes a row in three: [BEGIN, row read and locked], [write, bookkeeping, type check, revision, change], [COMMIT]', async () => {
     const id = (await call(server, 'POST', '/cms/news', body('River market'))).body.id as string;
     const update = await sentBy(async () => {
       expect((await call(server, 'PATCH', `/cms/news/${id}`, { status: 'published' })).status).toBe(200);
     });
     expect(update.statements[1]).toMatch(/ for update$/);
-    expect(update.writes).toBe(2);
+    expect(update.writes).toBe(3);
     expect((await call(server, 'GET', `/cms/news/${id}`)).body.rows[0].status).toBe('published');
     const removal = await sentBy(async () => {
       expect((await call(server, 'DELETE', `/cms/news/${id}`)).status).toBe(200);
     });
-    expect(removal.writes).toBe(2);
+    expect(removal.writes).toBe(3);
     expect((await call(server, 'GET', `/cms/news/${id}`)).status).toBe(404);
   });
 
