@@ -123,8 +123,14 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // What rows read show of their pending schedule, and what a row delete takes with it.
   const rowSchedules = new RowSchedules({ db, reads: committed?.reads });
   const retention = new RevisionRetention(options.revisions);
-  // The change feed: every row write records its changes in its own transaction.
-  const changes = new ChangeFeedService({ ...options.changes, db, engine });
+  // The change feed: every row write records its changes in its own transaction; it reads their
+  // positions back only for the writes some hook takes (hooks are made just below).
+  const changes = new ChangeFeedService({
+    ...options.changes,
+    db,
+    engine,
+    wantsCursors: (table) => hooks.wants(table),
+  });
   // Build hooks: their outbox is written inside every row write, and delivered after; each event
   // carries its change's cursor, so the feed's observer runs before theirs.
   const hooks = new HookService({ ...options.hooks, db, registry, cursorsOf: (log) => changes.cursorsOf(log) });

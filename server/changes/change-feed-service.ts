@@ -50,6 +50,11 @@ export interface ChangeFeedOptions {
 export interface ChangeFeedServiceOptions extends ChangeFeedOptions {
   db: Kysely<QuireDatabase>;
   engine: DatabaseEngine;
+  /**
+   * Whether an observer after the feed's reads the cursors of a write to `table` (`cursorsOf`):
+   * only then are the positions read back, which on PostgreSQL costs the write a round trip.
+   */
+  wantsCursors?: (table: string) => boolean;
 }
 
 /**
@@ -65,6 +70,7 @@ export class ChangeFeedService implements ChangeFeed {
   private readonly engine: DatabaseEngine;
   private readonly now: () => Date;
   private readonly pollMs: number;
+  private readonly wantsCursors: (table: string) => boolean;
   /** The cursors of each row write's changes, by the write's log, for the observers after this one. */
   private readonly cursors = new WeakMap<WriteLog, (string | undefined)[]>();
   private readonly listeners = new Set<() => void>();
@@ -78,6 +84,7 @@ export class ChangeFeedService implements ChangeFeed {
     this.days = options.days ?? DEFAULT_CHANGES_DAYS;
     this.now = options.now ?? (() => new Date());
     this.pollMs = options.pollMs ?? 500;
+    this.wantsCursors = options.wantsCursors ?? (() => true);
   }
 
   /** The ContentWrites observer: records a write's changes in its transaction. */
@@ -190,13 +197,17 @@ export class ChangeFeedService implements ChangeFeed {
       });
       indexes.push(index);
     });
+    if (changes.length > 0) log.whenKept.push(() => this.notify());
+    if (!this.wantsCursors(scope.type.table)) {
+      await this.repository(trx).appendLater(changes);
+      return;
+    }
     const positions = await this.repository(trx).append(changes);
     const cursors: (string | undefined)[] = [];
     positions.forEach((position, n) => {
       cursors[indexes[n]] = cursorOf(position);
     });
     this.cursors.set(log, cursors);
-    if (changes.length > 0) log.whenKept.push(() => this.notify());
   }
 
   /** A cursor past every change this database has given (and not a purged one): `bad_cursor`. */

@@ -108,6 +108,11 @@ export class HookService {
   /** The ContentWrites observer: queues a write's changes for the hooks that want them, in its transaction. */
   readonly onWrite: WriteObserver = (trx, scope, log) => this.enqueue(trx, scope, log);
 
+  /** Whether some hook takes changes of `table` (its writes' events then carry their cursors). */
+  wants(table: string): boolean {
+    return this.filters.some((hook) => !hook.types || hook.types.has(table));
+  }
+
   /** Reads the hooks again (what the write path matches changes against). */
   async refresh(): Promise<HookRow[]> {
     const hooks = await new HookRepository(this.db).list();

@@ -1,5 +1,6 @@
 import type { Generated, Kysely } from 'kysely';
 import type { DatabaseEngine } from '../engine.js';
+import { sendLater } from '../queries/later-statements.js';
 import type { QuireDatabase } from '../schema.js';
 
 /** The change feed's table (migration 030). */
@@ -78,6 +79,21 @@ export class ChangeRepository {
       positions.push(...rows.map(positionOf).sort((a, b) => a.id - b.id));
     }
     return positions;
+  }
+
+  /**
+   * Appends changes in the write's transaction without reading their positions back: sent with the
+   * write's next awaited statement (later-statements.ts), so a write whose cursors nobody reads
+   * pays no round trip for its feed entries.
+   */
+  async appendLater(changes: readonly NewChange[]): Promise<void> {
+    for (let start = 0; start < changes.length; start += APPEND_PER_STATEMENT) {
+      const query = this.db
+        .insertInto(CHANGES_TABLE)
+        .values(changes.slice(start, start + APPEND_PER_STATEMENT))
+        .compile();
+      await this.db.executeQuery(sendLater(query));
+    }
   }
 
   /**

@@ -1,4 +1,5 @@
 import type { Generated, Kysely } from 'kysely';
+import { sendLater } from '../queries/later-statements.js';
 import type { QuireDatabase } from '../schema.js';
 
 /** Build hooks: where and what to deliver. */
@@ -104,11 +105,16 @@ export class HookRepository {
 
   /** Queues events (inside the write that made them). */
   async enqueue(events: readonly Omit<OutboxRow, 'id'>[]): Promise<void> {
+    // Nothing reads its result: sent with the write's next awaited statement (later-statements.ts).
     if (events.length > 0)
-      await this.db
-        .insertInto(HOOK_OUTBOX_TABLE)
-        .values([...events])
-        .execute();
+      await this.db.executeQuery(
+        sendLater(
+          this.db
+            .insertInto(HOOK_OUTBOX_TABLE)
+            .values([...events])
+            .compile(),
+        ),
+      );
   }
 
   /** Per hook with waiting events: the earliest time one of them may go out. */
