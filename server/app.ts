@@ -129,7 +129,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     ...options.changes,
     db,
     engine,
-    wantsCursors: (table) => hooks.wants(table),
+    wantsCursors: (table: string): boolean => hooks.wants(table),
   });
   // Build hooks: their outbox is written inside every row write, and delivered after; each event
   // carries its change's cursor, so the feed's observer runs before theirs.
