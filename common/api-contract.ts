@@ -17,6 +17,7 @@ export type ColumnType =
   | 'datetime'
   | 'textarea'
   | 'markdown'
+  | 'richtext'
   | 'number'
   | 'boolean'
   | 'date'

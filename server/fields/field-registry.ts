@@ -7,6 +7,7 @@ import { imageField } from './field-image.js';
 import { markdownField } from './field-markdown.js';
 import { numberField } from './field-number.js';
 import { relationField } from './field-relation.js';
+import { richtextField } from './field-richtext.js';
 import { selectField } from './field-select.js';
 import { slugField } from './field-slug.js';
 import { tagsField } from './field-tags.js';
@@ -20,6 +21,7 @@ const FIELDS: Record<ColumnType, FieldType> = {
   datetime: datetimeField,
   textarea: textareaField,
   markdown: markdownField,
+  richtext: richtextField,
   number: numberField,
   boolean: booleanField,
   date: dateField,

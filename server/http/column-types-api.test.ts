@@ -44,6 +44,13 @@ const CASES: Record<ColumnType, TypeCase> = {
     filter: '%23%20b',
     orderable: true,
   },
+  richtext: {
+    column: { name: 'f_richtext', label: 'Rich', type: 'richtext', required: false },
+    values: ['<p>a</p>', '<p>b</p>', '<p>c</p>'],
+    invalid: ['x', 'y'],
+    filter: '%3Cp%3Eb%3C%2Fp%3E',
+    orderable: true,
+  },
   slug: {
     column: { name: 'f_slug', label: 'Slug', type: 'slug', required: false, parent: 'f_text' },
     values: ['slug-a', 'slug-b', 'slug-c'],

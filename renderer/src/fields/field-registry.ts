@@ -22,6 +22,7 @@ const WIDGETS: Readonly<Record<ColumnType, FieldWidget>> = {
   text: textField,
   textarea: textareaField,
   markdown: markdownField,
+  richtext: markdownField,
   number: numberField,
   boolean: booleanField,
   date: dateField,
