@@ -76,6 +76,12 @@ export type FieldProblem =
   | { code: 'type_change'; from: string; to: string }
   | { code: 'name_in_use'; column: string }
   | { code: 'option_in_use'; count: number; options: string[] }
+  // A column's condition (`when`, common/field-conditions.ts)
+  | { code: 'not_a_condition' }
+  | { code: 'condition_unknown_field'; field: string }
+  | { code: 'condition_cycle'; columns: string[] }
+  | { code: 'condition_value'; field: string; value: string }
+  | { code: 'condition_empty_only'; field: string }
   // A starter set that would replace starter types still holding rows (POST /api/starters)
   | { code: 'holds_rows'; title: string; count: number }
   | { code: 'pointed_at'; columns: string[] };
@@ -219,6 +225,16 @@ export function describeProblem(problem: FieldProblem): string {
       return `cannot take the name of the existing column ${problem.column} in the same change`;
     case 'option_in_use':
       return `has ${problem.count} ${plural(problem.count, 'row')} using the removed ${plural(problem.options.length, 'option')} ${problem.options.join(', ')}`;
+    case 'not_a_condition':
+      return 'must be an object with field and one of is or isNot (a list of 1 to 100 different values), empty: true or notEmpty: true';
+    case 'condition_unknown_field':
+      return `names ${problem.field}, which is not a column of this type`;
+    case 'condition_cycle':
+      return `depends on itself through ${problem.columns.join(', ')}`;
+    case 'condition_value':
+      return `compares ${problem.field} with ${problem.value}, which is not a value ${problem.field} can hold`;
+    case 'condition_empty_only':
+      return `can test ${problem.field} only with empty or notEmpty`;
     case 'holds_rows':
       return `still holds ${problem.count} ${plural(problem.count, 'row')}`;
     case 'pointed_at':

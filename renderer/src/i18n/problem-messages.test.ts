@@ -85,6 +85,11 @@ const SAMPLES: Record<ProblemCode, FieldProblem[]> = {
     { code: 'holds_rows', title: 'News', count: 12 },
   ],
   pointed_at: [{ code: 'pointed_at', columns: ['articles.author'] }],
+  not_a_condition: [{ code: 'not_a_condition' }],
+  condition_unknown_field: [{ code: 'condition_unknown_field', field: 'kind' }],
+  condition_cycle: [{ code: 'condition_cycle', columns: ['video_url', 'kind'] }],
+  condition_value: [{ code: 'condition_value', field: 'kind', value: '"movie"' }],
+  condition_empty_only: [{ code: 'condition_empty_only', field: 'body' }],
 };
 
 const ALL = Object.values(SAMPLES).flat();
