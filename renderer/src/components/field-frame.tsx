@@ -1,76 +1,9 @@
-import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { widgetFor } from '../fields/field-registry.js';
-import type { DerivedState, FormValue } from '../fields/field-types.js';
-import { useT } from '../i18n/use-t.js';
+import { type FieldFrameProps, FieldFrameView } from './field-frame-view.js';
 
-/** Props of one form field. */
-export interface FieldFrameProps {
-  column: ColumnDescriptor;
-  value: FormValue;
-  onChange(value: FormValue): void;
-  error: string | undefined;
-  derived?: DerivedState;
-  /**
-   * A picture of the field rather than a field (the content-type editor's form preview): the label
-   * is plain text and ids are prefixed, so the page's own labels and ids stay unique.
-   */
-  preview?: boolean;
-}
+export { type FieldFrameProps, fieldId } from './field-frame-view.js';
 
-/** The input's DOM id for a column (so error summaries can focus it). */
-export const fieldId = (name: string) => `field-${name}`;
-
-/**
- * One field of the row form: `<label>` with exactly the column's label (the required mark sits
- * outside it), the type's widget from the registry, a hint, and the server's problem with it.
- */
-export function FieldFrame({ column, value, onChange, error, derived, preview = false }: FieldFrameProps) {
-  const widget = widgetFor(column);
-  const id = preview ? `preview-${fieldId(column.name)}` : fieldId(column.name);
-  const hint = widget.hint?.(column, derived);
-  const hintId = hint ? `${id}-hint` : undefined;
-  const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
-  const Input = widget.Input;
-  const t = useT('components');
-  return (
-    <div
-      className={`field field-${column.type}${widget.compact ? ' field-compact' : ''}`}
-      data-invalid={error ? 'true' : undefined}
-    >
-      <div className="field-label-row">
-        {preview ? (
-          <span className="label">{column.label}</span>
-        ) : (
-          <label htmlFor={id} className="label">
-            {column.label}
-          </label>
-        )}
-        {column.required && (
-          <span className="required-mark" title={t('field.required')} aria-hidden="true">
-            *
-          </span>
-        )}
-      </div>
-      <Input
-        column={column}
-        id={id}
-        value={value}
-        onChange={onChange}
-        describedBy={describedBy}
-        invalid={!!error}
-        derived={derived}
-      />
-      {error && (
-        <p id={errorId} className="field-error">
-          {column.label} {error}
-        </p>
-      )}
-      {hint && !error && (
-        <p id={hintId} className="field-hint">
-          {hint}
-        </p>
-      )}
-    </div>
-  );
+/** One field of the row form, drawn with its column type's widget from the registry. */
+export function FieldFrame(props: FieldFrameProps) {
+  return <FieldFrameView {...props} widget={widgetFor(props.column)} />;
 }

@@ -28,6 +28,8 @@ export interface FieldInputProps {
   /** ids of the hint and error elements, for aria-describedby. */
   describedBy: string | undefined;
   invalid: boolean;
+  /** The server's problems inside the value (a block's fields), keyed by their path relative to it (`[2].image`). */
+  problems?: Readonly<Record<string, string>>;
   /** Present for derived fields. */
   derived?: DerivedState;
 }

@@ -149,13 +149,17 @@ describe('placing server validation problems on the form', () => {
           'meta[title]': 'must be a string',
           meta_keywords: 'must be at most 10000 characters',
           id: 'is already taken',
+          'slug[2]': 'must be at most 100 characters',
+          'title[0].x': 'is required',
+          'nope[1].title': 'is required',
         },
         NEWS,
       ),
     ).toEqual({
       columns: { title: 'is required', published_at: 'must be a real date and time' },
+      inside: { slug: { '[2]': 'must be at most 100 characters' }, title: { '[0].x': 'is required' } },
       meta: { title: 'must be a string', keywords: 'must be at most 10000 characters' },
-      other: ['id is already taken'],
+      other: ['id is already taken', 'nope[1].title is required'],
     });
   });
 });

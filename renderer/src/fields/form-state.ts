@@ -8,6 +8,7 @@ import {
 } from '../../../common/row-fields.js';
 import { widgetFor } from './field-registry.js';
 import type { FormValue } from './field-types.js';
+import { firstStep } from './problem-paths.js';
 
 /** The row form while it is edited. */
 export interface FormState {
@@ -136,6 +137,8 @@ export function buildWriteBody(
 /** Server field problems sorted by where the form shows them. */
 export interface PlacedErrors {
   columns: Record<string, string>;
+  /** Problems inside a column's value (`sections[2].image`), by column and path relative to it (`[2].image`). */
+  inside: Record<string, Record<string, string>>;
   meta: Partial<Record<MetaKey, string>>;
   /** Problems with no field on the form, as sentences. */
   other: string[];
@@ -143,13 +146,15 @@ export interface PlacedErrors {
 
 /** Places a validation error's `fields` (`title`, `publish_at`, `meta[title]`, `meta_title`...) on the form. */
 export function placeFieldErrors(fields: Readonly<Record<string, string>>, columns: readonly ColumnDescriptor[]) {
-  const placed: PlacedErrors = { columns: {}, meta: {}, other: [] };
+  const placed: PlacedErrors = { columns: {}, inside: {}, meta: {}, other: [] };
   const names = new Set(columns.map((column) => column.name));
   for (const [key, problem] of Object.entries(fields)) {
     const name = columnForFieldName(key, (column) => names.has(column));
     const member = META_KEYS.find((meta) => key === flatMetaName(meta) || key === nestedMetaName(meta));
+    const { step, rest } = firstStep(key);
     if (names.has(name)) placed.columns[name] = problem;
     else if (member) placed.meta[member] = problem;
+    else if (rest !== '' && names.has(step)) placed.inside[step] = { ...placed.inside[step], [rest]: problem };
     else placed.other.push(`${key} ${problem}`);
   }
   return placed;

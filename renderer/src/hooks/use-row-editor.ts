@@ -25,7 +25,7 @@ import { useContentTypes } from './content-types.js';
 /** An entity tag no version has: sent when the version the form holds is not known, it meets a conflict. */
 const UNKNOWN_VERSION = '""';
 
-const NO_ERRORS: PlacedErrors = { columns: {}, meta: {}, other: [] };
+const NO_ERRORS: PlacedErrors = { columns: {}, inside: {}, meta: {}, other: [] };
 
 /** A save that met someone else's: their version (null: they deleted the row) beside this person's. */
 export interface RowConflict {

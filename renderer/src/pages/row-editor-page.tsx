@@ -285,6 +285,7 @@ function RowForm({
                     value={editor.state.values[column.name]}
                     onChange={(value) => editor.change(column.name, value)}
                     error={editor.errors.columns[column.name]}
+                    problems={editor.errors.inside[column.name]}
                     derived={
                       column.name in editor.state.following
                         ? {
