@@ -261,6 +261,40 @@ function AccountRow({ account, act }: { account: AccountSummary; act: Act }) {
   );
 }
 
+/** The name (with its rule) and role every new credential starts from: an account's or a token's. */
+function NameAndRole(props: {
+  idPrefix: string;
+  labels: { name: string; role: string };
+  name: string;
+  onName(name: string): void;
+  role: Role;
+  onRole(role: Role): void;
+}) {
+  const t = useT('pages-accounts');
+  return (
+    <>
+      <LabeledControl
+        id={`${props.idPrefix}-name`}
+        label={props.labels.name}
+        hint={t('rules.name', { max: MAX_NAME_LENGTH })}
+      >
+        {(control) => (
+          <input
+            {...control}
+            className="input"
+            maxLength={MAX_NAME_LENGTH}
+            value={props.name}
+            onChange={(event) => props.onName(event.target.value)}
+          />
+        )}
+      </LabeledControl>
+      <LabeledControl id={`${props.idPrefix}-role`} label={props.labels.role}>
+        {(control) => <RoleSelect id={control.id} value={props.role} onChange={props.onRole} />}
+      </LabeledControl>
+    </>
+  );
+}
+
 function AddAccountForm({ act }: { act: Act }) {
   const [name, setName] = useState('');
   const t = useT('pages-accounts');
@@ -280,20 +314,14 @@ function AddAccountForm({ act }: { act: Act }) {
   };
   return (
     <form className="field-grid settings-form" onSubmit={(event) => void submit(event)} aria-label={t('add.title')}>
-      <LabeledControl id="new-account-name" label={t('columns.name')} hint={t('rules.name', { max: MAX_NAME_LENGTH })}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            maxLength={MAX_NAME_LENGTH}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        )}
-      </LabeledControl>
-      <LabeledControl id="new-account-role" label={t('columns.role')}>
-        {(control) => <RoleSelect id={control.id} value={role} onChange={setRole} />}
-      </LabeledControl>
+      <NameAndRole
+        idPrefix="new-account"
+        labels={{ name: t('columns.name'), role: t('columns.role') }}
+        name={name}
+        onName={setName}
+        role={role}
+        onRole={setRole}
+      />
       <LabeledControl
         id="new-account-password"
         label={t('add.password')}
@@ -354,20 +382,14 @@ function AddTokenForm({ act, onMade }: { act: Act; onMade(made: { name: string; 
       onSubmit={(event) => void submit(event)}
       aria-label={t('addToken.title')}
     >
-      <LabeledControl id="new-token-name" label={t('addToken.name')} hint={t('rules.name', { max: MAX_NAME_LENGTH })}>
-        {(control) => (
-          <input
-            {...control}
-            className="input"
-            maxLength={MAX_NAME_LENGTH}
-            value={name}
-            onChange={(event) => setName(event.target.value)}
-          />
-        )}
-      </LabeledControl>
-      <LabeledControl id="new-token-role" label={t('addToken.role')}>
-        {(control) => <RoleSelect id={control.id} value={role} onChange={setRole} />}
-      </LabeledControl>
+      <NameAndRole
+        idPrefix="new-token"
+        labels={{ name: t('addToken.name'), role: t('addToken.role') }}
+        name={name}
+        onName={setName}
+        role={role}
+        onRole={setRole}
+      />
       <LabeledControl id="new-token-types" label={t('addToken.types')}>
         {(control) => (
           <input {...control} className="input" value={types} onChange={(event) => setTypes(event.target.value)} />
