@@ -8,9 +8,11 @@ import {
   ChevronRight,
   Clock,
   Code,
+  CopyPlus,
   ExternalLink,
   Eye,
   Globe,
+  GripVertical,
   Icon,
   Image,
   Inbox,
@@ -118,6 +120,10 @@ export const IconAudit = glyph(ScrollText);
 export const IconMenu = glyph(Menu, 20);
 /** A keyboard: the shortcuts. */
 export const IconKeyboard = glyph(Keyboard);
+/** Two pages, one with a plus: duplicate. */
+export const IconDuplicate = glyph(CopyPlus);
+/** Six dots: a handle to drag by. */
+export const IconGrip = glyph(GripVertical);
 
 /**
  * Lucide's chevrons-up-down drawn as two halves, because the styles mark the active direction on its
