@@ -23,7 +23,8 @@ export type ColumnType =
   | 'date'
   | 'image'
   | 'tags'
-  | 'relation';
+  | 'relation'
+  | 'blocks';
 
 /** One choice of a `select` column. */
 export interface SelectOption {
@@ -43,6 +44,29 @@ export interface ColumnDescriptor {
   options?: SelectOption[];
   /** For `relation`: the slug of the content type whose rows it points at. */
   target?: string;
+  /**
+   * For `blocks`: the kinds of block a value may hold (at least one, names listed once). Block
+   * types' columns are descriptors like a row's (any type but `slug`; `blocks` again up to three
+   * levels deep; not named `type` or `id`).
+   */
+  blocks?: BlockType[];
+}
+
+/** One kind of block a `blocks` column offers: its name (a value's `type`), label and own columns. */
+export interface BlockType {
+  name: string;
+  label: string;
+  columns: ColumnDescriptor[];
+}
+
+/**
+ * One block of a `blocks` value: its type's name, an id unique in the value (the server gives one
+ * to a block written without), and one member per column of its type, read like a row's column.
+ */
+export interface BlockValue {
+  type: string;
+  id: string;
+  [column: string]: ColumnValue;
 }
 
 /**
@@ -88,7 +112,7 @@ export interface SystemFields {
 export const SYSTEM_FIELDS = ['id', 'created_at', 'updated_at', 'created_by', 'updated_by'] as const;
 
 /** A value of a content column as it appears in JSON. */
-export type ColumnValue = string | number | boolean | null | string[] | RelationValue;
+export type ColumnValue = string | number | boolean | null | string[] | RelationValue | BlockValue[];
 
 /** A content row: system fields plus one member per content column. */
 export type ContentRow = SystemFields & { [column: string]: ColumnValue | SeoMeta };

@@ -82,6 +82,13 @@ export type FieldProblem =
   | { code: 'condition_cycle'; columns: string[] }
   | { code: 'condition_value'; field: string; value: string }
   | { code: 'condition_empty_only'; field: string }
+  // A `blocks` column's block types and values (common/block-rules.ts)
+  | { code: 'no_block_types' }
+  | { code: 'too_deep'; max: number }
+  | { code: 'not_a_block_list' }
+  | { code: 'not_a_block_type'; types: string[] }
+  | { code: 'not_a_block_id' }
+  | { code: 'repeated_block_id'; id: string }
   // A starter set that would replace starter types still holding rows (POST /api/starters)
   | { code: 'holds_rows'; title: string; count: number }
   | { code: 'pointed_at'; columns: string[] };
@@ -235,6 +242,18 @@ export function describeProblem(problem: FieldProblem): string {
       return `compares ${problem.field} with ${problem.value}, which is not a value ${problem.field} can hold`;
     case 'condition_empty_only':
       return `can test ${problem.field} only with empty or notEmpty`;
+    case 'no_block_types':
+      return 'a blocks column needs at least one block type';
+    case 'too_deep':
+      return `must not nest blocks more than ${problem.max} levels deep`;
+    case 'not_a_block_list':
+      return 'must be a list of blocks, each an object with a type';
+    case 'not_a_block_type':
+      return `must name a block type of this column: ${problem.types.join(', ')}`;
+    case 'not_a_block_id':
+      return 'must be 1 to 64 letters, digits, _ or - characters';
+    case 'repeated_block_id':
+      return `is ${problem.id}, which another block of this value has`;
     case 'holds_rows':
       return `still holds ${problem.count} ${plural(problem.count, 'row')}`;
     case 'pointed_at':

@@ -31,11 +31,21 @@ const SAMPLES: Record<ColumnType, ColumnDescriptor> = {
   image: { name: 'image', label: 'Image', type: 'image', required: false },
   tags: { name: 'tags', label: 'Tags', type: 'tags', required: false },
   relation: { name: 'category', label: 'Category', type: 'relation', required: false, target: 'categories' },
+  blocks: {
+    name: 'sections',
+    label: 'Sections',
+    type: 'blocks',
+    required: false,
+    blocks: [
+      { name: 'text', label: 'Text', columns: [{ name: 'body', label: 'Body', type: 'markdown', required: false }] },
+    ],
+  },
 };
 
 describe('field registry', () => {
   it('knows the spec column types and the richer ones', () => {
     expect([...COLUMN_TYPES].sort()).toEqual([
+      'blocks',
       'boolean',
       'date',
       'datetime',
@@ -61,9 +71,13 @@ describe('every field', () => {
     expect(fieldFor(type).parse('', SAMPLES[type])).toEqual({ ok: true, value: null });
   });
 
-  it.each(COLUMN_TYPES.filter((type) => type !== 'tags'))('%s refuses a value sent twice', (type) => {
-    expect(fieldFor(type).parse(['a', 'b'], SAMPLES[type])).toEqual({ ok: false, problem: { code: 'repeated' } });
-  });
+  // A list is what tags and blocks take.
+  it.each(COLUMN_TYPES.filter((type) => type !== 'tags' && type !== 'blocks'))(
+    '%s refuses a value sent twice',
+    (type) => {
+      expect(fieldFor(type).parse(['a', 'b'], SAMPLES[type])).toEqual({ ok: false, problem: { code: 'repeated' } });
+    },
+  );
 
   it.each(COLUMN_TYPES)('%s accepts its own sample descriptor', (type) => {
     expect(fieldFor(type).checkDescriptor(SAMPLES[type], [title, SAMPLES[type]])).toBeNull();

@@ -1,5 +1,6 @@
 import type { ColumnDescriptor, ColumnType } from '../../common/api-contract.js';
 import type { FieldType, JsonSchema, SchemaUse } from './field.js';
+import { blocksFieldWith } from './field-blocks.js';
 import { booleanField } from './field-boolean.js';
 import { dateField } from './field-date.js';
 import { datetimeField } from './field-datetime.js';
@@ -28,6 +29,8 @@ const FIELDS: Record<ColumnType, FieldType> = {
   image: imageField,
   tags: tagsField,
   relation: relationField,
+  // Parses each block's fields through this registry, which it gets passed rather than imports.
+  blocks: blocksFieldWith({ fieldFor, columnSchema }),
 };
 
 /** All column types the server knows. */

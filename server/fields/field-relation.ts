@@ -20,6 +20,11 @@ export const relationField: FieldType = {
     return singleString(raw);
   },
   parseFilter: (raw) => ok(raw),
+  rowPointers: (value, column) => {
+    const id =
+      typeof value === 'string' ? value : value && typeof value === 'object' && 'id' in value ? value.id : null;
+    return typeof id === 'string' ? [{ target: column.target ?? '', id, at: '' }] : [];
+  },
   toStored: (value) => value,
   // Rows are read with their relations resolved (see row-format); an id alone reads as a stub.
   serialize: (stored) => {

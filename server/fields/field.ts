@@ -1,4 +1,5 @@
 import type { ColumnDescriptor, ColumnType, ColumnValue } from '../../common/api-contract.js';
+import type { ProblemAt } from '../../common/block-rules.js';
 import type { FieldProblem } from '../../common/field-problems.js';
 
 /** SQL storage class a column type uses; the schema builder maps it to the dialect's type. */
@@ -13,8 +14,21 @@ export type JsonSchema = { [keyword: string]: unknown };
  */
 export type SchemaUse = 'read' | 'write' | 'form';
 
-/** What a field's parse returns: a value to store, or a problem to report on that field. */
-export type ParseResult = { ok: true; value: ColumnValue } | { ok: false; problem: FieldProblem };
+/**
+ * What a field's parse returns: a value to store, or a problem to report on that field. A value
+ * with parts (blocks) may name every problem inside it in `within`, each at its path after the
+ * field's name (`[2].image`); `problem` is then the first of them.
+ */
+export type ParseResult =
+  | { ok: true; value: ColumnValue }
+  | { ok: false; problem: FieldProblem; within?: readonly ProblemAt[] };
+
+/** A row a value points at: the target type's slug, the row's id, and where in the value (`''`: the value itself). */
+export interface RowPointer {
+  target: string;
+  id: string;
+  at: string;
+}
 
 /**
  * One column type: how it is stored, parsed from a request, validated and written to JSON.
@@ -44,6 +58,12 @@ export interface FieldType {
    * types are made from.
    */
   jsonSchema(column: ColumnDescriptor, use: SchemaUse): JsonSchema;
+  /**
+   * The rows a parsed value points at (relations, also inside blocks): what the row service checks
+   * exists on a write and what keeps a referenced row from being deleted. Left out by types that
+   * point at no rows.
+   */
+  rowPointers?(value: ColumnValue, column: ColumnDescriptor): RowPointer[];
   /** Set where an empty value reads as something other than null (tags: an empty list). */
   readonly neverNull?: true;
   /** Checks the descriptor itself (options present, parent named...); returns its first problem, or null. */
@@ -53,6 +73,13 @@ export interface FieldType {
 /** Parse outcome helpers, so each field reads as its rules. */
 export const ok = (value: ColumnValue): ParseResult => ({ ok: true, value });
 export const problem = (found: FieldProblem): ParseResult => ({ ok: false, problem: found });
+
+/** Adds a parse failure to a request's problems under `name`: each problem inside the value at its path. */
+export function reportProblems(problems: Record<string, FieldProblem>, name: string, failed: ParseResult): void {
+  if (failed.ok) return;
+  if (!failed.within) problems[name] = failed.problem;
+  else for (const found of failed.within) problems[`${name}${found.at}`] = found.problem;
+}
 
 /** For types whose descriptors need nothing beyond the common members. */
 export const anyDescriptor = (): FieldProblem | null => null;

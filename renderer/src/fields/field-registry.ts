@@ -32,6 +32,8 @@ const WIDGETS: Readonly<Record<ColumnType, FieldWidget>> = {
   tags: tagsField,
   image: imageField,
   relation: relationField,
+  // Until the block builder's widget takes this entry, a blocks value shows as text.
+  blocks: textFallbackField,
 };
 
 /** The widget for a column: its type's entry, or the text fallback for a type the editor does not know. */

@@ -90,6 +90,12 @@ const SAMPLES: Record<ProblemCode, FieldProblem[]> = {
   condition_cycle: [{ code: 'condition_cycle', columns: ['video_url', 'kind'] }],
   condition_value: [{ code: 'condition_value', field: 'kind', value: '"movie"' }],
   condition_empty_only: [{ code: 'condition_empty_only', field: 'body' }],
+  no_block_types: [{ code: 'no_block_types' }],
+  too_deep: [{ code: 'too_deep', max: 3 }],
+  not_a_block_list: [{ code: 'not_a_block_list' }],
+  not_a_block_type: [{ code: 'not_a_block_type', types: ['hero', 'text'] }],
+  not_a_block_id: [{ code: 'not_a_block_id' }],
+  repeated_block_id: [{ code: 'repeated_block_id', id: 'b1' }],
 };
 
 const ALL = Object.values(SAMPLES).flat();
