@@ -6,6 +6,7 @@
  * `common/tsconfig.json` check that).
  */
 import type { EditorLanguage } from './editor-language-rules.js';
+import type { FieldCondition } from './field-conditions.js';
 import type { FieldProblem } from './field-problems.js';
 import type { TwoFactorStatus } from './two-factor-contract.js';
 
@@ -44,6 +45,11 @@ export interface ColumnDescriptor {
   options?: SelectOption[];
   /** For `relation`: the slug of the content type whose rows it points at. */
   target?: string;
+  /**
+   * When the column is shown in the editor and required: while the column `field` is one of `is`,
+   * none of `isNot`, empty or not (common/field-conditions.ts). Hidden, its value is kept.
+   */
+  when?: FieldCondition;
   /**
    * For `blocks`: the kinds of block a value may hold (at least one, names listed once). Block
    * types' columns are descriptors like a row's (any type but `slug`; `blocks` again up to three
