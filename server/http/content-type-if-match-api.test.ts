@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { callJson } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -10,15 +11,8 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 
 let server: TestServer;
 
-async function call(method: string, path: string, body?: unknown, headers: Record<string, string> = {}) {
-  const response = await fetch(`${server.api}${path}`, {
-    method,
-    headers: { ...headers, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
-    body: body === undefined ? undefined : JSON.stringify(body),
-  });
-  const text = await response.text();
-  return { status: response.status, etag: response.headers.get('etag'), body: text === '' ? null : JSON.parse(text) };
-}
+const call = (method: string, path: string, body?: unknown, headers?: Record<string, string>) =>
+  callJson(server, method, path, body, headers);
 
 const COLUMNS = [{ name: 'title', label: 'Title', type: 'text', required: true }];
 

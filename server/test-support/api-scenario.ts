@@ -64,6 +64,21 @@ export async function request(
 }
 
 /**
+ * Sends `json` (when given) with `headers` and answers the status, the ETag and the parsed body: the
+ * shape conditional-write tests read (a write's tag, then a write `If-Match` it).
+ */
+export async function callJson(
+  server: TestServer,
+  method: string,
+  url: string,
+  json?: unknown,
+  headers: Record<string, string> = {},
+): Promise<{ status: number; etag: string | null; body: any }> {
+  const { response, body } = await request(server, method, url, { json, headers });
+  return { status: response.status, etag: response.headers.get('etag'), body };
+}
+
+/**
  * Registers one test per scenario against one server on a fresh temporary database (shared by the
  * table, so scenarios may build on earlier ones; `before` seeds what a scenario needs).
  */
