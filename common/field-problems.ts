@@ -91,7 +91,10 @@ export type FieldProblem =
   | { code: 'repeated_block_id'; id: string }
   // A starter set that would replace starter types still holding rows (POST /api/starters)
   | { code: 'holds_rows'; title: string; count: number }
-  | { code: 'pointed_at'; columns: string[] };
+  | { code: 'pointed_at'; columns: string[] }
+  // A media asset's focal point (PATCH /api/media/:id), and a delete refused while rows use the asset
+  | { code: 'out_of_range'; min: number; max: number }
+  | { code: 'media_in_use'; count: number; rows: string[] };
 
 /** Every problem code. */
 export type ProblemCode = FieldProblem['code'];
@@ -258,6 +261,10 @@ export function describeProblem(problem: FieldProblem): string {
       return `still holds ${problem.count} ${plural(problem.count, 'row')}`;
     case 'pointed_at':
       return `is still the target of ${problem.columns.join(', ')}`;
+    case 'out_of_range':
+      return `must be from ${problem.min} to ${problem.max}`;
+    case 'media_in_use':
+      return `is used by ${problem.count} ${plural(problem.count, 'row')}${problem.rows.length > 0 ? `: ${problem.rows.join(', ')}` : ''}`;
   }
 }
 

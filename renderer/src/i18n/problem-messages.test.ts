@@ -96,6 +96,11 @@ const SAMPLES: Record<ProblemCode, FieldProblem[]> = {
   not_a_block_type: [{ code: 'not_a_block_type', types: ['hero', 'text'] }],
   not_a_block_id: [{ code: 'not_a_block_id' }],
   repeated_block_id: [{ code: 'repeated_block_id', id: 'b1' }],
+  out_of_range: [{ code: 'out_of_range', min: 0, max: 1 }],
+  media_in_use: [
+    { code: 'media_in_use', count: 1, rows: ['news/1'] },
+    { code: 'media_in_use', count: 3, rows: ['news/1', 'articles/2'] },
+  ],
 };
 
 const ALL = Object.values(SAMPLES).flat();

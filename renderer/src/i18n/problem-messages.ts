@@ -42,6 +42,8 @@ function messageOf(problem: FieldProblem): { key: string; values: Record<string,
       };
     case 'holds_rows':
       return { key: 'holds_rows', values: { ...values, count: problem.count } };
+    case 'media_in_use':
+      return { key: 'media_in_use', values: { ...values, count: problem.count } };
     default:
       return { key: problem.code, values };
   }
