@@ -133,10 +133,16 @@ export interface Timing {
   format: number;
 }
 
+/**
+ * A content type's kind: `collection` (a list of rows) or `single` (exactly one row, such as site
+ * settings: `GET /api/cms/:type` answers it and `PUT` changes it; rows are never created by POST or deleted).
+ */
+export type ContentTypeKind = 'collection' | 'single';
+
 /** A content type as listed by `GET /api/cms-content` (no rows). */
 export interface ContentTypeSummary {
   content_type_id: string;
-  type: 'collection';
+  type: ContentTypeKind;
   table: string;
   title: string;
   status: string;
@@ -258,7 +264,8 @@ export type ErrorCode =
   | 'two_factor_enrolment_required'
   | 'bad_cursor'
   | 'cursor_expired'
-  | 'stale_write';
+  | 'stale_write'
+  | 'single_row_type';
 
 /** The one JSON shape of every failed request. */
 export interface ErrorBody {
@@ -310,6 +317,8 @@ export interface CreateContentTypeRequest {
   title: string;
   slug?: string;
   table?: string;
+  /** Left out: `collection`. */
+  type?: ContentTypeKind;
   columns: ColumnDescriptor[];
   preview_path?: string | null;
 }
@@ -324,6 +333,8 @@ export type ColumnChange = ColumnDescriptor & { from?: string };
 /** `PUT /api/cms-content/:slug`: what to change; anything left out stays as it is. */
 export interface UpdateContentTypeRequest {
   title?: string;
+  /** A collection holding more than one row cannot become `single` (409 `single_row_type`). */
+  type?: ContentTypeKind;
   columns?: ColumnChange[];
   preview_path?: string | null;
 }

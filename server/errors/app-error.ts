@@ -25,6 +25,8 @@ const STATUS_OF: Record<ErrorCode, number> = {
   cursor_expired: 410,
   // An `If-Match` names a version that is no longer stored: nothing was written.
   stale_write: 412,
+  // A single type's one row is never created by POST nor deleted; nor does a collection of many rows become single.
+  single_row_type: 409,
 };
 
 /** The one error type of the server: thrown anywhere, turned into JSON by the error middleware. */

@@ -57,6 +57,8 @@ const ERROR_MEANINGS = {
   bad_cursor: 'The change-feed cursor is not one this database gave; start again with since=0',
   cursor_expired:
     'The change-feed cursor is older than the changes kept: read everything again, then follow the feed from its head',
+  single_row_type:
+    'The content type is single: its one row is changed with PUT /cms/{table}, never created with POST or deleted; or a collection holding more than one row cannot become single',
   stale_write:
     'If-Match names a version that is no longer stored; nothing was written. `current`, `etag` and `last_change` say what is stored now',
 } as const;
@@ -113,7 +115,11 @@ export function sharedSchemas(): Record<string, JsonSchema> {
   const columnRequired = ['name', 'label', 'type', 'required'];
   const summary: Record<string, JsonSchema> = {
     content_type_id: string,
-    type: { const: 'collection' },
+    type: {
+      type: 'string',
+      enum: ['collection', 'single'],
+      description: '`single`: the type holds one row, read and written at /cms/{table}',
+    },
     table: { ...string, description: 'The :type segment of /api/cms/:type' },
     title: string,
     status: string,
@@ -220,6 +226,12 @@ export function sharedSchemas(): Record<string, JsonSchema> {
         title: string,
         slug: { ...string, description: 'Made from the title when not given (create only)' },
         table: { ...string, description: 'Made from the slug when not given (create only)' },
+        type: {
+          type: 'string',
+          enum: ['collection', 'single'],
+          default: 'collection',
+          description: '`single` holds one row; a collection holding more than one cannot become single (409)',
+        },
         columns: {
           type: 'array',
           items: ref('ColumnDescriptor'),
@@ -236,6 +248,7 @@ export function sharedSchemas(): Record<string, JsonSchema> {
         title: string,
         slug: string,
         table: string,
+        type: { type: 'string', enum: ['collection', 'single'] },
         columns: { ...string, description: 'The columns as JSON text' },
         preview_path: string,
       },
