@@ -1,0 +1,46 @@
+/**
+ * How the image pipeline treats uploads and variants: read once from `quire serve`'s flags
+ * (`--image-sizes`, `--keep-image-metadata`) by the config module and passed down.
+ */
+export interface ImageOptions {
+  /** The only widths and heights a variant may ask for (`--image-sizes`), or null for any up to MAX_VARIANT_SIDE. */
+  sizes: readonly number[] | null;
+  /** Keep EXIF, XMP and IPTC metadata (GPS included) in uploaded originals (`--keep-image-metadata`). */
+  keepMetadata: boolean;
+  /** Images with more pixels than this are refused at upload with a 413 (decompression bombs). */
+  maxPixels: number;
+  /** Variants made at the same time at most; further first requests wait their turn. */
+  maxConcurrent: number;
+  /** First requests allowed to wait for a turn; beyond them a 503 (a flood of distinct variants). */
+  maxQueued: number;
+  /** Where variants are kept; by default the database's own cache folder (see DatabaseMedia.variantCacheDir). */
+  cacheDir?: string;
+}
+
+/** The largest width or height a variant can have, whatever the original. */
+export const MAX_VARIANT_SIDE = 4096;
+
+/** The pixel limit of an uploaded image: 50 megapixels (a 8660 x 5773 photo, four times what phones take). */
+export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
+
+/** What the pipeline does without flags. */
+export const DEFAULT_IMAGE_OPTIONS: ImageOptions = {
+  sizes: null,
+  keepMetadata: false,
+  maxPixels: DEFAULT_MAX_IMAGE_PIXELS,
+  maxConcurrent: 2,
+  maxQueued: 64,
+};
+
+/**
+ * The allow-list `--image-sizes` gives (`320,640,1280`): whole numbers from 1 to MAX_VARIANT_SIDE,
+ * sorted, without repeats. Throws an Error whose message says what is wrong.
+ */
+export function parseImageSizes(raw: string): number[] {
+  const parts = raw.split(',').map((part) => part.trim());
+  const sizes = parts.map((part) => (/^\d{1,4}$/.test(part) ? Number(part) : 0));
+  if (parts.length === 0 || sizes.some((size) => size < 1 || size > MAX_VARIANT_SIDE)) {
+    throw new Error(`--image-sizes must list whole numbers from 1 to ${MAX_VARIANT_SIDE}, separated by commas`);
+  }
+  return [...new Set(sizes)].sort((a, b) => a - b);
+}

@@ -1,0 +1,84 @@
+import { rename, rm } from 'node:fs/promises';
+import sharp, { type Metadata } from 'sharp';
+import { AppError } from '../errors/app-error.js';
+import type { ImageOptions } from './image-options.js';
+import type { ImageKind, ImageSize } from './image-sniffing.js';
+
+/** What preparing an upload did: whether the file was rewritten, and its pixel size as stored. */
+export interface PreparedImage {
+  rewritten: boolean;
+  /** Width and height as stored (after orientation is applied), or null when the header could not be read. */
+  size: ImageSize | null;
+}
+
+/** Quality of a lossy original re-encoded to drop its metadata: high, since it is the master copy. */
+const REENCODE_QUALITY = 92;
+
+/**
+ * Checks and cleans an uploaded image in its temporary file before it is kept:
+ * - an image of more than `maxPixels` pixels (all frames of an animation counted) is refused
+ *   with a 413, read from the header alone so a decompression bomb is never decoded;
+ * - unless `keepMetadata`, an image that carries EXIF, XMP or IPTC metadata (camera, time, GPS
+ *   position) is re-encoded in its own format without it, its EXIF orientation applied to the
+ *   pixels so it still displays upright; the colour profile is kept.
+ * A file whose header the image library cannot read (an AVIF from an encoder libvips does not
+ * know) is kept as sniffed: it is served as is, and variants of it are refused.
+ */
+export async function prepareUploadedImage(
+  file: string,
+  kind: ImageKind,
+  options: Pick<ImageOptions, 'keepMetadata' | 'maxPixels'>,
+): Promise<PreparedImage> {
+  let meta: Metadata;
+  try {
+    meta = await sharp(file, { animated: true, limitInputPixels: false }).metadata();
+  } catch {
+    return { rewritten: false, size: null };
+  }
+  if (!meta.width || !meta.height) return { rewritten: false, size: null };
+  if (meta.width * meta.height > options.maxPixels) throw tooManyPixels(meta.width, meta.height, options.maxPixels);
+  const frameHeight = meta.pageHeight ?? meta.height;
+  const carriesMetadata = meta.exif !== undefined || meta.xmp !== undefined || meta.iptc !== undefined;
+  if (options.keepMetadata || !carriesMetadata)
+    return { rewritten: false, size: { width: meta.width, height: frameHeight } };
+
+  const cleaned = `${file}.clean`;
+  try {
+    let image = sharp(file, { animated: true, limitInputPixels: options.maxPixels });
+    // Orientation lives in the EXIF that is dropped, so it is applied to the pixels first.
+    if ((meta.orientation ?? 1) > 1) image = image.rotate();
+    const info = await image
+      .keepIccProfile()
+      .toFormat(outputFormatOf(kind), { quality: REENCODE_QUALITY })
+      .toFile(cleaned);
+    await rename(cleaned, file);
+    return { rewritten: true, size: { width: info.width, height: meta.pageHeight ? frameHeight : info.height } };
+  } catch (error) {
+    await rm(cleaned, { force: true });
+    throw error;
+  }
+}
+
+/** Sharp's output format for a stored kind. */
+export function outputFormatOf(kind: Pick<ImageKind, 'type'>): 'png' | 'jpeg' | 'gif' | 'webp' | 'avif' {
+  switch (kind.type) {
+    case 'image/png':
+      return 'png';
+    case 'image/gif':
+      return 'gif';
+    case 'image/webp':
+      return 'webp';
+    case 'image/avif':
+      return 'avif';
+    default:
+      return 'jpeg';
+  }
+}
+
+/** The refusal of an image with more pixels than the limit. */
+export function tooManyPixels(width: number, height: number, maxPixels: number): AppError {
+  return new AppError(
+    'payload_too_large',
+    `The image is ${width} x ${height} pixels, more than the limit of ${maxPixels} pixels; upload a smaller one`,
+  );
+}

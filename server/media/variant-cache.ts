@@ -1,0 +1,215 @@
+import { randomUUID } from 'node:crypto';
+import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { join } from 'node:path';
+import sharp from 'sharp';
+import { AppError } from '../errors/app-error.js';
+import type { ImageOptions } from './image-options.js';
+import {
+  CENTRE,
+  type FocalPoint,
+  makeVariant,
+  negotiateFormat,
+  type OriginalShape,
+  planKey,
+  planVariant,
+  readVariantRequest,
+  VARIANT_TYPES,
+  type VariantFormat,
+} from './image-variants.js';
+import type { FoundMedia } from './media-store.js';
+
+/** Where a crop is centred for a stored file (the asset library's focal point), or null for the centre. */
+export type FocalPointSource = (relative: string) => Promise<FocalPoint | null>;
+
+/** A variant ready to send: the cached file and the headers that go with it. */
+export interface VariantAnswer {
+  file: string;
+  type: string;
+  etag: string;
+  cacheControl: string;
+  /** Whether the format was negotiated from Accept (the answer then carries `Vary: Accept`). */
+  negotiated: boolean;
+  /** Whether it was already in the cache. */
+  hit: boolean;
+}
+
+/** What is known of an original: its content hash and shape, or null shape when sharp cannot read it. */
+interface OriginalInfo {
+  identity: string;
+  hash: string;
+  shape: OriginalShape | null;
+}
+
+/** Originals remembered (hash and size), so a cached variant is found without reading the original again. */
+const REMEMBERED_ORIGINALS = 2000;
+
+/** Cache-Control of a URL that names the content hash (`?v=`): the bytes at it never change. */
+export const IMMUTABLE = 'public, max-age=31536000, immutable';
+
+/**
+ * Image variants, made once and kept in a cache folder on this machine (beside a SQLite site's
+ * media; for a PostgreSQL site, on each server's own disk). A cache file is named by the
+ * original's content hash and the variant's plan, so a replaced original never serves old
+ * variants and servers or sites sharing a cache folder never mix theirs up. One generation of a
+ * variant runs at a time (later requests wait for it), at most `maxConcurrent` generations run at
+ * once, and at most `maxQueued` wait; beyond that a 429.
+ */
+export class ImageVariants {
+  /** Variants made since start (the cache's misses); tests and the benchmark read it. */
+  generated = 0;
+  /** Where crops are centred; the asset library supplies focal points through this seam. */
+  focalPointOf: FocalPointSource = async () => null;
+  private readonly originals = new Map<string, OriginalInfo>();
+  private readonly inFlight = new Map<string, Promise<void>>();
+  private running = 0;
+  private readonly waiting: (() => void)[] = [];
+
+  constructor(
+    readonly cacheDir: string,
+    private readonly options: ImageOptions,
+  ) {}
+
+  /** The variant of `found` (stored at `relative`) that `query` asks for, from the cache or made now. */
+  async answer(
+    relative: string,
+    found: FoundMedia,
+    query: Record<string, unknown>,
+    accept: string | undefined,
+  ): Promise<VariantAnswer> {
+    const request = readVariantRequest(query, this.options.sizes);
+    const original = await this.original(relative, found);
+    if (!original.shape) {
+      throw new AppError(
+        'unsupported_media_type',
+        'This image cannot be resized: its format is not one the server decodes',
+      );
+    }
+    const format: VariantFormat =
+      request.format === 'auto'
+        ? negotiateFormat(accept, original.shape.format)
+        : (request.format ?? original.shape.format);
+    const focal = request.fit === 'cover' ? ((await this.focalPointOf(relative)) ?? CENTRE) : CENTRE;
+    const plan = planVariant(request, original.shape, format, focal);
+    const key = planKey(plan);
+    const file = join(this.cacheDir, original.hash.slice(0, 2), `${original.hash}-${key}`);
+    const hit = await exists(file);
+    if (!hit) {
+      await this.once(file, async () => {
+        const bytes = await makeVariant(
+          'file' in found ? found.file : found.bytes,
+          original.shape as OriginalShape,
+          plan,
+          this.options.maxPixels,
+        );
+        await writeAtomically(file, bytes);
+        this.generated++;
+      });
+    }
+    return {
+      file,
+      type: VARIANT_TYPES[format],
+      etag: `"${original.hash.slice(0, 32)}-${key}"`,
+      cacheControl: request.version === original.hash ? IMMUTABLE : 'no-cache',
+      negotiated: request.format === 'auto',
+      hit,
+    };
+  }
+
+  /** The content hash (sha256, hex) and shape of an original, remembered while the file is unchanged. */
+  private async original(relative: string, found: FoundMedia): Promise<OriginalInfo> {
+    let identity: string;
+    let bytes: Buffer | null = null;
+    if ('file' in found) {
+      const info = await stat(found.file);
+      identity = `${info.dev}:${info.ino}:${info.size}:${info.mtimeMs}`;
+    } else {
+      bytes = found.bytes;
+      identity = await sha256(bytes);
+    }
+    const known = this.originals.get(relative);
+    if (known && known.identity === identity) return known;
+    bytes ??= await readFile((found as { file: string }).file);
+    const hash = 'bytes' in found ? identity : await sha256(bytes);
+    const remembered: OriginalInfo = { identity, hash, shape: await shapeOf(bytes) };
+    this.originals.delete(relative);
+    this.originals.set(relative, remembered);
+    if (this.originals.size > REMEMBERED_ORIGINALS) {
+      this.originals.delete(this.originals.keys().next().value as string);
+    }
+    return remembered;
+  }
+
+  /** Runs `work` for `file` unless it is already running (then waits for that run), within the concurrency cap. */
+  private once(file: string, work: () => Promise<void>): Promise<void> {
+    const running = this.inFlight.get(file);
+    if (running) return running;
+    const run = this.withTurn(work).finally(() => this.inFlight.delete(file));
+    this.inFlight.set(file, run);
+    return run;
+  }
+
+  private async withTurn(work: () => Promise<void>): Promise<void> {
+    if (this.running >= this.options.maxConcurrent) {
+      if (this.waiting.length >= this.options.maxQueued) {
+        throw new AppError('too_many_requests', 'Too many image variants are being made; try again in a moment');
+      }
+      await new Promise<void>((resolve) => this.waiting.push(resolve));
+    } else {
+      this.running++;
+    }
+    try {
+      await work();
+    } finally {
+      // The turn passes to the next waiting request, or is given back.
+      const next = this.waiting.shift();
+      if (next) next();
+      else this.running--;
+    }
+  }
+}
+
+/** sha256 in hex, computed off the event loop (WebCrypto digests run on the thread pool). */
+async function sha256(bytes: Buffer): Promise<string> {
+  return Buffer.from(await crypto.subtle.digest('SHA-256', bytes)).toString('hex');
+}
+
+const SHARP_FORMATS: Record<string, VariantFormat> = {
+  jpeg: 'jpeg',
+  png: 'png',
+  webp: 'webp',
+  gif: 'gif',
+  heif: 'avif',
+};
+
+/** The displayed size and format of an image from its header, or null when sharp cannot read it. */
+async function shapeOf(bytes: Buffer): Promise<OriginalShape | null> {
+  try {
+    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    const format = SHARP_FORMATS[meta.format ?? ''];
+    if (!format || !meta.autoOrient?.width || !meta.autoOrient.height) return null;
+    return { width: meta.autoOrient.width, height: meta.autoOrient.height, format };
+  } catch {
+    return null;
+  }
+}
+
+async function exists(file: string): Promise<boolean> {
+  try {
+    return (await stat(file)).isFile();
+  } catch {
+    return false;
+  }
+}
+
+/** Writes a cache file whole or not at all: a reader never sees half a variant. */
+async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
+  const temporary = `${file}.${randomUUID()}.part`;
+  await mkdir(join(file, '..'), { recursive: true });
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+}
