@@ -91,3 +91,11 @@ export function blockDepth(columns: readonly ColumnDescriptor[]): number {
 export function blockTypeOf(column: ColumnDescriptor, name: unknown): BlockType | undefined {
   return typeof name === 'string' ? column.blocks?.find((block) => block.name === name) : undefined;
 }
+
+/** A column and every column inside its block types, at any depth. */
+export function columnsWithin(column: ColumnDescriptor): ColumnDescriptor[] {
+  const found = [column];
+  if (column.type !== 'blocks') return found;
+  for (const block of column.blocks ?? []) for (const inner of block.columns ?? []) found.push(...columnsWithin(inner));
+  return found;
+}

@@ -1,8 +1,16 @@
 import { typeAllowed } from '../../common/access-rules.js';
-import type { ColumnDescriptor, PublishedColumn, RelationValue, RowReference } from '../../common/api-contract.js';
+import type {
+  ColumnDescriptor,
+  ColumnValue,
+  PublishedColumn,
+  RelationValue,
+  RowReference,
+} from '../../common/api-contract.js';
+import { columnsWithin } from '../../common/block-rules.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
 import type { ContentRepository, StoredRow } from '../db/repositories/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
+import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
 
@@ -11,6 +19,8 @@ export type RelationLookup = ReadonlyMap<string, ReadonlyMap<string, RelationVal
 
 /** Most referencing rows named in a refused delete. */
 const MAX_REFERENCES = 20;
+/** Most rows read whose JSON value (blocks) mentions a row's id, to check which of them point at it. */
+const MAX_MENTIONS = 1000;
 
 /** Finds the content type a relation points at, by its slug (the content-type registry). */
 export interface RelationTargets {
@@ -118,7 +128,10 @@ export async function resolveRelations(
   return lookup;
 }
 
-/** Checks that every relation value being written points at an existing row of its target type. */
+/**
+ * Checks that every row a written value points at (a relation, or relations inside blocks, as
+ * each column's field type lists them) exists in its target type; problems name the place.
+ */
 export async function checkRelationTargets(
   type: ContentType,
   values: ReadonlyMap<string, unknown>,
@@ -126,13 +139,16 @@ export async function checkRelationTargets(
   repository: ContentRepository,
 ): Promise<void> {
   const problems = noProblems();
-  for (const column of relationColumns(type)) {
-    const id = values.get(column.name);
-    if (typeof id !== 'string') continue;
-    const target = registry.findBySlug(column.target ?? '');
-    if (!target) problems[column.name] = { code: 'target_type_gone', type: column.target ?? '' };
-    else if (!(await repository.findById(target.table, id))) {
-      problems[column.name] = { code: 'no_such_row', table: target.table, id };
+  for (const column of type.columns) {
+    const pointers = fieldFor(column.type).rowPointers;
+    const value = values.get(column.name);
+    if (!pointers || value === undefined || value === null) continue;
+    for (const { target: slug, id, at } of pointers.call(fieldFor(column.type), value as ColumnValue, column)) {
+      const target = registry.findBySlug(slug);
+      if (!target) problems[`${column.name}${at}`] = { code: 'target_type_gone', type: slug };
+      else if (!(await repository.findById(target.table, id))) {
+        problems[`${column.name}${at}`] = { code: 'no_such_row', table: target.table, id };
+      }
     }
   }
   if (hasProblems(problems)) throw validationError(problems);
@@ -153,17 +169,29 @@ export async function assertNotReferenced(
   const references: RowReference[] = [];
   let others = 0;
   for (const other of registry.list()) {
+    const allowed = typeAllowed(readable, other);
     for (const column of relationColumns(other)) {
       if (column.target !== type.slug) continue;
-      if (!typeAllowed(readable, other)) {
+      if (!allowed) {
         others += await repository.countReferencing(other.table, column.name, id);
         continue;
       }
       if (references.length >= MAX_REFERENCES) continue;
       const rows = await repository.findReferencing(other.table, column.name, id, MAX_REFERENCES - references.length);
-      for (const row of rows) {
-        const title = textOrNull(other.titleColumn && row[other.titleColumn]);
-        references.push({ table: other.table, id: String(row.id), title, column: column.name });
+      for (const row of rows) references.push(referenceOf(other, row, column.name));
+    }
+    // Columns that hold relations inside their value (blocks): rows whose text names the id, each
+    // checked through its field type.
+    for (const column of other.columns) {
+      const field = fieldFor(column.type);
+      if (column.type === 'relation' || !field.rowPointers || !pointsAt(column, type.slug)) continue;
+      const mentioning = await repository.findMentioning(other.table, column.name, JSON.stringify(id), MAX_MENTIONS);
+      for (const row of mentioning) {
+        const value = field.serialize(row[column.name], column);
+        const pointers = field.rowPointers(value, column);
+        if (!pointers.some((pointer) => pointer.target === type.slug && pointer.id === id)) continue;
+        if (!allowed) others++;
+        else if (references.length < MAX_REFERENCES) references.push(referenceOf(other, row, column.name));
       }
     }
   }
@@ -177,6 +205,21 @@ export async function assertNotReferenced(
   error.references = references;
   if (others > 0) error.otherReferences = others;
   throw error;
+}
+
+/** Whether a column may point at rows of the type with this slug (itself, or a relation inside its blocks). */
+function pointsAt(column: ColumnDescriptor, slug: string): boolean {
+  return columnsWithin(column).some((inner) => inner.type === 'relation' && inner.target === slug);
+}
+
+/** A row that points at another, as a refused delete names it. */
+function referenceOf(type: ContentType, row: StoredRow, column: string): RowReference {
+  return {
+    table: type.table,
+    id: String(row.id),
+    title: textOrNull(type.titleColumn && row[type.titleColumn]),
+    column,
+  };
 }
 
 function textOrNull(value: unknown): string | null {

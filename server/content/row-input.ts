@@ -3,6 +3,7 @@ import { SYSTEM_FIELDS } from '../../common/api-contract.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
 import { columnForFieldName, flatMetaName, META_KEYS } from '../../common/row-fields.js';
 import { AppError, validationError } from '../errors/app-error.js';
+import { reportProblems } from '../fields/field.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
 import { hiddenRelationRefused } from './relations.js';
@@ -59,7 +60,7 @@ export function parseRowInput(
       if (parsed.ok && parsed.value === null) continue;
       throw hiddenRelationRefused(name);
     }
-    if (!parsed.ok) problems[rawName] = parsed.problem;
+    if (!parsed.ok) reportProblems(problems, rawName, parsed);
     else values.set(name, parsed.value);
   }
 

@@ -13,6 +13,7 @@ import type { BulkImportTimings, BulkWriter } from '../db/bulk-writer.js';
 import type { QuireDb } from '../db/database.js';
 import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
+import { fieldFor } from '../fields/field-registry.js';
 import { recordImported } from '../revisions/revision-record.js';
 import type { ImportRecord } from './import-formats.js';
 
@@ -67,7 +68,7 @@ export async function importRows(
   let refused = 0;
   const columns = ['id', ...type.columns.map((column) => column.name), 'meta', 'created_at', 'updated_at'];
   columns.push('created_by', 'updated_by');
-  const hasRelations = type.columns.some((column) => column.type === 'relation');
+  const hasRelations = type.columns.some((column) => fieldFor(column.type).rowPointers !== undefined);
   const now = timestampNow();
   const timings: BulkImportTimings = { indexMs: 0 };
 

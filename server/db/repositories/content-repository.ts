@@ -36,6 +36,7 @@ import {
 } from '../queries/slug-statements.js';
 import type { QuireDatabase } from '../schema.js';
 import type { StatementRunner } from '../statement-runner.js';
+import { likeLiteral } from './asset-repository.js';
 
 export type { RowCounts, RowPage, RowSelection, RowSelector, StoredRow } from '../queries/content-rows.js';
 
@@ -180,6 +181,21 @@ export class ContentRepository {
       .selectFrom(table)
       .selectAll()
       .where(sql.id(column), '=', id)
+      .orderBy(sql.id('id'))
+      .limit(limit)
+      .execute();
+  }
+
+  /**
+   * Up to `limit` rows whose `column`, read as text, contains `text` (the rows a JSON value may
+   * point at a row through): candidates the caller checks one by one.
+   */
+  async findMentioning(table: string, column: string, text: string, limit: number): Promise<StoredRow[]> {
+    const pattern = `%${likeLiteral(text)}%`;
+    return this.db
+      .selectFrom(table)
+      .selectAll()
+      .where(sql<boolean>`cast(${sql.id(column)} as text) like ${pattern} escape '\\'`)
       .orderBy(sql.id('id'))
       .limit(limit)
       .execute();
