@@ -1,8 +1,8 @@
-import { createServer, get, type IncomingMessage, type RequestListener, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { get, type IncomingMessage, type RequestListener } from 'node:http';
 import type { Express } from 'express';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type QuireApp } from '../app.js';
+import { JSON_CONTENT_TYPE, pipelineServers, SECURITY_HEADERS } from '../test-support/pipeline-servers.js';
 import { type OpenTestDatabase, openTestDatabase } from '../test-support/test-database.js';
 import { bodyReader, DEFAULT_BODY_LIMIT } from './body-parsing.js';
 import { localhostGuards } from './localhost-guards.js';
@@ -16,27 +16,18 @@ import { type RowRoutes, rowRoutes } from './row-routes.js';
  */
 
 const TOKEN = 'a-long-enough-test-token';
-const SECURITY = [
-  ['cross-origin-resource-policy', 'same-origin'],
-  ['x-content-type-options', 'nosniff'],
-  ['x-frame-options', 'DENY'],
-];
-const JSON_TYPE = ['content-type', 'application/json; charset=utf-8'];
+const SECURITY = SECURITY_HEADERS;
+const JSON_TYPE = JSON_CONTENT_TYPE;
 
 let opened: OpenTestDatabase;
-const servers: Server[] = [];
+const servers = pipelineServers();
 let open: QuireApp;
 /** The server with no options, and one requiring a token and letting `http://reader.example` read. */
 let openBase: string;
 let guardedBase: string;
 let firstId: string;
 
-async function listen(listener: RequestListener): Promise<string> {
-  const server = createServer({ requireHostHeader: false }, listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = (listener: RequestListener) => servers.listen(listener);
 
 /** Status, headers and body of an answer, with what legitimately differs per request taken out. */
 async function answer(base: string, path: string, headers: Record<string, string> = {}) {
@@ -81,7 +72,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const server of servers) server.close();
+  servers.close();
   await opened?.dispose();
 });
 

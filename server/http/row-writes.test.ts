@@ -1,7 +1,7 @@
-import { createServer, type IncomingMessage, type RequestListener, request, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { type IncomingMessage, type RequestListener, request } from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createApp, type QuireApp } from '../app.js';
+import { JSON_CONTENT_TYPE, pipelineServers, SECURITY_HEADERS } from '../test-support/pipeline-servers.js';
 import { type OpenTestDatabase, openTestDatabase } from '../test-support/test-database.js';
 
 /**
@@ -13,27 +13,18 @@ import { type OpenTestDatabase, openTestDatabase } from '../test-support/test-da
 
 const TOKEN = 'a-long-enough-test-token';
 const BODY_LIMIT = 4096;
-const SECURITY = [
-  ['cross-origin-resource-policy', 'same-origin'],
-  ['x-content-type-options', 'nosniff'],
-  ['x-frame-options', 'DENY'],
-];
-const JSON_TYPE = ['content-type', 'application/json; charset=utf-8'];
+const SECURITY = SECURITY_HEADERS;
+const JSON_TYPE = JSON_CONTENT_TYPE;
 
 let opened: OpenTestDatabase;
-const servers: Server[] = [];
+const servers = pipelineServers();
 let open: QuireApp;
 /** The server with no options, and one requiring a token and letting `http://reader.example` read. */
 let openBase: string;
 let guardedBase: string;
 let existingId: string;
 
-async function listen(listener: RequestListener): Promise<string> {
-  const server = createServer({ requireHostHeader: false }, listener);
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return `127.0.0.1:${(server.address() as AddressInfo).port}`;
-}
+const listen = (listener: RequestListener) => servers.listen(listener);
 
 /** A write as sent: method, path, headers and body (a Buffer to send bytes that are not UTF-8). */
 interface Write {
@@ -106,7 +97,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  for (const server of servers) server.close();
+  servers.close();
   await opened?.dispose();
 });
 
