@@ -38,3 +38,14 @@ export function applyWrites(index: MemorySearchIndex, rows: ScanRows, writes: It
     }
   }
 }
+
+/** A title of 2-5 of `words` picked by a fixed generator from `seed`, ending with the seed: the same rows every run. */
+export function seededTitle(words: readonly string[], seed: number): string {
+  const picked: string[] = [];
+  let s = seed;
+  for (let i = 0; i < 2 + (seed % 4); i++) {
+    s = (s * 1103515245 + 12345) % 2147483648;
+    picked.push(words[s % words.length]);
+  }
+  return `${picked.join(' ')} ${seed}`;
+}

@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import fc from 'fast-check';
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededTitle } from '../../test-support/search-scan.js';
 import { openDatabase, type SqliteQuireDb } from '../database.js';
 import type { MemorySearchQuery } from '../engine.js';
 import { ContentRepository, type RowSelection } from '../repositories/content-repository.js';
@@ -33,16 +34,6 @@ let database: SqliteQuireDb;
 let reader: ContentRepository;
 let plain: ContentRepository;
 const titles: string[] = [];
-
-function titleOf(seed: number): string {
-  const words: string[] = [];
-  let s = seed;
-  for (let i = 0; i < 2 + (seed % 4); i++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    words.push(WORDS[s % WORDS.length]);
-  }
-  return `${words.join(' ')} ${seed}`;
-}
 
 function insert(id: string, title: string | null, slug: string | null): void {
   database.raw
@@ -126,7 +117,7 @@ beforeAll(async () => {
   plain = new ContentRepository({ db: database.db, engine: database.engine });
   database.raw.transaction(() => {
     for (let i = 0; i < ROWS; i++) {
-      const title = titleOf(i);
+      const title = seededTitle(WORDS, i);
       titles.push(title);
       insert(`row-${String(i).padStart(5, '0')}`, i % 11 === 0 ? null : title, i % 5 === 0 ? null : `slug-${i}-uber`);
     }

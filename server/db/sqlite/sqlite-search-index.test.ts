@@ -7,6 +7,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { seededTitle } from '../../test-support/search-scan.js';
 import { openDatabase, type SqliteQuireDb } from '../database.js';
 import { up as addSearchIndex } from '../migrations/005-search-index.js';
 import { up as migrate018 } from '../migrations/018-search-index-in-memory.js';
@@ -49,16 +50,6 @@ let database: SqliteQuireDb;
 let indexed: ContentRepository;
 let plain: ContentRepository;
 const titles: string[] = [];
-
-function titleFrom(seed: number): string {
-  const words: string[] = [];
-  let s = seed;
-  for (let i = 0; i < 2 + (seed % 4); i++) {
-    s = (s * 1103515245 + 12345) % 2147483648;
-    words.push(WORDS[s % WORDS.length]);
-  }
-  return `${words.join(' ')} ${seed}`;
-}
 
 function insertRow(id: string, title: string, slug: string | null): void {
   database.raw
@@ -108,7 +99,7 @@ beforeAll(async () => {
   const insertRows = (from: number, to: number) =>
     database.raw.transaction(() => {
       for (let i = from; i < to; i++) {
-        const title = titleFrom(i);
+        const title = seededTitle(WORDS, i);
         titles.push(title);
         // Slugs are usually ASCII, but a stored slug may hold anything an older import put there.
         insertRow(`row-${String(i).padStart(4, '0')}`, title, i % 7 === 0 ? null : `${title.slice(0, 10)}-${i}`);
