@@ -90,6 +90,8 @@ export interface DatabaseMedia {
   store: MediaStore;
   /** Where references to uploads are looked for (unused uploads are those none refers to). */
   sources: () => readonly MediaReferenceSource[];
+  /** The folder on this machine where resized variants of images are cached (see ImageVariants). */
+  variantCacheDir: string;
 }
 
 /** A database's uploads as a site copy reads and writes them. */

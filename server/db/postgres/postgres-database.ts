@@ -1,3 +1,5 @@
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import type { BackupJob } from '../../backup/backup-service.js';
 import { SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snapshot-files.js';
@@ -21,6 +23,13 @@ import { postgresSavedIndexes } from './postgres-search-snapshot.js';
 import { postgresSiteUploads } from './postgres-site-uploads.js';
 import { StatementNames } from './postgres-statement-names.js';
 import { describeTarget, type PostgresTarget } from './postgres-url.js';
+
+/**
+ * Where a PostgreSQL site's image variants are cached: on this server's own disk, not in the
+ * database, so each server makes a variant once and keeps it; files are named by content hash,
+ * so the servers and sites of one machine can share the folder.
+ */
+export const POSTGRES_VARIANT_CACHE_DIR = join(tmpdir(), 'quire-variants');
 
 /** How to open a PostgreSQL database. */
 export interface OpenPostgresOptions extends PostgresPoolOptions {
@@ -125,7 +134,11 @@ export class PostgresQuireDb implements QuireDb {
   }
 
   media(): DatabaseMedia {
-    return { store: new PostgresMediaStore(this.db), sources: () => [postgresContentRowReferences(this.db)] };
+    return {
+      store: new PostgresMediaStore(this.db),
+      sources: () => [postgresContentRowReferences(this.db)],
+      variantCacheDir: POSTGRES_VARIANT_CACHE_DIR,
+    };
   }
 
   bulkImport(

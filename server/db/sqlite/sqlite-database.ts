@@ -1,5 +1,5 @@
 import { mkdirSync } from 'node:fs';
-import { dirname } from 'node:path';
+import { dirname, join } from 'node:path';
 import { Kysely } from 'kysely';
 import type { BackupJob } from '../../backup/backup-service.js';
 import { FileMediaStore, mediaDirFor } from '../../media/media-store.js';
@@ -146,7 +146,12 @@ export class SqliteQuireDb implements QuireDb {
   media(): DatabaseMedia | null {
     if (this.inMemory) return null;
     const raw = this.raw;
-    return { store: new FileMediaStore(mediaDirFor(this.file)), sources: () => mediaReferenceSources(raw) };
+    return {
+      store: new FileMediaStore(mediaDirFor(this.file)),
+      sources: () => mediaReferenceSources(raw),
+      // Beside the media folder: a site's variants live with it, and backups (which copy only media) skip them.
+      variantCacheDir: join(dirname(this.file), 'media-cache'),
+    };
   }
 
   bulkImport(
