@@ -1,6 +1,7 @@
 import { skipToken, useQuery, useQueryClient } from '@tanstack/react-query';
 import { type FormEvent, useEffect, useState } from 'react';
 import type { ContentRow, ContentTypeSummary } from '../../../common/api-contract.js';
+import { shownColumns } from '../../../common/field-conditions.js';
 import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
 import { mayChangeRow, useAuth } from '../api/auth-context.js';
@@ -173,6 +174,8 @@ function RowForm({
   };
 
   const slugColumn = type.columns.find((column) => column.type === 'slug');
+  // A field with a condition is shown while it holds on the form's values (its value is kept while hidden).
+  const shown = shownColumns(type.columns, (name) => editor.state.values[name]);
   const shortcut = isMac ? '⌘S' : 'Ctrl+S';
   const preview = previewHref(type.preview_path, type.columns, editor.row);
 
@@ -278,28 +281,30 @@ function RowForm({
           <fieldset className="editor-fields" disabled={!mayChange}>
             <section className="card" aria-label={t('content')}>
               <div className="field-grid">
-                {type.columns.map((column) => (
-                  <FieldFrame
-                    key={column.name}
-                    column={column}
-                    value={editor.state.values[column.name]}
-                    onChange={(value) => editor.change(column.name, value)}
-                    error={editor.errors.columns[column.name]}
-                    problems={editor.errors.inside[column.name]}
-                    derived={
-                      column.name in editor.state.following
-                        ? {
-                            following: editor.state.following[column.name],
-                            sourceLabel:
-                              type.columns.find((candidate) => candidate.name === column.parent)?.label ??
-                              column.parent ??
-                              '',
-                            regenerate: () => editor.regenerate(column.name),
-                          }
-                        : undefined
-                    }
-                  />
-                ))}
+                {type.columns
+                  .filter((column) => shown.has(column.name))
+                  .map((column) => (
+                    <FieldFrame
+                      key={column.name}
+                      column={column}
+                      value={editor.state.values[column.name]}
+                      onChange={(value) => editor.change(column.name, value)}
+                      error={editor.errors.columns[column.name]}
+                      problems={editor.errors.inside[column.name]}
+                      derived={
+                        column.name in editor.state.following
+                          ? {
+                              following: editor.state.following[column.name],
+                              sourceLabel:
+                                type.columns.find((candidate) => candidate.name === column.parent)?.label ??
+                                column.parent ??
+                                '',
+                              regenerate: () => editor.regenerate(column.name),
+                            }
+                          : undefined
+                      }
+                    />
+                  ))}
               </div>
             </section>
             <SeoSection

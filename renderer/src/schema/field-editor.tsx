@@ -1,8 +1,10 @@
 import type { ColumnType } from '../../../common/api-contract.js';
+import { conditionTargets } from '../../../common/field-conditions.js';
 import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
 import { Select } from '../components/ui/select.js';
 import { columnTypeChoices, widgetFor } from '../fields/field-registry.js';
 import { useT } from '../i18n/use-t.js';
+import { ConditionEditor } from './condition-editor.js';
 import { LabeledControl } from './labeled-control.js';
 import { OptionsEditor } from './options-editor.js';
 import type { FieldDraft, FieldPatch } from './type-draft.js';
@@ -17,7 +19,7 @@ export interface FieldEditorProps {
   index: number;
   count: number;
   errors: Partial<Record<FieldPart | 'general', string>>;
-  /** The other fields (a slug's possible sources). */
+  /** The other fields (a slug's possible sources, the fields a condition may name). */
   others: readonly FieldDraft[];
   /** The types a relation may point at. */
   targets: readonly { slug: string; title: string }[];
@@ -33,7 +35,8 @@ export const fieldEditorId = (key: string) => `schema-field-${key}`;
 
 /**
  * One field of the type: label, name (a rename keeps the data), type, required, and what its type
- * needs (options, slug source, relation target); move and remove buttons. A group named by the label.
+ * needs (options, slug source, relation target), when it is shown; move and remove buttons. A group
+ * named by the label.
  */
 export function FieldEditor({
   field,
@@ -212,6 +215,13 @@ export function FieldEditor({
             onChange={(options) => onChange({ options }, 'options')}
           />
         )}
+        <ConditionEditor
+          idPrefix={id}
+          when={field.when}
+          targets={conditionTargets(field, [field, ...others])}
+          error={errors.when}
+          onChange={(when) => onChange({ when }, 'when')}
+        />
         {errors.general && (
           <p className="field-error field-editor-error" role="alert">
             {asSentence(errors.general)}

@@ -6,6 +6,7 @@ import type {
   CreateContentTypeRequest,
   UpdateContentTypeRequest,
 } from '../../../common/api-contract.js';
+import type { FieldCondition } from '../../../common/field-conditions.js';
 import { identifierFromSlug, tableFromSlug } from '../../../common/naming-rules.js';
 import { slugify } from './slugify.js';
 
@@ -35,6 +36,8 @@ export interface FieldDraft {
   options: OptionDraft[];
   /** `relation`: the slug of the type it points at. */
   target: string;
+  /** When the field is shown and required; undefined: always. */
+  when: FieldCondition | undefined;
 }
 
 /** A content type while it is edited. Slug and table follow the title until edited (new types only). */
@@ -80,6 +83,7 @@ function fieldFromColumn(column: ColumnDescriptor): FieldDraft {
     parent: column.parent ?? '',
     options: optionDrafts(column),
     target: column.target ?? '',
+    when: column.when,
   };
 }
 
@@ -96,6 +100,7 @@ export function newField(type: ColumnType = 'text', label = ''): FieldDraft {
     parent: '',
     options: [],
     target: '',
+    when: undefined,
   };
 }
 
@@ -164,12 +169,13 @@ function withTypeDefaults(field: FieldDraft, fields: readonly FieldDraft[], targ
 
 /** A change to one field, as the field editor reports it. */
 export type FieldPatch = Partial<
-  Pick<FieldDraft, 'label' | 'name' | 'type' | 'required' | 'parent' | 'target' | 'options'>
+  Pick<FieldDraft, 'label' | 'name' | 'type' | 'required' | 'parent' | 'target' | 'options' | 'when'>
 >;
 
 /**
  * The draft after one field changed. A following name follows the label; a name edited by hand
- * stops following; slugs made from a renamed field follow the new name; a new type gets its settings.
+ * stops following; slugs made from a renamed field and conditions on it follow the new name; a new
+ * type gets its settings.
  * `targets` are the type slugs a new relation may point at (the first is its default).
  */
 export function changeField(
@@ -189,7 +195,9 @@ export function changeField(
   const renamed = before.name !== field.name && before.name !== '';
   const fields = draft.fields.map((other) => {
     if (other.key === key) return field;
-    return renamed && other.type === 'slug' && other.parent === before.name ? { ...other, parent: field.name } : other;
+    if (!renamed) return other;
+    const moved = other.type === 'slug' && other.parent === before.name ? { ...other, parent: field.name } : other;
+    return moved.when?.field === before.name ? { ...moved, when: { ...moved.when, field: field.name } } : moved;
   });
   return { ...draft, fields };
 }
@@ -199,14 +207,15 @@ export function addField(draft: TypeDraft, field: FieldDraft = newField()): Type
   return { ...draft, fields: [...draft.fields, field] };
 }
 
-/** The draft without a field; slugs made from it lose their source. */
+/** The draft without a field; slugs made from it lose their source, fields shown on it are shown always. */
 export function removeField(draft: TypeDraft, key: string): TypeDraft {
   const removed = draft.fields.find((field) => field.key === key);
   const fields = draft.fields
     .filter((field) => field.key !== key)
     .map((field) =>
       removed && field.type === 'slug' && field.parent === removed.name ? { ...field, parent: '' } : field,
-    );
+    )
+    .map((field) => (removed && field.when?.field === removed.name ? { ...field, when: undefined } : field));
   return { ...draft, fields };
 }
 
@@ -249,6 +258,7 @@ export function columnOf(field: FieldDraft): ColumnDescriptor {
   if (field.type === 'select')
     column.options = field.options.map(({ id, text }) => ({ id: id.trim(), text: text.trim() }));
   if (field.type === 'relation') column.target = field.target;
+  if (field.when) column.when = field.when;
   return column;
 }
 

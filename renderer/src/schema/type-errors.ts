@@ -4,8 +4,8 @@ import { typeSlugCandidates } from '../../../common/type-slug-suggestions.js';
 import type { FieldDraft } from './type-draft.js';
 
 /** The inputs of a field that can carry a problem of their own. */
-export type FieldPart = 'name' | 'label' | 'type' | 'required' | 'parent' | 'options' | 'target';
-const FIELD_PARTS: readonly string[] = ['name', 'label', 'type', 'required', 'parent', 'options', 'target'];
+export type FieldPart = 'name' | 'label' | 'type' | 'required' | 'parent' | 'options' | 'target' | 'when';
+const FIELD_PARTS: readonly string[] = ['name', 'label', 'type', 'required', 'parent', 'options', 'target', 'when'];
 
 /** The type's own inputs. */
 export type TypePart = 'title' | 'slug' | 'table' | 'preview_path';
