@@ -36,6 +36,35 @@ function exactObject(properties: Record<string, JsonSchema>, description?: strin
   };
 }
 
+/** A column's `when`: the column it depends on and exactly one operator (common/field-conditions.ts). */
+function conditionSchema(): JsonSchema {
+  const field = { ...string, description: 'The name of another column of the type' };
+  const values = {
+    type: 'array',
+    items: { anyOf: [{ type: 'string', minLength: 1, maxLength: 200 }, { type: 'number' }, { type: 'boolean' }] },
+    minItems: 1,
+    maxItems: 100,
+    uniqueItems: true,
+    description:
+      'Option ids of a select, true/false of a boolean, numbers of a number, strings of a text, slug, tags or relation',
+  };
+  return {
+    description: 'The condition a column is shown and required on',
+    oneOf: [
+      exactObject({
+        field,
+        is: { ...values, description: `Holds when the value is one of these. ${values.description}` },
+      }),
+      exactObject({
+        field,
+        isNot: { ...values, description: `Holds when the value is none of these. ${values.description}` },
+      }),
+      exactObject({ field, empty: { const: true, description: 'Holds when the value is empty' } }),
+      exactObject({ field, notEmpty: { const: true, description: 'Holds when the value is not empty' } }),
+    ],
+  };
+}
+
 /** Every error code and what it means (its status comes from AppError). */
 const ERROR_MEANINGS = {
   bad_request: 'The request is malformed: an unknown query parameter, a bad filter, a body that is not valid JSON',
@@ -111,6 +140,11 @@ export function sharedSchemas(): Record<string, JsonSchema> {
     parent: { ...string, description: 'For slug columns: the column the slug is made from' },
     options: { type: 'array', items: ref('SelectOption'), description: 'For select columns: the choices' },
     target: { ...string, description: 'For relation columns: the slug of the content type it points at' },
+    when: {
+      ...ref('FieldCondition'),
+      description:
+        'When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept',
+    },
   };
   const columnRequired = ['name', 'label', 'type', 'required'];
   const summary: Record<string, JsonSchema> = {
@@ -186,6 +220,7 @@ export function sharedSchemas(): Record<string, JsonSchema> {
     SeoMeta: exactObject(Object.fromEntries(META_KEYS.map((key) => [key, string]))),
     RelationValue: exactObject({ id: string, title: stringOrNull, slug: stringOrNull }),
     SelectOption: exactObject({ id: { type: 'string', minLength: 1 }, text: string }),
+    FieldCondition: conditionSchema(),
     ColumnDescriptor: {
       type: 'object',
       properties: {
@@ -320,8 +355,11 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
     form[`meta[${key}]`] = { type: 'string', maxLength: MAX_META_LENGTH };
     form[`meta_${key}`] = { type: 'string', maxLength: MAX_META_LENGTH };
   }
-  // A create needs every required column but slugs, which are made from their parent.
-  const required = type.columns.filter((column) => column.required && column.type !== 'slug').map((c) => c.name);
+  // A create needs every required column but slugs, which are made from their parent, and columns
+  // shown on a condition, which are required only while it holds.
+  const required = type.columns
+    .filter((column) => column.required && column.type !== 'slug' && column.when === undefined)
+    .map((c) => c.name);
   const writeBody = (properties: Record<string, JsonSchema>, create: boolean, description: string): JsonSchema => ({
     type: 'object',
     description,
