@@ -98,6 +98,8 @@ export interface TypeChange {
 export interface TypeChangeDetail {
   title?: { from: string | null; to: string | null };
   preview_path?: { from: string | null; to: string | null };
+  /** The kind: `collection` or `single`. */
+  type?: { from: string; to: string };
   added?: string[];
   dropped?: string[];
   renamed?: { from: string; to: string }[];

@@ -1,4 +1,4 @@
-import type { ColumnChange, ColumnDescriptor } from '../../common/api-contract.js';
+import type { ColumnChange, ColumnDescriptor, ContentTypeKind } from '../../common/api-contract.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { isIdentifier, isReservedTable, RESERVED_COLUMNS } from '../../common/naming-rules.js';
 import { isSlug } from '../../common/slug-rules.js';
@@ -61,6 +61,17 @@ export function readPreviewPath(raw: unknown, problems: FieldProblems): string |
     return null;
   }
   return raw;
+}
+
+/** The kinds of content type: a list of rows, or exactly one row. */
+const KINDS: readonly ContentTypeKind[] = ['collection', 'single'];
+
+/** Reads a type's kind (`type`): `collection` or `single`; left out, `current`. */
+export function readKind(raw: unknown, current: ContentTypeKind, problems: FieldProblems): ContentTypeKind {
+  if (raw === undefined || raw === null || raw === '') return current;
+  if (typeof raw === 'string' && (KINDS as readonly string[]).includes(raw)) return raw as ContentTypeKind;
+  problems.type = { code: 'not_an_option', options: [...KINDS] };
+  return current;
 }
 
 /** Reads a slug for a new type: given (normalised) or made from the title. */

@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { ColumnChange, ColumnDescriptor, ContentTypeSummary } from '../../common/api-contract.js';
+import type { ColumnChange, ColumnDescriptor, ContentTypeKind, ContentTypeSummary } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { tableFromSlug } from '../../common/naming-rules.js';
@@ -25,6 +25,7 @@ import {
   bodyObject,
   freeTypeSlug,
   readColumns,
+  readKind,
   readPreviewPath,
   readTitle,
   readTypeSlug,
@@ -58,9 +59,10 @@ export class ContentTypeService {
     return this.writes.changeSchema(async () => {
       await this.registry.follow();
       const body = bodyObject(rawBody);
-      refuseUnknownMembers(body, ['title', 'slug', 'table', 'columns', 'preview_path']);
+      refuseUnknownMembers(body, ['title', 'slug', 'table', 'type', 'columns', 'preview_path']);
       const problems = noProblems();
       const title = readTitle(body.title, problems);
+      const kind = readKind(body.type, 'collection', problems);
       const slug = readTypeSlug(body.slug, title, problems);
       const table = typeof body.table === 'string' && body.table !== '' ? body.table : tableFromSlug(slug);
       const tableProblem = tableNameProblem(table);
@@ -73,7 +75,7 @@ export class ContentTypeService {
       await this.writes.run({ schema: true }, async (trx) => {
         await claimRegistry(trx, this.registry);
         await refuseTakenNames(trx, this.engine, this.registry.list(), slug, table);
-        const type = { slug, table, title: title as string, columns, previewPath, custom: true, flatMeta: false };
+        const type = { slug, table, title: title as string, kind, columns, previewPath, custom: true, flatMeta: false };
         record = await insertContentType(trx, this.engine, type, by);
       });
       const reloaded = await this.registry.reloadAfterCommit();
@@ -99,10 +101,11 @@ export class ContentTypeService {
       const body = bodyObject(rawBody);
       // The body GET returns is accepted: its server-set members are ignored while unchanged, and a
       // list entry's `version` too (a conditional change names it in If-Match).
-      refuseUnknownMembers(body, ['title', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows', 'version']);
+      refuseUnknownMembers(body, ['title', 'type', 'columns', 'preview_path', ...READ_ONLY_MEMBERS, 'rows', 'version']);
       const problems = noProblems();
       refuseChangedMembers(body, summarize(type), problems);
       const title = body.title === undefined ? type.title : readTitle(body.title, problems);
+      const kind = readKind(body.type, type.kind, problems);
       const previewPath =
         body.preview_path === undefined ? type.previewPath : readPreviewPath(body.preview_path, problems);
       if (hasProblems(problems)) throw validationError(problems);
@@ -116,6 +119,7 @@ export class ContentTypeService {
       await this.writes.run({ schema: true }, async (trx) => {
         await claimRegistry(trx, this.registry);
         let descriptors: ColumnDescriptor[] = [...type.columns];
+        if (kind === 'single' && type.kind !== 'single') await refuseManyRows(trx, this.engine, type);
         if (columns) {
           const change = planTableChange(type, columns);
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
@@ -124,18 +128,19 @@ export class ContentTypeService {
         }
         await new ContentTypeRepository(trx).update(type.id, {
           title: title as string,
+          type: kind,
           preview_path: previewPath,
           columns: JSON.stringify(descriptors),
           updated_at: timestampNow(),
         });
-        const before = { title: type.title, previewPath: type.previewPath, columns: type.columns };
-        const after = { title: title as string, previewPath, columns: columns ?? type.columns };
+        const before = { title: type.title, kind: type.kind, previewPath: type.previewPath, columns: type.columns };
+        const after = { title: title as string, kind, previewPath, columns: columns ?? type.columns };
         const detail = typeChangeDetail(before, after);
         if (Object.keys(detail).length > 0) {
           await recordTypeChange(trx, type.slug, 'update', detail, by);
           await recordTypeChangeInFeed(trx, this.engine, type.table, by);
         }
-        committed = changedContentType(type, { title: title as string, previewPath, columns: descriptors });
+        committed = changedContentType(type, { title: title as string, kind, previewPath, columns: descriptors });
       });
       const reloaded = await this.registry.reloadAfterCommit();
       return summarize(reloaded || !committed ? this.registry.requireBySlug(slug) : committed);
@@ -227,6 +232,8 @@ export interface NewContentType {
   slug: string;
   table: string;
   title: string;
+  /** Absent: a collection. */
+  kind?: ContentTypeKind;
   columns: readonly ColumnDescriptor[];
   previewPath: string | null;
   /** Made by hand (false: a starter type Quire made). */
@@ -282,7 +289,7 @@ export async function insertContentType(
     table_name: type.table,
     title: type.title,
     status: 'published',
-    type: 'collection',
+    type: type.kind ?? 'collection',
     custom: type.custom ? 1 : 0,
     columns: JSON.stringify(type.columns),
     preview_path: type.previewPath,
@@ -292,7 +299,12 @@ export async function insertContentType(
     updated_at: now,
   };
   await repository.insert(record);
-  const detail = typeChangeDetail(null, { title: type.title, previewPath: type.previewPath, columns: type.columns });
+  const detail = typeChangeDetail(null, {
+    title: type.title,
+    kind: type.kind ?? 'collection',
+    previewPath: type.previewPath,
+    columns: type.columns,
+  });
   await recordTypeChange(trx, type.slug, 'create', detail, by);
   await recordTypeChangeInFeed(trx, engine, type.table, by);
   return record;
@@ -315,6 +327,21 @@ export async function removeContentType(
   await new ScheduleRepository(trx).removeTable(type.table);
   await recordTypeChange(trx, type.slug, 'delete', { title: { from: type.title, to: null } }, by);
   await recordTypeChangeInFeed(trx, engine, type.table, by);
+}
+
+/**
+ * A collection becomes a single type only while it holds at most one row (its row, if any, becomes
+ * the type's one row); counted in the change's transaction, so a row created meanwhile is counted.
+ */
+async function refuseManyRows(trx: Kysely<QuireDatabase>, engine: DatabaseEngine, type: ContentType): Promise<void> {
+  const count = await new ContentRepository({ db: trx, engine }).count(type.table, { equals: [] });
+  if (count > 1) {
+    throw new AppError(
+      'single_row_type',
+      `${type.title} holds ${count} rows and a single type holds one: delete all but one first`,
+      { type: { code: 'holds_rows', title: type.title, count } },
+    );
+  }
 }
 
 /** The relation columns (`table.column`) of types other than `slugs` that point at one of them. */
@@ -375,7 +402,6 @@ function conflict(field: string, message: string, problem: FieldProblem = { code
 /** Members of a content type the server sets; a write may send them back unchanged (as GET gave them). */
 const READ_ONLY_MEMBERS = [
   'content_type_id',
-  'type',
   'table',
   'status',
   'slug',

@@ -1,4 +1,9 @@
-import type { ColumnDescriptor, ContentTypeSummary, PublishedColumn } from '../../common/api-contract.js';
+import type {
+  ColumnDescriptor,
+  ContentTypeKind,
+  ContentTypeSummary,
+  PublishedColumn,
+} from '../../common/api-contract.js';
 import { SYSTEM_FIELDS } from '../../common/api-contract.js';
 import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
 import { isIdentifier } from '../../common/naming-rules.js';
@@ -13,6 +18,8 @@ export interface ContentType {
   table: string;
   title: string;
   status: string;
+  /** `single`: the type holds exactly one row (site settings, a home page), read and written without its id. */
+  kind: ContentTypeKind;
   custom: boolean;
   previewPath: string | null;
   /** Rows also carry the flat `meta_title`, `meta_description`, `meta_keywords` (article-like types). */
@@ -65,6 +72,7 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     table: record.table_name,
     title: record.title,
     status: record.status,
+    kind: record.type === 'single' ? 'single' : 'collection',
     custom: record.custom === 1,
     previewPath: record.preview_path,
     flatMeta: record.flat_meta === 1,
@@ -72,12 +80,18 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
   };
 }
 
-/** A type with a changed title, preview path and columns (checked already), as its record would read. */
+/** A type with a changed title, kind, preview path and columns (checked already), as its record would read. */
 export function changedContentType(
   type: ContentType,
-  change: { title: string; previewPath: string | null; columns: readonly ColumnDescriptor[] },
+  change: { title: string; kind: ContentTypeKind; previewPath: string | null; columns: readonly ColumnDescriptor[] },
 ): ContentType {
-  return { ...type, title: change.title, previewPath: change.previewPath, ...columnFacts(change.columns) };
+  return {
+    ...type,
+    title: change.title,
+    kind: change.kind,
+    previewPath: change.previewPath,
+    ...columnFacts(change.columns),
+  };
 }
 
 /** What a type's columns decide: the lookups, the published descriptors, title, slug and search columns. */
@@ -109,7 +123,7 @@ function parseColumns(text: string): ColumnDescriptor[] | null {
 export function summarize(type: ContentType): ContentTypeSummary {
   return {
     content_type_id: type.id,
-    type: 'collection',
+    type: type.kind,
     table: type.table,
     title: type.title,
     status: type.status,

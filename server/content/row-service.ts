@@ -237,7 +237,8 @@ export class RowService {
     }
     const readable = actor?.types ?? null;
     const input = parseRowInput(type, body, 'create', hiddenRelations(type, this.registry, readable));
-    return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs, attempt) => {
+    return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs, attempt, lock) => {
+      if (type.kind === 'single') await refuseSecondRow(type, repository, lock);
       const rowId = id ?? newRowId();
       if (id !== undefined && (await repository.findById(type.table, id))) {
         throw new AppError('conflict', `A ${type.table} row with id ${JSON.stringify(id)} already exists`, {
@@ -334,6 +335,7 @@ export class RowService {
       write: WriteLog,
       lockSlugs: (column: string, base: string) => Promise<void>,
       attempt: number,
+      lock: (key: string) => Promise<void>,
     ) => Promise<T>,
   ): Promise<T> {
     const by = actor ? actor.name : this.editorName;
@@ -350,12 +352,13 @@ export class RowService {
         const result = await this.writes.run(scope, async (trx, log) => {
           // The transaction's statements run on its connection directly, like reads (Kysely builds them).
           const repository = new ContentRepository({ db: trx, engine: this.engine, runner: this.runner });
+          const lock = (key: string) => this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, key);
           const value = await work(
             repository,
             log,
-            (column, base) =>
-              this.engine.lockUntilCommit(trx as unknown as Kysely<unknown>, `slugs:${type.table}:${column}:${base}`),
+            (column, base) => lock(`slugs:${type.table}:${column}:${base}`),
             attempt,
+            lock,
           );
           await actor?.inTransaction?.(trx);
           // Where other servers may change content types, the write ran on `type` as loaded here:
@@ -426,6 +429,23 @@ function assertMayChange(type: ContentType, current: StoredRow, actor: RowActor 
   throw new AppError(
     'forbidden',
     `${actor.name ?? 'An author'} may change only rows they created; this ${type.table} row is not theirs`,
+  );
+}
+
+/**
+ * A single type's one row exists already: a create (a POST, a restore from the trash) is refused.
+ * Creates of the type queue on one lock until commit, so two first writes in parallel make one row.
+ */
+async function refuseSecondRow(
+  type: ContentType,
+  repository: ContentRepository,
+  lock: (key: string) => Promise<void>,
+): Promise<void> {
+  await lock(`single:${type.table}`);
+  if ((await repository.count(type.table, ALL_ROWS)) === 0) return;
+  throw new AppError(
+    'single_row_type',
+    `${type.title} is a single type: it holds one row, which PUT /api/cms/${type.table} changes`,
   );
 }
 

@@ -1,6 +1,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { parse as parseQueryString } from 'node:querystring';
 import type {
+  ContentRow,
   CreateRowResponse,
   DeleteRowResponse,
   GetRowResponse,
@@ -12,8 +13,12 @@ import type { ContentType } from '../content/content-type.js';
 import { parseListQuery } from '../content/list-query.js';
 import { PhaseTimer } from '../content/phase-timer.js';
 import { describedWithout, hiddenRelations } from '../content/relations.js';
+import { parseRichtextFormat, presentRichtext, type RichtextFormat } from '../content/richtext-reads.js';
 import type { RowActor, RowList } from '../content/row-service.js';
-import type { WriteCheck } from '../content/row-versions.js';
+import { staleWrite, type WriteCheck } from '../content/row-versions.js';
+import { resolvePageMeta } from '../content/seo-meta.js';
+import type { StoredRow } from '../db/repositories/content-repository.js';
+import { AppError } from '../errors/app-error.js';
 import { rowActor } from './auth-guard.js';
 import type { BodyReader } from './body-parsing.js';
 import { type CurrentRow, conditionalRowWrite } from './conditional-writes.js';
@@ -79,22 +84,34 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
     const method = req.method ?? 'GET';
     const table = decodeURIComponent(rawType);
     const id = rawId === undefined ? undefined : decodeURIComponent(rawId);
+    // A single type's one row is read and written at the type's own address.
+    const single = id === undefined && services.registry.findByTable(table)?.kind === 'single';
     if (method === 'GET' || method === 'HEAD') {
       const readable = readableBy(req);
+      const query = parseQueryString(rawQuery ?? '');
       const read =
-        id === undefined
-          ? await readList(services, table, parseQueryString(rawQuery ?? ''), readable)
-          : await readRow(services, table, id, readable);
-      answerRead(req, res, read, publishedColumnsOf(services, table), id !== undefined);
+        id !== undefined
+          ? await readRow(services, table, id, readable, parseRichtextFormat(query.format))
+          : single
+            ? await readSingle(services, table, readable, parseRichtextFormat(query.format))
+            : await readList(services, table, query, readable);
+      answerRead(req, res, read, publishedColumnsOf(services, table), id !== undefined || single);
       return;
     }
     const body = await readBody(req, res);
     const actor = rowActor(req);
-    const isRowWrite = id !== undefined && (method === 'PUT' || method === 'PATCH' || method === 'DELETE');
+    const isRowWrite = (id !== undefined || single) && (method === 'PUT' || method === 'PATCH' || method === 'DELETE');
     const condition = isRowWrite ? parseIfMatch(req.headers['if-match']) : null;
     const written = <T>(write: (check?: WriteCheck) => Promise<T>) =>
       conditionally(services, req, table, id as string, condition, write);
-    if (method === 'POST') {
+    if (single && (method === 'PUT' || method === 'PATCH')) {
+      const { status, value, etag } = await writeSingle(services, req, table, body, actor, condition);
+      if (etag !== null) res.setHeader('ETag', etag);
+      if (status === 201) res.setHeader('Location', `/api/cms/${table}/${encodeURIComponent(value.id)}`);
+      writeJson(res, status, value);
+    } else if (single && method === 'DELETE') {
+      throw singleRowType(services.registry.requireByTable(table), 'DELETE');
+    } else if (method === 'POST') {
       const created = await createRow(services, table, id, body, actor);
       res.setHeader('Location', created.location);
       writeJson(res, 201, created.body);
@@ -104,7 +121,10 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
       writeJson(res, 200, value);
     } else if (id !== undefined && method === 'DELETE') {
       const { value: row } = await written((check) =>
-        writeWithType(services, table, (type) => services.rows.delete(type, id, actor, check)),
+        writeWithType(services, table, (type) => {
+          if (type.kind === 'single') throw singleRowType(type, 'DELETE');
+          return services.rows.delete(type, id, actor, check);
+        }),
       );
       const deleted: DeleteRowResponse = { ...row, rowCount: 1 };
       writeJson(res, 200, deleted);
@@ -181,8 +201,72 @@ export async function createRow(
   input: unknown,
   actor: RowActor | undefined,
 ): Promise<{ body: CreateRowResponse; location: string }> {
-  const row = await writeWithType(services, table, (type) => services.rows.create(type, input, id, actor));
+  const row = await writeWithType(services, table, (type) => {
+    if (type.kind === 'single') throw singleRowType(type, 'POST');
+    return services.rows.create(type, input, id, actor);
+  });
   return { body: { id: row.id, rows: [row] }, location: `/api/cms/${table}/${encodeURIComponent(row.id)}` };
+}
+
+/** The 409 of a row create or delete on a single type, which always holds its one row. */
+function singleRowType(type: ContentType, method: 'POST' | 'DELETE'): AppError {
+  return new AppError(
+    'single_row_type',
+    `${type.title} is a single type: it holds one row, so ${method} of rows is refused; PUT /api/cms/${type.table} changes it`,
+  );
+}
+
+/**
+ * `GET /cms/:type` of a single type: its one row in the single-row read's shape, with its page
+ * meta; before the first `PUT` writes it, no row (`rows` empty) and empty meta.
+ */
+export async function readSingle(
+  services: Services,
+  table: string,
+  readable: readonly string[] | null = null,
+  format: RichtextFormat = 'html',
+): Promise<TimedRead<GetRowResponse>> {
+  const { body, serverTiming } = await readList(services, table, { limit: '1', format }, readable);
+  const { titleColumn } = services.registry.requireByTable(table);
+  const row = body.rows[0];
+  const meta = resolvePageMeta((row ?? {}) as StoredRow, row?.meta ?? null, titleColumn);
+  return { body: { ...body, meta }, serverTiming };
+}
+
+/**
+ * `PUT`/`PATCH /cms/:type` of a single type: changes its one row (under `If-Match` as a row's
+ * write), or creates it (201) when there is none yet; an `If-Match` then is a 412, as for a row gone.
+ * Two first writes in parallel make one row: the second, refused, runs again as a change.
+ */
+async function writeSingle(
+  services: Services,
+  req: IncomingMessage,
+  table: string,
+  body: unknown,
+  actor: RowActor | undefined,
+  condition: IfMatch | null,
+): Promise<{ status: 200 | 201; value: UpdateRowResponse; etag: string | null }> {
+  for (let attempt = 1; ; attempt++) {
+    const id = (await readList(services, table, { limit: '1' })).body.rows[0]?.id;
+    if (id !== undefined) {
+      const { value, etag } = await conditionally(services, req, table, id, condition, (check) =>
+        updateRow(services, table, id, body, actor, check),
+      );
+      return { status: 200, value, etag };
+    }
+    if (condition !== null) {
+      const error = staleWrite();
+      error.stale = { current: null, etag: null, lastChange: null };
+      throw error;
+    }
+    try {
+      const value = await writeWithType(services, table, (type) => services.rows.create(type, body, undefined, actor));
+      return { status: 201, value, etag: null };
+    } catch (error) {
+      if (attempt === 1 && error instanceof AppError && error.code === 'single_row_type') continue;
+      throw error;
+    }
+  }
 }
 
 /** `PUT`/`PATCH /cms/:type/:id`: the changed row; `check` as `RowService.update` holds it. */
@@ -200,6 +284,7 @@ export function updateRow(
 /**
  * `GET /cms/:type`: a page of rows with exact counts (also the site export's read), as a
  * credential limited to `readable` content types sees it (null: every type; see `hiddenRelations`).
+ * `format` in `query` says how `richtext` columns read (see presentRichtext).
  */
 export async function readList(
   services: Services,
@@ -207,12 +292,15 @@ export async function readList(
   query: Record<string, unknown>,
   readable: readonly string[] | null = null,
 ): Promise<TimedRead<ListResponse>> {
+  const { format: rawFormat, ...listQuery } = query;
+  const format = parseRichtextFormat(rawFormat);
   const { type, list, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     const hidden = hiddenRelations(type, services.registry, readable);
-    const options = parseListQuery(type, query, services.registry, hidden);
+    const options = parseListQuery(type, listQuery, services.registry, hidden);
     timer.lap('init');
     const list = await services.rows.list(type, options, timer, readable);
+    await presentRows(services, type, list.rows, format, readable);
     return { type: describedWithout(type, hidden), list, timer, registry: list.registry };
   });
   const time = timer.result();
@@ -225,8 +313,9 @@ export async function readRow(
   table: string,
   id: string,
   readable: readonly string[] | null = null,
+  format: RichtextFormat = 'html',
 ): Promise<TimedRead<GetRowResponse>> {
-  return (await readRowVersioned(services, table, id, readable)).read;
+  return (await readRowVersioned(services, table, id, readable, format)).read;
 }
 
 /** `readRow` with the stored row's version the answer shows (see rowVersion). */
@@ -235,11 +324,13 @@ async function readRowVersioned(
   table: string,
   id: string,
   readable: readonly string[] | null,
+  format: RichtextFormat = 'html',
 ): Promise<{ read: TimedRead<GetRowResponse>; version: () => string }> {
   const { type, found, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     timer.lap('init');
     const found = await services.rows.get(type, id, timer, readable);
+    await presentRows(services, type, [found.row], format, readable);
     const hidden = hiddenRelations(type, services.registry, readable);
     return { type: describedWithout(type, hidden), found, timer, registry: found.registry };
   });
@@ -249,6 +340,26 @@ async function readRowVersioned(
     meta: found.pageMeta,
   };
   return { read: { body, serverTiming: PhaseTimer.header(time) }, version: found.version };
+}
+
+/** A read's `richtext` columns as its reader sees them: row links at their rows' addresses, in `format`. */
+function presentRows(
+  services: Services,
+  type: ContentType,
+  rows: ContentRow[],
+  format: RichtextFormat,
+  readable: readonly string[] | null,
+): Promise<void> {
+  return presentRichtext(type, rows, format, services.registry, readable, async (linked, id) => {
+    try {
+      const { row } = await services.rows.get(linked, id, undefined, readable);
+      const slug = linked.slugColumn === null ? null : row[linked.slugColumn];
+      return { slug: typeof slug === 'string' ? slug : null };
+    } catch (error) {
+      if (error instanceof AppError && error.code === 'not_found') return null;
+      throw error;
+    }
+  });
 }
 
 /** The list shape shared by the list and single-row reads, fields in the spec's order. */

@@ -109,6 +109,7 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
       'stale_write',
     ]),
   });
+  if (type.kind === 'single') return singleRowPaths(type, name, responses, update);
   return {
     [`/cms/${type.table}`]: {
       get: {
@@ -139,6 +140,58 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
         parameters: [IF_MATCH],
         responses: responses(200, 'The deleted row', ref(shapes.deleted), [...READ_ERRORS, 'conflict', 'stale_write']),
       },
+    },
+  };
+}
+
+/**
+ * A single type's paths: its one row at `/cms/{table}` (read, and changed or first created by
+ * `PUT`/`PATCH`), and by its id; creating and deleting rows is refused (409 `single_row_type`).
+ */
+function singleRowPaths(
+  type: ContentType,
+  name: string,
+  responses: Responses,
+  update: (method: string) => JsonSchema,
+): Record<string, JsonSchema> {
+  const shapes = shapeNames(name);
+  const tags = [type.table];
+  const write = (method: string): JsonSchema => {
+    const base = update(`${method}Single`);
+    return {
+      ...base,
+      summary: `Change the one row of ${type.title} (only the fields sent); the first write creates it`,
+      description:
+        'Before its first write the type has no row: that write (without If-Match) creates it, answered 201 with Location; required fields are checked then',
+      requestBody: writeBody(shapes.update, shapes.updateForm),
+      responses: {
+        ...(base.responses as JsonSchema),
+        ...responses(201, 'Created: the first write made the row (Location names it)', ref(shapes.row), []),
+      },
+    };
+  };
+  return {
+    [`/cms/${type.table}`]: {
+      get: {
+        tags,
+        operationId: `get${name}Single`,
+        summary: `Get the one row of ${type.title}`,
+        description: 'A single type: `rows` holds its one row (empty before its first write), with its page meta',
+        responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
+      },
+      put: write('update'),
+      patch: write('patch'),
+    },
+    [`/cms/${type.table}/{id}`]: {
+      parameters: [pathParameter('id', `The id of the one row of ${type.title}`)],
+      get: {
+        tags,
+        operationId: `get${name}`,
+        summary: `Get the one row of ${type.title} by its id`,
+        responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
+      },
+      put: update('update'),
+      patch: update('patch'),
     },
   };
 }

@@ -1,4 +1,4 @@
-import type { ErrorCode } from '../../common/api-contract.js';
+import type { ContentTypeKind, ErrorCode } from '../../common/api-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import { typeNames } from '../types-gen/type-names.js';
@@ -21,7 +21,7 @@ export type OpenApiDocument = JsonSchema & {
   paths: Record<string, JsonSchema>;
   components: { schemas: Record<string, JsonSchema>; [section: string]: Record<string, JsonSchema> };
   /** Each content type's table, slug and the name of its row schema (`news` -> `News`). */
-  'x-quire-content-types': { table: string; slug: string; title: string; name: string }[];
+  'x-quire-content-types': { table: string; slug: string; title: string; name: string; kind: ContentTypeKind }[];
 };
 
 /** What the document says about the server beyond its content types. */
@@ -103,6 +103,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
       slug: type.slug,
       title: type.title,
       name: names.get(type.table) ?? type.table,
+      kind: type.kind,
     })),
   };
 }

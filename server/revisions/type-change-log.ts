@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
-import type { ColumnDescriptor } from '../../common/api-contract.js';
+import type { ColumnDescriptor, ContentTypeKind } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import type { TypeChange, TypeChangeDetail } from '../../common/revision-contract.js';
 import { RevisionRepository, type TypeChangeRow } from '../db/repositories/revision-repository.js';
@@ -9,6 +9,8 @@ import type { QuireDatabase } from '../db/schema.js';
 /** A content type as a change log compares it. */
 export interface TypeShape {
   title: string;
+  /** Left out: not compared (a collection). */
+  kind?: ContentTypeKind;
   previewPath: string | null;
   columns: readonly (ColumnDescriptor & { from?: string })[];
 }
@@ -40,6 +42,9 @@ export async function recordTypeChange(
 export function typeChangeDetail(before: TypeShape | null, after: TypeShape): TypeChangeDetail {
   const detail: TypeChangeDetail = {};
   if (before?.title !== after.title) detail.title = { from: before?.title ?? null, to: after.title };
+  if (before && (before.kind ?? 'collection') !== (after.kind ?? 'collection')) {
+    detail.type = { from: before.kind ?? 'collection', to: after.kind ?? 'collection' };
+  }
   if (before && before.previewPath !== after.previewPath) {
     detail.preview_path = { from: before.previewPath, to: after.previewPath };
   }

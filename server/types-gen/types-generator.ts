@@ -26,11 +26,15 @@ export function typeScriptDeclarations(document: OpenApiDocument): string {
       out.push(`export type ${name} = ${typeOf(schema, '')};`, '');
     }
   }
-  out.push('/** Every content type by its table (the :type of /api/cms/:type): its row and its responses. */');
+  out.push('/**');
+  out.push(' * Every content type by its table (the :type of /api/cms/:type): its kind, its row and its responses.');
+  out.push(' * A single type has no list: GET /api/cms/:type answers `item`, its one row.');
+  out.push(' */');
   out.push('export interface Collections {');
-  for (const { table, name } of document['x-quire-content-types']) {
+  for (const { table, name, kind } of document['x-quire-content-types']) {
     const shapes = shapeNames(name);
-    out.push(`  ${propertyName(table)}: { row: ${shapes.row}; list: ${shapes.list}; item: ${shapes.item} };`);
+    const reads = kind === 'single' ? '' : ` list: ${shapes.list};`;
+    out.push(`  ${propertyName(table)}: { kind: '${kind}'; row: ${shapes.row};${reads} item: ${shapes.item} };`);
   }
   out.push('}', '');
   return out.join('\n');
