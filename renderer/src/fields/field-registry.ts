@@ -1,5 +1,6 @@
 import type { ColumnDescriptor, ColumnType } from '../../../common/api-contract.js';
 import { booleanField } from './BooleanField.js';
+import { blocksFieldWith } from './blocks-widget.js';
 import { dateField } from './DateField.js';
 import { datetimeField } from './DatetimeField.js';
 import type { FieldWidget } from './field-types.js';
@@ -7,6 +8,7 @@ import { imageField } from './ImageField.js';
 import { markdownField } from './MarkdownField.js';
 import { numberField } from './NumberField.js';
 import { relationField } from './RelationField.js';
+import { richtextField } from './RichtextField.js';
 import { selectField } from './SelectField.js';
 import { slugField } from './SlugField.js';
 import { tagsField } from './TagsField.js';
@@ -22,7 +24,7 @@ const WIDGETS: Readonly<Record<ColumnType, FieldWidget>> = {
   text: textField,
   textarea: textareaField,
   markdown: markdownField,
-  richtext: markdownField,
+  richtext: richtextField,
   number: numberField,
   boolean: booleanField,
   date: dateField,
@@ -32,8 +34,8 @@ const WIDGETS: Readonly<Record<ColumnType, FieldWidget>> = {
   tags: tagsField,
   image: imageField,
   relation: relationField,
-  // Until the block builder's widget takes this entry, a blocks value shows as text.
-  blocks: textFallbackField,
+  // Blocks draw their own columns with these same widgets: the lookup is passed in, so no module cycle forms.
+  blocks: blocksFieldWith((column) => widgetFor(column)),
 };
 
 /** The widget for a column: its type's entry, or the text fallback for a type the editor does not know. */

@@ -1,0 +1,190 @@
+import type { Editor } from '@tiptap/core';
+import { useEditorState } from '@tiptap/react';
+import { Columns3, Minus, Redo2, Rows3, Table, Undo2, X } from 'lucide-react';
+import { type ReactNode, type Ref, useState } from 'react';
+import { ROW_LINK_PREFIX } from '../../../common/richtext-rules.js';
+import { IconCode, IconImage, IconLink, IconList, IconListOrdered, IconQuote } from '../components/icons.js';
+import { useModifierName, usesCommandKey } from '../components/keyboard-shortcuts.js';
+import { useT } from '../i18n/use-t.js';
+
+/** What a toolbar button does. */
+export type ToolbarAction =
+  | 'bold'
+  | 'italic'
+  | 'strike'
+  | 'heading2'
+  | 'heading3'
+  | 'heading4'
+  | 'bullets'
+  | 'numbers'
+  | 'quote'
+  | 'code'
+  | 'codeBlock'
+  | 'link'
+  | 'row'
+  | 'image'
+  | 'table'
+  | 'rule'
+  | 'addRow'
+  | 'addColumn'
+  | 'deleteRow'
+  | 'deleteColumn'
+  | 'deleteTable'
+  | 'undo'
+  | 'redo';
+
+/**
+ * TipTap's own keys for the toolbar's actions (Mod is Ctrl, ⌘ on macOS), shown in each button's
+ * tooltip; the keys themselves are TipTap's keymaps, so the two cannot disagree by more than a label.
+ */
+export const RICHTEXT_SHORTCUTS: Partial<Record<ToolbarAction, string[]>> = {
+  bold: ['Mod', 'B'],
+  italic: ['Mod', 'I'],
+  strike: ['Mod', 'Shift', 'S'],
+  heading2: ['Mod', 'Alt', '2'],
+  heading3: ['Mod', 'Alt', '3'],
+  heading4: ['Mod', 'Alt', '4'],
+  bullets: ['Mod', 'Shift', '8'],
+  numbers: ['Mod', 'Shift', '7'],
+  quote: ['Mod', 'Shift', 'B'],
+  code: ['Mod', 'E'],
+  codeBlock: ['Mod', 'Alt', 'C'],
+  undo: ['Mod', 'Z'],
+  redo: ['Mod', 'Shift', 'Z'],
+};
+
+/** The keys of a shortcut as one text: `Ctrl+Alt+2` (`modifier` names Ctrl as the language prints it), `⌘⌥2`. */
+export function shortcutLabel(keys: readonly string[], mac: boolean, modifier: string): string {
+  if (mac) {
+    const symbols: Record<string, string> = { Mod: '⌘', Alt: '⌥', Shift: '⇧' };
+    return keys.map((key) => symbols[key] ?? key).join('');
+  }
+  return keys.map((key) => (key === 'Mod' ? modifier : key)).join('+');
+}
+
+const icon = (Drawing: typeof Table) => <Drawing className="icon" size={16} aria-hidden="true" focusable="false" />;
+
+// The faces B, I, S and H2 are the usual symbols of these buttons, the same in every language.
+const FACES: Record<ToolbarAction, ReactNode> = {
+  // i18n-exempt
+  bold: <b className="md-face">B</b>,
+  // i18n-exempt
+  italic: <i className="md-face md-face-italic">I</i>,
+  // i18n-exempt
+  strike: <s className="md-face">S</s>,
+  // i18n-exempt
+  heading2: <b className="md-face">H2</b>,
+  // i18n-exempt
+  heading3: <b className="md-face">H3</b>,
+  // i18n-exempt
+  heading4: <b className="md-face">H4</b>,
+  bullets: <IconList />,
+  numbers: <IconListOrdered />,
+  quote: <IconQuote />,
+  code: <IconCode />,
+  // i18n-exempt
+  codeBlock: <b className="md-face md-face-mono">{'{ }'}</b>,
+  link: <IconLink />,
+  // i18n-exempt
+  row: <b className="md-face md-face-mono">#</b>,
+  image: <IconImage />,
+  table: icon(Table),
+  rule: icon(Minus),
+  addRow: icon(Rows3),
+  addColumn: icon(Columns3),
+  // i18n-exempt
+  deleteRow: <span className="md-face">−R</span>,
+  // i18n-exempt
+  deleteColumn: <span className="md-face">−C</span>,
+  deleteTable: icon(X),
+  undo: icon(Undo2),
+  redo: icon(Redo2),
+};
+
+/** The toolbar's groups, in order; the table group shows while the cursor is in a table. */
+const GROUPS: readonly (readonly ToolbarAction[])[] = [
+  ['heading2', 'heading3', 'heading4'],
+  ['bold', 'italic', 'strike', 'code'],
+  ['bullets', 'numbers', 'quote', 'codeBlock'],
+  ['link', 'row', 'image', 'table', 'rule'],
+  ['undo', 'redo'],
+];
+const TABLE_GROUP: readonly ToolbarAction[] = ['addRow', 'addColumn', 'deleteRow', 'deleteColumn', 'deleteTable'];
+
+/** Which toggle buttons are on at the cursor, and whether undo and redo can run. */
+function toolbarState(editor: Editor) {
+  const link = editor.isActive('link');
+  const attributes = link ? editor.getAttributes('link') : {};
+  const toRow = link && (Boolean(attributes.quireRow) || String(attributes.href ?? '').startsWith(ROW_LINK_PREFIX));
+  return {
+    pressed: {
+      bold: editor.isActive('bold'),
+      italic: editor.isActive('italic'),
+      strike: editor.isActive('strike'),
+      heading2: editor.isActive('heading', { level: 2 }),
+      heading3: editor.isActive('heading', { level: 3 }),
+      heading4: editor.isActive('heading', { level: 4 }),
+      bullets: editor.isActive('bulletList'),
+      numbers: editor.isActive('orderedList'),
+      quote: editor.isActive('blockquote'),
+      code: editor.isActive('code'),
+      codeBlock: editor.isActive('codeBlock'),
+      link: link && !toRow,
+      row: toRow,
+    } as Partial<Record<ToolbarAction, boolean>>,
+    inTable: editor.isActive('table'),
+    canUndo: editor.can().undo(),
+    canRedo: editor.can().redo(),
+  };
+}
+
+/** The formatting buttons above a rich text: toggles say whether they are on (aria-pressed). */
+export function RichtextToolbar({
+  ref,
+  editor,
+  label,
+  onAction,
+}: {
+  ref: Ref<HTMLFieldSetElement>;
+  editor: Editor;
+  label: string;
+  onAction(action: ToolbarAction): void;
+}) {
+  const t = useT('fields');
+  const state = useEditorState({ editor, selector: ({ editor: current }) => toolbarState(current) });
+  const [mac] = useState(usesCommandKey);
+  const modifier = useModifierName();
+  const groups = state.inTable ? [...GROUPS, TABLE_GROUP] : GROUPS;
+  return (
+    <fieldset ref={ref} className="md-toolbar richtext-toolbar">
+      <legend className="visually-hidden">{t('richtext.formatting', { label })}</legend>
+      {groups.map((group) => (
+        // biome-ignore lint/a11y/useSemanticElements: a toolbar's group of buttons, not a form section
+        <div key={group[0]} className="richtext-group" role="group">
+          {group.map((action) => {
+            const name = t(`richtext.buttons.${action}`);
+            const keys = RICHTEXT_SHORTCUTS[action];
+            const pressed = state.pressed[action];
+            const disabled = (action === 'undo' && !state.canUndo) || (action === 'redo' && !state.canRedo);
+            return (
+              <button
+                key={action}
+                type="button"
+                className="md-tool"
+                aria-label={name}
+                aria-pressed={pressed}
+                aria-disabled={disabled || undefined}
+                title={keys ? t('markdown.withShortcut', { name, shortcut: shortcutLabel(keys, mac, modifier) }) : name}
+                // Keeps the selection in the text while the button is pressed.
+                onMouseDown={(event) => event.preventDefault()}
+                onClick={() => !disabled && onAction(action)}
+              >
+                {FACES[action]}
+              </button>
+            );
+          })}
+        </div>
+      ))}
+    </fieldset>
+  );
+}
