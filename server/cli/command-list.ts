@@ -78,6 +78,12 @@ export function quireCommands(
         },
         'body-limit': { value: 'BYTES', text: 'Largest request body', default: bytes(DEFAULT_BODY_LIMIT) },
         'upload-limit': { value: 'BYTES', text: 'Largest uploaded file', default: bytes(DEFAULT_UPLOAD_LIMIT) },
+        'image-sizes': {
+          value: 'LIST',
+          text: 'The only widths and heights image variants may have (?w=, ?h=), comma-separated; others are refused',
+          default: 'any up to 4096 and the original',
+        },
+        'keep-image-metadata': { text: 'Keep EXIF, XMP and IPTC metadata (GPS positions too) in uploaded images' },
         'allow-host': { value: 'NAME', text: 'Another host name to answer to (behind a proxy or on a LAN)' },
         'cors-origin': { value: 'URL', text: 'An origin allowed to read the API from a browser' },
         'trust-proxy': {

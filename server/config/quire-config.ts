@@ -13,6 +13,7 @@ import { parseTrustedProxies } from '../http/client-address.js';
 import { normalizeHostname } from '../http/host-guard.js';
 import { normalizeOrigin } from '../http/origin-guard.js';
 import { checkToken } from '../http/token-auth.js';
+import { DEFAULT_IMAGE_OPTIONS, type ImageOptions, parseImageSizes } from '../media/image-options.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
 import { DEFAULT_TRASH_DAYS } from '../revisions/revision-record.js';
 import { defaultBackupDir, defaultSearchIndexDir } from './app-paths.js';
@@ -43,6 +44,8 @@ export interface QuireConfig extends SignInChoices {
   bodyLimit: number;
   /** Largest uploaded file in bytes (`--upload-limit`). */
   uploadLimit: number;
+  /** The image pipeline: `--image-sizes` (the sizes variants may have) and `--keep-image-metadata`. */
+  images: ImageOptions;
   /** Extra hostnames to serve (`--allow-host`, repeatable), normalized. */
   allowedHosts: string[];
   /** Origins allowed to read cross-origin (`--cors-origin`, repeatable), normalized. */
@@ -88,6 +91,8 @@ export const SERVE_OPTIONS = {
   'backup-dir': { type: 'string' },
   'body-limit': { type: 'string' },
   'upload-limit': { type: 'string' },
+  'image-sizes': { type: 'string' },
+  'keep-image-metadata': { type: 'boolean' },
   'allow-host': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
   token: { type: 'string' },
@@ -132,6 +137,12 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
   const uploadLimit = Number(values['upload-limit'] ?? DEFAULT_UPLOAD_LIMIT);
   if (!Number.isInteger(uploadLimit) || uploadLimit < 1024)
     throw new UsageError('--upload-limit must be a whole number of bytes, at least 1024');
+  let imageSizes: number[] | null = null;
+  try {
+    if (values['image-sizes'] !== undefined) imageSizes = parseImageSizes(values['image-sizes']);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
   const database = parseDatabaseFlags(values, env);
   if (values['backup-dir'] !== undefined && !database.postgres) {
     throw new UsageError('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
@@ -172,6 +183,7 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
     demo: values.demo ?? false,
     bodyLimit,
     uploadLimit,
+    images: { ...DEFAULT_IMAGE_OPTIONS, sizes: imageSizes, keepMetadata: values['keep-image-metadata'] ?? false },
     backups: !values['no-backups'],
     backupDir: resolve(values['backup-dir'] ?? defaultBackupDir(process.platform, env)),
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN'), fromEnv('QUIRE_TRUST_PROXY')),
