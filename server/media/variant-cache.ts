@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
@@ -64,10 +64,15 @@ export class ImageVariants {
   private running = 0;
   private readonly waiting: (() => void)[] = [];
 
+  /** The cache folder as an absolute path (files are sent by absolute path). */
+  readonly cacheDir: string;
+
   constructor(
-    readonly cacheDir: string,
+    cacheDir: string,
     private readonly options: ImageOptions,
-  ) {}
+  ) {
+    this.cacheDir = resolve(cacheDir);
+  }
 
   /** The variant of `found` (stored at `relative`) that `query` asks for, from the cache or made now. */
   async answer(
