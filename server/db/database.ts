@@ -147,6 +147,8 @@ export interface DatabaseLocation {
 export interface OpenOptions {
   sqlite?: OpenSqliteOptions;
   postgres?: OpenPostgresOptions;
+  /** False for a command that reads and never searches: no in-memory search index is built or kept. */
+  memorySearch?: boolean;
 }
 
 /**

@@ -177,3 +177,12 @@ export interface IndexDefinition {
   /** Its `create index` statement as Kysely compiles one, to compare with a planned index. */
   sql: string;
 }
+
+/**
+ * `engine` without its in-memory search index: for a command that reads a site and never searches
+ * (an export), whose first list would otherwise start building an index it never uses. Searches,
+ * if any, go to the engine's SQL index or the plain scan.
+ */
+export function withoutMemorySearch(engine: DatabaseEngine): DatabaseEngine {
+  return { ...engine, searchIndex: { ...engine.searchIndex, memory: undefined } };
+}

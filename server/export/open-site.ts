@@ -17,7 +17,8 @@ export interface OpenSite {
  * reads exactly what the API would answer. Another server may be serving the database meanwhile.
  */
 export async function openSite(choice: DatabaseChoice): Promise<OpenSite> {
-  const database = await openDatabaseAt(choice);
+  // Commands read lists and rows, never search: an index built on their first list is wasted work.
+  const database = await openDatabaseAt(choice, { memorySearch: false });
   try {
     const { services } = await createApp({ database, editorName: null, log: () => {} });
     return { database, services, media: mediaStoreFor(database)?.store ?? null, close: () => database.close() };

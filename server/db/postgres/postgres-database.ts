@@ -6,6 +6,7 @@ import { SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snap
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
 import type { DatabaseMedia, QuireDb, ScheduledBackupOptions, SiteUploads } from '../database.js';
 import { migrateDatabase } from '../database-migrate.js';
+import { type DatabaseEngine, withoutMemorySearch } from '../engine.js';
 import { forEachContentTable } from '../migrations/content-table-steps.js';
 import { withoutOrderKeys } from '../queries/order-key-columns.js';
 import { continueAuditIds } from '../repositories/audit-repository.js';
@@ -46,6 +47,8 @@ export interface OpenPostgresOptions extends PostgresPoolOptions {
     onFailure?: (error: unknown) => void;
     onUnused?: SnapshotUnused;
   };
+  /** False: no in-memory search index (see `withoutMemorySearch`). */
+  memorySearch?: boolean;
 }
 
 /**
@@ -88,7 +91,8 @@ export async function openPostgres(
       saving.onFailure?.(error);
     }
   }
-  return new PostgresQuireDb({ db, target, statementNames, beforeClose });
+  const engine = options.memorySearch === false ? withoutMemorySearch(postgresEngine) : postgresEngine;
+  return new PostgresQuireDb({ db, target, statementNames, beforeClose, engine });
 }
 
 /** What `openPostgres` hands a PostgreSQL database once it is connected and migrated. */
@@ -98,6 +102,7 @@ interface PostgresQuireDbParts {
   statementNames: StatementNames;
   /** Runs before the pool closes (saving search indexes). */
   beforeClose: (() => Promise<void>) | null;
+  engine: DatabaseEngine;
 }
 
 /**
@@ -107,7 +112,7 @@ interface PostgresQuireDbParts {
  */
 export class PostgresQuireDb implements QuireDb {
   readonly db: Kysely<QuireDatabase>;
-  readonly engine = postgresEngine;
+  readonly engine: DatabaseEngine;
   readonly description: string;
   readonly target: PostgresTarget;
   readonly runner = undefined;
@@ -121,6 +126,7 @@ export class PostgresQuireDb implements QuireDb {
 
   constructor(parts: PostgresQuireDbParts) {
     this.db = parts.db;
+    this.engine = parts.engine;
     this.target = parts.target;
     this.description = describeTarget(parts.target);
     this.statementNames = parts.statementNames;

@@ -26,7 +26,7 @@ export function postgresSite(target: PostgresTarget): DatabaseSite {
     exists: () => true,
     requireQuireDatabase: () => {},
     backupsBesideDatabase: false,
-    open: (options = {}) => openPostgres(target, options.postgres),
+    open: (options = {}) => openPostgres(target, { ...options.postgres, memorySearch: options.memorySearch }),
 
     pruneMedia: (deleting) =>
       withDatabase(async (database) => {

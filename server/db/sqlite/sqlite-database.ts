@@ -7,6 +7,7 @@ import { SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snap
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
 import type { DatabaseMedia, QuireDb, ScheduledBackupOptions, SiteUploads } from '../database.js';
 import { migrateDatabase } from '../database-migrate.js';
+import { type DatabaseEngine, withoutMemorySearch } from '../engine.js';
 import type { QuireDatabase } from '../schema.js';
 import type { StatementRunner } from '../statement-runner.js';
 import { sqliteBackupJob } from './sqlite-backup.js';
@@ -40,6 +41,8 @@ export interface OpenSqliteOptions extends SqliteOptions {
    * site copy then reads them checking the folder itself too (never through a symlink).
    */
   mediaDir?: string;
+  /** False: no in-memory search index (see `withoutMemorySearch`). */
+  memorySearch?: boolean;
 }
 
 /**
@@ -84,6 +87,7 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
     beforeClose,
     nativeBinding: options.nativeBinding,
     mediaDir: options.mediaDir,
+    engine: options.memorySearch === false ? withoutMemorySearch(sqliteEngine) : sqliteEngine,
   });
 }
 
@@ -99,6 +103,7 @@ interface SqliteQuireDbParts {
   nativeBinding: string | undefined;
   /** The uploads' folder when not `media/` beside the file. */
   mediaDir: string | undefined;
+  engine: DatabaseEngine;
 }
 
 /**
@@ -108,7 +113,7 @@ interface SqliteQuireDbParts {
  */
 export class SqliteQuireDb implements QuireDb {
   readonly db: Kysely<QuireDatabase>;
-  readonly engine = sqliteEngine;
+  readonly engine: DatabaseEngine;
   readonly description: string;
   readonly raw: SqliteHandle;
   readonly runner: StatementRunner;
@@ -126,6 +131,7 @@ export class SqliteQuireDb implements QuireDb {
 
   constructor(parts: SqliteQuireDbParts) {
     this.parts = parts;
+    this.engine = parts.engine;
     this.db = parts.db;
     this.raw = parts.raw;
     this.runner = parts.runner;

@@ -20,7 +20,7 @@ export function sqliteSite(dbFile: string): DatabaseSite {
     exists: () => existsSync(dbFile),
     requireQuireDatabase: () => requireQuireDatabase(dbFile, 'database', {}),
     backupsBesideDatabase: true,
-    open: (options = {}) => openDatabase(dbFile, options.sqlite),
+    open: (options = {}) => openDatabase(dbFile, { ...options.sqlite, memorySearch: options.memorySearch }),
 
     async pruneMedia(deleting) {
       const root = mediaDirFor(dbFile);
