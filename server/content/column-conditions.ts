@@ -1,7 +1,8 @@
 import type { ColumnChange, ColumnDescriptor, ColumnValue } from '../../common/api-contract.js';
 import { conditionProblem, type FieldCondition, readCondition, shownColumns } from '../../common/field-conditions.js';
-import type { FieldProblems } from '../../common/field-problems.js';
+import { type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
+import { validationError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 
 /**
@@ -91,4 +92,18 @@ export function missingOnUpdate(
     const value = after(column.name);
     if (value === undefined || value === null) problems[column.name] = { code: 'required' };
   }
+}
+
+/**
+ * Refuses an update that leaves a required conditional column empty while shown (see
+ * `missingOnUpdate`), read against the row as the write's transaction finds it.
+ */
+export function requireShownColumns(
+  type: { columns: readonly ColumnDescriptor[] },
+  values: ReadonlyMap<string, ColumnValue>,
+  current: StoredRow,
+): void {
+  const problems = noProblems();
+  missingOnUpdate(type.columns, values, current, problems);
+  if (hasProblems(problems)) throw validationError(problems);
 }

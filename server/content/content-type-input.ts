@@ -5,10 +5,11 @@ import { isSlug } from '../../common/slug-rules.js';
 import { typeSlugCandidates } from '../../common/type-slug-suggestions.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
+import { checkColumnConditions, readColumnCondition } from './column-conditions.js';
 import { publishColumn } from './content-type.js';
 import { slugify } from './slugs.js';
 
-const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target']);
+const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target', 'when']);
 /** What the server publishes about a column (see PublishedColumn); sent back, they must be unchanged. */
 const DERIVED_KEYS = ['filterable', 'orderable'] as const;
 const MAX_COLUMNS = 100;
@@ -87,7 +88,8 @@ export function readTypeSlug(raw: unknown, title: string | undefined, problems: 
 /**
  * Reads and checks a column list: each descriptor well-formed for its type, names unique and not
  * reserved, slug parents present, relation targets among `knownTypes` (or `ownSlug`, for a type
- * pointing at itself). Returns the clean descriptors (and `from` for renames, when allowed).
+ * pointing at itself), conditions naming columns of the list (following renames, see
+ * column-conditions). Returns the clean descriptors (and `from` for renames, when allowed).
  */
 export function readColumns(
   raw: unknown,
@@ -141,6 +143,8 @@ export function readColumns(
     if (entry.parent !== undefined) column.parent = String(entry.parent);
     if (entry.options !== undefined) column.options = entry.options as ColumnDescriptor['options'];
     if (entry.target !== undefined) column.target = String(entry.target);
+    const when = readColumnCondition(entry.when, at, problems);
+    if (when) column.when = when;
     if (options.allowFrom && entry.from !== undefined) column.from = String(entry.from);
     columns.push(column);
   });
@@ -161,6 +165,7 @@ export function readColumns(
       problems[`columns[${index}].target`] = { code: 'no_such_type', type: column.target };
     }
   }
+  checkColumnConditions(columns, problems, (index) => `columns[${index}]`);
   if (hasProblems(problems)) throw validationError(problems);
   return columns;
 }

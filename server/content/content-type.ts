@@ -5,6 +5,7 @@ import type {
   PublishedColumn,
 } from '../../common/api-contract.js';
 import { SYSTEM_FIELDS } from '../../common/api-contract.js';
+import { conditionProblem } from '../../common/field-conditions.js';
 import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
 import { isIdentifier } from '../../common/naming-rules.js';
 import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title-rules.js';
@@ -63,7 +64,7 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     if (!isColumnType(column.type)) {
       throw new Error(`Content type ${record.slug}: column ${column.name} has unknown type ${column.type}`);
     }
-    const problem = fieldFor(column.type).checkDescriptor(column, columns);
+    const problem = fieldFor(column.type).checkDescriptor(column, columns) ?? conditionProblem(column, columns);
     if (problem) throw new Error(`Content type ${record.slug}: column ${column.name} ${describeProblem(problem)}`);
   }
   return {

@@ -9,6 +9,7 @@ import { ContentRepository, type RowSelection, type StoredRow } from '../db/repo
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
+import { requireShownColumns } from './column-conditions.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
 import type { ContentWrites, RowScope, WriteLog } from './content-writes.js';
@@ -280,6 +281,7 @@ export class RowService {
       if (!current) throw notFound(type, id);
       assertMayChange(type, current, actor);
       checkBeforeWrite(check, current);
+      requireShownColumns(type, input.values, current);
       const values = await this.slugs.assign(repository, type, input, current, id, lockSlugs);
       await checkRelationTargets(type, values, this.registry, repository);
       const changes: StoredRow = {};
