@@ -116,6 +116,8 @@ const OPTIONS: sanitizeHtml.IOptions = {
     h1: 'h2',
     h5: 'h4',
     h6: 'h4',
+    del: 's',
+    strike: 's',
     a: (_tagName, attribs) => ({ tagName: 'a', attribs: linkAttributes(attribs) }),
     img: (_tagName, attribs) => {
       const src = attribs.src?.trim() ?? '';
