@@ -1,4 +1,5 @@
-import type { ColumnChange, ColumnDescriptor, ContentTypeKind } from '../../common/api-contract.js';
+import type { BlockType, ColumnChange, ColumnDescriptor, ContentTypeKind } from '../../common/api-contract.js';
+import { BLOCK_KEYS, blockTypeListProblems, MAX_BLOCK_DEPTH } from '../../common/block-rules.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { isIdentifier, isReservedTable, RESERVED_COLUMNS } from '../../common/naming-rules.js';
 import { isSlug } from '../../common/slug-rules.js';
@@ -9,7 +10,7 @@ import { checkColumnConditions, readColumnCondition } from './column-conditions.
 import { publishColumn } from './content-type.js';
 import { slugify } from './slugs.js';
 
-const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target', 'when']);
+const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target', 'when', 'blocks']);
 /** What the server publishes about a column (see PublishedColumn); sent back, they must be unchanged. */
 const DERIVED_KEYS = ['filterable', 'orderable'] as const;
 const MAX_COLUMNS = 100;
@@ -101,9 +102,33 @@ export function readColumns(
   if (list.length > MAX_COLUMNS)
     throw validationError({ columns: { code: 'too_many', max: MAX_COLUMNS, of: 'columns' } });
   const problems = noProblems();
+  const columns = readColumnList(list, 'columns', problems, options, 0);
+  if (hasProblems(problems)) throw validationError(problems);
+  return columns;
+}
+
+/** What reading a column list checks against. */
+interface ColumnListOptions {
+  knownTypes: ReadonlySet<string>;
+  ownSlug: string;
+  allowFrom: boolean;
+}
+
+/**
+ * Reads one column list at `prefix` (`columns`, or a block type's `columns[1].blocks[0].columns`),
+ * adding problems at their paths. `depth` counts the blocks columns around the list: block types'
+ * columns take neither slugs nor the names `type` and `id`, and nest at most MAX_BLOCK_DEPTH deep.
+ */
+function readColumnList(
+  list: readonly unknown[],
+  prefix: string,
+  problems: FieldProblems,
+  options: ColumnListOptions,
+  depth: number,
+): ColumnChange[] {
   const columns: ColumnChange[] = [];
   list.forEach((item, index) => {
-    const at = `columns[${index}]`;
+    const at = `${prefix}[${index}]`;
     if (!item || typeof item !== 'object' || Array.isArray(item)) {
       problems[at] = { code: 'not_an_object' };
       return;
@@ -119,13 +144,13 @@ export function readColumns(
     const { name, label, type, required } = entry;
     if (typeof name !== 'string' || !isIdentifier(name)) {
       problems[`${at}.name`] = { code: 'not_an_identifier' };
-    } else if (RESERVED_COLUMNS.has(name)) {
+    } else if (RESERVED_COLUMNS.has(name) || (depth > 0 && BLOCK_KEYS.has(name))) {
       problems[`${at}.name`] = { code: 'reserved', name };
     }
     if (typeof label !== 'string' || label.trim() === '' || label.length > MAX_TITLE_LENGTH) {
       problems[`${at}.label`] = { code: 'not_a_label', max: MAX_TITLE_LENGTH };
     }
-    if (typeof type !== 'string' || !isColumnType(type)) {
+    if (typeof type !== 'string' || !isColumnType(type) || (depth > 0 && type === 'slug')) {
       problems[`${at}.type`] = { code: 'unknown_column_type' };
       return;
     }
@@ -143,6 +168,9 @@ export function readColumns(
     if (entry.parent !== undefined) column.parent = String(entry.parent);
     if (entry.options !== undefined) column.options = entry.options as ColumnDescriptor['options'];
     if (entry.target !== undefined) column.target = String(entry.target);
+    if (type === 'blocks' || entry.blocks !== undefined) {
+      column.blocks = readBlockTypes(entry.blocks, at, problems, options, depth + 1);
+    }
     const when = readColumnCondition(entry.when, at, problems);
     if (when) column.when = when;
     if (options.allowFrom && entry.from !== undefined) column.from = String(entry.from);
@@ -150,24 +178,61 @@ export function readColumns(
   });
   const names = new Set<string>();
   for (const column of columns) {
-    if (names.has(column.name)) problems.columns = { code: 'listed_twice', column: column.name };
+    if (names.has(column.name)) problems[prefix] = { code: 'listed_twice', column: column.name };
     names.add(column.name);
   }
   for (const [index, column] of columns.entries()) {
-    const found = fieldFor(column.type).checkDescriptor(column, columns);
-    if (found) problems[`columns[${index}]`] = found;
+    const at = `${prefix}[${index}]`;
+    // A blocks column's block types were read above, each problem at its place.
+    if (column.type !== 'blocks') {
+      const found = fieldFor(column.type).checkDescriptor(column, columns);
+      if (found) problems[at] = found;
+    }
     if (
       column.type === 'relation' &&
       column.target &&
       column.target !== options.ownSlug &&
       !options.knownTypes.has(column.target)
     ) {
-      problems[`columns[${index}].target`] = { code: 'no_such_type', type: column.target };
+      problems[`${at}.target`] = { code: 'no_such_type', type: column.target };
     }
   }
-  checkColumnConditions(columns, problems, (index) => `columns[${index}]`);
-  if (hasProblems(problems)) throw validationError(problems);
+  // Conditions inside a block name columns of the same block type.
+  checkColumnConditions(columns, problems, (index) => `${prefix}[${index}]`);
   return columns;
+}
+
+/** Reads a blocks column's block types (its `blocks` member) at `at`, each type's columns as a column list. */
+function readBlockTypes(
+  raw: unknown,
+  at: string,
+  problems: FieldProblems,
+  options: ColumnListOptions,
+  depth: number,
+): BlockType[] {
+  if (depth > MAX_BLOCK_DEPTH) {
+    problems[`${at}.blocks`] = { code: 'too_deep', max: MAX_BLOCK_DEPTH };
+    return [];
+  }
+  for (const found of blockTypeListProblems(raw)) problems[`${at}${found.at}`] = found.problem;
+  if (!Array.isArray(raw)) return [];
+  const blockTypes: BlockType[] = [];
+  raw.forEach((item, index) => {
+    if (!item || typeof item !== 'object' || Array.isArray(item)) return;
+    const { name, label, columns } = item as Record<string, unknown>;
+    const place = `${at}.blocks[${index}].columns`;
+    if (!Array.isArray(columns) || columns.length === 0) return;
+    if (columns.length > MAX_COLUMNS) {
+      problems[place] = { code: 'too_many', max: MAX_COLUMNS, of: 'columns' };
+      return;
+    }
+    blockTypes.push({
+      name: String(name),
+      label: String(label ?? '').trim(),
+      columns: readColumnList(columns, place, problems, options, depth),
+    });
+  });
+  return blockTypes;
 }
 
 /** Refuses body members a content-type write does not know. */

@@ -100,7 +100,9 @@ describe('parseJsonField (JSON inside a form field, with the limits of a JSON bo
   it('refuses a 4,000-deep value without recursing, naming the field', () => {
     const result = parseJsonField(`[{"options":[{"id":"a","text":${nested(4000)}}]}]`, 'columns');
     expect(result.ok || result.error).toMatchObject({ status: 400, code: 'bad_request' });
-    expect(result.ok || result.error.message).toMatch(/JSON in columns is nested more than 6 levels/);
+    expect(result.ok || result.error.message).toMatch(
+      new RegExp(`JSON in columns is nested more than ${MAX_JSON_DEPTH} levels`),
+    );
   });
 
   it(`refuses more than ${MAX_JSON_ENTRIES} values with a 413, the field counting as one as in a body`, () => {

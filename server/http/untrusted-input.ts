@@ -17,11 +17,12 @@ export const MAX_QUERY_PARAMETERS = 100;
 export const MAX_JSON_ENTRIES = 1000;
 
 /**
- * Deepest nesting of a JSON body: the deepest write body is a content-type definition, an object
- * holding `columns` holding a column holding `options` holding an option (5 levels); one more of
- * headroom lets validation name the field rather than the depth.
+ * Deepest nesting of a JSON body: the deepest write body is a content-type definition whose blocks
+ * column nests block types three deep (common/block-rules.ts), each level `blocks`, a block type,
+ * its `columns` and a column, down to a select's option or a condition's values (17 levels); the
+ * rest is headroom that lets validation name a fourth level of blocks rather than the depth.
  */
-export const MAX_JSON_DEPTH = 6;
+export const MAX_JSON_DEPTH = 20;
 
 /** Whether a decoded form key (`meta[title]`, `a[b][c]`) names a forbidden key at any level. */
 function hasForbiddenSegment(key: string): boolean {

@@ -1,0 +1,292 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findUnusedMedia, PRUNE_GRACE_MS } from '../media/media-prune.js';
+import { request } from '../test-support/api-scenario.js';
+import { gifImage, pngImage } from '../test-support/sample-images.js';
+import { upload } from '../test-support/site-fixture.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+
+/**
+ * `blocks` columns through the API: nested values validated by each column's field type with
+ * problems at their paths, ids given and kept unique, relations and images inside blocks counted
+ * as references, descriptors refused when too deep or ill-formed, and the OpenAPI union.
+ */
+
+const text = (name: string, required = false) => ({ name, label: name, type: 'text', required });
+
+const SECTIONS = {
+  name: 'sections',
+  label: 'Sections',
+  type: 'blocks',
+  required: false,
+  blocks: [
+    {
+      name: 'hero',
+      label: 'Hero',
+      columns: [
+        text('heading', true),
+        { name: 'image', label: 'Image', type: 'image', required: false },
+        { name: 'author', label: 'Author', type: 'relation', required: false, target: 'authors' },
+        {
+          name: 'tone',
+          label: 'Tone',
+          type: 'select',
+          required: false,
+          options: [
+            { id: 'light', text: 'Light' },
+            { id: 'dark', text: 'Dark' },
+          ],
+        },
+      ],
+    },
+    { name: 'text', label: 'Text', columns: [{ name: 'body', label: 'Body', type: 'markdown', required: false }] },
+    {
+      name: 'gallery',
+      label: 'Gallery',
+      columns: [
+        {
+          name: 'items',
+          label: 'Items',
+          type: 'blocks',
+          required: true,
+          blocks: [
+            {
+              name: 'photo',
+              label: 'Photo',
+              columns: [{ name: 'image', label: 'Image', type: 'image', required: true }, text('caption')],
+            },
+          ],
+        },
+      ],
+    },
+  ],
+};
+
+let server: TestServer;
+let authorId: string;
+let otherAuthorId: string;
+let imageA: string;
+let imageB: string;
+
+async function createType(json: unknown) {
+  return request(server, 'POST', '/cms-content', { json });
+}
+
+async function createPage(json: unknown) {
+  return request(server, 'POST', '/cms/pages', { json });
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  const authors = await createType({ title: 'Authors', table: 'authors', columns: [text('name', true)] });
+  expect(authors.response.status, JSON.stringify(authors.body)).toBe(201);
+  const pages = await createType({ title: 'Pages', table: 'pages', columns: [text('title', true), SECTIONS] });
+  expect(pages.response.status, JSON.stringify(pages.body)).toBe(201);
+  authorId = (await request(server, 'POST', '/cms/authors', { json: { name: 'Ada' } })).body.id;
+  otherAuthorId = (await request(server, 'POST', '/cms/authors', { json: { name: 'Grace' } })).body.id;
+  imageA = await upload(server.origin, pngImage(), 'a.png');
+  imageB = await upload(server.origin, gifImage(), 'b.gif');
+});
+afterAll(() => server?.dispose());
+
+describe('blocks values', () => {
+  it('stores an ordered list of blocks, giving ids to blocks sent without, and reads it back', async () => {
+    const sections = [
+      { type: 'hero', heading: 'Welcome', image: imageA, author: authorId, tone: 'dark' },
+      { type: 'text', id: 'intro', body: '# Hello' },
+      { type: 'gallery', items: [{ type: 'photo', image: imageA, caption: 'First' }] },
+    ];
+    const created = await createPage({ title: 'Home', sections });
+    expect(created.response.status, JSON.stringify(created.body)).toBe(201);
+    const { body } = await request(server, 'GET', `/cms/pages/${created.body.id}`);
+    const read = body.rows[0].sections;
+    expect(read.map((block: { type: string }) => block.type)).toEqual(['hero', 'text', 'gallery']);
+    expect(read[1].id).toBe('intro');
+    expect(read[0].id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    expect(read[0]).toMatchObject({ heading: 'Welcome', image: imageA, tone: 'dark', author: { id: authorId } });
+    expect(read[2].items[0]).toMatchObject({ type: 'photo', image: imageA, caption: 'First' });
+    expect(read[2].items[0].id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
+    // Kept as sent: a write of what was read changes no id.
+    const again = await request(server, 'PUT', `/cms/pages/${created.body.id}`, { json: { sections: read } });
+    expect(again.response.status, JSON.stringify(again.body)).toBe(200);
+    expect(again.body.sections.map((block: { id: string }) => block.id)).toEqual(read.map((b: { id: string }) => b.id));
+  });
+
+  it('refuses invalid fields inside blocks, naming each place, and writes nothing', async () => {
+    const before = (await request(server, 'GET', '/cms/pages')).body.rows.length;
+    const { response, body } = await createPage({
+      title: 'Broken',
+      sections: [
+        { type: 'hero', id: 'x', tone: 'neon' },
+        { type: 'text', id: 'x', body: 'dup id' },
+        { type: 'video', url: 'https://example.com' },
+        {
+          type: 'gallery',
+          items: [
+            { type: 'photo', caption: 'no image' },
+            { type: 'photo', image: '/etc/passwd' },
+          ],
+        },
+        { type: 'text', body: 'ok', extra: 1 },
+      ],
+    });
+    expect(response.status).toBe(400);
+    expect(body.error.problems).toEqual({
+      'sections[0].heading': { code: 'required' },
+      'sections[0].tone': { code: 'not_an_option', options: ['light', 'dark'] },
+      'sections[1].id': { code: 'repeated_block_id', id: 'x' },
+      'sections[2].type': { code: 'not_a_block_type', types: ['hero', 'text', 'gallery'] },
+      'sections[3].items[0].image': { code: 'required' },
+      'sections[3].items[1].image': { code: 'not_a_media_path' },
+      'sections[4].extra': { code: 'not_a_field', table: 'text' },
+    });
+    expect(body.error.fields['sections[0].heading']).toBe('is required');
+    expect((await request(server, 'GET', '/cms/pages')).body.rows.length).toBe(before);
+  });
+
+  it('refuses a value that is not a list of blocks, and a bad block id', async () => {
+    for (const sections of ['not json', { type: 'text' }, [1, 2], 'true']) {
+      const { response, body } = await createPage({ title: 'Odd', sections });
+      expect(response.status).toBe(400);
+      expect(body.error.problems.sections).toEqual({ code: 'not_a_block_list' });
+    }
+    const { response, body } = await createPage({ title: 'Odd', sections: [{ type: 'text', id: '../x' }] });
+    expect(response.status).toBe(400);
+    expect(body.error.problems['sections[0].id']).toEqual({ code: 'not_a_block_id' });
+  });
+
+  it('refuses a relation inside a block to a row that does not exist', async () => {
+    const { response, body } = await createPage({
+      title: 'Ghost',
+      sections: [{ type: 'hero', heading: 'Hi', author: 'no-such-author' }],
+    });
+    expect(response.status).toBe(400);
+    expect(body.error.problems['sections[0].author']).toEqual({
+      code: 'no_such_row',
+      table: 'authors',
+      id: 'no-such-author',
+    });
+  });
+});
+
+describe('references inside blocks', () => {
+  it('refuses to delete a row a block points at, until the block lets go of it', async () => {
+    const page = await createPage({
+      title: 'About',
+      sections: [
+        { type: 'text', body: 'x' },
+        { type: 'hero', heading: 'By Grace', author: otherAuthorId },
+      ],
+    });
+    expect(page.response.status, JSON.stringify(page.body)).toBe(201);
+    const refused = await request(server, 'DELETE', `/cms/authors/${otherAuthorId}`);
+    expect(refused.response.status).toBe(409);
+    expect(refused.body.error.references).toEqual([
+      { table: 'pages', id: page.body.id, title: 'About', column: 'sections' },
+    ]);
+    expect((await request(server, 'GET', `/cms/authors/${otherAuthorId}`)).response.status).toBe(200);
+    const cleared = await request(server, 'PUT', `/cms/pages/${page.body.id}`, {
+      json: { sections: [{ type: 'text', body: 'x' }] },
+    });
+    expect(cleared.response.status).toBe(200);
+    expect((await request(server, 'DELETE', `/cms/authors/${otherAuthorId}`)).response.status).toBe(200);
+  });
+
+  it('counts an image inside a (nested) block as used, so prune keeps it', async () => {
+    const media = server.database.media();
+    if (!media) throw new Error('the test server keeps uploads');
+    const unused = async () => {
+      const found = await findUnusedMedia(() => media.store.list(), media.sources(), Date.now() + PRUNE_GRACE_MS + 1);
+      return found.files.map((file) => `/media/${file.path}`);
+    };
+    // imageA is used by the first test's page (a hero and a gallery photo); imageB by none yet.
+    expect(await unused()).toEqual([imageB]);
+    const page = await createPage({
+      title: 'Photos',
+      sections: [{ type: 'gallery', items: [{ type: 'photo', image: imageB }] }],
+    });
+    expect(page.response.status, JSON.stringify(page.body)).toBe(201);
+    expect(await unused()).toEqual([]);
+  });
+});
+
+describe('blocks descriptors', () => {
+  const blocksOf = (columns: unknown[], name = 'b') => ({
+    name,
+    label: name,
+    type: 'blocks',
+    required: false,
+    blocks: [{ name: 'inner', label: 'Inner', columns }],
+  });
+
+  it('accepts blocks nested three levels deep and refuses a fourth', async () => {
+    const three = blocksOf([blocksOf([blocksOf([text('leaf')])])]);
+    const ok = await createType({ title: 'Deep', table: 'deep_ok', columns: [text('title'), three] });
+    expect(ok.response.status, JSON.stringify(ok.body)).toBe(201);
+    const four = blocksOf([blocksOf([blocksOf([blocksOf([text('leaf')])])])]);
+    const refused = await createType({ title: 'Deeper', table: 'deep_no', columns: [text('title'), four] });
+    expect(refused.response.status).toBe(400);
+    expect(Object.values(refused.body.error.problems)).toContainEqual({ code: 'too_deep', max: 3 });
+    expect((await request(server, 'GET', '/cms/deep_no')).response.status).toBe(404);
+  });
+
+  it.each([
+    [
+      'duplicate block names',
+      { ...SECTIONS, blocks: [SECTIONS.blocks[1], SECTIONS.blocks[1]] },
+      'columns[1].blocks',
+      { code: 'listed_twice', column: 'text' },
+    ],
+    ['no block types', { ...SECTIONS, blocks: [] }, 'columns[1].blocks', { code: 'no_block_types' }],
+    [
+      'an unknown column type inside a block',
+      blocksOf([{ name: 'x', label: 'X', type: 'video', required: false }]),
+      'columns[1].blocks[0].columns[0].type',
+      { code: 'unknown_column_type' },
+    ],
+    [
+      'a slug inside a block',
+      blocksOf([text('t'), { name: 's', label: 'S', type: 'slug', required: false, parent: 't' }]),
+      'columns[1].blocks[0].columns[1].type',
+      { code: 'unknown_column_type' },
+    ],
+    [
+      'a block column named type',
+      blocksOf([text('type')]),
+      'columns[1].blocks[0].columns[0].name',
+      { code: 'reserved', name: 'type' },
+    ],
+    [
+      'a relation inside a block to no type',
+      blocksOf([{ name: 'r', label: 'R', type: 'relation', required: false, target: 'nothing' }]),
+      'columns[1].blocks[0].columns[0].target',
+      { code: 'no_such_type', type: 'nothing' },
+    ],
+  ])('refuses %s', async (_name, column, path, found) => {
+    const { response, body } = await createType({
+      title: 'Bad',
+      table: 'bad_blocks',
+      columns: [text('title'), column],
+    });
+    expect(response.status).toBe(400);
+    expect(body.error.problems[path]).toEqual(found);
+    expect((await request(server, 'GET', '/cms/bad_blocks')).response.status).toBe(404);
+  });
+});
+
+describe('OpenAPI', () => {
+  it('describes a blocks column as a list of a union discriminated by type', async () => {
+    const { body } = await request(server, 'GET', '/openapi.json');
+    const page = Object.values(body.components.schemas).find(
+      (schema: any) => schema.properties?.sections && schema.properties?.title && !schema.properties?.name,
+    ) as any;
+    expect(page).toBeDefined();
+    const sections = page.properties.sections.anyOf?.[0] ?? page.properties.sections;
+    expect(sections.type).toBe('array');
+    expect(sections.items.discriminator).toEqual({ propertyName: 'type' });
+    const members = sections.items.oneOf;
+    expect(members.map((member: any) => member.properties.type.const)).toEqual(['hero', 'text', 'gallery']);
+    expect(members[0].required).toEqual(['type', 'id', 'heading', 'image', 'author', 'tone']);
+    const photo = members[2].properties.items.items.oneOf[0];
+    expect(photo.properties.type.const).toBe('photo');
+  });
+});
