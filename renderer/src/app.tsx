@@ -18,6 +18,7 @@ import { useAccountLanguage } from './i18n/account-language.js';
 import { useT } from './i18n/use-t.js';
 import { ListPage } from './pages/list-page.js';
 import { RowEditorPage } from './pages/row-editor-page.js';
+import { SingleRowPage } from './pages/single-row-page.js';
 import { RouterProvider, useLinkProps, useNavigate, usePendingNavigation, useRoute } from './routing/router.js';
 import { EMPTY_LIST_STATE, routeHref } from './routing/routes.js';
 import { useTransliteration } from './schema/slugify.js';
@@ -307,6 +308,13 @@ function Screen() {
   }
   const type = types.find((candidate) => candidate.table === route.type);
   if (!type) return <NotFound message={t('notFound.typeName', { name: route.type })} homeLink={home} />;
+  if (route.name === 'list' && type.type === 'single') {
+    return (
+      <SlugsReady needed={type.columns.some((column) => column.type === 'slug')}>
+        <SingleRowPage key={type.table} type={type} list={route.list} />
+      </SlugsReady>
+    );
+  }
   if (route.name === 'list') return <ListPage key={type.table} type={type} list={route.list} />;
   if (route.name === 'trash')
     return (

@@ -39,8 +39,11 @@ export interface ApiClient {
   /** One row, with the ETag a conditional write of it sends. */
   getRow(type: string, id: string, signal?: AbortSignal): Promise<TaggedRowResponse>;
   createRow(type: string, body: WriteBody): Promise<CreateRowResponse>;
-  /** Changes a row; with `ifMatch` only over that version (a 412 `stale_write` otherwise). */
-  updateRow(type: string, id: string, body: WriteBody, ifMatch?: string): Promise<TaggedRow>;
+  /**
+   * Changes a row; with `ifMatch` only over that version (a 412 `stale_write` otherwise). `id` null:
+   * a single type's one row, at the type's own address (the first such write creates it).
+   */
+  updateRow(type: string, id: string | null, body: WriteBody, ifMatch?: string): Promise<TaggedRow>;
   /** Deletes a row; with `ifMatch` only that version (a 412 `stale_write` otherwise). */
   deleteRow(type: string, id: string, ifMatch?: string): Promise<DeleteRowResponse>;
   /** Creates a type; the answer's `version` is its ETag. */
@@ -203,7 +206,8 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
     },
     createRow: (type, body) => request<CreateRowResponse>('POST', rowPath(type), { body }),
     updateRow: async (type, id, body, ifMatch) => {
-      const { payload, etag } = await requestTagged<UpdateRowResponse>('PUT', rowPath(type, id), { body, ifMatch });
+      const path = id === null ? rowPath(type) : rowPath(type, id);
+      const { payload, etag } = await requestTagged<UpdateRowResponse>('PUT', path, { body, ifMatch });
       return { row: payload, etag };
     },
     deleteRow: (type, id, ifMatch) => request<DeleteRowResponse>('DELETE', rowPath(type, id), { ifMatch }),

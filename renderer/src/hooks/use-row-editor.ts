@@ -143,6 +143,11 @@ export function useRowEditor(
           const written = await api.updateRow(type.table, row.id, body, await tagFor(row));
           result = written.row;
           tag.current = written.etag;
+        } else if (type.type === 'single') {
+          // A single type's one row is written at the type's address: the first save creates it.
+          const written = await api.updateRow(type.table, null, body);
+          result = written.row;
+          tag.current = written.etag;
         } else {
           result = (await api.createRow(type.table, body)).rows[0];
           tag.current = null;
@@ -196,7 +201,7 @@ export function useRowEditor(
         setSaving(false);
       }
     },
-    [api, columns, notify, rowsChanged, tagFor, type.table, titleColumn, t, tc],
+    [api, columns, notify, rowsChanged, tagFor, type.table, type.type, titleColumn, t, tc],
   );
 
   const save = useCallback(() => persist(state, saved, row), [persist, state, saved, row]);

@@ -53,6 +53,7 @@ describe('the content-type editor', () => {
       title: 'Recipes',
       slug: 'recipes',
       table: 'recipes',
+      type: 'collection',
       preview_path: 'http://localhost:4321/recipes/{slug}',
       columns: [
         { name: 'title', label: 'Title', type: 'text', required: true },
@@ -124,6 +125,7 @@ describe('editing a saved content type', () => {
       'menu_items',
       {
         title: 'Menu_items',
+        type: 'collection',
         preview_path: null,
         columns: [
           { name: 'rank', label: 'Position', type: 'number', required: false, from: 'position' },

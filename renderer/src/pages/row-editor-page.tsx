@@ -173,6 +173,8 @@ function RowForm({
     else setConfirmingDelete(false);
   };
 
+  // A single type's one row has no list to go back to, and is never added to nor deleted.
+  const single = type.type === 'single';
   const slugColumn = type.columns.find((column) => column.type === 'slug');
   // A field with a condition is shown while it holds on the form's values (its value is kept while hidden).
   const shown = shownColumns(type.columns, (name) => editor.state.values[name]);
@@ -183,10 +185,12 @@ function RowForm({
     <div className="page page-editor">
       <header className="page-header editor-header">
         <div className="page-heading">
-          <a {...backLink} className="back-link">
-            <IconArrowLeft />
-            {t('back')}
-          </a>
+          {!single && (
+            <a {...backLink} className="back-link">
+              <IconArrowLeft />
+              {t('back')}
+            </a>
+          )}
           <p className="eyebrow">
             {type.title} · {editor.row ? t('editRow') : t('newRow')}
           </p>
@@ -215,7 +219,7 @@ function RowForm({
               {t('preview.open')}
             </a>
           )}
-          {editor.row && me.can.create_rows && (
+          {editor.row && !single && me.can.create_rows && (
             <button
               type="button"
               className="button"
@@ -226,7 +230,7 @@ function RowForm({
               {t('new')}
             </button>
           )}
-          {editor.row && mayChange && (
+          {editor.row && !single && mayChange && (
             <button
               type="button"
               className="button button-danger-quiet"

@@ -2,6 +2,7 @@ import type {
   ColumnChange,
   ColumnDescriptor,
   ColumnType,
+  ContentTypeKind,
   ContentTypeSummary,
   CreateContentTypeRequest,
   UpdateContentTypeRequest,
@@ -47,6 +48,8 @@ export interface TypeDraft {
   slugFollows: boolean;
   table: string;
   tableFollows: boolean;
+  /** `single`: the type holds one row, opened as a form straight from the sidebar. */
+  kind: ContentTypeKind;
   previewPath: string;
   fields: FieldDraft[];
 }
@@ -113,6 +116,7 @@ export function draftFromType(type: ContentTypeSummary | null): TypeDraft {
       slugFollows: false,
       table: type.table,
       tableFollows: false,
+      kind: type.type,
       previewPath: type.preview_path ?? '',
       fields: type.columns.map(fieldFromColumn),
     };
@@ -125,6 +129,7 @@ export function draftFromType(type: ContentTypeSummary | null): TypeDraft {
     slugFollows: true,
     table: '',
     tableFollows: true,
+    kind: 'collection',
     previewPath: '',
     fields: [title, slug],
   };
@@ -277,6 +282,7 @@ export function createRequest(draft: TypeDraft): CreateContentTypeRequest {
     title: draft.title.trim(),
     slug: draft.slug,
     table: draft.table,
+    type: draft.kind,
     columns: columnChanges(draft),
     preview_path: draft.previewPath.trim() || null,
   };
@@ -284,13 +290,18 @@ export function createRequest(draft: TypeDraft): CreateContentTypeRequest {
 
 /** `PUT /api/cms-content/:slug` for a saved type. */
 export function updateRequest(draft: TypeDraft): UpdateContentTypeRequest {
-  return { title: draft.title.trim(), columns: columnChanges(draft), preview_path: draft.previewPath.trim() || null };
+  return {
+    title: draft.title.trim(),
+    type: draft.kind,
+    columns: columnChanges(draft),
+    preview_path: draft.previewPath.trim() || null,
+  };
 }
 
 /** Whether the draft would change anything if saved. */
 export function isDraftDirty(draft: TypeDraft, saved: TypeDraft): boolean {
   const shape = (value: TypeDraft) =>
-    JSON.stringify([value.title, value.slug, value.table, value.previewPath, columnChanges(value)]);
+    JSON.stringify([value.title, value.slug, value.table, value.kind, value.previewPath, columnChanges(value)]);
   return shape(draft) !== shape(saved);
 }
 
@@ -352,6 +363,7 @@ export function reapplyDraft(mine: TypeDraft, base: TypeDraft, theirs: TypeDraft
   return {
     ...theirs,
     title: mine.title.trim() !== base.title.trim() ? mine.title : theirs.title,
+    kind: mine.kind !== base.kind ? mine.kind : theirs.kind,
     previewPath: mine.previewPath.trim() !== base.previewPath.trim() ? mine.previewPath : theirs.previewPath,
     fields: [...fields, ...mine.fields.filter((field) => !field.original)],
   };

@@ -8,8 +8,8 @@ export type FieldPart = 'name' | 'label' | 'type' | 'required' | 'parent' | 'opt
 const FIELD_PARTS: readonly string[] = ['name', 'label', 'type', 'required', 'parent', 'options', 'target', 'when'];
 
 /** The type's own inputs. */
-export type TypePart = 'title' | 'slug' | 'table' | 'preview_path';
-const TYPE_PARTS: readonly string[] = ['title', 'slug', 'table', 'preview_path'];
+export type TypePart = 'title' | 'slug' | 'table' | 'type' | 'preview_path';
+const TYPE_PARTS: readonly string[] = ['title', 'slug', 'table', 'type', 'preview_path'];
 
 /** A content-type save's problems, placed where the screen shows them. */
 export interface TypeErrors {

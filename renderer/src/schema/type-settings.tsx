@@ -1,11 +1,12 @@
 import { Trans } from 'react-i18next';
+import type { ContentTypeKind } from '../../../common/api-contract.js';
 import { IconRefresh } from '../components/icons.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useT } from '../i18n/use-t.js';
 import { LabeledControl } from './labeled-control.js';
 import { TakenNameMessage, TakeSuggestionButton, takeSuggestion } from './taken-name.js';
 import { followTitle, setSlug, setTable, setTitle, type TypeDraft } from './type-draft.js';
-import { takenByLoaded } from './type-errors.js';
+import { type TypePart, takenByLoaded } from './type-errors.js';
 import type { TypeEditor } from './use-type-editor.js';
 
 /**
@@ -17,8 +18,7 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
   const t = useT('schema');
   const isNew = editor.saved === null;
   const fixed = t('settings.fixed');
-  const edit = (change: (current: TypeDraft) => TypeDraft, part: 'title' | 'slug' | 'table' | 'preview_path') =>
-    update(change, { type: part });
+  const edit = (change: (current: TypeDraft) => TypeDraft, part: TypePart) => update(change, { type: part });
   const { types } = useContentTypes();
   // Said as soon as a loaded type holds the name; the server's refusal says it for names it alone knows.
   const taken = editor.taken ?? (isNew ? takenByLoaded(draft.slug, draft.table, types ?? []) : null);
@@ -111,6 +111,27 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
               autoComplete="off"
               spellCheck={false}
             />
+          )}
+        </LabeledControl>
+        <LabeledControl
+          id="type-kind"
+          label={t('settings.kind')}
+          error={errors.type.type}
+          className="schema-span-2"
+          hint={t('settings.kindHint', { table: draft.table || '…' })}
+        >
+          {(control) => (
+            <select
+              {...control}
+              className="input"
+              value={draft.kind}
+              onChange={(event) =>
+                edit((current) => ({ ...current, kind: event.target.value as ContentTypeKind }), 'type')
+              }
+            >
+              <option value="collection">{t('settings.kindCollection')}</option>
+              <option value="single">{t('settings.kindSingle')}</option>
+            </select>
           )}
         </LabeledControl>
         <LabeledControl
