@@ -110,6 +110,28 @@ describe('editing a saved content type', () => {
   });
 });
 
+describe('conditions in the type editor', () => {
+  const POSTS = typeOf('posts', [
+    { name: 'title', label: 'Title', type: 'text', required: true },
+    { name: 'url', label: 'URL', type: 'text', required: true, when: { field: 'title', notEmpty: true } },
+  ]);
+
+  it('sends a field’s condition, which follows a rename of the field it names', () => {
+    let draft = draftFromType(POSTS);
+    expect(updateRequest(draft).columns?.[1].when).toEqual({ field: 'title', notEmpty: true });
+    draft = changeField(draft, keyOf(draft, 'title'), { name: 'headline' });
+    expect(updateRequest(draft).columns?.[1].when).toEqual({ field: 'headline', notEmpty: true });
+    draft = changeField(draft, keyOf(draft, 'url'), { when: undefined });
+    expect(updateRequest(draft).columns?.[1]).not.toHaveProperty('when');
+  });
+
+  it('shows a field always once the field its condition names is removed', () => {
+    let draft = draftFromType(POSTS);
+    draft = removeField(draft, keyOf(draft, 'title'));
+    expect(draft.fields[0].when).toBeUndefined();
+  });
+});
+
 describe('server problems with a content type', () => {
   it('are placed at the input they name, by the position of the field in the request', () => {
     const draft = draftFromType(MENU);
