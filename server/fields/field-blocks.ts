@@ -9,6 +9,7 @@ import {
   MAX_BLOCKS,
   type ProblemAt,
 } from '../../common/block-rules.js';
+import { shownColumns } from '../../common/field-conditions.js';
 import type { FieldProblem } from '../../common/field-problems.js';
 import { isIdentifier, RESERVED_COLUMNS } from '../../common/naming-rules.js';
 import type { FieldType, JsonSchema, ParseResult, RowPointer, SchemaUse } from './field.js';
@@ -73,6 +74,7 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
           found.push({ at: `${at}.${key}`, problem: { code: 'not_a_field', table: blockType.name } });
         }
       }
+      const failed = new Set<string>();
       for (const inner of blockType.columns) {
         const path = `${at}.${inner.name}`;
         const parsed = fieldFor(inner.type).parse(
@@ -80,15 +82,19 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
           inner,
         );
         if (!parsed.ok) {
+          failed.add(inner.name);
           if (parsed.within)
             for (const deeper of parsed.within) found.push({ at: `${path}${deeper.at}`, problem: deeper.problem });
           else found.push({ at: path, problem: parsed.problem });
           continue;
         }
-        if (inner.required && (parsed.value === null || (Array.isArray(parsed.value) && parsed.value.length === 0))) {
-          found.push({ at: path, problem: { code: 'required' } });
-        }
         block[inner.name] = parsed.value;
+      }
+      // A column hidden by its condition (`when`, the editor's rule) keeps its value but is not required.
+      const shown = shownColumns(blockType.columns, (name) => block[name]);
+      for (const inner of blockType.columns) {
+        if (!inner.required || failed.has(inner.name) || !shown.has(inner.name)) continue;
+        if (block[inner.name] === null) found.push({ at: `${at}.${inner.name}`, problem: { code: 'required' } });
       }
       blocks.push(block);
     });

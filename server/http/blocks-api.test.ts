@@ -58,6 +58,23 @@ const SECTIONS = {
         },
       ],
     },
+    {
+      name: 'cta',
+      label: 'Call to action',
+      columns: [
+        {
+          name: 'kind',
+          label: 'Kind',
+          type: 'select',
+          required: true,
+          options: [
+            { id: 'link', text: 'Link' },
+            { id: 'none', text: 'None' },
+          ],
+        },
+        { ...text('url', true), when: { field: 'kind', is: ['link'] } },
+      ],
+    },
   ],
 };
 
@@ -134,7 +151,7 @@ describe('blocks values', () => {
       'sections[0].heading': { code: 'required' },
       'sections[0].tone': { code: 'not_an_option', options: ['light', 'dark'] },
       'sections[1].id': { code: 'repeated_block_id', id: 'x' },
-      'sections[2].type': { code: 'not_a_block_type', types: ['hero', 'text', 'gallery'] },
+      'sections[2].type': { code: 'not_a_block_type', types: ['hero', 'text', 'gallery', 'cta'] },
       'sections[3].items[0].image': { code: 'required' },
       'sections[3].items[1].image': { code: 'not_a_media_path' },
       'sections[4].extra': { code: 'not_a_field', table: 'text' },
@@ -152,6 +169,14 @@ describe('blocks values', () => {
     const { response, body } = await createPage({ title: 'Odd', sections: [{ type: 'text', id: '../x' }] });
     expect(response.status).toBe(400);
     expect(body.error.problems['sections[0].id']).toEqual({ code: 'not_a_block_id' });
+  });
+
+  it('requires a block field only while its condition holds', async () => {
+    const refused = await createPage({ title: 'Cta', sections: [{ type: 'cta', kind: 'link' }] });
+    expect(refused.response.status).toBe(400);
+    expect(refused.body.error.problems).toEqual({ 'sections[0].url': { code: 'required' } });
+    const hidden = await createPage({ title: 'Cta', sections: [{ type: 'cta', kind: 'none' }] });
+    expect(hidden.response.status, JSON.stringify(hidden.body)).toBe(201);
   });
 
   it('refuses a relation inside a block to a row that does not exist', async () => {
@@ -284,7 +309,7 @@ describe('OpenAPI', () => {
     expect(sections.type).toBe('array');
     expect(sections.items.discriminator).toEqual({ propertyName: 'type' });
     const members = sections.items.oneOf;
-    expect(members.map((member: any) => member.properties.type.const)).toEqual(['hero', 'text', 'gallery']);
+    expect(members.map((member: any) => member.properties.type.const)).toEqual(['hero', 'text', 'gallery', 'cta']);
     expect(members[0].required).toEqual(['type', 'id', 'heading', 'image', 'author', 'tone']);
     const photo = members[2].properties.items.items.oneOf[0];
     expect(photo.properties.type.const).toBe('photo');
