@@ -105,6 +105,8 @@ export interface TypeChangeDetail {
   renamed?: { from: string; to: string }[];
   /** Columns whose descriptor changed (label, options, required...). */
   changed?: string[];
+  /** Columns whose type changed with their content converted (markdown to richtext and back). */
+  converted?: { column: string; from: string; to: string }[];
 }
 
 /** `GET /api/cms-content-changes[?type=slug]`: newest first. */

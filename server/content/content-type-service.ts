@@ -34,6 +34,7 @@ import {
 } from './content-type-input.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
 import type { ContentWrites } from './content-writes.js';
+import { conversionsOf, convertColumns, isConvertible } from './richtext-type-change.js';
 
 /** Storage types that hold the same text, so a column may switch between them. */
 const TEXT_TYPES = new Set(['text', 'textarea', 'markdown']);
@@ -119,11 +120,13 @@ export class ContentTypeService {
       await this.writes.run({ schema: true }, async (trx) => {
         await claimRegistry(trx, this.registry);
         let descriptors: ColumnDescriptor[] = [...type.columns];
+        const conversions = columns ? conversionsOf(type, columns) : [];
         if (kind === 'single' && type.kind !== 'single') await refuseManyRows(trx, this.engine, type);
         if (columns) {
           const change = planTableChange(type, columns);
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
           await alterContentTable(schemaOf(trx), this.engine, type.table, change);
+          await convertColumns(schemaOf(trx), type.table, conversions);
           descriptors = [...change.columns];
         }
         await new ContentTypeRepository(trx).update(type.id, {
@@ -136,6 +139,7 @@ export class ContentTypeService {
         const before = { title: type.title, kind: type.kind, previewPath: type.previewPath, columns: type.columns };
         const after = { title: title as string, kind, previewPath, columns: columns ?? type.columns };
         const detail = typeChangeDetail(before, after);
+        if (conversions.length > 0) detail.converted = conversions;
         if (Object.keys(detail).length > 0) {
           await recordTypeChange(trx, type.slug, 'update', detail, by);
           await recordTypeChangeInFeed(trx, this.engine, type.table, by);
@@ -355,7 +359,10 @@ export function relationsPointingAt(types: readonly ContentType[], slugs: readon
     );
 }
 
-/** Works out renames, drops and adds from the new column list; type changes are refused. */
+/**
+ * Works out renames, drops and adds from the new column list; type changes are refused, except
+ * among text, textarea and markdown (the text stays) and between markdown and richtext (converted).
+ */
 export function planTableChange(type: ContentType, columns: readonly ColumnChange[]): TableChange {
   const problems = noProblems();
   const renames: { from: string; to: string }[] = [];
@@ -369,7 +376,8 @@ export function planTableChange(type: ContentType, columns: readonly ColumnChang
     if (old) {
       if (kept.has(old.name)) problems[column.name] = { code: 'taken_over', column: old.name };
       kept.add(old.name);
-      if (old.type !== column.type && !(TEXT_TYPES.has(old.type) && TEXT_TYPES.has(column.type))) {
+      const convertible = isConvertible(old.type, column.type);
+      if (old.type !== column.type && !convertible && !(TEXT_TYPES.has(old.type) && TEXT_TYPES.has(column.type))) {
         problems[column.name] = { code: 'type_change', from: old.type, to: column.type };
       }
       if (old.name !== column.name) renames.push({ from: old.name, to: column.name });

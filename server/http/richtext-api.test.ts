@@ -152,3 +152,114 @@ describe('format=markdown', () => {
     }
   });
 });
+
+describe('changing a column between markdown and richtext', () => {
+  const markdown = [
+    '## Heading',
+    '',
+    'Some **bold**, *italic* and ~~struck~~ text with [a link](https://example.com).',
+    '',
+    '- one',
+    '- two',
+    '',
+    '1. first',
+    '2. second',
+    '',
+    '> quoted',
+    '',
+    '```',
+    'code <here>',
+    '```',
+    '',
+    '| a | b |',
+    '| --- | --- |',
+    '| 1 | 2 |',
+    '',
+    '---',
+  ].join('\n');
+  const column = (type: string, extra: object = {}) => ({
+    name: 'body',
+    label: 'Body',
+    type,
+    required: false,
+    ...extra,
+  });
+  const change = (columns: object[]) => request(server, 'PUT', '/cms-content/notes', { json: { columns } });
+  const flat = (html: unknown) => String(html).replace(/>\s+</g, '><');
+
+  it('converts every row, both ways, and the change log names the conversion', async () => {
+    await createType({ title: 'Notes', table: 'notes', columns: [TITLE, column('markdown')] });
+    const id = await create('notes', { title: 'Converted', body: markdown });
+    const hostile = await create('notes', {
+      title: 'Hostile',
+      body: 'Hi <script>alert(1)</script><img src=x onerror=alert(1)>',
+    });
+    const empty = await create('notes', { title: 'Empty' });
+
+    const toRich = await change([TITLE, column('richtext')]);
+    expect(toRich.response.status, JSON.stringify(toRich.body)).toBe(200);
+    const html = flat((await read('notes', id)).body);
+    expect(html).toBe(
+      '<h2>Heading</h2><p>Some <strong>bold</strong>, <em>italic</em> and <s>struck</s> text with <a href="https://example.com">a link</a>.</p>' +
+        '<ul><li>one</li><li>two</li></ul><ol><li>first</li><li>second</li></ol><blockquote><p>quoted</p></blockquote>' +
+        '<pre><code>code &lt;here&gt;\n</code></pre><table><thead><tr><th>a</th><th>b</th></tr></thead><tbody><tr><td>1</td><td>2</td></tr></tbody></table><hr />',
+    );
+    const cleaned = String((await read('notes', hostile)).body);
+    expect(richtextViolations(cleaned)).toEqual([]);
+    expect(cleaned).not.toMatch(/script|onerror/);
+    expect((await read('notes', empty)).body).toBeNull();
+
+    const toMarkdown = await change([TITLE, column('markdown')]);
+    expect(toMarkdown.response.status, JSON.stringify(toMarkdown.body)).toBe(200);
+    const back = String((await read('notes', id)).body);
+    expect(back).toMatch(
+      /^## Heading\n\nSome \*\*bold\*\*, \*italic\* and ~+struck~+ text with \[a link\]\(https:\/\/example.com\)\./,
+    );
+    for (const part of ['> quoted', '```\ncode <here>\n```', '| a', '---']) expect(back).toContain(part);
+
+    // Once more to richtext: the same HTML as the first time.
+    await change([TITLE, column('richtext')]);
+    expect(flat((await read('notes', id)).body)).toBe(html);
+
+    const { body } = await request(server, 'GET', '/cms-content-changes?type=notes');
+    const converted = body.changes.map((entry: { detail: { converted?: unknown } }) => entry.detail.converted);
+    expect(converted.slice(0, 3)).toEqual([
+      [{ column: 'body', from: 'markdown', to: 'richtext' }],
+      [{ column: 'body', from: 'richtext', to: 'markdown' }],
+      [{ column: 'body', from: 'markdown', to: 'richtext' }],
+    ]);
+  });
+
+  it('converts a column renamed in the same change, and refuses other type changes to richtext', async () => {
+    await createType({
+      title: 'Memos',
+      table: 'memos',
+      columns: [TITLE, column('markdown'), { name: 'count', label: 'Count', type: 'number', required: false }],
+    });
+    const id = await create('memos', { title: 'Memo', body: '**hi**', count: 3 });
+    const renamed = await request(server, 'PUT', '/cms-content/memos', {
+      json: {
+        columns: [
+          TITLE,
+          column('richtext', { name: 'content', from: 'body' }),
+          { name: 'count', label: 'Count', type: 'number', required: false },
+        ],
+      },
+    });
+    expect(renamed.response.status, JSON.stringify(renamed.body)).toBe(200);
+    expect((await read('memos', id)).content).toBe('<p><strong>hi</strong></p>');
+
+    const refused = await request(server, 'PUT', '/cms-content/memos', {
+      json: {
+        columns: [
+          TITLE,
+          column('richtext', { name: 'content' }),
+          { name: 'count', label: 'Count', type: 'richtext', required: false },
+        ],
+      },
+    });
+    expect(refused.response.status).toBe(400);
+    expect(refused.body.error.fields.count).toMatch(/cannot change type from number to richtext/);
+    expect(await read('memos', id)).toMatchObject({ content: '<p><strong>hi</strong></p>', count: 3 });
+  });
+});
