@@ -1,6 +1,7 @@
 import { Trans } from 'react-i18next';
 import type { ContentTypeKind } from '../../../common/api-contract.js';
 import { IconRefresh } from '../components/icons.js';
+import { Select } from '../components/ui/select.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useT } from '../i18n/use-t.js';
 import { LabeledControl } from './labeled-control.js';
@@ -121,17 +122,15 @@ export function TypeSettings({ editor }: { editor: TypeEditor }) {
           hint={t('settings.kindHint', { table: draft.table || '…' })}
         >
           {(control) => (
-            <select
+            <Select
               {...control}
-              className="input"
               value={draft.kind}
-              onChange={(event) =>
-                edit((current) => ({ ...current, kind: event.target.value as ContentTypeKind }), 'type')
-              }
-            >
-              <option value="collection">{t('settings.kindCollection')}</option>
-              <option value="single">{t('settings.kindSingle')}</option>
-            </select>
+              options={[
+                { value: 'collection', label: t('settings.kindCollection') },
+                { value: 'single', label: t('settings.kindSingle') },
+              ]}
+              onChange={(kind) => edit((current) => ({ ...current, kind: kind as ContentTypeKind }), 'type')}
+            />
           )}
         </LabeledControl>
         <LabeledControl
