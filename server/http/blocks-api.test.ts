@@ -314,4 +314,12 @@ describe('OpenAPI', () => {
     const photo = members[2].properties.items.items.oneOf[0];
     expect(photo.properties.type.const).toBe('photo');
   });
+
+  it('gives generated types a union of the block types', async () => {
+    const { response, text } = await request(server, 'GET', '/types.d.ts');
+    expect(response.status).toBe(200);
+    expect(text).toContain('type: "hero";');
+    expect(text).toContain('type: "photo";');
+    expect(text).toMatch(/sections\??: \(?\(\{/);
+  });
 });
