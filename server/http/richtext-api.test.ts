@@ -263,3 +263,18 @@ describe('changing a column between markdown and richtext', () => {
     expect(await read('memos', id)).toMatchObject({ content: '<p><strong>hi</strong></p>', count: 3 });
   });
 });
+
+describe('OpenAPI', () => {
+  it('describes richtext as HTML and the reads of its types take format', async () => {
+    const { body: document } = await request(server, 'GET', '/openapi.json');
+    const schema = Object.values(document.components.schemas as Record<string, any>).find(
+      (candidate) => candidate.properties?.body && candidate.properties?.title && !candidate.properties?.slug,
+    );
+    expect(schema.properties.body.anyOf[0]).toMatchObject({ type: 'string', contentMediaType: 'text/html' });
+    const names = (operation: { parameters?: { name: string }[] }) =>
+      (operation.parameters ?? []).map((parameter) => parameter.name);
+    expect(names(document.paths['/cms/pages'].get)).toContain('format');
+    expect(names(document.paths['/cms/pages/{id}'].get)).toContain('format');
+    expect(names(document.paths['/cms/guides'].get)).not.toContain('format');
+  });
+});

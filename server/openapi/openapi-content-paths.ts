@@ -84,6 +84,19 @@ function listParameters(type: ContentType | null): JsonSchema[] {
   ];
 }
 
+/** `format`, on reads of a type with `richtext` columns: how those columns read. */
+function formatParameters(type: ContentType): JsonSchema[] {
+  if (!type.columns.some((column) => column.type === 'richtext')) return [];
+  return [
+    {
+      name: 'format',
+      in: 'query',
+      description: 'How richtext columns read: html (as stored, links to rows at their current address) or markdown',
+      schema: { type: 'string', enum: ['html', 'markdown'], default: 'html' },
+    },
+  ];
+}
+
 /** `/cms/{table}` and `/cms/{table}/{id}` of one content type. */
 export function rowPaths(type: ContentType, name: string, responses: Responses): Record<string, JsonSchema> {
   const shapes = shapeNames(name);
@@ -116,7 +129,7 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
         tags,
         operationId: `list${name}`,
         summary: `List rows of ${type.title}`,
-        parameters: listParameters(type),
+        parameters: [...listParameters(type), ...formatParameters(type)],
         responses: responses(200, 'A page of rows with exact counts', ref(shapes.list), READ_ERRORS),
       },
       post: create(false),
@@ -127,6 +140,7 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
         tags,
         operationId: `get${name}`,
         summary: `Get one row of ${type.title}`,
+        parameters: formatParameters(type),
         responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
       },
       post: create(true),
@@ -176,6 +190,7 @@ function singleRowPaths(
         tags,
         operationId: `get${name}Single`,
         summary: `Get the one row of ${type.title}`,
+        parameters: formatParameters(type),
         description: 'A single type: `rows` holds its one row (empty before its first write), with its page meta',
         responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
       },
@@ -188,6 +203,7 @@ function singleRowPaths(
         tags,
         operationId: `get${name}`,
         summary: `Get the one row of ${type.title} by its id`,
+        parameters: formatParameters(type),
         responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
       },
       put: update('update'),
