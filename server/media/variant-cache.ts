@@ -93,7 +93,8 @@ export class ImageVariants {
       request.format === 'auto'
         ? negotiateFormat(accept, original.shape.format)
         : (request.format ?? original.shape.format);
-    const focal = request.fit === 'cover' ? ((await this.focalPointOf(relative)) ?? CENTRE) : CENTRE;
+    const crops = request.fit === 'cover' && request.width !== null && request.height !== null;
+    const focal = crops ? ((await this.focalPointOf(relative)) ?? CENTRE) : CENTRE;
     const plan = planVariant(request, original.shape, format, focal);
     const key = planKey(plan);
     const file = join(this.cacheDir, original.hash.slice(0, 2), `${original.hash}-${key}`);
