@@ -211,6 +211,7 @@ describe('quire export --since and --watch', () => {
       await create('/cms/news', news('Second')),
       await create('/cms/news', news('Third')),
     ];
+    await create('/cms/articles', { ...news('Pictured'), body: 'A quay.', image, tags: ['sea'] });
     const columns = [{ name: 'name', label: 'Name', type: 'text', required: true }];
     await request(server, 'POST', '/cms-content', {
       json: { title: 'Export Authors', slug: 'export-authors', columns },
@@ -254,6 +255,10 @@ describe('quire export --since and --watch', () => {
     ).toBe(false);
     expect(index.content_types.find((type) => type.table === authors)?.title).toBe('Export Writers');
     expect(index.cursor).not.toBe(recorded.cursor);
+    // No change touched the articles: kept as they were, with the media their rows name.
+    expect(index.content_types.find((type) => type.table === 'articles')?.media).toEqual([image]);
+    expect(index.media).toContain(image);
+    expect(existsSync(join(out, image.slice(1)))).toBe(true);
 
     // The same as a full export of the site now, and nothing left to do from the cursor reached.
     const full = join(folder, 'full');
@@ -265,6 +270,20 @@ describe('quire export --since and --watch', () => {
     }
     const again = await runExport([...databaseArgs(), '--out', out, '--since', index.cursor]);
     expect(again.said).toMatch(/: 0 files written, \d+ unchanged, 0 removed\n$/);
+  });
+
+  it('reads a type again when an older export recorded no media for it', async () => {
+    const out = join(folder, 'older');
+    expect((await runExport([...databaseArgs(), '--out', out])).code).toBe(0);
+    const written: ExportIndex = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
+    const older = { ...written, content_types: written.content_types.map(({ media: _, ...type }) => type) };
+    writeFileSync(join(out, 'index.json'), `${JSON.stringify(older, null, 2)}\n`);
+    await create('/cms/news', news('After the older export'));
+    expect((await runExport([...databaseArgs(), '--out', out, '--since'])).code).toBe(0);
+    const index: ExportIndex = JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
+    expect(index.content_types.find((type) => type.table === 'articles')?.media).toEqual([image]);
+    expect(index.media).toContain(image);
+    expect(existsSync(join(out, image.slice(1)))).toBe(true);
   });
 
   it('applies each change as it is saved with --watch, until stopped', async () => {

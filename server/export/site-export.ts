@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentRow, ContentTypeListResponse, ListResponse } from '../../common/api-contract.js';
+import { MEDIA_URL_PREFIX } from '../../common/media-rules.js';
 import type { ChangeEntry } from '../changes/change-feed.js';
 import { MAX_CHANGES_PAGE } from '../changes/change-feed-service.js';
 import { type ContentType, summarize } from '../content/content-type.js';
@@ -55,6 +56,12 @@ export interface ExportedType {
   count: number;
   /** Each exported row's slug (its first slug column) to its id, for page routes. */
   slugs: Record<string, string>;
+  /**
+   * The media its exported rows name (`/media/...`), found in the store or not: an export `--since`
+   * that no change of the type touched keeps the type as it is, these included. Absent from exports
+   * written before it was recorded, whose types are then read again.
+   */
+  media?: string[];
 }
 
 /** The index of an export (`index.json`). */
@@ -128,6 +135,17 @@ export async function exportSite(
     const stem = portableFileName(type.table, '', { reserved: OWN_STEMS });
     const before = plan?.index.content_types.find((entry) => entry.table === type.table);
     const changed = plan && before && !plan.retyped.has(type.table) ? (plan.rows.get(type.table) ?? new Set()) : null;
+    if (changed?.size === 0 && before && Array.isArray(before.media)) {
+      // No change touched the type: its files and its entry stay as the last export left them.
+      progress(`Exporting ${type.table}: unchanged`);
+      folder.keep(before.file);
+      for (const file of Object.values(before.row_files)) folder.keep(file);
+      for (const path of before.media) media.add(path.slice(MEDIA_URL_PREFIX.length));
+      rowCount += before.count;
+      exported.push(before);
+      continue;
+    }
+    const typeMedia = new Set<string>();
     let list: ListResponse;
     if (changed && before) {
       progress(`Exporting ${type.table}: ${changed.size} changed rows`);
@@ -152,10 +170,10 @@ export async function exportSite(
       }
       const slug = type.slugColumn === null ? null : row[type.slugColumn];
       if (typeof slug === 'string') slugs[slug] = row.id;
-      for (const path of mediaPathsIn(JSON.stringify(row))) media.add(path);
+      for (const path of mediaPathsIn(JSON.stringify(row))) typeMedia.add(path);
     }
-    if (changed?.size === 0) folder.keep(`${stem}.json`);
-    else await folder.writeJson(`${stem}.json`, list);
+    for (const path of typeMedia) media.add(path);
+    await folder.writeJson(`${stem}.json`, list);
     rowCount += list.rows.length;
     exported.push({
       table: type.table,
@@ -167,6 +185,7 @@ export async function exportSite(
       row_files: rowFiles,
       count: list.rows.length,
       slugs,
+      media: [...typeMedia].sort().map((path) => `${MEDIA_URL_PREFIX}${path}`),
     });
   }
 
