@@ -22,6 +22,7 @@ import { ContentTypeRepository } from './db/repositories/content-type-repository
 import { TwoFactorRepository } from './db/repositories/two-factor-repository.js';
 import { type HookOptions, HookService } from './hooks/hook-service.js';
 import { accountRoutes } from './http/account-routes.js';
+import { assetFileRoutes, assetRoutes } from './http/asset-routes.js';
 import { auditRoutes } from './http/audit-routes.js';
 import { authGuard, credentialCheck } from './http/auth-guard.js';
 import { authRoutes } from './http/auth-routes.js';
@@ -44,6 +45,7 @@ import type { Services } from './http/services.js';
 import { singleSignOnRoutes } from './http/sso-routes.js';
 import { starterRoutes } from './http/starter-routes.js';
 import { twoFactorRoutes } from './http/two-factor-routes.js';
+import { AssetService } from './media/asset-service.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
 import { RevisionRetention, revisionRecorder } from './revisions/revision-record.js';
 import { type RevisionOptions, RevisionService } from './revisions/revision-service.js';
@@ -143,6 +145,12 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     committed,
     observers: [revisionRecorder(retention), rowSchedules.onWrite, changes.onWrite, hooks.onWrite],
   });
+  // Uploads and the media library, where there is somewhere to keep files; row reads carry their
+  // images' alt text, pixel size and focal point from it.
+  const media = mediaStoreFor(database);
+  const assets = media
+    ? new AssetService({ db, engine, store: media.store, sources: media.sources, registry, feed: changes })
+    : null;
   const rows = new RowService({
     db,
     engine,
@@ -150,7 +158,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     registry,
     writes,
     runner,
-    decorators: [rowSchedules.decorate],
+    decorators: assets ? [rowSchedules.decorate, assets.decorate] : [rowSchedules.decorate],
     extras: rowSchedules.extras,
   });
   const revisions = new RevisionService({ db, engine, registry, rows, retention });
@@ -180,8 +188,9 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
-  const media = mediaStoreFor(database);
   await media?.store.sweepIncoming();
+  // Uploads kept before the library (or copied in beside the database) become assets.
+  await assets?.adoptStored();
 
   const app = express();
   app.disable('x-powered-by');
@@ -214,8 +223,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // ETag, Cache-Control: no-cache and 304 on every GET.
   api.use(conditionalGets());
   // Multipart uploads before the form/JSON parsers, which refuse every other body type.
-  if (media) {
-    api.use(uploadRoutes(media.store, options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT, changes));
+  if (media && assets) {
+    const uploadLimit = options.uploadLimit ?? DEFAULT_UPLOAD_LIMIT;
+    api.use(uploadRoutes(media.store, uploadLimit, assets));
+    api.use(assetFileRoutes(assets, uploadLimit));
     api.use(unusedMediaRoutes(media.store, media.sources));
   } else {
     api.use(noMediaRoutes('Uploads are not available on an in-memory database: it has no folder to keep them in'));
@@ -258,6 +269,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(revisionRoutes(services, revisions));
   api.use(scheduleRoutes(services, schedules));
   api.use(hookRoutes(hooks, options.editorName, audit));
+  if (assets) api.use(assetRoutes(assets));
   api.use(notFoundHandler);
   app.use('/api', api);
   if (media) app.use('/media', mediaRoutes(media.store));

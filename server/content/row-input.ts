@@ -11,6 +11,8 @@ import { type MetaPatch, readMetaPatch } from './seo-meta.js';
 
 /** Set by the server (system fields, a row's pending schedule): sent back in a write body they are ignored. */
 const IGNORED: ReadonlySet<string> = new Set([...SYSTEM_FIELDS, 'schedule']);
+/** A row read's images' alt text, pixel size and focal point, by path (see AssetService.decorate). */
+export const ROW_MEDIA_MEMBER = 'media';
 const META_FIELDS: ReadonlySet<string> = new Set(['meta', ...META_KEYS.map(flatMetaName)]);
 
 /** A write body checked against a content type's columns. */
@@ -45,6 +47,8 @@ export function parseRowInput(
 
   for (const [rawName, raw] of Object.entries(fields)) {
     if (IGNORED.has(rawName) || META_FIELDS.has(rawName)) continue;
+    // What a row read carries about its images (the media library's), unless the type has a `media` column.
+    if (rawName === ROW_MEDIA_MEMBER && !type.columnsByName.has(ROW_MEDIA_MEMBER)) continue;
     const name = columnForFieldName(rawName, (column) => type.columnsByName.has(column));
     const column = type.columnsByName.get(name);
     if (!column) {

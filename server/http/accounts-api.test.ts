@@ -189,7 +189,8 @@ const OPERATIONS: Operation[] = [
     make: async () => {
       const form = new FormData();
       form.append('file', new Blob([pngImage()], { type: 'image/png' }), 'pixel.png');
-      return { path: '/uploads', form };
+      // A file of its own each time (the same bytes would give back the asset they already are).
+      return { path: '/uploads?duplicate=true', form };
     },
     expected: only(201, CREATORS),
   },

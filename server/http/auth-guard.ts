@@ -254,6 +254,8 @@ function authorize(
     return denied(`use the content type ${JSON.stringify(segment(underType[1]))}`);
   }
   if (/^\/uploads\/?$/.test(path) && method === 'POST') return can.upload ? null : denied('upload media');
+  // A media asset's description, file and delete: uploading's (an author's own uploads, checked by the library).
+  if (/^\/media\/[^/]+(\/file)?\/?$/.test(path) && !reading) return can.upload ? null : denied('change media');
   return reading || can.manage_types ? null : denied('do this');
 }
 

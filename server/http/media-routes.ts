@@ -1,6 +1,7 @@
 import express, { Router } from 'express';
-import type { UnusedMediaResponse } from '../../common/api-contract.js';
+import type { UnusedMediaResponse, UploadResponse } from '../../common/api-contract.js';
 import { AppError } from '../errors/app-error.js';
+import type { UploadedAsset } from '../media/asset-service.js';
 import { kindOfFileName } from '../media/media-path.js';
 import { findUnusedMedia } from '../media/media-prune.js';
 import type { MediaReferenceSource } from '../media/media-references.js';
@@ -20,26 +21,49 @@ export const MEDIA_HEADERS: Readonly<Record<string, string>> = {
   'Cache-Control': 'public, max-age=31536000, immutable',
 };
 
-/** Where a kept upload is recorded: the change feed. */
+/** Where a kept upload becomes a media asset (and is recorded in the change feed). */
 export interface UploadRecorder {
-  recordMedia(path: string, by: string | null): Promise<void>;
+  addUpload(
+    kept: UploadResponse,
+    fileName: string | null,
+    by: string | null,
+    duplicate: boolean,
+  ): Promise<UploadedAsset>;
 }
 
 /**
- * `POST /uploads` (under `/api`, behind the API guards): stores one image, records it in the change
- * feed once it is kept, and answers 201 with its path.
+ * `POST /uploads` (under `/api`, behind the API guards): stores one image as a media asset and
+ * answers 201 with it (its path first of all). The same bytes uploaded again answer 200 with the
+ * asset they already are and keep nothing new, unless `?duplicate=true`.
  */
-export function uploadRoutes(store: MediaStore, maxBytes: number, feed: UploadRecorder): Router {
+export function uploadRoutes(store: MediaStore, maxBytes: number, assets: UploadRecorder): Router {
   const router = Router();
   router
     .route('/uploads')
     .post(async (req, res) => {
-      const kept = await receiveUpload(req, store, maxBytes);
-      await feed.recordMedia(kept.path, principalOf(req)?.name ?? null);
-      res.status(201).json(kept);
+      const duplicate = duplicateFlag(req.query);
+      const { kept, fileName } = await receiveUpload(req, store, maxBytes);
+      const added = await assets.addUpload(kept, fileName, principalOf(req)?.name ?? null, duplicate);
+      res.status(added.created ? 201 : 200).json(added.asset);
     })
     .all(methodNotAllowed(['POST']));
   return router;
+}
+
+/** `?duplicate=true` keeps a second asset of bytes the library has; any other parameter is refused. */
+function duplicateFlag(query: Record<string, unknown>): boolean {
+  for (const name of Object.keys(query)) {
+    if (name !== 'duplicate') {
+      throw new AppError(
+        'bad_request',
+        `Unknown query parameter ${JSON.stringify(name)}; an upload takes only duplicate`,
+      );
+    }
+  }
+  const value = query.duplicate;
+  if (value === undefined || value === 'false' || value === '0') return false;
+  if (value === 'true' || value === '1' || value === '') return true;
+  throw new AppError('bad_request', 'duplicate must be true or false');
 }
 
 /**
@@ -114,7 +138,7 @@ function notFound(): AppError {
  */
 export function noMediaRoutes(reason: string): Router {
   const router = Router();
-  router.all(['/uploads', '/media/unused'], () => {
+  router.all(['/uploads', '/media', '/media/*splat'], () => {
     throw new AppError('not_found', reason);
   });
   return router;

@@ -22,7 +22,8 @@ type Server = TestServer & { errors: unknown[] };
 async function upload(server: Server, bytes: Uint8Array): Promise<{ path: string; size: number }> {
   const form = new FormData();
   form.append('file', new Blob([bytes]), 'image');
-  const response = await fetch(`${server.api}/uploads`, { method: 'POST', body: form });
+  // A file of its own each time: the tests upload the same sample bytes again.
+  const response = await fetch(`${server.api}/uploads?duplicate=true`, { method: 'POST', body: form });
   expect(response.status).toBe(201);
   return (await response.json()) as { path: string; size: number };
 }

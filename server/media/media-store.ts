@@ -32,8 +32,11 @@ export function mediaDirFor(dbFile: string): string {
 export interface PendingMedia {
   readonly kind: ImageKind;
   readonly size: number;
-  /** Makes the file durable and visible at its generated path. */
-  commit(): Promise<UploadResponse>;
+  /**
+   * Makes the file durable and visible at its generated path, or at `at` (a replacement of a
+   * stored file of the same kind, which readers see whole: the old bytes, then the new).
+   */
+  commit(at?: MediaName): Promise<UploadResponse>;
   /** Removes the temporary file. */
   discard(): Promise<void>;
 }
@@ -58,19 +61,22 @@ export interface MediaStore {
   find(relative: string): Promise<FoundMedia | null>;
   /** Every stored file with its size and upload time, for the unused-media count. */
   list(): Promise<MediaFile[]>;
+  /** Deletes the file a media path (the part after `/media/`) names; one already gone is no error. */
+  remove(relative: string): Promise<void>;
   /** Removes what a crash left half-received; never fails. */
   sweepIncoming(now?: number): Promise<void>;
 }
 
 /**
  * Receives one upload into a temporary file under `incomingDir`: the part every store shares.
- * `store` is given the finished temporary file and the generated name, and makes it durable.
+ * `store` is given the finished temporary file and the name (generated, or the stored file's it
+ * replaces, then `replacing` is true), and makes it durable.
  */
 export async function receiveToTemporaryFile(
   incomingDir: string,
   source: Readable,
   maxBytes: number,
-  store: (sink: ReceivedFile, name: MediaName, kind: ImageKind) => Promise<void>,
+  store: (sink: ReceivedFile, name: MediaName, kind: ImageKind, replacing: boolean) => Promise<void>,
 ): Promise<PendingMedia> {
   const sink = new UploadSink(incomingDir, maxBytes);
   try {
@@ -88,9 +94,9 @@ export async function receiveToTemporaryFile(
   return {
     kind,
     size,
-    commit: async () => {
-      const name = newMediaName(kind);
-      await store(sink, name, kind);
+    commit: async (at) => {
+      const name = at ?? newMediaName(kind);
+      await store(sink, name, kind, at !== undefined);
       return { path: name.path, type: kind.type, size, ...(pixels ?? {}) };
     },
     discard: () => sink.discard(),
@@ -127,6 +133,11 @@ export class FileMediaStore implements MediaStore {
 
   list(): Promise<MediaFile[]> {
     return listMediaFiles(this.root);
+  }
+
+  async remove(relative: string): Promise<void> {
+    const file = await this.locate(relative);
+    if (file) await unlink(file).catch(() => undefined);
   }
 
   /**

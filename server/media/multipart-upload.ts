@@ -16,6 +16,19 @@ const MULTIPART_OVERHEAD = 16 * 1024;
 /** Parts beyond these are not parsed; a well-formed upload has exactly one. */
 const MAX_PARTS = 10;
 
+/** Longest client file name kept (the rest is cut off); the name only describes the file. */
+const MAX_FILE_NAME = 255;
+
+/** A kept upload and the name the client gave its file (never used to store it). */
+export interface ReceivedUpload {
+  kept: UploadResponse;
+  /** The client's file name without any folder part, or null when it sent none. */
+  fileName: string | null;
+}
+
+/** How a received file is kept: by default under a fresh generated name. */
+export type KeepUpload = (pending: PendingMedia) => Promise<UploadResponse>;
+
 const oneFileHint = `send multipart/form-data with one file part named "${UPLOAD_FIELD}"`;
 
 /**
@@ -25,13 +38,15 @@ const oneFileHint = `send multipart/form-data with one file part named "${UPLOAD
  * - not multipart/form-data: 415; a declared or actual file size over `maxBytes`: 413;
  * - no file part, an empty file, a second file, any other part, malformed multipart: 400;
  * - content that is not an allowed image: 415 (see `sniffImage`).
- * A 201 follows only once the file is fsynced under its final name.
+ * A 201 follows only once the file is fsynced under its final name. `keep` may keep it elsewhere
+ * (a replacement at a stored file's path) or refuse it (throwing, after discarding it).
  */
 export async function receiveUpload(
   req: IncomingMessage,
   store: MediaStore,
   maxBytes: number,
-): Promise<UploadResponse> {
+  keep: KeepUpload = (pending) => pending.commit(),
+): Promise<ReceivedUpload> {
   checkRequestHead(req, maxBytes);
   let parser: Busboy;
   try {
@@ -46,20 +61,22 @@ export async function receiveUpload(
   }
 
   // Set by the parser's callbacks: the file being received and the first problem with the request.
-  const upload: { received: Promise<PendingMedia> | null; problem: AppError | null } = {
+  const upload: { received: Promise<PendingMedia> | null; problem: AppError | null; fileName: string | null } = {
     received: null,
     problem: null,
+    fileName: null,
   };
   const refuse = (error: AppError) => {
     upload.problem ??= error;
   };
   const parsed = new Promise<void>((resolve, reject) => {
-    parser.on('file', (name, stream) => {
+    parser.on('file', (name, stream, info) => {
       if (name !== UPLOAD_FIELD) {
         refuse(new AppError('bad_request', `The upload has a file part named ${JSON.stringify(name)}; ${oneFileHint}`));
         stream.resume();
         return;
       }
+      upload.fileName = clientFileName(info.filename);
       upload.received = store.receive(stream, maxBytes);
       // A refused or failed file (wrong type, disk full...) ends the request without waiting for the rest.
       upload.received.catch(reject);
@@ -105,7 +122,15 @@ export async function receiveUpload(
     throw upload.problem;
   }
   if (!pending) throw new AppError('bad_request', `The upload has no file; ${oneFileHint}`);
-  return pending.commit();
+  return { kept: await keep(pending), fileName: upload.fileName };
+}
+
+/** The last segment of a client's file name, without control characters, or null when nothing is left. */
+function clientFileName(raw: string | undefined): string | null {
+  if (!raw) return null;
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what is removed
+  const name = (raw.split(/[\\/]/).pop() ?? '').replace(/[\u0000-\u001f\u007f]/g, '').trim();
+  return name === '' ? null : [...name].slice(0, MAX_FILE_NAME).join('');
 }
 
 /** Media type and declared length, checked before reading the body. */

@@ -16,11 +16,11 @@ export async function api(origin: string, method: string, url: string, json?: un
   return { status: response.status, body: (await response.json()) as any };
 }
 
-/** Uploads a file; returns its `/media/...` path. */
+/** Uploads a file, kept as a file of its own even when its bytes were uploaded before; returns its `/media/...` path. */
 export async function upload(origin: string, bytes: Uint8Array, name: string): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([bytes]), name);
-  const response = await fetch(`${origin}/api/uploads`, { method: 'POST', body: form });
+  const response = await fetch(`${origin}/api/uploads?duplicate=true`, { method: 'POST', body: form });
   expect(response.status).toBe(201);
   return ((await response.json()) as { path: string }).path;
 }

@@ -26,11 +26,21 @@ function media(db: Kysely<QuireDatabase>): Kysely<MediaTables> {
   return db as unknown as Kysely<MediaTables>;
 }
 
-/** Stores an upload in one statement (its own transaction): once it returns, the file is committed. */
-export async function insertMedia(db: Kysely<QuireDatabase>, row: NewMediaRow): Promise<void> {
-  await media(db)
-    .insertInto(MEDIA_TABLE)
-    .values({ path: row.path, type: row.type, size: row.bytes.length, bytes: row.bytes })
+/**
+ * Stores an upload in one statement (its own transaction): once it returns, the file is committed.
+ * `replacing` puts new bytes at a path already stored (a replaced file keeps its path).
+ */
+export async function insertMedia(db: Kysely<QuireDatabase>, row: NewMediaRow, replacing = false): Promise<void> {
+  const values = { path: row.path, type: row.type, size: row.bytes.length, bytes: row.bytes };
+  const insert = media(db).insertInto(MEDIA_TABLE).values(values);
+  if (!replacing) {
+    await insert.execute();
+    return;
+  }
+  await insert
+    .onConflict((conflict) =>
+      conflict.column('path').doUpdateSet({ type: values.type, size: values.size, bytes: values.bytes }),
+    )
     .execute();
 }
 

@@ -12,7 +12,7 @@ import {
   sweepIncomingFolder,
 } from '../../media/media-store.js';
 import type { QuireDatabase } from '../schema.js';
-import { insertMedia, listMedia, readMedia } from './postgres-media-repository.js';
+import { deleteMedia, insertMedia, listMedia, readMedia } from './postgres-media-repository.js';
 
 /**
  * Where an upload waits on this machine until it is complete and sniffed: the same checks as the
@@ -30,10 +30,10 @@ export class PostgresMediaStore implements MediaStore {
   constructor(private readonly db: Kysely<QuireDatabase>) {}
 
   receive(source: Readable, maxBytes: number): Promise<PendingMedia> {
-    return receiveToTemporaryFile(POSTGRES_INCOMING_DIR, source, maxBytes, async (sink, name, kind) => {
+    return receiveToTemporaryFile(POSTGRES_INCOMING_DIR, source, maxBytes, async (sink, name, kind, replacing) => {
       try {
         const path = [...name.folders, name.fileName].join('/');
-        await insertMedia(this.db, { path, type: kind.type, bytes: await sink.contents() });
+        await insertMedia(this.db, { path, type: kind.type, bytes: await sink.contents() }, replacing);
       } finally {
         await sink.discard();
       }
@@ -49,6 +49,10 @@ export class PostgresMediaStore implements MediaStore {
 
   list(): Promise<MediaFile[]> {
     return listMedia(this.db);
+  }
+
+  async remove(relative: string): Promise<void> {
+    if (parseRelativeMediaPath(relative)) await deleteMedia(this.db, [relative]);
   }
 
   sweepIncoming(now?: number): Promise<void> {

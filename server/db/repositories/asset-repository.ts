@@ -157,7 +157,9 @@ export class AssetRepository {
         : select.where('media_type', '=', query.type);
     }
     const direction = query.desc ? 'desc' : 'asc';
-    const ordered = select.selectAll().orderBy(query.order, direction).orderBy('id', direction);
+    // File names in any case, alike on every engine (whatever the database's collation).
+    const key = query.order === 'file_name' ? sql`lower(file_name)` : sql.ref(query.order);
+    const ordered = select.selectAll().orderBy(key, direction).orderBy('id', direction);
     if (!page) {
       const assets = (await ordered.execute()).map((row) => normalize(row) as AssetRecord);
       return { assets, filtered: assets.length };
