@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { ColumnChange, ColumnDescriptor, ContentTypeKind, ContentTypeSummary } from '../../common/api-contract.js';
+import { columnsWithin } from '../../common/block-rules.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { tableFromSlug } from '../../common/naming-rules.js';
@@ -20,6 +21,7 @@ import { ScheduleRepository } from '../db/repositories/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { recordTypeChange, typeChangeDetail } from '../revisions/type-change-log.js';
+import { moveRenamedBlockValues, planBlockChanges, withoutBlockRenames } from './block-changes.js';
 import { type ContentType, changedContentType, contentTypeFromRecord, summarize } from './content-type.js';
 import {
   bodyObject,
@@ -115,6 +117,8 @@ export class ContentTypeService {
           ? undefined
           : readColumns(body.columns, { knownTypes: this.knownSlugs(), ownSlug: type.slug, allowFrom: true });
       if (columns && sameColumns(columns, type.columns)) columns = undefined;
+      // Block columns follow the same keep, rename and drop rules inside each blocks column.
+      const blockChanges = columns ? planBlockChanges(type.columnsByName, columns) : [];
 
       let committed: ContentType | undefined;
       await this.writes.run({ schema: true }, async (trx) => {
@@ -127,7 +131,12 @@ export class ContentTypeService {
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
           await alterContentTable(schemaOf(trx), this.engine, type.table, change);
           await convertColumns(schemaOf(trx), type.table, conversions);
-          descriptors = [...change.columns];
+          await moveRenamedBlockValues(
+            new ContentRepository({ db: trx, engine: this.engine }),
+            type.table,
+            blockChanges,
+          );
+          descriptors = change.columns.map(withoutBlockRenames);
         }
         await new ContentTypeRepository(trx).update(type.id, {
           title: title as string,
@@ -137,8 +146,15 @@ export class ContentTypeService {
           updated_at: timestampNow(),
         });
         const before = { title: type.title, kind: type.kind, previewPath: type.previewPath, columns: type.columns };
-        const after = { title: title as string, kind, previewPath, columns: columns ?? type.columns };
+        const after = {
+          title: title as string,
+          kind,
+          previewPath,
+          columns: columns?.map(withoutBlockRenames) ?? type.columns,
+        };
         const detail = typeChangeDetail(before, after);
+        const droppedInBlocks = blockChanges.flatMap((change) => change.dropped);
+        if (droppedInBlocks.length > 0) detail.dropped = [...(detail.dropped ?? []), ...droppedInBlocks];
         if (conversions.length > 0) detail.converted = conversions;
         if (Object.keys(detail).length > 0) {
           await recordTypeChange(trx, type.slug, 'update', detail, by);
@@ -354,7 +370,12 @@ export function relationsPointingAt(types: readonly ContentType[], slugs: readon
     .filter((other) => !slugs.includes(other.slug))
     .flatMap((other) =>
       other.columns
-        .filter((column) => column.type === 'relation' && column.target !== undefined && slugs.includes(column.target))
+        // A relation inside a column's blocks points at its target too.
+        .filter((column) =>
+          columnsWithin(column).some(
+            (inner) => inner.type === 'relation' && inner.target !== undefined && slugs.includes(inner.target),
+          ),
+        )
         .map((column) => `${other.table}.${column.name}`),
     );
 }

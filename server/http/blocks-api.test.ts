@@ -298,6 +298,84 @@ describe('blocks descriptors', () => {
   });
 });
 
+describe('changing block types', () => {
+  const landing = (heroColumns: unknown[], withQuote = true) => ({
+    name: 'sections',
+    label: 'Sections',
+    type: 'blocks',
+    required: false,
+    blocks: [
+      { name: 'hero', label: 'Hero', columns: heroColumns },
+      ...(withQuote ? [{ name: 'quote', label: 'Quote', columns: [text('said'), text('by')] }] : []),
+    ],
+  });
+
+  it('keeps, renames and drops block columns as a type keeps its columns, and the change log names the drops', async () => {
+    const created = await createType({
+      title: 'Landing',
+      table: 'landing',
+      columns: [text('title'), landing([text('heading', true), text('cta_label'), text('tone')])],
+    });
+    expect(created.response.status, JSON.stringify(created.body)).toBe(201);
+    const row = await request(server, 'POST', '/cms/landing', {
+      json: {
+        title: 'L',
+        sections: [
+          { type: 'hero', id: 'h', heading: 'Hi', cta_label: 'Go', tone: 'warm' },
+          { type: 'quote', id: 'q', said: 'Yes', by: 'Ada' },
+        ],
+      },
+    });
+    expect(row.response.status, JSON.stringify(row.body)).toBe(201);
+
+    const changed = await request(server, 'PUT', '/cms-content/landing', {
+      json: {
+        columns: [text('title'), landing([text('heading', true), { ...text('button'), from: 'cta_label' }], false)],
+      },
+    });
+    expect(changed.response.status, JSON.stringify(changed.body)).toBe(200);
+    const hero = changed.body.columns[1].blocks[0];
+    expect(hero.columns.map((column: { name: string }) => column.name)).toEqual(['heading', 'button']);
+    expect(hero.columns[1].from).toBeUndefined();
+
+    const read = await request(server, 'GET', `/cms/landing/${row.body.id}`);
+    expect(read.body.rows[0].sections).toEqual([{ type: 'hero', id: 'h', heading: 'Hi', button: 'Go' }]);
+    const log = await request(server, 'GET', '/cms-content-changes?type=landing');
+    expect(log.body.changes[0].detail.dropped).toEqual(['sections.hero.tone', 'sections.quote']);
+  });
+
+  it('refuses a block column type change and a rename of nothing, changing nothing', async () => {
+    const before = (await request(server, 'GET', '/cms-content/landing')).body.columns;
+    const retyped = await request(server, 'PUT', '/cms-content/landing', {
+      json: {
+        columns: [text('title'), landing([{ name: 'heading', label: 'H', type: 'number', required: false }], false)],
+      },
+    });
+    expect(retyped.response.status).toBe(400);
+    expect(retyped.body.error.problems['columns[1].blocks[0].columns[0]']).toEqual({
+      code: 'type_change',
+      from: 'text',
+      to: 'number',
+    });
+    const renamed = await request(server, 'PUT', '/cms-content/landing', {
+      json: { columns: [text('title'), landing([text('heading'), { ...text('x'), from: 'nope' }], false)] },
+    });
+    expect(renamed.response.status).toBe(400);
+    expect(renamed.body.error.problems['columns[1].blocks[0].columns[1]']).toEqual({
+      code: 'renames_unknown',
+      from: 'nope',
+      table: 'hero',
+    });
+    expect((await request(server, 'GET', '/cms-content/landing')).body.columns).toEqual(before);
+  });
+
+  it('refuses to delete a type a block still points at', async () => {
+    const refused = await request(server, 'DELETE', '/cms-content/authors?force=true');
+    expect(refused.response.status).toBe(409);
+    expect(refused.body.error.message).toContain('pages.sections');
+  });
+});
+
 describe('OpenAPI', () => {
   it('describes a blocks column as a list of a union discriminated by type', async () => {
     const { body } = await request(server, 'GET', '/openapi.json');
