@@ -201,6 +201,50 @@ describe('changing the kind', () => {
   });
 });
 
+describe('its row as any row', () => {
+  it('takes a scheduled status change', async () => {
+    const made = await call('POST', '/cms-content', {
+      title: 'Home page',
+      slug: 'home-page',
+      type: 'single',
+      columns: [
+        { name: 'heading', label: 'Heading', type: 'text', required: true },
+        {
+          name: 'status',
+          label: 'Status',
+          type: 'select',
+          required: true,
+          options: [
+            { id: 'draft', text: 'Draft' },
+            { id: 'published', text: 'Published' },
+          ],
+        },
+      ],
+    });
+    expect(made.status, JSON.stringify(made.body)).toBe(201);
+    const { body: row } = await call('PUT', '/cms/home_page', { heading: 'Welcome', status: 'draft' });
+    const scheduled = await call('POST', `/cms/home_page/${row.id}/schedule`, {
+      status: 'published',
+      at: '2099-01-01 07:00:00',
+    });
+    expect(scheduled.status, JSON.stringify(scheduled.body)).toBeLessThan(300);
+    expect((await call('GET', '/cms/home_page')).body.rows[0].schedule).toMatchObject({ status: 'published' });
+  });
+
+  it('a row in the trash of a collection made single is not restored while the one row exists', async () => {
+    await call('POST', '/cms-content', { title: 'Banner', slug: 'banner', columns: SETTINGS_COLUMNS });
+    const { body: kept } = await call('POST', '/cms/banner', { site_name: 'Kept' });
+    const { body: gone } = await call('POST', '/cms/banner', { site_name: 'Gone' });
+    expect((await call('DELETE', `/cms/banner/${gone.id}`)).status).toBe(200);
+    expect((await call('PUT', '/cms-content/banner', { type: 'single' })).status).toBe(200);
+    const restore = await call('POST', `/cms/banner/trash/${gone.id}/restore`);
+    expect(restore.status, JSON.stringify(restore.body)).toBe(409);
+    expect(restore.body.error.code).toBe('single_row_type');
+    const read = await call('GET', '/cms/banner');
+    expect(read.body).toMatchObject({ total: 1, rows: [{ id: kept.id }] });
+  });
+});
+
 describe('the API description', () => {
   it('OpenAPI gives a single type its one row at /cms/:type (GET, PUT, PATCH) and no create or delete', async () => {
     await newSingleType('site-h');
