@@ -7,6 +7,7 @@ import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.j
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { openDatabaseAt, type QuireDb, redactDatabaseUrls } from '../db/database.js';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
+import { ContentRepository } from '../db/repositories/content-repository.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { notSaved, saveSearchIndexForNextStart } from '../search/search-index-saving.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
@@ -90,6 +91,19 @@ export async function importCommand(
         .join(', ');
       say(streams.err, `quire import: there is no content type ${parsed.values.type} (types: ${known})`);
       return 2;
+    }
+    if (type.kind === 'single') {
+      // A single type holds one row: an import may only give it its first.
+      const held = await new ContentRepository({ db: database.db, engine: database.engine }).count(type.table, {
+        equals: [],
+      });
+      if (held + records.length > 1) {
+        say(
+          streams.err,
+          `quire import: ${type.table} is a single type and holds one row (it has ${held}, the file ${records.length}); nothing was imported`,
+        );
+        return 2;
+      }
     }
     const progress = progressLine(streams.err);
     const result = await importRows(database, registry, type, records, {
