@@ -276,7 +276,8 @@ function BlockCard({
     id: block.id,
   });
   const label = type?.label ?? block.type;
-  const bodyId = `${idPrefix}-body`;
+  // Two dashes: a column name (an identifier) never starts with one, so no field id is the same.
+  const bodyId = `${idPrefix}--fields`;
   // A read-only row disables its fieldset: the handle then neither drags nor picks up.
   const onPointerDown = (event: PointerEvent<HTMLElement>) => {
     if (!event.currentTarget.matches(':disabled')) listeners?.onPointerDown?.(event);

@@ -1,0 +1,161 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import { editorSuite } from './support/editor-harness.js';
+
+const suite = editorSuite();
+
+const field = (scope: Page | Locator, label: string) => scope.getByLabel(label, { exact: true });
+const button = (scope: Page | Locator, name: string) => scope.getByRole('button', { name, exact: true });
+const rowIdFromUrl = (page: Page) => decodeURIComponent(new URL(page.url()).pathname.split('/').pop() ?? '');
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 5_000 });
+
+/** The block cards of the Sections field, in order: each one's accessible name. */
+const blockNames = (page: Page) =>
+  page
+    .getByRole('group', { name: 'Sections' })
+    .locator('.block-card')
+    .evaluateAll((cards) => cards.map((card) => card.getAttribute('aria-label')));
+
+/** One block card by its position: `Hero, block 2 of 3`. */
+const block = (page: Page, name: string) => page.getByRole('listitem', { name, exact: true });
+
+const LANDING = {
+  title: 'Landing pages',
+  slug: 'pages',
+  table: 'pages',
+  columns: [
+    { name: 'title', label: 'Title', type: 'text', required: true },
+    {
+      name: 'sections',
+      label: 'Sections',
+      type: 'blocks',
+      required: false,
+      blocks: [
+        {
+          name: 'hero',
+          label: 'Hero',
+          columns: [
+            { name: 'heading', label: 'Heading', type: 'text', required: true },
+            { name: 'cta_label', label: 'Button label', type: 'text', required: false },
+          ],
+        },
+        { name: 'text', label: 'Text', columns: [{ name: 'body', label: 'Body', type: 'markdown', required: false }] },
+      ],
+    },
+  ],
+};
+
+describe('the blocks builder in Chromium', () => {
+  it('adds, fills, reorders by keyboard, duplicates, removes with undo and saves blocks; server problems show inside the block', async () => {
+    const { page } = suite;
+    const created = await fetch(`${suite.server.api}/cms-content`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify(LANDING),
+    });
+    expect(created.status, await created.text()).toBe(201);
+
+    await page.goto(suite.url('/pages/new'));
+    await field(page, 'Title').fill('Spring sale');
+
+    // Add a hero and a text block from the menu of the column's block types.
+    await button(page, 'Add block').click();
+    await page.getByRole('button', { name: 'Hero', exact: true }).click();
+    await field(block(page, 'Hero, block 1 of 1'), 'Heading').fill('Everything half price');
+    await field(block(page, 'Hero, block 1 of 1'), 'Button label').fill('Shop now');
+    await button(page, 'Add block').click();
+    await page.getByRole('button', { name: 'Text', exact: true }).click();
+    await field(block(page, 'Text, block 2 of 2'), 'Body').fill('Until **Sunday**.');
+
+    // Reorder by keyboard: pick up the text block's handle, move it up, drop it.
+    // Each step waits for what a screen reader hears, so the sensor has measured the blocks first.
+    await button(page, 'Drag Text, block 2').focus();
+    await page.keyboard.press('Space');
+    await poll(() => button(page, 'Drag Text, block 2').getAttribute('aria-pressed')).toBe('true');
+    await page.keyboard.press('ArrowUp');
+    await page.getByText('Text is over position 1 of 2.', { exact: true }).waitFor({ state: 'attached' });
+    await page.keyboard.press('Space');
+    await page.getByText('Text dropped at position 1 of 2.', { exact: true }).waitFor({ state: 'attached' });
+    await poll(() => blockNames(page)).toEqual(['Text, block 1 of 2', 'Hero, block 2 of 2']);
+    // And back and forth with Move down and Move up.
+    await button(block(page, 'Text, block 1 of 2'), 'Move down').click();
+    await poll(() => blockNames(page)).toEqual(['Hero, block 1 of 2', 'Text, block 2 of 2']);
+    await page.getByRole('status').filter({ hasText: 'Text moved to position 2 of 2.' }).waitFor();
+    await button(block(page, 'Text, block 2 of 2'), 'Move up').click();
+    await poll(() => blockNames(page)).toEqual(['Text, block 1 of 2', 'Hero, block 2 of 2']);
+
+    // Duplicate the hero: the copy follows it, with the same fields, and is edited on its own.
+    await button(block(page, 'Hero, block 2 of 2'), 'Duplicate').click();
+    await poll(() => blockNames(page)).toEqual(['Text, block 1 of 3', 'Hero, block 2 of 3', 'Hero, block 3 of 3']);
+    expect(await field(block(page, 'Hero, block 3 of 3'), 'Heading').inputValue()).toBe('Everything half price');
+    await field(block(page, 'Hero, block 3 of 3'), 'Heading').fill('Free delivery');
+
+    // Collapse shows the block's first text instead of its form; expand brings the form back.
+    const toggle = block(page, 'Hero, block 3 of 3').locator('.block-toggle');
+    await toggle.click();
+    expect(await toggle.getAttribute('aria-expanded')).toBe('false');
+    expect(await toggle.textContent()).toBe('HeroFree delivery');
+    expect(await field(block(page, 'Hero, block 3 of 3'), 'Heading').count()).toBe(0);
+    await toggle.click();
+    await field(block(page, 'Hero, block 3 of 3'), 'Heading').waitFor();
+
+    // Remove the text block, then Undo puts it back where it was with what it held.
+    await button(block(page, 'Text, block 1 of 3'), 'Remove').click();
+    await poll(() => blockNames(page)).toEqual(['Hero, block 1 of 2', 'Hero, block 2 of 2']);
+    expect(await page.locator('.blocks-removed').textContent()).toBe('Text block removed.Undo');
+    await page.getByRole('status').filter({ hasText: 'Text block removed.' }).waitFor({ state: 'attached' });
+    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Undo');
+    await button(page, 'Undo').click();
+    await poll(() => blockNames(page)).toEqual(['Text, block 1 of 3', 'Hero, block 2 of 3', 'Hero, block 3 of 3']);
+    expect(await field(block(page, 'Text, block 1 of 3'), 'Body').inputValue()).toBe('Until **Sunday**.');
+
+    await button(page, 'Save').click();
+    await page.waitForURL(/\/pages\/rows\/[^/?]+$/);
+    const id = rowIdFromUrl(page);
+    const { row } = await suite.api.get('pages', id);
+    const sections = row?.sections as Record<string, unknown>[];
+    expect(sections).toMatchObject([
+      { type: 'text', body: 'Until **Sunday**.' },
+      { type: 'hero', heading: 'Everything half price', cta_label: 'Shop now' },
+      { type: 'hero', heading: 'Free delivery', cta_label: 'Shop now' },
+    ]);
+    expect(new Set(sections.map((section) => section.id)).size).toBe(3);
+
+    // A reload reads the same blocks back.
+    await page.reload();
+    await poll(() => blockNames(page)).toEqual(['Text, block 1 of 3', 'Hero, block 2 of 3', 'Hero, block 3 of 3']);
+    expect(await field(block(page, 'Hero, block 3 of 3'), 'Heading').inputValue()).toBe('Free delivery');
+
+    // A required field left empty: the server's problem at sections[2].heading shows under it.
+    await field(block(page, 'Hero, block 3 of 3'), 'Heading').fill('');
+    await button(page, 'Save').click();
+    const error = block(page, 'Hero, block 3 of 3').locator('.field-error');
+    await error.waitFor();
+    expect(await error.textContent()).toMatch(/^Heading /);
+    expect(await block(page, 'Hero, block 2 of 3').locator('.field-error').count()).toBe(0);
+    const unchanged = await suite.api.get('pages', id);
+    expect((unchanged.row?.sections as Record<string, unknown>[])[2].heading).toBe('Free delivery');
+  });
+
+  it('shows blocks read-only where the row may not be changed: no adding, moving or removing', async () => {
+    const { page } = suite;
+    const row = await suite.api.create('pages', {
+      title: 'Archived',
+      sections: [{ type: 'hero', heading: 'Old news' }],
+    });
+    // The row page disables its fields' fieldset for a row this person may not change (the roles are
+    // e2e/editor-read-only.test.ts); the test server signs in an admin, so the fieldset is disabled here.
+    await page.goto(suite.url(`/pages/rows/${encodeURIComponent(row.id)}`));
+    const card = block(page, 'Hero, block 1 of 1');
+    await card.waitFor();
+    await page.evaluate(() => {
+      const fieldset = document.querySelector('fieldset.editor-fields') as HTMLFieldSetElement;
+      fieldset.disabled = true;
+    });
+    expect(await button(card, 'Remove').isDisabled()).toBe(true);
+    expect(await button(card, 'Drag Hero, block 1').isDisabled()).toBe(true);
+    expect(await field(card, 'Heading').isDisabled()).toBe(true);
+    expect((await button(page, 'Add Hero').count()) + (await button(page, 'Add block').count())).toBe(1);
+    expect(await button(page, 'Add block').isDisabled()).toBe(true);
+  });
+});
