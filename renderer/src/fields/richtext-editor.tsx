@@ -1,7 +1,7 @@
-import type { Editor } from '@tiptap/core';
+import { type Editor, mergeAttributes } from '@tiptap/core';
 import Image from '@tiptap/extension-image';
 import Link from '@tiptap/extension-link';
-import { TableKit } from '@tiptap/extension-table';
+import { Table, TableKit } from '@tiptap/extension-table';
 import { EditorContent, useEditor } from '@tiptap/react';
 import StarterKit from '@tiptap/starter-kit';
 import { useEffect, useLayoutEffect, useRef, useState } from 'react';
@@ -37,6 +37,17 @@ const RowAwareLink = Link.extend({
 });
 
 /**
+ * Tables drawn without the widths TipTap writes as a style attribute (and a `<colgroup>`): the
+ * editor's style policy refuses style attributes, and column widths are the site's layout.
+ */
+const PlainTable = Table.extend({
+  renderHTML({ HTMLAttributes }) {
+    const { style: _style, ...attributes } = HTMLAttributes;
+    return ['table', mergeAttributes(this.options.HTMLAttributes, attributes), ['tbody', 0]];
+  },
+});
+
+/**
  * The editor's document model: what the toolbar makes and what the server's sanitizer keeps.
  * Pasted or loaded HTML outside it (underline, colours, fonts, unknown elements) is dropped by
  * ProseMirror's parser, keeping the text.
@@ -52,7 +63,8 @@ export function richtextExtensions() {
       isAllowedUri: (url) => isAllowedHref(url),
     }),
     Image.configure({ inline: false, allowBase64: false }),
-    TableKit.configure({ table: { resizable: false } }),
+    PlainTable.configure({ resizable: false }),
+    TableKit.configure({ table: false }),
   ];
 }
 

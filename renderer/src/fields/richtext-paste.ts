@@ -13,6 +13,21 @@ const KEPT_ATTRIBUTES: Readonly<Record<string, readonly string[]>> = {
   ol: ['start'],
 };
 
+/** Where a pasted element's style attribute is kept while it is read (see disarmStyles). */
+const PASTED_STYLE = 'data-pasted-style';
+
+/**
+ * The pasted markup with its style sheets removed and its style attributes renamed, before it is
+ * parsed: a parsed style attribute or `<style>` is checked against the editor's style policy even
+ * in a detached document, and every one would be reported as a violation. The renamed attribute is
+ * only read (for bold and italic), then removed with every other attribute.
+ */
+function disarmStyles(html: string): string {
+  return html
+    .replace(/<style\b[\s\S]*?(<\/style\s*>|$)/gi, '')
+    .replace(/<[a-z][^>]*>/gi, (tag) => tag.replace(/(\s)style(\s*=)/gi, `$1${PASTED_STYLE}$2`));
+}
+
 /** Whether a CSS declaration list makes text bold (Google Docs writes `font-weight:700` on spans). */
 const isBoldStyle = (style: string) => /font-weight\s*:\s*(bold|[6-9]00)/i.test(style);
 /** Whether a CSS declaration list makes text italic. */
@@ -26,7 +41,7 @@ const isItalicStyle = (style: string) => /font-style\s*:\s*italic/i.test(style);
  * so the meaning stays when the style goes. Images are kept only from the media library or https.
  */
 export function cleanPastedHtml(html: string): string {
-  const document = new DOMParser().parseFromString(html, 'text/html');
+  const document = new DOMParser().parseFromString(disarmStyles(html), 'text/html');
   const body = document.body;
   for (const element of body.querySelectorAll(DROPPED)) element.remove();
   removeComments(body);
@@ -36,7 +51,7 @@ export function cleanPastedHtml(html: string): string {
   for (const element of [...body.querySelectorAll<HTMLElement>('*')]) {
     if (!element.isConnected) continue;
     const name = element.localName;
-    const style = element.getAttribute('style') ?? '';
+    const style = element.getAttribute(PASTED_STYLE) ?? '';
     if (name.includes(':')) {
       // Office's own elements (o:p, w:sdt, v:shape): their text stays, the element goes.
       unwrap(element);

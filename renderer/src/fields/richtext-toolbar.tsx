@@ -1,6 +1,19 @@
 import type { Editor } from '@tiptap/core';
 import { useEditorState } from '@tiptap/react';
-import { Columns3, Minus, Redo2, Rows3, Table, Undo2, X } from 'lucide-react';
+import {
+  BetweenHorizontalEnd,
+  BetweenVerticalEnd,
+  Grid2x2X,
+  Heading2,
+  Heading3,
+  Heading4,
+  Minus,
+  Redo2,
+  Table,
+  TableColumnsSplit,
+  TableRowsSplit,
+  Undo2,
+} from 'lucide-react';
 import { type ReactNode, type Ref, useState } from 'react';
 import { ROW_LINK_PREFIX } from '../../../common/richtext-rules.js';
 import { IconCode, IconImage, IconLink, IconList, IconListOrdered, IconQuote } from '../components/icons.js';
@@ -64,7 +77,7 @@ export function shortcutLabel(keys: readonly string[], mac: boolean, modifier: s
 
 const icon = (Drawing: typeof Table) => <Drawing className="icon" size={16} aria-hidden="true" focusable="false" />;
 
-// The faces B, I, S and H2 are the usual symbols of these buttons, the same in every language.
+// The faces B, I and S are the usual symbols of these buttons, the same in every language.
 const FACES: Record<ToolbarAction, ReactNode> = {
   // i18n-exempt
   bold: <b className="md-face">B</b>,
@@ -72,12 +85,9 @@ const FACES: Record<ToolbarAction, ReactNode> = {
   italic: <i className="md-face md-face-italic">I</i>,
   // i18n-exempt
   strike: <s className="md-face">S</s>,
-  // i18n-exempt
-  heading2: <b className="md-face">H2</b>,
-  // i18n-exempt
-  heading3: <b className="md-face">H3</b>,
-  // i18n-exempt
-  heading4: <b className="md-face">H4</b>,
+  heading2: icon(Heading2),
+  heading3: icon(Heading3),
+  heading4: icon(Heading4),
   bullets: <IconList />,
   numbers: <IconListOrdered />,
   quote: <IconQuote />,
@@ -90,13 +100,11 @@ const FACES: Record<ToolbarAction, ReactNode> = {
   image: <IconImage />,
   table: icon(Table),
   rule: icon(Minus),
-  addRow: icon(Rows3),
-  addColumn: icon(Columns3),
-  // i18n-exempt
-  deleteRow: <span className="md-face">−R</span>,
-  // i18n-exempt
-  deleteColumn: <span className="md-face">−C</span>,
-  deleteTable: icon(X),
+  addRow: icon(BetweenHorizontalEnd),
+  addColumn: icon(BetweenVerticalEnd),
+  deleteRow: icon(TableRowsSplit),
+  deleteColumn: icon(TableColumnsSplit),
+  deleteTable: icon(Grid2x2X),
   undo: icon(Undo2),
   redo: icon(Redo2),
 };
@@ -179,7 +187,10 @@ export function RichtextToolbar({
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => !disabled && onAction(action)}
               >
-                {FACES[action]}
+                {/* The button's name is its label; the face is the picture of it. */}
+                <span className="richtext-face" aria-hidden="true">
+                  {FACES[action]}
+                </span>
               </button>
             );
           })}
