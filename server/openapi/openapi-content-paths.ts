@@ -280,7 +280,16 @@ export function mediaPaths(responses: Responses): Record<string, JsonSchema> {
       post: {
         tags,
         operationId: 'upload',
-        summary: 'Upload an image (PNG, JPEG, GIF, WebP or AVIF, told by its bytes)',
+        summary:
+          'Upload an image (PNG, JPEG, GIF, WebP or AVIF, told by its bytes) into the media library; the same bytes again answer 200 with the asset they already are',
+        parameters: [
+          {
+            name: 'duplicate',
+            in: 'query',
+            description: 'Keep a new asset even when the library has these bytes',
+            schema: { type: 'boolean', default: false },
+          },
+        ],
         requestBody: {
           required: true,
           content: {
@@ -293,13 +302,19 @@ export function mediaPaths(responses: Responses): Record<string, JsonSchema> {
             },
           },
         },
-        responses: responses(201, 'Where the file is served: the value an image column takes', ref('UploadResponse'), [
-          'bad_request',
-          'not_found',
-          'payload_too_large',
-          'unsupported_media_type',
-          ...ALWAYS_ERRORS,
-        ]),
+        responses: {
+          ...responses(201, 'The new asset; its path is the value an image column takes', ref('MediaAsset'), [
+            'bad_request',
+            'not_found',
+            'payload_too_large',
+            'unsupported_media_type',
+            ...ALWAYS_ERRORS,
+          ]),
+          '200': {
+            description: 'The asset the library already has these bytes as (nothing new is kept)',
+            content: { [JSON_TYPE]: { schema: ref('MediaAsset') } },
+          },
+        },
       },
     },
     '/media/unused': {

@@ -3,6 +3,7 @@ import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import { typeNames } from '../types-gen/type-names.js';
 import { accountPaths, accountSchemas } from './openapi-account-paths.js';
+import { assetPaths, assetSchemas } from './openapi-asset-paths.js';
 import { auditPaths, auditSchemas } from './openapi-audit-paths.js';
 import { changePaths, changeSchemas } from './openapi-change-paths.js';
 import { contentTypePaths, describePaths, JSON_TYPE, mediaPaths, rowPaths } from './openapi-content-paths.js';
@@ -43,6 +44,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...starterSchemas(),
     ...auditSchemas(),
     ...changeSchemas(),
+    ...assetSchemas(),
     ...twoFactorSchemas(),
     ...singleSignOnSchemas(),
   };
@@ -52,6 +54,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...contentTypePaths(responses),
     ...starterPaths(responses),
     ...mediaPaths(responses),
+    ...assetPaths(responses),
     ...describePaths(responses),
     ...accountPaths(responses),
     ...auditPaths(responses),

@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../common/api-contract.js';
 import { META_KEYS } from '../../common/row-fields.js';
 import type { ContentType } from '../content/content-type.js';
+import { ROW_MEDIA_MEMBER } from '../content/row-input.js';
 import { MAX_META_LENGTH } from '../content/seo-meta.js';
 import { AppError } from '../errors/app-error.js';
 import type { JsonSchema } from '../fields/field.js';
@@ -18,6 +19,13 @@ const stringOrNull: JsonSchema = { type: ['string', 'null'] };
 const SCHEDULE_PROPERTY: JsonSchema = {
   anyOf: [{ $ref: '#/components/schemas/RowSchedule' }, { type: 'null' }],
   description: 'The row’s pending scheduled change, or null (on reads; not on write answers)',
+};
+
+/** A read row's images by path: alt text, pixels and focal point, from the media library (only rows with images). */
+const MEDIA_PROPERTY: JsonSchema = {
+  type: 'object',
+  description: 'For each image value of the row, keyed by its path: what lays it out (on reads; rows with images)',
+  additionalProperties: ref('ImageLayout'),
 };
 
 /** `schema` with more properties that may be left out. */
@@ -327,8 +335,11 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
     custom: { type: 'boolean' },
   };
   const metaMember: JsonSchema = { type: ['string', 'null'], maxLength: MAX_META_LENGTH };
+  // Reads of a type with image columns carry their images' layout from the media library (AssetService.decorate).
+  const carriesMedia =
+    type.columns.some((column) => column.type === 'image') && !type.columnsByName.has(ROW_MEDIA_MEMBER);
   const ignored = Object.fromEntries(
-    ['id', ...Object.keys(SYSTEM_PROPERTIES), 'schedule'].map((field) => [
+    ['id', ...Object.keys(SYSTEM_PROPERTIES), 'schedule', ...(carriesMedia ? [ROW_MEDIA_MEMBER] : [])].map((field) => [
       field,
       { description: 'Set by the server; ignored' },
     ]),
@@ -371,6 +382,7 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
     // Reads carry the row's pending schedule; write answers do not (so it is not required).
     [names.row]: withOptional(exactObject(row, `A row of ${type.title} (/api/cms/${type.table})`), {
       schedule: SCHEDULE_PROPERTY,
+      ...(carriesMedia ? { [ROW_MEDIA_MEMBER]: MEDIA_PROPERTY } : {}),
     }),
     [names.list]: exactObject(list, `GET /api/cms/${type.table}`),
     [names.item]: exactObject(
