@@ -42,28 +42,6 @@ export function checkColumnConditions(
   }
 }
 
-/** Whether any column of the list carries a condition. */
-export function hasConditions(columns: readonly ColumnDescriptor[]): boolean {
-  return columns.some((column) => column.when !== undefined);
-}
-
-/**
- * The required columns a create leaves empty: each required column shown for the written values
- * (a hidden column is not required; its value is kept as sent). Slugs are generated instead.
- */
-export function missingOnCreate(
-  columns: readonly ColumnDescriptor[],
-  values: ReadonlyMap<string, ColumnValue>,
-  problems: FieldProblems,
-): void {
-  const shown = shownColumns(columns, (name) => values.get(name) ?? null);
-  for (const column of columns) {
-    if (!column.required || column.type === 'slug' || problems[column.name] || !shown.has(column.name)) continue;
-    const value = values.get(column.name);
-    if (value === undefined || value === null) problems[column.name] = { code: 'required' };
-  }
-}
-
 /**
  * The required conditional columns an update leaves empty, read against the row as the update
  * leaves it: one shown after the write must hold a value when the write names it or shows it (it

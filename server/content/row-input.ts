@@ -1,5 +1,6 @@
 import type { ColumnValue } from '../../common/api-contract.js';
 import { SYSTEM_FIELDS } from '../../common/api-contract.js';
+import { shownColumns } from '../../common/field-conditions.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
 import { columnForFieldName, flatMetaName, META_KEYS } from '../../common/row-fields.js';
 import { AppError, validationError } from '../errors/app-error.js';
@@ -26,8 +27,8 @@ export interface RowInput {
 /**
  * Parses a write body against a type's columns: each value through its column's field type,
  * unknown names refused, system fields ignored. `create` also requires every required column
- * (a slug may be left out: it is generated from its parent). Throws one validation error naming
- * every bad field, so a failed write changes nothing. Relations in `hidden` (the writer may not
+ * shown for the values written (a slug may be left out: it is generated from its parent). Throws
+ * one validation error naming every bad field, so a failed write changes nothing. Relations in `hidden` (the writer may not
  * read their target type, see `hiddenRelations`) are left as they are when sent empty, as the
  * writer read them, and refused (403) when sent with any value.
  */
@@ -68,8 +69,12 @@ export function parseRowInput(
     else values.set(name, parsed.value);
   }
 
+  const shown = shownColumns(type.columns, (column) => values.get(column) ?? null);
   for (const column of type.columns) {
     if (!column.required || column.type === 'slug' || problems[column.name]) continue;
+    // A column shown on a condition is required only while shown: on create for the values written;
+    // on update against the stored row, in the write's transaction (requireShownColumns).
+    if (column.when && (mode === 'update' || !shown.has(column.name))) continue;
     const given = values.has(column.name);
     const value = values.get(column.name);
     if ((mode === 'create' && (!given || value === null)) || (mode === 'update' && given && value === null)) {
