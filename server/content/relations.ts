@@ -125,7 +125,62 @@ export async function resolveRelations(
       });
     }
   }
+  // Relations inside other values (blocks): one query per target type, keyed by target and id.
+  for (const column of type.columns) {
+    const field = fieldFor(column.type);
+    if (column.type === 'relation' || !field.rowPointers) continue;
+    const resolved = new Map<string, RelationValue>();
+    lookup.set(column.name, resolved);
+    const wanted = new Map<string, Set<string>>();
+    for (const row of rows) {
+      for (const pointer of field.rowPointers(field.serialize(row[column.name], column), column)) {
+        const target = registry.findBySlug(pointer.target);
+        if (!target || !typeAllowed(readable, target)) continue;
+        const ids = wanted.get(pointer.target) ?? new Set<string>();
+        wanted.set(pointer.target, ids.add(pointer.id));
+      }
+    }
+    for (const [slug, ids] of wanted) {
+      const target = registry.requireBySlug(slug);
+      for (const found of await repository.findByIds(target.table, [...ids])) {
+        const id = String(found.id);
+        resolved.set(pointerKey(slug, id), {
+          id,
+          title: textOrNull(target.titleColumn && found[target.titleColumn]),
+          slug: textOrNull(target.slugColumn && found[target.slugColumn]),
+        });
+      }
+    }
+  }
   return lookup;
+}
+
+/** How a relation inside a value is keyed in its column's lookup: ids are unique only within a type. */
+export function pointerKey(target: string, id: string): string {
+  return `${target}\u0000${id}`;
+}
+
+/**
+ * Refuses a write that points, inside a value (blocks), at a type the credential limited to
+ * `readable` may not read (403), as a relation column to such a type is refused: whether the row
+ * exists would tell it what the hidden type holds.
+ */
+export function refuseHiddenPointers(
+  type: ContentType,
+  values: ReadonlyMap<string, unknown>,
+  registry: ContentTypeRegistry,
+  readable: readonly string[] | null,
+): void {
+  if (readable === null) return;
+  for (const column of type.columns) {
+    const field = fieldFor(column.type);
+    const value = values.get(column.name);
+    if (column.type === 'relation' || !field.rowPointers || value === undefined || value === null) continue;
+    for (const pointer of field.rowPointers(value as ColumnValue, column)) {
+      const target = registry.findBySlug(pointer.target);
+      if (!target || !typeAllowed(readable, target)) throw hiddenRelationRefused(`${column.name}${pointer.at}`);
+    }
+  }
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ContentRow } from '../../common/api-contract.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
-import type { RelationLookup } from './relations.js';
+import { pointerKey, type RelationLookup } from './relations.js';
 import { parseStoredMeta } from './seo-meta.js';
 
 /**
@@ -17,7 +17,14 @@ export function formatRow(type: ContentType, stored: StoredRow, relations?: Rela
     if (column.type === 'relation' && relations) {
       row[column.name] = typeof value === 'string' ? (relations.get(column.name)?.get(value) ?? null) : null;
     } else {
-      row[column.name] = fieldFor(column.type).serialize(value, column);
+      const field = fieldFor(column.type);
+      const read = field.serialize(value, column);
+      // Relations inside the value (blocks) read like relation columns: resolved, or null unseen.
+      const inner = relations?.get(column.name);
+      row[column.name] =
+        field.resolvePointers && inner
+          ? field.resolvePointers(read, column, ({ target, id }) => inner.get(pointerKey(target, id)) ?? null)
+          : read;
     }
   }
   const meta = parseStoredMeta(stored.meta);

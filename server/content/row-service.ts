@@ -16,7 +16,13 @@ import type { ContentWrites, RowScope, WriteLog } from './content-writes.js';
 import type { ListOptions } from './list-query.js';
 import type { PhaseTimer } from './phase-timer.js';
 import { selectionKey } from './read-cache.js';
-import { assertNotReferenced, checkRelationTargets, hiddenRelations, resolveRelations } from './relations.js';
+import {
+  assertNotReferenced,
+  checkRelationTargets,
+  hiddenRelations,
+  refuseHiddenPointers,
+  resolveRelations,
+} from './relations.js';
 import { formatRow } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput } from './row-input.js';
@@ -238,6 +244,7 @@ export class RowService {
     }
     const readable = actor?.types ?? null;
     const input = parseRowInput(type, body, 'create', hiddenRelations(type, this.registry, readable));
+    refuseHiddenPointers(type, input.values, this.registry, readable);
     return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs, attempt, lock) => {
       if (type.kind === 'single') await refuseSecondRow(type, repository, lock);
       const rowId = id ?? newRowId();
@@ -275,6 +282,7 @@ export class RowService {
   ): Promise<ContentRow> {
     const readable = actor?.types ?? null;
     const input = parseRowInput(type, body, 'update', hiddenRelations(type, this.registry, readable));
+    refuseHiddenPointers(type, input.values, this.registry, readable);
     return this.write(type, 'change', actor, restore, async (repository, write, lockSlugs) => {
       // Locked until commit where writers run in parallel: a second write of the row reads it as this one leaves it.
       const current = await repository.findForWrite(type.table, id);

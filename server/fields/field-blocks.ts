@@ -1,4 +1,10 @@
-import type { BlockValue, ColumnDescriptor, ColumnType, ColumnValue } from '../../common/api-contract.js';
+import type {
+  BlockValue,
+  ColumnDescriptor,
+  ColumnType,
+  ColumnValue,
+  RelationValue,
+} from '../../common/api-contract.js';
 import {
   BLOCK_KEYS,
   blockDepth,
@@ -138,6 +144,31 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
     return pointers;
   }
 
+  /** A read value with the relations inside its blocks, at any depth, replaced by `resolve`. */
+  function resolveBlockPointers(
+    value: ColumnValue,
+    column: ColumnDescriptor,
+    resolve: (pointer: RowPointer) => RelationValue | null,
+  ): ColumnValue {
+    if (!Array.isArray(value)) return value;
+    return value.map((item) => {
+      const block = item as BlockValue;
+      const blockType = blockTypeOf(column, block?.type);
+      if (!blockType) return block;
+      const resolved: BlockValue = { ...block };
+      for (const inner of blockType.columns) {
+        const field = fieldFor(inner.type);
+        const current = block[inner.name] ?? null;
+        if (field.resolvePointers) resolved[inner.name] = field.resolvePointers(current, inner, resolve);
+        else if (field.rowPointers) {
+          const [pointer] = field.rowPointers(current, inner);
+          resolved[inner.name] = pointer ? resolve(pointer) : null;
+        }
+      }
+      return resolved;
+    });
+  }
+
   function blockSchema(column: ColumnDescriptor, use: SchemaUse): JsonSchema {
     const members = (column.blocks ?? []).map((blockType) => ({
       type: 'object',
@@ -210,6 +241,7 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
       return blockSchema(column, use);
     },
     rowPointers: blockRowPointers,
+    resolvePointers: resolveBlockPointers,
     checkDescriptor(column) {
       if (blockDepth([column]) > MAX_BLOCK_DEPTH) return { code: 'too_deep', max: MAX_BLOCK_DEPTH };
       return descriptorProblem(column, 1);

@@ -1,4 +1,4 @@
-import type { ColumnDescriptor, ColumnType, ColumnValue } from '../../common/api-contract.js';
+import type { ColumnDescriptor, ColumnType, ColumnValue, RelationValue } from '../../common/api-contract.js';
 import type { ProblemAt } from '../../common/block-rules.js';
 import type { FieldProblem } from '../../common/field-problems.js';
 
@@ -64,6 +64,17 @@ export interface FieldType {
    * point at no rows.
    */
   rowPointers?(value: ColumnValue, column: ColumnDescriptor): RowPointer[];
+  /**
+   * A read value with the rows it points at inside it (relations in blocks) replaced by what
+   * `resolve` gives for each: the target row's id, title and slug, or null where the reader may not
+   * see it. Set by types whose values hold relations within (a relation column itself is resolved
+   * by the row format).
+   */
+  resolvePointers?(
+    value: ColumnValue,
+    column: ColumnDescriptor,
+    resolve: (pointer: RowPointer) => RelationValue | null,
+  ): ColumnValue;
   /** Set where an empty value reads as something other than null (tags: an empty list). */
   readonly neverNull?: true;
   /** Checks the descriptor itself (options present, parent named...); returns its first problem, or null. */

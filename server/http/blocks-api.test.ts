@@ -3,6 +3,7 @@ import { findUnusedMedia, PRUNE_GRACE_MS } from '../media/media-prune.js';
 import { request } from '../test-support/api-scenario.js';
 import { gifImage, pngImage } from '../test-support/sample-images.js';
 import { upload } from '../test-support/site-fixture.js';
+import { sessionCookie, sessionHeaders, TEAM_PASSWORD } from '../test-support/team-fixture.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -119,7 +120,9 @@ describe('blocks values', () => {
     expect(read.map((block: { type: string }) => block.type)).toEqual(['hero', 'text', 'gallery']);
     expect(read[1].id).toBe('intro');
     expect(read[0].id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
-    expect(read[0]).toMatchObject({ heading: 'Welcome', image: imageA, tone: 'dark', author: { id: authorId } });
+    expect(read[0]).toMatchObject({ heading: 'Welcome', image: imageA, tone: 'dark' });
+    // A relation inside a block reads as a relation column does: the row's id, title and slug.
+    expect(read[0].author).toEqual({ id: authorId, title: 'Ada', slug: null });
     expect(read[2].items[0]).toMatchObject({ type: 'photo', image: imageA, caption: 'First' });
     expect(read[2].items[0].id).toMatch(/^[A-Za-z0-9_-]{1,64}$/);
     // Kept as sent: a write of what was read changes no id.
@@ -399,5 +402,39 @@ describe('OpenAPI', () => {
     expect(text).toContain('type: "hero";');
     expect(text).toContain('type: "photo";');
     expect(text).toMatch(/sections\??: \(?\(\{/);
+  });
+});
+
+// Last: it turns sign-in on for this server.
+describe('a credential limited to some types', () => {
+  it('reads relations inside blocks to a type it may not read as null, and may not set them', async () => {
+    const home = (await request(server, 'GET', '/cms/pages?filter=title=Home')).body.rows[0];
+    expect(home.sections[0].author).toMatchObject({ id: authorId });
+    const first = await request(server, 'POST', '/auth/first-run', { json: { name: 'ada', password: TEAM_PASSWORD } });
+    expect(first.response.status, first.text).toBe(201);
+    const admin = sessionHeaders(server, sessionCookie(first.response) as string);
+    const made = await request(server, 'POST', '/tokens', {
+      json: { name: 'pages-bot', role: 'editor', content_types: ['pages'] },
+      headers: admin,
+    });
+    expect(made.response.status, made.text).toBe(201);
+    const bot = { authorization: `Bearer ${made.body.token}` };
+
+    const read = await request(server, 'GET', `/cms/pages/${home.id}`, { headers: bot });
+    expect(read.response.status).toBe(200);
+    expect(read.body.rows[0].sections[0].author).toBeNull();
+    expect(read.body.rows[0].sections[0].heading).toBe('Welcome');
+
+    const refused = await request(server, 'POST', '/cms/pages', {
+      json: { title: 'Probe', sections: [{ type: 'hero', heading: 'x', author: 'no-such-author' }] },
+      headers: bot,
+    });
+    expect(refused.response.status).toBe(403);
+    expect(refused.body.error.message).toContain('sections[0].author');
+    const plain = await request(server, 'POST', '/cms/pages', {
+      json: { title: 'Plain', sections: [{ type: 'hero', heading: 'x' }] },
+      headers: bot,
+    });
+    expect(plain.response.status, plain.text).toBe(201);
   });
 });
