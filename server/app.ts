@@ -45,8 +45,12 @@ import type { Services } from './http/services.js';
 import { singleSignOnRoutes } from './http/sso-routes.js';
 import { starterRoutes } from './http/starter-routes.js';
 import { twoFactorRoutes } from './http/two-factor-routes.js';
+import { assetFocalPoints } from './media/asset-focal-points.js';
 import { AssetService } from './media/asset-service.js';
+import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from './media/image-options.js';
+import { withImagePreparation } from './media/image-upload.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
+import { ImageVariants } from './media/variant-cache.js';
 import { RevisionRetention, revisionRecorder } from './revisions/revision-record.js';
 import { type RevisionOptions, RevisionService } from './revisions/revision-service.js';
 import { RowSchedules } from './schedule/row-schedules.js';
@@ -61,6 +65,8 @@ export interface AppOptions {
   bodyLimit?: number;
   /** Largest uploaded file in bytes (`POST /api/uploads`). */
   uploadLimit?: number;
+  /** The image pipeline (`--image-sizes`, `--keep-image-metadata`, limits); DEFAULT_IMAGE_OPTIONS for what is not given. */
+  images?: Partial<ImageOptions>;
   /** Folder of the built editor, served at `/` when it exists. */
   editorDir?: string | null;
   /** Where unexpected errors are reported. */
@@ -147,7 +153,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   });
   // Uploads and the media library, where there is somewhere to keep files; row reads carry their
   // images' alt text, pixel size and focal point from it.
-  const media = mediaStoreFor(database);
+  const images: ImageOptions = { ...DEFAULT_IMAGE_OPTIONS, ...options.images };
+  const media = mediaStoreFor(database, images);
+  const variants = media ? new ImageVariants(images.cacheDir ?? media.variantCacheDir, images) : null;
+  // Crops of the media library's images centre on their focal points.
+  if (variants) variants.focalPointOf = assetFocalPoints(db);
   const assets = media
     ? new AssetService({ db, engine, store: media.store, sources: media.sources, registry, feed: changes })
     : null;
@@ -272,7 +282,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   if (assets) api.use(assetRoutes(assets));
   api.use(notFoundHandler);
   app.use('/api', api);
-  if (media) app.use('/media', mediaRoutes(media.store));
+  if (media) app.use('/media', mediaRoutes(media.store, variants));
 
   const editorDir = options.editorDir;
   if (editorDir && existsSync(join(editorDir, 'index.html'))) {
@@ -292,7 +302,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   return { app, listener, services };
 }
 
-/** Where uploads live and what refers to them (see `QuireDb.media`), or null where there is nowhere. */
-export function mediaStoreFor(database: QuireDb): DatabaseMedia | null {
-  return database.media();
+/**
+ * Where uploads live and what refers to them (see `QuireDb.media`), or null where there is nowhere;
+ * every file its store receives goes through the image pipeline's checks (see `withImagePreparation`).
+ */
+export function mediaStoreFor(database: QuireDb, images: ImageOptions = DEFAULT_IMAGE_OPTIONS): DatabaseMedia | null {
+  const media = database.media();
+  return media && { ...media, store: withImagePreparation(media.store, images) };
 }

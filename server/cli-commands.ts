@@ -56,6 +56,7 @@ export async function serve(options: QuireConfig): Promise<RunningServer> {
     editorDir: builtEditorDir(),
     bodyLimit: options.bodyLimit,
     uploadLimit: options.uploadLimit,
+    images: options.images,
     allowedHosts: options.allowedHosts,
     corsOrigins: options.corsOrigins,
     token: options.token,

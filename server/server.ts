@@ -28,6 +28,8 @@ export interface ServerOptions {
   bodyLimit?: number;
   /** Largest uploaded file in bytes (`--upload-limit`). */
   uploadLimit?: number;
+  /** The image pipeline's sizes, metadata stripping and limits; see AppOptions.images. */
+  images?: AppOptions['images'];
   log?: (message: string, error: unknown) => void;
   /** better-sqlite3 addon for a non-Node runtime (Electron); see `SqliteOptions`. */
   nativeBinding?: string;
@@ -165,6 +167,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       editorDir: options.editorDir,
       bodyLimit: options.bodyLimit,
       uploadLimit: options.uploadLimit,
+      images: options.images,
       log,
       security,
       sessionIdleMs: options.sessionIdleMs,

@@ -2,13 +2,16 @@ import express, { Router } from 'express';
 import type { UnusedMediaResponse, UploadResponse } from '../../common/api-contract.js';
 import { AppError } from '../errors/app-error.js';
 import type { UploadedAsset } from '../media/asset-service.js';
+import { asksForVariant } from '../media/image-variants.js';
 import { kindOfFileName } from '../media/media-path.js';
 import { findUnusedMedia } from '../media/media-prune.js';
 import type { MediaReferenceSource } from '../media/media-references.js';
 import { FileMediaStore, type MediaStore } from '../media/media-store.js';
 import { receiveUpload } from '../media/multipart-upload.js';
+import type { ImageVariants } from '../media/variant-cache.js';
 import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
+import { answerConditionally } from './etag.js';
 
 /**
  * Headers of every served media file. An uploaded file is untrusted content: `nosniff` keeps the
@@ -87,9 +90,12 @@ export function unusedMediaRoutes(store: MediaStore, sources: () => readonly Med
  * `GET /media/...` (mounted at `/media`): serves stored files. A path must be a generated name
  * the store holds (for a folder: whose real location is inside it); anything else (`..`, `%2e%2e`,
  * `%2f`, dotfiles, folders, symlinks out) is a 404 before express.static sees it, and express.static
- * itself is set to deny dotfiles and folder indexes as a second line.
+ * itself is set to deny dotfiles and folder indexes as a second line. With `w`, `h`, `fit`,
+ * `format` or `q` in the query, an image is answered with a resized variant (see ImageVariants):
+ * a strong ETag, `no-cache` unless `v` names the original's content hash, `Vary: Accept` for
+ * `format=auto`.
  */
-export function mediaRoutes(store: MediaStore): Router {
+export function mediaRoutes(store: MediaStore, variants: ImageVariants | null = null): Router {
   const router = Router();
   const serve =
     store instanceof FileMediaStore
@@ -113,6 +119,14 @@ export function mediaRoutes(store: MediaStore): Router {
     const relative = req.path.slice(1);
     const found = await store.find(relative);
     if (!found) return next(notFound());
+    if (variants && asksForVariant(req.query)) {
+      const variant = await variants.answer(relative, found, req.query, req.get('accept'));
+      res.set(MEDIA_HEADERS);
+      res.set({ 'Content-Type': variant.type, 'Cache-Control': variant.cacheControl });
+      if (variant.negotiated) res.vary('Accept');
+      if (answerConditionally(req, res, variant.etag)) return;
+      return res.sendFile(variant.file, { dotfiles: 'allow', etag: false, lastModified: false, cacheControl: false });
+    }
     res.set(MEDIA_HEADERS);
     if ('file' in found) {
       if (serve) return serve(req, res, next);

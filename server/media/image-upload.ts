@@ -3,6 +3,7 @@ import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
 import type { ImageKind, ImageSize } from './image-sniffing.js';
+import type { MediaStore } from './media-store.js';
 
 /** What preparing an upload did: whether the file was rewritten, and its pixel size as stored. */
 export interface PreparedImage {
@@ -81,4 +82,27 @@ export function tooManyPixels(width: number, height: number, maxPixels: number):
     'payload_too_large',
     `The image is ${width} x ${height} pixels, more than the limit of ${maxPixels} pixels; upload a smaller one`,
   );
+}
+
+/**
+ * `store` with every upload it receives prepared by `prepareUploadedImage` before it can be kept
+ * (a new upload and a replaced file alike): a refusal discards the received file. The rest of the
+ * store is `store` itself (the same prototype, so what serves its files still knows its kind).
+ */
+export function withImagePreparation(
+  store: MediaStore,
+  options: Pick<ImageOptions, 'keepMetadata' | 'maxPixels'>,
+): MediaStore {
+  const prepared: MediaStore = Object.create(store);
+  prepared.receive = async (source, maxBytes) => {
+    const pending = await store.receive.call(prepared, source, maxBytes);
+    try {
+      await pending.prepare((file, kind) => prepareUploadedImage(file, kind, options));
+    } catch (error) {
+      await pending.discard();
+      throw error;
+    }
+    return pending;
+  };
+  return prepared;
 }

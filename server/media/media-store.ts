@@ -7,7 +7,7 @@ import { pipeline } from 'node:stream/promises';
 import type { UploadResponse } from '../../common/api-contract.js';
 import { parseRelativeMediaPath } from '../../common/media-rules.js';
 import { AppError } from '../errors/app-error.js';
-import { type ImageKind, imageSize, SNIFF_BYTES, sniffImage } from './image-sniffing.js';
+import { type ImageKind, type ImageSize, imageSize, SNIFF_BYTES, sniffImage } from './image-sniffing.js';
 import { listMediaFiles, type MediaFile } from './media-files.js';
 import { type MediaName, newMediaName } from './media-path.js';
 
@@ -33,6 +33,11 @@ export interface PendingMedia {
   readonly kind: ImageKind;
   readonly size: number;
   /**
+   * Runs `step` on the received file before it is kept: it may refuse it (by throwing) or rewrite it
+   * in place (metadata stripped), and the size and pixel size the commit answers with follow.
+   */
+  prepare(step: UploadPreparation): Promise<void>;
+  /**
    * Makes the file durable and visible at its generated path, or at `at` (a replacement of a
    * stored file of the same kind, which readers see whole: the old bytes, then the new).
    */
@@ -40,6 +45,12 @@ export interface PendingMedia {
   /** Removes the temporary file. */
   discard(): Promise<void>;
 }
+
+/** A check or rewrite of a received file in its temporary place (see `prepareUploadedImage`). */
+export type UploadPreparation = (
+  file: string,
+  kind: ImageKind,
+) => Promise<{ rewritten: boolean; size: ImageSize | null }>;
 
 /** A stored file found for serving: on disk (served by express.static) or its bytes. */
 export type FoundMedia = { readonly file: string } | { readonly bytes: Buffer };
@@ -89,15 +100,21 @@ export async function receiveToTemporaryFile(
     await sink.discard();
     throw sink.refusal ?? new AppError('internal_error', 'The upload could not be read');
   }
-  const { kind, size } = sink;
-  const pixels = imageSize(kind, sink.head());
+  const { kind } = sink;
+  let pixels = imageSize(kind, sink.head());
   return {
     kind,
-    size,
+    get size() {
+      return sink.size;
+    },
+    prepare: async (step) => {
+      const prepared = await sink.rewrite((file) => step(file, kind));
+      if (prepared.size) pixels = prepared.size;
+    },
     commit: async (at) => {
       const name = at ?? newMediaName(kind);
       await store(sink, name, kind, at !== undefined);
-      return { path: name.path, type: kind.type, size, ...(pixels ?? {}) };
+      return { path: name.path, type: kind.type, size: sink.size, ...(pixels ?? {}) };
     },
     discard: () => sink.discard(),
   };
@@ -308,6 +325,20 @@ class UploadSink extends Writable implements ReceivedFile {
     if (created !== undefined) {
       for (const dir of [dirname(folder), root, dirname(root)]) await syncDirectory(dir);
     }
+  }
+
+  /**
+   * Runs `work` on the temporary file; when it rewrote the file, the sink reopens it (so `commit`
+   * syncs the new file) and takes its size.
+   */
+  async rewrite<Result extends { rewritten: boolean }>(work: (file: string) => Promise<Result>): Promise<Result> {
+    const result = await work(this.tempFile as string);
+    if (result.rewritten) {
+      await this.handle?.close();
+      this.handle = await open(this.tempFile as string, 'r+');
+      this.size = (await this.handle.stat()).size;
+    }
+    return result;
   }
 
   async contents(): Promise<Buffer> {
