@@ -31,6 +31,8 @@ import {
   IconTrash,
 } from '../components/icons.js';
 import { useT } from '../i18n/use-t.js';
+// The builder's styles come with its chunk, not with the editor's first load.
+import '../styles/blocks-field.css';
 import {
   asBlocks,
   type BlockForm,
