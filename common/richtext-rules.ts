@@ -44,3 +44,32 @@ export function rowLinkHref(target: RowLinkTarget): string {
 export function rowReference(target: RowLinkTarget): string {
   return `${target.type}/${target.id}`;
 }
+
+/** Elements that end a line of text: blocks, list items, table rows, line breaks. */
+const LINE_END = /<\/(?:p|h[1-6]|li|blockquote|pre|tr|table)>|<(?:br|hr)\s*\/?>/gi;
+const CELL_END = /<\/t[hd]>/gi;
+const TAG = /<[^>]*>/g;
+const ENTITY = /&(?:#(\d+)|#x([0-9a-f]+)|(amp|lt|gt|quot|apos|nbsp));/gi;
+const NAMED: Record<string, string> = { amp: '&', lt: '<', gt: '>', quot: '"', apos: "'", nbsp: '\u00a0' };
+
+/**
+ * The text of a stored (sanitized) rich-text body, one line per block, without its tags: what
+ * revisions compare. Sanitized bodies hold only well-formed tags and escaped text, so no parser is
+ * needed.
+ */
+export function richtextText(html: string): string {
+  return html
+    .replace(LINE_END, '\n')
+    .replace(CELL_END, '\t')
+    .replace(TAG, '')
+    .replace(ENTITY, (_entity, decimal: string, hex: string, name: string) =>
+      decimal
+        ? String.fromCodePoint(Number(decimal))
+        : hex
+          ? String.fromCodePoint(parseInt(hex, 16))
+          : NAMED[name.toLowerCase()],
+    )
+    .replace(/[ \t]+\n/g, '\n')
+    .replace(/\n{2,}/g, '\n')
+    .trim();
+}

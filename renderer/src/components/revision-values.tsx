@@ -1,4 +1,5 @@
 import type { ColumnDescriptor, RelationValue, SeoMeta } from '../../../common/api-contract.js';
+import { richtextText } from '../../../common/richtext-rules.js';
 import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
 import { type DiffSide, WordDiff } from './word-diff.js';
@@ -30,6 +31,13 @@ export function RevisionValue({ field, side }: { field: ComparedField; side: Dif
   if (value === null || value === undefined || value === '') return <span className="muted">—</span>;
   const { column } = field;
   if (field.name === 'meta') return <MetaValue meta={value as SeoMeta} other={other as SeoMeta | null} side={side} />;
+  if (column?.type === 'richtext' && typeof value === 'string') {
+    // Rich text is compared as its text, a line per block: a tag is not a change a reader sees.
+    const text = (html: unknown) => (typeof html === 'string' ? richtextText(html) : '');
+    const from = side === 'old' ? text(value) : text(other);
+    const to = side === 'old' ? text(other) : text(value);
+    return <WordDiff from={from} to={to} side={side} />;
+  }
   if (column && TEXT_TYPES.has(column.type) && typeof value === 'string') {
     const from = side === 'old' ? value : typeof other === 'string' ? other : '';
     const to = side === 'old' ? (typeof other === 'string' ? other : '') : value;
