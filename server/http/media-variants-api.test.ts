@@ -277,6 +277,46 @@ describe('image variants (GET /media/...?w=&h=&fit=&format=&q=)', () => {
     expect((await fetch(`${server.origin}/media/2026/01/nothing.png?w=10`)).status).toBe(404);
   });
 
+  it('crops at the focal point the media library holds; a new focal point or a replaced file makes a new variant', async () => {
+    const form = new FormData();
+    form.append('file', new Blob([await stripedJpeg()]), 'stripes.jpg');
+    const asset = (await (await fetch(`${server.api}/uploads`, { method: 'POST', body: form })).json()) as {
+      id: string;
+      path: string;
+    };
+    const setFocal = async (x: number) => {
+      const answer = await fetch(`${server.api}/media/${asset.id}`, {
+        method: 'PATCH',
+        headers: { 'content-type': 'application/json' },
+        body: JSON.stringify({ focal: { x, y: 0.5 } }),
+      });
+      expect(answer.status).toBe(200);
+    };
+    const url = `${server.origin}${asset.path}?w=100&h=400&fit=cover&format=png`;
+    await setFocal(0.05);
+    const left = await getImage(url);
+    expect(left.meta).toMatchObject({ width: 100, height: 400 });
+    const [r, , b] = await centrePixel(left.bytes);
+    expect(r).toBeGreaterThan(200);
+    expect(b).toBeLessThan(80);
+    await setFocal(0.95);
+    const right = await getImage(url);
+    expect((await centrePixel(right.bytes))[2]).toBeGreaterThan(200);
+    expect(right.response.headers.get('etag')).not.toBe(left.response.headers.get('etag'));
+
+    // The file replaced: the same URL answers from the new bytes, never the old variant.
+    const white = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#ffffff' } })
+      .jpeg()
+      .toBuffer();
+    const replacement = new FormData();
+    replacement.append('file', new Blob([white]), 'white.jpg');
+    const replaced = await fetch(`${server.api}/media/${asset.id}/file`, { method: 'PUT', body: replacement });
+    expect(replaced.status).toBe(200);
+    const after = await getImage(url);
+    expect(await centrePixel(after.bytes)).toEqual([255, 255, 255]);
+    expect(after.response.headers.get('etag')).not.toBe(right.response.headers.get('etag'));
+  });
+
   it('strips GPS and other EXIF from uploads, applying the orientation to the pixels', async () => {
     const original = await jpegWithGps();
     const before = await sharp(original).metadata();
