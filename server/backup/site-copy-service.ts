@@ -1,5 +1,6 @@
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
+import { ASSETS_TABLE } from '../db/repositories/asset-repository.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
 import { REVISION_TABLES } from '../db/repositories/revision-repository.js';
 import { SETTINGS_TABLE } from '../db/repositories/settings-repository.js';
@@ -78,6 +79,8 @@ export async function copySite(
         media += 1;
         progress(`Copying uploads: ${media}`);
       }
+      // The media library: each upload's name, alt text, caption, credit, focal point and folder.
+      for await (const rows of readRowBatches(source.db, ASSETS_TABLE)) await writer.insertRows(ASSETS_TABLE, rows);
       for (const [table, rows] of await accountRows(source)) await writer.insertRows(table, rows);
       // Build hooks and scheduled changes.
       for (const [table, rows] of await publishingRows(source)) await writer.insertRows(table, rows);

@@ -5,6 +5,7 @@ import type { QuireDb } from '../db/database.js';
 import { STARTER_TYPES } from '../db/migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from '../db/migrations/004-article-and-menu-types.js';
 import { ACCOUNT_TABLES, SESSIONS_TABLE } from '../db/repositories/account-repository.js';
+import { ASSETS_TABLE } from '../db/repositories/asset-repository.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
 import { createContentTable, dropContentTable } from '../db/repositories/content-schema-repository.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
@@ -122,6 +123,7 @@ export async function inTargetTransaction<T>(
         }
         await trx.deleteFrom('quire_content_types').execute();
         await target.uploads.clear(db);
+        await loose(db).deleteFrom(ASSETS_TABLE).execute();
         for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
         for (const table of REVISION_TABLES) await loose(db).deleteFrom(table).execute();
         await loose(db).deleteFrom(AUDIT_TABLE).execute();

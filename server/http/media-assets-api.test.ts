@@ -1,8 +1,9 @@
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { request } from '../test-support/api-scenario.js';
 import { jpegImage, pngImage } from '../test-support/sample-images.js';
 import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /** A form with one part named `file`. */
 function fileForm(bytes: Uint8Array, fileName: string): FormData {
@@ -317,5 +318,35 @@ describe('the media library: roles', () => {
     );
     const after = await request(server, 'GET', `/media/${theirs.id}`, { headers: team.admin });
     expect(after.response.status).toBe(404);
+  });
+});
+
+describe('the media library: uploads older than it', () => {
+  it('become assets when a server starts, with pixels and hash read from their bytes', async () => {
+    const first = await startTestServer();
+    let second: TestServer | null = null;
+    try {
+      const kept = (await uploadPng(first, 81, 'old.png')).body;
+      // As before migration 032: the file is stored, no asset describes it.
+      await sql`delete from quire_assets`.execute(first.database.db);
+      expect((await request(first, 'GET', '/media')).body.total).toBe(0);
+      await first.stop();
+      second = await startTestServer(reopenOptions(first));
+      const listed = await request(second, 'GET', '/media');
+      expect(listed.body.total).toBe(1);
+      expect(listed.body.assets[0]).toMatchObject({
+        path: kept.path,
+        file_name: kept.path.slice(kept.path.lastIndexOf('/') + 1),
+        type: 'image/png',
+        size: kept.size,
+        width: 81,
+        height: 2,
+        hash: kept.hash,
+        alt: '',
+        uploaded_by: null,
+      });
+    } finally {
+      await (second ?? first).dispose();
+    }
   });
 });
