@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { POSTGRES_VARIANT_CACHE_DIR } from '../db/postgres/postgres-database.js';
+import { avifHeaderSample } from '../test-support/sample-images.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /** A JPEG of `width` x `height` in three vertical stripes, red, green and blue, with a random tint so every run's bytes (and cache names) are new. */
@@ -315,6 +316,19 @@ describe('image variants (GET /media/...?w=&h=&fit=&format=&q=)', () => {
     const after = await getImage(url);
     expect(await centrePixel(after.bytes)).toEqual([255, 255, 255]);
     expect(after.response.headers.get('etag')).not.toBe(right.response.headers.get('etag'));
+  });
+
+  it('answers HEAD like GET without a body, and refuses variants of a file it cannot decode with a 415', async () => {
+    const head = await fetch(`${server.origin}${path}?w=64&format=webp`, { method: 'HEAD' });
+    expect(head.status).toBe(200);
+    expect(head.headers.get('content-type')).toBe('image/webp');
+    expect(Number(head.headers.get('content-length'))).toBeGreaterThan(0);
+    // An AVIF whose header only is valid is kept as uploaded (the original is served), but not resized.
+    const undecodable = await upload(server, avifHeaderSample(), 'odd.avif');
+    expect((await fetch(`${server.origin}${undecodable}`)).status).toBe(200);
+    const refused = await fetch(`${server.origin}${undecodable}?w=10`);
+    expect(refused.status).toBe(415);
+    expect(((await refused.json()) as any).error.code).toBe('unsupported_media_type');
   });
 
   it('strips GPS and other EXIF from uploads, applying the orientation to the pixels', async () => {
