@@ -14,10 +14,10 @@ import {
   TableRowsSplit,
   Undo2,
 } from 'lucide-react';
-import { type ReactNode, type Ref, useState } from 'react';
+import type { ReactNode, Ref } from 'react';
 import { ROW_LINK_PREFIX } from '../../../common/richtext-rules.js';
 import { IconCode, IconImage, IconLink, IconList, IconListOrdered, IconQuote } from '../components/icons.js';
-import { useModifierName, usesCommandKey } from '../components/keyboard-shortcuts.js';
+import { SHORTCUTS, type Shortcut, useShortcutText } from '../components/keyboard-shortcuts.js';
 import { useT } from '../i18n/use-t.js';
 
 /** What a toolbar button does. */
@@ -46,34 +46,22 @@ export type ToolbarAction =
   | 'undo'
   | 'redo';
 
-/**
- * TipTap's own keys for the toolbar's actions (Mod is Ctrl, ⌘ on macOS), shown in each button's
- * tooltip; the keys themselves are TipTap's keymaps, so the two cannot disagree by more than a label.
- */
-export const RICHTEXT_SHORTCUTS: Partial<Record<ToolbarAction, string[]>> = {
-  bold: ['Mod', 'B'],
-  italic: ['Mod', 'I'],
-  strike: ['Mod', 'Shift', 'S'],
-  heading2: ['Mod', 'Alt', '2'],
-  heading3: ['Mod', 'Alt', '3'],
-  heading4: ['Mod', 'Alt', '4'],
-  bullets: ['Mod', 'Shift', '8'],
-  numbers: ['Mod', 'Shift', '7'],
-  quote: ['Mod', 'Shift', 'B'],
-  code: ['Mod', 'E'],
-  codeBlock: ['Mod', 'Alt', 'C'],
-  undo: ['Mod', 'Z'],
-  redo: ['Mod', 'Shift', 'Z'],
+/** The shortcut of each toolbar action that has one: the editor's list, which the help dialog shows too. */
+export const RICHTEXT_SHORTCUTS: Partial<Record<ToolbarAction, Shortcut>> = {
+  bold: SHORTCUTS.bold,
+  italic: SHORTCUTS.italic,
+  strike: SHORTCUTS.strike,
+  heading2: SHORTCUTS.heading2,
+  heading3: SHORTCUTS.heading3,
+  heading4: SHORTCUTS.heading4,
+  bullets: SHORTCUTS.bullets,
+  numbers: SHORTCUTS.numbers,
+  quote: SHORTCUTS.quote,
+  code: SHORTCUTS.code,
+  codeBlock: SHORTCUTS.codeBlock,
+  undo: SHORTCUTS.undo,
+  redo: SHORTCUTS.redo,
 };
-
-/** The keys of a shortcut as one text: `Ctrl+Alt+2` (`modifier` names Ctrl as the language prints it), `⌘⌥2`. */
-export function shortcutLabel(keys: readonly string[], mac: boolean, modifier: string): string {
-  if (mac) {
-    const symbols: Record<string, string> = { Mod: '⌘', Alt: '⌥', Shift: '⇧' };
-    return keys.map((key) => symbols[key] ?? key).join('');
-  }
-  return keys.map((key) => (key === 'Mod' ? modifier : key)).join('+');
-}
 
 const icon = (Drawing: typeof Table) => <Drawing className="icon" size={16} aria-hidden="true" focusable="false" />;
 
@@ -160,8 +148,7 @@ export function RichtextToolbar({
 }) {
   const t = useT('fields');
   const state = useEditorState({ editor, selector: ({ editor: current }) => toolbarState(current) });
-  const [mac] = useState(usesCommandKey);
-  const modifier = useModifierName();
+  const shortcutText = useShortcutText();
   const groups = state.inTable ? [...GROUPS, TABLE_GROUP] : GROUPS;
   return (
     <fieldset ref={ref} className="md-toolbar richtext-toolbar">
@@ -171,7 +158,7 @@ export function RichtextToolbar({
         <div key={group[0]} className="richtext-group" role="group">
           {group.map((action) => {
             const name = t(`richtext.buttons.${action}`);
-            const keys = RICHTEXT_SHORTCUTS[action];
+            const shortcut = RICHTEXT_SHORTCUTS[action];
             const pressed = state.pressed[action];
             const disabled = (action === 'undo' && !state.canUndo) || (action === 'redo' && !state.canRedo);
             return (
@@ -182,7 +169,7 @@ export function RichtextToolbar({
                 aria-label={name}
                 aria-pressed={pressed}
                 aria-disabled={disabled || undefined}
-                title={keys ? t('markdown.withShortcut', { name, shortcut: shortcutLabel(keys, mac, modifier) }) : name}
+                title={shortcut ? t('markdown.withShortcut', { name, shortcut: shortcutText(shortcut) }) : name}
                 // Keeps the selection in the text while the button is pressed.
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => !disabled && onAction(action)}

@@ -1,13 +1,15 @@
 import { render, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import { shortcutKeys } from '../components/keyboard-shortcuts.js';
 import { fakeApi, WithApi } from '../test-support/fake-api.js';
 import { richtextField } from './RichtextField.js';
 import { RichtextEditor } from './richtext-editor.js';
 import { cleanPastedHtml, tidyEditorHtml } from './richtext-paste.js';
-import { shortcutLabel } from './richtext-toolbar.js';
+import { RICHTEXT_SHORTCUTS } from './richtext-toolbar.js';
 import { isAllowedHref, normalizeHref, richtextPlainText, richtextToBody } from './richtext-value.js';
 
+const SHORTCUTS_MISSING = { key: '', place: 'richtext' } as const;
 const body: ColumnDescriptor = { name: 'body', label: 'Body', type: 'richtext', required: false };
 
 describe('pasted HTML', () => {
@@ -98,9 +100,9 @@ describe('rich-text values', () => {
     expect(richtextField.toBody('<p>Hi</p>', body)).toBe('<p>Hi</p>');
   });
 
-  it('writes shortcuts as the keyboard prints them', () => {
-    expect(shortcutLabel(['Mod', 'Alt', '2'], false, 'Strg')).toBe('Strg+Alt+2');
-    expect(shortcutLabel(['Mod', 'Shift', 'Z'], true, 'Ctrl')).toBe('⌘⇧Z');
+  it('names TipTap’s keys as the keyboard prints them', () => {
+    expect(shortcutKeys(RICHTEXT_SHORTCUTS.heading2 ?? SHORTCUTS_MISSING, 'Strg')).toEqual(['Strg', 'Alt', '2']);
+    expect(shortcutKeys(RICHTEXT_SHORTCUTS.redo ?? SHORTCUTS_MISSING, '⌘')).toEqual(['⌘', '⇧', 'Z']);
   });
 });
 
