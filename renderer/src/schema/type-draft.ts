@@ -39,6 +39,17 @@ export interface FieldDraft {
   target: string;
   /** When the field is shown and required; undefined: always. */
   when: FieldCondition | undefined;
+  /** `blocks`: the kinds of block it offers, each with its own fields. */
+  blocks: BlockTypeDraft[];
+}
+
+/** One block type of a blocks field while it is edited; its name follows its label until edited by hand. */
+export interface BlockTypeDraft {
+  key: string;
+  name: string;
+  nameFollows: boolean;
+  label: string;
+  fields: FieldDraft[];
 }
 
 /** A content type while it is edited. Slug and table follow the title until edited (new types only). */
@@ -87,6 +98,13 @@ function fieldFromColumn(column: ColumnDescriptor): FieldDraft {
     options: optionDrafts(column),
     target: column.target ?? '',
     when: column.when,
+    blocks: (column.blocks ?? []).map((block) => ({
+      key: newKey('b'),
+      name: block.name,
+      nameFollows: false,
+      label: block.label,
+      fields: block.columns.map(fieldFromColumn),
+    })),
   };
 }
 
@@ -104,7 +122,34 @@ export function newField(type: ColumnType = 'text', label = ''): FieldDraft {
     options: [],
     target: '',
     when: undefined,
+    blocks: [],
   };
+}
+
+/** A new block type with one text field, ready to be named. */
+export function newBlockType(label = ''): BlockTypeDraft {
+  return { key: newKey('b'), name: identifierFrom(label), nameFollows: true, label, fields: [newField('text')] };
+}
+
+/** What a block type's editor changes: its label, its name, or its fields. */
+export type BlockTypePatch = Partial<Pick<BlockTypeDraft, 'label' | 'name' | 'fields'>>;
+
+/** The block types after one changed; a following name follows the label, a name edited by hand stops following. */
+export function changeBlockType(
+  blocks: readonly BlockTypeDraft[],
+  key: string,
+  patch: BlockTypePatch,
+): BlockTypeDraft[] {
+  return blocks.map((block) => {
+    if (block.key !== key) return block;
+    const next = { ...block, ...patch };
+    if (patch.name !== undefined) next.nameFollows = false;
+    else if (patch.label !== undefined && next.nameFollows) {
+      const taken = new Set(blocks.filter((other) => other.key !== key).map((other) => other.name));
+      next.name = uniqueName(identifierFrom(patch.label), taken);
+    }
+    return next;
+  });
 }
 
 /** The draft of a saved type, or of a new one (which starts with a Title and a Slug made from it). */
@@ -133,6 +178,11 @@ export function draftFromType(type: ContentTypeSummary | null): TypeDraft {
     previewPath: '',
     fields: [title, slug],
   };
+}
+
+/** What the field operations work on: a type's fields, or a block type's. */
+export interface FieldList {
+  fields: FieldDraft[];
 }
 
 /** The draft after the title changed: a following slug and table change with it. */
@@ -169,12 +219,13 @@ function withTypeDefaults(field: FieldDraft, fields: readonly FieldDraft[], targ
     next.parent = fields.find((other) => other.key !== field.key && other.type === 'text' && other.name)?.name ?? '';
   }
   if (next.type === 'relation' && next.target === '') next.target = targets[0] ?? '';
+  if (next.type === 'blocks' && next.blocks.length === 0) next.blocks = [newBlockType()];
   return next;
 }
 
 /** A change to one field, as the field editor reports it. */
 export type FieldPatch = Partial<
-  Pick<FieldDraft, 'label' | 'name' | 'type' | 'required' | 'parent' | 'target' | 'options' | 'when'>
+  Pick<FieldDraft, 'label' | 'name' | 'type' | 'required' | 'parent' | 'target' | 'options' | 'when' | 'blocks'>
 >;
 
 /**
@@ -183,12 +234,12 @@ export type FieldPatch = Partial<
  * type gets its settings.
  * `targets` are the type slugs a new relation may point at (the first is its default).
  */
-export function changeField(
-  draft: TypeDraft,
+export function changeField<D extends FieldList>(
+  draft: D,
   key: string,
   patch: FieldPatch,
   targets: readonly string[] = [],
-): TypeDraft {
+): D {
   const before = draft.fields.find((field) => field.key === key);
   if (!before) return draft;
   let field: FieldDraft = { ...before, ...patch };
@@ -208,12 +259,12 @@ export function changeField(
 }
 
 /** The draft with a field (a new blank one unless given) at the end. */
-export function addField(draft: TypeDraft, field: FieldDraft = newField()): TypeDraft {
+export function addField<D extends FieldList>(draft: D, field: FieldDraft = newField()): D {
   return { ...draft, fields: [...draft.fields, field] };
 }
 
 /** The draft without a field; slugs made from it lose their source, fields shown on it are shown always. */
-export function removeField(draft: TypeDraft, key: string): TypeDraft {
+export function removeField<D extends FieldList>(draft: D, key: string): D {
   const removed = draft.fields.find((field) => field.key === key);
   const fields = draft.fields
     .filter((field) => field.key !== key)
@@ -225,7 +276,7 @@ export function removeField(draft: TypeDraft, key: string): TypeDraft {
 }
 
 /** The draft with a field moved up (-1) or down (+1); unchanged at either end. */
-export function moveField(draft: TypeDraft, key: string, delta: -1 | 1): TypeDraft {
+export function moveField<D extends FieldList>(draft: D, key: string, delta: -1 | 1): D {
   const from = draft.fields.findIndex((field) => field.key === key);
   const to = from + delta;
   if (from < 0 || to < 0 || to >= draft.fields.length) return draft;
@@ -264,16 +315,26 @@ export function columnOf(field: FieldDraft): ColumnDescriptor {
     column.options = field.options.map(({ id, text }) => ({ id: id.trim(), text: text.trim() }));
   if (field.type === 'relation') column.target = field.target;
   if (field.when) column.when = field.when;
+  if (field.type === 'blocks') {
+    column.blocks = field.blocks.map((block) => ({
+      name: block.name,
+      label: block.label.trim(),
+      columns: block.fields.map(columnChangeOf),
+    }));
+  }
+  return column;
+}
+
+/** A field as a column change: a renamed saved field says which column it was (`from`), inside blocks too. */
+function columnChangeOf(field: FieldDraft): ColumnChange {
+  const column: ColumnChange = columnOf(field);
+  if (field.original && field.original.name !== field.name) column.from = field.original.name;
   return column;
 }
 
 /** The column list of a save: renamed saved fields say which column they were (`from`). */
 export function columnChanges(draft: TypeDraft): ColumnChange[] {
-  return draft.fields.map((field) => {
-    const column: ColumnChange = columnOf(field);
-    if (field.original && field.original.name !== field.name) column.from = field.original.name;
-    return column;
-  });
+  return draft.fields.map(columnChangeOf);
 }
 
 /** `POST /api/cms-content` for a new type. */
