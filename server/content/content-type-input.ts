@@ -168,7 +168,7 @@ function readColumnList(
     if (entry.parent !== undefined) column.parent = String(entry.parent);
     if (entry.options !== undefined) column.options = entry.options as ColumnDescriptor['options'];
     if (entry.target !== undefined) column.target = String(entry.target);
-    if (type === 'blocks' || entry.blocks !== undefined) {
+    if (type === 'blocks') {
       column.blocks = readBlockTypes(entry.blocks, at, problems, options, depth + 1);
     }
     const when = readColumnCondition(entry.when, at, problems);

@@ -24,6 +24,7 @@ import { ok } from './field.js';
 /** What the blocks field needs of the registry it is part of (passed in, so the two do not import each other). */
 export interface BlockFieldContext {
   fieldFor(type: ColumnType): FieldType;
+  isColumnType(type: string): type is ColumnType;
   columnSchema(column: ColumnDescriptor, use: SchemaUse): JsonSchema;
 }
 
@@ -205,7 +206,8 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
           return { code: 'reserved', name: inner.name };
         if (names.has(inner.name)) return { code: 'listed_twice', column: inner.name };
         names.add(inner.name);
-        if (!isKnownType(inner.type) || NOT_IN_BLOCKS.has(inner.type)) return { code: 'unknown_column_type' };
+        if (typeof inner.type !== 'string' || !registry.isColumnType(inner.type) || NOT_IN_BLOCKS.has(inner.type))
+          return { code: 'unknown_column_type' };
         const found =
           inner.type === 'blocks'
             ? descriptorProblem(inner, depth + 1)
@@ -214,15 +216,6 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
       }
     }
     return null;
-  }
-
-  function isKnownType(type: unknown): type is ColumnType {
-    if (typeof type !== 'string') return false;
-    try {
-      return fieldFor(type as ColumnType) !== undefined;
-    } catch {
-      return false;
-    }
   }
 
   return {

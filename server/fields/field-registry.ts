@@ -30,7 +30,7 @@ const FIELDS: Record<ColumnType, FieldType> = {
   tags: tagsField,
   relation: relationField,
   // Parses each block's fields through this registry, which it gets passed rather than imports.
-  blocks: blocksFieldWith({ fieldFor, columnSchema }),
+  blocks: blocksFieldWith({ fieldFor, isColumnType, columnSchema }),
 };
 
 /** All column types the server knows. */
