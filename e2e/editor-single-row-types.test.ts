@@ -25,7 +25,11 @@ describe('single-row types in Chromium', () => {
     expect(types.content_types.find((type) => type.slug === 'site-settings')?.type).toBe('single');
 
     // The sidebar opens the form itself: no list, no way back to one, no New or Delete.
-    await page.getByRole('link', { name: 'Site settings', exact: true }).click();
+    // Once the sidebar shows the collections' counts, the single type shows none.
+    await page.getByRole('link', { name: 'News', exact: true }).locator('.nav-count').waitFor();
+    const link = page.getByRole('link', { name: 'Site settings', exact: true });
+    expect(await link.locator('.nav-count').count()).toBe(0);
+    await link.click();
     await page.waitForURL('**/site_settings');
     await field(page, 'Title').waitFor();
     expect(await page.locator('table').count()).toBe(0);

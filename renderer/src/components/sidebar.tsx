@@ -122,7 +122,8 @@ export function Sidebar({
                     key={type.table}
                     type={type}
                     current={type.table === currentType}
-                    count={counts[type.table]}
+                    // A single type's one row is not counted: its link opens that row's form.
+                    count={type.type === 'single' ? undefined : counts[type.table]}
                   />
                 ))}
               </ul>
