@@ -27,6 +27,11 @@ export function describeTypeChange(change: TypeChange): string {
   }
   if (detail.changed) parts.push(t('components:typeChanges.changed', { fields: detail.changed.join(', ') }));
   if (detail.preview_path) parts.push(t('components:typeChanges.previewPath'));
+  if (detail.type) {
+    parts.push(
+      t(detail.type.to === 'single' ? 'components:typeChanges.madeSingle' : 'components:typeChanges.madeCollection'),
+    );
+  }
   return t('components:typeChanges.summary', {
     type: change.type,
     changes: parts.join('; ') || t('components:typeChanges.saved'),
