@@ -40,8 +40,9 @@ function run(command, args, env = {}) {
  * The server process (`quire serve`'s child) as one CommonJS file, dist/server/bundle/server.cjs,
  * which dist/server/process/server-bundle-main.js runs with V8's code cache (code-cache.ts says why
  * CommonJS): one file loads much faster than hundreds of modules one by one. Code imported on
- * demand (PostgreSQL's modules) is in the file but runs only when imported. better-sqlite3 (native)
- * and pg (loaded only for PostgreSQL) stay packages. The desktop app's server child likewise, as
+ * demand (PostgreSQL's modules) is in the file but runs only when imported. better-sqlite3 and
+ * sharp (native: sharp finds its libvips build by package name) and pg (loaded only for PostgreSQL)
+ * stay packages. The desktop app's server child likewise, as
  * dist/electron/bundle/server-child.cjs (run by server-child-bundle-main.js). tsc's dist/ stays as
  * it is for the `quire` entry, the desktop app's main process and the tests that import modules.
  */
@@ -64,7 +65,7 @@ async function bundleServers() {
       platform: 'node',
       target: 'node20',
       sourcemap: true,
-      external: ['better-sqlite3', 'pg'],
+      external: ['better-sqlite3', 'pg', 'sharp'],
       // The sources are ES modules, strict throughout, and read their own URL (import.meta.url).
       define: { 'import.meta.url': 'quireBundleUrl' },
       banner: { js: "'use strict';\nconst quireBundleUrl = require('node:url').pathToFileURL(__filename).href;" },
