@@ -2,6 +2,7 @@ import { isDeepStrictEqual } from 'node:util';
 import type { Kysely } from 'kysely';
 import type { ColumnChange, ColumnDescriptor, ContentTypeKind, ContentTypeSummary } from '../../common/api-contract.js';
 import { columnsWithin } from '../../common/block-rules.js';
+import { typeChangeAllowed } from '../../common/column-type-changes.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { tableFromSlug } from '../../common/naming-rules.js';
@@ -36,10 +37,7 @@ import {
 } from './content-type-input.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
 import type { ContentWrites } from './content-writes.js';
-import { conversionsOf, convertColumns, isConvertible } from './richtext-type-change.js';
-
-/** Storage types that hold the same text, so a column may switch between them. */
-const TEXT_TYPES = new Set(['text', 'textarea', 'markdown']);
+import { conversionsOf, convertColumns } from './richtext-type-change.js';
 
 /**
  * Creates, changes and deletes content types. Each change migrates the real table and the registry
@@ -397,8 +395,7 @@ export function planTableChange(type: ContentType, columns: readonly ColumnChang
     if (old) {
       if (kept.has(old.name)) problems[column.name] = { code: 'taken_over', column: old.name };
       kept.add(old.name);
-      const convertible = isConvertible(old.type, column.type);
-      if (old.type !== column.type && !convertible && !(TEXT_TYPES.has(old.type) && TEXT_TYPES.has(column.type))) {
+      if (!typeChangeAllowed(old.type, column.type)) {
         problems[column.name] = { code: 'type_change', from: old.type, to: column.type };
       }
       if (old.name !== column.name) renames.push({ from: old.name, to: column.name });

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ColumnType } from '../../common/api-contract.js';
+import { convertsValues } from '../../common/column-type-changes.js';
 import { rewriteColumnValues } from '../db/queries/column-value-rewrite.js';
 import type { ContentType } from './content-type.js';
 import { markdownToRichtext, richtextToMarkdown } from './richtext-convert.js';
@@ -11,16 +12,11 @@ export interface ColumnConversion {
   to: ColumnType;
 }
 
-/** The conversions between column types that keep a column's content in another form. */
+/** How each conversion common/column-type-changes.ts allows turns a value. */
 const CONVERTERS: Partial<Record<`${ColumnType}>${ColumnType}`, (value: string) => string | null>> = {
   'markdown>richtext': markdownToRichtext,
   'richtext>markdown': richtextToMarkdown,
 };
-
-/** Whether a column may change from one type to the other by converting its values. */
-export function isConvertible(from: ColumnType, to: ColumnType): boolean {
-  return CONVERTERS[`${from}>${to}`] !== undefined;
-}
 
 /** The columns of a change whose type changes with a conversion (a renamed column named by `from`). */
 export function conversionsOf(
@@ -29,7 +25,7 @@ export function conversionsOf(
 ): ColumnConversion[] {
   return columns.flatMap((column) => {
     const old = type.columnsByName.get(column.from ?? column.name);
-    return old && isConvertible(old.type, column.type)
+    return old && convertsValues(old.type, column.type)
       ? [{ column: column.name, from: old.type, to: column.type }]
       : [];
   });

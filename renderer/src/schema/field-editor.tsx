@@ -1,4 +1,5 @@
 import type { ColumnType } from '../../../common/api-contract.js';
+import { typeChangeAllowed } from '../../../common/column-type-changes.js';
 import { conditionTargets } from '../../../common/field-conditions.js';
 import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
 import { Select } from '../components/ui/select.js';
@@ -9,9 +10,6 @@ import { LabeledControl } from './labeled-control.js';
 import { OptionsEditor } from './options-editor.js';
 import type { FieldDraft, FieldPatch } from './type-draft.js';
 import { asSentence, type FieldPart } from './type-errors.js';
-
-/** Types whose stored text carries over when a saved field switches between them (the server allows these). */
-const TEXT_TYPES: readonly ColumnType[] = ['text', 'textarea', 'markdown'];
 
 /** Props of one field's editor. */
 export interface FieldEditorProps {
@@ -52,8 +50,8 @@ export function FieldEditor({
 }: FieldEditorProps) {
   const id = fieldEditorId(field.key);
   const saved = field.original;
-  const allowed = saved ? (TEXT_TYPES.includes(saved.type) ? TEXT_TYPES : [saved.type]) : null;
-  const choices = columnTypeChoices().filter((choice) => !allowed || allowed.includes(choice.type));
+  // A saved field offers only the types the server lets it change to.
+  const choices = columnTypeChoices().filter((choice) => !saved || typeChangeAllowed(saved.type, choice.type));
   const t = useT('schema');
   const renamed = saved && saved.name !== field.name;
   const title = field.label.trim() || t('field.newField');
