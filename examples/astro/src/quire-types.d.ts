@@ -18,13 +18,27 @@ export interface RowReference {
 export interface ErrorBody {
   error: {
     status: number;
-    code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "misdirected_request" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal_error" | "database_unavailable" | "too_many_requests";
+    code: "bad_request" | "validation_failed" | "unauthorized" | "forbidden" | "not_found" | "method_not_allowed" | "misdirected_request" | "conflict" | "payload_too_large" | "unsupported_media_type" | "internal_error" | "database_unavailable" | "too_many_requests" | "two_factor_enrolment_required" | "bad_cursor" | "cursor_expired" | "single_row_type" | "stale_write";
     message: string;
     /** Each field’s problem, for people */
     fields?: Record<string, string>;
     problems?: Record<string, FieldProblem>;
     detail?: FieldProblem;
+    /** Rows still pointing at a row whose delete was refused, in content types the caller may read */
     references?: RowReference[];
+    /** How many more rows point at it from content types the caller may not read (never named) */
+    other_references?: number;
+    /** For stale_write: what is stored now, as its read answers it (null: it no longer exists) */
+    current?: unknown;
+    /** For stale_write: the ETag of `current` */
+    etag?: string | null;
+    /** For stale_write: who last changed it, when, and which fields */
+    last_change?: {
+      action: string;
+      by: string | null;
+      at: string;
+      fields: string[];
+    } | null;
   };
 }
 
@@ -55,10 +69,33 @@ export interface SelectOption {
   text: string;
 }
 
+/** The condition a column is shown and required on */
+export type FieldCondition = {
+  /** The name of another column of the type */
+  field: string;
+  /** Holds when the value is one of these. Option ids of a select, true/false of a boolean, numbers of a number, strings of a text, slug, tags or relation */
+  is: (string | number | boolean)[];
+} | {
+  /** The name of another column of the type */
+  field: string;
+  /** Holds when the value is none of these. Option ids of a select, true/false of a boolean, numbers of a number, strings of a text, slug, tags or relation */
+  isNot: (string | number | boolean)[];
+} | {
+  /** The name of another column of the type */
+  field: string;
+  /** Holds when the value is empty */
+  empty: true;
+} | {
+  /** The name of another column of the type */
+  field: string;
+  /** Holds when the value is not empty */
+  notEmpty: true;
+};
+
 export interface ColumnDescriptor {
   name: string;
   label: string;
-  type: "text" | "slug" | "select" | "datetime" | "textarea" | "markdown" | "number" | "boolean" | "date" | "image" | "tags" | "relation";
+  type: "text" | "slug" | "select" | "datetime" | "textarea" | "markdown" | "richtext" | "number" | "boolean" | "date" | "image" | "tags" | "relation" | "blocks";
   required: boolean;
   /** For slug columns: the column the slug is made from */
   parent?: string;
@@ -66,6 +103,8 @@ export interface ColumnDescriptor {
   options?: SelectOption[];
   /** For relation columns: the slug of the content type it points at */
   target?: string;
+  /** When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept */
+  when?: FieldCondition;
   /** In a content-type update: the old name of a renamed column */
   from?: string;
 }
@@ -73,7 +112,7 @@ export interface ColumnDescriptor {
 export interface PublishedColumn {
   name: string;
   label: string;
-  type: "text" | "slug" | "select" | "datetime" | "textarea" | "markdown" | "number" | "boolean" | "date" | "image" | "tags" | "relation";
+  type: "text" | "slug" | "select" | "datetime" | "textarea" | "markdown" | "richtext" | "number" | "boolean" | "date" | "image" | "tags" | "relation" | "blocks";
   required: boolean;
   /** For slug columns: the column the slug is made from */
   parent?: string;
@@ -81,13 +120,16 @@ export interface PublishedColumn {
   options?: SelectOption[];
   /** For relation columns: the slug of the content type it points at */
   target?: string;
+  /** When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept */
+  when?: FieldCondition;
   filterable: boolean;
   orderable: boolean;
 }
 
 export interface ContentTypeSummary {
   content_type_id: string;
-  type: "collection";
+  /** `single`: the type holds one row, read and written at /cms/{table} */
+  type: "collection" | "single";
   /** The :type segment of /api/cms/:type */
   table: string;
   title: string;
@@ -102,7 +144,23 @@ export interface ContentTypeSummary {
 
 export interface ContentTypeListResponse {
   count: number;
-  content_types: ContentTypeSummary[];
+  content_types: {
+    content_type_id: string;
+    /** `single`: the type holds one row, read and written at /cms/{table} */
+    type: "collection" | "single";
+    /** The :type segment of /api/cms/:type */
+    table: string;
+    title: string;
+    status: string;
+    slug: string;
+    columns: PublishedColumn[];
+    custom: boolean;
+    preview_path: string | null;
+    title_column: string | null;
+    search_columns: string[];
+    /** The type's ETag: If-Match on its change and delete */
+    version: string;
+  }[];
 }
 
 /** A row of any content type: its id, one member per column, meta and the system fields */
@@ -122,7 +180,8 @@ export type ContentRow = {
 
 export interface ContentTypeResponse {
   content_type_id: string;
-  type: "collection";
+  /** `single`: the type holds one row, read and written at /cms/{table} */
+  type: "collection" | "single";
   /** The :type segment of /api/cms/:type */
   table: string;
   title: string;
@@ -141,6 +200,8 @@ export interface ContentTypeRequest {
   slug?: string;
   /** Made from the slug when not given (create only) */
   table?: string;
+  /** `single` holds one row; a collection holding more than one cannot become single (409) */
+  type?: "collection" | "single";
   /** The whole new list: columns matched by name or `from` keep their data, new ones are added, left-out ones are removed */
   columns?: ColumnDescriptor[];
   preview_path?: string | null;
@@ -150,6 +211,7 @@ export interface ContentTypeForm {
   title?: string;
   slug?: string;
   table?: string;
+  type?: "collection" | "single";
   /** The columns as JSON text */
   columns?: string;
   preview_path?: string;
@@ -187,9 +249,59 @@ export interface AuthMeResponse {
   };
   accounts_exist: boolean;
   first_run: boolean;
+  two_factor?: TwoFactorStatus | null;
+  /** The editor language a signed-in account chose; null: none, or not an account */
+  language: "en" | "de" | "fr" | "es" | null;
+  /** The password was right; send a code with second_factor_token to /auth/second-factor */
+  second_factor_required?: boolean;
+  /** The sign-in waiting for its code (5 minutes, once) */
+  second_factor_token?: string;
+}
+
+export interface FirstRunResponse {
+  signed_in: boolean;
+  via: "session" | "token" | "local" | null;
+  name: string | null;
+  role: "admin" | "editor" | "author" | "viewer" | null;
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types: string[] | null;
+  can: {
+    read: boolean;
+    create_rows: boolean;
+    change_any_row: boolean;
+    change_own_rows: boolean;
+    upload: boolean;
+    manage_types: boolean;
+    manage_accounts: boolean;
+  };
+  accounts_exist: boolean;
+  first_run: boolean;
+  two_factor?: TwoFactorStatus | null;
+  /** The editor language a signed-in account chose; null: none, or not an account */
+  language: "en" | "de" | "fr" | "es" | null;
+  /** The password was right; send a code with second_factor_token to /auth/second-factor */
+  second_factor_required?: boolean;
+  /** The sign-in waiting for its code (5 minutes, once) */
+  second_factor_token?: string;
+  /** Rows that already name this account as author (made under the editor name): its own now */
+  inherited_rows?: number;
+  /** A sentence saying so, present with inherited_rows */
+  notice?: string;
 }
 
 export interface SignInRequest {
+  name: string;
+  password: string;
+  /** With two-factor sign-in: a code (or recovery code) checked with the password in one step, which also signs in a name that guesses have locked */
+  code?: string;
+}
+
+export interface UpdateMeRequest {
+  /** The editor language the account chose; null: follow the browser's */
+  language?: "en" | "de" | "fr" | "es" | null;
+}
+
+export interface FirstRunRequest {
   name: string;
   password: string;
 }
@@ -202,6 +314,20 @@ export interface AccountSummary {
   disabled: boolean;
   created_at: string;
   updated_at: string;
+}
+
+export interface AccountCreatedResponse {
+  name: string;
+  role: "admin" | "editor" | "author" | "viewer";
+  /** The content types (tables or slugs) it is limited to; null: all */
+  content_types: string[] | null;
+  disabled: boolean;
+  created_at: string;
+  updated_at: string;
+  /** Rows that already name this account as author (made under the editor name): its own now */
+  inherited_rows?: number;
+  /** A sentence saying so, present with inherited_rows */
+  notice?: string;
 }
 
 export interface AccountListResponse {
@@ -268,6 +394,10 @@ export interface RevisionSummary {
   fields: string[];
   by: string | null;
   at: string;
+  /** Why the change was written: a person's edit, a scheduled change firing (by: who scheduled it), a restore, an import */
+  origin: "edit" | "schedule" | "restore" | "import";
+  /** A restore's: when the revision it put back was written */
+  restored_from: string | null;
 }
 
 export interface RevisionListResponse {
@@ -348,6 +478,8 @@ export interface RowSchedule {
   at: string;
   /** Who scheduled it: the change is written in their name */
   by: string | null;
+  /** Present while the change waits although due: its account is disabled */
+  held?: "account_disabled";
 }
 
 export interface ScheduleRequest {
@@ -400,7 +532,7 @@ export interface HookCreatedResponse {
 }
 
 export interface HookRequest {
-  /** http:// or https:// only */
+  /** http:// or https:// only; never this server itself (its own address and port: a 400) */
   url?: string;
   /** Tables or slugs; null or left out: all */
   content_types?: string[] | null;
@@ -446,9 +578,11 @@ export interface HookEvent {
   /** When the change was committed (UTC server timestamp) */
   at: string;
   by: string | null;
+  /** The change feed’s cursor of this change (GET /api/changes?since=); absent for a test */
+  cursor?: string;
 }
 
-/** What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first */
+/** What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first. Each delivery carries a `Quire-Delivery: <id>` header; a Quire server answers 403 to any write carrying it, so a delivery never starts another */
 export interface HookBody {
   event: "content.change" | "test";
   /** The content type’s table (empty for a test) */
@@ -459,7 +593,239 @@ export interface HookBody {
   /** When the change was committed (UTC server timestamp) */
   at: string;
   by: string | null;
+  /** The change feed’s cursor of this change (GET /api/changes?since=); absent for a test */
+  cursor?: string;
   events: HookEvent[];
+}
+
+export interface StarterSet {
+  set: "keep" | "empty" | "blog" | "docs";
+  title: string;
+  /** One sentence: what the site gets */
+  description: string;
+  /** The content types the site holds after it */
+  types: {
+    slug: string;
+    title: string;
+  }[];
+}
+
+export interface StartersResponse {
+  /** The set chosen, once one was */
+  choice: ("keep" | "empty" | "blog" | "docs") | null;
+  chosen_by: string | null;
+  chosen_at: string | null;
+  /** No choice yet, the starter types as Quire made them (no type made, changed or removed since) and no rows: the editor offers the choice */
+  offer: boolean;
+  /** The content types Quire made (custom false), with their row counts */
+  starters: {
+    slug: string;
+    title: string;
+    table: string;
+    rows: number;
+  }[];
+  sets: StarterSet[];
+}
+
+export interface StarterChoiceRequest {
+  set: "keep" | "empty" | "blog" | "docs";
+}
+
+export interface AuditEntry {
+  /** Numbers every event in the order it was recorded */
+  id: number;
+  /** When, as a server timestamp (UTC YYYY-MM-DD HH:MM:SS.ffffff) */
+  at: string;
+  /** What happened: first_run, sign_in.succeeded, sign_in.failed, sign_in.locked, two_factor.enrolled, two_factor.disabled, two_factor.reset, account.created, account.role_changed, account.types_changed, account.disabled, account.enabled, account.password_changed, account.deleted, token.created, token.revoked, hook.created, hook.changed, hook.deleted, content_type.created, content_type.changed, content_type.deleted, content_type.starters_chosen, backup.restored */
+  action: string;
+  /** The account or token name, cli, or null (a failed sign-in) */
+  actor: string | null;
+  /** The client address as the server saw it; null for the command line */
+  address: string | null;
+  /** The account, token, hook, content type or backup it was done to */
+  target: string | null;
+  /** A few facts about it; never a secret */
+  detail: Record<string, unknown>;
+}
+
+export interface AuditListResponse {
+  total: number;
+  limit: number;
+  offset: number;
+  /** Days an event is kept (--audit-days) */
+  retention_days: number;
+  events: AuditEntry[];
+}
+
+export interface ChangeEntry {
+  /** Opaque; pass it back as since to read what came after */
+  cursor: string;
+  /** The content type’s table; media for an upload */
+  type: string;
+  /** The row’s id; for type_change, the type’s table again; for media, the upload’s /media/ path */
+  id: string;
+  action: "create" | "update" | "delete" | "restore" | "type_change" | "media";
+  /** When the write committed (ISO 8601, UTC) */
+  at: string;
+  /** The account or token name, or null (command line, schedule) */
+  by: string | null;
+  /** The locales the write touched, where content is localized */
+  locales?: string[];
+}
+
+export interface ChangePage {
+  changes: ChangeEntry[];
+  /** Where the next page starts: the last change’s cursor, or since again */
+  next: string;
+}
+
+/** A point of the image: 0 is the left or top edge, 1 the right or bottom */
+export interface FocalPoint {
+  x: number;
+  y: number;
+}
+
+export interface MediaAsset {
+  id: string;
+  /** The /media/ path rows hold; it stays when the file is replaced */
+  path: string;
+  /** The uploaded file’s name (the stored name for uploads older than the library) */
+  file_name: string;
+  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif";
+  /** Bytes */
+  size: number;
+  /** Pixels, when the header tells */
+  width: number | null;
+  /** Pixels, when the header tells */
+  height: number | null;
+  /** sha256 of the stored bytes; changes with a replace */
+  hash: string;
+  alt: string;
+  caption: string;
+  credit: string;
+  focal: FocalPoint;
+  folder: string | null;
+  uploaded_by: string | null;
+  uploaded_at: string;
+  updated_at: string;
+}
+
+export interface MediaAssetDetail {
+  id: string;
+  /** The /media/ path rows hold; it stays when the file is replaced */
+  path: string;
+  /** The uploaded file’s name (the stored name for uploads older than the library) */
+  file_name: string;
+  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif";
+  /** Bytes */
+  size: number;
+  /** Pixels, when the header tells */
+  width: number | null;
+  /** Pixels, when the header tells */
+  height: number | null;
+  /** sha256 of the stored bytes; changes with a replace */
+  hash: string;
+  alt: string;
+  caption: string;
+  credit: string;
+  focal: FocalPoint;
+  folder: string | null;
+  uploaded_by: string | null;
+  uploaded_at: string;
+  updated_at: string;
+  /** Rows the caller may read that name the asset’s path */
+  used_in: {
+    type: string;
+    table: string;
+    row: string;
+    fields: string[];
+  }[];
+  /** Rows of types the caller may not read */
+  used_elsewhere: number;
+}
+
+export interface MediaList {
+  /** Assets in the library */
+  total: number;
+  /** Assets matching the search and filters */
+  filtered: number;
+  count: number;
+  assets: MediaAsset[];
+}
+
+export interface MediaAssetPatch {
+  alt?: string;
+  caption?: string;
+  credit?: string;
+  focal?: FocalPoint;
+  /** null or "" for none */
+  folder?: string | null;
+}
+
+/** What a row read carries for one image value, under media, keyed by its path */
+export interface ImageLayout {
+  alt: string;
+  /** Pixels, when the header tells */
+  width: number | null;
+  /** Pixels, when the header tells */
+  height: number | null;
+  focal: FocalPoint;
+}
+
+export interface TwoFactorStatus {
+  /** Whether signing in asks for a code after the password */
+  enabled: boolean;
+  /** Whether the server (--require-2fa) requires this account to enrol before anything else */
+  enrolment_required: boolean;
+  recovery_codes_left: number;
+}
+
+export interface TwoFactorEnrolmentResponse {
+  /** The TOTP secret in base32, for typing into an app; shown this once */
+  secret: string;
+  /** The otpauth://totp/ URI the QR code holds */
+  uri: string;
+  /** The QR code as a data:image/png;base64 URL */
+  qr_code: string;
+  qr_path: {
+    size: number;
+    d: string;
+  };
+}
+
+export interface TwoFactorCodeRequest {
+  /** Six digits from the app */
+  code: string;
+}
+
+export interface TwoFactorConfirmedResponse {
+  status: TwoFactorStatus;
+  /** Ten single-use codes, shown this once */
+  recovery_codes: string[];
+}
+
+export interface TwoFactorDisableRequest {
+  password: string;
+  code: string;
+}
+
+export interface SecondFactorRequest {
+  /** second_factor_token from the sign-in answer */
+  token: string;
+  /** Six digits from the app, or a recovery code */
+  code: string;
+}
+
+export interface AuthProvidersResponse {
+  /** Whether POST /auth/sign-in takes a name and password (off with --no-password-sign-in) */
+  password: boolean;
+  /** The OpenID Connect provider, or null when none is configured (--oidc-issuer) */
+  single_sign_on: {
+    /** The provider, as "Sign in with <name>" says it */
+    name: string;
+    /** Where a browser goes to sign in through it */
+    start_url: string;
+  } | null;
 }
 
 /** A row of News (/api/cms/news) */
@@ -913,6 +1279,8 @@ export interface Article {
   updated_by: string | null;
   /** The row’s pending scheduled change, or null (on reads; not on write answers) */
   schedule?: RowSchedule | null;
+  /** For each image value of the row, keyed by its path: what lays it out (on reads; rows with images) */
+  media?: Record<string, ImageLayout>;
 }
 
 /** GET /api/cms/articles */
@@ -993,6 +1361,8 @@ export interface ArticleInput {
   updated_by?: unknown;
   /** Set by the server; ignored */
   schedule?: unknown;
+  /** Set by the server; ignored */
+  media?: unknown;
 }
 
 /** A change to a row of Articles as JSON: what changes */
@@ -1038,6 +1408,8 @@ export interface ArticleUpdate {
   updated_by?: unknown;
   /** Set by the server; ignored */
   schedule?: unknown;
+  /** Set by the server; ignored */
+  media?: unknown;
 }
 
 /** A new row of Articles as a form; tags repeat their key (tags=a&tags=b) */
@@ -1078,6 +1450,8 @@ export interface ArticleForm {
   updated_by?: unknown;
   /** Set by the server; ignored */
   schedule?: unknown;
+  /** Set by the server; ignored */
+  media?: unknown;
 }
 
 /** A change to a row of Articles as a form: what changes */
@@ -1118,6 +1492,8 @@ export interface ArticleUpdateForm {
   updated_by?: unknown;
   /** Set by the server; ignored */
   schedule?: unknown;
+  /** Set by the server; ignored */
+  media?: unknown;
 }
 
 export interface ArticleCreated {
@@ -1420,10 +1796,13 @@ export interface MenuItemDeleted {
   rowCount: 1;
 }
 
-/** Every content type by its table (the :type of /api/cms/:type): its row and its responses. */
+/**
+ * Every content type by its table (the :type of /api/cms/:type): its kind, its row and its responses.
+ * A single type has no list: GET /api/cms/:type answers `item`, its one row.
+ */
 export interface Collections {
-  news: { row: News; list: NewsList; item: NewsItem };
-  categories: { row: Category; list: CategoryList; item: CategoryItem };
-  articles: { row: Article; list: ArticleList; item: ArticleItem };
-  menu_items: { row: MenuItem; list: MenuItemList; item: MenuItemItem };
+  news: { kind: 'collection'; row: News; list: NewsList; item: NewsItem };
+  categories: { kind: 'collection'; row: Category; list: CategoryList; item: CategoryItem };
+  articles: { kind: 'collection'; row: Article; list: ArticleList; item: ArticleItem };
+  menu_items: { kind: 'collection'; row: MenuItem; list: MenuItemList; item: MenuItemItem };
 }
