@@ -98,6 +98,49 @@ describe('the media library: uploads are assets', () => {
     expect(refused.status).toBe(400);
   });
 
+  it('gives parallel uploads of the same bytes one asset', async () => {
+    const answers = await Promise.all([1, 2, 3].map((n) => uploadPng(server, 9, `same-${n}.png`)));
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 200, 201]);
+    expect(new Set(answers.map((answer) => answer.body.id)).size).toBe(1);
+    const listed = await request(server, 'GET', `/media?search=same-`);
+    expect(listed.body.filtered).toBe(1);
+  });
+
+  it('records descriptions, replacements and deletes in the change feed', async () => {
+    const asset = (await uploadPng(server, 91, 'feed.png')).body;
+    const since = (await request(server, 'GET', '/changes?since=0&limit=1000')).body.next;
+    await request(server, 'PATCH', `/media/${asset.id}`, { json: { alt: 'Fed' } });
+    await send(server, 'PUT', `/media/${asset.id}/file`, fileForm(pngImage(92, 2), 'feed2.png'));
+    await request(server, 'DELETE', `/media/${asset.id}`);
+    const changes = (await request(server, 'GET', `/changes?since=${since}`)).body.changes;
+    expect(changes.map((change: any) => [change.type, change.id, change.action])).toEqual([
+      ['media', asset.path, 'media'],
+      ['media', asset.path, 'media'],
+      ['media', asset.path, 'delete'],
+    ]);
+  });
+
+  it('answers 404 for an asset that is not there, and refuses hostile parameters changing nothing', async () => {
+    for (const [method, url] of [
+      ['GET', '/media/nope'],
+      ['PATCH', '/media/nope'],
+      ['DELETE', '/media/nope'],
+    ]) {
+      const answer = await request(server, method, url, method === 'PATCH' ? { json: { alt: 'x' } } : {});
+      expect(answer.response.status, `${method} ${url}`).toBe(404);
+    }
+    expect((await send(server, 'PUT', '/media/nope/file', fileForm(pngImage(93, 2), 'x.png'))).status).toBe(404);
+    const asset = (await uploadPng(server, 94, 'hostile.png')).body;
+    for (const url of [
+      `/media/${asset.id}?force=yes`,
+      `/media/${asset.id}?force=true&force=true`,
+      `/media/${asset.id}?all=1`,
+    ]) {
+      expect((await request(server, 'DELETE', url)).response.status, url).toBe(400);
+    }
+    expect((await request(server, 'GET', `/media/${asset.id}`)).response.status).toBe(200);
+  });
+
   it('lists, searches and filters with totals like rows', async () => {
     const a = await uploadPng(server, 11, 'Lighthouse day.png');
     const b = await uploadPng(server, 12, 'lighthouse night.png');
@@ -318,6 +361,22 @@ describe('the media library: roles', () => {
     );
     const after = await request(server, 'GET', `/media/${theirs.id}`, { headers: team.admin });
     expect(after.response.status).toBe(404);
+  });
+
+  it('counts, without naming, the rows of types a limited credential may not read', async () => {
+    const asset = (await uploadPng(server, 75, 'limited.png', '', team.editor)).body;
+    const made = await request(server, 'POST', '/cms/articles', {
+      json: { status: 'draft', title: 'Hidden', published_at: '2026-06-01 10:00:00', image: asset.path },
+      headers: team.editor,
+    });
+    expect(made.response.status, made.text).toBe(201);
+    const limited = await request(server, 'GET', `/media/${asset.id}`, { headers: team.news_token });
+    expect(limited.body).toMatchObject({ used_in: [], used_elsewhere: 1 });
+    const refused = await request(server, 'DELETE', `/media/${asset.id}`, { headers: team.news_token });
+    expect(refused.response.status).toBe(409);
+    expect(refused.body.error.detail).toEqual({ code: 'media_in_use', count: 1, rows: [] });
+    const full = await request(server, 'GET', `/media/${asset.id}`, { headers: team.editor });
+    expect(full.body.used_in).toEqual([{ type: 'articles', table: 'articles', row: made.body.id, fields: ['image'] }]);
   });
 });
 
