@@ -277,4 +277,11 @@ describe('OpenAPI', () => {
     expect(names(document.paths['/cms/pages/{id}'].get)).toContain('format');
     expect(names(document.paths['/cms/guides'].get)).not.toContain('format');
   });
+
+  it('types a richtext column as a string in the generated TypeScript', async () => {
+    const { response, text } = await request(server, 'GET', '/types.d.ts');
+    expect(response.status).toBe(200);
+    const page = /export interface Page \{[^}]*\}/.exec(text)?.[0] ?? '';
+    expect(page).toMatch(/body: string \| null;/);
+  });
 });
