@@ -49,9 +49,11 @@ function describeChange(change: DraftChange, t: ReturnType<typeof useT>): string
     return t(
       change.part === 'title'
         ? 'conflict.changeTitle'
-        : change.part === 'previewPath'
-          ? 'conflict.changePreviewPath'
-          : 'conflict.changeOrder',
+        : change.part === 'kind'
+          ? 'conflict.changeKind'
+          : change.part === 'previewPath'
+            ? 'conflict.changePreviewPath'
+            : 'conflict.changeOrder',
     );
   }
   const { label } = change;

@@ -195,4 +195,18 @@ describe('re-applying a kept draft over someone else’s version', () => {
       { name: 'summary', label: 'Summary', type: 'text', required: false },
     ]);
   });
+
+  it('keeps my change of kind, sent with the type, and theirs where I left it', () => {
+    const base = draftFromType(type('Posts', columns));
+    expect(base.kind).toBe('collection');
+    const mine = { ...base, kind: 'single' as const };
+    expect(isDraftDirty(mine, base)).toBe(true);
+    expect(draftChanges(mine, base)).toEqual([{ part: 'kind' }]);
+    expect(updateRequest(mine).type).toBe('single');
+    expect(createRequest(mine).type).toBe('single');
+    const theirs = { ...draftFromType(type('Posts', columns)), kind: 'single' as const };
+    expect(reapplyDraft(mine, base, theirs).kind).toBe('single');
+    expect(reapplyDraft(base, base, theirs).kind).toBe('single');
+    expect(reapplyDraft(mine, base, draftFromType(type('Posts', columns))).kind).toBe('single');
+  });
 });

@@ -368,7 +368,7 @@ export function isDraftDirty(draft: TypeDraft, saved: TypeDraft): boolean {
 
 /** One thing a draft changes against the type it was opened from, as a note names it. */
 export type DraftChange =
-  | { part: 'title' | 'previewPath' | 'order' }
+  | { part: 'title' | 'kind' | 'previewPath' | 'order' }
   | { part: 'field'; change: 'added' | 'removed' | 'changed'; label: string };
 
 /**
@@ -378,6 +378,7 @@ export type DraftChange =
 export function draftChanges(draft: TypeDraft, base: TypeDraft): DraftChange[] {
   const changes: DraftChange[] = [];
   if (draft.title.trim() !== base.title.trim()) changes.push({ part: 'title' });
+  if (draft.kind !== base.kind) changes.push({ part: 'kind' });
   if (draft.previewPath.trim() !== base.previewPath.trim()) changes.push({ part: 'previewPath' });
   const label = (field: FieldDraft) => field.label.trim() || field.name;
   const before = new Map(base.fields.map((field) => [field.key, field]));
