@@ -1,3 +1,5 @@
+import { availableParallelism } from 'node:os';
+
 /**
  * How the image pipeline treats uploads and variants: read once from `quire serve`'s flags
  * (`--image-sizes`, `--keep-image-metadata`) by the config module and passed down.
@@ -28,7 +30,8 @@ export const DEFAULT_IMAGE_OPTIONS: ImageOptions = {
   sizes: null,
   keepMetadata: false,
   maxPixels: DEFAULT_MAX_IMAGE_PIXELS,
-  maxConcurrent: 2,
+  // One core is left to the event loop, so other requests keep their latency while images are made.
+  maxConcurrent: Math.max(1, Math.min(4, availableParallelism() - 1)),
   maxQueued: 64,
 };
 
