@@ -1,10 +1,8 @@
 import type { ColumnChange, ColumnDescriptor } from '../../common/api-contract.js';
+import { convertsValues, typeChangeAllowed } from '../../common/column-type-changes.js';
 import { type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import type { ContentRepository, StoredRow } from '../db/repositories/content-repository.js';
 import { validationError } from '../errors/app-error.js';
-
-/** Column types whose values convert into each other, so a change between them keeps the value. */
-const TEXT_TYPES: ReadonlySet<string> = new Set(['text', 'textarea', 'markdown']);
 
 /** A rename of a block type's column: where (the column path, block type names) and from/to. */
 export interface BlockColumnRename {
@@ -66,7 +64,8 @@ function planInto(
       if (!source) return;
       if (kept.has(source.name)) problems[place] = { code: 'taken_over', column: source.name };
       kept.add(source.name);
-      if (source.type !== column.type && !(TEXT_TYPES.has(source.type) && TEXT_TYPES.has(column.type))) {
+      // Values inside blocks are kept as they are: a change that would convert them is refused.
+      if (!typeChangeAllowed(source.type, column.type) || convertsValues(source.type, column.type)) {
         problems[place] = { code: 'type_change', from: source.type, to: column.type };
         return;
       }
