@@ -230,6 +230,26 @@ describe('changing a column between markdown and richtext', () => {
     ]);
   });
 
+  it('cleans a Markdown-era revision restored into the richtext column', async () => {
+    await createType({ title: 'Drafts', table: 'drafts', columns: [TITLE, column('markdown')] });
+    const id = await create('drafts', {
+      title: 'Draft',
+      body: 'Hello <img src=x onerror=alert(1)><script>alert(2)</script>',
+    });
+    const changed = await request(server, 'PUT', '/cms-content/drafts', {
+      json: { columns: [TITLE, column('richtext')] },
+    });
+    expect(changed.response.status, JSON.stringify(changed.body)).toBe(200);
+    const { body: listed } = await request(server, 'GET', `/cms/drafts/${id}/revisions`);
+    const first = listed.revisions.at(-1).id;
+    const restored = await request(server, 'POST', `/cms/drafts/${id}/revisions/${first}/restore`);
+    expect(restored.response.status, JSON.stringify(restored.body)).toBe(200);
+    const html = String((await read('drafts', id)).body);
+    expect(html).toContain('Hello');
+    expect(richtextViolations(html)).toEqual([]);
+    expect(html).not.toMatch(/script|onerror/);
+  });
+
   it('converts a column renamed in the same change, and refuses other type changes to richtext', async () => {
     await createType({
       title: 'Memos',
