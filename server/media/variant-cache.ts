@@ -101,8 +101,9 @@ export class ImageVariants {
     const hit = await exists(file);
     if (!hit) {
       await this.once(file, async () => {
+        // Bytes, not a file name: libvips caches what it opened by name, and a replaced file keeps its name.
         const bytes = await makeVariant(
-          'file' in found ? found.file : found.bytes,
+          'file' in found ? await readFile(found.file) : found.bytes,
           original.shape as OriginalShape,
           plan,
           this.options.maxPixels,
