@@ -5,6 +5,7 @@ import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
 import { Select } from '../components/ui/select.js';
 import { columnTypeChoices, widgetFor } from '../fields/field-registry.js';
 import { useT } from '../i18n/use-t.js';
+import { BlockTypesEditor } from './block-types-editor.js';
 import { ConditionEditor } from './condition-editor.js';
 import { LabeledControl } from './labeled-control.js';
 import { OptionsEditor } from './options-editor.js';
@@ -26,6 +27,8 @@ export interface FieldEditorProps {
   onRemove(): void;
   /** Whether fields added in this edit get a "New" mark (not on a type that is new as a whole). */
   markNew: boolean;
+  /** A field of a block type: slugs are not offered there (a block has no address of its own). */
+  insideBlock?: boolean;
 }
 
 /** The DOM id prefix of a field editor's controls. */
@@ -47,11 +50,14 @@ export function FieldEditor({
   onMove,
   onRemove,
   markNew,
+  insideBlock = false,
 }: FieldEditorProps) {
   const id = fieldEditorId(field.key);
   const saved = field.original;
   // A saved field offers only the types the server lets it change to.
-  const choices = columnTypeChoices().filter((choice) => !saved || typeChangeAllowed(saved.type, choice.type));
+  const choices = columnTypeChoices().filter(
+    (choice) => (!saved || typeChangeAllowed(saved.type, choice.type)) && !(insideBlock && choice.type === 'slug'),
+  );
   const t = useT('schema');
   const renamed = saved && saved.name !== field.name;
   const title = field.label.trim() || t('field.newField');
@@ -212,6 +218,20 @@ export function FieldEditor({
             error={errors.options}
             onChange={(options) => onChange({ options }, 'options')}
           />
+        )}
+        {field.type === 'blocks' && (
+          <BlockTypesEditor
+            idPrefix={id}
+            blocks={field.blocks}
+            targets={targets}
+            onChange={(blocks) => onChange({ blocks }, 'blocks')}
+            renderField={({ key, ...props }) => <FieldEditor key={key} {...props} insideBlock />}
+          />
+        )}
+        {errors.blocks && (
+          <p className="field-error field-editor-error" role="alert">
+            {asSentence(errors.blocks)}
+          </p>
         )}
         <ConditionEditor
           idPrefix={id}

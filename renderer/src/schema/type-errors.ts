@@ -4,8 +4,18 @@ import { typeSlugCandidates } from '../../../common/type-slug-suggestions.js';
 import type { FieldDraft } from './type-draft.js';
 
 /** The inputs of a field that can carry a problem of their own. */
-export type FieldPart = 'name' | 'label' | 'type' | 'required' | 'parent' | 'options' | 'target' | 'when';
-const FIELD_PARTS: readonly string[] = ['name', 'label', 'type', 'required', 'parent', 'options', 'target', 'when'];
+export type FieldPart = 'name' | 'label' | 'type' | 'required' | 'parent' | 'options' | 'target' | 'when' | 'blocks';
+const FIELD_PARTS: readonly string[] = [
+  'name',
+  'label',
+  'type',
+  'required',
+  'parent',
+  'options',
+  'target',
+  'when',
+  'blocks',
+];
 
 /** The type's own inputs. */
 export type TypePart = 'title' | 'slug' | 'table' | 'type' | 'preview_path';
@@ -26,7 +36,9 @@ export const NO_TYPE_ERRORS: TypeErrors = { type: {}, fields: {}, other: [] };
 /**
  * Places the server's `fields` of a failed save: `columns[2].name` at the name input of the third
  * field sent, `columns[2]` on that field as a whole, a column's name (renames, type changes, used
- * options) on that field, `title`/`slug`/`table`/`preview_path` at the type's inputs.
+ * options) on that field, `title`/`slug`/`table`/`preview_path` at the type's inputs. A problem
+ * inside a blocks field's block types (`columns[1].blocks[0].columns[2].type`) goes to its block
+ * types, with the rest of its path.
  * `sent` are the fields in the order the request listed them. A name can mean both a type input and
  * a column (`slug`): an update keys its column problems by name, a create its type problems.
  */
@@ -42,6 +54,12 @@ export function placeTypeErrors(
     placed.fields[field.key] = current;
   };
   for (const [key, problem] of Object.entries(problems)) {
+    const inBlocks = /^columns\[(\d+)\]\.blocks(\[.+)$/.exec(key);
+    const holder = inBlocks ? sent[Number(inBlocks[1])] : undefined;
+    if (inBlocks && holder) {
+      onField(holder, 'blocks', `${inBlocks[2]} ${problem}`);
+      continue;
+    }
     const indexed = /^columns\[(\d+)\](?:\.(\w+))?$/.exec(key);
     const byIndex = indexed ? sent[Number(indexed[1])] : undefined;
     const byName = sent.find((field) => field.name === key);
