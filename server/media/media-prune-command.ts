@@ -7,6 +7,7 @@ import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { type DatabaseSite, databaseSite, redactDatabaseUrls } from '../db/database.js';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
+import { AssetRepository } from '../db/repositories/asset-repository.js';
 import { PRUNE_GRACE_MS, type UnusedMedia } from './media-prune.js';
 
 /** How to call `quire media`. */
@@ -64,11 +65,15 @@ export async function mediaCommand(
   return 0;
 }
 
-/** Puts the deleted uploads in the change feed, so a site that follows it drops them too. */
+/**
+ * Takes the deleted uploads out of the media library and puts them in the change feed, so a site
+ * that follows it drops them too.
+ */
 async function recordRemoved(site: DatabaseSite, removed: UnusedMedia): Promise<void> {
   const database = await site.open();
   try {
     const paths = removed.files.map((file) => `${MEDIA_URL_PREFIX}${file.path}`);
+    await new AssetRepository(database.db).deleteByPaths(paths);
     await recordMediaRemovedInFeed(database.db, database.engine, paths);
   } finally {
     await database.close();

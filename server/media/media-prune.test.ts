@@ -134,6 +134,12 @@ describe('unused uploads: GET /api/media/unused and quire media prune', () => {
     expect(statSync(join(incoming, 'upload.part')).size).toBeGreaterThan(0);
     expect(await unusedCount(server)).toEqual({ count: 0, bytes: 0 });
     expect((await fetch(`${server.origin}${files.image.path}`)).status).toBe(200);
+    // The media library lost the deleted file's asset and kept the others.
+    const library = await request(server, 'GET', '/media?limit=1000');
+    const paths = library.body.assets.map((asset: { path: string }) => asset.path);
+    expect(paths).not.toContain(files.unused.path);
+    expect(paths).toContain(files.image.path);
+    expect(library.body.total).toBe(6);
     // The change feed has each upload, then the one deletion, by the command line.
     const response = await fetch(`${server.api}/changes?types=media&limit=1000`);
     const { changes } = (await response.json()) as ChangePage;

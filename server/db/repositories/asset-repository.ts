@@ -177,6 +177,16 @@ export class AssetRepository {
     return Number(result.numUpdatedRows) > 0;
   }
 
+  /** Deletes the assets of these paths (their files were deleted: `quire media prune --yes`). */
+  async deleteByPaths(paths: readonly string[]): Promise<void> {
+    for (let start = 0; start < paths.length; start += 500) {
+      await this.db
+        .deleteFrom(ASSETS_TABLE)
+        .where('path', 'in', paths.slice(start, start + 500))
+        .execute();
+    }
+  }
+
   /** Deletes an asset; false when it was gone already. */
   async delete(id: string): Promise<boolean> {
     const result = await this.db.deleteFrom(ASSETS_TABLE).where('id', '=', id).executeTakeFirst();
