@@ -1,6 +1,8 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
+import type { ContentTypeListResponse } from '../common/api-contract.js';
 import { editorSuite } from './support/editor-harness.js';
+import { chooseOption } from './support/ui-controls.js';
 
 const suite = editorSuite();
 
@@ -157,5 +159,63 @@ describe('the blocks builder in Chromium', () => {
     expect(await field(card, 'Heading').isDisabled()).toBe(true);
     expect((await button(page, 'Add Hero').count()) + (await button(page, 'Add block').count())).toBe(1);
     expect(await button(page, 'Add block').isDisabled()).toBe(true);
+  });
+
+  it('defines block types and their fields in the type editor, and the row form offers them', async () => {
+    const { page } = suite;
+    await page.goto(suite.url('/settings/content-types/new'));
+    await field(page, 'Title').fill('Home pages');
+    await button(page, 'Add field').click();
+    const sections = page.getByRole('group', { name: /^Field 3:/ }).first();
+    await field(sections, 'Field label').fill('Sections');
+    await chooseOption(field(sections, 'Field type'), 'Blocks');
+
+    // The field starts with one block type holding one field; each is named like a type's fields.
+    const hero = sections.getByRole('group', { name: /^Block type 1:/ });
+    await field(hero, 'Block label').fill('Hero');
+    expect(await field(hero, 'Block name').inputValue()).toBe('hero');
+    await field(hero.getByRole('group', { name: /^Field 1:/ }), 'Field label').fill('Heading');
+    await button(hero, 'Add field to Hero').click();
+    const cta = hero.getByRole('group', { name: /^Field 2:/ });
+    await field(cta, 'Field label').fill('Button label');
+    // A block has no address of its own: its fields are offered no slug.
+    await field(cta, 'Field type').click();
+    expect(await page.getByRole('option', { name: 'Slug', exact: true }).count()).toBe(0);
+    await page.keyboard.press('Escape');
+
+    await button(sections, 'Add block type').click();
+    const quote = sections.getByRole('group', { name: /^Block type 2:/ });
+    await field(quote, 'Block label').fill('Quote');
+    await field(quote.getByRole('group', { name: /^Field 1:/ }), 'Field label').fill('Words');
+    await button(page, 'Save content type').click();
+    await page.waitForURL('**/settings/content-types/edit/home-pages');
+
+    const list = (await (await fetch(`${suite.server.api}/cms-content`)).json()) as ContentTypeListResponse;
+    const saved = list.content_types.find((type) => type.slug === 'home-pages');
+    expect(saved?.columns[2]).toMatchObject({
+      name: 'sections',
+      type: 'blocks',
+      blocks: [
+        {
+          name: 'hero',
+          label: 'Hero',
+          columns: [
+            { name: 'heading', label: 'Heading', type: 'text' },
+            { name: 'button_label', label: 'Button label', type: 'text' },
+          ],
+        },
+        { name: 'quote', label: 'Quote', columns: [{ name: 'words', label: 'Words', type: 'text' }] },
+      ],
+    });
+
+    await page.goto(suite.url(`/${saved?.table}/new`));
+    await field(page, 'Title').fill('Welcome');
+    await button(page, 'Add block').click();
+    await page.getByRole('button', { name: 'Quote', exact: true }).click();
+    await field(block(page, 'Quote, block 1 of 1'), 'Words').fill('Make yourself at home.');
+    await button(page, 'Save').click();
+    await page.waitForURL(/\/rows\/[^/?]+$/);
+    const { row } = await suite.api.get(saved?.table ?? '', rowIdFromUrl(page));
+    expect(row?.sections).toMatchObject([{ type: 'quote', words: 'Make yourself at home.' }]);
   });
 });
