@@ -94,7 +94,7 @@ describe('rich text in Chromium', () => {
     await button(rowDialog, 'Link').click();
     await editor.locator(`a[href="quire://row/news/${news.id}"]`).waitFor();
 
-    // Word's clipboard: its text and emphasis arrive, its styles, classes and Office markup do not.
+    // Word's clipboard: its text, emphasis and list arrive, its styles, classes and Office markup do not.
     await page.keyboard.press('End');
     await page.keyboard.press('Enter');
     await pasteHtml(editor, WORD_FRAGMENT);
@@ -117,7 +117,7 @@ describe('rich text in Chromium', () => {
     expect(body).toContain(`data-quire-row="news/${news.id}"`);
     expect(body).toContain('Harbour festival</a>');
     expect(body).toMatch(/<strong>Quarterly report<\/strong> is <em>ready<\/em>/);
-    expect(body).toContain('First point');
+    expect(body).toMatch(/<ul><li>(<p>)?First point(<\/p>)?<\/li><\/ul>/);
     for (const junk of ['mso', 'style=', 'class=', '<o:p', '<span', 'Calibri', '·', 'supportLists', 'MsoNormal']) {
       expect(body, junk).not.toContain(junk);
     }

@@ -36,7 +36,7 @@ const isItalicStyle = (style: string) => /font-style\s*:\s*italic/i.test(style);
 /**
  * HTML pasted from Word, Google Docs or a web page, cleaned to what a rich text keeps: comments
  * (Word's `<!--[if …]>` blocks), style sheets, Office's namespaced elements (`<o:p>`), list bullets
- * Word draws as text, and every attribute but a link's href and an image's source and alt are
+ * Word draws as text (its list paragraphs become lists), and every attribute but a link's href and an image's source and alt are
  * dropped. Bold and italic given by a style (Google Docs' spans) become `<strong>` and `<em>` first,
  * so the meaning stays when the style goes. Images are kept only from the media library or https.
  */
@@ -45,6 +45,7 @@ export function cleanPastedHtml(html: string): string {
   const body = document.body;
   for (const element of body.querySelectorAll(DROPPED)) element.remove();
   removeComments(body);
+  wordLists(body);
 
   // Google Docs wraps a whole copy in <b style="font-weight:normal" id="docs-internal-guid-…">.
   for (const wrapper of body.querySelectorAll('b[id^="docs-internal-guid"]')) unwrap(wrapper);
@@ -57,7 +58,7 @@ export function cleanPastedHtml(html: string): string {
       unwrap(element);
       continue;
     }
-    if (/mso-list\s*:\s*ignore/i.test(style)) {
+    if (isWordMarker(element)) {
       // Word draws a list item's bullet or number as text in such a span.
       element.remove();
       continue;
@@ -80,6 +81,32 @@ export function cleanPastedHtml(html: string): string {
     if (name === 'span' || name === 'font') unwrap(element);
   }
   return body.innerHTML;
+}
+
+const isWordMarker = (element: Element) => /mso-list\s*:\s*ignore/i.test(element.getAttribute(PASTED_STYLE) ?? '');
+
+/**
+ * Word writes a list as paragraphs with an `mso-list` style, each drawing its bullet or number as
+ * text: consecutive ones become one `<ul>`, or `<ol>` when the marker is a number or letter (`1.`, `a)`).
+ */
+function wordLists(body: HTMLElement): void {
+  let list: HTMLElement | null = null;
+  for (const paragraph of [...body.querySelectorAll('p')]) {
+    if (!/mso-list\s*:\s*l\d/i.test(paragraph.getAttribute(PASTED_STYLE) ?? '')) {
+      list = null;
+      continue;
+    }
+    const marker = [...paragraph.querySelectorAll('span')].find(isWordMarker)?.textContent?.trim() ?? '';
+    const tag = /^[\da-z]+[.)]/i.test(marker) ? 'ol' : 'ul';
+    if (!list || paragraph.previousElementSibling !== list || list.localName !== tag) {
+      list = body.ownerDocument.createElement(tag);
+      paragraph.before(list);
+    }
+    const item = body.ownerDocument.createElement('li');
+    item.append(...paragraph.childNodes);
+    list.append(item);
+    paragraph.remove();
+  }
 }
 
 /** Whether a pasted image stays: one from this server's media library or from an https address. */

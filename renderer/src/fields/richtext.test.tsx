@@ -22,10 +22,19 @@ describe('pasted HTML', () => {
       style='font:7.0pt "Times New Roman"'>&nbsp;&nbsp;</span></span><![endif]>First point<o:p></o:p></p><!--EndFragment--></body></html>`;
     const cleaned = cleanPastedHtml(word);
     expect(cleaned).toMatch(/<p><b>Report<\/b>\s* is <i>ready<\/i><\/p>/);
-    expect(cleaned).toMatch(/<p>First point<\/p>/);
+    expect(cleaned).toMatch(/<ul><li>First point<\/li><\/ul>/);
     for (const junk of ['mso', 'style', 'class', 'o:p', '<span', 'Calibri', '·', 'lang=', '<meta', '<!--']) {
       expect(cleaned, junk).not.toContain(junk);
     }
+  });
+
+  it('makes Word’s list paragraphs lists, numbered when their marker is a number', () => {
+    const item = (marker: string, text: string, level = 'l0') =>
+      `<p class=MsoListParagraphCxSpMiddle style='mso-list:${level} level1 lfo1'><span style='mso-list:Ignore'>${marker}<span style='font:7.0pt "Times New Roman"'>&nbsp; </span></span>${text}</p>`;
+    const pasted = `${item('1.', 'One')}\n${item('2.', 'Two')}<p class=MsoNormal>Between</p>${item('·', 'Dot', 'l1')}${item('o', 'Circle', 'l1')}`;
+    expect(cleanPastedHtml(pasted)).toBe(
+      '<ol><li>One</li><li>Two</li></ol>\n<p>Between</p><ul><li>Dot</li><li>Circle</li></ul>',
+    );
   });
 
   it('turns Google Docs’ styled spans into strong and em and unwraps its non-bold wrapper', () => {
