@@ -100,6 +100,8 @@ describe('links to rows', () => {
     expect((await read('pages', id)).body).toBe(
       `<p>See <a href="/guides/first-steps" data-quire-row="guides/${guide}">the guide</a>.</p>`,
     );
+    const updated = await request(server, 'PUT', `/cms/pages/${id}`, { json: { title: 'Linking again' } });
+    expect(updated.body.body).toContain(`href="/guides/first-steps" data-quire-row="guides/${guide}"`);
     const renamed = await request(server, 'PUT', `/cms/guides/${guide}`, { json: { slug: 'getting-started' } });
     expect(renamed.response.status, JSON.stringify(renamed.body)).toBe(200);
     const now = await read('pages', id);

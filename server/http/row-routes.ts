@@ -104,8 +104,12 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
     const condition = isRowWrite ? parseIfMatch(req.headers['if-match']) : null;
     const written = <T>(write: (check?: WriteCheck) => Promise<T>) =>
       conditionally(services, req, table, id as string, condition, write);
+    // A write's answer shows the row as a read would, so it matches the ETag it carries.
+    const present = (rows: ContentRow[]) =>
+      presentRows(services, services.registry.requireByTable(table), rows, 'html', readableBy(req));
     if (single && (method === 'PUT' || method === 'PATCH')) {
       const { status, value, etag } = await writeSingle(services, req, table, body, actor, condition);
+      await present([value]);
       if (etag !== null) res.setHeader('ETag', etag);
       if (status === 201) res.setHeader('Location', `/api/cms/${table}/${encodeURIComponent(value.id)}`);
       writeJson(res, status, value);
@@ -113,10 +117,12 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
       throw singleRowType(services.registry.requireByTable(table), 'DELETE');
     } else if (method === 'POST') {
       const created = await createRow(services, table, id, body, actor);
+      await present(created.body.rows);
       res.setHeader('Location', created.location);
       writeJson(res, 201, created.body);
     } else if (id !== undefined && (method === 'PUT' || method === 'PATCH')) {
       const { value, etag } = await written((check) => updateRow(services, table, id, body, actor, check));
+      await present([value]);
       if (etag !== null) res.setHeader('ETag', etag);
       writeJson(res, 200, value);
     } else if (id !== undefined && method === 'DELETE') {
