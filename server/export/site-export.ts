@@ -1,6 +1,7 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentRow, ContentTypeListResponse, ListResponse } from '../../common/api-contract.js';
+import { MEDIA_CHANGE_TYPE } from '../../common/change-contract.js';
 import { MEDIA_URL_PREFIX } from '../../common/media-rules.js';
 import type { ChangeEntry } from '../changes/change-feed.js';
 import { MAX_CHANGES_PAGE } from '../changes/change-feed-service.js';
@@ -134,7 +135,13 @@ export async function exportSite(
   for (const type of chosen) {
     const stem = portableFileName(type.table, '', { reserved: OWN_STEMS });
     const before = plan?.index.content_types.find((entry) => entry.table === type.table);
-    const changed = plan && before && !plan.retyped.has(type.table) ? (plan.rows.get(type.table) ?? new Set()) : null;
+    // A type whose rows name an upload replaced or described since is read again whole: its rows'
+    // files carry the media library's layout of their images.
+    const namesChangedMedia = before?.media?.some((path) => plan?.media.has(path)) ?? false;
+    const changed =
+      plan && before && !plan.retyped.has(type.table) && !namesChangedMedia
+        ? (plan.rows.get(type.table) ?? new Set())
+        : null;
     if (changed?.size === 0 && before && Array.isArray(before.media)) {
       // No change touched the type: its files and its entry stay as the last export left them.
       progress(`Exporting ${type.table}: unchanged`);
@@ -194,8 +201,8 @@ export async function exportSite(
   let copied = 0;
   for (const path of [...media].sort()) {
     progress(`Copying media: ${++copied} of ${media.size}`);
-    // A media file never changes under its path: one the last export copied stays as it is.
-    if (copiedBefore.has(`/media/${path}`)) {
+    // One the last export copied stays as it is, unless its file was replaced since (its path stays).
+    if (copiedBefore.has(`/media/${path}`) && !plan?.media.has(`/media/${path}`)) {
       folder.keep(`media/${path}`);
       continue;
     }
@@ -243,6 +250,8 @@ interface ChangePlan {
   index: ExportIndex;
   rows: Map<string, Set<string>>;
   retyped: Set<string>;
+  /** Uploads kept, replaced, described or deleted since, by `/media/` path. */
+  media: Set<string>;
   cursor: string;
 }
 
@@ -258,7 +267,13 @@ async function changesSince(
       `${dir} holds no export with a cursor to continue; export it in full first (without --since)`,
     );
   }
-  const plan: ChangePlan = { index, rows: new Map(), retyped: new Set(), cursor: since || index.cursor };
+  const plan: ChangePlan = {
+    index,
+    rows: new Map(),
+    retyped: new Set(),
+    media: new Set(),
+    cursor: since || index.cursor,
+  };
   for (;;) {
     let changes: ChangeEntry[];
     try {
@@ -278,7 +293,8 @@ async function changesSince(
     }
     for (const change of changes) {
       if (change.action === 'type_change') plan.retyped.add(change.type);
-      else if (change.action !== 'media') {
+      else if (change.type === MEDIA_CHANGE_TYPE) plan.media.add(change.id);
+      else {
         const ids = plan.rows.get(change.type) ?? new Set<string>();
         plan.rows.set(change.type, ids.add(change.id));
       }

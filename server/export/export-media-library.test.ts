@@ -1,0 +1,67 @@
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { request } from '../test-support/api-scenario.js';
+import { pngImage } from '../test-support/sample-images.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { exportCommand } from './export-command.js';
+import type { ExportIndex } from './site-export.js';
+
+let server: TestServer;
+let out: string;
+
+async function runExport(args: string[]): Promise<number> {
+  const database = server.postgresDatabase ? ['--database', server.postgresDatabase.url] : ['--db', server.dbFile];
+  return exportCommand([...database, '--out', out, ...args], { out: new PassThrough(), err: new PassThrough() });
+}
+
+async function uploadPng(width: number): Promise<{ id: string; path: string }> {
+  const form = new FormData();
+  form.append('file', new Blob([new Uint8Array(pngImage(width, 2))], { type: 'image/png' }), 'quay.png');
+  return (await fetch(`${server.api}/uploads`, { method: 'POST', body: form })).json();
+}
+
+beforeAll(async () => {
+  server = await startTestServer();
+  out = mkdtempSync(join(tmpdir(), 'quire-export-library-'));
+});
+afterAll(async () => {
+  await server.dispose();
+  rmSync(out, { recursive: true, force: true });
+});
+
+describe('quire export and the media library', () => {
+  it('writes rows with their images’ layout, and --since follows a described or replaced upload', async () => {
+    const asset = await uploadPng(31);
+    await request(server, 'PATCH', `/media/${asset.id}`, { json: { alt: 'The quay', focal: { x: 0.2, y: 0.4 } } });
+    const created = await request(server, 'POST', '/cms/articles', {
+      json: { title: 'Quay', status: 'published', published_at: '2026-01-02 09:00:00', image: asset.path },
+    });
+    expect(created.response.status, created.text).toBe(201);
+    expect(await runExport([])).toBe(0);
+    const index = (): ExportIndex => JSON.parse(readFileSync(join(out, 'index.json'), 'utf8'));
+    const rowFile = () => {
+      const entry = index().content_types.find((type) => type.table === 'articles');
+      return JSON.parse(readFileSync(join(out, entry?.row_files[created.body.id] as string), 'utf8'));
+    };
+    expect(rowFile().media).toEqual({
+      [asset.path]: { alt: 'The quay', width: 31, height: 2, focal: { x: 0.2, y: 0.4 } },
+    });
+
+    await request(server, 'PATCH', `/media/${asset.id}`, { json: { alt: 'The quay at noon' } });
+    const form = new FormData();
+    form.append('file', new Blob([new Uint8Array(pngImage(33, 3))], { type: 'image/png' }), 'quay2.png');
+    const replaced = await fetch(`${server.api}/media/${asset.id}/file`, { method: 'PUT', body: form });
+    expect(replaced.status).toBe(200);
+    expect(await runExport(['--since'])).toBe(0);
+    expect(rowFile().media[asset.path]).toEqual({
+      alt: 'The quay at noon',
+      width: 33,
+      height: 3,
+      focal: { x: 0.2, y: 0.4 },
+    });
+    expect(readFileSync(join(out, asset.path))).toEqual(pngImage(33, 3));
+  });
+});
