@@ -90,6 +90,33 @@ describe('richtext writes', () => {
   });
 });
 
+describe('richtext inside blocks', () => {
+  it('cleans the HTML of a block field like a column', async () => {
+    const sections = {
+      name: 'sections',
+      label: 'Sections',
+      type: 'blocks',
+      required: false,
+      blocks: [
+        {
+          name: 'text',
+          label: 'Text',
+          columns: [{ name: 'body', label: 'Body', type: 'richtext', required: false }],
+        },
+      ],
+    };
+    await createType({ title: 'Landings', table: 'landings', columns: [TITLE, sections] });
+    const id = await create('landings', {
+      title: 'Home',
+      sections: [
+        { type: 'text', body: '<p onclick="x()">Hi<script>alert(1)</script></p><a href="javascript:x()">y</a>' },
+      ],
+    });
+    const [block] = (await read('landings', id)).sections as { body: string }[];
+    expect(block.body).toBe('<p>Hi</p>y');
+  });
+});
+
 describe('links to rows', () => {
   it('reads a row link at its row current address, and follows a slug change', async () => {
     const guide = await create('guides', { title: 'First steps' });
