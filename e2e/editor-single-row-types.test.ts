@@ -8,6 +8,7 @@ const suite = editorSuite();
 
 const field = (page: Page, label: string) => page.getByLabel(label, { exact: true });
 const button = (page: Page, name: string) => page.getByRole('button', { name, exact: true });
+const poll = <T>(read: () => T | Promise<T>) => expect.poll(read, { timeout: 5_000 });
 
 async function read(path: string) {
   return (await fetch(`${suite.server.api}${path}`)).json();
@@ -23,6 +24,10 @@ describe('single-row types in Chromium', () => {
     await page.waitForURL('**/settings/content-types/edit/site-settings');
     const types = (await read('/cms-content')) as ContentTypeListResponse;
     expect(types.content_types.find((type) => type.slug === 'site-settings')?.type).toBe('single');
+    // The Content types screen marks it.
+    await page.goto(suite.url('/settings/content-types'));
+    await poll(() => page.getByRole('row', { name: /Site settings/ }).textContent()).toContain('Single');
+    await page.goto(suite.url('/news'));
 
     // The sidebar opens the form itself: no list, no way back to one, no New or Delete.
     // Once the sidebar shows the collections' counts, the single type shows none.

@@ -55,6 +55,13 @@ function TypeRow({ type, rows }: { type: ContentTypeSummary; rows: number | unde
           <span className="badge-dot" aria-hidden="true" />
           {type.custom ? t('list.custom') : t('list.starter')}
         </span>
+        {type.type === 'single' && ' '}
+        {type.type === 'single' && (
+          <span className="badge badge-gray">
+            <span className="badge-dot" aria-hidden="true" />
+            {t('list.single')}
+          </span>
+        )}
       </td>
     </tr>
   );
