@@ -1,6 +1,8 @@
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { OpenApiDocument } from '../openapi/openapi-document.js';
 import { request } from '../test-support/api-scenario.js';
+import { ResponseChecker } from '../test-support/openapi-responses.js';
 import { jpegImage, pngImage } from '../test-support/sample-images.js';
 import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
 import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
@@ -407,5 +409,45 @@ describe('the media library: uploads older than it', () => {
     } finally {
       await (second ?? first).dispose();
     }
+  });
+});
+
+describe('the media library: answers match the OpenAPI document', () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(async () => {
+    await server.dispose();
+  });
+
+  it('for uploads, the list, one asset, a description, a replace, a refused and a forced delete, and rows', async () => {
+    const checker = new ResponseChecker((await request(server, 'GET', '/openapi.json')).body as OpenApiDocument);
+    const check = (method: string, path: string, answer: { status: number; body: unknown }) =>
+      expect(checker.problems(method, path, answer.status, answer.body), `${method} ${path}`).toEqual([]);
+    const call = async (method: string, path: string, json?: unknown) => {
+      const { response, body } = await request(server, method, path, json === undefined ? {} : { json });
+      check(method, path, { status: response.status, body });
+      return { status: response.status, body };
+    };
+    const created = await uploadPng(server, 101, 'checked.png');
+    check('POST', '/uploads', created);
+    const again = await uploadPng(server, 101, 'checked.png');
+    expect(again.status).toBe(200);
+    check('POST', '/uploads', again);
+    const id = created.body.id;
+    await call('GET', '/media?search=checked');
+    const article = await createArticle(server, { title: 'Checked', image: created.body.path });
+    expect((await call('GET', `/media/${id}`)).body.used_in).toHaveLength(1);
+    await call('PATCH', `/media/${id}`, { alt: 'Checked', focal: { x: 0, y: 1 } });
+    expect((await call('PATCH', `/media/${id}`, { focal: { x: 2, y: 0 } })).status).toBe(400);
+    const replaced = await send(server, 'PUT', `/media/${id}/file`, fileForm(pngImage(102, 2), 'c.png'));
+    check('PUT', `/media/${id}/file`, replaced);
+    const row = await call('GET', `/cms/articles/${article.id}`);
+    expect(row.body.rows[0].media[created.body.path].alt).toBe('Checked');
+    await call('GET', '/cms/articles');
+    expect((await call('DELETE', `/media/${id}`)).status).toBe(409);
+    expect((await call('DELETE', `/media/${id}?force=true`)).status).toBe(200);
+    expect((await call('GET', `/media/${id}`)).status).toBe(404);
   });
 });
