@@ -1,4 +1,4 @@
-import { parseRowLink } from '../../../common/richtext-rules.js';
+import { parseRowLink, richtextText } from '../../../common/richtext-rules.js';
 import { asText } from './field-values.js';
 
 /**
@@ -27,16 +27,9 @@ export function normalizeHref(typed: string): string | null {
   return null;
 }
 
-/** The text of a rich-text value without its tags, whitespace collapsed: for list cells and word counts. */
+/** The text of a rich-text value without its tags, on one line: for list cells and emptiness. */
 export function richtextPlainText(html: unknown): string {
-  const source = asText(html);
-  if (source === '') return '';
-  const document = new DOMParser().parseFromString(source, 'text/html');
-  // Block boundaries are word boundaries: `<p>a</p><p>b</p>` is "a b", not "ab".
-  for (const block of document.body.querySelectorAll('p, h1, h2, h3, h4, h5, h6, li, blockquote, pre, td, th, br')) {
-    block.append(' ');
-  }
-  return (document.body.textContent ?? '').replace(/\s+/g, ' ').trim();
+  return richtextText(asText(html)).replace(/\s+/g, ' ').trim();
 }
 
 /** The write-body value of a rich text: null when it has no text and no image or rule (an empty editor is `<p></p>`). */
