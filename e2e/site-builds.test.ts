@@ -1,5 +1,15 @@
 import { spawn } from 'node:child_process';
-import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import {
+  cpSync,
+  existsSync,
+  mkdirSync,
+  mkdtempSync,
+  readdirSync,
+  readFileSync,
+  rmSync,
+  symlinkSync,
+  writeFileSync,
+} from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -122,8 +132,8 @@ function prepare(site: Site, label: string): string {
  * The Astro example's TypeScript types regenerated with `quire types` from the site's database,
  * and its loader and helpers type-checked against them.
  */
-async function checkTypes(copy: string): Promise<void> {
-  const types = await quire('types', '--db', dbFile, '--out', join(copy, 'src', 'quire-types.d.ts'));
+async function checkTypes(copy: string, db: string): Promise<void> {
+  const types = await quire('types', '--db', db, '--out', join(copy, 'src', 'quire-types.d.ts'));
   expect(types.code, types.output).toBe(0);
   // The loader and its helpers type-check against the generated types (the pages are .astro files,
   // which tsc does not read).
@@ -146,10 +156,10 @@ function runBuild(site: Site, copy: string, env: Record<string, string>) {
   return run(process.execPath, [cli, ...args, ...outArgs], copy, { ...env, SITE_OUT_DIR: out });
 }
 
-/** Builds one example; returns the folder of the built site. */
-async function build(site: Site, label: string, env: Record<string, string>): Promise<string> {
+/** Builds one example (its types checked against the database `db`); returns the folder of the built site. */
+async function build(site: Site, label: string, env: Record<string, string>, db = dbFile): Promise<string> {
   const copy = prepare(site, label);
-  if (site === 'astro') await checkTypes(copy);
+  if (site === 'astro') await checkTypes(copy, db);
   const result = await runBuild(site, copy, env);
   expect(result.code, result.output).toBe(0);
   expect(result.output).not.toContain('loopback-only: refused');
@@ -237,16 +247,16 @@ function checkSite(out: string, language: Language): void {
   expect(readFileSync(join(out, ...media.photo.split('/').filter(Boolean)))).toEqual(PHOTO);
 }
 
-async function upload(bytes: Buffer, name: string): Promise<string> {
+async function upload(bytes: Buffer, name: string, to = server): Promise<string> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
-  const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', body: form });
+  const uploaded = await fetch(`${to.api}/uploads`, { method: 'POST', body: form });
   expect(uploaded.status).toBe(201);
   return ((await uploaded.json()) as { path: string }).path;
 }
 
-async function create(path: string, json: unknown): Promise<string> {
-  const created = await request(server, 'POST', path, { json });
+async function create(path: string, json: unknown, to = server): Promise<string> {
+  const created = await request(to, 'POST', path, { json });
   expect(created.response.status, created.text).toBe(201);
   return created.body.id ?? created.body.content_type_id;
 }
@@ -461,6 +471,190 @@ describe('the example sites', () => {
       expect(readFileSync(join(out, 'index', 'keel', 'index.html'), 'utf8'), site).toContain('<h1>Keel</h1>');
       expect(existsSync(join(out, 'menu_items')), site).toBe(false);
       expect(existsSync(join(out, 'categories')), site).toBe(false);
+    }
+  });
+});
+
+/**
+ * A page built from blocks: a landing page type whose `sections` offer hero, text (rich text),
+ * quote and a gallery of nested photo blocks, and a single-row type of site settings, on a server
+ * of their own. The examples lay out hero, text and quote with their own block layouts and the
+ * gallery with the generic one; rich text is the server's sanitized HTML, shown as markup.
+ */
+describe('the example sites with blocks, rich text and a single type', () => {
+  let pages: TestServer;
+  let stopped = false;
+  let hero = '';
+  let photos: string[] = [];
+  /** The rich text as the server stored it (what the pages must show as markup). */
+  const stored = { intro: '', body: '', footer: '' };
+  const XSS = '<img src=x onerror="alert(1)"><a href="javascript:alert(2)">click</a>';
+
+  beforeAll(async () => {
+    pages = await startTestServer({ dir: join(work, 'quire-pages') });
+    hero = await upload(PHOTO, 'hero.png', pages);
+    photos = [await upload(pngImage(8, 6), 'one.png', pages), await upload(pngImage(6, 8), 'two.png', pages)];
+    const column = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
+      name,
+      label: name[0].toUpperCase() + name.slice(1),
+      type,
+      required: false,
+      ...extra,
+    });
+    await create(
+      '/cms-content',
+      {
+        title: 'Site settings',
+        type: 'single',
+        columns: [
+          column('site_name', 'text', { required: true }),
+          column('tagline', 'text'),
+          column('footer', 'richtext'),
+        ],
+      },
+      pages,
+    );
+    await create(
+      '/cms-content',
+      {
+        title: 'Landing pages',
+        columns: [
+          column('title', 'text', { required: true }),
+          column('slug', 'slug', { required: true, parent: 'title' }),
+          column('intro', 'richtext'),
+          column('sections', 'blocks', {
+            blocks: [
+              { name: 'hero', label: 'Hero', columns: [column('title', 'text'), column('image', 'image')] },
+              { name: 'text', label: 'Text', columns: [column('body', 'richtext')] },
+              { name: 'quote', label: 'Quote', columns: [column('text', 'text'), column('author', 'text')] },
+              {
+                name: 'gallery',
+                label: 'Gallery',
+                columns: [
+                  column('heading', 'text'),
+                  column('items', 'blocks', {
+                    blocks: [
+                      { name: 'photo', label: 'Photo', columns: [column('image', 'image'), column('caption', 'text')] },
+                    ],
+                  }),
+                ],
+              },
+            ],
+          }),
+        ],
+      },
+      pages,
+    );
+    const about = await create('/cms/landing_pages', { title: 'About us' }, pages);
+    const saved = await request(pages, 'PUT', '/cms/site_settings', {
+      json: { site_name: 'Harbour Bakery', tagline: 'Bread by the sea', footer: `<p>Open <em>daily</em>.</p>${XSS}` },
+    });
+    expect(saved.response.status, saved.text).toBe(201);
+    const home = await create(
+      '/cms/landing_pages',
+      {
+        title: 'Welcome',
+        intro: `<h2>Fresh every morning</h2><p>We <strong>bake</strong> at dawn.</p>${XSS}<script>alert(3)</script>`,
+        sections: [
+          { type: 'hero', title: 'Bake with us', image: hero },
+          {
+            type: 'text',
+            body: `<p>Our <strong>story</strong> in <a href="quire://row/landing-pages/${about}">about us</a>.</p>${XSS}`,
+          },
+          { type: 'quote', text: 'The best rye in town.', author: 'A regular' },
+          {
+            type: 'gallery',
+            heading: 'The oven',
+            items: [
+              { type: 'photo', image: photos[0], caption: 'Morning' },
+              { type: 'photo', image: photos[1], caption: 'Evening' },
+            ],
+          },
+        ],
+      },
+      pages,
+    );
+    const read = await request(pages, 'GET', `/cms/landing_pages/${home}`);
+    const row = read.body.rows[0];
+    stored.intro = row.intro;
+    stored.body = row.sections[1].body;
+    stored.footer = (await request(pages, 'GET', '/cms/site_settings')).body.rows[0].footer;
+    // The server cleaned the payloads on the way in.
+    for (const html of Object.values(stored)) {
+      expect(html).not.toMatch(/onerror|javascript:|<script/i);
+    }
+  });
+
+  afterAll(async () => {
+    if (pages && !stopped) await pages.stop();
+  });
+
+  /** The landing page and the settings page as every build must show them. */
+  function checkPages(out: string): void {
+    const page = (path: string) => readFileSync(join(out, path, 'index.html'), 'utf8');
+    const welcome = page('landing_pages/welcome');
+    expect(welcome).toContain('<h1>Welcome</h1>');
+    // Rich text is the stored HTML as markup, never escaped.
+    expect(stored.intro).toContain('<strong>bake</strong>');
+    expect(welcome).toContain(stored.intro);
+    // Each block in order, hero, text and quote by their own layouts, the gallery by the generic one.
+    const at = (text: string) => {
+      const index = welcome.indexOf(text);
+      expect(index, `${text} in ${welcome}`).toBeGreaterThan(-1);
+      return index;
+    };
+    const order = [
+      at('<header class="block block-hero"'),
+      at('<h2>Bake with us</h2>'),
+      at('<div class="block block-text"'),
+      at('Our <strong>story</strong>'),
+      at('<figure class="block block-quote"'),
+      at('<blockquote>The best rye in town.</blockquote>'),
+      at('<figcaption>A regular</figcaption>'),
+      at('<section class="block block-gallery"'),
+      at('The oven'),
+      at('<section class="block block-photo"'),
+      at('Morning'),
+      at('Evening'),
+    ];
+    expect([...order].sort((a, b) => a - b)).toEqual(order);
+    const image = imgTag(welcome, hero);
+    expect(image).toContain('width="40"');
+    expect(image).toContain('height="30"');
+    expect(imgTag(welcome, photos[0])).toContain('width="8"');
+    expect(imgTag(welcome, photos[1])).toContain('height="8"');
+    // A row link inside a block's rich text points at that row's page on the site.
+    expect(welcome).toContain('<a href="/landing_pages/about-us/">about us</a>');
+    expect(welcome).not.toContain('quire://');
+
+    const settings = page('site_settings');
+    expect(settings).toContain('<h1>Harbour Bakery</h1>');
+    expect(settings).toContain('Bread by the sea');
+    expect(settings).toContain(stored.footer);
+    expect(settings).toContain('<em>daily</em>');
+    // One page, not a list: no row pages under it.
+    expect(readdirSync(join(out, 'site_settings'))).toEqual(['index.html']);
+    expect(page('')).toContain('href="/site_settings/"');
+
+    for (const html of [welcome, settings]) {
+      expect(html).not.toMatch(/onerror|javascript:|<script/i);
+    }
+    for (const path of [hero, ...photos]) {
+      expect(existsSync(join(out, ...path.split('/').filter(Boolean))), path).toBe(true);
+    }
+  }
+
+  it('build a landing page from blocks and the site settings page from a running Quire and from an export', async () => {
+    for (const site of ['astro', 'eleventy'] as const) {
+      checkPages(await build(site, 'blocks-live', { QUIRE_URL: pages.origin }, pages.dbFile));
+    }
+    await pages.stop();
+    stopped = true;
+    const exported = join(work, 'export-blocks');
+    const result = await quire('export', '--db', pages.dbFile, '--out', exported);
+    expect(result.code, result.output).toBe(0);
+    for (const site of ['astro', 'eleventy'] as const) {
+      checkPages(await build(site, 'blocks-export', { QUIRE_EXPORT: exported }, pages.dbFile));
     }
   });
 });

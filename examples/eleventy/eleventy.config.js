@@ -1,6 +1,8 @@
 import { mkdir, writeFile } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import {
+  blockColumns,
+  blockType,
   dateColumn,
   formatDate,
   formatDatetime,
@@ -11,6 +13,7 @@ import {
   locale,
   paragraphs,
   renderMarkdown,
+  richtextHtml,
   shownColumns,
   siteTitle,
 } from './quire-format.js';
@@ -24,6 +27,9 @@ export default function (eleventyConfig) {
   if (process.env.QUIRE_EXPORT) eleventyConfig.addWatchTarget(join(process.env.QUIRE_EXPORT, 'index.json'));
   // What the templates in src/_includes use to lay out a row's values by their column types.
   eleventyConfig.addFilter('markdown', renderMarkdown);
+  eleventyConfig.addFilter('richtext', (value, entry) => richtextHtml(value, entry.rowPaths));
+  eleventyConfig.addFilter('blockType', blockType);
+  eleventyConfig.addFilter('blockColumns', blockColumns);
   eleventyConfig.addFilter('formatDate', formatDate);
   eleventyConfig.addFilter('formatDatetime', formatDatetime);
   eleventyConfig.addFilter('isoDate', isoDate);

@@ -46,10 +46,11 @@ export const formatNumber = (value) => numberFormat.format(value);
 /** Long text as paragraphs: a blank line starts a new one. */
 export const paragraphs = (value) => String(value).split(/\n{2,}/);
 
-/** A row's title: its title column, else its id. */
+/** A row's title: its title column, else (a single type's row) the type's title, else its id. */
 export function rowTitle(type, row) {
   const title = type.title_column ? row[type.title_column] : null;
-  return typeof title === 'string' && title !== '' ? title : row.id;
+  if (typeof title === 'string' && title !== '') return title;
+  return isSingle(type) ? type.title : row.id;
 }
 
 /** The column a type's rows are dated by (its first date or datetime column), or undefined. */
@@ -67,7 +68,47 @@ export function imageAlt(type, row, image) {
 }
 
 /** Columns shown as a block of their own, in column order; the others are listed as facts. */
-export const isBlock = (column) => column.type === 'markdown' || column.type === 'textarea' || column.type === 'image';
+export const isBlock = (column) => ['markdown', 'richtext', 'textarea', 'image', 'blocks'].includes(column.type);
+
+/** The block type of a `blocks` column that a block names (`{ name, label, columns }`), or undefined. */
+export const blockType = (column, block) => (column.blocks ?? []).find((candidate) => candidate.name === block.type);
+
+/** A block's columns that have a value, in column order. */
+export const blockColumns = (type, block) => type.columns.filter((column) => !isEmpty(block[column.name]));
+
+/** The upload paths the image columns of a row (or a block) show, those inside its blocks too. */
+export function imagePaths(columns, values) {
+  const paths = [];
+  for (const column of columns) {
+    const value = values[column.name];
+    if (column.type === 'image' && typeof value === 'string' && value !== '') paths.push(value);
+    if (column.type === 'blocks' && Array.isArray(value)) {
+      for (const block of value) {
+        const type = blockType(column, block);
+        if (type) paths.push(...imagePaths(type.columns, block));
+      }
+    }
+  }
+  return paths;
+}
+
+// Row links inside rich text that the read left as stored (rich text inside blocks).
+const ROW_LINK = / href="quire:\/\/row\/([^"/]+)\/([^"]+)"/g;
+
+/**
+ * A `richtext` value as the page's HTML. The server sanitized it on the way in (an allow-list: no
+ * script, handler, style or `javascript:` URL reaches the database), so it is shown as it is; only
+ * a link to a row still in its stored form (`quire://row/<type>/<id>`) is pointed at that row's
+ * page on this site, or loses its `href` when the site has no page for it.
+ */
+export const richtextHtml = (html, rowPaths) =>
+  String(html ?? '').replace(ROW_LINK, (_link, type, id) => {
+    const path = rowPaths[`${type}/${id}`];
+    return path ? ` href="${path}"` : '';
+  });
+
+/** Whether a type holds one row (site settings, a home page), built as one page at the type's address. */
+export const isSingle = (type) => type.type === 'single';
 
 /** Whether a value is empty (nothing to show). */
 export const isEmpty = (value) =>
@@ -99,5 +140,6 @@ export function pageName(type, row) {
 /** The address of a type's index page. */
 export const typePath = (type) => `/${type.table}/`;
 
-/** The address of a row's page. */
-export const pagePath = (type, page) => `/${type.table}/${encodeURIComponent(page)}/`;
+/** The address of a row's page: a single type's one row is at the type's own address. */
+export const pagePath = (type, page) =>
+  isSingle(type) ? typePath(type) : `/${type.table}/${encodeURIComponent(page)}/`;

@@ -44,10 +44,11 @@ export const isoDate = (value: string): string => value.replace(' ', 'T');
 /** A number in the site's language (`1,234.5`, `1 234,5`). */
 export const formatNumber = (value: number): string => numberFormat.format(value);
 
-/** A row's title: its title column, else its id. */
+/** A row's title: its title column, else (a single type's row) the type's title, else its id. */
 export function rowTitle(type: ContentTypeSummary, row: ContentRow): string {
   const title = type.title_column ? row[type.title_column] : null;
-  return typeof title === 'string' && title !== '' ? title : row.id;
+  if (typeof title === 'string' && title !== '') return title;
+  return isSingle(type) ? type.title : row.id;
 }
 
 /** The column a type's rows are dated by (its first date or datetime column), or undefined. */
@@ -67,7 +68,47 @@ export function imageAlt(type: ContentTypeSummary, row: ContentRow, image: strin
 
 /** Columns shown as a block of their own, in column order; the others are listed as facts. */
 export const isBlock = (column: PublishedColumn): boolean =>
-  column.type === 'markdown' || column.type === 'textarea' || column.type === 'image';
+  ['markdown', 'richtext', 'textarea', 'image', 'blocks'].includes(column.type);
+
+/** One block type of a `blocks` column: its name, label and its own columns. */
+export interface BlockType {
+  name: string;
+  label: string;
+  columns: PublishedColumn[];
+}
+
+/** One block of a `blocks` value: its block type's name, its id and its fields. */
+export interface BlockValue {
+  type: string;
+  id: string;
+  [field: string]: unknown;
+}
+
+/** The block types a `blocks` column offers. */
+export const blockTypes = (column: PublishedColumn): BlockType[] =>
+  (column as PublishedColumn & { blocks?: BlockType[] }).blocks ?? [];
+
+/** A block's columns that have a value, in column order. */
+export const blockColumns = (blockType: BlockType, block: BlockValue): PublishedColumn[] =>
+  blockType.columns.filter((column) => !isEmpty(block[column.name]));
+
+// Row links inside rich text that the read left as stored (rich text inside blocks).
+const ROW_LINK = / href="quire:\/\/row\/([^"/]+)\/([^"]+)"/g;
+
+/**
+ * A `richtext` value as the page's HTML. The server sanitized it on the way in (an allow-list: no
+ * script, handler, style or `javascript:` URL reaches the database), so it is shown as it is; only
+ * a link to a row still in its stored form (`quire://row/<type>/<id>`) is pointed at that row's
+ * page on this site, or loses its `href` when the site has no page for it.
+ */
+export const richtextHtml = (html: string, rowPaths: Record<string, string>): string =>
+  html.replace(ROW_LINK, (_link, type: string, id: string) => {
+    const path = rowPaths[`${type}/${id}`];
+    return path ? ` href="${path}"` : '';
+  });
+
+/** Whether a type holds one row (site settings, a home page), built as one page at the type's address. */
+export const isSingle = (type: ContentTypeSummary): boolean => type.type === 'single';
 
 /**
  * The columns a row's page shows: all but the title (the heading), slugs (the address), `status`
@@ -91,6 +132,6 @@ export const isEmpty = (value: unknown): boolean =>
 /** The address of a type's index page. */
 export const typePath = (type: ContentTypeSummary): string => `/${type.table}/`;
 
-/** The address of a row's page. */
+/** The address of a row's page: a single type's one row is at the type's own address. */
 export const pagePath = (type: ContentTypeSummary, page: string): string =>
-  `/${type.table}/${encodeURIComponent(page)}/`;
+  isSingle(type) ? typePath(type) : `/${type.table}/${encodeURIComponent(page)}/`;

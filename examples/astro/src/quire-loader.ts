@@ -32,6 +32,29 @@ export interface RowEntry {
   images: ImageSizes;
 }
 
+/** A `blocks` column's block types, as far as the loader reads them. */
+interface BlockType {
+  name: string;
+  columns: ContentTypeSummary['columns'];
+}
+
+/** The upload paths the image columns of a row (or a block) show, those inside its blocks too. */
+export function imagePaths(columns: ContentTypeSummary['columns'], values: Record<string, unknown>): string[] {
+  const paths: string[] = [];
+  for (const column of columns) {
+    const value = values[column.name];
+    if (column.type === 'image' && typeof value === 'string' && value !== '') paths.push(value);
+    if (column.type === 'blocks' && Array.isArray(value)) {
+      const types = (column as { blocks?: BlockType[] }).blocks ?? [];
+      for (const block of value as { type: string }[]) {
+        const blockType = types.find((candidate) => candidate.name === block.type);
+        if (blockType) paths.push(...imagePaths(blockType.columns, block as Record<string, unknown>));
+      }
+    }
+  }
+  return paths;
+}
+
 /** A row's page name: its first slug column's value, else its id. */
 export function pageName(type: ContentTypeSummary, row: ContentRow): string {
   const slugColumn = type.columns.find((column) => column.type === 'slug')?.name;
@@ -80,10 +103,9 @@ export function quireRowsLoader(): Loader {
       const entries: Record<string, string> = JSON.parse(meta.get('entries') ?? '{}');
       const put = async (type: ContentTypeSummary, row: ContentRow) => {
         const images: ImageSizes = {};
-        for (const column of type.columns.filter((candidate) => candidate.type === 'image')) {
-          const path = row[column.name];
-          const size = typeof path === 'string' && path !== '' ? await sizeOf(path) : null;
-          if (typeof path === 'string' && size) images[path] = size;
+        for (const path of imagePaths(type.columns, row)) {
+          const size = await sizeOf(path);
+          if (size) images[path] = size;
         }
         const page = pageName(type, row);
         const data: RowEntry = { table: type.table, page, row, images };

@@ -19,6 +19,11 @@ export interface SitePage {
   images: ImageSizes;
   /** For each relation column: the address of the row it points at, or null when the site has no page for it. */
   links: Record<string, string | null>;
+  /**
+   * The address of every page of the site by `<type>/<row id>` (the type by its table and by its
+   * slug), for relations inside blocks and links to rows inside rich text.
+   */
+  rowPaths: Record<string, string>;
 }
 
 /** One content type and its pages, newest first when the type has a date (else by title). */
@@ -36,9 +41,12 @@ export function site(): Promise<SiteType[]> {
     const types = (await getCollection('quireTypes')).map((entry) => entry.data as unknown as ContentTypeSummary);
     const entries = (await getCollection('quireRows')).map((entry) => entry.data as unknown as RowEntry);
     const paths = new Map<string, string>();
+    const rowPaths: Record<string, string> = {};
     for (const entry of entries) {
       const type = types.find((candidate) => candidate.table === entry.table) as ContentTypeSummary;
       paths.set(`${entry.table}/${entry.row.id}`, pagePath(type, entry.page));
+      rowPaths[`${entry.table}/${entry.row.id}`] = pagePath(type, entry.page);
+      rowPaths[`${type.slug}/${entry.row.id}`] = pagePath(type, entry.page);
     }
     return types.map((type) => {
       const relations = type.columns.filter((column) => column.type === 'relation');
@@ -51,7 +59,8 @@ export function site(): Promise<SiteType[]> {
             const target = types.find((candidate) => matches(candidate, column.target ?? ''));
             links[column.name] = value && target ? (paths.get(`${target.table}/${value.id}`) ?? null) : null;
           }
-          return { type, row, page, path: pagePath(type, page), title: rowTitle(type, row), images, links };
+          const path = pagePath(type, page);
+          return { type, row, page, path, title: rowTitle(type, row), images, links, rowPaths };
         });
       const dated = dateColumn(type);
       if (dated) {

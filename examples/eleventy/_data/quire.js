@@ -1,14 +1,17 @@
 /**
  * Global data `quire`: the content types the site builds, each with its published rows as pages
- * (`quire.types`), and every page in one list (`quire.pages`) for the page-per-row template. A
- * page has its type, its row, its address and title, the width and height of the images it shows,
- * the addresses of the rows its relations point at, and the template that lays it out:
+ * (`quire.types`; `quire.lists`, the collections, get an index page), and every page in one list
+ * (`quire.pages`) for the page-per-row template (a single type's one row is at its type's address).
+ * A page has its type, its row, its address and title, the width and height of the images it shows
+ * (inside its blocks too), the addresses of the rows its relations point at, the address of every
+ * page of the site by `<type>/<row id>` (`rowPaths`, the type by table and by slug, for relations
+ * inside blocks and row links in rich text), and the template that lays it out:
  * src/_includes/overrides/<table>.njk when that file exists, else src/_includes/row-page.njk.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import sharp from 'sharp';
-import { dateColumn, locale, pageName, pagePath, rowTitle, typePath } from '../quire-format.js';
+import { dateColumn, imagePaths, isSingle, locale, pageName, pagePath, rowTitle, typePath } from '../quire-format.js';
 import { contentTypes, matches, mediaFile, publishedRows, sourceName } from '../quire-source.js';
 
 const includes = fileURLToPath(new URL('../src/_includes/', import.meta.url));
@@ -38,19 +41,22 @@ export default async function () {
 
   const sections = [];
   const paths = new Map();
+  const rowPaths = {};
   for (const type of types) {
     const pages = [];
     for (const row of await publishedRows(type)) {
       const page = pageName(type, row);
       const images = {};
-      for (const column of type.columns.filter((candidate) => candidate.type === 'image')) {
-        const path = row[column.name];
-        const size = typeof path === 'string' && path !== '' ? await sizeOf(path) : null;
+      for (const path of imagePaths(type.columns, row)) {
+        const size = await sizeOf(path);
         if (size) images[path] = size;
       }
       const path = pagePath(type, page);
       paths.set(`${type.table}/${row.id}`, path);
-      pages.push({ type, row, page, path, title: rowTitle(type, row), images, links: {}, template: templateOf(type) });
+      rowPaths[`${type.table}/${row.id}`] = path;
+      rowPaths[`${type.slug}/${row.id}`] = path;
+      const title = rowTitle(type, row);
+      pages.push({ type, row, page, path, title, images, links: {}, rowPaths, template: templateOf(type) });
     }
     const dated = dateColumn(type);
     if (dated) {
@@ -72,5 +78,10 @@ export default async function () {
       }
     }
   }
-  return { source: sourceName, types: sections, pages: sections.flatMap((section) => section.pages) };
+  return {
+    source: sourceName,
+    types: sections,
+    lists: sections.filter((section) => !isSingle(section.type)),
+    pages: sections.flatMap((section) => section.pages),
+  };
 }
