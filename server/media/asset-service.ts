@@ -51,11 +51,6 @@ export interface AssetServiceOptions {
   sources: () => readonly MediaReferenceSource[];
   registry: ContentTypeRegistry;
   feed: AssetFeed;
-  /**
-   * Called once a file was replaced at its path (its hash changed): what was made from the old
-   * bytes (resized variants) must not be served any more.
-   */
-  onFileReplaced?: (asset: MediaAsset) => Promise<void> | void;
 }
 
 /** A kept upload's asset, and whether it is new (false: the same bytes were in the library already). */
@@ -245,8 +240,8 @@ export class AssetService {
     };
     await this.repository.update(id, changes);
     const updated = assetJson({ ...asset, ...changes });
+    // Variants are kept by the content hash, which changed: those of the old bytes are never served again.
     await this.options.feed.recordMedia(asset.path, principal?.name ?? null);
-    await this.options.onFileReplaced?.(updated);
     return updated;
   }
 
