@@ -31,6 +31,7 @@ const SETTINGS_PAGES = {
   hooks: lazyNamed(() => import('./pages/hooks-page.js'), 'HooksPage'),
   security: lazyNamed(() => import('./pages/account-security-page.js'), 'AccountSecurityPage'),
   audit: lazyNamed(() => import('./pages/audit-page.js'), 'AuditPage'),
+  media: lazyNamed(() => import('./pages/media-page.js'), 'MediaPage'),
 };
 const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage');
 const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage');
@@ -192,6 +193,7 @@ function Shell() {
         inApi={route.name === 'api'}
         inHooks={route.name === 'hooks'}
         inAudit={route.name === 'audit'}
+        inMedia={route.name === 'media'}
       />
       <main className="main" id="main" tabIndex={-1} ref={main}>
         <Screen />
@@ -272,7 +274,8 @@ function Screen() {
     route.name === 'security' ||
     route.name === 'api' ||
     route.name === 'hooks' ||
-    route.name === 'audit'
+    route.name === 'audit' ||
+    route.name === 'media'
   ) {
     const Page = SETTINGS_PAGES[route.name];
     return (

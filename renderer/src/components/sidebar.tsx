@@ -14,6 +14,7 @@ import {
   IconAudit,
   IconCode,
   IconCollection,
+  IconImage,
   IconKeyboard,
   IconLayers,
   IconLock,
@@ -54,6 +55,7 @@ export function Sidebar({
   inApi = false,
   inHooks = false,
   inAudit = false,
+  inMedia = false,
 }: {
   currentType: string | null;
   inSchema: boolean;
@@ -61,6 +63,7 @@ export function Sidebar({
   inApi?: boolean;
   inHooks?: boolean;
   inAudit?: boolean;
+  inMedia?: boolean;
 }) {
   const t = useT('app');
   const { me, signOut } = useAuth();
@@ -78,6 +81,7 @@ export function Sidebar({
   const security = useLinkProps(routeHref({ name: 'security' }));
   const hooks = useLinkProps(routeHref({ name: 'hooks' }));
   const audit = useLinkProps(routeHref({ name: 'audit' }));
+  const media = useLinkProps(routeHref({ name: 'media' }));
   const apiUrl = `${window.location.origin}/api`;
   const menu = useFoldedMenu();
   const [helpOpen, setHelpOpen] = useState(false);
@@ -128,6 +132,14 @@ export function Sidebar({
                 ))}
               </ul>
             )}
+            <ul className="nav-list">
+              <li>
+                <a {...media} className="nav-link" aria-current={inMedia ? 'page' : undefined}>
+                  <IconImage />
+                  <span className="nav-link-text">{t('sidebar.media')}</span>
+                </a>
+              </li>
+            </ul>
           </nav>
           <nav aria-label={t('sidebar.settingsNav')} className="nav nav-settings">
             <h2 className="nav-heading">{t('sidebar.settings')}</h2>

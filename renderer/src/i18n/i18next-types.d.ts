@@ -9,6 +9,7 @@ import type pagesApi from './locales/en/pages-api.json';
 import type pagesAudit from './locales/en/pages-audit.json';
 import type pagesHooks from './locales/en/pages-hooks.json';
 import type pagesList from './locales/en/pages-list.json';
+import type pagesMedia from './locales/en/pages-media.json';
 import type pagesRow from './locales/en/pages-row.json';
 import type pagesSecurity from './locales/en/pages-security.json';
 import type pagesSignIn from './locales/en/pages-sign-in.json';
@@ -35,6 +36,7 @@ declare module 'i18next' {
     'pages-audit': typeof pagesAudit;
     'pages-hooks': typeof pagesHooks;
     'pages-list': typeof pagesList;
+    'pages-media': typeof pagesMedia;
     'pages-row': typeof pagesRow;
     'pages-security': typeof pagesSecurity;
     'pages-sign-in': typeof pagesSignIn;

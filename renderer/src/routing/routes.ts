@@ -36,6 +36,8 @@ export type Route =
   | { name: 'security' }
   /** The audit log of security events (admins). */
   | { name: 'audit' }
+  /** The media library: every upload, described and reused. */
+  | { name: 'media' }
   /** A content type's schema; `slug` null for a new type. */
   | { name: 'content-type'; slug: string | null }
   | { name: 'unknown'; path: string };
@@ -57,6 +59,9 @@ const SECURITY_PATH = ['settings', 'security'] as const;
 
 /** Where the audit log lives. */
 const AUDIT_PATH = ['settings', 'audit'] as const;
+
+/** Where the media library lives (`/media` itself is where the server serves the files). */
+const MEDIA_PATH = ['settings', 'media'] as const;
 
 /** The list state of a fresh visit. */
 export const EMPTY_LIST_STATE: ListState = {
@@ -91,6 +96,7 @@ export function parseLocation(pathname: string, search: string): Route {
     return { name: 'security' };
   }
   if (decoded.length === 2 && decoded[0] === AUDIT_PATH[0] && decoded[1] === AUDIT_PATH[1]) return { name: 'audit' };
+  if (decoded.length === 2 && decoded[0] === MEDIA_PATH[0] && decoded[1] === MEDIA_PATH[1]) return { name: 'media' };
   if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
     const [, , action, slug, ...more] = decoded as string[];
     if (action === undefined) return { name: 'content-types' };
@@ -132,6 +138,8 @@ export function routeHref(route: Route): string {
       return `/${HOOKS_PATH.join('/')}`;
     case 'audit':
       return `/${AUDIT_PATH.join('/')}`;
+    case 'media':
+      return `/${MEDIA_PATH.join('/')}`;
     case 'content-type':
       return route.slug === null
         ? `/${SCHEMA_PATH.join('/')}/new`
