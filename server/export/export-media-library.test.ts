@@ -20,7 +20,10 @@ async function runExport(args: string[]): Promise<number> {
 async function uploadPng(width: number): Promise<{ id: string; path: string }> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(pngImage(width, 2))], { type: 'image/png' }), 'quay.png');
-  return (await fetch(`${server.api}/uploads`, { method: 'POST', body: form })).json();
+  return (await (await fetch(`${server.api}/uploads`, { method: 'POST', body: form })).json()) as {
+    id: string;
+    path: string;
+  };
 }
 
 beforeAll(async () => {
