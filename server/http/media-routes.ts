@@ -8,7 +8,7 @@ import { findUnusedMedia } from '../media/media-prune.js';
 import type { MediaReferenceSource } from '../media/media-references.js';
 import { FileMediaStore, type MediaStore } from '../media/media-store.js';
 import { receiveUpload } from '../media/multipart-upload.js';
-import type { ImageVariants } from '../media/variant-cache.js';
+import { IMMUTABLE, type ImageVariants } from '../media/variant-cache.js';
 import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
 import { answerConditionally } from './etag.js';
@@ -16,12 +16,12 @@ import { answerConditionally } from './etag.js';
 /**
  * Headers of every served media file. An uploaded file is untrusted content: `nosniff` keeps the
  * browser to the sniffed image type, and the CSP sandbox means that even a file opened directly
- * in a tab cannot run script or reach anything. Names are never reused, so a year of caching is safe.
+ * in a tab cannot run script or reach anything. Caching is decided per answer: a replaced file
+ * keeps its path, so only a URL naming the content hash (`?v=`) is immutable.
  */
 export const MEDIA_HEADERS: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'none'; img-src 'self'; sandbox",
   'X-Content-Type-Options': 'nosniff',
-  'Cache-Control': 'public, max-age=31536000, immutable',
 };
 
 /** Where a kept upload becomes a media asset (and is recorded in the change feed). */
@@ -93,7 +93,8 @@ export function unusedMediaRoutes(store: MediaStore, sources: () => readonly Med
  * itself is set to deny dotfiles and folder indexes as a second line. With `w`, `h`, `fit`,
  * `format` or `q` in the query, an image is answered with a resized variant (see ImageVariants):
  * a strong ETag, `no-cache` unless `v` names the original's content hash, `Vary: Accept` for
- * `format=auto`.
+ * `format=auto`. An original has the same validators: its content hash as a strong ETag (a 304
+ * for `If-None-Match`), immutable for a year only with `?v=<content hash>`.
  */
 export function mediaRoutes(store: MediaStore, variants: ImageVariants | null = null): Router {
   const router = Router();
@@ -104,8 +105,10 @@ export function mediaRoutes(store: MediaStore, variants: ImageVariants | null = 
           index: false,
           redirect: false,
           fallthrough: true,
-          maxAge: '365d',
-          immutable: true,
+          // Validators and caching are set per answer (see below), from the content hash.
+          cacheControl: false,
+          etag: false,
+          lastModified: false,
           setHeaders(res, path) {
             // By the sniffed kind the name was given, not by a MIME table's guess.
             const kind = kindOfFileName(path);
@@ -128,9 +131,16 @@ export function mediaRoutes(store: MediaStore, variants: ImageVariants | null = 
       return res.sendFile(variant.file, { dotfiles: 'allow', etag: false, lastModified: false, cacheControl: false });
     }
     res.set(MEDIA_HEADERS);
+    if (variants) {
+      const headers = await variants.originalHeaders(relative, found, req.query.v);
+      res.setHeader('Cache-Control', headers.cacheControl);
+      if (answerConditionally(req, res, headers.etag)) return;
+    } else {
+      res.setHeader('Cache-Control', IMMUTABLE);
+    }
     if ('file' in found) {
       if (serve) return serve(req, res, next);
-      return res.sendFile(found.file);
+      return res.sendFile(found.file, { etag: false, lastModified: false, cacheControl: false });
     }
     // Bytes from the database: the same headers express.static sends for a file.
     const kind = kindOfFileName(relative);

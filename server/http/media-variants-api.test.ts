@@ -254,6 +254,18 @@ describe('image variants (GET /media/...?w=&h=&fit=&format=&q=)', () => {
     expect(named.headers.get('content-security-policy')).toContain('sandbox');
   });
 
+  it('gives originals the same validators: the content hash as ETag, immutable only with ?v=, a 304 when unchanged', async () => {
+    const plain = await fetch(`${server.origin}${path}`);
+    expect(plain.headers.get('cache-control')).toBe('no-cache');
+    const etag = plain.headers.get('etag') as string;
+    expect(etag).toBe(`"${hash.slice(0, 32)}"`);
+    expect(Buffer.from(await plain.arrayBuffer())).toEqual(stored);
+    const named = await fetch(`${server.origin}${path}?v=${hash}`);
+    expect(named.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    expect(Buffer.from(await named.arrayBuffer())).toEqual(stored);
+    expect((await fetch(`${server.origin}${path}`, { headers: { 'if-none-match': etag } })).status).toBe(304);
+  });
+
   it('refuses sizes out of range and unknown parameters with a 400, and never enlarges', async () => {
     for (const query of [
       'w=0',
@@ -316,6 +328,14 @@ describe('image variants (GET /media/...?w=&h=&fit=&format=&q=)', () => {
     const after = await getImage(url);
     expect(await centrePixel(after.bytes)).toEqual([255, 255, 255]);
     expect(after.response.headers.get('etag')).not.toBe(right.response.headers.get('etag'));
+    // The original's ETag follows its bytes, so a cached copy of the old file is not reused.
+    const original = await fetch(`${server.origin}${asset.path}`);
+    expect(original.headers.get('etag')).toBe(
+      `"${createHash('sha256')
+        .update(Buffer.from(await original.arrayBuffer()))
+        .digest('hex')
+        .slice(0, 32)}"`,
+    );
   });
 
   it('answers HEAD like GET without a body, and refuses variants of a file it cannot decode with a 415', async () => {

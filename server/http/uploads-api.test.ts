@@ -130,7 +130,9 @@ describe('POST /api/uploads', () => {
     expect(served.headers.get('content-type')).toBe(sample.type);
     expect(served.headers.get('x-content-type-options')).toBe('nosniff');
     expect(served.headers.get('content-security-policy')).toBe("default-src 'none'; img-src 'self'; sandbox");
-    expect(served.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
+    // A replaced file keeps its path: revalidated by its content hash, immutable only with ?v= (media-variants-api.test.ts).
+    expect(served.headers.get('cache-control')).toBe('no-cache');
+    expect(served.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
   });
 
   it('ignores the client file name and Content-Type: the content decides, the server names', async () => {

@@ -122,6 +122,19 @@ export class ImageVariants {
     };
   }
 
+  /**
+   * The strong ETag (its content hash) and Cache-Control of an original file: immutable only when
+   * `version` (the URL's `v`) is its content hash, since a replaced file keeps its path.
+   */
+  async originalHeaders(
+    relative: string,
+    found: FoundMedia,
+    version: unknown,
+  ): Promise<{ etag: string; cacheControl: string }> {
+    const { hash } = await this.original(relative, found);
+    return { etag: `"${hash.slice(0, 32)}"`, cacheControl: version === hash ? IMMUTABLE : 'no-cache' };
+  }
+
   /** The content hash (sha256, hex) and shape of an original, remembered while the file is unchanged. */
   private async original(relative: string, found: FoundMedia): Promise<OriginalInfo> {
     let identity: string;
