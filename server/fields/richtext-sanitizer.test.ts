@@ -32,7 +32,7 @@ describe('rich-text sanitizer', () => {
     const html = [
       '<h2>Two</h2><h3>Three</h3><h4>Four</h4>',
       '<p>A <strong>bold</strong> <b>b</b> <em>it</em> <i>i</i> <s>gone</s><br />line</p>',
-      '<ul><li>one</li></ul><ol><li>two</li></ol>',
+      '<ul><li>one</li></ul><ol><li>two</li></ol><ol start="3"><li>three</li></ol>',
       '<blockquote><p>quoted</p></blockquote><pre><code>x &lt; y</code></pre><hr />',
       '<table><thead><tr><th colspan="2">h</th></tr></thead><tbody><tr><td rowspan="1">c</td></tr></tbody></table>',
       `<p><a href="https://example.com/a?b=1">web</a> <a href="mailto:a@example.com">mail</a> <a href="/about">local</a></p>`,

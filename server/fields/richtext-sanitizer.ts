@@ -101,6 +101,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowedAttributes: {
     a: ['href', 'target', 'rel'],
     img: ['src', 'alt', 'width', 'height'],
+    ol: ['start'],
     th: ['colspan', 'rowspan'],
     td: ['colspan', 'rowspan'],
   },
@@ -126,6 +127,7 @@ const OPTIONS: sanitizeHtml.IOptions = {
       if (attribs.alt !== undefined) kept.alt = attribs.alt;
       return { tagName: 'img', attribs: { ...kept, ...wholeNumbers(attribs, ['width', 'height']) } };
     },
+    ol: (_tagName, attribs) => ({ tagName: 'ol', attribs: wholeNumbers(attribs, ['start']) }),
     th: (_tagName, attribs) => ({ tagName: 'th', attribs: wholeNumbers(attribs, ['colspan', 'rowspan']) }),
     td: (_tagName, attribs) => ({ tagName: 'td', attribs: wholeNumbers(attribs, ['colspan', 'rowspan']) }),
   },

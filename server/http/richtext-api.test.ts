@@ -163,7 +163,7 @@ describe('format=markdown', () => {
   it('gives Markdown for one row, a list and a single read, and HTML without it', async () => {
     const id = await create('pages', { title: 'Markdown', body: html });
     const markdown = (await read('pages', id, '?format=markdown')).body as string;
-    expect(markdown).toMatch(/^## Heading\n\nSome \*\*bold\*\*, \*italic\* and ~~?struck~~? text\.\n\n- +one\n- +two/);
+    expect(markdown).toMatch(/^## Heading\n\nSome \*\*bold\*\*, \*italic\* and ~~?struck~~? text\.\n\n- one\n- two/);
     expect(markdown).toContain('> quoted');
     expect(markdown).toContain('```\na < b\n```');
     const { body } = await request(server, 'GET', `/cms/pages?format=markdown&filter=title=Markdown`);

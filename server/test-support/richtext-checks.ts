@@ -29,7 +29,7 @@ const ALLOWED: Record<string, readonly string[]> = {
   s: [],
   a: ['href', 'target', 'rel', 'data-quire-row'],
   ul: [],
-  ol: [],
+  ol: ['start'],
   li: [],
   blockquote: [],
   code: [],
