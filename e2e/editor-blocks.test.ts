@@ -218,4 +218,73 @@ describe('the blocks builder in Chromium', () => {
     const { row } = await suite.api.get(saved?.table ?? '', rowIdFromUrl(page));
     expect(row?.sections).toMatchObject([{ type: 'quote', words: 'Make yourself at home.' }]);
   });
+
+  it('nests blocks in blocks and shows a block field on its condition', async () => {
+    const { page } = suite;
+    const picture = {
+      name: 'picture',
+      label: 'Picture',
+      columns: [{ name: 'alt', label: 'Alt text', type: 'text', required: true }],
+    };
+    const gallery = {
+      name: 'gallery',
+      label: 'Gallery',
+      columns: [
+        {
+          name: 'layout',
+          label: 'Layout',
+          type: 'select',
+          required: false,
+          options: [
+            { id: 'grid', text: 'Grid' },
+            { id: 'carousel', text: 'Carousel' },
+          ],
+        },
+        { name: 'speed', label: 'Speed', type: 'number', required: false, when: { field: 'layout', is: ['carousel'] } },
+        { name: 'images', label: 'Images', type: 'blocks', required: false, blocks: [picture] },
+      ],
+    };
+    const created = await fetch(`${suite.server.api}/cms-content`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({
+        title: 'Galleries',
+        slug: 'galleries',
+        table: 'galleries',
+        columns: [
+          { name: 'title', label: 'Title', type: 'text', required: true },
+          { name: 'sections', label: 'Sections', type: 'blocks', required: false, blocks: [gallery] },
+        ],
+      }),
+    });
+    expect(created.status, await created.text()).toBe(201);
+
+    await page.goto(suite.url('/galleries/new'));
+    await field(page, 'Title').fill('Summer');
+    // One block type: the button names it.
+    await button(page, 'Add Gallery').click();
+    const card = block(page, 'Gallery, block 1 of 1');
+    expect(await field(card, 'Speed').count()).toBe(0);
+    await chooseOption(field(card, 'Layout'), 'Carousel');
+    await field(card, 'Speed').fill('3');
+    await button(card, 'Add Picture').click();
+    await button(card, 'Add Picture').click();
+    await field(block(page, 'Picture, block 1 of 2'), 'Alt text').fill('Beach');
+    await field(block(page, 'Picture, block 2 of 2'), 'Alt text').fill('Dunes');
+    await button(block(page, 'Picture, block 2 of 2'), 'Move up').click();
+    await button(page, 'Save').click();
+    await page.waitForURL(/\/galleries\/rows\/[^/?]+$/);
+    const { row } = await suite.api.get('galleries', rowIdFromUrl(page));
+    expect(row?.sections).toMatchObject([
+      {
+        type: 'gallery',
+        layout: 'carousel',
+        speed: 3,
+        images: [
+          { type: 'picture', alt: 'Dunes' },
+          { type: 'picture', alt: 'Beach' },
+        ],
+      },
+    ]);
+  });
 });

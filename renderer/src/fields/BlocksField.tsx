@@ -20,6 +20,7 @@ import * as Popover from '@radix-ui/react-popover';
 import { type PointerEvent, useRef, useState } from 'react';
 import type { BlockType } from '../../../common/api-contract.js';
 import { blockTypeOf } from '../../../common/block-rules.js';
+import { shownColumns } from '../../../common/field-conditions.js';
 import { FieldFrameView } from '../components/field-frame-view.js';
 import {
   IconArrowDown,
@@ -278,6 +279,8 @@ function BlockCard({
     id: block.id,
   });
   const label = type?.label ?? block.type;
+  // A field with a condition shows while it holds on this block's values, as on a row's form.
+  const shown = shownColumns(type?.columns ?? [], (name) => block.values[name]);
   // Two dashes: a column name (an identifier) never starts with one, so no field id is the same.
   const bodyId = `${idPrefix}--fields`;
   // A read-only row disables its fieldset: the handle then neither drags nor picks up.
@@ -362,21 +365,23 @@ function BlockCard({
       {open && (
         <div id={bodyId} className="field-grid block-body">
           {type ? (
-            type.columns.map((column) => {
-              const at = problemsOf(problems, column.name);
-              return (
-                <FieldFrameView
-                  key={column.name}
-                  widget={widgetFor(column)}
-                  id={`${idPrefix}-${column.name}`}
-                  column={column}
-                  value={block.values[column.name]}
-                  onChange={(next) => onChange(column.name, next)}
-                  error={at.own}
-                  problems={at.inside}
-                />
-              );
-            })
+            type.columns
+              .filter((column) => shown.has(column.name))
+              .map((column) => {
+                const at = problemsOf(problems, column.name);
+                return (
+                  <FieldFrameView
+                    key={column.name}
+                    widget={widgetFor(column)}
+                    id={`${idPrefix}-${column.name}`}
+                    column={column}
+                    value={block.values[column.name]}
+                    onChange={(next) => onChange(column.name, next)}
+                    error={at.own}
+                    problems={at.inside}
+                  />
+                );
+              })
           ) : (
             <p className="field-hint">{t('blocks.unknownType', { type: block.type })}</p>
           )}
