@@ -545,6 +545,8 @@ describe('the example sites with blocks, rich text and a single type', () => {
       },
       pages,
     );
+    // A single type nobody has saved yet: no row, so no page and no link to one.
+    await create('/cms-content', { title: 'Footer', type: 'single', columns: [column('note', 'text')] }, pages);
     const about = await create('/cms/landing_pages', { title: 'About us' }, pages);
     const saved = await request(pages, 'PUT', '/cms/site_settings', {
       json: { site_name: 'Harbour Bakery', tagline: 'Bread by the sea', footer: `<p>Open <em>daily</em>.</p>${XSS}` },
@@ -635,6 +637,8 @@ describe('the example sites with blocks, rich text and a single type', () => {
     // One page, not a list: no row pages under it.
     expect(readdirSync(join(out, 'site_settings'))).toEqual(['index.html']);
     expect(page('')).toContain('href="/site_settings/"');
+    expect(existsSync(join(out, 'footer'))).toBe(false);
+    expect(page('')).not.toContain('href="/footer/"');
 
     for (const html of [welcome, settings]) {
       expect(html).not.toMatch(/onerror|javascript:|<script/i);

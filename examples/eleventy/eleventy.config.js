@@ -30,6 +30,8 @@ export default function (eleventyConfig) {
   eleventyConfig.addFilter('richtext', (value, entry) => richtextHtml(value, entry.rowPaths));
   eleventyConfig.addFilter('blockType', blockType);
   eleventyConfig.addFilter('blockColumns', blockColumns);
+  // The layout macro of blocks.njk named like a block type (its own members only, never Object's).
+  eleventyConfig.addFilter('layoutOf', (layouts, name) => (Object.hasOwn(layouts, name) ? layouts[name] : null));
   eleventyConfig.addFilter('formatDate', formatDate);
   eleventyConfig.addFilter('formatDatetime', formatDatetime);
   eleventyConfig.addFilter('isoDate', isoDate);
