@@ -517,6 +517,15 @@ describe('the example sites with blocks, rich text and a single type', () => {
     await create(
       '/cms-content',
       {
+        title: 'Bakers',
+        columns: [column('name', 'text', { required: true }), column('slug', 'slug', { parent: 'name' })],
+      },
+      pages,
+    );
+    const baker = await create('/cms/bakers', { name: 'Ada Crumb' }, pages);
+    await create(
+      '/cms-content',
+      {
         title: 'Landing pages',
         columns: [
           column('title', 'text', { required: true }),
@@ -526,7 +535,11 @@ describe('the example sites with blocks, rich text and a single type', () => {
             blocks: [
               { name: 'hero', label: 'Hero', columns: [column('title', 'text'), column('image', 'image')] },
               { name: 'text', label: 'Text', columns: [column('body', 'richtext')] },
-              { name: 'quote', label: 'Quote', columns: [column('text', 'text'), column('author', 'text')] },
+              {
+                name: 'quote',
+                label: 'Quote',
+                columns: [column('text', 'text'), column('author', 'relation', { target: 'bakers' })],
+              },
               {
                 name: 'gallery',
                 label: 'Gallery',
@@ -563,7 +576,7 @@ describe('the example sites with blocks, rich text and a single type', () => {
             type: 'text',
             body: `<p>Our <strong>story</strong> in <a href="quire://row/landing-pages/${about}">about us</a>.</p>${XSS}`,
           },
-          { type: 'quote', text: 'The best rye in town.', author: 'A regular' },
+          { type: 'quote', text: 'The best rye in town.', author: baker },
           {
             type: 'gallery',
             heading: 'The oven',
@@ -612,7 +625,8 @@ describe('the example sites with blocks, rich text and a single type', () => {
       at('Our <strong>story</strong>'),
       at('<figure class="block block-quote"'),
       at('<blockquote>The best rye in town.</blockquote>'),
-      at('<figcaption>A regular</figcaption>'),
+      // A relation inside a block links to the related row's page.
+      at('<figcaption><a href="/bakers/ada-crumb/">Ada Crumb</a></figcaption>'),
       at('<section class="block block-gallery"'),
       at('The oven'),
       at('<section class="block block-photo"'),
