@@ -146,8 +146,10 @@ describe('the Media screen', () => {
     // A drop of a file, as the browser gives it to the page.
     const bytes = [...landscapePng(300, 200, 150)];
     const transfer = await page.evaluateHandle((data: number[]) => {
-      const transfer = new DataTransfer();
-      transfer.items.add(new File([new Uint8Array(data)], 'dropped.png', { type: 'image/png' }));
+      // The page's own DataTransfer and File (this runs in Chromium, not in Node).
+      const page = globalThis as any;
+      const transfer = new page.DataTransfer();
+      transfer.items.add(new page.File([new Uint8Array(data)], 'dropped.png', { type: 'image/png' }));
       return transfer;
     }, bytes);
     const grid = page.getByRole('region', { name: 'Media files' });
