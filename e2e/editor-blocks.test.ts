@@ -106,7 +106,9 @@ describe('the blocks builder in Chromium', () => {
     await poll(() => blockNames(page)).toEqual(['Hero, block 1 of 2', 'Hero, block 2 of 2']);
     expect(await page.locator('.blocks-removed').textContent()).toBe('Text block removed.Undo');
     await page.getByRole('status').filter({ hasText: 'Text block removed.' }).waitFor({ state: 'attached' });
-    expect(await page.evaluate(() => document.activeElement?.textContent)).toBe('Undo');
+    expect(await button(page, 'Undo').evaluate((element: any) => element.ownerDocument.activeElement === element)).toBe(
+      true,
+    );
     await button(page, 'Undo').click();
     await poll(() => blockNames(page)).toEqual(['Text, block 1 of 3', 'Hero, block 2 of 3', 'Hero, block 3 of 3']);
     expect(await field(block(page, 'Text, block 1 of 3'), 'Body').inputValue()).toBe('Until **Sunday**.');
@@ -150,8 +152,7 @@ describe('the blocks builder in Chromium', () => {
     await page.goto(suite.url(`/pages/rows/${encodeURIComponent(row.id)}`));
     const card = block(page, 'Hero, block 1 of 1');
     await card.waitFor();
-    await page.evaluate(() => {
-      const fieldset = document.querySelector('fieldset.editor-fields') as HTMLFieldSetElement;
+    await page.locator('fieldset.editor-fields').evaluate((fieldset: any) => {
       fieldset.disabled = true;
     });
     expect(await button(card, 'Remove').isDisabled()).toBe(true);
