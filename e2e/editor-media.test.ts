@@ -164,4 +164,22 @@ describe('the Media screen', () => {
     await expect.poll(() => tiles.count()).toBe(unused.length);
     await expect.poll(() => tiles.allTextContents()).not.toContain(expect.stringContaining('quay.png'));
   });
+
+  it("chooses an image field's image from the library, warning while it has no alt text", async () => {
+    const { page } = suite;
+    await uploadPng(suite.server.api, landscapePng(320, 200, 300), 'pier.png');
+    await page.goto(suite.url('/articles/new'));
+    await page.getByRole('button', { name: 'Choose Image from the media library' }).click();
+    const picker = page.getByRole('dialog', { name: 'Choose an image from the library' });
+    await picker.getByLabel('Search', { exact: true }).fill('pier');
+    await picker.getByLabel('Search', { exact: true }).press('Enter');
+    const tiles = picker.getByTestId('media-tile');
+    await expect.poll(() => tiles.count()).toBe(1);
+    await expectAccessible(page, 'the media picker');
+    await tiles.first().click();
+    await picker.waitFor({ state: 'hidden' });
+    await page.getByText('This image has no alt text: describe it under Media.').waitFor();
+    const pier = (await library('?search=pier')).assets[0];
+    await expect.poll(() => page.locator('.image-name').first().getAttribute('title')).toBe(pier.path);
+  });
 });

@@ -2,7 +2,8 @@ import { type DragEvent, useEffect, useRef, useState } from 'react';
 import type { UploadResponse } from '../../../common/api-contract.js';
 import { isMediaPath } from '../../../common/media-rules.js';
 import { useApi } from '../api/api-context.js';
-import { IconImage, IconTrash, IconUpload } from '../components/icons.js';
+import { IconImage, IconLayers, IconTrash, IconUpload } from '../components/icons.js';
+import { LazyScreen, lazyNamed } from '../components/lazy-screen.js';
 import { formatNumber } from '../i18n/formatters.js';
 import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
@@ -12,9 +13,17 @@ import { ACCEPTED_IMAGES, formatBytes, mediaFileName, uploadProblem } from './im
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
+// The library's picker loads the first time someone opens it.
+const MediaPickerDialog = lazyNamed(() => import('../components/media-picker-dialog.js'), 'MediaPickerDialog');
+
+/** What the field knows of the image it just got (uploaded or picked): its size and, from the library, its alt text. */
+type KnownImage = UploadResponse & { alt?: string };
+
 /**
  * An image: the current one as a preview, upload by file picker or by dropping a file on the field
- * (`POST /api/uploads`, with progress), Replace and Remove. The value is the path the server returns.
+ * (`POST /api/uploads`, with progress), a choice from the media library, Replace and Remove. The
+ * value is the image's path. An image just uploaded or chosen shows its alt text, or a warning
+ * when it has none.
  */
 function ImageInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
   const api = useApi();
@@ -22,7 +31,8 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
   const path = asText(value);
   const [uploading, setUploading] = useState<{ name: string; progress: number } | null>(null);
   const [problem, setProblem] = useState<string | null>(null);
-  const [uploaded, setUploaded] = useState<UploadResponse | null>(null);
+  const [uploaded, setUploaded] = useState<KnownImage | null>(null);
+  const [picking, setPicking] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
   const inFlight = useRef<AbortController | null>(null);
@@ -68,6 +78,18 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
 
   const showsImage = path !== '' && isMediaPath(path);
   const details = uploaded?.path === path ? uploaded : null;
+  const libraryButton = (
+    <button
+      type="button"
+      className="button button-small"
+      onClick={() => setPicking(true)}
+      disabled={!!uploading}
+      aria-label={t('image.libraryLabel', { label: column.label })}
+    >
+      <IconLayers />
+      {t('image.library')}
+    </button>
+  );
   return (
     // biome-ignore lint/a11y/noStaticElementInteractions: dropping a file is a mouse shortcut; the Choose file button is the keyboard path
     <div
@@ -123,6 +145,12 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
                   : formatBytes(details.size)
                 : t('image.dropToReplace')}
             </p>
+            {details?.alt !== undefined &&
+              (details.alt === '' ? (
+                <p className="image-meta image-alt-missing">{t('image.altMissing')}</p>
+              ) : (
+                <p className="image-meta">{t('image.alt', { alt: details.alt })}</p>
+              ))}
             <div className="image-actions">
               <button
                 type="button"
@@ -134,6 +162,7 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
                 <IconUpload />
                 {t('image.replace')}
               </button>
+              {libraryButton}
               <button
                 type="button"
                 className="button button-small button-danger-quiet"
@@ -166,6 +195,7 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
             <IconUpload />
             {t('image.choose')}
           </button>
+          {libraryButton}
           <p className="image-drop-hint">{t('image.formats')}</p>
         </div>
       )}
@@ -191,6 +221,26 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
         <p className="field-error image-problem" role="alert">
           {problem}
         </p>
+      )}
+      {picking && (
+        <LazyScreen>
+          <MediaPickerDialog
+            onClose={() => setPicking(false)}
+            onPick={(asset) => {
+              setPicking(false);
+              setProblem(null);
+              setUploaded({
+                path: asset.path,
+                type: asset.type,
+                size: asset.size,
+                width: asset.width ?? undefined,
+                height: asset.height ?? undefined,
+                alt: asset.alt,
+              });
+              onChange(asset.path);
+            }}
+          />
+        </LazyScreen>
       )}
     </div>
   );

@@ -1,12 +1,12 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useRef, useState } from 'react';
-import type { MediaAsset } from '../../../common/asset-contract.js';
 import { useApi } from '../api/api-context.js';
 import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
-import { type MediaQuery, mediaApi, thumbnailUrl } from '../api/media-api.js';
+import { type MediaQuery, mediaApi } from '../api/media-api.js';
 import { IconUpload } from '../components/icons.js';
 import { MediaDetailsDialog } from '../components/media-details-dialog.js';
+import { MediaTile } from '../components/media-tile.js';
 import { Pagination } from '../components/pagination.js';
 import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
 import { Select } from '../components/ui/select.js';
@@ -222,25 +222,6 @@ export function MediaPage() {
         />
       )}
     </div>
-  );
-}
-
-/** One thumbnail: a button naming the file (and its alt text, which the image carries). */
-export function MediaTile({ asset, onOpen, selected }: { asset: MediaAsset; onOpen(): void; selected?: boolean }) {
-  const t = useT('pages-media');
-  return (
-    <button
-      type="button"
-      className="media-tile"
-      onClick={onOpen}
-      aria-pressed={selected}
-      data-testid="media-tile"
-      title={asset.file_name}
-    >
-      <img src={thumbnailUrl(asset)} alt={asset.alt} loading="lazy" width={120} height={120} />
-      <span className="media-tile-name">{asset.file_name}</span>
-      {asset.alt === '' && <span className="media-tile-flag">{t('noAlt')}</span>}
-    </button>
   );
 }
 
