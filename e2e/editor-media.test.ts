@@ -1,15 +1,21 @@
+import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { MediaAsset, MediaAssetDetail, MediaListResponse } from '../common/asset-contract.js';
+import { builtEditorDir } from '../server/config/package-root.js';
+import { makeTeam } from '../server/test-support/team-fixture.js';
+import { startTestServer } from '../server/test-support/test-server.js';
 import { uploadPng } from './support/article-seed.js';
 import { expectAccessible } from './support/axe-check.js';
-import { editorSuite } from './support/editor-harness.js';
+import { editorSuite, openTab } from './support/editor-harness.js';
 import { landscapePng } from './support/png-image.js';
 
 /**
  * The Media screen in Chromium: two images uploaded from the file picker show in the grid with
  * their progress done; search narrows the grid; alt text and the focal point (arrow keys) are saved
  * through the API; an unused file is deleted; one a row uses is refused with the row named, and
- * deleted anyway after that.
+ * deleted anyway after that. A dropped file is uploaded and the unused filter leaves out a used
+ * one; an image field picks its image from the library; an author changes their own upload and a
+ * viewer sees the library read-only.
  */
 
 const suite = editorSuite();
@@ -181,5 +187,42 @@ describe('the Media screen', () => {
     await page.getByText('This image has no alt text: describe it under Media.').waitFor();
     const pier = (await library('?search=pier')).assets[0];
     await expect.poll(() => page.locator('.image-name').first().getAttribute('title')).toBe(pier.path);
+  });
+
+  it('lets an author change the files they uploaded, and shows a viewer the library read-only', async () => {
+    const server = await startTestServer({ editorDir: builtEditorDir() });
+    const tabs: Page[] = [];
+    try {
+      const team = await makeTeam(server);
+      const form = new FormData();
+      form.append('file', new Blob([new Uint8Array(landscapePng(300, 200, 40))], { type: 'image/png' }), 'dune.png');
+      const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', headers: team.author, body: form });
+      expect(uploaded.status).toBe(201);
+      const tabAs = async (role: string) => {
+        const opened = await openTab(suite.browser);
+        tabs.push(opened.page);
+        const [name, value] = team[role].cookie.split('=');
+        await opened.context.addCookies([{ name, value, url: server.origin }]);
+        await opened.page.goto(`${server.origin}/settings/media`);
+        await opened.page.getByTestId('media-tile').first().click();
+        return opened.page;
+      };
+      const author = await tabAs('author');
+      const own = author.getByRole('dialog', { name: 'dune.png' });
+      await own.getByRole('button', { name: 'Save', exact: true }).waitFor();
+      expect(await own.getByLabel('Alt text', { exact: true }).isEditable()).toBe(true);
+      expect(await author.getByLabel('Upload', { exact: true }).count()).toBe(1);
+
+      const viewer = await tabAs('viewer');
+      const shown = viewer.getByRole('dialog', { name: 'dune.png' });
+      await shown.getByText('You may look at this file but not change it.').waitFor();
+      expect(await shown.getByLabel('Alt text', { exact: true }).isEditable()).toBe(false);
+      expect(await shown.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
+      expect(await shown.getByRole('button', { name: 'Delete', exact: true }).count()).toBe(0);
+      expect(await viewer.getByLabel('Upload', { exact: true }).count()).toBe(0);
+    } finally {
+      for (const tab of tabs) await tab.context().close();
+      await server.dispose();
+    }
   });
 });
