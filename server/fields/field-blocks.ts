@@ -189,7 +189,7 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
     return {
       type: 'array',
       maxItems: MAX_BLOCKS,
-      items: { oneOf: members, discriminator: { propertyName: 'type' } },
+      items: { type: 'object', oneOf: members, discriminator: { propertyName: 'type' } },
     };
   }
 

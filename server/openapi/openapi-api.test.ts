@@ -189,6 +189,53 @@ describe('GET /api/openapi.json', () => {
   });
 });
 
+describe('content types with blocks', () => {
+  it('are described with their block types, and their rows match the document', async () => {
+    const columns = [
+      { name: 'title', label: 'Title', type: 'text', required: true },
+      {
+        name: 'sections',
+        label: 'Sections',
+        type: 'blocks',
+        required: false,
+        blocks: [
+          {
+            name: 'hero',
+            label: 'Hero',
+            columns: [{ name: 'heading', label: 'Heading', type: 'text', required: true }],
+          },
+          {
+            name: 'quote',
+            label: 'Quote',
+            columns: [{ name: 'text', label: 'Text', type: 'textarea', required: false }],
+          },
+        ],
+      },
+    ];
+    const made = await request(server, 'POST', '/cms-content', { json: { title: 'Landings', columns } });
+    expect(made.response.status, made.text).toBe(201);
+    const after = await fetchDocument();
+    expect(await openApiProblems(after)).toEqual([]);
+    document = after;
+    checker = new ResponseChecker(after);
+    const listed = await call('GET', '/cms-content');
+    const landing = listed.body.content_types.find((type: { slug: string }) => type.slug === 'landings');
+    expect(landing.columns[1].blocks.map((block: { name: string }) => block.name)).toEqual(['hero', 'quote']);
+    await call('GET', '/cms-content/landings');
+    const row = await call('POST', '/cms/landings', {
+      json: {
+        title: 'Home',
+        sections: [
+          { type: 'hero', heading: 'Welcome' },
+          { type: 'quote', text: 'Hello' },
+        ],
+      },
+    });
+    expect(row.response.status, row.text).toBe(201);
+    await call('GET', `/cms/landings/${row.body.id}`);
+  });
+});
+
 describe('answers match the document', () => {
   it('for reads, writes in JSON and forms, uploads and errors', async () => {
     const category = await call('POST', '/cms/categories', { body: { title: 'Music' } });

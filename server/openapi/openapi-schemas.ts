@@ -148,6 +148,11 @@ export function sharedSchemas(): Record<string, JsonSchema> {
     parent: { ...string, description: 'For slug columns: the column the slug is made from' },
     options: { type: 'array', items: ref('SelectOption'), description: 'For select columns: the choices' },
     target: { ...string, description: 'For relation columns: the slug of the content type it points at' },
+    blocks: {
+      type: 'array',
+      items: ref('BlockType'),
+      description: 'For blocks columns: the block types a value may hold, each with its own columns',
+    },
     when: {
       ...ref('FieldCondition'),
       description:
@@ -229,6 +234,11 @@ export function sharedSchemas(): Record<string, JsonSchema> {
     RelationValue: exactObject({ id: string, title: stringOrNull, slug: stringOrNull }),
     SelectOption: exactObject({ id: { type: 'string', minLength: 1 }, text: string }),
     FieldCondition: conditionSchema(),
+    BlockType: exactObject({
+      name: { type: 'string', pattern: '^[a-z][a-z0-9_]*$' },
+      label: string,
+      columns: { type: 'array', items: ref('ColumnDescriptor') },
+    }),
     ColumnDescriptor: {
       type: 'object',
       properties: {

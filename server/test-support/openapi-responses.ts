@@ -32,7 +32,7 @@ function templateOf(document: OpenApiDocument, path: string): string | null {
  * documented for its operation, and its JSON body must match that status's schema.
  */
 export class ResponseChecker {
-  private readonly ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: true });
+  private readonly ajv = new Ajv2020({ strict: true, allErrors: true, validateFormats: true, discriminator: true });
   /** How many answers were checked, so a test can show it checked something. */
   checked = 0;
 
