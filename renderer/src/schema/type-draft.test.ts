@@ -196,6 +196,27 @@ describe('re-applying a kept draft over someone else’s version', () => {
     ]);
   });
 
+  it('keeps my order of the fields we both have, theirs new field keeping its place', () => {
+    const base = draftFromType(type('Posts', columns));
+    const mine = moveField(base, keyOf(base, 'note'), -1);
+    expect(draftChanges(mine, base)).toEqual([{ part: 'order' }]);
+    const added: ColumnDescriptor = { name: 'lead', label: 'Lead', type: 'text', required: false };
+    const theirs = draftFromType(type('Posts', [columns[0], added, columns[1], { ...columns[2], label: 'Remark' }]));
+    expect(columnChanges(reapplyDraft(mine, base, theirs)).map((column) => [column.name, column.label])).toEqual([
+      ['title', 'Title'],
+      ['lead', 'Lead'],
+      ['note', 'Remark'],
+      ['body', 'Body'],
+    ]);
+    // Without a reorder of mine, theirs' order stands.
+    expect(columnChanges(reapplyDraft(base, base, theirs)).map((column) => column.name)).toEqual([
+      'title',
+      'lead',
+      'body',
+      'note',
+    ]);
+  });
+
   it('keeps my change of kind, sent with the type, and theirs where I left it', () => {
     const base = draftFromType(type('Posts', columns));
     expect(base.kind).toBe('collection');

@@ -400,8 +400,9 @@ export function draftChanges(draft: TypeDraft, base: TypeDraft): DraftChange[] {
 /**
  * `mine` (edited from `base`) re-applied over `theirs` (the type as someone else saved it since):
  * my title and preview path where I changed them, my version of each field I changed that theirs
- * still has under the name I opened, my removals, and my new fields at the end. What I did not
- * touch stays theirs.
+ * still has under the name I opened, my removals, my order of the fields we both have where I
+ * reordered them (theirs' new fields keep their places), and my new fields at the end. What I did
+ * not touch stays theirs.
  */
 export function reapplyDraft(mine: TypeDraft, base: TypeDraft, theirs: TypeDraft): TypeDraft {
   const before = new Map(base.fields.map((field) => [field.key, field]));
@@ -416,12 +417,29 @@ export function reapplyDraft(mine: TypeDraft, base: TypeDraft, theirs: TypeDraft
   const removed = new Set(
     base.fields.filter((field) => !kept.has(field.key)).flatMap((field) => savedName(field) ?? []),
   );
-  const fields = theirs.fields
+  let fields = theirs.fields
     .filter((field) => !removed.has(savedName(field) ?? ''))
     .map((field) => {
       const edit = changed.get(savedName(field) ?? '');
       return edit ? { ...edit, key: field.key, original: field.original } : field;
     });
+  if (draftChanges(mine, base).some((change) => change.part === 'order')) {
+    // My order of the fields I opened, by their saved names; the places of those fields in theirs
+    // are filled in that order.
+    const rank = new Map(
+      mine.fields
+        .flatMap((field) => {
+          const name = before.get(field.key)?.original?.name;
+          return name ? [name] : [];
+        })
+        .map((name, index) => [name, index]),
+    );
+    const ranked = (field: FieldDraft) => rank.get(savedName(field) ?? '');
+    const mineFirst = fields.filter((field) => ranked(field) !== undefined);
+    mineFirst.sort((a, b) => (ranked(a) ?? 0) - (ranked(b) ?? 0));
+    let next = 0;
+    fields = fields.map((field) => (ranked(field) === undefined ? field : mineFirst[next++]));
+  }
   return {
     ...theirs,
     title: mine.title.trim() !== base.title.trim() ? mine.title : theirs.title,
