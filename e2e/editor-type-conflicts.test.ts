@@ -6,9 +6,11 @@ import { startTestServer, type TestServer } from '../server/test-support/test-se
 import { browserPerFile, openTab } from './support/editor-harness.js';
 
 /**
- * One content type open in two Chromium pages: the first save goes through, the second meets it
- * (If-Match with the version the page opened) and writes nothing; Reload loads the first person's
- * version, lists the second person's unsaved changes, and Re-apply puts them over it to be saved.
+ * One content type open in three Chromium pages: the first save goes through; the page with edits
+ * is told at once (the change feed's events) and a save of it meets the first (If-Match with the
+ * version the page opened) and writes nothing; Reload loads the first person's version, lists the
+ * second person's unsaved changes, and Re-apply puts them over it to be saved. The untouched page
+ * simply shows the new version.
  */
 
 const { browser, servers, pages } = browserPerFile();
@@ -60,17 +62,24 @@ describe('two people changing one content type', () => {
     expect(made.status).toBe(201);
     const first = await openTypeAs(team.admin, 'venues');
     const second = await openTypeAs(team.admin, 'venues');
+    const untouched = await openTypeAs(team.admin, 'venues');
 
+    await button(second, 'Add field').click();
+    await fieldLabel(fieldGroup(second, /^Field 2/)).fill('Capacity');
     await fieldLabel(fieldGroup(first, /^Field 1: Title/)).fill('Name');
     await button(first, 'Save content type').click();
     await expect.poll(async () => (await storedColumns('venues'))[0]?.label).toBe('Name');
 
-    await button(second, 'Add field').click();
-    await fieldLabel(fieldGroup(second, /^Field 2/)).fill('Capacity');
-    await button(second, 'Save content type').click();
+    // Told without saving; the untouched page shows the new version by itself.
     const notice = second.getByRole('alert').filter({ hasText: 'Someone else changed this content type' });
     await notice.waitFor();
     expect(await notice.textContent()).toContain('ada changed it');
+    await fieldGroup(untouched, /^Field 1: Name/).waitFor();
+    expect(await untouched.getByRole('alert').count()).toBe(0);
+
+    // A save anyway meets the first one and writes nothing.
+    await button(second, 'Save content type').click();
+    await notice.waitFor();
     expect(await storedColumns('venues')).toEqual([{ name: 'title', label: 'Name' }]);
     expect(await fieldLabel(fieldGroup(second, /^Field 2/)).inputValue()).toBe('Capacity');
 

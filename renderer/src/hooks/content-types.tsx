@@ -2,6 +2,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { createContext, type ReactNode, useContext, useMemo } from 'react';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
+import { useChanges } from '../api/change-events.js';
 import { forgetRows, queryKeys } from './row-queries.js';
 
 /** The content types of the server, loaded once, and what to tell the cache after a write. */
@@ -26,8 +27,15 @@ export function ContentTypesProvider({ children }: { children: ReactNode }) {
   const { data, error, refetch } = useQuery({
     queryKey: queryKeys.contentTypes,
     queryFn: ({ signal }) => api.listContentTypes(signal),
-    // Types change only through this editor, which puts the server's answer into the cache.
+    // This editor puts its own writes' answers into the cache; others' arrive as type changes below.
     staleTime: Number.POSITIVE_INFINITY,
+  });
+  // A type changed anywhere (another tab, another person, another server): the list is read again,
+  // and cached rows of the type, which may carry columns by their old names, are forgotten.
+  useChanges((change) => {
+    if (change.action !== 'type_change') return;
+    void refetch();
+    forgetRows(queries, change.type, false);
   });
 
   const value = useMemo<ContentTypesValue>(() => {

@@ -1,7 +1,8 @@
-import { useCallback, useMemo, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { ContentTypeSummary, LastChange } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
 import { ApiError, describeError } from '../api/api-error.js';
+import { useChanges } from '../api/change-events.js';
 import { useToast } from '../components/toasts.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useT } from '../i18n/use-t.js';
@@ -78,7 +79,7 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
   const api = useApi();
   const t = useT('schema');
   const notify = useToast();
-  const { typeSaved, typeDeleted } = useContentTypes();
+  const { types, typeSaved, typeDeleted } = useContentTypes();
   const [saved, setSaved] = useState(type);
   const [savedDraft, setSavedDraft] = useState(() => draftFromType(type));
   const [draft, setDraft] = useState(savedDraft);
@@ -91,6 +92,29 @@ export function useTypeEditor(type: ContentTypeSummary | null): TypeEditor {
   const [aside, setAside] = useState<{ mine: TypeDraft; base: TypeDraft; kept: KeptDraft } | null>(null);
   const busy = useRef(false);
   const dirty = useMemo(() => isDraftDirty(draft, savedDraft), [draft, savedDraft]);
+  /** Who changed this type last and when, as the change feed told it while the editor was open. */
+  const heard = useRef<LastChange | null>(null);
+  useChanges((change) => {
+    if (change.action === 'type_change' && saved && change.type === saved.table)
+      heard.current = { action: 'update', by: change.by, at: change.at, fields: [] };
+  });
+
+  // The types list follows changes made elsewhere (content-types.tsx). When it holds another
+  // version of this type, an untouched form loads it; one with edits says so, as a refused save
+  // would, so nobody goes on editing a version that is gone.
+  useEffect(() => {
+    if (!types || !saved || busy.current || conflict) return;
+    const now = types.find((type) => type.content_type_id === saved.content_type_id) ?? null;
+    if (now?.version === saved.version) return;
+    if (now && !dirty) {
+      const next = draftFromType(now);
+      setSaved(now);
+      setSavedDraft(next);
+      setDraft(next);
+      return;
+    }
+    setConflict({ current: now, lastChange: heard.current });
+  }, [types, saved, dirty, conflict]);
 
   const update: TypeEditor['update'] = useCallback((change, clears) => {
     setDraft((current) => change(current));
