@@ -175,7 +175,7 @@ describe('the Media screen', () => {
     const { page } = suite;
     await uploadPng(suite.server.api, landscapePng(320, 200, 300), 'pier.png');
     await page.goto(suite.url('/articles/new'));
-    await page.getByRole('button', { name: 'Choose Image from the media library' }).click();
+    await page.getByRole('button', { name: 'Choose from library for Image' }).click();
     const picker = page.getByRole('dialog', { name: 'Choose an image from the library' });
     await picker.getByLabel('Search', { exact: true }).fill('pier');
     await picker.getByLabel('Search', { exact: true }).press('Enter');
