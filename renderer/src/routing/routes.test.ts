@@ -17,6 +17,8 @@ describe('editor URLs', () => {
     ['/settings/content-types/edit/a/b', { name: 'unknown', path: '/settings/content-types/edit/a/b' }],
     ['/settings', { name: 'list', type: 'settings', list: EMPTY_LIST_STATE }],
     ['/settings/rows/content-types', { name: 'row', type: 'settings', id: 'content-types', list: EMPTY_LIST_STATE }],
+    ['/settings/media', { name: 'media' }],
+    ['/settings/media/x', { name: 'unknown', path: '/settings/media/x' }],
     ['/news/%E0%A4%A', { name: 'unknown', path: '/news/%E0%A4%A' }],
   ])('reads %s', (path, route) => {
     expect(parseLocation(path, '')).toEqual(route);
@@ -43,6 +45,7 @@ describe('editor URLs', () => {
       { name: 'content-types' },
       { name: 'content-type', slug: null },
       { name: 'content-type', slug: 'blog posts' },
+      { name: 'media' },
     ] satisfies Route[]) {
       const url = new URL(routeHref(route), 'http://x');
       expect(parseLocation(url.pathname, url.search)).toEqual(route);
