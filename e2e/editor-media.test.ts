@@ -212,9 +212,24 @@ describe('the Media screen', () => {
       await own.getByRole('button', { name: 'Save', exact: true }).waitFor();
       expect(await own.getByLabel('Alt text', { exact: true }).isEditable()).toBe(true);
       expect(await author.getByLabel('Upload', { exact: true }).count()).toBe(1);
+      // A new file of the same format keeps the asset and its path; its hash and name are the new file's.
+      const asset = ((await uploaded.json()) as MediaAsset).id;
+      const before = (await (
+        await fetch(`${server.api}/media/${asset}`, { headers: team.author })
+      ).json()) as MediaAsset;
+      await own
+        .getByLabel('Replace file', { exact: true })
+        .setInputFiles({ name: 'dune-2.png', mimeType: 'image/png', buffer: landscapePng(300, 200, 120) });
+      await author.getByText('File replaced').waitFor();
+      const after = (await (
+        await fetch(`${server.api}/media/${asset}`, { headers: team.author })
+      ).json()) as MediaAsset;
+      expect(after.path).toBe(before.path);
+      expect(after.hash).not.toBe(before.hash);
+      expect(after.file_name).toBe('dune-2.png');
 
       const viewer = await tabAs('viewer');
-      const shown = viewer.getByRole('dialog', { name: 'dune.png' });
+      const shown = viewer.getByRole('dialog', { name: 'dune-2.png' });
       await shown.getByText('You may look at this file but not change it.').waitFor();
       expect(await shown.getByLabel('Alt text', { exact: true }).isEditable()).toBe(false);
       expect(await shown.getByRole('button', { name: 'Save', exact: true }).count()).toBe(0);
