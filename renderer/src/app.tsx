@@ -1,14 +1,13 @@
 import { type ReactNode, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { AuthMeResponse } from '../../common/api-contract.js';
 import { ApiProvider } from './api/api-context.js';
-import { describeError } from './api/api-error.js';
 import { authApi, LOCAL_USER } from './api/auth-api.js';
 import { AuthProvider, type AuthState, useAuth } from './api/auth-context.js';
 import { type ApiClient, createApiClient, type TokenRequestReason } from './api/client.js';
 import { ConfirmDialog } from './components/confirm-dialog.js';
 import { LazyScreen, lazyNamed } from './components/lazy-screen.js';
 import { Sidebar } from './components/sidebar.js';
-import { EmptyState, ErrorState, LoadingState } from './components/states.js';
+import { EmptyState, ErrorState, LoadFailedState, LoadingState } from './components/states.js';
 import { ToastProvider } from './components/toasts.js';
 import { TokenDialog } from './components/token-dialog.js';
 import { ContentTypesProvider, useContentTypes } from './hooks/content-types.js';
@@ -79,17 +78,7 @@ function SignedInEditor() {
     load();
   }, [load, t]);
   if (failure) {
-    return (
-      <ErrorState
-        title={t('unreachable')}
-        message={describeError(failure)}
-        action={
-          <button type="button" className="button" onClick={load}>
-            {t('common:actions.tryAgain')}
-          </button>
-        }
-      />
-    );
+    return <LoadFailedState title={t('unreachable')} error={failure} onRetry={load} />;
   }
   if (!me) return <LoadingState label={t('connecting')} />;
   // A right password of an account with two-factor sign-in: its code next, no session yet.
@@ -224,17 +213,7 @@ function Screen() {
   }, [route.name, firstType, navigate, starters.waiting, offering, current]);
 
   if (error && !types) {
-    return (
-      <ErrorState
-        title={t('typesFailed')}
-        message={describeError(error)}
-        action={
-          <button type="button" className="button" onClick={reload}>
-            {t('common:actions.tryAgain')}
-          </button>
-        }
-      />
-    );
+    return <LoadFailedState title={t('typesFailed')} error={error} onRetry={reload} />;
   }
   if (!types) return <LoadingState label={t('connecting')} />;
   if (route.name === 'home' && offering && starters.state) {

@@ -1,4 +1,6 @@
 import type { ReactNode } from 'react';
+import { describeError } from '../api/api-error.js';
+import { useT } from '../i18n/use-t.js';
 import { IconAlert, IconInbox } from './icons.js';
 
 /** A spinner with a label, for the first load of a screen. */
@@ -36,5 +38,21 @@ export function ErrorState({ title, message, action }: { title: string; message:
       <p className="state-text">{message}</p>
       {action && <div className="state-action">{action}</div>}
     </div>
+  );
+}
+
+/** A load that failed: what failed, why (the error in words) and Try again. */
+export function LoadFailedState({ title, error, onRetry }: { title: string; error: unknown; onRetry(): void }) {
+  const t = useT('common');
+  return (
+    <ErrorState
+      title={title}
+      message={describeError(error)}
+      action={
+        <button type="button" className="button" onClick={onRetry}>
+          {t('actions.tryAgain')}
+        </button>
+      }
+    />
   );
 }

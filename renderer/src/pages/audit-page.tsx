@@ -1,11 +1,10 @@
 import { useQuery } from '@tanstack/react-query';
 import { type FormEvent, useState } from 'react';
 import { AUDIT_ACTIONS, type AuditEntry } from '../../../common/audit-contract.js';
-import { describeError } from '../api/api-error.js';
 import { type AuditQuery, auditApi } from '../api/audit-api.js';
 import { useAuth } from '../api/auth-context.js';
 import { Pagination } from '../components/pagination.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { EmptyState, ErrorState, LoadFailedState, LoadingState } from '../components/states.js';
 import { Select } from '../components/ui/select.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
@@ -120,17 +119,7 @@ function AuditLog() {
             )}
           </div>
         </form>
-        {error && (
-          <ErrorState
-            title={t('loadFailed')}
-            message={describeError(error)}
-            action={
-              <button type="button" className="button" onClick={() => void refetch()}>
-                {t('common:actions.tryAgain')}
-              </button>
-            }
-          />
-        )}
+        {error && <LoadFailedState title={t('loadFailed')} error={error} onRetry={() => void refetch()} />}
         {!data && !error && <LoadingState label={t('loading')} />}
         {data && data.total === 0 && (
           <EmptyState title={filtered ? t('empty.noMatch') : t('empty.none')}>

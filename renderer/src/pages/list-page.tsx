@@ -1,7 +1,6 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import { Trans } from 'react-i18next';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
-import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
 import { ContentTable } from '../components/content-table.js';
 import { IconPlus, IconSearch, IconTrash } from '../components/icons.js';
@@ -9,7 +8,7 @@ import { dialogIsOpen, isTypingTarget, matchesShortcut, SHORTCUTS } from '../com
 import { listColumns } from '../components/list-columns.js';
 import { ListFilters } from '../components/list-filters.js';
 import { Pagination } from '../components/pagination.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { EmptyState, LoadFailedState, LoadingState } from '../components/states.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
 import { useRowList } from '../hooks/use-row-list.js';
 import { useFormatters } from '../i18n/formatters.js';
@@ -101,15 +100,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
 
       <div className="list-body">
         {error && !loading ? (
-          <ErrorState
-            title={t('loadFailed', { type: type.title })}
-            message={describeError(error)}
-            action={
-              <button type="button" className="button" onClick={retry}>
-                {t('common:actions.tryAgain')}
-              </button>
-            }
-          />
+          <LoadFailedState title={t('loadFailed', { type: type.title })} error={error} onRetry={retry} />
         ) : !data ? (
           <LoadingState label={t('loading', { type: type.title })} />
         ) : data.total === 0 ? (

@@ -1,14 +1,13 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type DragEvent, type FormEvent, useRef, useState } from 'react';
 import { useApi } from '../api/api-context.js';
-import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
 import { type MediaQuery, mediaApi } from '../api/media-api.js';
 import { IconUpload } from '../components/icons.js';
 import { MediaDetailsDialog } from '../components/media-details-dialog.js';
 import { MediaTile } from '../components/media-tile.js';
 import { Pagination } from '../components/pagination.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { EmptyState, LoadFailedState, LoadingState } from '../components/states.js';
 import { Select } from '../components/ui/select.js';
 import { ACCEPTED_IMAGES, uploadProblem } from '../fields/image-upload.js';
 import { useDocumentTitle } from '../hooks/use-document-title.js';
@@ -153,17 +152,7 @@ export function MediaPage() {
         </button>
       </form>
       {uploads.items.length > 0 && <UploadList items={uploads.items} onClear={uploads.clear} />}
-      {error && (
-        <ErrorState
-          title={t('loadFailed')}
-          message={describeError(error)}
-          action={
-            <button type="button" className="button" onClick={() => void refetch()}>
-              {t('common:actions.tryAgain')}
-            </button>
-          }
-        />
-      )}
+      {error && <LoadFailedState title={t('loadFailed')} error={error} onRetry={() => void refetch()} />}
       {!data && !error && <LoadingState label={t('loading')} />}
       {data && (
         <section

@@ -1,8 +1,7 @@
 import { useQuery } from '@tanstack/react-query';
 import type { ContentTypeSummary } from '../../../common/api-contract.js';
 import { useApi } from '../api/api-context.js';
-import { describeError } from '../api/api-error.js';
-import { ErrorState, LoadingState } from '../components/states.js';
+import { LoadFailedState, LoadingState } from '../components/states.js';
 import { useT } from '../i18n/use-t.js';
 import type { ListState } from '../routing/routes.js';
 import { RowEditorPage } from './row-editor-page.js';
@@ -24,15 +23,7 @@ export function SingleRowPage({ type, list }: { type: ContentTypeSummary; list: 
   if (error) {
     return (
       <div className="page">
-        <ErrorState
-          title={t('openFailed')}
-          message={describeError(error)}
-          action={
-            <button type="button" className="button" onClick={() => void refetch()}>
-              {t('common:actions.tryAgain')}
-            </button>
-          }
-        />
+        <LoadFailedState title={t('openFailed')} error={error} onRetry={() => void refetch()} />
       </div>
     );
   }

@@ -6,7 +6,7 @@ import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
 import { revisionsApi } from '../api/revisions-api.js';
 import { IconArrowLeft, IconRefresh } from '../components/icons.js';
-import { EmptyState, ErrorState, LoadingState } from '../components/states.js';
+import { EmptyState, LoadFailedState, LoadingState } from '../components/states.js';
 import { useToast } from '../components/toasts.js';
 import { formatTimestamp, timeAgo } from '../fields/datetime-value.js';
 import { forgetRows } from '../hooks/row-queries.js';
@@ -66,17 +66,7 @@ export function TrashPage({ type, list }: { type: ContentTypeSummary; list: List
           <p className="page-subtitle">{data ? t('retention', { count: data.retention_days }) : '\u00a0'}</p>
         </div>
       </header>
-      {error && (
-        <ErrorState
-          title={t('loadFailed')}
-          message={describeError(error)}
-          action={
-            <button type="button" className="button" onClick={() => void refetch()}>
-              {t('common:actions.tryAgain')}
-            </button>
-          }
-        />
-      )}
+      {error && <LoadFailedState title={t('loadFailed')} error={error} onRetry={() => void refetch()} />}
       {!data && !error && <LoadingState label={t('loading')} />}
       {data && data.total === 0 && (
         <EmptyState title={t('empty.title')}>
