@@ -74,8 +74,18 @@ describe('the blocks builder in Chromium', () => {
     await button(page, 'Drag Text, block 2').focus();
     await page.keyboard.press('Space');
     await poll(() => button(page, 'Drag Text, block 2').getAttribute('aria-pressed')).toBe('true');
-    await page.keyboard.press('ArrowUp');
-    await page.getByText('Text is over position 1 of 2.', { exact: true }).waitFor({ state: 'attached' });
+    // An arrow the sensor takes before it has measured the blocks moves nothing: pressed again
+    // until it is heard (at the top, another ArrowUp keeps the block there).
+    const over = page.getByText('Text is over position 1 of 2.', { exact: true });
+    await expect
+      .poll(
+        async () => {
+          await page.keyboard.press('ArrowUp');
+          return over.count();
+        },
+        { timeout: 10_000, intervals: [300] },
+      )
+      .toBeGreaterThan(0);
     await page.keyboard.press('Space');
     await page.getByText('Text dropped at position 1 of 2.', { exact: true }).waitFor({ state: 'attached' });
     await poll(() => blockNames(page)).toEqual(['Text, block 1 of 2', 'Hero, block 2 of 2']);
