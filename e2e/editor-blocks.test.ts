@@ -83,7 +83,7 @@ describe('the blocks builder in Chromium', () => {
           await page.keyboard.press('ArrowUp');
           return over.count();
         },
-        { timeout: 10_000, intervals: [300] },
+        { timeout: 10_000, interval: 300 },
       )
       .toBeGreaterThan(0);
     await page.keyboard.press('Space');
