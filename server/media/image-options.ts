@@ -22,6 +22,11 @@ export interface ImageOptions {
 /** The largest width or height a variant can have, whatever the original. */
 export const MAX_VARIANT_SIDE = 4096;
 
+/** Formats a variant can be written in. */
+export const VARIANT_FORMATS = ['avif', 'webp', 'jpeg', 'png'] as const;
+/** How a variant fills its box: `cover` crops around the focal point, `contain` pads, `inside` fits within. */
+export const VARIANT_FITS = ['cover', 'contain', 'inside'] as const;
+
 /** The pixel limit of an uploaded image: 50 megapixels (a 8660 x 5773 photo, four times what phones take). */
 export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
 

@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { AppError } from '../errors/app-error.js';
-import { MAX_VARIANT_SIDE } from './image-options.js';
+import { MAX_VARIANT_SIDE, VARIANT_FITS, VARIANT_FORMATS } from './image-options.js';
+
+export { VARIANT_FITS, VARIANT_FORMATS };
 
 /**
  * What a variant request (`/media/<path>?w=&h=&fit=&format=&q=&v=`) asks for, how it is fitted to
@@ -8,12 +10,8 @@ import { MAX_VARIANT_SIDE } from './image-options.js';
  * and serving are in variant-cache.ts.
  */
 
-/** Formats a variant can be written in. */
-export const VARIANT_FORMATS = ['avif', 'webp', 'jpeg', 'png'] as const;
 /** A variant's format; `gif` only for a GIF original asked for no other format. */
 export type VariantFormat = (typeof VARIANT_FORMATS)[number] | 'gif';
-/** How a variant fills its box: `cover` crops around the focal point, `contain` pads, `inside` fits within. */
-export const VARIANT_FITS = ['cover', 'contain', 'inside'] as const;
 export type VariantFit = (typeof VARIANT_FITS)[number];
 
 /** The query parameters a variant request may carry; any other is a 400. */

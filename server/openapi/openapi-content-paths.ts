@@ -2,6 +2,7 @@ import type { ErrorCode } from '../../common/api-contract.js';
 import { type ContentType, SYSTEM_SORTABLE } from '../content/content-type.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../content/list-query.js';
 import type { JsonSchema } from '../fields/field.js';
+import { MAX_VARIANT_SIDE, VARIANT_FITS, VARIANT_FORMATS } from '../media/image-options.js';
 import { shapeNames } from '../types-gen/type-names.js';
 import type { Responses } from './openapi-account-paths.js';
 import { ALWAYS_ERRORS, READ_ERRORS } from './openapi-error-sets.js';
@@ -32,6 +33,15 @@ function writeBody(json: string, form: string): JsonSchema {
     },
   };
 }
+
+/** A query parameter of a media file's variant. */
+const variantParameter = (name: string, description: string, schema: JsonSchema): JsonSchema => ({
+  name,
+  in: 'query',
+  required: false,
+  description: description.replace('MAX', String(MAX_VARIANT_SIDE)),
+  schema,
+});
 
 const pathParameter = (name: string, description: string): JsonSchema => ({
   name,
@@ -335,14 +345,45 @@ export function mediaPaths(responses: Responses): Record<string, JsonSchema> {
       get: {
         tags,
         operationId: 'mediaFile',
-        summary: 'An uploaded file (cached for a year: names are never reused)',
+        summary:
+          'An uploaded file, or a variant of it made once and cached (any of w, h, fit, format, q); immutable for a year only with the v of its content hash',
         security: [],
+        parameters: [
+          variantParameter('w', 'Width in pixels, at most the original and MAX', {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_VARIANT_SIDE,
+          }),
+          variantParameter('h', 'Height in pixels, at most the original and MAX', {
+            type: 'integer',
+            minimum: 1,
+            maximum: MAX_VARIANT_SIDE,
+          }),
+          variantParameter('fit', 'cover crops around the focal point, contain pads, inside fits within', {
+            type: 'string',
+            enum: [...VARIANT_FITS],
+            default: 'cover',
+          }),
+          variantParameter(
+            'format',
+            'auto picks AVIF, then WebP, then the original format from Accept (Vary: Accept)',
+            { type: 'string', enum: [...VARIANT_FORMATS, 'auto'] },
+          ),
+          variantParameter('q', 'Quality', { type: 'integer', minimum: 1, maximum: 100 }),
+          variantParameter('v', 'The content hash: with the current one, the answer is immutable for a year', {
+            type: 'string',
+          }),
+        ],
         responses: {
           '200': {
-            description: 'The file',
+            description: 'The file or its variant',
             content: { 'image/*': { schema: { type: 'string', contentMediaType: 'image/*' } } },
           },
+          '304': { $ref: '#/components/responses/NotModified' },
+          '400': { $ref: '#/components/responses/Error400' },
           '404': { $ref: '#/components/responses/Error404' },
+          '415': { $ref: '#/components/responses/Error415' },
+          '429': { $ref: '#/components/responses/Error429' },
         },
       },
     },
