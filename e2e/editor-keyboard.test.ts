@@ -111,6 +111,8 @@ describe('the editor by keyboard alone', () => {
   it('creates a content type', async () => {
     const { page } = suite;
     await page.goto(suite.url('/settings/content-types/new'));
+    // The form is drawn once the types are loaded: Tab starts from there.
+    await page.getByRole('textbox', { name: 'Title', exact: true }).waitFor();
     await tabTo(page, 'Title');
     await page.keyboard.type('Recipes');
     await tabTo(page, 'Save content type');
@@ -122,6 +124,7 @@ describe('the editor by keyboard alone', () => {
   it('writes a row and saves it with Ctrl+S', async () => {
     const { page } = suite;
     await page.goto(suite.url('/news/new'));
+    await page.getByRole('textbox', { name: 'Title', exact: true }).waitFor();
     await tabTo(page, 'Title');
     await page.keyboard.type('Written by keyboard');
     await page.keyboard.press('Control+s');
@@ -175,6 +178,7 @@ describe('the editor by keyboard alone', () => {
   it('adds the first account, then another', async () => {
     const { page } = suite;
     await page.goto(suite.url('/settings/accounts'));
+    await page.getByRole('textbox', { name: 'Name', exact: true }).waitFor();
     await tabTo(page, 'Name');
     await page.keyboard.type('ada');
     await tabTo(page, 'Password');
