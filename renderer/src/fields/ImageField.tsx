@@ -1,7 +1,6 @@
-import { type DragEvent, useEffect, useRef, useState } from 'react';
+import { type DragEvent, useRef, useState } from 'react';
 import type { UploadResponse } from '../../../common/api-contract.js';
 import { isMediaPath } from '../../../common/media-rules.js';
-import { useApi } from '../api/api-context.js';
 import { IconImage, IconLayers, IconTrash, IconUpload } from '../components/icons.js';
 import { LazyScreen, lazyNamed } from '../components/lazy-screen.js';
 import { formatNumber } from '../i18n/formatters.js';
@@ -9,7 +8,8 @@ import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
-import { ACCEPTED_IMAGES, formatBytes, mediaFileName, uploadProblem } from './image-upload.js';
+import { ACCEPTED_IMAGES, formatBytes, mediaFileName } from './image-upload.js';
+import { useImageUpload } from './use-image-upload.js';
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
@@ -26,45 +26,17 @@ type KnownImage = UploadResponse & { alt?: string };
  * when it has none.
  */
 function ImageInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
-  const api = useApi();
   const t = useT('fields');
   const path = asText(value);
-  const [uploading, setUploading] = useState<{ name: string; progress: number } | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
   const [uploaded, setUploaded] = useState<KnownImage | null>(null);
   const [picking, setPicking] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
-  const inFlight = useRef<AbortController | null>(null);
-  useEffect(() => () => inFlight.current?.abort(), []);
+  const { upload, cancel, uploading, problem, clearProblem } = useImageUpload((answer) => {
+    setUploaded(answer);
+    onChange(answer.path);
+  });
 
-  const upload = async (file: File) => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setProblem(null);
-    setUploading({ name: file.name, progress: 0 });
-    try {
-      const answer = await api.uploadFile(file, {
-        signal: controller.signal,
-        onProgress: (progress) => setUploading({ name: file.name, progress }),
-      });
-      setUploaded(answer);
-      onChange(answer.path);
-    } catch (error) {
-      if (!controller.signal.aborted) setProblem(uploadProblem(file, error));
-    } finally {
-      if (inFlight.current === controller) {
-        inFlight.current = null;
-        setUploading(null);
-      }
-    }
-  };
-  const cancel = () => {
-    inFlight.current?.abort();
-    inFlight.current = null;
-    setUploading(null);
-  };
   const choose = () => fileInput.current?.click();
   // A read-only form disables its controls (a disabled fieldset); a drop is refused like a click.
   const accepts = (event: DragEvent) => hasFiles(event) && !fileInput.current?.matches(':disabled');
@@ -167,7 +139,7 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
                 type="button"
                 className="button button-small button-danger-quiet"
                 onClick={() => {
-                  setProblem(null);
+                  clearProblem();
                   onChange('');
                 }}
                 disabled={!!uploading}
@@ -228,7 +200,7 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
             onClose={() => setPicking(false)}
             onPick={(asset) => {
               setPicking(false);
-              setProblem(null);
+              clearProblem();
               setUploaded({
                 path: asset.path,
                 type: asset.type,

@@ -1,14 +1,14 @@
-import { type FormEvent, type ReactNode, useEffect, useId, useRef, useState } from 'react';
+import { type FormEvent, type ReactNode, useId, useState } from 'react';
 import type { ContentRow } from '../../../common/api-contract.js';
 import type { RowLinkTarget } from '../../../common/richtext-rules.js';
-import { useApi } from '../api/api-context.js';
 import { describeError } from '../api/api-error.js';
 import { ModalDialog } from '../components/modal-dialog.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useT } from '../i18n/use-t.js';
 import { rowLabel } from '../schema/type-facts.js';
-import { ACCEPTED_IMAGES, mediaFileName, uploadProblem } from './image-upload.js';
+import { ACCEPTED_IMAGES, mediaFileName } from './image-upload.js';
 import { normalizeHref } from './richtext-value.js';
+import { useImageUpload } from './use-image-upload.js';
 import { useRelationSearch } from './use-relation-search.js';
 
 /**
@@ -126,34 +126,11 @@ export function ImageDialog({
   onCancel(): void;
 }) {
   const t = useT('fields');
-  const api = useApi();
   const fileId = useId();
   const altId = useId();
   const [path, setPath] = useState<string | null>(null);
   const [alt, setAlt] = useState('');
-  const [uploading, setUploading] = useState<string | null>(null);
-  const [problem, setProblem] = useState<string | null>(null);
-  const inFlight = useRef<AbortController | null>(null);
-  useEffect(() => () => inFlight.current?.abort(), []);
-
-  const upload = async (file: File) => {
-    inFlight.current?.abort();
-    const controller = new AbortController();
-    inFlight.current = controller;
-    setProblem(null);
-    setUploading(file.name);
-    try {
-      const answer = await api.uploadFile(file, { signal: controller.signal });
-      setPath(answer.path);
-    } catch (error) {
-      if (!controller.signal.aborted) setProblem(uploadProblem(file, error));
-    } finally {
-      if (inFlight.current === controller) {
-        inFlight.current = null;
-        setUploading(null);
-      }
-    }
-  };
+  const { upload, uploading, problem } = useImageUpload((answer) => setPath(answer.path));
   return (
     <FormDialog
       title={t('richtext.imageDialog.title')}
@@ -178,7 +155,7 @@ export function ImageDialog({
       <p className={problem ? 'field-error' : 'field-hint'} role="status">
         {problem ??
           (uploading
-            ? t('richtext.imageDialog.uploading', { name: uploading })
+            ? t('richtext.imageDialog.uploading', { name: uploading.name })
             : path
               ? t('richtext.imageDialog.uploaded', { name: mediaFileName(path) })
               : t('image.formats'))}
