@@ -3,7 +3,6 @@ import { readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { POSTGRES_VARIANT_CACHE_DIR } from '../db/postgres/postgres-database.js';
 import { avifHeaderSample } from '../test-support/sample-images.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -53,9 +52,9 @@ async function centrePixel(bytes: Buffer): Promise<number[]> {
   return [...data.subarray(offset, offset + 3)];
 }
 
-/** The variant cache folder of a server started with the default options. */
+/** The variant cache folder of a test server: its own, in its folder, on either engine. */
 function cacheDirOf(server: TestServer): string {
-  return server.engine === 'sqlite' ? join(server.dir, 'media-cache') : POSTGRES_VARIANT_CACHE_DIR;
+  return join(server.dir, 'media-cache');
 }
 
 /** Cache files made for an original of this content hash. */

@@ -76,6 +76,9 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
       // A PostgreSQL server's saved search indexes, out of the user's app-data folder.
       searchIndexDir: join(tmpdir(), `quire-test-search-indexes-${process.pid}`),
       ...serverOptions,
+      // Variants in the test's own folder: PostgreSQL servers otherwise share one per machine, where
+      // a variant an earlier run made would be a cache hit.
+      images: { cacheDir: join(dir, 'media-cache'), ...serverOptions.images },
       dbFile,
       postgres: postgresDatabase?.target ?? null,
     });
