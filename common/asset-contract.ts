@@ -79,4 +79,6 @@ export interface ImageLayout {
   width: number | null;
   height: number | null;
   focal: FocalPoint;
+  /** The asset's content hash: the `v` of its variant URLs, so a replaced file gets new ones. */
+  hash: string;
 }

@@ -17,12 +17,13 @@ async function runExport(args: string[]): Promise<number> {
   return exportCommand([...database, '--out', out, ...args], { out: new PassThrough(), err: new PassThrough() });
 }
 
-async function uploadPng(width: number): Promise<{ id: string; path: string }> {
+async function uploadPng(width: number): Promise<{ id: string; path: string; hash: string }> {
   const form = new FormData();
   form.append('file', new Blob([new Uint8Array(pngImage(width, 2))], { type: 'image/png' }), 'quay.png');
   return (await (await fetch(`${server.api}/uploads`, { method: 'POST', body: form })).json()) as {
     id: string;
     path: string;
+    hash: string;
   };
 }
 
@@ -50,7 +51,7 @@ describe('quire export and the media library', () => {
       return JSON.parse(readFileSync(join(out, entry?.row_files[created.body.id] as string), 'utf8'));
     };
     expect(rowFile().media).toEqual({
-      [asset.path]: { alt: 'The quay', width: 31, height: 2, focal: { x: 0.2, y: 0.4 } },
+      [asset.path]: { alt: 'The quay', width: 31, height: 2, focal: { x: 0.2, y: 0.4 }, hash: asset.hash },
     });
 
     await request(server, 'PATCH', `/media/${asset.id}`, { json: { alt: 'The quay at noon' } });
@@ -58,12 +59,14 @@ describe('quire export and the media library', () => {
     form.append('file', new Blob([new Uint8Array(pngImage(33, 3))], { type: 'image/png' }), 'quay2.png');
     const replaced = await fetch(`${server.api}/media/${asset.id}/file`, { method: 'PUT', body: form });
     expect(replaced.status).toBe(200);
+    const { hash } = (await replaced.json()) as { hash: string };
     expect(await runExport(['--since'])).toBe(0);
     expect(rowFile().media[asset.path]).toEqual({
       alt: 'The quay at noon',
       width: 33,
       height: 3,
       focal: { x: 0.2, y: 0.4 },
+      hash,
     });
     expect(readFileSync(join(out, asset.path))).toEqual(pngImage(33, 3));
   });

@@ -300,7 +300,9 @@ describe('the media library: uploads are assets', () => {
     await request(server, 'PATCH', `/media/${asset.id}`, { json: { alt: 'Boats', focal: { x: 0.2, y: 0.8 } } });
     const article = await createArticle(server, { title: 'Laid out', image: asset.path });
     const plain = await createArticle(server, { title: 'No image' });
-    const layout = { [asset.path]: { alt: 'Boats', width: 61, height: 2, focal: { x: 0.2, y: 0.8 } } };
+    const layout = {
+      [asset.path]: { alt: 'Boats', width: 61, height: 2, focal: { x: 0.2, y: 0.8 }, hash: asset.hash },
+    };
 
     const one = await request(server, 'GET', `/cms/articles/${article.id}`);
     const row = one.body.rows[0];

@@ -385,6 +385,7 @@ function layoutOf(asset: AssetRecord): ImageLayout {
     width: asset.width,
     height: asset.height,
     focal: { x: asset.focal_x, y: asset.focal_y },
+    hash: asset.content_hash,
   };
 }
 

@@ -88,8 +88,18 @@ export function assetSchemas(): Record<string, JsonSchema> {
     ImageLayout: {
       type: 'object',
       description: 'What a row read carries for one image value, under media, keyed by its path',
-      properties: { alt: string, width: pixels, height: pixels, focal },
-      required: ['alt', 'width', 'height', 'focal'],
+      properties: {
+        alt: string,
+        width: pixels,
+        height: pixels,
+        focal,
+        hash: {
+          ...string,
+          pattern: '^[0-9a-f]{64}$',
+          description: 'The asset’s content hash: the v of its variant URLs',
+        },
+      },
+      required: ['alt', 'width', 'height', 'focal', 'hash'],
       additionalProperties: false,
     },
   };

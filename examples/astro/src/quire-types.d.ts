@@ -770,6 +770,8 @@ export interface ImageLayout {
   /** Pixels, when the header tells */
   height: number | null;
   focal: FocalPoint;
+  /** The asset’s content hash: the v of its variant URLs */
+  hash: string;
 }
 
 export interface TwoFactorStatus {
