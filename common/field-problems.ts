@@ -94,7 +94,14 @@ export type FieldProblem =
   | { code: 'pointed_at'; columns: string[] }
   // A media asset's focal point (PATCH /api/media/:id), and a delete refused while rows use the asset
   | { code: 'out_of_range'; min: number; max: number }
-  | { code: 'media_in_use'; count: number; rows: string[] };
+  | { code: 'media_in_use'; count: number; rows: string[] }
+  // The site's languages (PUT /api/locales, common/locale-rules.ts)
+  | { code: 'not_a_locale_code' }
+  | { code: 'locale_listed_twice'; locale: string }
+  | { code: 'falls_back_to_itself' }
+  | { code: 'default_falls_back' }
+  | { code: 'fallback_loop'; locales: string[] }
+  | { code: 'locale_in_use'; locales: string[]; count: number };
 
 /** Every problem code. */
 export type ProblemCode = FieldProblem['code'];
@@ -265,6 +272,18 @@ export function describeProblem(problem: FieldProblem): string {
       return `must be from ${problem.min} to ${problem.max}`;
     case 'media_in_use':
       return `is used by ${problem.count} ${plural(problem.count, 'row')}${problem.rows.length > 0 ? `: ${problem.rows.join(', ')}` : ''}`;
+    case 'not_a_locale_code':
+      return 'must be a BCP 47 language tag, such as en, de or de-AT';
+    case 'locale_listed_twice':
+      return `lists ${problem.locale} more than once`;
+    case 'falls_back_to_itself':
+      return 'must not name the locale itself';
+    case 'default_falls_back':
+      return 'must be empty for the default locale';
+    case 'fallback_loop':
+      return `makes a loop: ${problem.locales.join(' -> ')}`;
+    case 'locale_in_use':
+      return `still has ${problem.count} ${plural(problem.count, 'value')} in ${problem.locales.join(', ')}`;
   }
 }
 

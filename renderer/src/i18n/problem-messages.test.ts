@@ -101,6 +101,15 @@ const SAMPLES: Record<ProblemCode, FieldProblem[]> = {
     { code: 'media_in_use', count: 1, rows: ['news/1'] },
     { code: 'media_in_use', count: 3, rows: ['news/1', 'articles/2'] },
   ],
+  not_a_locale_code: [{ code: 'not_a_locale_code' }],
+  locale_listed_twice: [{ code: 'locale_listed_twice', locale: 'de-AT' }],
+  falls_back_to_itself: [{ code: 'falls_back_to_itself' }],
+  default_falls_back: [{ code: 'default_falls_back' }],
+  fallback_loop: [{ code: 'fallback_loop', locales: ['de', 'de-AT', 'de'] }],
+  locale_in_use: [
+    { code: 'locale_in_use', count: 1, locales: ['de'] },
+    { code: 'locale_in_use', count: 4, locales: ['de', 'fr'] },
+  ],
 };
 
 const ALL = Object.values(SAMPLES).flat();

@@ -44,6 +44,10 @@ function messageOf(problem: FieldProblem): { key: string; values: Record<string,
       return { key: 'holds_rows', values: { ...values, count: problem.count } };
     case 'media_in_use':
       return { key: 'media_in_use', values: { ...values, count: problem.count } };
+    case 'fallback_loop':
+      return { key: 'fallback_loop', values: { locales: problem.locales.join(' -> ') } };
+    case 'locale_in_use':
+      return { key: 'locale_in_use', values: { ...values, count: problem.count } };
     default:
       return { key: problem.code, values };
   }
