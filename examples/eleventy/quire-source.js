@@ -7,8 +7,10 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 
-const exportDir = process.env.QUIRE_EXPORT;
-const origin = (process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '');
+/** The export folder the site reads (QUIRE_EXPORT), or undefined when it reads a server. */
+export const exportDir = process.env.QUIRE_EXPORT;
+/** The Quire server the site reads (QUIRE_URL), without a trailing slash. */
+export const origin = (process.env.QUIRE_URL || 'http://127.0.0.1:4780').replace(/\/$/, '');
 const headers = process.env.QUIRE_TOKEN ? { Authorization: `Bearer ${process.env.QUIRE_TOKEN}` } : {};
 const PAGE = 1000;
 let indexRead;
