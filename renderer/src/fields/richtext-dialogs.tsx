@@ -3,6 +3,7 @@ import type { ContentRow } from '../../../common/api-contract.js';
 import type { RowLinkTarget } from '../../../common/richtext-rules.js';
 import { describeError } from '../api/api-error.js';
 import { ModalDialog } from '../components/modal-dialog.js';
+import { Select } from '../components/ui/select.js';
 import { useContentTypes } from '../hooks/content-types.js';
 import { useT } from '../i18n/use-t.js';
 import { rowLabel } from '../schema/type-facts.js';
@@ -43,7 +44,7 @@ function FormDialog({
     <ModalDialog
       title={title}
       onDismiss={onCancel}
-      initialFocus="input, select"
+      initialFocus="input, [role=combobox]"
       actions={
         <>
           {extraAction}
@@ -208,21 +209,15 @@ export function RowLinkDialog({
       <label htmlFor={typeId} className="label">
         {t('richtext.rowDialog.type')}
       </label>
-      <select
+      <Select
         id={typeId}
-        className="input"
         value={table}
-        onChange={(event) => {
-          setTable(event.target.value);
+        options={(types ?? []).map((type) => ({ value: type.table, label: type.title }))}
+        onChange={(next) => {
+          setTable(next);
           setChosen(null);
         }}
-      >
-        {(types ?? []).map((type) => (
-          <option key={type.table} value={type.table}>
-            {type.title}
-          </option>
-        ))}
-      </select>
+      />
       <label htmlFor={searchId} className="label">
         {t('richtext.rowDialog.search')}
       </label>
