@@ -91,7 +91,9 @@ describe('rich text in Chromium', () => {
     const rowDialog = page.getByRole('dialog', { name: 'Link to a row' });
     // The content type by keyboard: the dialog opens on it, Enter opens its list, a letter moves, Enter picks.
     const typeChooser = rowDialog.getByRole('combobox', { name: 'Content type' });
-    await expect.poll(() => typeChooser.evaluate((element) => element === element.ownerDocument.activeElement)).toBe(true);
+    await expect
+      .poll(() => typeChooser.evaluate((element) => element === element.ownerDocument.activeElement))
+      .toBe(true);
     await page.keyboard.press('Enter');
     const typeList = page.getByRole('listbox');
     await typeList.waitFor();
