@@ -22,7 +22,8 @@ export function assetFileRoutes(assets: AssetService, maxBytes: number): Router 
 
 /**
  * The media library (under `/api`, after the body parsers and `GET /media/unused`): `GET /media`
- * lists and searches it, `GET`, `PATCH` and `DELETE /media/:id` read, describe and delete one asset.
+ * lists and searches it, `GET /media/by-path?path=` reads the asset a row's value names, `GET`,
+ * `PATCH` and `DELETE /media/:id` read, describe and delete one asset.
  */
 export function assetRoutes(assets: AssetService): Router {
   const router = Router();
@@ -30,6 +31,12 @@ export function assetRoutes(assets: AssetService): Router {
     .route('/media')
     .get(async (req, res) => {
       res.json(await assets.list(req.query as Record<string, unknown>));
+    })
+    .all(methodNotAllowed(['GET']));
+  router
+    .route('/media/by-path')
+    .get(async (req, res) => {
+      res.json(await assets.getByPath(pathParameter(req.query as Record<string, unknown>), principalOf(req)));
     })
     .all(methodNotAllowed(['GET']));
   router
@@ -53,6 +60,18 @@ export function assetRoutes(assets: AssetService): Router {
 function noParameters(query: object): void {
   const names = Object.keys(query);
   if (names.length > 0) throw new AppError('bad_request', `Unknown query parameter ${JSON.stringify(names[0])}`);
+}
+
+/** `?path=/media/...`, given once and alone. */
+function pathParameter(query: Record<string, unknown>): string {
+  for (const name of Object.keys(query)) {
+    if (name !== 'path') throw new AppError('bad_request', `Unknown query parameter ${JSON.stringify(name)}; use path`);
+  }
+  const value = query.path;
+  if (value === undefined || value === '')
+    throw new AppError('bad_request', 'path is required: /media/YYYY/MM/<id>.<ext>');
+  if (typeof value !== 'string') throw new AppError('bad_request', 'path must be given once, as text');
+  return value;
 }
 
 /** `?force=true` deletes an asset rows still use; any other parameter is refused. */

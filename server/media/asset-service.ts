@@ -3,7 +3,7 @@ import { createReadStream } from 'node:fs';
 import type { IncomingMessage } from 'node:http';
 import type { Kysely } from 'kysely';
 import { abilitiesOf, mayChangeRow, typeAllowed } from '../../common/access-rules.js';
-import type { ContentRow, UploadMediaType, UploadResponse } from '../../common/api-contract.js';
+import type { UploadMediaType, UploadResponse } from '../../common/api-contract.js';
 import type {
   AssetUse,
   ImageLayout,
@@ -13,7 +13,7 @@ import type {
 } from '../../common/asset-contract.js';
 import { parseAssetPatch } from '../../common/asset-rules.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
-import { MEDIA_URL_PREFIX, parseRelativeMediaPath } from '../../common/media-rules.js';
+import { isMediaPath, MEDIA_URL_PREFIX, parseRelativeMediaPath } from '../../common/media-rules.js';
 import type { Principal } from '../accounts/principal.js';
 import { recordMediaRemovedInFeed } from '../changes/change-feed-service.js';
 import type { ContentType } from '../content/content-type.js';
@@ -36,6 +36,7 @@ import type { MediaReferenceSource } from './media-references.js';
 import { referencedMedia } from './media-references.js';
 import type { MediaStore } from './media-store.js';
 import { receiveUpload } from './multipart-upload.js';
+import { imageShowingColumns, mediaPathsOfRow } from './row-media-paths.js';
 
 /** Where the library records what happens to files: the change feed. */
 export interface AssetFeed {
@@ -189,9 +190,20 @@ export class AssetService {
 
   /** `GET /api/media/:id`: the asset and the rows naming it (those of types the caller may not read counted only). */
   async get(id: string, principal: Principal | null): Promise<MediaAssetDetail> {
-    const asset = await this.require(id);
-    const uses = await this.usesOf(asset.path, principal);
-    return { ...assetJson(asset), used_in: uses.visible, used_elsewhere: uses.hidden };
+    return this.detailOf(await this.require(id), principal);
+  }
+
+  /**
+   * `GET /api/media/by-path?path=/media/...`: the asset a row's value names, as `get` answers it
+   * (what an image field shows of a value saved earlier). A path the server never issues is a 400.
+   */
+  async getByPath(path: string, principal: Principal | null): Promise<MediaAssetDetail> {
+    if (!isMediaPath(path)) {
+      throw new AppError('bad_request', 'path must be a media path as uploads give it: /media/YYYY/MM/<id>.<ext>');
+    }
+    const [asset] = await this.repository.findByPaths([path]);
+    if (!asset) throw new AppError('not_found', `No media asset has the path ${JSON.stringify(path)}`);
+    return this.detailOf(asset, principal);
   }
 
   /** `PATCH /api/media/:id`: changes its description (400 with field problems, changing nothing). */
@@ -273,31 +285,36 @@ export class AssetService {
   }
 
   /**
-   * Adds `media` to each row read that holds image values: for each path, its alt text, pixel size
-   * and focal point, so a site lays out every image without asking again. One query a page. A type
-   * with a column of its own named `media` keeps it.
+   * Adds `media` to each row read that shows images (row-media-paths.ts): for each path, its alt
+   * text, pixel size and focal point, so a site lays out every image without asking again. One
+   * query a page. A type with a column of its own named `media` keeps it.
    */
   readonly decorate: RowDecorator = async (type, rows) => {
-    const columns = imageColumnsOf(type);
+    const columns = imageShowingColumns(type);
     if (columns.length === 0) return;
-    const paths = new Set<string>();
-    for (const row of rows) for (const path of imagePathsOf(row, columns)) paths.add(path);
+    const shown = rows.map((row) => mediaPathsOfRow(row, columns));
+    const paths = new Set(shown.flat());
     if (paths.size === 0) return;
     const found = new Map((await this.repository.findByPaths([...paths])).map((asset) => [asset.path, asset]));
-    for (const row of rows) {
+    rows.forEach((row, index) => {
       const media: Record<string, ImageLayout> = {};
-      for (const path of imagePathsOf(row, columns)) {
+      for (const path of shown[index]) {
         const asset = found.get(path);
         if (asset) media[path] = layoutOf(asset);
       }
       if (Object.keys(media).length > 0) (row as Record<string, unknown>)[ROW_MEDIA_MEMBER] = media;
-    }
+    });
   };
 
   private async require(id: string): Promise<AssetRecord> {
     const asset = await this.repository.findById(id);
     if (!asset) throw notFound(id);
     return asset;
+  }
+
+  private async detailOf(asset: AssetRecord, principal: Principal | null): Promise<MediaAssetDetail> {
+    const uses = await this.usesOf(asset.path, principal);
+    return { ...assetJson(asset), used_in: uses.visible, used_elsewhere: uses.hidden };
   }
 
   /** The rows naming `path`: those of types `principal` may read, and how many others. */
@@ -387,19 +404,6 @@ function layoutOf(asset: AssetRecord): ImageLayout {
     focal: { x: asset.focal_x, y: asset.focal_y },
     hash: asset.content_hash,
   };
-}
-
-function imageColumnsOf(type: ContentType): string[] {
-  if (type.columnsByName.has(ROW_MEDIA_MEMBER)) return [];
-  return type.columns.filter((column) => column.type === 'image').map((column) => column.name);
-}
-
-function* imagePathsOf(row: ContentRow, columns: readonly string[]): Iterable<string> {
-  const values = row as Record<string, unknown>;
-  for (const column of columns) {
-    const value = values[column];
-    if (typeof value === 'string' && value.startsWith(MEDIA_URL_PREFIX)) yield value;
-  }
 }
 
 /** Whether `principal` may change the asset: as for rows, an author only their own uploads. */

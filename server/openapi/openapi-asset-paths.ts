@@ -124,7 +124,7 @@ function query(name: string, description: string, schema: JsonSchema = string): 
   return { name, in: 'query', description, schema };
 }
 
-/** `/media` and `/media/{id}`: the media library (`/uploads` adds to it). */
+/** `/media`, `/media/by-path` and `/media/{id}`: the media library (`/uploads` adds to it). */
 export function assetPaths(responses: Responses): Record<string, JsonSchema> {
   const tags = ['media'];
   const errors: ErrorCode[] = ['bad_request', 'not_found', ...ALWAYS_ERRORS];
@@ -150,6 +150,23 @@ export function assetPaths(responses: Responses): Record<string, JsonSchema> {
           query('offset', 'Assets skipped', { type: 'integer', minimum: 0, default: 0 }),
         ],
         responses: responses(200, 'A page of assets with the totals', ref('MediaList'), errors),
+      },
+    },
+    '/media/by-path': {
+      get: {
+        tags,
+        operationId: 'getMediaByPath',
+        summary: 'The asset a row’s value names, and the rows that use it (an image field shows its alt text)',
+        parameters: [
+          {
+            ...query('path', 'The /media/ path a row holds (/media/YYYY/MM/<id>.<ext>)', {
+              type: 'string',
+              pattern: '^/media/\\d{4}/\\d{2}/[0-9a-f-]{36}\\.[a-z]+$',
+            }),
+            required: true,
+          },
+        ],
+        responses: responses(200, 'The asset', ref('MediaAssetDetail'), errors),
       },
     },
     '/media/{id}': {

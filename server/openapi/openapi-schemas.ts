@@ -6,6 +6,7 @@ import { MAX_META_LENGTH } from '../content/seo-meta.js';
 import { AppError } from '../errors/app-error.js';
 import type { JsonSchema } from '../fields/field.js';
 import { COLUMN_TYPES, columnSchema } from '../fields/field-registry.js';
+import { rowCarriesMedia } from '../media/row-media-paths.js';
 import { shapeNames } from '../types-gen/type-names.js';
 
 /** A reference to a component schema. */
@@ -21,10 +22,11 @@ const SCHEDULE_PROPERTY: JsonSchema = {
   description: 'The row’s pending scheduled change, or null (on reads; not on write answers)',
 };
 
-/** A read row's images by path: alt text, pixels and focal point, from the media library (only rows with images). */
+/** A read row's images by path (image columns, and images in rich text, Markdown and blocks): alt text, pixels and focal point. */
 const MEDIA_PROPERTY: JsonSchema = {
   type: 'object',
-  description: 'For each image value of the row, keyed by its path: what lays it out (on reads; rows with images)',
+  description:
+    'For each image the row shows (image fields, and images in rich text, Markdown and blocks), keyed by its path: what lays it out (on reads; rows with images)',
   additionalProperties: ref('ImageLayout'),
 };
 
@@ -345,9 +347,8 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
     custom: { type: 'boolean' },
   };
   const metaMember: JsonSchema = { type: ['string', 'null'], maxLength: MAX_META_LENGTH };
-  // Reads of a type with image columns carry their images' layout from the media library (AssetService.decorate).
-  const carriesMedia =
-    type.columns.some((column) => column.type === 'image') && !type.columnsByName.has(ROW_MEDIA_MEMBER);
+  // Reads of a type whose columns may show images carry their layout from the media library (AssetService.decorate).
+  const carriesMedia = rowCarriesMedia(type);
   const ignored = Object.fromEntries(
     ['id', ...Object.keys(SYSTEM_PROPERTIES), 'schedule', ...(carriesMedia ? [ROW_MEDIA_MEMBER] : [])].map((field) => [
       field,
