@@ -31,6 +31,7 @@ import {
   IconPlus,
   IconTrash,
 } from '../components/icons.js';
+import { IconButton } from '../components/ui/icon-button.js';
 import { useT } from '../i18n/use-t.js';
 // The builder's styles come with its chunk, not with the editor's first load.
 import '../styles/blocks-field.css';
@@ -296,17 +297,16 @@ function BlockCard({
       data-block-type={block.type}
     >
       <div className="block-head">
-        <button
-          type="button"
+        <IconButton
           ref={setActivatorNodeRef}
-          className="button button-ghost button-small block-handle"
+          className="block-handle"
           {...attributes}
           {...listeners}
           onPointerDown={onPointerDown}
-          aria-label={t('blocks.handle', { label, position: index + 1 })}
+          label={t('blocks.handle', { label, position: index + 1 })}
         >
           <IconGrip />
-        </button>
+        </IconButton>
         <button
           type="button"
           className="block-toggle"
@@ -321,44 +321,26 @@ function BlockCard({
           {!open && <span className="block-summary">{blockSummary(block, type)}</span>}
         </button>
         <div className="block-actions">
-          <button
-            type="button"
-            className="button button-ghost button-small"
-            aria-label={t('blocks.moveUp')}
-            title={t('blocks.moveUp')}
+          <IconButton
+            label={t('blocks.moveUp')}
             aria-disabled={index === 0 || undefined}
             onClick={() => onMove(index - 1)}
           >
             <IconArrowUp />
-          </button>
-          <button
-            type="button"
-            className="button button-ghost button-small"
-            aria-label={t('blocks.moveDown')}
-            title={t('blocks.moveDown')}
+          </IconButton>
+          <IconButton
+            label={t('blocks.moveDown')}
             aria-disabled={index === count - 1 || undefined}
             onClick={() => onMove(index + 1)}
           >
             <IconArrowDown />
-          </button>
-          <button
-            type="button"
-            className="button button-ghost button-small"
-            aria-label={t('blocks.duplicate')}
-            title={t('blocks.duplicate')}
-            onClick={onDuplicate}
-          >
+          </IconButton>
+          <IconButton label={t('blocks.duplicate')} onClick={onDuplicate}>
             <IconDuplicate />
-          </button>
-          <button
-            type="button"
-            className="button button-ghost button-small"
-            aria-label={t('blocks.remove')}
-            title={t('blocks.remove')}
-            onClick={onRemove}
-          >
+          </IconButton>
+          <IconButton label={t('blocks.remove')} onClick={onRemove}>
             <IconTrash />
-          </button>
+          </IconButton>
         </div>
       </div>
       {problem && <p className="field-error">{problem}</p>}

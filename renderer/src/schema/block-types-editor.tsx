@@ -1,5 +1,6 @@
 import type { ReactNode } from 'react';
 import { IconPlus, IconTrash } from '../components/icons.js';
+import { IconButton } from '../components/ui/icon-button.js';
 import { useT } from '../i18n/use-t.js';
 // These styles come with the type editor's chunk, not with the editor's first load.
 import '../styles/block-types-editor.css';
@@ -51,16 +52,15 @@ export function BlockTypesEditor({ idPrefix, blocks, targets, onChange, renderFi
               <fieldset className="block-type-editor" aria-label={t('blockTypes.group', { number: number + 1, title })}>
                 <div className="block-type-head">
                   <h5 className="block-type-title">{title}</h5>
-                  <button
-                    type="button"
-                    className="button button-ghost button-small button-icon button-danger-quiet"
+                  <IconButton
+                    tone="danger"
+                    label={t('blockTypes.remove', { title })}
+                    title={blocks.length === 1 ? t('blockTypes.lastType') : undefined}
                     onClick={() => onChange(blocks.filter((other) => other.key !== block.key))}
                     disabled={blocks.length === 1}
-                    aria-label={t('blockTypes.remove', { title })}
-                    title={blocks.length === 1 ? t('blockTypes.lastType') : t('blockTypes.remove', { title })}
                   >
                     <IconTrash />
-                  </button>
+                  </IconButton>
                 </div>
                 <div className="field-editor-grid">
                   <LabeledControl id={`${id}-label`} label={t('blockTypes.label')}>

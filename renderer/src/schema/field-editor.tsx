@@ -2,6 +2,7 @@ import type { ColumnType } from '../../../common/api-contract.js';
 import { typeChangeAllowed } from '../../../common/column-type-changes.js';
 import { conditionTargets } from '../../../common/field-conditions.js';
 import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
+import { IconButton } from '../components/ui/icon-button.js';
 import { Select } from '../components/ui/select.js';
 import { columnTypeChoices, widgetFor } from '../fields/field-registry.js';
 import { useT } from '../i18n/use-t.js';
@@ -77,38 +78,26 @@ export function FieldEditor({
           <span className="type-chip">{widgetFor(field).typeName()}</span>
           {!saved && markNew && <span className="chip chip-new">{t('field.new')}</span>}
           <div className="field-editor-actions">
-            <button
-              type="button"
-              id={`${id}-up`}
-              className="button button-ghost button-small button-icon"
-              onClick={() => onMove(-1)}
-              disabled={index === 0}
-              aria-label={t('field.moveUp')}
-              title={t('field.moveUp')}
-            >
+            <IconButton id={`${id}-up`} label={t('field.moveUp')} onClick={() => onMove(-1)} disabled={index === 0}>
               <IconArrowUp />
-            </button>
-            <button
-              type="button"
+            </IconButton>
+            <IconButton
               id={`${id}-down`}
-              className="button button-ghost button-small button-icon"
+              label={t('field.moveDown')}
               onClick={() => onMove(1)}
               disabled={index === count - 1}
-              aria-label={t('field.moveDown')}
-              title={t('field.moveDown')}
             >
               <IconArrowDown />
-            </button>
-            <button
-              type="button"
-              className="button button-ghost button-small button-icon button-danger-quiet"
+            </IconButton>
+            <IconButton
+              tone="danger"
+              label={t('field.remove')}
+              title={count === 1 ? t('field.lastField') : t('field.removeThis')}
               onClick={onRemove}
               disabled={count === 1}
-              aria-label={t('field.remove')}
-              title={count === 1 ? t('field.lastField') : t('field.removeThis')}
             >
               <IconTrash />
-            </button>
+            </IconButton>
           </div>
         </div>
         <div className="field-editor-grid">

@@ -1,4 +1,5 @@
 import { IconClose, IconPlus } from '../components/icons.js';
+import { IconButton } from '../components/ui/icon-button.js';
 import { useT } from '../i18n/use-t.js';
 import { addOption, changeOptionId, changeOptionText, type OptionDraft } from './type-draft.js';
 
@@ -45,16 +46,14 @@ export function OptionsEditor({
               autoComplete="off"
               spellCheck={false}
             />
-            <button
-              type="button"
-              className="button button-ghost button-small button-icon"
+            <IconButton
+              label={t('options.removeLabel', { number: index + 1 })}
+              title={t('options.remove')}
               onClick={() => onChange(options.filter((other) => other.key !== option.key))}
               disabled={options.length === 1}
-              aria-label={t('options.removeLabel', { number: index + 1 })}
-              title={t('options.remove')}
             >
               <IconClose />
-            </button>
+            </IconButton>
           </li>
         ))}
       </ul>
