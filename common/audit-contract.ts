@@ -28,6 +28,7 @@ export const AUDIT_ACTIONS = [
   'content_type.changed',
   'content_type.deleted',
   'content_type.starters_chosen',
+  'locales.changed',
   'backup.restored',
 ] as const;
 

@@ -35,6 +35,7 @@ import { errorMiddleware, notFoundHandler } from './http/error-middleware.js';
 import { conditionalGets } from './http/etag.js';
 import { eventRoutes } from './http/event-routes.js';
 import { hookRoutes } from './http/hook-routes.js';
+import { localeRoutes } from './http/locale-routes.js';
 import { localhostGuards, type SecurityOptions } from './http/localhost-guards.js';
 import { mediaRoutes, noMediaRoutes, unusedMediaRoutes, uploadRoutes } from './http/media-routes.js';
 import { requestListener } from './http/request-listener.js';
@@ -45,6 +46,7 @@ import type { Services } from './http/services.js';
 import { singleSignOnRoutes } from './http/sso-routes.js';
 import { starterRoutes } from './http/starter-routes.js';
 import { twoFactorRoutes } from './http/two-factor-routes.js';
+import { LocaleService } from './locales/locale-service.js';
 import { assetFocalPoints } from './media/asset-focal-points.js';
 import { AssetService } from './media/asset-service.js';
 import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from './media/image-options.js';
@@ -151,6 +153,9 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     committed,
     observers: [revisionRecorder(retention), rowSchedules.onWrite, changes.onWrite, hooks.onWrite],
   });
+  // The site's languages, kept in memory; servers sharing the database see each other's changes.
+  const locales = new LocaleService({ db, writes, followsOtherServers: database.sharedByServers });
+  await locales.load();
   // Uploads and the media library, where there is somewhere to keep files; row reads carry their
   // images' alt text, pixel size and focal point from it.
   const images: ImageOptions = { ...DEFAULT_IMAGE_OPTIONS, ...options.images };
@@ -195,6 +200,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     changes,
     // Open `GET /api/events` streams, fed by one read of the change feed per commit.
     events: new EventHub({ ...options.events, feed: changes, log: options.log }),
+    locales,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
@@ -280,6 +286,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   api.use(scheduleRoutes(services, schedules));
   api.use(hookRoutes(hooks, options.editorName, audit));
   if (assets) api.use(assetRoutes(assets));
+  api.use(localeRoutes(locales, options.editorName, audit));
   api.use(notFoundHandler);
   app.use('/api', api);
   if (media) app.use('/media', mediaRoutes(media.store, variants));

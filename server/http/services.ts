@@ -8,6 +8,7 @@ import type { ContentWrites } from '../content/content-writes.js';
 import type { RowService } from '../content/row-service.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import type { HookService } from '../hooks/hook-service.js';
+import type { LocaleService } from '../locales/locale-service.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import type { ScheduleService } from '../schedule/schedule-service.js';
 
@@ -29,6 +30,8 @@ export interface Services {
   changes: ChangeFeedService;
   /** The open event streams (`GET /api/events`). */
   events: EventHub;
+  /** The site's languages (`GET`/`PUT /api/locales`). */
+  locales: LocaleService;
 }
 
 /**

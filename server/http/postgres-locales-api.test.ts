@@ -1,0 +1,54 @@
+// Engine: PostgreSQL only: two servers share one PostgreSQL database, which SQLite never does.
+
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
+import { postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
+import { callApi, type PostgresTestServer, startPostgresTestServer } from '../test-support/postgres-server.js';
+
+/** The site's languages on a team server: a change made through one server is what the other answers next. */
+
+const postgres = await postgresForTests();
+
+const GERMAN = {
+  default: 'en',
+  locales: [
+    { code: 'en', label: 'English' },
+    { code: 'de', label: 'Deutsch', fallback: ['en'] },
+  ],
+};
+
+describe.skipIf(!postgres.available)(`locales on two servers sharing one database${skipNote(postgres)}`, () => {
+  const database = useTestDatabase(postgres.url);
+  let a: PostgresTestServer;
+  let b: PostgresTestServer;
+
+  beforeAll(async () => {
+    a = await startPostgresTestServer(database().target);
+    b = await startPostgresTestServer(database().target);
+  });
+  afterAll(async () => {
+    await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it('a change through one server is what the other answers next', async () => {
+    expect(await callApi(b, 'GET', '/locales')).toEqual({ status: 200, body: DEFAULT_LOCALES });
+    expect(await callApi(a, 'PUT', '/locales', GERMAN)).toEqual({ status: 200, body: GERMAN });
+    expect(await callApi(b, 'GET', '/locales')).toEqual({ status: 200, body: GERMAN });
+    expect(await callApi(b, 'PUT', '/locales', DEFAULT_LOCALES)).toEqual({ status: 200, body: DEFAULT_LOCALES });
+    expect(await callApi(a, 'GET', '/locales')).toEqual({ status: 200, body: DEFAULT_LOCALES });
+    expect([a.errors, b.errors]).toEqual([[], []]);
+  });
+
+  it('a stale If-Match from one server is refused by the other', async () => {
+    const read = await fetch(`${a.api}/locales`);
+    const etag = read.headers.get('etag') as string;
+    expect((await callApi(b, 'PUT', '/locales', GERMAN)).status).toBe(200);
+    const stale = await fetch(`${a.api}/locales`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', 'if-match': etag },
+      body: JSON.stringify(DEFAULT_LOCALES),
+    });
+    expect(stale.status).toBe(412);
+    expect(((await stale.json()) as { error: { current: unknown } }).error.current).toEqual(GERMAN);
+  });
+});
