@@ -39,6 +39,15 @@ async function copy(args: string[], options: Parameters<typeof copyCommand>[2] =
   return { code, out, err };
 }
 
+/** The site's languages the source is given. */
+const LANGUAGES = {
+  default: 'en',
+  locales: [
+    { code: 'en', label: 'English' },
+    { code: 'de', label: 'Deutsch', fallback: ['en'] },
+  ],
+};
+
 /** What `/api/starters` says of the first run's choice. */
 function choiceOf(body: { choice: unknown; chosen_by: unknown; chosen_at: unknown }) {
   return { choice: body.choice, chosen_by: body.chosen_by, chosen_at: body.chosen_at };
@@ -87,6 +96,9 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     expect(chosen.status, JSON.stringify(chosen.body)).toBe(200);
     starterChoice = choiceOf(chosen.body);
     expect(starterChoice).toEqual({ choice: 'keep', chosen_by: expect.any(String), chosen_at: expect.any(String) });
+    // The site's languages: a copy keeps them.
+    const languages = await api(source.origin, 'PUT', '/locales', LANGUAGES);
+    expect(languages.status, JSON.stringify(languages.body)).toBe(200);
     auditBefore = await auditOn(source.origin);
     expect(auditBefore.map((event) => event.action)).toContain('content_type.created');
     // What the copies are compared with is the whole site, not an error or an empty list.
@@ -123,6 +135,7 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     try {
       expect(await siteThroughApi(onPostgres.origin, uploads)).toEqual(before);
       expect(await starterChoiceOn(onPostgres.origin)).toEqual(starterChoice);
+      expect((await api(onPostgres.origin, 'GET', '/locales')).body).toEqual(LANGUAGES);
       expect(await auditOn(onPostgres.origin)).toEqual(auditBefore);
       // The copy's next event is numbered after the copied ones.
       await onPostgres.services.audit?.record({ action: 'token.created', actor: 'cli', target: 'after-copy' });
@@ -163,6 +176,7 @@ describe.skipIf(!postgres.available)(`quire copy between SQLite and PostgreSQL${
     try {
       expect(await siteThroughApi(onSqlite.origin, uploads)).toEqual(before);
       expect(await starterChoiceOn(onSqlite.origin)).toEqual(starterChoice);
+      expect((await api(onSqlite.origin, 'GET', '/locales')).body).toEqual(LANGUAGES);
       expect(await auditOn(onSqlite.origin)).toEqual(auditBefore);
     } finally {
       await onSqlite.close();

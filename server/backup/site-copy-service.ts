@@ -2,6 +2,7 @@ import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
 import { ASSETS_TABLE } from '../db/repositories/asset-repository.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
+import { LOCALES_TABLE } from '../db/repositories/locale-repository.js';
 import { REVISION_TABLES } from '../db/repositories/revision-repository.js';
 import { SETTINGS_TABLE } from '../db/repositories/settings-repository.js';
 import {
@@ -92,6 +93,8 @@ export async function copySite(
       for await (const rows of readRowBatches(source.db, AUDIT_TABLE)) await writer.insertRows(AUDIT_TABLE, rows);
       // Site-wide settings: the first run's starter choice stays made on the copy.
       await writer.insertRows(SETTINGS_TABLE, await settingsRows(source));
+      // The site's languages (the one row of quire_locales, with its version).
+      for await (const rows of readRowBatches(source.db, LOCALES_TABLE)) await writer.insertRows(LOCALES_TABLE, rows);
     });
   } catch (error) {
     for (const taken of undo) await taken();

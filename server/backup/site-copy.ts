@@ -10,6 +10,7 @@ import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
 import { createContentTable, dropContentTable } from '../db/repositories/content-schema-repository.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { HOOK_TABLES, HOOKS_TABLE } from '../db/repositories/hook-repository.js';
+import { LOCALES_TABLE } from '../db/repositories/locale-repository.js';
 import { REVISION_TABLES } from '../db/repositories/revision-repository.js';
 import { SCHEDULES_TABLE } from '../db/repositories/schedule-repository.js';
 import { SETTINGS_TABLE } from '../db/repositories/settings-repository.js';
@@ -127,7 +128,7 @@ export async function inTargetTransaction<T>(
         for (const table of [...ACCOUNT_TABLES].reverse()) await loose(db).deleteFrom(table).execute();
         for (const table of REVISION_TABLES) await loose(db).deleteFrom(table).execute();
         await loose(db).deleteFrom(AUDIT_TABLE).execute();
-        for (const table of [SCHEDULES_TABLE, ...HOOK_TABLES, SETTINGS_TABLE])
+        for (const table of [SCHEDULES_TABLE, ...HOOK_TABLES, SETTINGS_TABLE, LOCALES_TABLE])
           await loose(db).deleteFrom(table).execute();
       },
       async createType(record, columns) {
