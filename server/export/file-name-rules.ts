@@ -54,8 +54,16 @@ export function portableFileName(
   const hashed = !wellFormed || stem === '' || /[A-Z]/.test(name) || stem.length > MAX_STEM || hashLength > SUFFIX_HASH;
   if (!hashed) return `${stem}${extension}`;
   const cut = stem.length > MAX_STEM ? stem.slice(0, MAX_STEM).replace(/%[0-9A-F]?$/, '') : stem;
-  const hash = createHash('sha256').update(name).digest('hex').slice(0, hashLength);
+  const hash = nameHash(name).slice(0, hashLength);
   return `${cut}@${hash}${extension}`;
+}
+
+/**
+ * The hash a changed name ends with (its first hex digits): SHA-256 of the name, in hex. An export
+ * also places rows on pages by it (export-pages.ts), so names whose suffixes could meet share a page.
+ */
+export function nameHash(name: string): string {
+  return createHash('sha256').update(name).digest('hex');
 }
 
 /**

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ContentRow, ContentTypeListResponse, ListResponse } from '../../common/api-contract.js';
+import type { ContentRow, ContentTypeListResponse } from '../../common/api-contract.js';
 import { MEDIA_CHANGE_TYPE } from '../../common/change-contract.js';
 import { MEDIA_URL_PREFIX } from '../../common/media-rules.js';
 import type { ChangeEntry } from '../changes/change-feed.js';
@@ -11,11 +11,22 @@ import { AppError } from '../errors/app-error.js';
 import { currentDocument, quireVersion } from '../http/describe-routes.js';
 import { readList, readRow } from '../http/row-routes.js';
 import type { Services } from '../http/services.js';
-import { mediaPathsIn } from '../media/media-references.js';
 import type { MediaStore } from '../media/media-store.js';
 import { typeScriptDeclarations } from '../types-gen/types-generator.js';
 import { ExportError, ExportFolder, type WriteCounts } from './export-files.js';
-import { portableFileName, portableFileNames } from './file-name-rules.js';
+import {
+  type ExportPage,
+  nextPageCount,
+  type PagedType,
+  pageCountFor,
+  pageFiles,
+  pageOf,
+  pagePath,
+  readPage,
+  typeFiles,
+  writePages,
+} from './export-pages.js';
+import { portableFileName } from './file-name-rules.js';
 
 export { ExportError };
 
@@ -39,47 +50,44 @@ export interface ExportOptions {
 }
 
 /** One content type in an export's index. */
-export interface ExportedType {
+export interface ExportedType extends PagedType {
   table: string;
   slug: string;
   title: string;
   /** The TypeScript name of its rows in types.d.ts (`News`, `Article`). */
   name: string;
-  /** The file with every exported row, in the list endpoint's shape (`<table>.json`). */
-  file: string;
-  /** The folder with one file per row (`<table>/`). */
-  rows: string;
-  /**
-   * Each exported row's id to its file, relative to the export (`news/<id>.json`). A file is named
-   * by its id made safe on every file system (see file-name-rules.ts): usually the id itself.
-   */
-  row_files: Record<string, string>;
   count: number;
-  /** Each exported row's slug (its first slug column) to its id, for page routes. */
-  slugs: Record<string, string>;
+  /** The column whose value is a row's slug (its first slug column), null when it has none. */
+  slug_column: string | null;
   /**
-   * The media its exported rows name (`/media/...`), found in the store or not: an export `--since`
-   * that no change of the type touched keeps the type as it is, these included. Absent from exports
-   * written before it was recorded, whose types are then read again.
+   * The media its exported rows name (`/media/...`), each with the number of its pages naming it, so
+   * a run that rewrites a few pages keeps the list without reading the others.
    */
-  media?: string[];
+  media_pages: Record<string, number>;
 }
 
-/** The index of an export (`index.json`). */
+/** The index of an export (`index.json`): small, whatever the number of rows. */
 export interface ExportIndex {
   format: 'quire-export';
-  version: 1;
+  version: 2;
   quire: string;
   published_only: boolean;
   content_types: ExportedType[];
   /** Every media file used by the exported rows, as `/media/...` paths (copied under media/). */
   media: string[];
-  /** Every file of the export, for the next run to remove what is no longer there. */
-  files: string[];
   /** The tables asked for (`--type`); empty for every type, new ones included. */
   types: string[];
   /** The change-feed cursor the export has read up to: `quire export --since` continues from it. */
   cursor: string;
+}
+
+/** What an export of the first format left: each type's rows in one file and a list of every file. */
+interface IndexVersion1 {
+  format: 'quire-export';
+  version: 1;
+  published_only: boolean;
+  types: string[];
+  files: string[];
 }
 
 /** What an export did. */
@@ -91,6 +99,8 @@ export interface ExportSummary extends WriteCounts {
   missingMedia: string[];
   /** The change-feed cursor the export reached (recorded in its index). */
   cursor: string;
+  /** Why an export asked to continue (`--since`) was written in full instead, when it was. */
+  inFull?: string;
 }
 
 /** Stems of the export's own files a type's could meet (`index.json`, `openapi.json`, `media/`). */
@@ -98,11 +108,13 @@ const OWN_STEMS: ReadonlySet<string> = new Set(['index', 'openapi', 'media']);
 
 /**
  * Writes a site's content as JSON files a static build can read without a server: `index.json`,
- * `content-types.json`, `openapi.json`, `types.d.ts`, one `<table>.json` per type (every row, in
- * the list endpoint's shape), one `<table>/<id>.json` per row and `media/...` for the media the
- * rows use. File names are made safe and unique on every file system (file-name-rules.ts), so a
- * few differ from the id or table; the index maps each to its file. Files whose content is
- * unchanged are left alone; files of the previous export that are gone are removed.
+ * `content-types.json`, `openapi.json`, `types.d.ts`, each type's rows on pages
+ * (`<table>/pages/<n>.json`, see export-pages.ts), one `<table>/<id>.json` per row and `media/...`
+ * for the media the rows use. File names are made safe and unique on every file system
+ * (file-name-rules.ts), so a few differ from the id or table; the index and the pages name those.
+ * Files whose content is unchanged are left alone; files of the previous export that are gone are
+ * removed. Continuing (`since`), it reads and writes only the pages and files the changed rows
+ * touch, besides the small files every run writes.
  */
 export async function exportSite(
   services: Services,
@@ -112,9 +124,17 @@ export async function exportSite(
 ): Promise<ExportSummary> {
   const progress = options.progress ?? (() => {});
   const previous = await previousIndex(dir);
-  const plan = options.since === undefined ? null : await changesSince(services, dir, previous, options.since);
-  const asked = plan ? plan.index.types : options.types;
-  const publishedOnly = plan ? plan.index.published_only : options.publishedOnly;
+  let inFull: string | undefined;
+  let plan: ChangePlan | null = null;
+  if (options.since !== undefined && previous?.version === 1) {
+    // Never two formats in one folder: the old one's files are removed as this one is written.
+    inFull = `${dir} holds an export in the first format (each type's rows in one file), so it is exported in full once in the current one`;
+  } else if (options.since !== undefined) {
+    plan = await changesSince(services, dir, previous, options.since);
+  }
+  const continued = options.since === undefined ? null : previous;
+  const asked = continued && Array.isArray(continued.types) ? continued.types : options.types;
+  const publishedOnly = continued ? continued.published_only === true : options.publishedOnly;
   const all = services.registry.list();
   const unknown = options.since === undefined ? asked.filter((table) => !all.some((type) => type.table === table)) : [];
   if (unknown.length > 0) {
@@ -131,70 +151,54 @@ export async function exportSite(
 
   const exported: ExportedType[] = [];
   const media = new Set<string>();
+  // Files the last export wrote that this one may not have: removed unless written or kept.
+  const stale: string[] = plan ? [] : await exportFiles(dir, previous);
   let rowCount = 0;
   for (const type of chosen) {
     const stem = portableFileName(type.table, '', { reserved: OWN_STEMS });
-    const before = plan?.index.content_types.find((entry) => entry.table === type.table);
+    const found = plan?.index.content_types.find((entry) => entry.table === type.table);
+    // Its folders as this run names them, never as a (perhaps edited) index says.
+    const before = found && { ...found, rows: `${stem}/`, pages: `${stem}/pages/` };
     // A type whose rows name an upload replaced or described since is read again whole: its rows'
     // files carry the media library's layout of their images.
-    const namesChangedMedia = before?.media?.some((path) => plan?.media.has(path)) ?? false;
+    const namesChangedMedia = Object.keys(before?.media_pages ?? {}).some((path) => plan?.media.has(path));
     const changed =
       plan && before && !plan.retyped.has(type.table) && !namesChangedMedia
-        ? (plan.rows.get(type.table) ?? new Set())
+        ? (plan.rows.get(type.table) ?? new Set<string>())
         : null;
-    if (changed?.size === 0 && before && Array.isArray(before.media)) {
+    let entry: ExportedType;
+    if (changed?.size === 0 && before) {
       // No change touched the type: its files and its entry stay as the last export left them.
       progress(`Exporting ${type.table}: unchanged`);
-      folder.keep(before.file);
-      for (const file of Object.values(before.row_files)) folder.keep(file);
-      for (const path of before.media) media.add(path.slice(MEDIA_URL_PREFIX.length));
-      rowCount += before.count;
-      exported.push(before);
-      continue;
-    }
-    const typeMedia = new Set<string>();
-    let list: ListResponse;
-    if (changed && before) {
+      entry = before;
+    } else if (changed && before) {
       progress(`Exporting ${type.table}: ${changed.size} changed rows`);
-      list = await patchedList(services, type, dir, before, changed, publishedOnly);
+      entry = await patchType(services, type, dir, folder, before, changed, publishedOnly, stale);
     } else {
-      list = await readAll(services, type, publishedOnly, (done) => progress(`Exporting ${type.table}: ${done} rows`));
+      if (before) stale.push(...(await typeFiles(dir, before)));
+      const rows = await readAll(services, type, publishedOnly, (done) =>
+        progress(`Exporting ${type.table}: ${done} rows`),
+      );
+      const base = {
+        table: type.table,
+        slug: type.slug,
+        title: type.title,
+        name: names.get(type.table) ?? type.table,
+        rows: `${stem}/`,
+        pages: `${stem}/pages/`,
+        slug_column: type.slugColumn,
+      };
+      entry = await writeType(folder, base, rows, stale);
     }
-    const fileNames = portableFileNames(
-      list.rows.map((row) => row.id),
-      '.json',
-    );
-    const slugs: Record<string, string> = {};
-    // No prototype: an id may be `__proto__`.
-    const rowFiles: Record<string, string> = Object.create(null);
-    for (const row of list.rows) {
-      rowFiles[row.id] = `${stem}/${fileNames.get(row.id)}`;
-      // An unchanged row keeps its file unread, unless a name given to another row moved it.
-      if (changed && !changed.has(row.id) && before?.row_files[row.id] === rowFiles[row.id]) {
-        folder.keep(rowFiles[row.id]);
-      } else {
-        await folder.writeJson(rowFiles[row.id], row);
-      }
-      const slug = type.slugColumn === null ? null : row[type.slugColumn];
-      if (typeof slug === 'string') slugs[slug] = row.id;
-      for (const path of mediaPathsIn(JSON.stringify(row))) typeMedia.add(path);
-    }
-    for (const path of typeMedia) media.add(path);
-    await folder.writeJson(`${stem}.json`, list);
-    rowCount += list.rows.length;
-    exported.push({
-      table: type.table,
-      slug: type.slug,
-      title: type.title,
-      name: names.get(type.table) ?? type.table,
-      file: `${stem}.json`,
-      rows: `${stem}/`,
-      row_files: rowFiles,
-      count: list.rows.length,
-      slugs,
-      media: [...typeMedia].sort().map((path) => `${MEDIA_URL_PREFIX}${path}`),
-    });
+    for (const path of Object.keys(entry.media_pages)) media.add(path.slice(MEDIA_URL_PREFIX.length));
+    rowCount += entry.count;
+    exported.push(entry);
   }
+  // A type the last run exported and this one does not (deleted since): its files go.
+  for (const gone of plan?.index.content_types ?? []) {
+    if (!chosen.some((type) => type.table === gone.table)) stale.push(...(await typeFiles(dir, gone)));
+  }
+  for (const path of plan?.index.media ?? []) stale.push(path.slice(1));
 
   const missingMedia: string[] = [];
   const copiedBefore = new Set(plan?.index.media ?? []);
@@ -219,22 +223,20 @@ export async function exportSite(
   await folder.writeJson('openapi.json', document);
   await folder.write('types.d.ts', typeScriptDeclarations(document));
   const usedMedia = [...media].filter((path) => !missingMedia.includes(`/media/${path}`));
-  const files = [...folder.files, INDEX_FILE].sort();
   const index: ExportIndex = {
     format: 'quire-export',
-    version: 1,
+    version: 2,
     quire: quireVersion(),
     published_only: publishedOnly,
     content_types: exported,
     media: usedMedia.sort().map((path) => `/media/${path}`),
-    files,
     types: [...asked],
     cursor,
   };
   // The index goes last: a run that stops before it leaves the last cursor, so the next run
   // applies the same changes again (each file is replaced whole, never half-written).
   await folder.writeJson(INDEX_FILE, index);
-  await folder.removeStale(previous?.files ?? []);
+  await folder.removeStale(stale);
   return {
     ...folder.counts,
     types: exported.length,
@@ -242,6 +244,7 @@ export async function exportSite(
     media: usedMedia.length,
     missingMedia,
     cursor,
+    ...(inFull ? { inFull } : {}),
   };
 }
 
@@ -259,10 +262,10 @@ interface ChangePlan {
 async function changesSince(
   services: Services,
   dir: string,
-  index: ExportIndex | null,
+  index: ExportIndex | IndexVersion1 | null,
   since: string,
 ): Promise<ChangePlan> {
-  if (!index || typeof index.cursor !== 'string' || !Array.isArray(index.types)) {
+  if (index?.version !== 2 || typeof index.cursor !== 'string' || !Array.isArray(index.types)) {
     throw new ExportError(
       `${dir} holds no export with a cursor to continue; export it in full first (without --since)`,
     );
@@ -304,40 +307,81 @@ async function changesSince(
 }
 
 /**
- * A type's list as the last export wrote it, with the `changed` rows read again: each replaced,
- * added in id order, or left out when deleted (or no longer published, with `publishedOnly`).
+ * A type's rows continued from the last export: the `changed` rows read again, each replacing its
+ * row on its page, added, or left out when deleted (or no longer published, with `publishedOnly`).
+ * Only their pages are read and written, unless the type is paged again for its new size.
  */
-async function patchedList(
+async function patchType(
   services: Services,
   type: ContentType,
   dir: string,
+  folder: ExportFolder,
   before: ExportedType,
   changed: ReadonlySet<string>,
   publishedOnly: boolean,
-): Promise<ListResponse> {
-  let list: ListResponse;
-  try {
-    list = JSON.parse(await readFile(join(dir, before.file), 'utf8')) as ListResponse;
-  } catch {
-    throw new ExportError(`${join(dir, before.file)} is missing or unreadable; export in full (without --since)`);
-  }
+  stale: string[],
+): Promise<ExportedType> {
   const published = publishedOnly && type.columnsByName.get('status')?.type === 'select';
+  const pages = new Map<number, ExportPage>();
+  for (const id of changed) {
+    const page = pageOf(id, before.page_count);
+    if (!pages.has(page)) pages.set(page, await readPage(dir, before, page));
+  }
   const current = new Map<string, ContentRow>();
+  let count = before.count;
   for (const id of changed) {
     const row = await currentRow(services, type.table, id);
     if (row && (!published || row.status === 'published')) current.set(id, row);
+    const listed = pages.get(pageOf(id, before.page_count))?.rows.some((other) => other.id === id) ?? false;
+    count += Number(current.has(id)) - Number(listed);
   }
-  // A row read again keeps its place; a new one goes where id order puts it.
-  const rows = list.rows.flatMap((row) => (changed.has(row.id) ? (current.get(row.id) ?? []) : [row]));
-  const listed = new Set(rows.map((row) => row.id));
-  for (const row of current.values()) {
-    if (listed.has(row.id)) continue;
-    const at = rows.findIndex((other) => other.id > row.id);
-    rows.splice(at < 0 ? rows.length : at, 0, row);
+  const kept = (rows: readonly ContentRow[]) => rows.filter((row) => !changed.has(row.id));
+  if (nextPageCount(before.page_count, count) !== before.page_count) {
+    const rows: ContentRow[] = [];
+    for (let page = 0; page < before.page_count; page++) {
+      const read = pages.get(page) ?? (await readPage(dir, before, page));
+      rows.push(...kept(read.rows));
+      stale.push(
+        pagePath(before, page),
+        ...pageFiles(
+          before,
+          read.rows.map((row) => row.id),
+        ).values(),
+      );
+    }
+    rows.push(...current.values());
+    const { page_count: _, count: __, media_pages: ___, ...base } = before;
+    return writeType(folder, base, rows, stale);
   }
-  // `total` counts every row of the type, those the export leaves out included.
-  const { total } = (await readList(services, type.table, { limit: '1' })).body;
-  return { ...list, total, filtered: rows.length, count: rows.length, rows };
+  const rowsByPage = new Map<number, ContentRow[]>();
+  for (const [page, read] of pages) rowsByPage.set(page, kept(read.rows));
+  for (const row of current.values()) rowsByPage.get(pageOf(row.id, before.page_count))?.push(row);
+  const media = new Map(Object.entries(before.media_pages));
+  await writePages(folder, before, rowsByPage, pages, changed, media, stale);
+  return { ...before, count, media_pages: sortedRecord(media) };
+}
+
+/** Writes a type's rows whole: paged for their number, every page and row file (unchanged ones left alone). */
+async function writeType(
+  folder: ExportFolder,
+  base: Omit<ExportedType, 'page_count' | 'count' | 'media_pages'>,
+  rows: readonly ContentRow[],
+  stale: string[],
+): Promise<ExportedType> {
+  const paged = { ...base, page_count: pageCountFor(rows.length) };
+  const rowsByPage = new Map<number, ContentRow[]>();
+  for (let page = 0; page < paged.page_count; page++) rowsByPage.set(page, []);
+  for (const row of rows) rowsByPage.get(pageOf(row.id, paged.page_count))?.push(row);
+  const media = new Map<string, number>();
+  await writePages(folder, paged, rowsByPage, new Map(), null, media, stale);
+  return { ...paged, count: rows.length, media_pages: sortedRecord(media) };
+}
+
+/** A map as a plain object with its keys sorted, so an unchanged map writes an unchanged index. */
+function sortedRecord(map: ReadonlyMap<string, number>): Record<string, number> {
+  const record: Record<string, number> = Object.create(null);
+  for (const key of [...map.keys()].sort()) record[key] = map.get(key) as number;
+  return record;
 }
 
 /** A row as its read answers it; null when it is gone. */
@@ -350,39 +394,53 @@ async function currentRow(services: Services, table: string, id: string): Promis
   }
 }
 
-/** The index of the export already in `dir` (null when there is no readable one). */
-async function previousIndex(dir: string): Promise<ExportIndex | null> {
+/** The index of the export already in `dir`, in either format (null when there is no readable one). */
+async function previousIndex(dir: string): Promise<ExportIndex | IndexVersion1 | null> {
   try {
-    const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as ExportIndex;
-    if (index.format !== 'quire-export' || !Array.isArray(index.files)) return null;
-    return { ...index, files: index.files.filter((file): file is string => typeof file === 'string') };
+    const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as ExportIndex | IndexVersion1;
+    if (index.format !== 'quire-export') return null;
+    if (index.version === 2) return Array.isArray(index.content_types) && Array.isArray(index.media) ? index : null;
+    if (!Array.isArray(index.files)) return null;
+    return { ...index, version: 1, files: index.files.filter((file): file is string => typeof file === 'string') };
   } catch {
     return null;
   }
 }
 
 /**
- * Every row of a type (or every published one) in the list endpoint's shape, read page by page in
- * id order. `time` is zero (the file is not one read) so an unchanged site writes unchanged files.
+ * Every file an export wrote, as far as it can be read: the first format listed them; the current
+ * one's are its types' pages and row files and its media (a type whose pages are unreadable is
+ * left as it is).
  */
+async function exportFiles(dir: string, index: ExportIndex | IndexVersion1 | null): Promise<string[]> {
+  if (!index) return [];
+  if (index.version === 1) return index.files;
+  const files = index.media.map((path) => path.slice(1));
+  for (const type of index.content_types) {
+    try {
+      files.push(...(await typeFiles(dir, type)));
+    } catch {
+      // Unreadable: what it listed cannot be known, so nothing of it is removed.
+    }
+  }
+  return files;
+}
+
+/** Every row of a type (or every published one), read page by page in id order. */
 async function readAll(
   services: Services,
   type: ContentType,
   publishedOnly: boolean,
   progress: (done: number) => void,
-): Promise<ListResponse> {
+): Promise<ContentRow[]> {
   const published = publishedOnly && type.columnsByName.get('status')?.type === 'select';
   const rows: ContentRow[] = [];
-  let first: ListResponse | null = null;
   for (;;) {
     const query: Record<string, unknown> = { limit: String(MAX_LIMIT), offset: String(rows.length), order: 'id' };
     if (published) query.filter = 'status=published';
     const { body } = await readList(services, type.table, query);
-    first ??= body;
     rows.push(...body.rows);
     progress(rows.length);
-    if (body.rows.length < MAX_LIMIT) break;
+    if (body.rows.length < MAX_LIMIT) return rows;
   }
-  const time = { total: 0, init: 0, filter: 0, data: 0, count: 0, format: 0 };
-  return { ...(first as ListResponse), time, filtered: rows.length, count: rows.length, rows };
 }
