@@ -36,6 +36,7 @@ beforeAll(async () => {
     { name: 'seats', label: 'Seats', type: 'number', required: false },
     { name: 'tags', label: 'Tags', type: 'tags', required: false },
     { name: 'category', label: 'Category', type: 'relation', required: false, target: 'categories' },
+    { name: 'story', label: 'Story', type: 'richtext', required: false },
   ];
   const created = await request(server, 'POST', '/cms-content', { json: { title: 'Events', columns } });
   expect(created.response.status, created.text).toBe(201);
@@ -59,7 +60,7 @@ function compile(consumer: string): { status: number | null; output: string } {
 }
 
 /** A consumer as a site's build would write it; each @ts-expect-error line must be an error. */
-const CONSUMER = `import type { Collections, Event, EventInput, EventList, News } from './quire-types.js';
+const CONSUMER = `import type { Category, Collections, Event, EventInput, EventList, ImageLayout, News } from './quire-types.js';
 
 export function titles(list: EventList): string[] {
   return list.rows.map((row: Event) => row.name);
@@ -73,6 +74,14 @@ export function describe(row: Event): string {
 }
 export const draft: EventInput = { name: 'Concert', stage: 'planned', starts_at: '2026-07-01 19:30' };
 export const byTable: Collections['news']['row'][] = [] as News[];
+// Rich text may show images: reads carry their layout by path.
+export function layoutOf(row: Event, path: string): ImageLayout | undefined {
+  const layout = row.media?.[path];
+  return layout && { alt: layout.alt, width: layout.width, height: layout.height, focal: layout.focal, hash: layout.hash };
+}
+
+// @ts-expect-error: a category shows no images, so its reads carry no media
+export const noMedia = (row: Category) => row.media;
 
 // @ts-expect-error: an Event has no field "venue"
 export const venue = (row: Event) => row.venue;

@@ -92,6 +92,12 @@ export type FieldCondition = {
   notEmpty: true;
 };
 
+export interface BlockType {
+  name: string;
+  label: string;
+  columns: ColumnDescriptor[];
+}
+
 export interface ColumnDescriptor {
   name: string;
   label: string;
@@ -103,6 +109,8 @@ export interface ColumnDescriptor {
   options?: SelectOption[];
   /** For relation columns: the slug of the content type it points at */
   target?: string;
+  /** For blocks columns: the block types a value may hold, each with its own columns */
+  blocks?: BlockType[];
   /** When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept */
   when?: FieldCondition;
   /** In a content-type update: the old name of a renamed column */
@@ -120,6 +128,8 @@ export interface PublishedColumn {
   options?: SelectOption[];
   /** For relation columns: the slug of the content type it points at */
   target?: string;
+  /** For blocks columns: the block types a value may hold, each with its own columns */
+  blocks?: BlockType[];
   /** When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept */
   when?: FieldCondition;
   filterable: boolean;
@@ -636,7 +646,7 @@ export interface AuditEntry {
   id: number;
   /** When, as a server timestamp (UTC YYYY-MM-DD HH:MM:SS.ffffff) */
   at: string;
-  /** What happened: first_run, sign_in.succeeded, sign_in.failed, sign_in.locked, two_factor.enrolled, two_factor.disabled, two_factor.reset, account.created, account.role_changed, account.types_changed, account.disabled, account.enabled, account.password_changed, account.deleted, token.created, token.revoked, hook.created, hook.changed, hook.deleted, content_type.created, content_type.changed, content_type.deleted, content_type.starters_chosen, backup.restored */
+  /** What happened: first_run, sign_in.succeeded, sign_in.failed, sign_in.locked, two_factor.enrolled, two_factor.disabled, two_factor.reset, account.created, account.role_changed, account.types_changed, account.disabled, account.enabled, account.password_changed, account.deleted, token.created, token.revoked, hook.created, hook.changed, hook.deleted, content_type.created, content_type.changed, content_type.deleted, content_type.starters_chosen, locales.changed, backup.restored */
   action: string;
   /** The account or token name, cli, or null (a failed sign-in) */
   actor: string | null;
@@ -1281,7 +1291,7 @@ export interface Article {
   updated_by: string | null;
   /** The row’s pending scheduled change, or null (on reads; not on write answers) */
   schedule?: RowSchedule | null;
-  /** For each image value of the row, keyed by its path: what lays it out (on reads; rows with images) */
+  /** For each image the row shows (image fields, and images in rich text, Markdown and blocks), keyed by its path: what lays it out (on reads; rows with images) */
   media?: Record<string, ImageLayout>;
 }
 
