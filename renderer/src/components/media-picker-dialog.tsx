@@ -5,7 +5,7 @@ import { describeError } from '../api/api-error.js';
 import { mediaApi } from '../api/media-api.js';
 import { useT } from '../i18n/use-t.js';
 import { IconSearch } from './icons.js';
-import { MediaTile } from './media-tile.js';
+import { MediaGrid } from './media-grid.js';
 import { ModalDialog } from './modal-dialog.js';
 import { Pagination } from './pagination.js';
 import { LoadingState } from './states.js';
@@ -69,13 +69,7 @@ export function MediaPickerDialog({ onPick, onClose }: { onPick(asset: MediaAsse
         {data && data.count === 0 && <p className="muted">{t('empty.noMatch')}</p>}
         {data && data.count > 0 && (
           <>
-            <ul className="media-grid" aria-label={t('grid')}>
-              {data.assets.map((asset) => (
-                <li key={asset.id}>
-                  <MediaTile asset={asset} onOpen={() => onPick(asset)} />
-                </li>
-              ))}
-            </ul>
+            <MediaGrid assets={data.assets} onOpen={onPick} label={t('grid')} />
             <Pagination
               page={page}
               offset={offset}

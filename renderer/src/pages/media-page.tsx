@@ -5,7 +5,7 @@ import { useAuth } from '../api/auth-context.js';
 import { type MediaQuery, mediaApi } from '../api/media-api.js';
 import { IconUpload } from '../components/icons.js';
 import { MediaDetailsDialog } from '../components/media-details-dialog.js';
-import { MediaTile } from '../components/media-tile.js';
+import { MediaGrid } from '../components/media-grid.js';
 import { Pagination } from '../components/pagination.js';
 import { EmptyState, LoadFailedState, LoadingState } from '../components/states.js';
 import { Select } from '../components/ui/select.js';
@@ -172,13 +172,7 @@ export function MediaPage() {
               {me.can.upload && data.total === 0 ? t('empty.body') : null}
             </EmptyState>
           ) : (
-            <ul className="media-grid">
-              {data.assets.map((asset) => (
-                <li key={asset.id}>
-                  <MediaTile asset={asset} onOpen={() => setOpenId(asset.id)} />
-                </li>
-              ))}
-            </ul>
+            <MediaGrid assets={data.assets} onOpen={(asset) => setOpenId(asset.id)} />
           )}
           {me.can.upload && <p className="media-drop-hint muted">{t('dropHint')}</p>}
           {data.filtered > 0 && (
