@@ -39,13 +39,13 @@ export async function contentTypes() {
 
 /**
  * Every published row of a type (a type without a `status` column: every row). From a server, page
- * by page, asking it for the published rows only; from an export, the file its index names.
+ * by page, asking it for the published rows only; from an export, the pages its index names.
  */
 export async function publishedRows(type) {
   const hasStatus = type.columns.some((column) => column.name === 'status');
   let rows;
   if (exportDir) {
-    rows = (await readJson(await exportedFile(type))).rows;
+    rows = await exportedRows(type);
   } else {
     rows = [];
     const filter = hasStatus ? '&filter=status=published' : '';
@@ -67,14 +67,21 @@ export async function mediaFile(path) {
 }
 
 /**
- * The file of a type's rows in the export, as its `index.json` names it: the export makes names safe
- * on every file system, so a few differ from the table (`index`, `con`).
+ * A type's rows in the export, in id order: its entry in `index.json` names the folder of its pages
+ * (`pages`, `news/pages/`) and how many there are (`page_count`); each page holds some of its rows.
  */
-async function exportedFile(type) {
+async function exportedRows(type) {
   indexRead ??= readJson('index.json');
-  const entry = (await indexRead).content_types.find((candidate) => candidate.table === type.table);
+  const index = await indexRead;
+  if (index.version !== 2) {
+    throw new Error(`${sourceName} is an export of format version ${index.version}; export it again with this Quire`);
+  }
+  const entry = index.content_types.find((candidate) => candidate.table === type.table);
   if (!entry) throw new Error(`${type.table} is not in the index.json of ${sourceName}`);
-  return entry.file;
+  const pages = await Promise.all(
+    Array.from({ length: entry.page_count }, (_, page) => readJson(`${entry.pages}${page}.json`)),
+  );
+  return pages.flatMap((page) => page.rows).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 async function readJson(file) {

@@ -8,14 +8,15 @@ import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { ContentRow, ContentTypeListResponse, ContentTypeSummary } from './quire-types';
 
-/** What GET /api/cms/:type answers (and a type's file in an export holds), as far as the site reads it. */
+/** What GET /api/cms/:type answers (and a page of a type in an export holds), as far as the site reads it. */
 interface ListResponse {
   rows: ContentRow[];
 }
 
-/** An export's `index.json`, as far as the site reads it: the file of each type's rows. */
+/** An export's `index.json`, as far as the site reads it: where each type's pages are. */
 interface ExportIndex {
-  content_types: { table: string; file: string }[];
+  version: number;
+  content_types: { table: string; pages: string; page_count: number }[];
 }
 
 /** The export folder the site reads (QUIRE_EXPORT), or undefined when it reads a server. */
@@ -59,13 +60,13 @@ export const matches = (type: ContentTypeSummary, name: string) => type.table ==
 
 /**
  * Every published row of a type (a type without a `status` column: every row). From a server, page
- * by page, asking it for the published rows only; from an export, the file its index names.
+ * by page, asking it for the published rows only; from an export, the pages its index names.
  */
 export async function publishedRows(type: ContentTypeSummary): Promise<ContentRow[]> {
   const hasStatus = type.columns.some((column) => column.name === 'status');
   let rows: ContentRow[];
   if (exportDir) {
-    rows = (await readJson<ListResponse>(await exportedFile(type))).rows;
+    rows = await exportedRows(type);
   } else {
     rows = [];
     const filter = hasStatus ? '&filter=status=published' : '';
@@ -134,14 +135,21 @@ export async function mediaFile(path: string): Promise<Uint8Array> {
 }
 
 /**
- * The file of a type's rows in the export, as its `index.json` names it: the export makes names safe
- * on every file system, so a few differ from the table (`index`, `con`).
+ * A type's rows in the export, in id order: its entry in `index.json` names the folder of its pages
+ * (`pages`, `news/pages/`) and how many there are (`page_count`); each page holds some of its rows.
  */
-async function exportedFile(type: ContentTypeSummary): Promise<string> {
+async function exportedRows(type: ContentTypeSummary): Promise<ContentRow[]> {
   indexRead ??= readJson<ExportIndex>('index.json');
-  const entry = (await indexRead).content_types.find((candidate) => candidate.table === type.table);
+  const index = await indexRead;
+  if (index.version !== 2) {
+    throw new Error(`${sourceName} is an export of format version ${index.version}; export it again with this Quire`);
+  }
+  const entry = index.content_types.find((candidate) => candidate.table === type.table);
   if (!entry) throw new Error(`${type.table} is not in the index.json of ${sourceName}`);
-  return entry.file;
+  const pages = await Promise.all(
+    Array.from({ length: entry.page_count }, (_, page) => readJson<ListResponse>(`${entry.pages}${page}.json`)),
+  );
+  return pages.flatMap((page) => page.rows).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 }
 
 async function readJson<T>(file: string): Promise<T> {
