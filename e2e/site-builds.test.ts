@@ -438,8 +438,8 @@ describe('the example sites', () => {
   });
 
   it('build the types QUIRE_TYPES names, in QUIRE_LOCALE, from a quire export folder with the server stopped', async () => {
-    // A type whose table the export cannot use as its file name (`index.json` is the export's own):
-    // the examples find its rows through index.json.
+    // A type whose table the export does not use as its folder's name (`index.json` is the
+    // export's own): the examples find its pages through index.json.
     await create('/cms-content', {
       title: 'Index',
       columns: [
@@ -456,8 +456,8 @@ describe('the example sites', () => {
     expect(result.output).toMatch(/Exported 7 content types, 5 rows and 2 media files/);
     const index = JSON.parse(readFileSync(join(exported, 'index.json'), 'utf8'));
     const indexType = index.content_types.find((type: { table: string }) => type.table === 'index');
-    expect(indexType?.file).toMatch(/\.json$/);
-    expect(indexType?.file).not.toBe('index.json');
+    expect(indexType?.pages).toMatch(/\/pages\/$/);
+    expect(indexType?.pages).not.toBe('index/pages/');
     // Nothing listens at QUIRE_URL now: the builds read the folder only.
     const offline = {
       QUIRE_EXPORT: exported,
