@@ -205,7 +205,7 @@ export type UpdateRowResponse = ContentRow;
 export type DeleteRowResponse = ContentRow & { rowCount: number };
 
 /** Media types an upload may have; decided from the file's first bytes, never from its name. */
-export type UploadMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/avif';
+export type UploadMediaType = 'image/png' | 'image/jpeg' | 'image/gif' | 'image/webp' | 'image/avif' | 'image/svg+xml';
 
 /**
  * `POST /api/uploads` (201, multipart/form-data with one file part named `file`): where the file

@@ -7,8 +7,8 @@
 /** URL prefix media are served under. */
 export const MEDIA_URL_PREFIX = '/media/';
 
-/** The extensions stored files get, one per accepted image format. */
-export const MEDIA_EXTENSIONS = ['png', 'jpg', 'gif', 'webp', 'avif'] as const;
+/** The extensions stored files get, one per accepted image format (SVG only as cleaned at upload). */
+export const MEDIA_EXTENSIONS = ['png', 'jpg', 'gif', 'webp', 'avif', 'svg'] as const;
 
 /** One stored file's extension. */
 export type MediaExtension = (typeof MEDIA_EXTENSIONS)[number];

@@ -24,6 +24,23 @@ export const MEDIA_HEADERS: Readonly<Record<string, string>> = {
   'X-Content-Type-Options': 'nosniff',
 };
 
+/**
+ * Headers of a served SVG original, a document a browser runs when it is opened directly: its
+ * upload was cleaned of script and outside references (svg-sanitizer.ts), and this policy is the
+ * second line. Inline styles (`style` attributes, `<style>`) are all a cleaned drawing uses; it
+ * loads nothing (every reference left is a `#fragment`), and the sandbox runs no script.
+ */
+export const SVG_MEDIA_HEADERS: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'none'; style-src 'unsafe-inline'; sandbox",
+  'X-Content-Type-Options': 'nosniff',
+  'Content-Type': 'image/svg+xml',
+};
+
+/** The headers of a served original at `relative` (by the kind its name stands for). */
+function originalHeadersOf(relative: string): Readonly<Record<string, string>> {
+  return kindOfFileName(relative)?.type === 'image/svg+xml' ? SVG_MEDIA_HEADERS : MEDIA_HEADERS;
+}
+
 /** Where a kept upload becomes a media asset (and is recorded in the change feed). */
 export interface UploadRecorder {
   addUpload(
@@ -94,7 +111,8 @@ export function unusedMediaRoutes(store: MediaStore, sources: () => readonly Med
  * `format` or `q` in the query, an image is answered with a resized variant (see ImageVariants):
  * a strong ETag, `no-cache` unless `v` names the original's content hash, `Vary: Accept` for
  * `format=auto`. An original has the same validators: its content hash as a strong ETag (a 304
- * for `If-None-Match`), immutable for a year only with `?v=<content hash>`.
+ * for `If-None-Match`), immutable for a year only with `?v=<content hash>`. An SVG original is
+ * served with SVG_MEDIA_HEADERS; its variants are rasters (PNG unless another format is asked).
  */
 export function mediaRoutes(store: MediaStore, variants: ImageVariants | null = null): Router {
   const router = Router();
@@ -130,7 +148,7 @@ export function mediaRoutes(store: MediaStore, variants: ImageVariants | null = 
       if (answerConditionally(req, res, variant.etag)) return;
       return res.sendFile(variant.file, { dotfiles: 'allow', etag: false, lastModified: false, cacheControl: false });
     }
-    res.set(MEDIA_HEADERS);
+    res.set(originalHeadersOf(relative));
     if (variants) {
       const headers = await variants.originalHeaders(relative, found, req.query.v);
       res.setHeader('Cache-Control', headers.cacheControl);

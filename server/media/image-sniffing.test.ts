@@ -59,11 +59,24 @@ describe('sniffImage', () => {
 
   const text = (value: string) => Buffer.from(value, 'utf8');
   const heic = Buffer.concat([Buffer.from([0, 0, 0, 24]), text('ftypheicmif1heicmiaf'), Buffer.alloc(40)]);
+  // Only the start is sniffed: the whole text is parsed and cleaned before it is kept (svg-sanitizer.ts).
+  it.each([
+    ['SVG', text('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
+    ['SVG with an XML prolog', text('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>')],
+    [
+      'SVG after a byte order mark and a comment',
+      text('\uFEFF\n<!-- Generator: an editor of drawings, version 24.1 -->'),
+    ],
+    ['SVG with a DOCTYPE', text('<!DOCTYPE svg PUBLIC "-//W3C//DTD SVG 1.1//EN" "svg11.dtd">')],
+  ])('takes %s as SVG', (_label, bytes) => {
+    expect(sniffImage(bytes)).toEqual({ type: 'image/svg+xml', extension: 'svg' });
+    expect(imageSize(sniffImage(bytes)!, bytes)).toBeNull();
+  });
+
   it.each([
     ['empty input', Buffer.alloc(0)],
     ['plain text', text('hello, this is not an image at all')],
-    ['SVG', text('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')],
-    ['SVG with an XML prolog', text('<?xml version="1.0"?><svg xmlns="http://www.w3.org/2000/svg"/>')],
+    ['an svg root not at the start', text('hello <svg xmlns="http://www.w3.org/2000/svg"/>')],
     ['HTML', text('<!doctype html><html><body><script>alert(1)</script></body></html>')],
     ['HTML after a UTF-8 byte order mark', Buffer.concat([Buffer.from([0xef, 0xbb, 0xbf]), text('<html>')])],
     ['a PNG signature without its IHDR chunk', Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])],

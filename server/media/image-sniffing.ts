@@ -4,8 +4,10 @@ import type { MediaExtension } from '../../common/media-rules.js';
 /**
  * Recognizes uploaded images by their first bytes. The file name and the client's Content-Type are
  * never consulted: both are whatever the sender chose, so a `.png` name or an `image/png` header on
- * an HTML page must not make it servable as an image. Only raster formats browsers decode without
- * running anything are allowed; SVG is refused because it is a document that can carry script.
+ * an HTML page must not make it servable as an image. Raster formats browsers decode without
+ * running anything are allowed, and SVG: a text that starts like XML is taken as an SVG here, and
+ * is then parsed and cleaned whole before it is kept (see `sanitizeSvg`), which refuses any XML
+ * whose root is not an SVG `<svg>`.
  *
  * Written here rather than with file-type: file-type decides by shorter signatures (it takes
  * `GIF88a` for a GIF and any RIFF/WEBP for WebP, whatever its first chunk), calls an AVIF whose
@@ -31,9 +33,16 @@ const JPEG: ImageKind = { type: 'image/jpeg', extension: 'jpg' };
 const GIF: ImageKind = { type: 'image/gif', extension: 'gif' };
 const WEBP: ImageKind = { type: 'image/webp', extension: 'webp' };
 const AVIF: ImageKind = { type: 'image/avif', extension: 'avif' };
+const SVG: ImageKind = { type: 'image/svg+xml', extension: 'svg' };
 
 /** Every allowed format. */
-export const IMAGE_KINDS: readonly ImageKind[] = [PNG, JPEG, GIF, WEBP, AVIF];
+export const IMAGE_KINDS: readonly ImageKind[] = [PNG, JPEG, GIF, WEBP, AVIF, SVG];
+
+/**
+ * How an SVG may start (after a byte order mark and white space): an XML declaration, a comment
+ * (editors write their name there) or a DOCTYPE before the root, or the root itself.
+ */
+const SVG_START = /^(?:\uFEFF)?\s*(?:<\?xml|<!--|<!DOCTYPE\s+svg[\s>]|<svg[\s>/])/;
 
 /** How many leading bytes `sniffImage` needs to decide (fewer is fine when the file is shorter). */
 export const SNIFF_BYTES = 64;
@@ -61,6 +70,7 @@ export function sniffImage(head: Uint8Array): ImageKind | null {
     return WEBP;
   }
   if (isAvif(bytes)) return AVIF;
+  if (SVG_START.test(bytes.toString('utf8', 0, Math.min(bytes.length, SNIFF_BYTES)))) return SVG;
   return null;
 }
 

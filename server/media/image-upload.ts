@@ -1,9 +1,10 @@
-import { rename, rm } from 'node:fs/promises';
+import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
 import type { ImageKind, ImageSize } from './image-sniffing.js';
 import type { MediaStore } from './media-store.js';
+import { MAX_SVG_BYTES, sanitizeSvg } from './svg-sanitizer.js';
 
 /** What preparing an upload did: whether the file was rewritten, and its pixel size as stored. */
 export interface PreparedImage {
@@ -24,12 +25,14 @@ const REENCODE_QUALITY = 92;
  *   pixels so it still displays upright; the colour profile is kept.
  * A file whose header the image library cannot read (an AVIF from an encoder libvips does not
  * know) is kept as sniffed: it is served as is, and variants of it are refused.
+ * An SVG is always rewritten: what is kept is `sanitizeSvg`'s cleaned text, never the upload.
  */
 export async function prepareUploadedImage(
   file: string,
   kind: ImageKind,
   options: Pick<ImageOptions, 'keepMetadata' | 'maxPixels'>,
 ): Promise<PreparedImage> {
+  if (kind.type === 'image/svg+xml') return prepareUploadedSvg(file, options.maxPixels);
   let meta: Metadata;
   try {
     meta = await sharp(file, { animated: true, limitInputPixels: false }).metadata();
@@ -58,6 +61,44 @@ export async function prepareUploadedImage(
     await rm(cleaned, { force: true });
     throw error;
   }
+}
+
+/**
+ * Replaces an uploaded SVG by its cleaned text (see `sanitizeSvg`), and reads its size from the
+ * cleaned drawing (its width and height, else its viewBox, as the image library renders it). A
+ * drawing sized beyond `maxPixels` is refused like a raster one: its variants are rendered at that size.
+ */
+async function prepareUploadedSvg(file: string, maxPixels: number): Promise<PreparedImage> {
+  const bytes = await readFile(file);
+  if (bytes.length > MAX_SVG_BYTES) throw tooLargeSvg();
+  const cleaned = Buffer.from(sanitizeSvg(bytes.toString('utf8')), 'utf8');
+  const temporary = `${file}.clean`;
+  try {
+    await writeFile(temporary, cleaned);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
+  }
+  let meta: Metadata;
+  try {
+    meta = await sharp(cleaned, { limitInputPixels: false }).metadata();
+  } catch {
+    // A drawing the renderer cannot size (no width, height or viewBox it reads) is kept without one.
+    return { rewritten: true, size: null };
+  }
+  if (!meta.width || !meta.height) return { rewritten: true, size: null };
+  if (meta.width * meta.height > maxPixels) throw tooManyPixels(meta.width, meta.height, maxPixels);
+  return { rewritten: true, size: { width: meta.width, height: meta.height } };
+}
+
+function tooLargeSvg(): AppError {
+  return new AppError(
+    'payload_too_large',
+    `The SVG is larger than ${MAX_SVG_BYTES} bytes, the limit for drawings; simplify or export it as PNG or WebP`,
+    undefined,
+    { code: 'too_large', limit: MAX_SVG_BYTES },
+  );
 }
 
 /** Sharp's output format for a stored kind. */

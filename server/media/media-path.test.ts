@@ -35,6 +35,8 @@ describe('newMediaName', () => {
 describe('isMediaPath', () => {
   it('accepts a generated path', () => {
     expect(isMediaPath(`/media/2026/01/${ID}.jpg`)).toBe(true);
+    // An SVG is stored only as cleaned at upload (svg-sanitizer.ts).
+    expect(isMediaPath(`/media/2026/01/${ID}.svg`)).toBe(true);
   });
 
   it.each([
@@ -53,7 +55,7 @@ describe('isMediaPath', () => {
     ['month 13', `/media/2026/13/${ID}.png`],
     ['a UUIDv4 name', `/media/2026/01/${uuidv4()}.png`],
     ['upper-case hex', `/media/2026/01/${ID.toUpperCase()}.png`],
-    ['an SVG extension', `/media/2026/01/${ID}.svg`],
+    ['an XHTML extension', `/media/2026/01/${ID}.xhtml`],
     ['an HTML extension', `/media/2026/01/${ID}.html`],
     ['a double extension', `/media/2026/01/${ID}.png.html`],
     ['an upper-case extension', `/media/2026/01/${ID}.PNG`],

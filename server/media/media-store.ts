@@ -364,7 +364,7 @@ class UploadSink extends Writable implements ReceivedFile {
 function notAnImage(): AppError {
   return new AppError(
     'unsupported_media_type',
-    'Only PNG, JPEG, GIF, WebP and AVIF images can be uploaded; the file content is none of them',
+    'Only PNG, JPEG, GIF, WebP, AVIF and SVG images can be uploaded; the file content is none of them',
   );
 }
 
