@@ -164,7 +164,16 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // Crops of the media library's images centre on their focal points.
   if (variants) variants.focalPointOf = assetFocalPoints(db);
   const assets = media
-    ? new AssetService({ db, engine, store: media.store, sources: media.sources, registry, feed: changes })
+    ? new AssetService({
+        db,
+        engine,
+        store: media.store,
+        sources: media.sources,
+        registry,
+        feed: changes,
+        // A replaced or deleted file's variants go at once rather than waiting to be pruned.
+        removeVariants: async (hash) => variants?.removeVariantsOf(hash),
+      })
     : null;
   const rows = new RowService({
     db,

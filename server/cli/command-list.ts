@@ -8,6 +8,7 @@ import { DEFAULT_HOST, DEFAULT_PORT } from '../config/listen-defaults.js';
 import { EXPORT_OPTIONS } from '../export/export-command.js';
 import { DEFAULT_BODY_LIMIT } from '../http/body-parsing.js';
 import { IMPORT_OPTIONS } from '../import/import-command.js';
+import { DEFAULT_IMAGE_CACHE_MB } from '../media/image-options.js';
 import { MEDIA_OPTIONS } from '../media/media-prune-command.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
 import { DEFAULT_TRASH_DAYS } from '../revisions/revision-service.js';
@@ -84,6 +85,11 @@ export function quireCommands(
           default: 'any up to 4096 and the original',
         },
         'keep-image-metadata': { text: 'Keep EXIF, XMP and IPTC metadata (GPS positions too) in uploaded images' },
+        'image-cache-mb': {
+          value: 'MB',
+          text: 'Size cap of the resized-image cache; the least recently used variants are deleted past it',
+          default: `${DEFAULT_IMAGE_CACHE_MB} MB`,
+        },
         'allow-host': { value: 'NAME', text: 'Another host name to answer to (behind a proxy or on a LAN)' },
         'cors-origin': { value: 'URL', text: 'An origin allowed to read the API from a browser' },
         'trust-proxy': {

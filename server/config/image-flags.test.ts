@@ -19,3 +19,18 @@ describe('--image-sizes and --keep-image-metadata', () => {
     expect(() => readQuireConfig(['--image-sizes', '5000'], {})).toThrow(/--image-sizes must list whole numbers/);
   });
 });
+
+describe('--image-cache-mb', () => {
+  it('defaults to 1024 MB and is read in bytes', () => {
+    expect(readQuireConfig([], {}).images.cacheMaxBytes).toBe(1024 * 2 ** 20);
+    expect(readQuireConfig(['--image-cache-mb', '50'], {}).images.cacheMaxBytes).toBe(50 * 2 ** 20);
+  });
+
+  it('refuses anything but a whole number of at least 1', () => {
+    for (const raw of ['0', '1.5', 'lots']) {
+      expect(() => readQuireConfig(['--image-cache-mb', raw], {}), raw).toThrow(
+        /--image-cache-mb must be a whole number/,
+      );
+    }
+  });
+});

@@ -13,7 +13,12 @@ import { parseTrustedProxies } from '../http/client-address.js';
 import { normalizeHostname } from '../http/host-guard.js';
 import { normalizeOrigin } from '../http/origin-guard.js';
 import { checkToken } from '../http/token-auth.js';
-import { DEFAULT_IMAGE_OPTIONS, type ImageOptions, parseImageSizes } from '../media/image-options.js';
+import {
+  DEFAULT_IMAGE_CACHE_MB,
+  DEFAULT_IMAGE_OPTIONS,
+  type ImageOptions,
+  parseImageSizes,
+} from '../media/image-options.js';
 import { DEFAULT_UPLOAD_LIMIT } from '../media/media-store.js';
 import { DEFAULT_TRASH_DAYS } from '../revisions/revision-record.js';
 import { defaultBackupDir, defaultSearchIndexDir } from './app-paths.js';
@@ -44,7 +49,7 @@ export interface QuireConfig extends SignInChoices {
   bodyLimit: number;
   /** Largest uploaded file in bytes (`--upload-limit`). */
   uploadLimit: number;
-  /** The image pipeline: `--image-sizes` (the sizes variants may have) and `--keep-image-metadata`. */
+  /** The image pipeline: `--image-sizes` (the sizes variants may have), `--keep-image-metadata` and `--image-cache-mb`. */
   images: ImageOptions;
   /** Extra hostnames to serve (`--allow-host`, repeatable), normalized. */
   allowedHosts: string[];
@@ -92,6 +97,7 @@ export const SERVE_OPTIONS = {
   'body-limit': { type: 'string' },
   'upload-limit': { type: 'string' },
   'image-sizes': { type: 'string' },
+  'image-cache-mb': { type: 'string' },
   'keep-image-metadata': { type: 'boolean' },
   'allow-host': { type: 'string', multiple: true },
   'cors-origin': { type: 'string', multiple: true },
@@ -143,6 +149,7 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
   } catch (error) {
     throw new UsageError((error as Error).message);
   }
+  const imageCacheMb = wholeNumberFlag('--image-cache-mb', values['image-cache-mb']) ?? DEFAULT_IMAGE_CACHE_MB;
   const database = parseDatabaseFlags(values, env);
   if (values['backup-dir'] !== undefined && !database.postgres) {
     throw new UsageError('--backup-dir is for --database; a SQLite file keeps its backups in backups/ beside it');
@@ -183,7 +190,12 @@ export function readQuireConfig(args: string[], env: NodeJS.ProcessEnv): QuireCo
     demo: values.demo ?? false,
     bodyLimit,
     uploadLimit,
-    images: { ...DEFAULT_IMAGE_OPTIONS, sizes: imageSizes, keepMetadata: values['keep-image-metadata'] ?? false },
+    images: {
+      ...DEFAULT_IMAGE_OPTIONS,
+      sizes: imageSizes,
+      keepMetadata: values['keep-image-metadata'] ?? false,
+      cacheMaxBytes: imageCacheMb * 2 ** 20,
+    },
     backups: !values['no-backups'],
     backupDir: resolve(values['backup-dir'] ?? defaultBackupDir(process.platform, env)),
     ...parseSecurityFlags(values, fromEnv('QUIRE_TOKEN'), fromEnv('QUIRE_TRUST_PROXY')),

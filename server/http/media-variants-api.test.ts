@@ -413,3 +413,82 @@ describe('image options: --image-sizes, --keep-image-metadata and the pixel limi
     expect(((await answer.json()) as any).error.message).toContain('1000000 pixels');
   });
 });
+
+/** Every variant file in a server's cache folder, with its size. */
+function allCached(server: TestServer): { name: string; bytes: number }[] {
+  const root = cacheDirOf(server);
+  let folders: string[];
+  try {
+    folders = readdirSync(root);
+  } catch {
+    return [];
+  }
+  return folders.flatMap((folder) =>
+    readdirSync(join(root, folder)).map((name) => ({ name, bytes: statSync(join(root, folder, name)).size })),
+  );
+}
+
+describe('the variant cache: a size cap, and the variants of replaced or deleted files removed at once', () => {
+  /** Cache cap of the capped server: a few 300 px PNG variants of the striped test image. */
+  const CAP = 3_000;
+  let server: TestServer;
+  let capped: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+    capped = await startTestServer({ images: { cacheMaxBytes: CAP } });
+  });
+  afterAll(async () => {
+    await server.dispose();
+    await capped.dispose();
+  });
+
+  const uploadAsset = async (target: TestServer, bytes: Buffer) => {
+    const form = new FormData();
+    form.append('file', new Blob([bytes]), 'photo.jpg');
+    const answer = await fetch(`${target.api}/uploads`, { method: 'POST', body: form });
+    expect(answer.status).toBe(201);
+    return (await answer.json()) as { id: string; path: string; hash: string };
+  };
+
+  it('deletes the old file variants when an asset file is replaced, and the rest when it is deleted', async () => {
+    const asset = await uploadAsset(server, await stripedJpeg());
+    for (const query of ['w=120', 'w=240&format=webp']) {
+      expect((await fetch(`${server.origin}${asset.path}?${query}`)).status).toBe(200);
+    }
+    expect(cachedVariants(server, asset.hash)).toHaveLength(2);
+
+    const replacement = new FormData();
+    replacement.append('file', new Blob([await stripedJpeg(900, 600)]), 'other.jpg');
+    const replaced = await fetch(`${server.api}/media/${asset.id}/file`, { method: 'PUT', body: replacement });
+    expect(replaced.status).toBe(200);
+    const newHash = ((await replaced.json()) as { hash: string }).hash;
+    expect(newHash).not.toBe(asset.hash);
+    expect(cachedVariants(server, asset.hash)).toEqual([]);
+
+    expect((await fetch(`${server.origin}${asset.path}?w=120`)).status).toBe(200);
+    expect(cachedVariants(server, newHash)).toHaveLength(1);
+    const deleted = await fetch(`${server.api}/media/${asset.id}?force=true`, { method: 'DELETE' });
+    expect(deleted.status).toBe(200);
+    expect(cachedVariants(server, newHash)).toEqual([]);
+  });
+
+  it('keeps the folder under --image-cache-mb, deleting the least recently used variants first', async () => {
+    const asset = await uploadAsset(capped, await stripedJpeg());
+    const url = (width: number) => `${capped.origin}${asset.path}?w=${width}&format=png`;
+    expect((await fetch(url(300))).status).toBe(200);
+    const [first] = allCached(capped);
+    // 16 variants of some hundreds of bytes each pass the cap; the first, asked again each time, is never the least recent.
+    for (let width = 301; width <= 315; width++) {
+      expect((await fetch(url(width))).status).toBe(200);
+      expect((await fetch(url(300))).status).toBe(200);
+      const total = allCached(capped).reduce((sum, file) => sum + file.bytes, 0);
+      expect(total, `after ${width} px`).toBeLessThanOrEqual(CAP);
+    }
+    const left = allCached(capped).map((file) => file.name);
+    expect(left).toContain(first.name);
+    expect(left.length).toBeLessThan(16);
+    // The newest variants are the ones kept.
+    expect(left.some((name) => name.includes('-315x'))).toBe(true);
+    expect(left.some((name) => name.includes('-301x'))).toBe(false);
+  });
+});

@@ -52,6 +52,8 @@ export interface AssetServiceOptions {
   sources: () => readonly MediaReferenceSource[];
   registry: ContentTypeRegistry;
   feed: AssetFeed;
+  /** Deletes the cached variants of the file with this content hash (its file replaced or deleted). */
+  removeVariants?: (hash: string) => Promise<void>;
 }
 
 /** A kept upload's asset, and whether it is new (false: the same bytes were in the library already). */
@@ -253,6 +255,7 @@ export class AssetService {
     await this.repository.update(id, changes);
     const updated = assetJson({ ...asset, ...changes });
     // Variants are kept by the content hash, which changed: those of the old bytes are never served again.
+    if (changes.content_hash !== asset.content_hash) await this.options.removeVariants?.(asset.content_hash);
     await this.options.feed.recordMedia(asset.path, principal?.name ?? null);
     return updated;
   }
@@ -280,6 +283,7 @@ export class AssetService {
     }
     await this.repository.delete(id);
     await this.options.store.remove(relativeOf(asset.path));
+    await this.options.removeVariants?.(asset.content_hash);
     await recordMediaRemovedInFeed(this.options.db, this.options.engine, [asset.path]);
     return assetJson(asset);
   }

@@ -17,6 +17,8 @@ export interface ImageOptions {
   maxQueued: number;
   /** Where variants are kept; by default the database's own cache folder (see DatabaseMedia.variantCacheDir). */
   cacheDir?: string;
+  /** The variant cache's size cap in bytes (`--image-cache-mb`); past it, the least recently used variants are deleted. */
+  cacheMaxBytes: number;
 }
 
 /** The largest width or height a variant can have, whatever the original. */
@@ -30,6 +32,9 @@ export const VARIANT_FITS = ['cover', 'contain', 'inside'] as const;
 /** The pixel limit of an uploaded image: 50 megapixels (a 8660 x 5773 photo, four times what phones take). */
 export const DEFAULT_MAX_IMAGE_PIXELS = 50_000_000;
 
+/** The variant cache's size cap without `--image-cache-mb`: 1 GiB, some ten thousand 800 px WebP variants. */
+export const DEFAULT_IMAGE_CACHE_MB = 1024;
+
 /** What the pipeline does without flags. */
 export const DEFAULT_IMAGE_OPTIONS: ImageOptions = {
   sizes: null,
@@ -38,6 +43,7 @@ export const DEFAULT_IMAGE_OPTIONS: ImageOptions = {
   // One core is left to the event loop, so other requests keep their latency while images are made.
   maxConcurrent: Math.max(1, Math.min(4, availableParallelism() - 1)),
   maxQueued: 64,
+  cacheMaxBytes: DEFAULT_IMAGE_CACHE_MB * 2 ** 20,
 };
 
 /**

@@ -4,6 +4,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
+import { lowerImageWorkPriority } from './image-work-priority.js';
 import {
   CENTRE,
   type FocalPoint,
@@ -17,6 +18,7 @@ import {
   type VariantFormat,
 } from './image-variants.js';
 import type { FoundMedia } from './media-store.js';
+import { VariantCacheFiles } from './variant-cache-files.js';
 
 /** Where a crop is centred for a stored file (the asset library's focal point), or null for the centre. */
 export type FocalPointSource = (relative: string) => Promise<FocalPoint | null>;
@@ -52,7 +54,9 @@ export const IMMUTABLE = 'public, max-age=31536000, immutable';
  * original's content hash and the variant's plan, so a replaced original never serves old
  * variants and servers or sites sharing a cache folder never mix theirs up. One generation of a
  * variant runs at a time (later requests wait for it), at most `maxConcurrent` generations run at
- * once, and at most `maxQueued` wait; beyond that a 429.
+ * once, and at most `maxQueued` wait; beyond that a 429. The folder is kept under
+ * `cacheMaxBytes`, least recently used variants pruned first, and an original's variants are
+ * deleted when it is replaced or deleted (`removeVariantsOf`).
  */
 export class ImageVariants {
   /** Variants made since start (the cache's misses); tests and the benchmark read it. */
@@ -66,12 +70,20 @@ export class ImageVariants {
 
   /** The cache folder as an absolute path (files are sent by absolute path). */
   readonly cacheDir: string;
+  /** The folder's files under their size cap. */
+  readonly files: VariantCacheFiles;
 
   constructor(
     cacheDir: string,
     private readonly options: ImageOptions,
   ) {
     this.cacheDir = resolve(cacheDir);
+    this.files = new VariantCacheFiles(this.cacheDir, options.cacheMaxBytes);
+  }
+
+  /** Deletes the cached variants of the original whose content hash is `hash` (its file replaced or deleted). */
+  removeVariantsOf(hash: string): Promise<void> {
+    return this.files.removeOriginal(hash);
   }
 
   /** The variant of `found` (stored at `relative`) that `query` asks for, from the cache or made now. */
@@ -98,7 +110,7 @@ export class ImageVariants {
     const plan = planVariant(request, original.shape, format, focal);
     const key = planKey(plan);
     const file = join(this.cacheDir, original.hash.slice(0, 2), `${original.hash}-${key}`);
-    const hit = await exists(file);
+    const hit = await this.files.has(file);
     if (!hit) {
       await this.once(file, async () => {
         // Bytes, not a file name: libvips caches what it opened by name, and a replaced file keeps its name.
@@ -110,6 +122,9 @@ export class ImageVariants {
         );
         await writeAtomically(file, bytes);
         this.generated++;
+        await this.files.added(file, bytes.length);
+        // libvips starts its threads with the first images; from then on they yield to requests.
+        await lowerImageWorkPriority();
       });
     }
     return {
@@ -210,14 +225,6 @@ async function shapeOf(bytes: Buffer): Promise<OriginalShape | null> {
     return { width: meta.autoOrient.width, height: meta.autoOrient.height, format };
   } catch {
     return null;
-  }
-}
-
-async function exists(file: string): Promise<boolean> {
-  try {
-    return (await stat(file)).isFile();
-  } catch {
-    return false;
   }
 }
 
