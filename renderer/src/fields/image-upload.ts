@@ -21,7 +21,7 @@ export function formatBytes(bytes: number): string {
 }
 
 /** The media types the server accepts (it decides by content; this only guides the file picker). */
-export const ACCEPTED_IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/avif';
+export const ACCEPTED_IMAGES = 'image/png,image/jpeg,image/gif,image/webp,image/avif,image/svg+xml';
 
 /** A sentence saying why an upload failed, naming the file; 413 and 415 say what to do instead. */
 export function uploadProblem(file: { name: string; size: number }, error: unknown): string {

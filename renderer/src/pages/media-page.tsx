@@ -20,7 +20,7 @@ const PAGE_SIZE = 48;
 const PAGE_SIZES = [24, 48, 96] as const;
 const NO_FILTER: MediaQuery = { search: '', type: '', unused: '', folder: '' };
 /** The media types the filter offers (what the server accepts as uploads). */
-const MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] as const;
+const MEDIA_TYPES = ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif', 'image/svg+xml'] as const;
 
 /** One file of an upload: its progress (0 to 1), then done or a sentence saying why it failed. */
 interface UploadItem {
@@ -117,7 +117,10 @@ export function MediaPage() {
             value={draft.type}
             options={[
               { value: '', label: t('filters.anyType') },
-              ...MEDIA_TYPES.map((type) => ({ value: type, label: type.slice('image/'.length).toUpperCase() })),
+              ...MEDIA_TYPES.map((type) => ({
+                value: type,
+                label: type.slice('image/'.length).replace('+xml', '').toUpperCase(),
+              })),
             ]}
             onChange={(type) => {
               setDraft({ ...draft, type });
