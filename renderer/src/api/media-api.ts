@@ -28,6 +28,8 @@ export const mediaApi = {
     return call<MediaListResponse>('GET', `/media?${params}`);
   },
   get: (id: string) => call<MediaAssetDetail>('GET', `/media/${encodeURIComponent(id)}`),
+  /** The asset whose path a row holds (`GET /api/media/by-path`): 404 when no asset has it. */
+  byPath: (path: string) => call<MediaAssetDetail>('GET', `/media/by-path?${new URLSearchParams({ path })}`),
   change: (id: string, patch: MediaAssetPatch) => call<MediaAsset>('PATCH', `/media/${encodeURIComponent(id)}`, patch),
   remove: (id: string, force: boolean) =>
     call<MediaAsset>('DELETE', `/media/${encodeURIComponent(id)}${force ? '?force=true' : ''}`),

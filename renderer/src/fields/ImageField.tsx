@@ -8,7 +8,8 @@ import { i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
-import { ACCEPTED_IMAGES, formatBytes, mediaFileName } from './image-upload.js';
+import { ImageDescription } from './image-description.js';
+import { ACCEPTED_IMAGES, mediaFileName } from './image-upload.js';
 import { useImageUpload } from './use-image-upload.js';
 
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
@@ -16,19 +17,16 @@ const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('F
 // The library's picker loads the first time someone opens it.
 const MediaPickerDialog = lazyNamed(() => import('../components/media-picker-dialog.js'), 'MediaPickerDialog');
 
-/** What the field knows of the image it just got (uploaded or picked): its size and, from the library, its alt text. */
-type KnownImage = UploadResponse & { alt?: string };
-
 /**
  * An image: the current one as a preview, upload by file picker or by dropping a file on the field
  * (`POST /api/uploads`, with progress), a choice from the media library, Replace and Remove. The
- * value is the image's path. An image just uploaded or chosen shows its alt text, or a warning
- * when it has none.
+ * value is the image's path. The image's size and alt text come from the media library
+ * (ImageDescription), where the alt text is edited in place.
  */
 function ImageInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
   const t = useT('fields');
   const path = asText(value);
-  const [uploaded, setUploaded] = useState<KnownImage | null>(null);
+  const [uploaded, setUploaded] = useState<UploadResponse | null>(null);
   const [picking, setPicking] = useState(false);
   const [dragging, setDragging] = useState(false);
   const fileInput = useRef<HTMLInputElement>(null);
@@ -106,23 +104,7 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
             <p className="image-name" title={path}>
               {mediaFileName(path)}
             </p>
-            <p className="image-meta">
-              {details
-                ? details.width && details.height
-                  ? t('image.dimensions', {
-                      width: formatNumber(details.width),
-                      height: formatNumber(details.height),
-                      size: formatBytes(details.size),
-                    })
-                  : formatBytes(details.size)
-                : t('image.dropToReplace')}
-            </p>
-            {details?.alt !== undefined &&
-              (details.alt === '' ? (
-                <p className="image-meta image-alt-missing">{t('image.altMissing')}</p>
-              ) : (
-                <p className="image-meta">{t('image.alt', { alt: details.alt })}</p>
-              ))}
+            <ImageDescription path={path} known={details} label={column.label} />
             <div className="image-actions">
               <button
                 type="button"
@@ -207,7 +189,6 @@ function ImageInput({ column, id, value, onChange, describedBy, invalid }: Field
                 size: asset.size,
                 width: asset.width ?? undefined,
                 height: asset.height ?? undefined,
-                alt: asset.alt,
               });
               onChange(asset.path);
             }}
