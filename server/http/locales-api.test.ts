@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
+import type { OpenApiDocument } from '../openapi/openapi-document.js';
 import { request } from '../test-support/api-scenario.js';
+import { openApiProblems, ResponseChecker } from '../test-support/openapi-responses.js';
 import { type Credentials, makeTeam } from '../test-support/team-fixture.js';
 import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -145,6 +147,27 @@ describe('a site without accounts', () => {
     const deleted = await request(server, 'DELETE', '/locales');
     expect(deleted.response.status).toBe(405);
     expect(deleted.response.headers.get('allow')).toBe('GET, PUT, HEAD, OPTIONS');
+  });
+
+  it('answers as the OpenAPI document describes', async () => {
+    const document = (await request(server, 'GET', '/openapi.json')).body as OpenApiDocument;
+    expect(await openApiProblems(document)).toEqual([]);
+    const checker = new ResponseChecker(document);
+    const read = await request(server, 'GET', '/locales');
+    const etag = read.response.headers.get('etag') as string;
+    const answers = [
+      ['GET', read],
+      ['PUT', await put(DEFAULT_LOCALES, { 'if-match': etag })],
+      ['PUT', await put(ISSUE_EXAMPLE, { 'if-match': etag })],
+      ['PUT', await put({ default: 'xx', locales: [] })],
+      ['PUT', await put(ISSUE_EXAMPLE, {}, '?force=maybe')],
+    ] as const;
+    expect(answers.map(([, answer]) => answer.response.status)).toEqual([200, 200, 412, 400, 400]);
+    for (const [method, answer] of answers) {
+      expect(checker.problems(method, '/locales', answer.response.status, answer.body)).toEqual([]);
+    }
+    expect(checker.matches('LocalesDocument', ISSUE_EXAMPLE)).toEqual([]);
+    expect((await put(ISSUE_EXAMPLE)).response.status).toBe(200);
   });
 
   it('keeps the locales across a restart', async () => {

@@ -9,6 +9,7 @@ import { changePaths, changeSchemas } from './openapi-change-paths.js';
 import { contentTypePaths, describePaths, JSON_TYPE, mediaPaths, rowPaths } from './openapi-content-paths.js';
 import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
 import { eventPaths } from './openapi-event-paths.js';
+import { localePaths, localeSchemas } from './openapi-locale-paths.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
@@ -42,6 +43,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...revisionSchemas(),
     ...publishingSchemas(),
     ...starterSchemas(),
+    ...localeSchemas(),
     ...auditSchemas(),
     ...changeSchemas(),
     ...assetSchemas(),
@@ -53,6 +55,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
   const paths: Record<string, JsonSchema> = {
     ...contentTypePaths(responses),
     ...starterPaths(responses),
+    ...localePaths(responses),
     ...mediaPaths(responses),
     ...assetPaths(responses),
     ...describePaths(responses),
@@ -89,6 +92,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     tags: [
       { name: 'content types' },
       ...types.map((type) => ({ name: type.table, description: type.title })),
+      { name: 'locales', description: 'The site’s languages' },
       { name: 'media' },
       { name: 'description' },
       { name: 'sign-in' },
