@@ -2,13 +2,14 @@
 // engine (and optionally Directus), on the same rows.
 //
 //   npm run bench [-- --sizes 10k,100k,1m] [--engines sqlite,postgres] [--pg-sizes 100k] [--duration 8]
-//                    [--repeat 1] [--peer] [--feed-changes 1m] [--out bench/RESULTS.md]
+//                    [--repeat 1] [--peer] [--feed-changes 1m] [--image-seconds 8] [--out bench/RESULTS.md]
 //
 // Per size: the rows (../shared/bench/data.mjs) go into Quire through `quire import` and into each
 // floor (bench/floor-writes.mjs, bench/floor-postgres.mjs); then Quire on each engine, followed by its
 // floor, runs the distinct-request workloads (bench/distinct-workloads.mjs) and the repeated-URL ones
 // that measure the caches (bench/workloads-bench.mjs); the SQLite floor's gets run once more with
-// Quire's whole answer (bench/get-answer-floor.mjs). It prints the tables (bench/report.mjs) and
+// Quire's whole answer (bench/get-answer-floor.mjs). Then the change feed (bench/change-feed-bench.mjs)
+// and image variants (bench/image-variants-bench.mjs). It prints the tables (bench/report.mjs) and
 // writes RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -18,6 +19,7 @@ import { parseArgs } from 'node:util';
 import Database from 'better-sqlite3';
 import { feedMarkdown, measureFeed } from './change-feed-bench.mjs';
 import { floorIds, keywordsOf } from './distinct-workloads.mjs';
+import { measureVariants, variantsMarkdown } from './image-variants-bench.mjs';
 import {
   loadPostgres,
   PG_ADMIN_URL,
@@ -58,6 +60,8 @@ const { values: args } = parseArgs({
     peer: { type: 'boolean', default: false },
     // Changes the change feed is paged through on each engine (bench/change-feed-bench.mjs); 0 skips it.
     'feed-changes': { type: 'string', default: '1m' },
+    // Seconds of each image-variant run (bench/image-variants-bench.mjs); 0 skips it.
+    'image-seconds': { type: 'string', default: '8' },
     out: { type: 'string', default: join(repo, 'bench', 'RESULTS.md') },
   },
 });
@@ -253,6 +257,20 @@ for (const engine of feedChanges > 0 ? engines : []) {
   }
 }
 
+// Image variants made while other requests are answered, and a cache hit beside the original file
+// (bench/image-variants-bench.mjs). On SQLite only: making variants does not touch the database.
+let variants = null;
+const imageSeconds = Number(args['image-seconds']);
+if (imageSeconds > 0) {
+  log(`\n== image variants, ${imageSeconds} s a run`);
+  try {
+    variants = await measureVariants({ cli, cwd: repo, seconds: imageSeconds });
+  } catch (error) {
+    variants = { seconds: imageSeconds, error: error.message.split('\n')[0] };
+    log(`image variants failed: ${variants.error}`);
+  }
+}
+
 const loadAfter = os.loadavg();
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
@@ -287,9 +305,9 @@ const header = [
 // The raw figures, for bench/report.mjs (it can write the tables again, or from several runs).
 writeFileSync(
   join(dataDir, `report-${args.sizes.replaceAll(',', '-')}.json`),
-  JSON.stringify({ header, report, peer }),
+  JSON.stringify({ header, report, peer, feed, variants }),
 );
-const markdown = resultsMarkdown({ header, report, peer }) + feedMarkdown(feed);
+const markdown = resultsMarkdown({ header, report, peer }) + feedMarkdown(feed) + variantsMarkdown(variants);
 writeFileSync(args.out, markdown);
 process.stdout.write(`${markdown}\n`);
 log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`);
