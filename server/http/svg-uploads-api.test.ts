@@ -1,3 +1,4 @@
+import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SVG_BYTES } from '../media/svg-sanitizer.js';
 import { REFUSED_SVGS, svgLeftovers, svgPayloads } from '../test-support/svg-payloads.js';
@@ -133,5 +134,23 @@ describe('SVG uploads: cleaned at upload, served under a policy that runs nothin
       detail: { code: 'too_large', limit: MAX_SVG_BYTES },
     });
     expect(await assetCount(server)).toBe(before);
+  });
+
+  it('answers a variant of an SVG as a raster made from the cleaned drawing', async () => {
+    const { body } = await send(server, 'POST', '/uploads?duplicate=true', svgForm(BENIGN));
+    const response = await fetch(`${server.origin}${body.path}?w=60`);
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toBe('image/png');
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    const meta = await sharp(Buffer.from(await response.arrayBuffer())).metadata();
+    expect({ format: meta.format, width: meta.width, height: meta.height }).toEqual({
+      format: 'png',
+      width: 60,
+      height: 40,
+    });
+    const webp = await fetch(`${server.origin}${body.path}?w=60&format=auto`, {
+      headers: { accept: 'image/webp,*/*' },
+    });
+    expect(webp.headers.get('content-type')).toBe('image/webp');
   });
 });

@@ -214,6 +214,8 @@ const SHARP_FORMATS: Record<string, VariantFormat> = {
   webp: 'webp',
   gif: 'gif',
   heif: 'avif',
+  // An SVG (cleaned at upload) is drawn by libvips' SVG loader; its variants are rasters, PNG unless asked.
+  svg: 'png',
 };
 
 /** The displayed size and format of an image from its header, or null when sharp cannot read it. */
