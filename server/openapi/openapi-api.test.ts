@@ -170,6 +170,36 @@ describe('GET /api/openapi.json', () => {
     expect(Object.keys(remove)).toEqual(expect.arrayContaining(['200', '404', '409', '503']));
   });
 
+  it('describes both requests that send a file alike: one multipart file in, the asset or 413/415 out', () => {
+    const uploads = [
+      { operation: (document.paths['/uploads'] as any).post, status: '201' },
+      { operation: (document.paths['/media/{id}/file'] as any).put, status: '200' },
+    ];
+    for (const { operation, status } of uploads) {
+      expect(operation.requestBody, operation.operationId).toEqual({
+        required: true,
+        content: {
+          'multipart/form-data': {
+            schema: {
+              type: 'object',
+              properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
+              required: ['file'],
+            },
+          },
+        },
+      });
+      expect(operation.responses[status].content['application/json'].schema).toEqual({
+        $ref: '#/components/schemas/MediaAsset',
+      });
+      expect(operation.responses['413']).toEqual({ $ref: '#/components/responses/Error413' });
+      expect(operation.responses['415']).toEqual({ $ref: '#/components/responses/Error415' });
+      expect(operation.responses['404']).toEqual({ $ref: '#/components/responses/Error404' });
+    }
+    // Replacing a file is an author's or editor's act on an asset; a new upload may meet its twin (200).
+    expect(uploads[1]?.operation.responses['403']).toEqual({ $ref: '#/components/responses/Error403' });
+    expect(uploads[0]?.operation.responses['200'].description).toContain('already has these bytes');
+  });
+
   it('changes when a content type changes', async () => {
     const columns = EVENT_COLUMNS.map((column) =>
       column.name === 'stage'

@@ -105,7 +105,8 @@ export function assetSchemas(): Record<string, JsonSchema> {
   };
 }
 
-const upload: JsonSchema = {
+/** The body of a request that sends a file: one file in a multipart form (its bytes tell its format). */
+export const UPLOAD_BODY: JsonSchema = {
   required: true,
   content: {
     'multipart/form-data': {
@@ -117,6 +118,19 @@ const upload: JsonSchema = {
     },
   },
 };
+
+/**
+ * The answers of a request that sends a file: the asset, or the refusals every upload can meet (too
+ * large, not an image Quire stores) besides the route's own `errors`.
+ */
+export function uploadResponses(
+  responses: Responses,
+  status: number,
+  description: string,
+  errors: readonly ErrorCode[],
+): JsonSchema {
+  return responses(status, description, ref('MediaAsset'), ['payload_too_large', 'unsupported_media_type', ...errors]);
+}
 
 const idParameter: JsonSchema = { name: 'id', in: 'path', required: true, schema: string };
 
@@ -203,11 +217,9 @@ export function assetPaths(responses: Responses): Record<string, JsonSchema> {
         operationId: 'replaceMediaFile',
         summary:
           'Replaces the asset’s file with one of the same format, keeping its id and path, so every row naming it shows the new file',
-        requestBody: upload,
-        responses: responses(200, 'The asset with the new file’s name, size, pixels and hash', ref('MediaAsset'), [
+        requestBody: UPLOAD_BODY,
+        responses: uploadResponses(responses, 200, 'The asset with the new file’s name, size, pixels and hash', [
           'forbidden',
-          'payload_too_large',
-          'unsupported_media_type',
           ...errors,
         ]),
       },

@@ -5,6 +5,7 @@ import type { JsonSchema } from '../fields/field.js';
 import { MAX_VARIANT_SIDE, VARIANT_FITS, VARIANT_FORMATS } from '../media/image-options.js';
 import { shapeNames } from '../types-gen/type-names.js';
 import type { Responses } from './openapi-account-paths.js';
+import { UPLOAD_BODY, uploadResponses } from './openapi-asset-paths.js';
 import { ALWAYS_ERRORS, READ_ERRORS } from './openapi-error-sets.js';
 import { IF_MATCH } from './openapi-etags.js';
 import { ref } from './openapi-schemas.js';
@@ -300,24 +301,11 @@ export function mediaPaths(responses: Responses): Record<string, JsonSchema> {
             schema: { type: 'boolean', default: false },
           },
         ],
-        requestBody: {
-          required: true,
-          content: {
-            'multipart/form-data': {
-              schema: {
-                type: 'object',
-                properties: { file: { type: 'string', contentMediaType: 'application/octet-stream' } },
-                required: ['file'],
-              },
-            },
-          },
-        },
+        requestBody: UPLOAD_BODY,
         responses: {
-          ...responses(201, 'The new asset; its path is the value an image column takes', ref('MediaAsset'), [
+          ...uploadResponses(responses, 201, 'The new asset; its path is the value an image column takes', [
             'bad_request',
             'not_found',
-            'payload_too_large',
-            'unsupported_media_type',
             ...ALWAYS_ERRORS,
           ]),
           '200': {
