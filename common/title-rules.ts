@@ -1,4 +1,4 @@
-import type { ColumnDescriptor } from './api-contract.js';
+import type { ColumnDescriptor, ColumnType } from './api-contract.js';
 
 /**
  * Which column names a row, and which columns a search looks in. The server derives both once per
@@ -18,9 +18,17 @@ export function slugColumnOf(columns: readonly ColumnDescriptor[]): string | nul
   return columns.find((column) => column.type === 'slug')?.name ?? null;
 }
 
-/** The columns `filter=search=` looks in: the title column, then the slug columns. */
+/**
+ * Column types whose text `filter=search=` covers beside the title and slugs: a body a reader
+ * reads as text once its markup is gone (rich text's tags, the structure of blocks). Markdown
+ * columns are not searched.
+ */
+export const SEARCHED_BODY_TYPES: ReadonlySet<ColumnType> = new Set(['richtext', 'blocks']);
+
+/** The columns `filter=search=` looks in: the title column, then the slug columns, then the rich text and blocks columns. */
 export function searchColumnsOf(columns: readonly ColumnDescriptor[]): string[] {
   const title = titleColumnOf(columns);
   const slugs = columns.filter((column) => column.type === 'slug').map((column) => column.name);
-  return [...(title ? [title] : []), ...slugs.filter((name) => name !== title)];
+  const bodies = columns.filter((column) => SEARCHED_BODY_TYPES.has(column.type)).map((column) => column.name);
+  return [...(title ? [title] : []), ...slugs.filter((name) => name !== title), ...bodies];
 }

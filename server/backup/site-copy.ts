@@ -1,9 +1,9 @@
 import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
-import { searchColumnsOf } from '../../common/title-rules.js';
 import type { QuireDb } from '../db/database.js';
 import { STARTER_TYPES } from '../db/migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from '../db/migrations/004-article-and-menu-types.js';
+import { indexedSearchColumnsOf } from '../db/queries/search-text-columns.js';
 import { ACCOUNT_TABLES, SESSIONS_TABLE } from '../db/repositories/account-repository.js';
 import { ASSETS_TABLE } from '../db/repositories/asset-repository.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
@@ -140,7 +140,7 @@ export async function inTargetTransaction<T>(
       },
       async reindex(table, columns) {
         await target.engine.searchIndex.drop(db, table);
-        await target.engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
+        await target.engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
         // The planner's statistics of the copied rows, as after an import.
         await target.afterRowsLoaded(db, table);
         copied.push(table);

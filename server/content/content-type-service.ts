@@ -127,13 +127,14 @@ export class ContentTypeService {
         if (columns) {
           const change = planTableChange(type, columns);
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
-          await alterContentTable(schemaOf(trx), this.engine, type.table, change);
-          await convertColumns(schemaOf(trx), type.table, conversions);
-          await moveRenamedBlockValues(
-            new ContentRepository({ db: trx, engine: this.engine }),
-            type.table,
-            blockChanges,
-          );
+          await alterContentTable(schemaOf(trx), this.engine, type.table, change, async () => {
+            await convertColumns(schemaOf(trx), type.table, conversions);
+            await moveRenamedBlockValues(
+              new ContentRepository({ db: trx, engine: this.engine }),
+              type.table,
+              blockChanges,
+            );
+          });
           descriptors = change.columns.map(withoutBlockRenames);
         }
         await new ContentTypeRepository(trx).update(type.id, {
@@ -413,7 +414,7 @@ export function planTableChange(type: ContentType, columns: readonly ColumnChang
     }
   }
   if (hasProblems(problems)) throw validationError(problems);
-  return { renames, drops, adds, columns: final };
+  return { renames, drops, adds, columns: final, before: type.columns };
 }
 
 /** The DDL helpers work on any database, whatever tables Kysely knows of. */

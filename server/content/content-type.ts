@@ -9,6 +9,7 @@ import { conditionProblem } from '../../common/field-conditions.js';
 import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
 import { isIdentifier } from '../../common/naming-rules.js';
 import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title-rules.js';
+import { indexedSearchColumnsOf } from '../db/queries/search-text-columns.js';
 import type { ContentTypeRecord } from '../db/repositories/content-type-repository.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
 
@@ -34,8 +35,13 @@ export interface ContentType {
   titleColumn: string | null;
   /** The first slug column, or null. */
   slugColumn: string | null;
-  /** Columns searched by `filter=search=`: the title column and the slug columns. */
+  /**
+   * The table's columns `filter=search=` looks in, as its search index covers them: the title
+   * column, the slug columns, and the search text column of each rich text and blocks column.
+   */
   searchColumns: readonly string[];
+  /** The type's columns `filter=search=` covers, as published (`search_columns`). */
+  publishedSearchColumns: readonly string[];
 }
 
 /** Fields that can be filtered and ordered on besides the content columns. */
@@ -103,7 +109,8 @@ function columnFacts(columns: readonly ColumnDescriptor[]) {
     publishedColumns: columns.map(publishColumn),
     titleColumn: titleColumnOf(columns),
     slugColumn: slugColumnOf(columns),
-    searchColumns: searchColumnsOf(columns),
+    searchColumns: indexedSearchColumnsOf(columns),
+    publishedSearchColumns: searchColumnsOf(columns),
   };
 }
 
@@ -133,7 +140,7 @@ export function summarize(type: ContentType): ContentTypeSummary {
     custom: type.custom,
     preview_path: type.previewPath,
     title_column: type.titleColumn,
-    search_columns: [...type.searchColumns],
+    search_columns: [...type.publishedSearchColumns],
   };
 }
 

@@ -5,6 +5,7 @@ import { timestampNow } from '../../common/datetime-syntax.js';
 import type { RevisionOrigin } from '../../common/revision-contract.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { type ReadMarks, type RowExtra, unmarked } from '../db/queries/read-marks.js';
+import { withSearchTexts } from '../db/queries/search-text-columns.js';
 import { ContentRepository, type RowSelection, type StoredRow } from '../db/repositories/content-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
@@ -299,6 +300,7 @@ export class RowService {
         changes.meta = meta === null ? null : JSON.stringify(meta);
       }
       withoutUnchanged(changes, current);
+      withSearchTexts(type.columns, changes);
       changes.updated_at = timestampNow();
       changes.updated_by = actor ? actor.name : this.editorName;
       await repository.update(type.table, id, changes);

@@ -1,4 +1,5 @@
 import type { ColumnValue } from '../../common/api-contract.js';
+import { withSearchTexts } from '../db/queries/search-text-columns.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { ContentType } from './content-type.js';
@@ -6,7 +7,8 @@ import type { RowInput } from './row-input.js';
 import { applyMetaPatch } from './seo-meta.js';
 
 /**
- * The stored form of a new row: id, each column's stored value, meta as JSON, system fields. Shared
+ * The stored form of a new row: id, each column's stored value (and the search text of its body
+ * columns), meta as JSON, system fields. Shared
  * by `RowService.create` and the bulk import, so both store a row the same way.
  */
 export function newStoredRow(
@@ -18,11 +20,12 @@ export function newStoredRow(
   editorName: string | null,
 ): StoredRow {
   const meta = input.meta === undefined ? null : applyMetaPatch(null, input.meta);
+  const stored = Object.fromEntries(
+    type.columns.map((column) => [column.name, toStored(type, column.name, values.get(column.name))]),
+  );
   return {
     id,
-    ...Object.fromEntries(
-      type.columns.map((column) => [column.name, toStored(type, column.name, values.get(column.name))]),
-    ),
+    ...withSearchTexts(type.columns, stored),
     meta: meta === null ? null : JSON.stringify(meta),
     created_at: now,
     updated_at: now,

@@ -1,11 +1,13 @@
 import { DEFAULT_MIGRATION_TABLE, type Kysely, type MigrationProvider, Migrator } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
 import { migrationProvider } from './migrations/index.js';
+import { fillAfterMigration, SEARCH_TEXT_MIGRATION } from './queries/search-text-columns.js';
 import type { QuireDatabase } from './schema.js';
 
 /**
  * Migrates a database just opened to the current schema; the names of the migrations this call
- * ran. On failure the connection is closed and the error thrown.
+ * ran (and what follows one of them: `fillAfterMigration`). On failure the connection is closed
+ * and the error thrown.
  */
 export async function migrateDatabase(db: Kysely<QuireDatabase>, engine: DatabaseEngine): Promise<string[]> {
   try {
@@ -13,7 +15,9 @@ export async function migrateDatabase(db: Kysely<QuireDatabase>, engine: Databas
     if (await migratedAlready(db, provider)) return [];
     const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
     if (error) throw error;
-    return (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    const ran = (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    if (ran.includes(SEARCH_TEXT_MIGRATION)) await fillAfterMigration(db as unknown as Kysely<unknown>, engine);
+    return ran;
   } catch (error) {
     await db.destroy();
     throw error;

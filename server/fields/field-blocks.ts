@@ -170,6 +170,23 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
     });
   }
 
+  /** The text of every field inside the blocks that has text to search, at any depth, a block a line. */
+  function blockSearchText(stored: unknown, column: ColumnDescriptor): string | null {
+    const lines: string[] = [];
+    for (const item of storedBlocks(stored) ?? []) {
+      const blockType = blockTypeOf(column, item.type);
+      if (!blockType) continue;
+      for (const inner of blockType.columns) {
+        const field = fieldFor(inner.type);
+        const value = Object.hasOwn(item, inner.name) ? (item[inner.name] as ColumnValue) : null;
+        if (!field.searchText || value === null) continue;
+        const text = field.searchText(field.toStored(value), inner);
+        if (text) lines.push(text);
+      }
+    }
+    return lines.length > 0 ? lines.join('\n') : null;
+  }
+
   function blockSchema(column: ColumnDescriptor, use: SchemaUse): JsonSchema {
     const members = (column.blocks ?? []).map((blockType) => ({
       type: 'object',
@@ -233,6 +250,7 @@ export function blocksFieldWith(registry: BlockFieldContext): FieldType {
       }
       return blockSchema(column, use);
     },
+    searchText: blockSearchText,
     rowPointers: blockRowPointers,
     resolvePointers: resolveBlockPointers,
     checkDescriptor(column) {

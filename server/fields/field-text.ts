@@ -24,6 +24,7 @@ export function textLikeField(type: ColumnType, maxLength: number, schema: JsonS
     parseFilter: (raw) => ok(raw),
     toStored: storedAsIs,
     serialize: storedText,
+    searchText: (stored) => (typeof stored === 'string' && stored !== '' ? stored : null),
     jsonSchema: () => ({ type: 'string', maxLength, ...schema }),
     checkDescriptor: anyDescriptor,
   };

@@ -75,6 +75,12 @@ export interface FieldType {
     column: ColumnDescriptor,
     resolve: (pointer: RowPointer) => RelationValue | null,
   ): ColumnValue;
+  /**
+   * The text a search finds in a stored value (the text types as written; rich text without its
+   * tags; the text fields inside blocks), or null when there is none. Left out by types whose
+   * values hold no words to search (numbers, dates, images, relations...).
+   */
+  searchText?(stored: unknown, column: ColumnDescriptor): string | null;
   /** Set where an empty value reads as something other than null (tags: an empty list). */
   readonly neverNull?: true;
   /** Checks the descriptor itself (options present, parent named...); returns its first problem, or null. */

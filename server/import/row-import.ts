@@ -11,6 +11,7 @@ import { assignSlugs } from '../content/slug-columns.js';
 import { newStoredRow } from '../content/stored-row.js';
 import type { BulkImportTimings, BulkWriter } from '../db/bulk-writer.js';
 import type { QuireDb } from '../db/database.js';
+import { searchTextColumnsOf } from '../db/queries/search-text-columns.js';
 import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
@@ -66,7 +67,8 @@ export async function importRows(
 ): Promise<ImportResult> {
   const problems: ImportProblem[] = [];
   let refused = 0;
-  const columns = ['id', ...type.columns.map((column) => column.name), 'meta', 'created_at', 'updated_at'];
+  const columns = ['id', ...type.columns.map((column) => column.name), ...searchTextColumnsOf(type.columns)];
+  columns.push('meta', 'created_at', 'updated_at');
   columns.push('created_by', 'updated_by');
   const hasRelations = type.columns.some((column) => fieldFor(column.type).rowPointers !== undefined);
   const now = timestampNow();

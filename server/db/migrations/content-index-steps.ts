@@ -73,6 +73,11 @@ function orderKeyColumnName(column: string): string {
   return fitted(`quire_key:${column}`);
 }
 
+/** The stored column holding the text a search finds in body column `column` (migration 035). */
+export function searchTextColumnName(column: string): string {
+  return fitted(`quire_text:${column}`);
+}
+
 /** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */
 function fitted(name: string): string {
   const bytes = Buffer.from(name, 'utf8');

@@ -30,6 +30,7 @@ import * as accountLanguage from './029-account-language.js';
 import * as changeFeed from './030-change-feed.js';
 import * as mediaAssets from './032-media-assets.js';
 import * as siteLocales from './033-site-locales.js';
+import * as searchTextColumns from './035-search-text-columns.js';
 import type { MigrationEngine } from './migration-engine.js';
 
 /** A migration's `up`: those with engine-specific steps find them in `engine.migrations`, under their name. */
@@ -71,6 +72,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '030-change-feed': changeFeed,
   '032-media-assets': mediaAssets,
   '033-site-locales': siteLocales,
+  '035-search-text-columns': searchTextColumns,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */

@@ -33,6 +33,7 @@ export interface EngineMigrations {
   '023-slug-gap-tokens': EngineStep;
   '026-audit-log': NumberedIdEngine;
   '030-change-feed': ChangeFeedMigrationEngine;
+  '035-search-text-columns': ContentTableEngine;
 }
 
 /** A step only some engines have; the others make nothing. */

@@ -328,4 +328,5 @@ export const postgresMigrations: EngineMigrations = {
         column.notNull().defaultTo(sql`(pg_current_xact_id()::text::bigint)`),
       ),
   },
+  '035-search-text-columns': contentTables,
 };

@@ -117,6 +117,15 @@ export function isOrderKeyColumn(name: string): boolean {
 /** What every order key column's name starts with (checked on every row PostgreSQL returns). */
 const ORDER_KEY_PREFIX = `${INTERNAL_PREFIX}key:`;
 
+/**
+ * The stored column of a content table holding the text a search finds in body column `column`
+ * (rich text without its tags, the text inside blocks; see search-text-columns.ts). Named as
+ * order key columns are, in the table's own namespace.
+ */
+export function searchTextColumnName(column: string): string {
+  return fitted(`${INTERNAL_PREFIX}text:${column}`);
+}
+
 /** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */
 function fitted(name: string): string {
   const bytes = Buffer.from(name, 'utf8');

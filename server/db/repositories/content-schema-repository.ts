@@ -1,12 +1,17 @@
 import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
-import { searchColumnsOf } from '../../../common/title-rules.js';
 import { fieldFor } from '../../fields/field-registry.js';
 import type { DatabaseEngine } from '../engine.js';
 import { type IndexPlan, indexesFor } from '../queries/content-index-plan.js';
 import { indexStatement } from '../queries/index-statement.js';
 import { orderKeyColumnName } from '../queries/internal-names.js';
 import { addOrderKeyColumns, dropOrderKeyColumn, orderKeysOf } from '../queries/order-key-columns.js';
+import {
+  addSearchTextColumns,
+  dropSearchTextColumns,
+  indexedSearchColumnsOf,
+  searchTextColumnsOf,
+} from '../queries/search-text-columns.js';
 
 /**
  * DDL for content tables: one SQL table per content type, one SQL column per content column,
@@ -27,6 +32,7 @@ export async function createContentTable(
   for (const column of columns) {
     builder = builder.addColumn(column.name, engine.columnType(fieldFor(column.type).sqlType));
   }
+  for (const name of searchTextColumnsOf(columns)) builder = builder.addColumn(name, text);
   await builder
     .addColumn('meta', text)
     .addColumn('created_at', text, (col) => col.notNull())
@@ -37,7 +43,7 @@ export async function createContentTable(
   await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns));
 
   await createContentIndexes(db, table, indexesFor(engine, table, columns));
-  await engine.searchIndex.ensure(db, table, searchColumnsOf(columns));
+  await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
 }
 
 /** Drops a content table (used when creating a type fails half-way, and by type deletion). */
@@ -46,28 +52,36 @@ export async function dropContentTable(db: Kysely<unknown>, engine: DatabaseEngi
   await db.schema.dropTable(table).ifExists().execute();
 }
 
-/** How a content type's table changes: columns renamed, dropped and added, and the columns after. */
+/**
+ * How a content type's table changes: columns renamed, dropped and added, and the columns after
+ * (and before, whose search text columns are made again for the columns after).
+ */
 export interface TableChange {
   renames: readonly { from: string; to: string }[];
   drops: readonly string[];
   adds: readonly ColumnDescriptor[];
   columns: readonly ColumnDescriptor[];
+  before?: readonly ColumnDescriptor[];
 }
 
 /**
  * Applies a change to a content table, keeping the data of kept and renamed columns. Indexes the
  * change leaves as they are stay (rebuilding one is a pass over every row); those on renamed or
  * dropped columns, and any the new columns do not plan, are dropped first (SQLite cannot drop an
- * indexed column) and the missing ones made after. The search index is rebuilt for the new
- * columns. Run it inside a transaction: a failure leaves the table as it was.
+ * indexed column) and the missing ones made after. `rewrite` changes values once the columns
+ * have their new names and types (conversions); then the search text columns are filled from the
+ * values and the search index is rebuilt for the new columns. Run it inside a transaction: a
+ * failure leaves the table as it was.
  */
 export async function alterContentTable(
   db: Kysely<unknown>,
   engine: DatabaseEngine,
   table: string,
   change: TableChange,
+  rewrite?: () => Promise<void>,
 ): Promise<void> {
   await engine.searchIndex.drop(db, table);
+  await dropSearchTextColumns(db, table, change.before ?? []);
   const plans = indexesFor(engine, table, change.columns);
   // A plan naming a renamed column (either side, or its order key column) may match, by name and
   // SQL, an index that is on another column until the renames have run: it is rebuilt.
@@ -99,7 +113,9 @@ export async function alterContentTable(
     table,
     plans.filter((plan) => !kept.has(plan.name)),
   );
-  await engine.searchIndex.ensure(db, table, searchColumnsOf(change.columns));
+  await rewrite?.();
+  await addSearchTextColumns(db, engine, table, change.columns);
+  await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(change.columns));
 }
 
 /**

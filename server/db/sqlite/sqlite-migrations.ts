@@ -171,4 +171,5 @@ export const sqliteMigrations: EngineMigrations = {
     ...autoincrement,
     transactionColumn: (create) => create.addColumn('tx', 'integer', (column) => column.notNull().defaultTo(0)),
   },
+  '035-search-text-columns': contentTables,
 };

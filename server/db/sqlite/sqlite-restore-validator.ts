@@ -2,9 +2,9 @@ import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { isIdentifier, isReservedTable } from '../../../common/naming-rules.js';
-import { searchColumnsOf } from '../../../common/title-rules.js';
 import { contentTypeFromRecord } from '../../content/content-type.js';
 import { migrationProvider } from '../migrations/index.js';
+import { indexedSearchColumnsOf, SEARCH_TEXT_MIGRATION, searchTextColumnsOf } from '../queries/search-text-columns.js';
 import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
 import type { ContentTypeRecord } from '../repositories/content-type-repository.js';
 import { REGISTRY_TABLE } from '../schema.js';
@@ -68,12 +68,12 @@ export async function admitRestoredCopy(file: string, options: SqliteOptions = {
   const raw = openSqliteFile(file, options);
   try {
     const objects = schemaObjects(raw);
-    await checkSchemaVersion(raw, objects);
+    const applied = await checkSchemaVersion(raw, objects);
     const view = objects.find((object) => object.type === 'view');
     if (view) throw new RestoreRefusal(`it has a view ${JSON.stringify(view.name)}, and Quire never creates views`);
     const types = readRegistry(raw, objects);
     checkOwnership(objects, types);
-    await checkContentTables(objects, types);
+    await checkContentTables(objects, types, applied.includes(SEARCH_TEXT_MIGRATION));
   } finally {
     raw.close();
   }
@@ -96,7 +96,8 @@ export async function admitRestoredCopy(file: string, options: SqliteOptions = {
   }
 }
 
-async function checkSchemaVersion(raw: SqliteHandle, objects: readonly SchemaObject[]): Promise<void> {
+/** Checks the copy's schema version; returns the migrations applied to it. */
+async function checkSchemaVersion(raw: SqliteHandle, objects: readonly SchemaObject[]): Promise<string[]> {
   const table = (name: string) => objects.find((object) => object.name === name);
   if (table('kysely_migration')?.type !== 'table') {
     throw new RestoreRefusal('it has no schema version (no kysely_migration table), so Quire did not write it');
@@ -112,6 +113,7 @@ async function checkSchemaVersion(raw: SqliteHandle, objects: readonly SchemaObj
       `it was written by a newer version of Quire (its schema migration ${JSON.stringify(unknown)} is unknown to this one); update Quire, then restore`,
     );
   }
+  return applied as string[];
 }
 
 /** The registry's types, each checked as the server checks it when it starts. */
@@ -183,10 +185,18 @@ function checkOwnership(objects: readonly SchemaObject[], types: readonly Conten
   }
 }
 
-/** Each content table is a plain table with exactly the column definitions Quire writes for its type. */
-async function checkContentTables(objects: readonly SchemaObject[], types: readonly ContentTableSpec[]) {
+/**
+ * Each content table is a plain table with exactly the column definitions Quire writes for its
+ * type; a copy older than `textColumnsMade` may lack its search text columns (the migration adds them).
+ */
+async function checkContentTables(
+  objects: readonly SchemaObject[],
+  types: readonly ContentTableSpec[],
+  textColumnsMade: boolean,
+) {
   const reference = await referenceContentSchema(types);
-  for (const { table } of types) {
+  for (const { table, columns } of types) {
+    const notYet = textColumnsMade ? [] : searchTextColumnsOf(columns).map((column) => normalizeSql(`"${column}"`));
     const found = objects.find((object) => object.type === 'table' && object.name === table);
     const expected = reference.find((object) => object.type === 'table' && object.name === table);
     const name = JSON.stringify(table);
@@ -195,7 +205,9 @@ async function checkContentTables(objects: readonly SchemaObject[], types: reado
     const wanted = columnDefinitions(expected?.sql ?? '') ?? [];
     const extra = actual.find((definition) => !wanted.includes(definition));
     if (extra) throw new RestoreRefusal(`the content table ${name} has a definition Quire does not write: ${extra}`);
-    const lacking = wanted.find((definition) => !actual.includes(definition));
+    const lacking = wanted.find(
+      (definition) => !actual.includes(definition) && !notYet.some((column) => definition.startsWith(`${column} `)),
+    );
     if (lacking) throw new RestoreRefusal(`the content table ${name} lacks ${lacking}, which its content type needs`);
   }
 }
@@ -260,7 +272,7 @@ async function rebuildDerivedObjects(database: SqliteQuireDb, types: readonly Co
       }
       await database.engine.searchIndex.drop(trx, type.table);
       await rebuildContentIndexes(trx, database.engine, type.table, type.columns);
-      await database.engine.searchIndex.ensure(trx, type.table, searchColumnsOf(type.columns));
+      await database.engine.searchIndex.ensure(trx, type.table, indexedSearchColumnsOf(type.columns));
     });
     if (!derivedObjectsMatch(schemaObjects(database.raw), reference, type.table)) {
       throw new RestoreRefusal(`the indexes of the content table ${JSON.stringify(type.table)} could not be rebuilt`);

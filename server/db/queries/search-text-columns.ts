@@ -1,0 +1,129 @@
+import { type Kysely, sql } from 'kysely';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import { SEARCHED_BODY_TYPES, searchColumnsOf } from '../../../common/title-rules.js';
+import { fieldFor } from '../../fields/field-registry.js';
+import type { DatabaseEngine } from '../engine.js';
+import { searchTextColumnName } from './internal-names.js';
+
+/**
+ * Search text columns: each rich text or blocks column of a content table (`SEARCHED_BODY_TYPES`)
+ * has a stored text column beside it, `"quire_text:body"`, holding the text its field type derives
+ * from the value (`FieldType.searchText`: rich text without its tags, the text fields inside
+ * blocks). The search index covers that column in the body column's place, so the search engine
+ * on every engine reads plain text as it reads a title, and no SQL needs to know HTML or JSON.
+ *
+ * Every write of a body column writes its text column in the same statement (`withSearchTexts`:
+ * a row's create and update, the bulk import); a type change fills them again for every row
+ * (`refillSearchTexts`). Rows carry the column as they carry the others; the API's row format and
+ * revisions read the type's own columns only.
+ */
+
+/** The body columns of a type whose text a search covers through a text column. */
+function bodyColumnsOf(columns: readonly ColumnDescriptor[]): ColumnDescriptor[] {
+  return columns.filter((column) => SEARCHED_BODY_TYPES.has(column.type));
+}
+
+/** The text columns a content table with `columns` has, one per body column. */
+export function searchTextColumnsOf(columns: readonly ColumnDescriptor[]): string[] {
+  return bodyColumnsOf(columns).map((column) => searchTextColumnName(column.name));
+}
+
+/**
+ * The columns of a content table its search index covers: the search columns the type publishes
+ * (`searchColumnsOf`), each body column replaced by its text column.
+ */
+export function indexedSearchColumnsOf(columns: readonly ColumnDescriptor[]): string[] {
+  const bodies = new Set(bodyColumnsOf(columns).map((column) => column.name));
+  return searchColumnsOf(columns).map((name) => (bodies.has(name) ? searchTextColumnName(name) : name));
+}
+
+/**
+ * `stored` (a row's stored values, whole or the columns a write changes) with the text column of
+ * each body column it holds set from that column's stored value.
+ */
+export function withSearchTexts<R extends Record<string, unknown>>(columns: readonly ColumnDescriptor[], stored: R): R {
+  for (const column of bodyColumnsOf(columns)) {
+    if (!Object.hasOwn(stored, column.name)) continue;
+    const value = stored[column.name];
+    const text = value === null || value === undefined ? null : fieldFor(column.type).searchText?.(value, column);
+    (stored as Record<string, unknown>)[searchTextColumnName(column.name)] = text ?? null;
+  }
+  return stored;
+}
+
+/** Rows read and written again per statement when the text columns are filled. */
+const FILL_BATCH = 500;
+
+/**
+ * Drops the text columns of `before`'s body columns (a type change, before the table's columns
+ * move; the search index that names them must be dropped first).
+ */
+export async function dropSearchTextColumns(
+  db: Kysely<unknown>,
+  table: string,
+  before: readonly ColumnDescriptor[],
+): Promise<void> {
+  for (const name of searchTextColumnsOf(before)) {
+    await db.schema.alterTable(table).dropColumn(name).execute();
+  }
+}
+
+/** Adds the text columns of `columns`' body columns to `table` and fills them from every row. */
+export async function addSearchTextColumns(
+  db: Kysely<unknown>,
+  engine: DatabaseEngine,
+  table: string,
+  columns: readonly ColumnDescriptor[],
+): Promise<void> {
+  for (const name of searchTextColumnsOf(columns)) {
+    await db.schema.alterTable(table).addColumn(name, engine.columnType('text')).execute();
+  }
+  await refillSearchTexts(db, table, columns);
+}
+
+/** Writes every row's text columns again from its body columns, a batch of rows at a time, in id order. */
+export async function refillSearchTexts(
+  db: Kysely<unknown>,
+  table: string,
+  columns: readonly ColumnDescriptor[],
+): Promise<void> {
+  const bodies = bodyColumnsOf(columns);
+  if (bodies.length === 0) return;
+  const rows = db as Kysely<Record<string, Record<string, unknown>>>;
+  const selected = sql.join([sql.id('id'), ...bodies.map((column) => sql.id(column.name))]);
+  let after: string | null = null;
+  for (;;) {
+    const from: ReturnType<typeof sql> = after === null ? sql`true` : sql`id > ${after}`;
+    const batch = await sql<Record<string, unknown>>`select ${selected} from ${sql.id(table)}
+      where ${from} order by id limit ${FILL_BATCH}`.execute(db);
+    for (const row of batch.rows) {
+      const { id, ...values } = withSearchTexts(bodies, { ...row });
+      const texts = Object.fromEntries(
+        bodies.map((column) => [searchTextColumnName(column.name), values[searchTextColumnName(column.name)]]),
+      );
+      await rows.updateTable(table).set(texts).where(sql.ref('id'), '=', id).execute();
+    }
+    if (batch.rows.length < FILL_BATCH) return;
+    after = String(batch.rows[batch.rows.length - 1].id);
+  }
+}
+
+/** The migration that adds the text columns, empty (migrations cannot derive text: see its header). */
+export const SEARCH_TEXT_MIGRATION = '035-search-text-columns';
+
+/**
+ * Right after `SEARCH_TEXT_MIGRATION` ran: fills the text columns of every content type with body
+ * columns and makes its search index again over them, a table per transaction.
+ */
+export async function fillAfterMigration(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+  const registry = db as Kysely<{ quire_content_types: { table_name: string; columns: string } }>;
+  const types = await registry.selectFrom('quire_content_types').select(['table_name', 'columns']).execute();
+  for (const type of types) {
+    const columns = JSON.parse(type.columns) as ColumnDescriptor[];
+    if (bodyColumnsOf(columns).length === 0 || !(await engine.schema.hasTable(db, type.table_name))) continue;
+    await db.transaction().execute(async (trx) => {
+      await refillSearchTexts(trx, type.table_name, columns);
+      await engine.searchIndex.ensure(trx, type.table_name, indexedSearchColumnsOf(columns));
+    });
+  }
+}

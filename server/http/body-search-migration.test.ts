@@ -1,0 +1,66 @@
+import { sql } from 'kysely';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { searchTextColumnName } from '../db/queries/internal-names.js';
+import { SEARCH_TEXT_MIGRATION } from '../db/queries/search-text-columns.js';
+import { request } from '../test-support/api-scenario.js';
+import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
+
+/**
+ * A database whose rich text and blocks columns predate their search text columns (as the version
+ * before migration 035 left it), on both engines: the next start adds the columns, fills them from
+ * the rows and searches them.
+ */
+let server: TestServer;
+beforeEach(async () => {
+  server = await startTestServer();
+});
+afterEach(() => server.dispose());
+
+const COLUMNS = [
+  { name: 'title', label: 'Title', type: 'text', required: true },
+  { name: 'body', label: 'Body', type: 'richtext', required: false },
+  {
+    name: 'sections',
+    label: 'Sections',
+    type: 'blocks',
+    required: false,
+    blocks: [{ name: 'hero', label: 'Hero', columns: [{ name: 'heading', label: 'Heading', type: 'text' }] }],
+  },
+];
+
+async function titlesFound(words: string): Promise<string[]> {
+  const { response, body } = await request(server, 'GET', `/cms/pages?filter=search=${encodeURIComponent(words)}`);
+  expect(response.status, JSON.stringify(body)).toBe(200);
+  return body.rows.map((row: { title: string }) => row.title);
+}
+
+describe('search text columns of an older database', () => {
+  it('are added and filled at the start that migrates it', async () => {
+    expect(
+      (await request(server, 'POST', '/cms-content', { json: { title: 'Pages', table: 'pages', columns: COLUMNS } }))
+        .response.status,
+    ).toBe(201);
+    const row = {
+      title: 'Kept',
+      body: '<p>Old <b>marmalade</b></p>',
+      sections: [{ type: 'hero', heading: 'Kestrel' }],
+    };
+    expect((await request(server, 'POST', '/cms/pages', { json: row })).response.status).toBe(201);
+
+    // The table as the version before: no text columns, its search index over the title alone.
+    const { db, engine } = server.database;
+    await engine.searchIndex.drop(db, 'pages');
+    for (const column of ['body', 'sections']) {
+      await sql`alter table pages drop column ${sql.id(searchTextColumnName(column))}`.execute(db);
+    }
+    await engine.searchIndex.ensure(db, 'pages', ['title']);
+    await sql`delete from kysely_migration where name = ${SEARCH_TEXT_MIGRATION}`.execute(db);
+    await server.stop();
+
+    server = await startTestServer(reopenOptions(server));
+    expect(await titlesFound('marmalade')).toEqual(['Kept']);
+    expect(await titlesFound('kestrel')).toEqual(['Kept']);
+    expect(await titlesFound('kept')).toEqual(['Kept']);
+    expect(await titlesFound('hero')).toEqual([]);
+  });
+});
