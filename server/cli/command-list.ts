@@ -199,6 +199,7 @@ export function quireCommands(
       summary: "Write the site's content as JSON files, for a static-site build without a server",
       usage: [
         'export --out DIR [--type TYPE]... [--published-only] [--watch] [--db FILE | --database URL]',
+        'export --out DIR --image-widths W,W [--image-formats F,F] [and the flags above]',
         'export --out DIR --since [CURSOR] [--watch] [--db FILE | --database URL]',
       ],
       options: EXPORT_OPTIONS,
@@ -214,10 +215,23 @@ export function quireCommands(
           default: 'a full export',
         },
         watch: { text: 'After exporting, keep running and apply each change as it is saved (Ctrl+C ends)' },
+        'image-widths': {
+          value: 'W,W',
+          text:
+            'Write resized variants of each image at these widths (none wider than the original) and a ' +
+            'manifest per image (media/<path>.json); only new or changed ones are made',
+          default: 'no variants',
+        },
+        'image-formats': {
+          value: 'F,F',
+          text: 'The variants’ formats, best first, from avif, webp, jpeg and png',
+          default: 'avif,webp',
+        },
         ...database,
       },
       examples: [
         'quire export --out site-data',
+        'quire export --out site-data --image-widths 480,960,1920 --image-formats avif,webp',
         'quire export --out site-data --type articles --published-only',
         'quire export --out site-data --since',
         'quire export --out site-data --watch',

@@ -5,12 +5,19 @@ import { type ProgressStream, progressLine } from '../cli/progress-line.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { redactDatabaseUrls } from '../db/database.js';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
+import { parseImageFormats, parseImageSizes } from '../media/image-options.js';
+import {
+  exportedMedia,
+  type ImageVariantSettings,
+  recordedVariantSettings,
+  writeImageVariants,
+} from './export-image-variants.js';
 import { type OpenSite, openSite } from './open-site.js';
 import { ExportError, type ExportSummary, exportSite } from './site-export.js';
 
 /** How to call `quire export`. */
 export const EXPORT_USAGE =
-  'quire export --out DIR [--type TYPE]... [--published-only] [--since [CURSOR]] [--watch] [--db FILE | --database postgres://...]';
+  'quire export --out DIR [--type TYPE]... [--published-only] [--image-widths 480,960 [--image-formats avif,webp]] [--since [CURSOR]] [--watch] [--db FILE | --database postgres://...]';
 
 /** Where a command writes: its result to `out`, progress and problems to `err`. */
 export interface CommandStreams {
@@ -29,6 +36,8 @@ export const EXPORT_OPTIONS = {
   'published-only': { type: 'boolean' },
   since: { type: 'string' },
   watch: { type: 'boolean' },
+  'image-widths': { type: 'string' },
+  'image-formats': { type: 'string' },
   db: { type: 'string' },
   database: { type: 'string' },
 } as const;
@@ -70,10 +79,13 @@ export async function exportCommand(
     'published-only'?: boolean;
     since?: string;
     watch?: boolean;
+    'image-widths'?: string;
+    'image-formats'?: string;
     db?: string;
     database?: string;
   };
   let choice: DatabaseChoice;
+  let images: ImageVariantSettings | null = null;
   try {
     const parsed = parseArgs({
       args: sinceWithoutValue(args),
@@ -85,6 +97,18 @@ export async function exportCommand(
     if (!values.out) throw new Error('--out names the folder to write');
     if (values.since !== undefined && (values.type || values['published-only'])) {
       throw new Error('--since continues the export in --out with its own --type and --published-only');
+    }
+    if (values.since !== undefined && (values['image-widths'] || values['image-formats'])) {
+      throw new Error('--since continues the export in --out with its own --image-widths and --image-formats');
+    }
+    if (values['image-formats'] !== undefined && values['image-widths'] === undefined) {
+      throw new Error('--image-formats needs --image-widths');
+    }
+    if (values['image-widths'] !== undefined) {
+      images = {
+        widths: parseImageSizes(values['image-widths'], '--image-widths'),
+        formats: parseImageFormats(values['image-formats'] ?? 'avif,webp', '--image-formats'),
+      };
     }
     choice = chooseDatabase(values, streams.env ?? {});
   } catch (error) {
@@ -103,6 +127,12 @@ export async function exportCommand(
         progress: progress.update,
         since,
       }).finally(() => progress.done());
+      // Variants follow the export's media; a run --since asks what the export recorded.
+      const settings = since === undefined ? images : await recordedVariantSettings(dir);
+      const variants = await writeImageVariants(dir, site.media, site.database.db, settings, await exportedMedia(dir));
+      summary.written += variants.written;
+      summary.unchanged += variants.unchanged;
+      summary.removed += variants.removed;
       if (summary.inFull) say(streams.err, `quire export: ${summary.inFull}`);
       if (!quiet || summary.written + summary.removed > 0) say(streams.out, summaryLine(summary, dir));
       return true;

@@ -47,14 +47,30 @@ export const DEFAULT_IMAGE_OPTIONS: ImageOptions = {
 };
 
 /**
- * The allow-list `--image-sizes` gives (`320,640,1280`): whole numbers from 1 to MAX_VARIANT_SIDE,
- * sorted, without repeats. Throws an Error whose message says what is wrong.
+ * The sizes a flag lists (`--image-sizes 320,640,1280`, `quire export --image-widths`): whole
+ * numbers from 1 to MAX_VARIANT_SIDE, sorted, without repeats. Throws an Error whose message says
+ * what is wrong.
  */
-export function parseImageSizes(raw: string): number[] {
+export function parseImageSizes(raw: string, flag = '--image-sizes'): number[] {
   const parts = raw.split(',').map((part) => part.trim());
   const sizes = parts.map((part) => (/^\d{1,4}$/.test(part) ? Number(part) : 0));
   if (parts.length === 0 || sizes.some((size) => size < 1 || size > MAX_VARIANT_SIDE)) {
-    throw new Error(`--image-sizes must list whole numbers from 1 to ${MAX_VARIANT_SIDE}, separated by commas`);
+    throw new Error(`${flag} must list whole numbers from 1 to ${MAX_VARIANT_SIDE}, separated by commas`);
   }
   return [...new Set(sizes)].sort((a, b) => a - b);
+}
+
+/** One of VARIANT_FORMATS. */
+export type ImageFormat = (typeof VARIANT_FORMATS)[number];
+
+/**
+ * The formats a flag lists (`quire export --image-formats avif,webp`), in the order given (a
+ * builder offers them in that order), without repeats. Throws an Error saying what is wrong.
+ */
+export function parseImageFormats(raw: string, flag: string): ImageFormat[] {
+  const formats = raw.split(',').map((part) => part.trim().toLowerCase());
+  if (formats.some((format) => !(VARIANT_FORMATS as readonly string[]).includes(format))) {
+    throw new Error(`${flag} must list formats from ${VARIANT_FORMATS.join(', ')}, separated by commas`);
+  }
+  return [...new Set(formats as ImageFormat[])];
 }

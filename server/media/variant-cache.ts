@@ -219,7 +219,7 @@ const SHARP_FORMATS: Record<string, VariantFormat> = {
 };
 
 /** The displayed size and format of an image from its header, or null when sharp cannot read it. */
-async function shapeOf(bytes: Buffer): Promise<OriginalShape | null> {
+export async function shapeOf(bytes: Buffer): Promise<OriginalShape | null> {
   try {
     const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
     const format = SHARP_FORMATS[meta.format ?? ''];
