@@ -4,6 +4,11 @@ import { MAX_VARIANT_SIDE, VARIANT_FITS, VARIANT_FORMATS } from './image-options
 
 export { VARIANT_FITS, VARIANT_FORMATS };
 
+// One libvips thread per image, on every platform (glibc Linux builds of sharp default to one,
+// macOS and Windows to every core): the cap on generations at once (ImageOptions.maxConcurrent,
+// a core fewer than the machine has) then leaves a core to the event loop.
+sharp.concurrency(1);
+
 /**
  * What a variant request (`/media/<path>?w=&h=&fit=&format=&q=&v=`) asks for, how it is fitted to
  * the original, and how it is made with sharp. Pure rules and one sharp pipeline; caching, queueing
