@@ -184,7 +184,7 @@ describe('the Media screen', () => {
     await expectAccessible(page, 'the media picker');
     await tiles.first().click();
     await picker.waitFor({ state: 'hidden' });
-    await page.getByText('This image has no alt text: describe it under Media.').waitFor();
+    await page.getByText('This image has no alt text: describe it for people who cannot see it.').waitFor();
     const pier = (await library('?search=pier')).assets[0];
     await expect.poll(() => page.locator('.image-name').first().getAttribute('title')).toBe(pier.path);
   });
