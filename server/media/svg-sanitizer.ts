@@ -25,6 +25,7 @@ const SVG_NAMESPACE = 'http://www.w3.org/2000/svg';
 interface SvgElement {
   localName: string;
   namespaceURI: string | null;
+  childElementCount: number;
   textContent: string | null;
   attributes?: ArrayLike<SvgAttribute> & Iterable<SvgAttribute>;
   removeAttributeNode(attribute: SvgAttribute): unknown;
@@ -97,8 +98,9 @@ function keepOnlyLocalReferences(node: SvgElement): void {
 
 /**
  * The SVG `text` cleaned, as XML text (its size is checked before it is read: MAX_SVG_BYTES).
- * Refused: a text that is not well-formed XML or declares entities (400), a document whose root is not an SVG `<svg>` element (415). An SVG that
- * is nothing but script is kept as the empty drawing cleaning leaves.
+ * Refused: a text that is not well-formed XML or declares entities (400), a document whose root
+ * is not an SVG `<svg>` element (415), and one that draws nothing once cleaned (400: it was all
+ * script, and an empty drawing has no size to show or resize).
  */
 export function sanitizeSvg(text: string): string {
   const { window, purify } = svgTools();
@@ -123,6 +125,12 @@ export function sanitizeSvg(text: string): string {
   }
   purify.sanitize(root as unknown as Parameters<DOMPurify['sanitize']>[0], PURIFY_CONFIG);
   // The root stays (IN_PLACE cleans inside it); its own references were checked by the hook too.
+  if (root.childElementCount === 0) {
+    throw new AppError(
+      'bad_request',
+      'The SVG draws nothing once its script and outside references are removed; upload the drawing itself',
+    );
+  }
   const serialized = new window.XMLSerializer().serializeToString(root);
   return `<?xml version="1.0" encoding="UTF-8"?>\n${serialized}\n`;
 }

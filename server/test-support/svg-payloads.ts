@@ -111,7 +111,6 @@ export function svgPayloads(beacon: string): SvgPayload[] {
       ),
     ],
     ['xml-stylesheet', `<?xml-stylesheet href="${beacon}/pi.css"?>${drawing('')}`],
-    ['only-script', `<svg ${SVG_NS}><script>${run(beacon, 'only-script')}</script></svg>`],
   ];
   return list.map(([name, svg]) => ({ name, svg }));
 }
@@ -150,6 +149,12 @@ export const REFUSED_SVGS: readonly { name: string; svg: string; status: number;
   {
     name: 'an external entity',
     svg: `<?xml version="1.0"?><!DOCTYPE svg [<!ENTITY passwd SYSTEM "file:///etc/passwd">]><svg ${SVG_NS}><text>&passwd;</text></svg>`,
+    status: 400,
+    code: 'bad_request',
+  },
+  {
+    name: 'nothing but script',
+    svg: `<svg ${SVG_NS}><script>document.title='xss'</script></svg>`,
     status: 400,
     code: 'bad_request',
   },
