@@ -1,19 +1,22 @@
-import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { type KeyboardEvent, useId, useState } from 'react';
-import { mayChangeRow } from '../../../common/access-rules.js';
+import { Suspense } from 'react';
 import type { UploadResponse } from '../../../common/api-contract.js';
-import type { MediaAssetDetail } from '../../../common/asset-contract.js';
-import { ASSET_TEXT_LIMITS } from '../../../common/asset-rules.js';
-import { isMediaPath } from '../../../common/media-rules.js';
-import { describeError } from '../api/api-error.js';
-import { useAuth } from '../api/auth-context.js';
-import { mediaApi } from '../api/media-api.js';
+import { lazyNamed } from '../components/lazy-screen.js';
 import { formatNumber } from '../i18n/formatters.js';
 import { useT } from '../i18n/use-t.js';
 import { formatBytes } from './image-upload.js';
 
-/** The query of the asset an image value names, shared by every field showing that path. */
-const assetQueryKey = (path: string) => ['media-by-path', path] as const;
+// What the library says of the image (and the alt text's editor) loads with the first image field shown.
+const LibraryDescription = lazyNamed(() => import('./image-library-description.js'), 'LibraryDescription');
+
+/** What an image field says of its image. */
+export interface ImageDescriptionProps {
+  /** The field's value: a `/media/...` path. */
+  path: string;
+  /** The upload's answer for this path, shown until the library answers. */
+  known: UploadResponse | null;
+  /** The field's label, naming the alt text's input and button. */
+  label: string;
+}
 
 /**
  * What the image field shows of its image from the media library (`GET /api/media/by-path`), for
@@ -21,123 +24,32 @@ const assetQueryKey = (path: string) => ['media-by-path', path] as const;
  * text, which whoever may change the asset edits in place (`PATCH /api/media/:id`). The missing-alt
  * warning follows the saved alt text. A path no asset has shows what the upload told, if anything.
  */
-export function ImageDescription({
-  path,
-  known,
-  label,
-}: {
-  path: string;
-  /** The upload's answer for this path, shown until the library answers. */
-  known: UploadResponse | null;
-  /** The field's label, naming the alt text's input and button. */
-  label: string;
-}) {
-  const t = useT('fields');
-  const { data: asset } = useQuery({
-    queryKey: assetQueryKey(path),
-    queryFn: () => mediaApi.byPath(path),
-    enabled: isMediaPath(path),
-    retry: false,
-    staleTime: 30_000,
-  });
-  const sized = asset ?? known;
+export function ImageDescription(props: ImageDescriptionProps) {
   return (
-    <>
-      <p className="image-meta">
-        {sized
-          ? sized.width && sized.height
-            ? t('image.dimensions', {
-                width: formatNumber(sized.width),
-                height: formatNumber(sized.height),
-                size: formatBytes(sized.size),
-              })
-            : formatBytes(sized.size)
-          : t('image.dropToReplace')}
-      </p>
-      {asset && <AltText key={asset.id} asset={asset} label={label} />}
-    </>
+    <Suspense fallback={<ImageSize image={props.known} />}>
+      <LibraryDescription {...props} />
+    </Suspense>
   );
 }
 
-function AltText({ asset, label }: { asset: MediaAssetDetail; label: string }) {
+/** An image's pixel size and bytes, or how to replace it when neither is known. */
+export function ImageSize({
+  image,
+}: {
+  image: { width?: number | null; height?: number | null; size: number } | null;
+}) {
   const t = useT('fields');
-  const { me } = useAuth();
-  const queries = useQueryClient();
-  const inputId = useId();
-  const warningId = useId();
-  const [draft, setDraft] = useState(asset.alt);
-  const [saving, setSaving] = useState(false);
-  const [failure, setFailure] = useState<string | null>(null);
-  const [saved, setSaved] = useState(false);
-  const mayChange = me.can.upload && mayChangeRow(me.can, me.name, asset.uploaded_by);
-  const missing = asset.alt === '';
-  const warning = missing ? (
-    <p id={warningId} className="image-meta image-alt-missing">
-      {t('image.altMissing')}
-    </p>
-  ) : null;
-
-  if (!mayChange) {
-    return missing ? warning : <p className="image-meta">{t('image.alt', { alt: asset.alt })}</p>;
-  }
-  const changed = draft.trim() !== asset.alt;
-  const save = async () => {
-    if (!changed || saving) return;
-    setSaving(true);
-    setFailure(null);
-    try {
-      const answer = await mediaApi.change(asset.id, { alt: draft.trim() });
-      queries.setQueryData<MediaAssetDetail>(assetQueryKey(asset.path), { ...asset, ...answer });
-      setSaved(true);
-    } catch (problem) {
-      setFailure(t('image.altFailed', { reason: describeError(problem) }));
-    } finally {
-      setSaving(false);
-    }
-  };
-  // Enter saves the alt text, not the row the field is part of.
-  const onKeyDown = (event: KeyboardEvent<HTMLInputElement>) => {
-    if (event.key !== 'Enter') return;
-    event.preventDefault();
-    void save();
-  };
   return (
-    <div className="image-alt">
-      <label htmlFor={inputId} className="image-alt-label">
-        {t('image.altLabel', { label })}
-      </label>
-      <div className="image-alt-row">
-        <input
-          id={inputId}
-          className="input"
-          value={draft}
-          maxLength={ASSET_TEXT_LIMITS.alt}
-          onChange={(event) => {
-            setDraft(event.target.value);
-            setSaved(false);
-          }}
-          onKeyDown={onKeyDown}
-          aria-describedby={missing ? warningId : undefined}
-        />
-        <button
-          type="button"
-          className="button button-small"
-          onClick={() => void save()}
-          disabled={!changed || saving}
-          aria-label={t('image.saveAltLabel', { label })}
-        >
-          {t('image.saveAlt')}
-        </button>
-      </div>
-      {warning}
-      <p className="image-meta" role="status">
-        {saved ? t('image.altSaved') : ''}
-      </p>
-      {failure && (
-        <p className="field-error" role="alert">
-          {failure}
-        </p>
-      )}
-    </div>
+    <p className="image-meta">
+      {image
+        ? image.width && image.height
+          ? t('image.dimensions', {
+              width: formatNumber(image.width),
+              height: formatNumber(image.height),
+              size: formatBytes(image.size),
+            })
+          : formatBytes(image.size)
+        : t('image.dropToReplace')}
+    </p>
   );
 }
