@@ -1,6 +1,8 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { MAX_SVG_BYTES } from '../media/svg-sanitizer.js';
+import type { OpenApiDocument } from '../openapi/openapi-document.js';
+import { ResponseChecker } from '../test-support/openapi-responses.js';
 import { REFUSED_SVGS, svgLeftovers, svgPayloads } from '../test-support/svg-payloads.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 import { SVG_MEDIA_HEADERS } from './media-routes.js';
@@ -58,6 +60,8 @@ describe('SVG uploads: cleaned at upload, served under a policy that runs nothin
   it('keeps a drawing whole: gradients, styles, local use and links; its size from the viewBox', async () => {
     const { status, body } = await send(server, 'POST', '/uploads?duplicate=true', svgForm(BENIGN, 'logo.svg'));
     expect(status).toBe(201);
+    const document = (await (await fetch(`${server.api}/openapi.json`)).json()) as OpenApiDocument;
+    expect(new ResponseChecker(document).problems('POST', '/uploads', status, body)).toEqual([]);
     expect(body).toMatchObject({ type: 'image/svg+xml', width: 120, height: 80, file_name: 'logo.svg' });
     expect(body.path).toMatch(/\.svg$/);
     const { text, headers } = await served(server, body.path);

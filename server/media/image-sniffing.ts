@@ -38,6 +38,9 @@ const SVG: ImageKind = { type: 'image/svg+xml', extension: 'svg' };
 /** Every allowed format. */
 export const IMAGE_KINDS: readonly ImageKind[] = [PNG, JPEG, GIF, WEBP, AVIF, SVG];
 
+/** The media types of the allowed formats, as documents list them. */
+export const UPLOAD_MEDIA_TYPES: readonly UploadMediaType[] = IMAGE_KINDS.map((kind) => kind.type);
+
 /**
  * How an SVG may start (after a byte order mark and white space): an XML declaration, a comment
  * (editors write their name there) or a DOCTYPE before the root, or the root itself.

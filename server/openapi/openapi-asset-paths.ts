@@ -1,6 +1,7 @@
 import type { ErrorCode } from '../../common/api-contract.js';
 import { ASSET_TEXT_LIMITS } from '../../common/asset-rules.js';
 import type { JsonSchema } from '../fields/field.js';
+import { UPLOAD_MEDIA_TYPES } from '../media/image-sniffing.js';
 import type { Responses } from './openapi-account-paths.js';
 import { ALWAYS_ERRORS } from './openapi-error-sets.js';
 import { ref } from './openapi-schemas.js';
@@ -20,7 +21,7 @@ export function assetSchemas(): Record<string, JsonSchema> {
       ...string,
       description: 'The uploaded file’s name (the stored name for uploads older than the library)',
     },
-    type: { type: 'string', enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] },
+    type: { type: 'string', enum: [...UPLOAD_MEDIA_TYPES] },
     size: { type: 'integer', minimum: 1, description: 'Bytes' },
     width: pixels,
     height: pixels,

@@ -6,6 +6,7 @@ import { MAX_META_LENGTH } from '../content/seo-meta.js';
 import { AppError } from '../errors/app-error.js';
 import type { JsonSchema } from '../fields/field.js';
 import { COLUMN_TYPES, columnSchema } from '../fields/field-registry.js';
+import { UPLOAD_MEDIA_TYPES } from '../media/image-sniffing.js';
 import { rowCarriesMedia } from '../media/row-media-paths.js';
 import { shapeNames } from '../types-gen/type-names.js';
 
@@ -313,7 +314,7 @@ export function sharedSchemas(): Record<string, JsonSchema> {
       type: 'object',
       properties: {
         path: { ...columnSchema({ name: 'image', label: '', type: 'image', required: true }, 'read') },
-        type: { type: 'string', enum: ['image/png', 'image/jpeg', 'image/gif', 'image/webp', 'image/avif'] },
+        type: { type: 'string', enum: [...UPLOAD_MEDIA_TYPES] },
         size: integer,
         width: integer,
         height: integer,
