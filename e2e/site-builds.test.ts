@@ -61,6 +61,10 @@ let work: string;
 let dbFile: string;
 /** The article's image (3 x 2) and the recipe's photo (40 x 30), as the server named them. */
 const media = { image: '', photo: '' };
+/** Each upload's asset id and content hash, by its path. */
+const uploads: Record<string, { id: string; hash: string }> = {};
+/** The widths the example sites ask of a server, and the export of its variants. */
+const IMAGE_WIDTHS = '16,32';
 const PHOTO = pngImage(40, 30);
 const published = { news: 'Harbour opens', article: 'Boats and sails', recipe: 'Sourdough loaf' };
 const drafts = { news: 'Secret plans', article: 'Unfinished article', recipe: 'Secret stew' };
@@ -173,6 +177,37 @@ function imgTag(html: string, src: string): string {
   return tag as string;
 }
 
+/**
+ * The recipe's 40x30 photo as a picture: AVIF then WebP sources with `sizes` and a `srcset` of the
+ * widths asked (as the server's variant URLs, or as the export's files copied into the site), each
+ * URL or file name carrying the photo's content hash.
+ */
+function checkPicture(out: string, html: string, from: 'server' | 'export'): void {
+  const picture = html.match(
+    new RegExp(`<picture>(?:(?!</picture>).)*src="${media.photo}"[^>]*>\\s*</picture>`, 's'),
+  )?.[0];
+  expect(picture, `no <picture> of ${media.photo} in ${html}`).toBeDefined();
+  const sources = [...(picture as string).matchAll(/<source ([^>]*)>/g)].map((match) => match[1]);
+  expect(sources.map((source) => source.match(/type="([^"]+)"/)?.[1])).toEqual(['image/avif', 'image/webp']);
+  const { hash } = uploads[media.photo];
+  for (const [index, format] of ['avif', 'webp'].entries()) {
+    expect(sources[index]).toMatch(/sizes="[^"]+"/);
+    // Astro writes a bare & in an attribute, Nunjucks &amp;: the same URL either way.
+    const srcset = (sources[index].match(/srcset="([^"]+)"/)?.[1] ?? '').replaceAll('&amp;', '&');
+    const entries = srcset.split(', ').map((entry) => entry.split(' '));
+    expect(entries.map(([, width]) => width)).toEqual(['16w', '32w']);
+    const stem = media.photo.replace(/\.png$/, '');
+    for (const [url, width] of entries) {
+      if (from === 'server') {
+        expect(url).toBe(`${server.origin}${media.photo}?w=${width.slice(0, -1)}&format=${format}&v=${hash}`);
+      } else {
+        expect(url).toBe(`${stem}-${width}-${hash.slice(0, 12)}.${format}`);
+        expect(existsSync(join(out, ...url.split('/').filter(Boolean))), url).toBe(true);
+      }
+    }
+  }
+}
+
 /** How a build shows dates and numbers: its language. */
 interface Language {
   lang: string;
@@ -188,7 +223,7 @@ const FRENCH: Language = { lang: 'fr', cooked: '14 mars 2026', published: '2 jan
  * type (Markdown as HTML, dates and numbers in the site's language, images with their size and
  * alt text, tags as a list, relations as links), an index per type and a home page; no drafts.
  */
-function checkSite(out: string, language: Language): void {
+function checkSite(out: string, language: Language, from: 'server' | 'export'): void {
   const page = (path: string) => readFileSync(join(out, path, 'index.html'), 'utf8');
   const home = page('');
   expect(home).toContain(`<html lang="${language.lang}">`);
@@ -205,11 +240,11 @@ function checkSite(out: string, language: Language): void {
   expect(article).not.toContain('<pre>');
   expect(article).toContain('<li>sea</li>');
   expect(article).toContain(language.published);
-  // An image column without an alt column: the row's title describes it.
+  // An image column without an alt column: the media library's alt text describes it.
   const image = imgTag(article, media.image);
   expect(image).toContain('width="3"');
   expect(image).toContain('height="2"');
-  expect(image).toContain(`alt="${published.article}"`);
+  expect(image).toContain('alt="Boats at the quay"');
 
   const recipe = page('recipes/sourdough-loaf');
   expect(recipe).toContain(`<h1>${published.recipe}</h1>`);
@@ -226,6 +261,7 @@ function checkSite(out: string, language: Language): void {
   expect(photo).toContain('width="40"');
   expect(photo).toContain('height="30"');
   expect(photo).toContain('alt="A loaf on a board"');
+  checkPicture(out, recipe, from);
   // An editor's raw HTML is text on the page, and a script link is no link.
   expect(recipe).toContain('&lt;script&gt;');
   expect(recipe).not.toMatch(/<script/i);
@@ -252,7 +288,9 @@ async function upload(bytes: Buffer, name: string, to = server): Promise<string>
   form.append('file', new Blob([new Uint8Array(bytes)], { type: 'image/png' }), name);
   const uploaded = await fetch(`${to.api}/uploads`, { method: 'POST', body: form });
   expect(uploaded.status).toBe(201);
-  return ((await uploaded.json()) as { path: string }).path;
+  const { id, path, hash } = (await uploaded.json()) as { id: string; path: string; hash: string };
+  uploads[path] = { id, hash };
+  return path;
 }
 
 async function create(path: string, json: unknown, to = server): Promise<string> {
@@ -267,6 +305,10 @@ beforeAll(async () => {
   dbFile = server.dbFile;
   media.image = await upload(pngImage(), 'boats.png');
   media.photo = await upload(PHOTO, 'loaf.png');
+  const described = await request(server, 'PATCH', `/media/${uploads[media.image].id}`, {
+    json: { alt: 'Boats at the quay' },
+  });
+  expect(described.response.status, described.text).toBe(200);
   const row = (title: string, status: string) => ({ title, status, published_at: '2026-01-02 09:00:00' });
   await create('/cms/news', row(published.news, 'published'));
   await create('/cms/news', row(drafts.news, 'draft'));
@@ -343,10 +385,10 @@ afterAll(async () => {
 
 describe('the example sites', () => {
   it('build every content type with Astro and Eleventy from a running Quire', async () => {
-    const live = { QUIRE_URL: server.origin };
+    const live = { QUIRE_URL: server.origin, QUIRE_IMAGE_WIDTHS: IMAGE_WIDTHS };
     for (const site of ['astro', 'eleventy'] as const) {
       const out = await build(site, 'live', live);
-      checkSite(out, ENGLISH);
+      checkSite(out, ENGLISH, 'server');
       // Every type the server lists has its index, even one without rows.
       expect(existsSync(join(out, 'menu_items', 'index.html')), site).toBe(true);
     }
@@ -451,7 +493,18 @@ describe('the example sites', () => {
     await server.stop();
     serverStopped = true;
     const exported = join(work, 'export');
-    const result = await quire('export', '--db', dbFile, '--out', exported, '--published-only');
+    const result = await quire(
+      'export',
+      '--db',
+      dbFile,
+      '--out',
+      exported,
+      '--published-only',
+      '--image-widths',
+      IMAGE_WIDTHS,
+      '--image-formats',
+      'avif,webp',
+    );
     expect(result.code, result.output).toBe(0);
     expect(result.output).toMatch(/Exported 7 content types, 5 rows and 2 media files/);
     const index = JSON.parse(readFileSync(join(exported, 'index.json'), 'utf8'));
@@ -467,7 +520,7 @@ describe('the example sites', () => {
     };
     for (const site of ['astro', 'eleventy'] as const) {
       const out = await build(site, 'export', offline);
-      checkSite(out, FRENCH);
+      checkSite(out, FRENCH, 'export');
       expect(readFileSync(join(out, 'index', 'keel', 'index.html'), 'utf8'), site).toContain('<h1>Keel</h1>');
       expect(existsSync(join(out, 'menu_items')), site).toBe(false);
       expect(existsSync(join(out, 'categories')), site).toBe(false);

@@ -17,12 +17,16 @@ import {
   shownColumns,
   siteTitle,
 } from './quire-format.js';
+import { IMAGE_SIZES } from './quire-images.js';
 import { mediaFile } from './quire-source.js';
 
-const MEDIA_PATH = /\/media\/\d{4}\/\d{2}\/[0-9a-f-]+\.(?:png|jpg|gif|webp|avif)/g;
+// Uploads (`<uuid>.png`) and, from an export, their variants (`<uuid>-480w-<hash>.webp`).
+const MEDIA_PATH = /\/media\/\d{4}\/\d{2}\/[0-9a-z-]+\.(?:png|jpg|gif|webp|avif)/g;
 
 export default function (eleventyConfig) {
   eleventyConfig.addGlobalData('site', { locale, title: siteTitle });
+  // A Nunjucks global, so the field macro sees it whatever context it is called in.
+  eleventyConfig.addNunjucksGlobal('imageSizes', IMAGE_SIZES);
   // `quire export --watch` writes the export's index last on each save: `eleventy --serve` rebuilds then.
   if (process.env.QUIRE_EXPORT) eleventyConfig.addWatchTarget(join(process.env.QUIRE_EXPORT, 'index.json'));
   // What the templates in src/_includes use to lay out a row's values by their column types.
@@ -37,7 +41,9 @@ export default function (eleventyConfig) {
   eleventyConfig.addFilter('isoDate', isoDate);
   eleventyConfig.addFilter('formatNumber', formatNumber);
   eleventyConfig.addFilter('paragraphs', paragraphs);
-  eleventyConfig.addFilter('imageAlt', (entry, column) => imageAlt(entry.type, entry.row, column));
+  eleventyConfig.addFilter('imageAlt', (entry, column, described) =>
+    imageAlt(entry.type, entry.row, column, described),
+  );
   eleventyConfig.addFilter('shownColumns', (entry) => shownColumns(entry.type, entry.row));
   eleventyConfig.addFilter('isBlock', (column) => isBlock(column));
   eleventyConfig.addFilter('dateColumn', dateColumn);

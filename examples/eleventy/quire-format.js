@@ -60,11 +60,14 @@ export const dateColumn = (type) => type.columns.find((column) => column.type ==
 export const altColumn = (type, image) =>
   type.columns.find((column) => column.name === `${image}_alt` && column.type === 'text');
 
-/** An image's alt text: its `<column>_alt` column, else the row's title. */
-export function imageAlt(type, row, image) {
+/**
+ * An image's alt text: its `<column>_alt` column, else `described` (the media library's alt text
+ * for the file), else the row's title.
+ */
+export function imageAlt(type, row, image, described = '') {
   const alt = altColumn(type, image);
   const text = alt ? row[alt.name] : null;
-  return typeof text === 'string' && text !== '' ? text : rowTitle(type, row);
+  return typeof text === 'string' && text !== '' ? text : described || rowTitle(type, row);
 }
 
 /** Columns shown as a block of their own, in column order; the others are listed as facts. */

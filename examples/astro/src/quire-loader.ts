@@ -2,26 +2,18 @@
  * The Quire content loaders: `quireTypesLoader` gives one entry per content type the site builds
  * (its columns describe how to lay out its rows), `quireRowsLoader` one entry per published row of
  * those types, keyed `<table>/<page>` where the page is the row's slug (else its id). Each row
- * entry also carries the width and height of the images its image columns show. Reading a server,
+ * entry also carries how to show the images its image columns show (quire-images.ts). Reading a server,
  * the rows loader keeps the change feed's cursor in its meta store and, on the next build (or a
  * refresh in `astro dev`), reads only the rows changed since; a content-type change, or a cursor
  * the server no longer keeps, reads everything again.
  */
-import { imageMetadata } from 'astro/assets/utils';
 import type { Loader } from 'astro/loaders';
-import {
-  changesSince,
-  contentTypes,
-  followsFeed,
-  mediaFile,
-  publishedRow,
-  publishedRows,
-  sourceName,
-} from './quire-source';
-import type { ContentRow, ContentTypeSummary } from './quire-types';
+import { type QuireImage, quireImage } from './quire-images';
+import { changesSince, contentTypes, followsFeed, publishedRow, publishedRows, sourceName } from './quire-source';
+import type { ContentRow, ContentTypeSummary, ImageLayout } from './quire-types';
 
-/** An image's size in pixels, by its `/media/...` path. */
-export type ImageSizes = Record<string, { width: number; height: number }>;
+/** How to show each image a row shows (its size, alt text and sources), by its `/media/...` path. */
+export type ImageSizes = Record<string, QuireImage>;
 
 /** The data of one row entry. */
 export interface RowEntry {
@@ -83,32 +75,21 @@ export function quireRowsLoader(): Loader {
   return {
     name: 'quire:rows',
     async load({ store, meta, logger, generateDigest }) {
-      const sizes = new Map<string, Promise<{ width: number; height: number } | null>>();
-      const sizeOf = (path: string) => {
-        if (!sizes.has(path)) {
-          sizes.set(
-            path,
-            mediaFile(path)
-              .then((bytes) => imageMetadata(bytes, path))
-              .then(({ width, height }) => ({ width, height }))
-              .catch((error: Error) => {
-                logger.warn(`${path}: no width and height (${error.message})`);
-                return null;
-              }),
-          );
-        }
-        return sizes.get(path) as Promise<{ width: number; height: number } | null>;
+      const images = new Map<string, Promise<QuireImage | null>>();
+      const imageOf = (path: string, layout: ImageLayout | undefined) => {
+        if (!images.has(path)) images.set(path, quireImage(path, layout));
+        return images.get(path) as Promise<QuireImage | null>;
       };
       // Each row's entry id by `<table>/<row id>`: a changed row's old entry goes even when its slug changed.
       const entries: Record<string, string> = JSON.parse(meta.get('entries') ?? '{}');
       const put = async (type: ContentTypeSummary, row: ContentRow) => {
-        const images: ImageSizes = {};
+        const shown: ImageSizes = {};
         for (const path of imagePaths(type.columns, row)) {
-          const size = await sizeOf(path);
-          if (size) images[path] = size;
+          const image = await imageOf(path, (row.media as Record<string, ImageLayout> | undefined)?.[path]);
+          if (image) shown[path] = image;
         }
         const page = pageName(type, row);
-        const data: RowEntry = { table: type.table, page, row, images };
+        const data: RowEntry = { table: type.table, page, row, images: shown };
         const record = data as unknown as Record<string, unknown>;
         store.set({ id: `${type.table}/${page}`, data: record, digest: generateDigest(record) });
         entries[`${type.table}/${row.id}`] = `${type.table}/${page}`;

@@ -8,7 +8,8 @@ import { fileURLToPath } from 'node:url';
 import type { AstroIntegration } from 'astro';
 import { mediaFile } from './quire-source';
 
-const MEDIA_PATH = /\/media\/\d{4}\/\d{2}\/[0-9a-f-]+\.(?:png|jpg|gif|webp|avif)/g;
+// Uploads (`<uuid>.png`) and, from an export, their variants (`<uuid>-480w-<hash>.webp`).
+const MEDIA_PATH = /\/media\/\d{4}\/\d{2}\/[0-9a-z-]+\.(?:png|jpg|gif|webp|avif)/g;
 
 async function htmlFiles(dir: string): Promise<string[]> {
   const found: string[] = [];

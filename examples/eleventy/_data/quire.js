@@ -2,17 +2,17 @@
  * Global data `quire`: the content types the site builds, each with its published rows as pages
  * (`quire.types`; `quire.lists`, the collections, get an index page), and every page in one list
  * (`quire.pages`) for the page-per-row template (a single type's one row is at its type's address).
- * A page has its type, its row, its address and title, the width and height of the images it shows
- * (inside its blocks too), the addresses of the rows its relations point at, the address of every
+ * A page has its type, its row, its address and title, how to show the images it shows (inside its
+ * blocks too; quire-images.js), the addresses of the rows its relations point at, the address of every
  * page of the site by `<type>/<row id>` (`rowPaths`, the type by table and by slug, for relations
  * inside blocks and row links in rich text), and the template that lays it out:
  * src/_includes/overrides/<table>.njk when that file exists, else src/_includes/row-page.njk.
  */
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import sharp from 'sharp';
 import { dateColumn, imagePaths, isSingle, locale, pageName, pagePath, rowTitle, typePath } from '../quire-format.js';
-import { contentTypes, matches, mediaFile, publishedRows, sourceName } from '../quire-source.js';
+import { quireImage } from '../quire-images.js';
+import { contentTypes, matches, publishedRows, sourceName } from '../quire-source.js';
 
 const includes = fileURLToPath(new URL('../src/_includes/', import.meta.url));
 
@@ -22,21 +22,10 @@ const templateOf = (type) =>
 
 export default async function () {
   const types = await contentTypes();
-  const sizes = new Map();
-  const sizeOf = (path) => {
-    if (!sizes.has(path)) {
-      sizes.set(
-        path,
-        mediaFile(path)
-          .then((bytes) => sharp(bytes).metadata())
-          .then(({ width, height }) => ({ width, height }))
-          .catch((error) => {
-            console.warn(`[quire] ${path}: no width and height (${error.message})`);
-            return null;
-          }),
-      );
-    }
-    return sizes.get(path);
+  const shown = new Map();
+  const imageOf = (path, layout) => {
+    if (!shown.has(path)) shown.set(path, quireImage(path, layout));
+    return shown.get(path);
   };
 
   const sections = [];
@@ -48,8 +37,8 @@ export default async function () {
       const page = pageName(type, row);
       const images = {};
       for (const path of imagePaths(type.columns, row)) {
-        const size = await sizeOf(path);
-        if (size) images[path] = size;
+        const image = await imageOf(path, row.media?.[path]);
+        if (image) images[path] = image;
       }
       const path = pagePath(type, page);
       paths.set(`${type.table}/${row.id}`, path);
