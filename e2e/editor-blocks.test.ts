@@ -1,6 +1,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import type { ContentTypeListResponse } from '../common/api-contract.js';
+import { blocksColumn, blockType, TEXT_BLOCK } from '../server/test-support/block-columns.js';
 import { editorSuite } from './support/editor-harness.js';
 import { chooseOption } from './support/ui-controls.js';
 
@@ -27,23 +28,13 @@ const LANDING = {
   table: 'pages',
   columns: [
     { name: 'title', label: 'Title', type: 'text', required: true },
-    {
-      name: 'sections',
-      label: 'Sections',
-      type: 'blocks',
-      required: false,
-      blocks: [
-        {
-          name: 'hero',
-          label: 'Hero',
-          columns: [
-            { name: 'heading', label: 'Heading', type: 'text', required: true },
-            { name: 'cta_label', label: 'Button label', type: 'text', required: false },
-          ],
-        },
-        { name: 'text', label: 'Text', columns: [{ name: 'body', label: 'Body', type: 'markdown', required: false }] },
-      ],
-    },
+    blocksColumn('sections', 'Sections', [
+      blockType('hero', 'Hero', [
+        { name: 'heading', label: 'Heading', type: 'text', required: true },
+        { name: 'cta_label', label: 'Button label', type: 'text', required: false },
+      ]),
+      TEXT_BLOCK,
+    ]),
   ],
 };
 
@@ -232,29 +223,21 @@ describe('the blocks builder in Chromium', () => {
 
   it('nests blocks in blocks and shows a block field on its condition', async () => {
     const { page } = suite;
-    const picture = {
-      name: 'picture',
-      label: 'Picture',
-      columns: [{ name: 'alt', label: 'Alt text', type: 'text', required: true }],
-    };
-    const gallery = {
-      name: 'gallery',
-      label: 'Gallery',
-      columns: [
-        {
-          name: 'layout',
-          label: 'Layout',
-          type: 'select',
-          required: false,
-          options: [
-            { id: 'grid', text: 'Grid' },
-            { id: 'carousel', text: 'Carousel' },
-          ],
-        },
-        { name: 'speed', label: 'Speed', type: 'number', required: false, when: { field: 'layout', is: ['carousel'] } },
-        { name: 'images', label: 'Images', type: 'blocks', required: false, blocks: [picture] },
-      ],
-    };
+    const picture = blockType('picture', 'Picture', [{ name: 'alt', label: 'Alt text', type: 'text', required: true }]);
+    const gallery = blockType('gallery', 'Gallery', [
+      {
+        name: 'layout',
+        label: 'Layout',
+        type: 'select',
+        required: false,
+        options: [
+          { id: 'grid', text: 'Grid' },
+          { id: 'carousel', text: 'Carousel' },
+        ],
+      },
+      { name: 'speed', label: 'Speed', type: 'number', required: false, when: { field: 'layout', is: ['carousel'] } },
+      blocksColumn('images', 'Images', [picture]),
+    ]);
     const created = await fetch(`${suite.server.api}/cms-content`, {
       method: 'POST',
       headers: { 'content-type': 'application/json' },
@@ -264,7 +247,7 @@ describe('the blocks builder in Chromium', () => {
         table: 'galleries',
         columns: [
           { name: 'title', label: 'Title', type: 'text', required: true },
-          { name: 'sections', label: 'Sections', type: 'blocks', required: false, blocks: [gallery] },
+          blocksColumn('sections', 'Sections', [gallery]),
         ],
       }),
     });

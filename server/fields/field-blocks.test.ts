@@ -1,22 +1,15 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { renameInStoredBlocks } from '../content/block-changes.js';
+import { blocksOf, textColumn } from '../test-support/block-columns.js';
 import { fieldFor } from './field-registry.js';
 
 const blocks = fieldFor('blocks');
-const text = (name: string, required = false): ColumnDescriptor => ({ name, label: name, type: 'text', required });
-const blocksOf = (columns: ColumnDescriptor[], name = 'inner'): ColumnDescriptor => ({
-  name: 'b',
-  label: 'B',
-  type: 'blocks',
-  required: false,
-  blocks: [{ name, label: name, columns }],
-});
 
 describe('blocks descriptors as a registry record holds them', () => {
   it('accepts three levels and refuses a fourth', () => {
-    expect(blocks.checkDescriptor(blocksOf([blocksOf([blocksOf([text('t')])])]), [])).toBeNull();
-    expect(blocks.checkDescriptor(blocksOf([blocksOf([blocksOf([blocksOf([text('t')])])])]), [])).toEqual({
+    expect(blocks.checkDescriptor(blocksOf([blocksOf([blocksOf([textColumn('t')])])]), [])).toBeNull();
+    expect(blocks.checkDescriptor(blocksOf([blocksOf([blocksOf([blocksOf([textColumn('t')])])])]), [])).toEqual({
       code: 'too_deep',
       max: 3,
     });
@@ -26,19 +19,22 @@ describe('blocks descriptors as a registry record holds them', () => {
     ['a name every object has', { name: 'x', label: 'X', type: 'toString', required: false }],
     ['a slug', { name: 's', label: 'S', type: 'slug', required: false, parent: 't' }],
   ])('refuses a block column type that is %s', (_what, column) => {
-    expect(blocks.checkDescriptor(blocksOf([text('t'), column as ColumnDescriptor]), [])).toEqual({
+    expect(blocks.checkDescriptor(blocksOf([textColumn('t'), column as ColumnDescriptor]), [])).toEqual({
       code: 'unknown_column_type',
     });
   });
 
   it('refuses block columns named twice or named like a block member', () => {
-    expect(blocks.checkDescriptor(blocksOf([text('a'), text('a')]), [])).toEqual({ code: 'listed_twice', column: 'a' });
-    expect(blocks.checkDescriptor(blocksOf([text('id')]), [])).toEqual({ code: 'reserved', name: 'id' });
+    expect(blocks.checkDescriptor(blocksOf([textColumn('a'), textColumn('a')]), [])).toEqual({
+      code: 'listed_twice',
+      column: 'a',
+    });
+    expect(blocks.checkDescriptor(blocksOf([textColumn('id')]), [])).toEqual({ code: 'reserved', name: 'id' });
   });
 });
 
 describe('blocks values', () => {
-  const column = blocksOf([text('title', true)], 'card');
+  const column = blocksOf([textColumn('title', true)], 'card');
 
   it('gives each block without an id a distinct one, and reads a form’s JSON text', () => {
     const parsed = blocks.parse(

@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnDescriptor, ColumnType } from '../../common/api-contract.js';
 import { findUnusedMedia, PRUNE_GRACE_MS } from '../media/media-prune.js';
 import { request } from '../test-support/api-scenario.js';
+import { blocksColumn, blocksOf, blockType, TEXT_BLOCK, textColumn } from '../test-support/block-columns.js';
 import { gifImage, pngImage } from '../test-support/sample-images.js';
 import { upload } from '../test-support/site-fixture.js';
 import { sessionCookie, sessionHeaders, TEAM_PASSWORD } from '../test-support/team-fixture.js';
@@ -12,72 +14,50 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
  * as references, descriptors refused when too deep or ill-formed, and the OpenAPI union.
  */
 
-const text = (name: string, required = false) => ({ name, label: name, type: 'text', required });
-
-const SECTIONS = {
-  name: 'sections',
-  label: 'Sections',
-  type: 'blocks',
-  required: false,
-  blocks: [
+const SECTIONS = blocksColumn('sections', 'Sections', [
+  blockType('hero', 'Hero', [
+    textColumn('heading', true),
+    { name: 'image', label: 'Image', type: 'image', required: false },
+    { name: 'author', label: 'Author', type: 'relation', required: false, target: 'authors' },
     {
-      name: 'hero',
-      label: 'Hero',
-      columns: [
-        text('heading', true),
-        { name: 'image', label: 'Image', type: 'image', required: false },
-        { name: 'author', label: 'Author', type: 'relation', required: false, target: 'authors' },
-        {
-          name: 'tone',
-          label: 'Tone',
-          type: 'select',
-          required: false,
-          options: [
-            { id: 'light', text: 'Light' },
-            { id: 'dark', text: 'Dark' },
-          ],
-        },
+      name: 'tone',
+      label: 'Tone',
+      type: 'select',
+      required: false,
+      options: [
+        { id: 'light', text: 'Light' },
+        { id: 'dark', text: 'Dark' },
       ],
     },
-    { name: 'text', label: 'Text', columns: [{ name: 'body', label: 'Body', type: 'markdown', required: false }] },
+  ]),
+  TEXT_BLOCK,
+  blockType('gallery', 'Gallery', [
+    blocksColumn(
+      'items',
+      'Items',
+      [
+        blockType('photo', 'Photo', [
+          { name: 'image', label: 'Image', type: 'image', required: true },
+          textColumn('caption'),
+        ]),
+      ],
+      { required: true },
+    ),
+  ]),
+  blockType('cta', 'Call to action', [
     {
-      name: 'gallery',
-      label: 'Gallery',
-      columns: [
-        {
-          name: 'items',
-          label: 'Items',
-          type: 'blocks',
-          required: true,
-          blocks: [
-            {
-              name: 'photo',
-              label: 'Photo',
-              columns: [{ name: 'image', label: 'Image', type: 'image', required: true }, text('caption')],
-            },
-          ],
-        },
+      name: 'kind',
+      label: 'Kind',
+      type: 'select',
+      required: true,
+      options: [
+        { id: 'link', text: 'Link' },
+        { id: 'none', text: 'None' },
       ],
     },
-    {
-      name: 'cta',
-      label: 'Call to action',
-      columns: [
-        {
-          name: 'kind',
-          label: 'Kind',
-          type: 'select',
-          required: true,
-          options: [
-            { id: 'link', text: 'Link' },
-            { id: 'none', text: 'None' },
-          ],
-        },
-        { ...text('url', true), when: { field: 'kind', is: ['link'] } },
-      ],
-    },
-  ],
-};
+    { ...textColumn('url', true), when: { field: 'kind', is: ['link'] } },
+  ]),
+]);
 
 let server: TestServer;
 let authorId: string;
@@ -95,9 +75,9 @@ async function createPage(json: unknown) {
 
 beforeAll(async () => {
   server = await startTestServer();
-  const authors = await createType({ title: 'Authors', table: 'authors', columns: [text('name', true)] });
+  const authors = await createType({ title: 'Authors', table: 'authors', columns: [textColumn('name', true)] });
   expect(authors.response.status, JSON.stringify(authors.body)).toBe(201);
-  const pages = await createType({ title: 'Pages', table: 'pages', columns: [text('title', true), SECTIONS] });
+  const pages = await createType({ title: 'Pages', table: 'pages', columns: [textColumn('title', true), SECTIONS] });
   expect(pages.response.status, JSON.stringify(pages.body)).toBe(201);
   authorId = (await request(server, 'POST', '/cms/authors', { json: { name: 'Ada' } })).body.id;
   otherAuthorId = (await request(server, 'POST', '/cms/authors', { json: { name: 'Grace' } })).body.id;
@@ -238,20 +218,12 @@ describe('references inside blocks', () => {
 });
 
 describe('blocks descriptors', () => {
-  const blocksOf = (columns: unknown[], name = 'b') => ({
-    name,
-    label: name,
-    type: 'blocks',
-    required: false,
-    blocks: [{ name: 'inner', label: 'Inner', columns }],
-  });
-
   it('accepts blocks nested three levels deep and refuses a fourth', async () => {
-    const three = blocksOf([blocksOf([blocksOf([text('leaf')])])]);
-    const ok = await createType({ title: 'Deep', table: 'deep_ok', columns: [text('title'), three] });
+    const three = blocksOf([blocksOf([blocksOf([textColumn('leaf')])])]);
+    const ok = await createType({ title: 'Deep', table: 'deep_ok', columns: [textColumn('title'), three] });
     expect(ok.response.status, JSON.stringify(ok.body)).toBe(201);
-    const four = blocksOf([blocksOf([blocksOf([blocksOf([text('leaf')])])])]);
-    const refused = await createType({ title: 'Deeper', table: 'deep_no', columns: [text('title'), four] });
+    const four = blocksOf([blocksOf([blocksOf([blocksOf([textColumn('leaf')])])])]);
+    const refused = await createType({ title: 'Deeper', table: 'deep_no', columns: [textColumn('title'), four] });
     expect(refused.response.status).toBe(400);
     expect(Object.values(refused.body.error.problems)).toContainEqual({ code: 'too_deep', max: 3 });
     expect((await request(server, 'GET', '/cms/deep_no')).response.status).toBe(404);
@@ -260,26 +232,26 @@ describe('blocks descriptors', () => {
   it.each([
     [
       'duplicate block names',
-      { ...SECTIONS, blocks: [SECTIONS.blocks[1], SECTIONS.blocks[1]] },
+      { ...SECTIONS, blocks: [TEXT_BLOCK, TEXT_BLOCK] },
       'columns[1].blocks',
       { code: 'listed_twice', column: 'text' },
     ],
     ['no block types', { ...SECTIONS, blocks: [] }, 'columns[1].blocks', { code: 'no_block_types' }],
     [
       'an unknown column type inside a block',
-      blocksOf([{ name: 'x', label: 'X', type: 'video', required: false }]),
+      blocksOf([{ name: 'x', label: 'X', type: 'video' as ColumnType, required: false }]),
       'columns[1].blocks[0].columns[0].type',
       { code: 'unknown_column_type' },
     ],
     [
       'a slug inside a block',
-      blocksOf([text('t'), { name: 's', label: 'S', type: 'slug', required: false, parent: 't' }]),
+      blocksOf([textColumn('t'), { name: 's', label: 'S', type: 'slug', required: false, parent: 't' }]),
       'columns[1].blocks[0].columns[1].type',
       { code: 'unknown_column_type' },
     ],
     [
       'a block column named type',
-      blocksOf([text('type')]),
+      blocksOf([textColumn('type')]),
       'columns[1].blocks[0].columns[0].name',
       { code: 'reserved', name: 'type' },
     ],
@@ -293,7 +265,7 @@ describe('blocks descriptors', () => {
     const { response, body } = await createType({
       title: 'Bad',
       table: 'bad_blocks',
-      columns: [text('title'), column],
+      columns: [textColumn('title'), column],
     });
     expect(response.status).toBe(400);
     expect(body.error.problems[path]).toEqual(found);
@@ -302,22 +274,21 @@ describe('blocks descriptors', () => {
 });
 
 describe('changing block types', () => {
-  const landing = (heroColumns: unknown[], withQuote = true) => ({
-    name: 'sections',
-    label: 'Sections',
-    type: 'blocks',
-    required: false,
-    blocks: [
-      { name: 'hero', label: 'Hero', columns: heroColumns },
-      ...(withQuote ? [{ name: 'quote', label: 'Quote', columns: [text('said'), text('by')] }] : []),
-    ],
-  });
+  // Hero columns a type change sends (renames carry `from`, which no stored descriptor has).
+  const landing = (heroColumns: object[], withQuote = true) =>
+    blocksColumn('sections', 'Sections', [
+      blockType('hero', 'Hero', heroColumns as ColumnDescriptor[]),
+      ...(withQuote ? [blockType('quote', 'Quote', [textColumn('said'), textColumn('by')])] : []),
+    ]);
 
   it('keeps, renames and drops block columns as a type keeps its columns, and the change log names the drops', async () => {
     const created = await createType({
       title: 'Landing',
       table: 'landing',
-      columns: [text('title'), landing([text('heading', true), text('cta_label'), text('tone')])],
+      columns: [
+        textColumn('title'),
+        landing([textColumn('heading', true), textColumn('cta_label'), textColumn('tone')]),
+      ],
     });
     expect(created.response.status, JSON.stringify(created.body)).toBe(201);
     const row = await request(server, 'POST', '/cms/landing', {
@@ -333,7 +304,10 @@ describe('changing block types', () => {
 
     const changed = await request(server, 'PUT', '/cms-content/landing', {
       json: {
-        columns: [text('title'), landing([text('heading', true), { ...text('button'), from: 'cta_label' }], false)],
+        columns: [
+          textColumn('title'),
+          landing([textColumn('heading', true), { ...textColumn('button'), from: 'cta_label' }], false),
+        ],
       },
     });
     expect(changed.response.status, JSON.stringify(changed.body)).toBe(200);
@@ -351,7 +325,10 @@ describe('changing block types', () => {
     const before = (await request(server, 'GET', '/cms-content/landing')).body.columns;
     const retyped = await request(server, 'PUT', '/cms-content/landing', {
       json: {
-        columns: [text('title'), landing([{ name: 'heading', label: 'H', type: 'number', required: false }], false)],
+        columns: [
+          textColumn('title'),
+          landing([{ name: 'heading', label: 'H', type: 'number', required: false }], false),
+        ],
       },
     });
     expect(retyped.response.status).toBe(400);
@@ -361,7 +338,9 @@ describe('changing block types', () => {
       to: 'number',
     });
     const renamed = await request(server, 'PUT', '/cms-content/landing', {
-      json: { columns: [text('title'), landing([text('heading'), { ...text('x'), from: 'nope' }], false)] },
+      json: {
+        columns: [textColumn('title'), landing([textColumn('heading'), { ...textColumn('x'), from: 'nope' }], false)],
+      },
     });
     expect(renamed.response.status).toBe(400);
     expect(renamed.body.error.problems['columns[1].blocks[0].columns[1]']).toEqual({
