@@ -175,7 +175,7 @@ export async function exportSite(
       progress(`Exporting ${type.table}: ${changed.size} changed rows`);
       entry = await patchType(services, type, dir, folder, before, changed, publishedOnly, stale);
     } else {
-      if (before) stale.push(...(await typeFiles(dir, before)));
+      if (before) stale.push(...(await filesOf(dir, before)));
       const rows = await readAll(services, type, publishedOnly, (done) =>
         progress(`Exporting ${type.table}: ${done} rows`),
       );
@@ -190,13 +190,13 @@ export async function exportSite(
       };
       entry = await writeType(folder, base, rows, stale);
     }
-    for (const path of Object.keys(entry.media_pages)) media.add(path.slice(MEDIA_URL_PREFIX.length));
+    for (const path of Object.keys(entry.media_pages ?? {})) media.add(path.slice(MEDIA_URL_PREFIX.length));
     rowCount += entry.count;
     exported.push(entry);
   }
   // A type the last run exported and this one does not (deleted since): its files go.
   for (const gone of plan?.index.content_types ?? []) {
-    if (!chosen.some((type) => type.table === gone.table)) stale.push(...(await typeFiles(dir, gone)));
+    if (!chosen.some((type) => type.table === gone.table)) stale.push(...(await filesOf(dir, gone)));
   }
   for (const path of plan?.index.media ?? []) stale.push(path.slice(1));
 
@@ -416,14 +416,17 @@ async function exportFiles(dir: string, index: ExportIndex | IndexVersion1 | nul
   if (!index) return [];
   if (index.version === 1) return index.files;
   const files = index.media.map((path) => path.slice(1));
-  for (const type of index.content_types) {
-    try {
-      files.push(...(await typeFiles(dir, type)));
-    } catch {
-      // Unreadable: what it listed cannot be known, so nothing of it is removed.
-    }
-  }
+  for (const type of index.content_types) files.push(...(await filesOf(dir, type)));
   return files;
+}
+
+/** A type's files as the last export wrote them; none when its pages are unreadable (nothing of it is removed). */
+async function filesOf(dir: string, type: PagedType): Promise<string[]> {
+  try {
+    return await typeFiles(dir, type);
+  } catch {
+    return [];
+  }
 }
 
 /** Every row of a type (or every published one), read page by page in id order. */
