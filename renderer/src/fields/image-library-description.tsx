@@ -1,6 +1,7 @@
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { type KeyboardEvent, useId, useState } from 'react';
 import { mayChangeRow } from '../../../common/access-rules.js';
+import type { UploadResponse } from '../../../common/api-contract.js';
 import type { MediaAssetDetail } from '../../../common/asset-contract.js';
 import { ASSET_TEXT_LIMITS } from '../../../common/asset-rules.js';
 import { isMediaPath } from '../../../common/media-rules.js';
@@ -8,13 +9,23 @@ import { describeError } from '../api/api-error.js';
 import { useAuth } from '../api/auth-context.js';
 import { mediaApi } from '../api/media-api.js';
 import { useT } from '../i18n/use-t.js';
-import { type ImageDescriptionProps, ImageSize } from './image-description.js';
+import { ImageSize } from './image-size.js';
 
 /** The query of the asset an image value names, shared by every field showing that path. */
 const assetQueryKey = (path: string) => ['media-by-path', path] as const;
 
+/** What an image field says of its image. */
+export interface LibraryDescriptionProps {
+  /** The field's value: a `/media/...` path. */
+  path: string;
+  /** The upload's answer for this path, shown until the library answers. */
+  known: UploadResponse | null;
+  /** The field's label, naming the alt text's input and button. */
+  label: string;
+}
+
 /** ImageDescription once its chunk has loaded: the asset read by path, its size, and its alt text. */
-export function LibraryDescription({ path, known, label }: ImageDescriptionProps) {
+export function LibraryDescription({ path, known, label }: LibraryDescriptionProps) {
   const { data: asset } = useQuery({
     queryKey: assetQueryKey(path),
     queryFn: () => mediaApi.byPath(path),
