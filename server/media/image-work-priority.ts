@@ -1,8 +1,11 @@
 import { readdir, readFile } from 'node:fs/promises';
-import { setPriority } from 'node:os';
+import { getPriority, setPriority } from 'node:os';
 
-/** The nice value libvips' threads run at: below the event loop's, so requests are answered first. */
-export const IMAGE_WORK_NICE = 10;
+/** How much nicer than the server libvips' threads run (lower CPU priority), so requests are answered first. */
+export const IMAGE_WORK_NICENESS = 10;
+
+/** The largest nice value there is. */
+const NICEST = 19;
 
 /** What libvips names its worker threads (Linux shows it in /proc/self/task/<tid>/comm). */
 const LIBVIPS_THREAD = 'libvips worker';
@@ -32,7 +35,8 @@ export async function lowerImageWorkPriority(): Promise<void> {
     try {
       const name = (await readFile(`/proc/self/task/${task}/comm`, 'utf8')).trim();
       if (name !== LIBVIPS_THREAD) continue;
-      setPriority(tid, IMAGE_WORK_NICE);
+      // Relative to what the thread has: a server started with `nice` keeps its images below itself.
+      setPriority(tid, Math.min(NICEST, getPriority(tid) + IMAGE_WORK_NICENESS));
     } catch {
       // Gone since the listing, or not ours to change.
     }

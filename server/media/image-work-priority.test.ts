@@ -1,0 +1,36 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import sharp from 'sharp';
+import { describe, expect, it } from 'vitest';
+import { IMAGE_WORK_NICENESS, lowerImageWorkPriority } from './image-work-priority.js';
+
+/** Each thread of this process: its name and nice value, from /proc. */
+function threads(): { tid: number; name: string; nice: number }[] {
+  return readdirSync('/proc/self/task').map((task) => {
+    const stat = readFileSync(`/proc/self/task/${task}/stat`, 'utf8');
+    // Fields after the name, which is in parentheses: state is the first, nice the 17th.
+    const nice = Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[16]);
+    return { tid: Number(task), name: readFileSync(`/proc/self/task/${task}/comm`, 'utf8').trim(), nice };
+  });
+}
+
+describe('the CPU priority of image work', () => {
+  it.skipIf(process.platform !== 'linux')(
+    "lowers libvips' threads below the server's, once each, and leaves the others (Linux: threads in /proc)",
+    async () => {
+      await sharp({ create: { width: 64, height: 64, channels: 3, background: '#808080' } })
+        .webp()
+        .toBuffer();
+      const before = threads();
+      const main = before.find((thread) => thread.tid === process.pid);
+      const libvips = before.filter((thread) => thread.name === 'libvips worker');
+      expect(libvips.length).toBeGreaterThan(0);
+      await lowerImageWorkPriority();
+      await lowerImageWorkPriority();
+      const after = new Map(threads().map((thread) => [thread.tid, thread]));
+      for (const thread of libvips) {
+        expect(after.get(thread.tid)?.nice).toBe(Math.min(19, thread.nice + IMAGE_WORK_NICENESS));
+      }
+      expect(after.get(process.pid)?.nice).toBe(main?.nice);
+    },
+  );
+});
