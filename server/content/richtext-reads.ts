@@ -1,5 +1,6 @@
 import { typeAllowed } from '../../common/access-rules.js';
-import type { ContentRow } from '../../common/api-contract.js';
+import type { ColumnDescriptor, ContentRow } from '../../common/api-contract.js';
+import { blockTypeOf, columnsWithin } from '../../common/block-rules.js';
 import { ROW_LINK_ATTRIBUTE, type RowLinkTarget, rowReference } from '../../common/richtext-rules.js';
 import { AppError } from '../errors/app-error.js';
 import type { ContentType } from './content-type.js';
@@ -42,10 +43,11 @@ export function rowAddress(type: ContentType, id: string, slug: string | null): 
 }
 
 /**
- * Makes the `richtext` columns of a read's rows what the reader sees: each row link's href becomes
- * its row's current address with `data-quire-row` naming the row (a link to a row that is gone, or
- * that the credential may not read, keeps only `data-quire-row`), then, for `format=markdown`, the
- * body as Markdown. Rows of types without `richtext` columns are left as they are.
+ * Makes the `richtext` columns of a read's rows, and the `richtext` fields inside their blocks at
+ * any depth, what the reader sees: each row link's href becomes its row's current address with
+ * `data-quire-row` naming the row (a link to a row that is gone, or that the credential may not
+ * read, keeps only `data-quire-row`), then, for `format=markdown`, the body as Markdown. Rows of
+ * types without rich text are left as they are.
  */
 export async function presentRichtext(
   type: ContentType,
@@ -55,7 +57,7 @@ export async function presentRichtext(
   readable: readonly string[] | null,
   lookup: RowSlugLookup,
 ): Promise<void> {
-  const columns = type.columns.filter((column) => column.type === 'richtext').map((column) => column.name);
+  const columns = type.columns.filter((column) => columnsWithin(column).some((inner) => inner.type === 'richtext'));
   if (columns.length === 0) return;
   const addresses = new Map<string, Promise<string | null>>();
   const addressOf = (target: RowLinkTarget): Promise<string | null> => {
@@ -71,15 +73,43 @@ export async function presentRichtext(
     }
     return address;
   };
+  const present = async (html: string) => {
+    const resolved = await resolveRowLinks(html, addressOf);
+    return format === 'markdown' ? richtextToMarkdown(resolved) : resolved;
+  };
   for (const row of rows) {
     const record = row as Record<string, unknown>;
-    for (const name of columns) {
-      const html = record[name];
-      if (typeof html !== 'string') continue;
-      const resolved = await resolveRowLinks(html, addressOf);
-      record[name] = format === 'markdown' ? richtextToMarkdown(resolved) : resolved;
-    }
+    for (const column of columns) record[column.name] = await presentValue(record[column.name], column, present);
   }
+}
+
+/**
+ * A column's read value with its rich text presented: the value itself for a `richtext` column,
+ * each `richtext` field inside the blocks (a copy of each block changed) for a `blocks` column.
+ */
+async function presentValue(
+  value: unknown,
+  column: ColumnDescriptor,
+  present: (html: string) => Promise<string | null>,
+): Promise<unknown> {
+  if (column.type === 'richtext') return typeof value === 'string' ? present(value) : value;
+  if (column.type !== 'blocks' || !Array.isArray(value)) return value;
+  const blocks: unknown[] = [];
+  for (const item of value) {
+    const block = item as Record<string, unknown> | null;
+    const blockType = blockTypeOf(column, block?.type);
+    if (!block || !blockType) {
+      blocks.push(item);
+      continue;
+    }
+    const presented = { ...block };
+    for (const inner of blockType.columns) {
+      if (Object.hasOwn(block, inner.name))
+        presented[inner.name] = await presentValue(block[inner.name], inner, present);
+    }
+    blocks.push(presented);
+  }
+  return blocks;
 }
 
 /** A body with each stored row link given its address (see presentRichtext). */
