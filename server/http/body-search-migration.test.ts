@@ -1,4 +1,4 @@
-import { sql } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { searchTextColumnName } from '../db/queries/internal-names.js';
 import { SEARCH_TEXT_MIGRATION } from '../db/queries/search-text-columns.js';
@@ -48,7 +48,8 @@ describe('search text columns of an older database', () => {
     expect((await request(server, 'POST', '/cms/pages', { json: row })).response.status).toBe(201);
 
     // The table as the version before: no text columns, its search index over the title alone.
-    const { db, engine } = server.database;
+    const { engine } = server.database;
+    const db = server.database.db as unknown as Kysely<unknown>;
     await engine.searchIndex.drop(db, 'pages');
     for (const column of ['body', 'sections']) {
       await sql`alter table pages drop column ${sql.id(searchTextColumnName(column))}`.execute(db);
