@@ -85,7 +85,7 @@ function AltText({ asset, label }: { asset: MediaAssetDetail; label: string }) {
   };
   return (
     <div className="image-alt">
-      <label htmlFor={inputId} className="image-alt-label">
+      <label htmlFor={inputId} className="image-meta">
         {t('image.altLabel', { label })}
       </label>
       <div className="image-alt-row">
