@@ -101,11 +101,6 @@ export async function typeFiles(dir: string, type: PagedType): Promise<string[]>
   return files;
 }
 
-/** What writing a type's pages found: its media (each path to the number of pages naming it). */
-export interface PagesWritten {
-  media: Map<string, number>;
-}
-
 /**
  * Writes the pages `rowsByPage` gives (page number to its rows, in any order) and the row files
  * they need: every row in `rewrite` (null: every row) and any whose file name changed from what
