@@ -132,6 +132,21 @@ describe('search over rich text and blocks', () => {
     expect(after.total).toBe(3);
   });
 
+  it('keeps the search text out of revisions, and a restore makes the old body searchable again', async () => {
+    const { id } = (await ok('POST', '/cms/pages', { title: 'Zeta', body: '<p>albatross</p>' })) as { id: string };
+    await ok('PATCH', `/cms/pages/${id}`, { body: '<p>cormorant</p>' });
+    const { revisions } = (await ok('GET', `/cms/pages/${id}/revisions`)) as { revisions: { id: number }[] };
+    const created = revisions[revisions.length - 1].id;
+    const revision = await ok('GET', `/cms/pages/${id}/revisions/${created}`);
+    expect(revision.dropped).toEqual([]);
+    expect(Object.keys(revision.row as object).some((name) => name.startsWith('quire_'))).toBe(false);
+    expect(await titlesFound('pages', 'albatross')).toEqual([]);
+    await ok('POST', `/cms/pages/${id}/revisions/${created}/restore`);
+    expect(await titlesFound('pages', 'albatross')).toEqual(['Zeta']);
+    expect(await titlesFound('pages', 'cormorant')).toEqual([]);
+    await ok('DELETE', `/cms/pages/${id}`);
+  });
+
   it('follows a type change adding, converting and dropping a rich text column', async () => {
     const notes = { name: 'notes', label: 'Notes', type: 'markdown', required: false };
     await ok('POST', '/cms-content', { title: 'Posts', table: 'posts', columns: [TITLE, notes] });

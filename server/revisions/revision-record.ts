@@ -4,6 +4,7 @@ import type { RevisionAction } from '../../common/revision-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { RowScope, WriteLog, WriteObserver } from '../content/content-writes.js';
 import { formatRow } from '../content/row-format.js';
+import { withoutSearchTexts } from '../db/queries/search-text-columns.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { RevisionRepository } from '../db/repositories/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
@@ -86,7 +87,7 @@ export async function recordRevisions(
       table_name: scope.type.table,
       row_id: rowId,
       action,
-      snapshot: JSON.stringify(row),
+      snapshot: JSON.stringify(withoutSearchTexts(row)),
       changed: JSON.stringify(changedFields(scope.type, before, after)),
       changed_by: scope.by ?? null,
       changed_at: at,
@@ -113,7 +114,7 @@ export async function recordImported(
     table_name: type.table,
     row_id: String(row.id),
     action: 'create' as const,
-    snapshot: JSON.stringify(row),
+    snapshot: JSON.stringify(withoutSearchTexts(row)),
     changed: JSON.stringify(changedFields(type, null, row)),
     changed_by: options.by,
     changed_at: options.at,

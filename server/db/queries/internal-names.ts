@@ -123,8 +123,16 @@ const ORDER_KEY_PREFIX = `${INTERNAL_PREFIX}key:`;
  * order key columns are, in the table's own namespace.
  */
 export function searchTextColumnName(column: string): string {
-  return fitted(`${INTERNAL_PREFIX}text:${column}`);
+  return fitted(`${SEARCH_TEXT_PREFIX}${column}`);
 }
+
+/** Whether a column of a content table is a search text column (`searchTextColumnName`). */
+export function isSearchTextColumn(name: string): boolean {
+  return name.startsWith(SEARCH_TEXT_PREFIX);
+}
+
+/** What every search text column's name starts with. */
+const SEARCH_TEXT_PREFIX = `${INTERNAL_PREFIX}text:`;
 
 /** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */
 function fitted(name: string): string {

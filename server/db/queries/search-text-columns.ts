@@ -3,7 +3,7 @@ import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { SEARCHED_BODY_TYPES, searchColumnsOf } from '../../../common/title-rules.js';
 import { fieldFor } from '../../fields/field-registry.js';
 import type { DatabaseEngine } from '../engine.js';
-import { searchTextColumnName } from './internal-names.js';
+import { isSearchTextColumn, searchTextColumnName } from './internal-names.js';
 
 /**
  * Search text columns: each rich text or blocks column of a content table (`SEARCHED_BODY_TYPES`)
@@ -49,6 +49,15 @@ export function withSearchTexts<R extends Record<string, unknown>>(columns: read
     (stored as Record<string, unknown>)[searchTextColumnName(column.name)] = text ?? null;
   }
   return stored;
+}
+
+/**
+ * A stored row without its search text columns: what a revision keeps (the text is derived again
+ * from the body whenever the row is written).
+ */
+export function withoutSearchTexts<R extends Record<string, unknown>>(row: R): R {
+  if (!Object.keys(row).some(isSearchTextColumn)) return row;
+  return Object.fromEntries(Object.entries(row).filter(([name]) => !isSearchTextColumn(name))) as R;
 }
 
 /** Rows read and written again per statement when the text columns are filled. */
