@@ -71,7 +71,7 @@ export async function prepareUploadedImage(
 async function prepareUploadedSvg(file: string, maxPixels: number): Promise<PreparedImage> {
   const bytes = await readFile(file);
   if (bytes.length > MAX_SVG_BYTES) throw tooLargeSvg();
-  const cleaned = Buffer.from(sanitizeSvg(bytes.toString('utf8')), 'utf8');
+  const cleaned = Buffer.from(await sanitizeSvg(bytes.toString('utf8')), 'utf8');
   const temporary = `${file}.clean`;
   try {
     await writeFile(temporary, cleaned);
