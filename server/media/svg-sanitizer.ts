@@ -130,6 +130,8 @@ function cleaningWorker(): Worker {
   const started = new Worker(workerSource(), {
     eval: true,
     workerData: { jsdom: resolve('jsdom'), dompurify: resolve('dompurify') },
+    // A drawing that would need more than this is refused (the worker ends, the upload fails) rather than swelling the server.
+    resourceLimits: { maxOldGenerationSizeMb: 256 },
   });
   started.unref();
   const failAll = (reason: string) => {
