@@ -31,6 +31,7 @@ const SETTINGS_PAGES = {
   security: lazyNamed(() => import('./pages/account-security-page.js'), 'AccountSecurityPage'),
   audit: lazyNamed(() => import('./pages/audit-page.js'), 'AuditPage'),
   media: lazyNamed(() => import('./pages/media-page.js'), 'MediaPage'),
+  languages: lazyNamed(() => import('./pages/languages-page.js'), 'LanguagesPage'),
 };
 const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage');
 const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage');
@@ -183,6 +184,7 @@ function Shell() {
         inHooks={route.name === 'hooks'}
         inAudit={route.name === 'audit'}
         inMedia={route.name === 'media'}
+        inLanguages={route.name === 'languages'}
       />
       <main className="main" id="main" tabIndex={-1} ref={main}>
         <Screen />
@@ -254,7 +256,8 @@ function Screen() {
     route.name === 'api' ||
     route.name === 'hooks' ||
     route.name === 'audit' ||
-    route.name === 'media'
+    route.name === 'media' ||
+    route.name === 'languages'
   ) {
     const Page = SETTINGS_PAGES[route.name];
     return (

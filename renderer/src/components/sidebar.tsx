@@ -14,6 +14,7 @@ import {
   IconAudit,
   IconCode,
   IconCollection,
+  IconGlobe,
   IconImage,
   IconKeyboard,
   IconLayers,
@@ -56,6 +57,7 @@ export function Sidebar({
   inHooks = false,
   inAudit = false,
   inMedia = false,
+  inLanguages = false,
 }: {
   currentType: string | null;
   inSchema: boolean;
@@ -64,6 +66,7 @@ export function Sidebar({
   inHooks?: boolean;
   inAudit?: boolean;
   inMedia?: boolean;
+  inLanguages?: boolean;
 }) {
   const t = useT('app');
   const { me, signOut } = useAuth();
@@ -82,6 +85,7 @@ export function Sidebar({
   const hooks = useLinkProps(routeHref({ name: 'hooks' }));
   const audit = useLinkProps(routeHref({ name: 'audit' }));
   const media = useLinkProps(routeHref({ name: 'media' }));
+  const languages = useLinkProps(routeHref({ name: 'languages' }));
   const apiUrl = `${window.location.origin}/api`;
   const menu = useFoldedMenu();
   const [helpOpen, setHelpOpen] = useState(false);
@@ -152,6 +156,12 @@ export function Sidebar({
                   </a>
                 </li>
               )}
+              <li>
+                <a {...languages} className="nav-link" aria-current={inLanguages ? 'page' : undefined}>
+                  <IconGlobe />
+                  <span className="nav-link-text">{t('sidebar.languages')}</span>
+                </a>
+              </li>
               {showAccounts && (
                 <li>
                   <a {...accounts} className="nav-link" aria-current={inAccounts ? 'page' : undefined}>

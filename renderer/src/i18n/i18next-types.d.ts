@@ -8,6 +8,7 @@ import type pagesAccounts from './locales/en/pages-accounts.json';
 import type pagesApi from './locales/en/pages-api.json';
 import type pagesAudit from './locales/en/pages-audit.json';
 import type pagesHooks from './locales/en/pages-hooks.json';
+import type pagesLanguages from './locales/en/pages-languages.json';
 import type pagesList from './locales/en/pages-list.json';
 import type pagesMedia from './locales/en/pages-media.json';
 import type pagesRow from './locales/en/pages-row.json';
@@ -35,6 +36,7 @@ declare module 'i18next' {
     'pages-api': typeof pagesApi;
     'pages-audit': typeof pagesAudit;
     'pages-hooks': typeof pagesHooks;
+    'pages-languages': typeof pagesLanguages;
     'pages-list': typeof pagesList;
     'pages-media': typeof pagesMedia;
     'pages-row': typeof pagesRow;

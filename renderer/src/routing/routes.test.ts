@@ -18,6 +18,7 @@ describe('editor URLs', () => {
     ['/settings', { name: 'list', type: 'settings', list: EMPTY_LIST_STATE }],
     ['/settings/rows/content-types', { name: 'row', type: 'settings', id: 'content-types', list: EMPTY_LIST_STATE }],
     ['/settings/media', { name: 'media' }],
+    ['/settings/languages', { name: 'languages' }],
     ['/settings/media/x', { name: 'unknown', path: '/settings/media/x' }],
     ['/news/%E0%A4%A', { name: 'unknown', path: '/news/%E0%A4%A' }],
   ])('reads %s', (path, route) => {

@@ -38,6 +38,8 @@ export type Route =
   | { name: 'audit' }
   /** The media library: every upload, described and reused. */
   | { name: 'media' }
+  /** The site's languages and their fallback chains (admins change them, everyone reads them). */
+  | { name: 'languages' }
   /** A content type's schema; `slug` null for a new type. */
   | { name: 'content-type'; slug: string | null }
   | { name: 'unknown'; path: string };
@@ -62,6 +64,9 @@ const AUDIT_PATH = ['settings', 'audit'] as const;
 
 /** Where the media library lives (`/media` itself is where the server serves the files). */
 const MEDIA_PATH = ['settings', 'media'] as const;
+
+/** Where the site's languages live. */
+const LANGUAGES_PATH = ['settings', 'languages'] as const;
 
 /** The list state of a fresh visit. */
 export const EMPTY_LIST_STATE: ListState = {
@@ -97,6 +102,9 @@ export function parseLocation(pathname: string, search: string): Route {
   }
   if (decoded.length === 2 && decoded[0] === AUDIT_PATH[0] && decoded[1] === AUDIT_PATH[1]) return { name: 'audit' };
   if (decoded.length === 2 && decoded[0] === MEDIA_PATH[0] && decoded[1] === MEDIA_PATH[1]) return { name: 'media' };
+  if (decoded.length === 2 && decoded[0] === LANGUAGES_PATH[0] && decoded[1] === LANGUAGES_PATH[1]) {
+    return { name: 'languages' };
+  }
   if (decoded[0] === SCHEMA_PATH[0] && decoded[1] === SCHEMA_PATH[1]) {
     const [, , action, slug, ...more] = decoded as string[];
     if (action === undefined) return { name: 'content-types' };
@@ -140,6 +148,8 @@ export function routeHref(route: Route): string {
       return `/${AUDIT_PATH.join('/')}`;
     case 'media':
       return `/${MEDIA_PATH.join('/')}`;
+    case 'languages':
+      return `/${LANGUAGES_PATH.join('/')}`;
     case 'content-type':
       return route.slug === null
         ? `/${SCHEMA_PATH.join('/')}/new`
