@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { importRows } from '../import/row-import.js';
 import { request } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -130,6 +131,25 @@ describe('search over rich text and blocks', () => {
     expect(after.titles).toEqual([]);
     expect(after.filtered).toBe(0);
     expect(after.total).toBe(3);
+  });
+
+  it('finds rows a bulk import wrote', async () => {
+    const { registry } = server.services;
+    await ok('POST', '/cms-content', { title: 'Notes', table: 'notes', columns: [TITLE, BODY] });
+    await registry.reload();
+    const result = await importRows(
+      server.database,
+      registry,
+      registry.requireBySlug('notes'),
+      [
+        { line: 1, fields: { title: 'Imported one', body: '<p>An <b>ibis</b> here</p>' } },
+        { line: 2, fields: { title: 'Imported two', body: '<p>nothing</p>' } },
+      ],
+      { editorName: 'import' },
+    );
+    expect(result.refused).toBe(0);
+    expect(await titlesFound('notes', 'ibis')).toEqual(['Imported one']);
+    expect(await titlesFound('notes', 'b>')).toEqual([]);
   });
 
   it('keeps the search text out of revisions, and a restore makes the old body searchable again', async () => {
