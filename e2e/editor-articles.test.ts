@@ -49,7 +49,7 @@ describe('articles in Chromium', () => {
       buffer: Buffer.from('these are notes, not a picture'),
     });
     expect(await page.getByRole('alert').textContent()).toBe(
-      '“notes.png” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP or AVIF file.',
+      '“notes.png” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP, AVIF or SVG file.',
     );
     await chooseFile(page, 'Choose file for Image', {
       name: 'harbour.png',

@@ -252,7 +252,7 @@ describe('image fields', () => {
   it('upload a file dropped on the field', async () => {
     const uploadFile = vi.fn(async () => ({ path: '/media/2025/03/x.png', type: 'image/png' as const, size: 4 }));
     const spy = renderField(image, '', fakeApi([], { uploadFile }));
-    const zone = screen.getByText('PNG, JPEG, GIF, WebP or AVIF').closest('.image-field') as HTMLElement;
+    const zone = screen.getByText('PNG, JPEG, GIF, WebP, AVIF or SVG').closest('.image-field') as HTMLElement;
     const dataTransfer = { types: ['Files'], files: [png()], dropEffect: 'none' };
     fireEvent.dragOver(zone, { dataTransfer });
     await act(async () => {
@@ -284,9 +284,9 @@ describe('image fields', () => {
       '“huge.png” is too large (12 MB). This server accepts images up to 10 MB.',
     );
     expect(spy).not.toHaveBeenCalled();
-    const notImage = new ApiError(415, 'unsupported_media_type', 'Only PNG, JPEG, GIF, WebP and AVIF images...');
+    const notImage = new ApiError(415, 'unsupported_media_type', 'Only PNG, JPEG, GIF, WebP, AVIF and SVG images...');
     expect(uploadProblem({ name: 'notes.txt', size: 10 }, notImage)).toBe(
-      '“notes.txt” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP or AVIF file.',
+      '“notes.txt” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP, AVIF or SVG file.',
     );
     expect(formatBytes(1536)).toBe('1.5 KB');
   });

@@ -58,7 +58,7 @@ describe("the rich-text editor's image dialog", () => {
       fireEvent.change(input, { target: { files: [png()] } });
     });
     expect(screen.getByRole('status').textContent).toBe(
-      '“harbour.png” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP or AVIF file.',
+      '“harbour.png” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP, AVIF or SVG file.',
     );
     fireEvent.change(input, { target: { files: [png()] } });
     expect(signals[0]?.aborted).toBe(false);

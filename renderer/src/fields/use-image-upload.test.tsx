@@ -55,7 +55,7 @@ describe('useImageUpload', () => {
     act(() => void result.current.upload(png('broken.png')));
     await act(async () => calls[0]?.reject(new ApiError(415, 'unsupported_media_type', 'Not an image')));
     expect(result.current.problem).toBe(
-      '“broken.png” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP or AVIF file.',
+      '“broken.png” is not an image Quire can store. Choose a PNG, JPEG, GIF, WebP, AVIF or SVG file.',
     );
     act(() => void result.current.upload(png('slow.png')));
     expect(result.current.problem).toBeNull();
