@@ -188,6 +188,26 @@ describe('quire export --image-widths --image-formats', () => {
       for (const file of source.files) expect(existsSync(fileOf(file.path))).toBe(false);
   });
 
+  it('draws an SVG’s variants as rasters, its manifest naming it an SVG', async () => {
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" width="64" height="32"><rect width="64" height="32" fill="#2a6"/></svg>';
+    const form = new FormData();
+    form.append('file', new Blob([svg], { type: 'image/svg+xml' }), 'mark.svg');
+    const uploaded = await fetch(`${server.api}/uploads`, { method: 'POST', body: form });
+    expect(uploaded.status).toBe(201);
+    const { path } = (await uploaded.json()) as { path: string };
+    const created = await request(server, 'POST', '/cms/articles', {
+      json: { title: 'Mark', status: 'published', published_at: '2026-01-02 09:00:00', image: path },
+    });
+    expect(created.response.status, created.text).toBe(201);
+    expect((await runExport(widths)).code).toBe(0);
+    const manifest = manifestOf(path);
+    expect(manifest).toMatchObject({ type: 'image/svg+xml', width: 64, height: 32, widths: [64] });
+    const file = manifest.sources[1].files[0];
+    const decoded = await sharp(readFileSync(fileOf(file.path))).metadata();
+    expect([decoded.format, decoded.width, decoded.height]).toEqual(['webp', 64, 32]);
+  });
+
   it('refuses flags it cannot use, in one line', async () => {
     for (const [args, message] of [
       [['--image-widths', '480,abc'], '--image-widths must list whole numbers from 1 to 4096'],

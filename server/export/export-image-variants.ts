@@ -86,7 +86,7 @@ export function widthsFor(asked: readonly number[], width: number): number[] {
 }
 
 /** What describes an original: its library record, or null for a file the library does not know. */
-type Described = Pick<AssetRecord, 'alt' | 'focal_x' | 'focal_y' | 'content_hash'> | null;
+type Described = Pick<AssetRecord, 'alt' | 'focal_x' | 'focal_y' | 'content_hash' | 'media_type'> | null;
 
 /**
  * Writes the variants and manifests of one export's images into its folder: call `add` for each
@@ -164,7 +164,8 @@ export class ExportImageVariants {
     );
     return {
       path: `${MEDIA_URL_PREFIX}${relative}`,
-      type: VARIANT_TYPES[shape.format],
+      // The library's media type: an SVG is drawn as a raster, so its shape names PNG.
+      type: record?.media_type ?? VARIANT_TYPES[shape.format],
       width: shape.width,
       height: shape.height,
       ...described(record),
