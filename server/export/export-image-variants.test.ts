@@ -208,6 +208,18 @@ describe('quire export --image-widths --image-formats', () => {
     expect([decoded.format, decoded.width, decoded.height]).toEqual(['webp', 64, 32]);
   });
 
+  it('removes every variant and manifest when an export runs without --image-widths', async () => {
+    const files = manifestOf(wide.path).sources.flatMap((source) => source.files.map((file) => file.path));
+    expect(existsSync(join(out, 'image-variants.json'))).toBe(true);
+    const run = await runExport([]);
+    expect(run.code).toBe(0);
+    expect(existsSync(join(out, 'image-variants.json'))).toBe(false);
+    expect(existsSync(fileOf(`${wide.path}.json`))).toBe(false);
+    for (const path of files) expect(existsSync(fileOf(path)), path).toBe(false);
+    // The originals stay: they are the export's own.
+    expect(existsSync(fileOf(wide.path))).toBe(true);
+  });
+
   it('refuses flags it cannot use, in one line', async () => {
     for (const [args, message] of [
       [['--image-widths', '480,abc'], '--image-widths must list whole numbers from 1 to 4096'],
