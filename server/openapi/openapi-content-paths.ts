@@ -65,7 +65,7 @@ function listParameters(type: ContentType | null): JsonSchema[] {
     {
       name: 'filter',
       in: 'query',
-      description: `Repeat to combine with AND. field=value: equal (tags: rows carrying the tag; an empty value: rows without one). field!=value: not equal (rows without a value included). field<value, field<=value, field>value, field>=value: order comparisons, on fields that can be ordered (${'`'}published_at<=2026-01-01 00:00:00${'`'}; rows without a value never match). field:in=a|b: one of several values (write a | or \\ inside a value as \\| or \\\\). field:empty, field:notempty. relation.slug=value (also != and :in=): a relation by its target's slug; relation=id by its id. search=keyword: in titles and slugs. A filter the server cannot answer exactly is a 400 naming it.${fields}`,
+      description: `Repeat to combine with AND. field=value: equal (tags: rows carrying the tag; an empty value: rows without one). field!=value: not equal (rows without a value included). field<value, field<=value, field>value, field>=value: order comparisons, on fields that can be ordered (${'`'}published_at<=2026-01-01 00:00:00${'`'}; rows without a value never match). field:in=a|b: one of several values (write a | or \\ inside a value as \\| or \\\\). field:empty, field:notempty. relation.slug=value (also != and :in=): a relation by its target's slug; relation=id by its id. search=keyword: in the search_columns (titles, slugs, and the text of rich text and blocks). A filter the server cannot answer exactly is a 400 naming it.${fields}`,
       schema: {
         type: 'array',
         items: { type: 'string', pattern: '^[^=!<>:.]+(?:\\.[^=!<>:.]+)?(?:=|!=|<|>|:in=|:empty$|:notempty$)' },
