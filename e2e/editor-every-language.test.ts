@@ -134,6 +134,7 @@ describe('each language renders every screen with no missing key', () => {
           '/settings/accounts',
           '/settings/hooks',
           '/settings/audit',
+          '/settings/languages',
           '/settings/api',
         ]) {
           await visit(page, local, language, path);

@@ -146,6 +146,7 @@ const SCREENS: { screen: string; path: () => string; ready(page: Page): Promise<
   { screen: 'accounts (first run)', path: () => '/settings/accounts', ready: heading(/account/i) },
   { screen: 'hooks', path: () => '/settings/hooks', ready: heading('Hooks') },
   { screen: 'audit', path: () => '/settings/audit', ready: heading(/Audit/) },
+  { screen: 'languages', path: () => '/settings/languages', ready: heading('Languages') },
   { screen: 'API reference', path: () => '/settings/api', ready: heading('API') },
 ];
 
