@@ -30,8 +30,6 @@ export function LibraryDescription({ path, known, label }: LibraryDescriptionPro
     queryKey: assetQueryKey(path),
     queryFn: () => mediaApi.byPath(path),
     enabled: isMediaPath(path),
-    retry: false,
-    staleTime: 30_000,
   });
   return (
     <>
