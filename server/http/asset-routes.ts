@@ -3,6 +3,7 @@ import { AppError } from '../errors/app-error.js';
 import type { AssetService } from '../media/asset-service.js';
 import { principalOf } from './auth-guard.js';
 import { methodNotAllowed } from './error-middleware.js';
+import { forceFlag } from './query-flags.js';
 
 /**
  * `PUT /media/:id/file` (under `/api`): replaces an asset's file, keeping its path. A multipart
@@ -72,16 +73,4 @@ function pathParameter(query: Record<string, unknown>): string {
     throw new AppError('bad_request', 'path is required: /media/YYYY/MM/<id>.<ext>');
   if (typeof value !== 'string') throw new AppError('bad_request', 'path must be given once, as text');
   return value;
-}
-
-/** `?force=true` deletes an asset rows still use; any other parameter is refused. */
-function forceFlag(query: Record<string, unknown>): boolean {
-  for (const name of Object.keys(query)) {
-    if (name !== 'force')
-      throw new AppError('bad_request', `Unknown query parameter ${JSON.stringify(name)}; use force`);
-  }
-  const value = query.force;
-  if (value === undefined || value === 'false' || value === '0') return false;
-  if (value === 'true' || value === '1') return true;
-  throw new AppError('bad_request', 'force must be true or false');
 }
