@@ -42,14 +42,15 @@ const BREAKING = new Set([
 
 /**
  * The text of rich text as a reader sees it: the HTML's text with its entities decoded, its tags,
- * attributes and comments left out, and a line break where a block element starts or ends. What a
- * search finds in a `richtext` value.
+ * attributes and comments left out, each run of whitespace one space, and a line break where a
+ * block element starts or ends. What a search finds in a `richtext` value.
  */
 export function richtextText(html: string): string {
   const parts: string[] = [];
   const parser = new Parser(
     {
-      ontext: (text) => parts.push(text),
+      // Whitespace reads as one space, as a page shows it (a line break in the source, `&nbsp;`).
+      ontext: (text) => parts.push(text.replace(/\s+/g, ' ')),
       onopentag: (name) => {
         if (BREAKING.has(name)) parts.push('\n');
       },

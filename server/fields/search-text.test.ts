@@ -55,7 +55,7 @@ describe('rich text', () => {
     const html =
       '<h2 class="x">Tea &amp; cake</h2><p>A <strong>bold</strong> <a href="https://strongly.example/path">link</a>' +
       '<!-- hidden --> here&nbsp;now &lt;b&gt;</p><img src="/media/a.png" alt="sunset">';
-    expect(richtextText(html)).toBe('Tea & cake\nA bold link here\u00a0now <b>');
+    expect(richtextText(html)).toBe('Tea & cake\nA bold link here now <b>');
   });
 
   it('keeps the words of neighbouring blocks apart and inline formatting joined', () => {
@@ -63,6 +63,7 @@ describe('rich text', () => {
       'one\ntwo\nthree\nfour',
     );
     expect(richtextText('<p>line<br>break</p>')).toBe('line\nbreak');
+    expect(richtextText('<p>written\n   over  two\tlines</p>')).toBe('written over two lines');
   });
 
   it('is the richtext field type search text, none for an empty body', () => {
