@@ -105,6 +105,11 @@ describe('the Languages screen', () => {
     await expect
       .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
       .toBe('Move Deutsch down');
+    // A label left empty is named under it, and nothing can be saved until it has one.
+    await de.getByLabel('Label', { exact: true }).fill('');
+    await de.getByText('Label must be a non-empty string of at most 100 characters').waitFor();
+    expect(await button(page, 'Save languages').isDisabled()).toBe(true);
+    await de.getByLabel('Label', { exact: true }).fill('Deutsch');
     await expectAccessible(page, 'the Languages screen with unsaved changes');
 
     await button(page, 'Save languages').click();
@@ -142,6 +147,10 @@ describe('the Languages screen', () => {
     await button(page, 'Save languages').click();
     const dialog = page.getByRole('alertdialog', { name: 'Remove languages that hold content?' });
     await dialog.getByText('de-AT hold 3 values.').waitFor();
+    // The dialog fades in: axe reads colours once it has.
+    await page.waitForFunction(() =>
+      (globalThis as any).document.getAnimations().every((animation: any) => animation.playState !== 'running'),
+    );
     await expectAccessible(page, 'the Languages screen asking before removing');
     await dialog.getByRole('button', { name: 'Remove and delete their content' }).click();
     await page.getByRole('status').filter({ hasText: 'Languages saved' }).waitFor();

@@ -263,6 +263,7 @@ function LocaleEditor({
   const [adding, setAdding] = useState('');
   const labelId = `locale-label-${index}`;
   const chainProblem = problems[`locales[${index}].fallback`];
+  const labelProblem = problems[`locales[${index}].label`];
   const labelOf = (code: string) => findLocale(draft, code)?.label ?? code;
   const move = (at: number, by: number) => {
     const next = [...chain];
@@ -282,6 +283,8 @@ function LocaleEditor({
           className="input"
           value={locale.label}
           maxLength={100}
+          aria-invalid={labelProblem !== undefined}
+          aria-describedby={labelProblem ? `${labelId}-error` : undefined}
           onChange={(event) => onLabel(event.target.value)}
         />
         <label>
@@ -296,6 +299,11 @@ function LocaleEditor({
           <IconTrash />
         </IconButton>
       </div>
+      {labelProblem && (
+        <p id={`${labelId}-error`} className="field-error">
+          {t('label')} {problemMessage(labelProblem)}
+        </p>
+      )}
       {isDefault ? (
         <p className="muted">{t('defaultNoFallback')}</p>
       ) : (
