@@ -64,6 +64,41 @@ export function withoutSearchTexts<R extends Record<string, unknown>>(row: R): R
 const FILL_BATCH = 500;
 
 /**
+ * The body columns a type change leaves as they were but for their name, label and the like (same
+ * type, same block types), by name after the change, with their name before: their values and so their text stay,
+ * and their text columns are kept (renamed with them) rather than made and filled again.
+ */
+export function unchangedBodies(change: {
+  renames: readonly { from: string; to: string }[];
+  columns: readonly ColumnDescriptor[];
+  before?: readonly ColumnDescriptor[];
+}): Map<string, string> {
+  const before = new Map((change.before ?? []).map((column) => [column.name, column]));
+  const kept = new Map<string, string>();
+  for (const column of bodyColumnsOf(change.columns)) {
+    const from = change.renames.find((rename) => rename.to === column.name)?.from ?? column.name;
+    const old = before.get(from);
+    if (old && textShape(old) === textShape(column)) kept.set(column.name, from);
+  }
+  return kept;
+}
+
+/** What a body column's text depends on besides its value: its type and its block types. */
+const textShape = (column: ColumnDescriptor) => JSON.stringify([column.type, column.blocks ?? null]);
+
+/** Renames the text columns of the kept body columns renamed by a type change (after the columns' renames). */
+export async function renameSearchTextColumns(
+  db: Kysely<unknown>,
+  table: string,
+  kept: ReadonlyMap<string, string>,
+): Promise<void> {
+  for (const [to, from] of kept) {
+    if (to === from) continue;
+    await db.schema.alterTable(table).renameColumn(searchTextColumnName(from), searchTextColumnName(to)).execute();
+  }
+}
+
+/**
  * Drops the text columns of `before`'s body columns (a type change, before the table's columns
  * move; the search index that names them must be dropped first).
  */

@@ -10,7 +10,9 @@ import {
   addSearchTextColumns,
   dropSearchTextColumns,
   indexedSearchColumnsOf,
+  renameSearchTextColumns,
   searchTextColumnsOf,
+  unchangedBodies,
 } from '../queries/search-text-columns.js';
 
 /**
@@ -69,8 +71,9 @@ export interface TableChange {
  * change leaves as they are stay (rebuilding one is a pass over every row); those on renamed or
  * dropped columns, and any the new columns do not plan, are dropped first (SQLite cannot drop an
  * indexed column) and the missing ones made after. `rewrite` changes values once the columns
- * have their new names and types (conversions); then the search text columns are filled from the
- * values and the search index is rebuilt for the new columns. Run it inside a transaction: a
+ * have their new names and types (conversions); then the search text columns of body columns the
+ * change made or changed are filled from the values (those of unchanged ones are kept) and the
+ * search index is rebuilt for the new columns. Run it inside a transaction: a
  * failure leaves the table as it was.
  */
 export async function alterContentTable(
@@ -81,7 +84,13 @@ export async function alterContentTable(
   rewrite?: () => Promise<void>,
 ): Promise<void> {
   await engine.searchIndex.drop(db, table);
-  await dropSearchTextColumns(db, table, change.before ?? []);
+  const keptTexts = unchangedBodies(change);
+  const keptBefore = new Set(keptTexts.values());
+  await dropSearchTextColumns(
+    db,
+    table,
+    (change.before ?? []).filter((column) => !keptBefore.has(column.name)),
+  );
   const plans = indexesFor(engine, table, change.columns);
   // A plan naming a renamed column (either side, or its order key column) may match, by name and
   // SQL, an index that is on another column until the renames have run: it is rebuilt.
@@ -97,6 +106,7 @@ export async function alterContentTable(
       await db.schema.alterTable(table).renameColumn(orderKeyColumnName(from), orderKeyColumnName(to)).execute();
     }
   }
+  await renameSearchTextColumns(db, table, keptTexts);
   for (const name of change.drops) {
     await dropOrderKeyColumn(db, engine, table, name);
     await db.schema.alterTable(table).dropColumn(name).execute();
@@ -114,7 +124,12 @@ export async function alterContentTable(
     plans.filter((plan) => !kept.has(plan.name)),
   );
   await rewrite?.();
-  await addSearchTextColumns(db, engine, table, change.columns);
+  await addSearchTextColumns(
+    db,
+    engine,
+    table,
+    change.columns.filter((column) => !keptTexts.has(column.name)),
+  );
   await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(change.columns));
 }
 
