@@ -103,7 +103,7 @@ describe('the Languages screen', () => {
     await expect.poll(() => chainOf(page, 'de-AT')).toEqual(['de', 'en']);
     // Focus stays with the moved entry (its Move up is disabled now: on its Move down).
     await expect
-      .poll(() => page.evaluate(() => document.activeElement?.getAttribute('aria-label')))
+      .poll(() => page.evaluate(() => (globalThis as any).document.activeElement?.getAttribute('aria-label')))
       .toBe('Move Deutsch down');
     // A label left empty is named under it, and nothing can be saved until it has one.
     await de.getByLabel('Label', { exact: true }).fill('');
