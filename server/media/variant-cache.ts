@@ -4,7 +4,6 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
-import { lowerImageWorkPriority } from './image-work-priority.js';
 import {
   CENTRE,
   type FocalPoint,
@@ -17,6 +16,7 @@ import {
   VARIANT_TYPES,
   type VariantFormat,
 } from './image-variants.js';
+import { lowerImageWorkPriority } from './image-work-priority.js';
 import type { FoundMedia } from './media-store.js';
 import { VariantCacheFiles } from './variant-cache-files.js';
 
