@@ -14,6 +14,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { parseArgs } from 'node:util';
+import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { log, startScript } from './processes.mjs';
 
@@ -72,20 +73,62 @@ async function otherRequests(base, rowUrl, until) {
 }
 
 /**
- * One run: `concurrent` clients each asking for a new variant as soon as their last one came, for
- * `seconds`, beside the other requests. `next()` names a variant URL never asked before.
+ * The clients asking for variants, in a thread of their own: handling their answers on the thread
+ * that times the other requests would count the client's own work as the server's latency.
  */
-async function generationRun(base, rowUrl, concurrent, seconds, next) {
+const CLIENTS_SOURCE = `
+const { parentPort, workerData } = require('node:worker_threads');
+const { base, paths, concurrent, seconds, asked: first } = workerData;
+let asked = first;
+// Every image at 800 px, then at 799, and so on: distinct variants, never a cache hit.
+const next = () => {
+  const path = paths[asked % paths.length];
+  const width = 800 - Math.floor(asked / paths.length);
+  asked++;
+  return base + path + '?w=' + width + '&format=webp';
+};
+const ends = performance.now() + seconds * 1000;
+const firsts = [];
+const client = async () => {
+  while (performance.now() < ends) {
+    const started = performance.now();
+    const response = await fetch(next());
+    await response.arrayBuffer();
+    if (response.status !== 200) throw new Error('a variant answered ' + response.status);
+    firsts.push(performance.now() - started);
+  }
+};
+Promise.all(Array.from({ length: concurrent }, client)).then(
+  () => parentPort.postMessage({ firsts, asked }),
+  (error) => parentPort.postMessage({ error: String(error) }),
+);
+`;
+
+/** Runs `concurrent` variant clients for `seconds` in a worker thread: their latencies and the next variant number. */
+function variantClients(workerData) {
+  return new Promise((resolvePromise, reject) => {
+    const worker = new Worker(CLIENTS_SOURCE, { eval: true, workerData });
+    worker.once('message', (message) => {
+      if (message.error) reject(new Error(message.error));
+      else resolvePromise(message);
+      void worker.terminate();
+    });
+    worker.once('error', reject);
+  });
+}
+
+/**
+ * One run: `concurrent` clients each asking for a new variant as soon as their last one came, for
+ * `seconds`, beside the other requests. `state.asked` numbers the variants asked so far.
+ */
+async function generationRun(base, rowUrl, concurrent, seconds, paths, state) {
   const ends = performance.now() + seconds * 1000;
   const until = () => performance.now() >= ends;
-  const firsts = [];
-  const client = async () => {
-    while (!until()) firsts.push(await timed(next()));
-  };
   const started = performance.now();
-  const clients = Promise.all(Array.from({ length: concurrent }, client));
+  const clients = variantClients({ base, paths, concurrent, seconds, asked: state.asked });
   const others = await otherRequests(base, rowUrl, until);
-  await clients;
+  const { firsts, asked } = await clients;
+  state.asked = asked;
   const elapsed = (performance.now() - started) / 1000;
   return {
     concurrent,
@@ -116,21 +159,14 @@ export async function measureVariants({ cli, cwd = repo, seconds = 8 }) {
     for (let n = 0; n < IMAGES; n++) paths.push(await upload(base, await photo()));
     const list = await (await fetch(`${base}/api/cms/news?limit=1`)).json();
     const rowUrl = `${base}/api/cms/news/${list.rows[0].id}`;
-    // Every image at 800 px, then at 799, and so on: distinct variants, never a cache hit.
-    let asked = 0;
-    const next = () => {
-      const path = paths[asked % IMAGES];
-      const width = 800 - Math.floor(asked / IMAGES);
-      asked++;
-      return `${base}${path}?w=${width}&format=webp`;
-    };
+    const state = { asked: 0 };
     await timed(`${base}${paths[0]}?w=64&format=webp`); // sharp and the routes warmed up
     const runs = [];
     for (const concurrent of CONCURRENCY) {
       // The idle reads just before each run: on a shared machine the load of other processes drifts.
       const idleEnds = performance.now() + seconds * 1000;
       const idle = spread(await otherRequests(base, rowUrl, () => performance.now() >= idleEnds));
-      const result = { ...(await generationRun(base, rowUrl, concurrent, seconds, next)), idle };
+      const result = { ...(await generationRun(base, rowUrl, concurrent, seconds, paths, state)), idle };
       runs.push(result);
       log(
         `image variants: idle, other requests p50 ${ms(idle.p50)}, p99 ${ms(idle.p99)} (${idle.count}); ` +
