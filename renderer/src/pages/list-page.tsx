@@ -15,7 +15,7 @@ import { useFormatters } from '../i18n/formatters.js';
 import { useT } from '../i18n/use-t.js';
 import { useLinkProps, useNavigate } from '../routing/router.js';
 import { EMPTY_LIST_STATE, type ListState, parseListState, routeHref } from '../routing/routes.js';
-import { isSearchable } from '../schema/type-facts.js';
+import { isSearchable, searchCoversText } from '../schema/type-facts.js';
 
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
@@ -85,7 +85,13 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
       </header>
 
       <div className="toolbar">
-        {searchable && <SearchBox value={list.search} onSearch={(search) => go({ search, page: 1 }, true)} />}
+        {searchable && (
+          <SearchBox
+            value={list.search}
+            coversText={searchCoversText(type)}
+            onSearch={(search) => go({ search, page: 1 }, true)}
+          />
+        )}
         <ListFilters type={type} filters={list.filters} onChange={(filters) => go({ filters, page: 1 })} />
         {narrowed && (
           <button
@@ -168,7 +174,16 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
 }
 
 /** The search box: searches as you type (after a short pause); `/` focuses it from anywhere in the list. */
-function SearchBox({ value, onSearch }: { value: string; onSearch(search: string): void }) {
+function SearchBox({
+  value,
+  coversText,
+  onSearch,
+}: {
+  value: string;
+  /** Whether the search also covers rich text or blocks (`search_columns` beyond title and slugs). */
+  coversText: boolean;
+  onSearch(search: string): void;
+}) {
   const t = useT('pages-list');
   const [draft, setDraft] = useState(value);
   const input = useRef<HTMLInputElement>(null);
@@ -214,7 +229,7 @@ function SearchBox({ value, onSearch }: { value: string; onSearch(search: string
         id="list-search"
         type="search"
         className="input search-input"
-        placeholder={t('search.placeholder')}
+        placeholder={t(coversText ? 'search.placeholderWithText' : 'search.placeholder')}
         value={draft}
         onChange={(event) => setDraft(event.target.value)}
         onKeyDown={(event) => {

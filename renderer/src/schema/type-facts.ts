@@ -1,4 +1,5 @@
 import type { ContentTypeSummary, PublishedColumn } from '../../../common/api-contract.js';
+import { SEARCHED_BODY_TYPES } from '../../../common/title-rules.js';
 
 /**
  * What the editor needs to know about a content type beyond its columns, read from what the server
@@ -30,4 +31,10 @@ export function filterColumns(type: Pick<ContentTypeSummary, 'columns'>): Publis
 /** Whether the server can search the type (`filter=search=` looks in its `search_columns`). */
 export function isSearchable(type: Pick<ContentTypeSummary, 'search_columns'>): boolean {
   return type.search_columns.length > 0;
+}
+
+/** Whether the type's search also reads text beyond titles and slugs (its rich text and blocks columns). */
+export function searchCoversText(type: Pick<ContentTypeSummary, 'search_columns' | 'columns'>): boolean {
+  const searched = new Set(type.search_columns);
+  return type.columns.some((column) => searched.has(column.name) && SEARCHED_BODY_TYPES.has(column.type));
 }
