@@ -230,7 +230,7 @@ export interface ContentTypeForm {
 export interface UploadResponse {
   /** The path of an uploaded image, as POST /api/uploads returned it (served by this server) */
   path: string;
-  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif";
+  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif" | "image/svg+xml";
   size: number;
   width?: number;
   height?: number;
@@ -641,6 +641,20 @@ export interface StarterChoiceRequest {
   set: "keep" | "empty" | "blog" | "docs";
 }
 
+export interface SiteLocale {
+  /** A BCP 47 language tag, kept in canonical case (`de-at` is kept as `de-AT`); `all` is reserved */
+  code: string;
+  label: string;
+  /** The listed locales a value missing in this one is taken from, in order (none: left out). The whole order: it is not followed through their own chains, and the default is not added unless named. Never the locale itself, no loops; the default locale has none */
+  fallback?: string[];
+}
+
+export interface LocalesDocument {
+  /** The code of the locale read and written when a request names none */
+  default: string;
+  locales: SiteLocale[];
+}
+
 export interface AuditEntry {
   /** Numbers every event in the order it was recorded */
   id: number;
@@ -701,7 +715,7 @@ export interface MediaAsset {
   path: string;
   /** The uploaded file’s name (the stored name for uploads older than the library) */
   file_name: string;
-  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif";
+  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif" | "image/svg+xml";
   /** Bytes */
   size: number;
   /** Pixels, when the header tells */
@@ -726,7 +740,7 @@ export interface MediaAssetDetail {
   path: string;
   /** The uploaded file’s name (the stored name for uploads older than the library) */
   file_name: string;
-  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif";
+  type: "image/png" | "image/jpeg" | "image/gif" | "image/webp" | "image/avif" | "image/svg+xml";
   /** Bytes */
   size: number;
   /** Pixels, when the header tells */
