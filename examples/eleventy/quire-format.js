@@ -95,19 +95,25 @@ export function imagePaths(columns, values) {
   return paths;
 }
 
-// Row links inside rich text that the read left as stored (rich text inside blocks).
-const ROW_LINK = / href="quire:\/\/row\/([^"/]+)\/([^"]+)"/g;
+// A link tag, and the row a link names: as reads give it (`data-quire-row="<type>/<id>"` beside
+// the server's own address for the row) or still in its stored form (`href="quire://row/<type>/<id>"`).
+const LINK_TAG = /<a\b([^>]*)>/g;
+const ROW_REFERENCE = /\sdata-quire-row="([^"/]+)\/([^"]+)"/;
+const STORED_ROW_LINK = /\shref="quire:\/\/row\/([^"/]+)\/([^"]+)"/;
+const ROW_LINK_ATTRIBUTES = /\s(?:data-quire-row|href)="[^"]*"/g;
 
 /**
  * A `richtext` value as the page's HTML. The server sanitized it on the way in (an allow-list: no
  * script, handler, style or `javascript:` URL reaches the database), so it is shown as it is; only
- * a link to a row still in its stored form (`quire://row/<type>/<id>`) is pointed at that row's
- * page on this site, or loses its `href` when the site has no page for it.
+ * a link to a row is pointed at that row's page on this site (the server's address for it is its
+ * own), or loses its `href` when the site has no page for it.
  */
 export const richtextHtml = (html, rowPaths) =>
-  String(html ?? '').replace(ROW_LINK, (_link, type, id) => {
-    const path = rowPaths[`${type}/${id}`];
-    return path ? ` href="${path}"` : '';
+  String(html ?? '').replace(LINK_TAG, (tag, attributes) => {
+    const row = ROW_REFERENCE.exec(attributes) ?? STORED_ROW_LINK.exec(attributes);
+    if (!row) return tag;
+    const path = rowPaths[`${row[1]}/${row[2]}`];
+    return `<a${path ? ` href="${path}"` : ''}${attributes.replace(ROW_LINK_ATTRIBUTES, '')}>`;
   });
 
 /** Whether a type holds one row (site settings, a home page), built as one page at the type's address. */
