@@ -315,6 +315,15 @@ describe('image variants (GET /media/...?w=&h=&fit=&format=&q=)', () => {
     const right = await getImage(url);
     expect((await centrePixel(right.bytes))[2]).toBeGreaterThan(200);
     expect(right.response.headers.get('etag')).not.toBe(left.response.headers.get('etag'));
+    // Even with the content hash in the URL a crop is revalidated: the focal point can move under it.
+    const { hash } = (await (await fetch(`${server.api}/media/${asset.id}`)).json()) as { hash: string };
+    const named = await fetch(`${url}&v=${hash}`);
+    expect(named.status).toBe(200);
+    expect(named.headers.get('cache-control')).toBe('no-cache');
+    await setFocal(0.05);
+    const moved = await fetch(`${url}&v=${hash}`, { headers: { 'if-none-match': named.headers.get('etag') ?? '' } });
+    expect(moved.status).toBe(200);
+    expect(moved.headers.get('etag')).toBe(left.response.headers.get('etag'));
 
     // The file replaced: the same URL answers from the new bytes, never the old variant.
     const white = await sharp({ create: { width: 1200, height: 800, channels: 3, background: '#ffffff' } })

@@ -131,7 +131,9 @@ export class ImageVariants {
       file,
       type: VARIANT_TYPES[format],
       etag: `"${original.hash.slice(0, 32)}-${key}"`,
-      cacheControl: request.version === original.hash ? IMMUTABLE : 'no-cache',
+      // A crop follows the focal point, which can change while the content hash (the `v`) does not:
+      // it is revalidated (its ETag names the focal point), never kept for a year.
+      cacheControl: request.version === original.hash && plan.focal === null ? IMMUTABLE : 'no-cache',
       negotiated: request.format === 'auto',
       hit,
     };
