@@ -58,6 +58,24 @@ beforeEach(() => {
 });
 
 describe('an image field describing a value saved earlier', () => {
+  it('previews the crops a site gets: the server cuts them around the focal point', async () => {
+    byPath.mockResolvedValue(assetOf());
+    show();
+    const caption = await screen.findByText('Crops at the focal point (set it in Media)');
+    const crops = [...(caption.closest('figure')?.querySelectorAll('img') ?? [])];
+    expect(crops.map((crop) => [crop.getAttribute('src'), crop.width, crop.height])).toEqual([
+      [`${PATH}?w=144&h=144&fit=cover&v=${'f'.repeat(64)}`, 72, 72],
+      [`${PATH}?w=256&h=144&fit=cover&v=${'f'.repeat(64)}`, 128, 72],
+    ]);
+  });
+
+  it('shows no crops of an image whose size is unknown', async () => {
+    byPath.mockResolvedValue(assetOf({ width: null, height: null }));
+    show();
+    await screen.findByLabelText('Alt text for Cover');
+    expect(screen.queryByText(/Crops at the focal point/)).toBeNull();
+  });
+
   it('reads the asset by its path, warns of missing alt text, and saves alt text typed in place', async () => {
     byPath.mockResolvedValue(assetOf());
     change.mockImplementation(async (_id, patch) => ({ ...assetOf(), alt: patch.alt ?? '' }));

@@ -34,8 +34,39 @@ export function LibraryDescription({ path, known, label }: LibraryDescriptionPro
   return (
     <>
       <ImageSize image={asset ?? known} />
+      {asset && <Crops asset={asset} />}
       {asset && <AltText key={asset.id} asset={asset} label={label} />}
     </>
+  );
+}
+
+/** The boxes a site most often crops to, drawn at twice their size for sharp screens. */
+const CROPS = [
+  { name: 'square', width: 72, height: 72 },
+  { name: 'wide', width: 128, height: 72 },
+] as const;
+
+/**
+ * How the image crops at its focal point: the server's own crops (`fit=cover`, which cuts around
+ * the focal point the media library holds), so what is shown is what a site gets.
+ */
+function Crops({ asset }: { asset: MediaAssetDetail }) {
+  const t = useT('fields');
+  if (!asset.width || !asset.height) return null;
+  return (
+    <figure className="image-crops">
+      {CROPS.map((crop) => (
+        <img
+          key={crop.name}
+          src={`${asset.path}?w=${crop.width * 2}&h=${crop.height * 2}&fit=cover&v=${asset.hash}`}
+          width={crop.width}
+          height={crop.height}
+          alt=""
+          loading="lazy"
+        />
+      ))}
+      <figcaption className="image-meta">{t('image.crops')}</figcaption>
+    </figure>
   );
 }
 
