@@ -40,6 +40,11 @@ describe('the image field of a saved row', () => {
     const save = page.getByRole('button', { name: 'Save alt text for Image' });
     expect(await save.isDisabled()).toBe(true);
     await expectAccessible(page, 'an image field with no alt text');
+    // The crops are the server's own, drawn: each image decoded at its box's size.
+    const crops = page.locator('.image-crops img');
+    await expect
+      .poll(() => crops.evaluateAll((images) => images.map((image) => (image as HTMLImageElement).naturalWidth)))
+      .toEqual([144, 256]);
 
     await alt.fill('Fishing boats moored at the quay at dawn');
     expect(await save.isEnabled()).toBe(true);
