@@ -36,10 +36,30 @@ export const LOCAL_USER: AuthMeResponse = {
 
 /** One API call with the session cookie (and a run token, when one was given); an error answer throws ApiError. */
 export async function call<T>(method: string, path: string, body?: unknown): Promise<T> {
+  return (await callTagged<T>(method, path, body)).body;
+}
+
+/** A body with the `ETag` it was answered with (null: none). */
+export interface Tagged<T> {
+  body: T;
+  etag: string | null;
+}
+
+/**
+ * `call` for a document written under `If-Match`: it sends `ifMatch` when given and answers with
+ * the response's ETag too, the version the next write names.
+ */
+export async function callTagged<T>(
+  method: string,
+  path: string,
+  body?: unknown,
+  ifMatch?: string,
+): Promise<Tagged<T>> {
   const headers: Record<string, string> = { Accept: 'application/json' };
   const token = sessionTokenStore().get();
   if (token) headers.Authorization = `Bearer ${token}`;
   if (body !== undefined) headers['Content-Type'] = 'application/json';
+  if (ifMatch !== undefined) headers['If-Match'] = ifMatch;
   let response: Response;
   try {
     response = await fetch(`/api${path}`, {
@@ -59,7 +79,7 @@ export async function call<T>(method: string, path: string, body?: unknown): Pro
     payload = undefined;
   }
   if (!response.ok) throw ApiError.fromBody(response.status, payload);
-  return payload as T;
+  return { body: payload as T, etag: response.headers.get('ETag') };
 }
 
 /** The auth and admin calls. */

@@ -3,6 +3,7 @@ import type { FieldProblems } from '../../../common/field-problems.js';
 import type { LocalesDocument, SiteLocale } from '../../../common/locale-contract.js';
 import { canonicalLocaleCode, checkLocalesDocument, findLocale } from '../../../common/locale-rules.js';
 import { ApiError, describeError } from '../api/api-error.js';
+import type { Tagged } from '../api/auth-api.js';
 import { useAuth } from '../api/auth-context.js';
 import { localesApi } from '../api/locales-api.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
@@ -36,7 +37,8 @@ export function LanguagesPage() {
   const t = useT('pages-languages');
   useDocumentTitle(t('title'));
   const { me } = useAuth();
-  const [saved, setSaved] = useState<LocalesDocument | null>(null);
+  // The locales with the ETag an admin's save sends in If-Match.
+  const [saved, setSaved] = useState<Tagged<LocalesDocument> | null>(null);
   const [failure, setFailure] = useState<unknown>(null);
   const load = useCallback(async () => {
     setFailure(null);
@@ -64,9 +66,14 @@ export function LanguagesPage() {
         </div>
       </header>
       {me.can.manage_types ? (
-        <LanguagesEditor key={JSON.stringify(saved)} saved={saved} onSaved={setSaved} />
+        <LanguagesEditor
+          key={`${saved.etag} ${JSON.stringify(saved.body)}`}
+          saved={saved.body}
+          etag={saved.etag}
+          onSaved={setSaved}
+        />
       ) : (
-        <LanguagesList document={saved} />
+        <LanguagesList document={saved.body} />
       )}
     </div>
   );
@@ -81,18 +88,48 @@ function LanguagesList({ document }: { document: LocalesDocument }) {
         {t('locales')}
       </h2>
       <p className="muted">{t('readOnly')}</p>
-      <ul className="locale-list">
-        {document.locales.map((locale) => (
-          <li key={locale.code} className="locale-item" data-testid="locale">
-            <div className="locale-head">
-              <strong>{locale.label}</strong>
-              <span className="locale-code">{locale.code}</span>
-              {locale.code === document.default && <span className="badge">{t('default')}</span>}
-            </div>
-            <p className="muted">{chainText(document, locale, t)}</p>
-          </li>
-        ))}
-      </ul>
+      <LocaleItems document={document} testId="locale" />
+    </section>
+  );
+}
+
+/** Each locale with its label, code, default mark and fallback chain. */
+function LocaleItems({ document, testId }: { document: LocalesDocument; testId: string }) {
+  const t = useT('pages-languages');
+  return (
+    <ul className="locale-list">
+      {document.locales.map((locale) => (
+        <li key={locale.code} className="locale-item" data-testid={testId}>
+          <div className="locale-head">
+            <strong>{locale.label}</strong>
+            <span className="locale-code">{locale.code}</span>
+            {locale.code === document.default && <span className="badge">{t('default')}</span>}
+          </div>
+          <p className="muted">{chainText(document, locale, t)}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
+/**
+ * What a save under a stale ETag meets: the locales as someone else saved them. Nothing of the
+ * admin's is written; they load the current locales and make their change again over them.
+ */
+function StaleLocales({ current, onReload }: { current: LocalesDocument; onReload(): void }) {
+  const t = useT('pages-languages');
+  return (
+    <section className="banner banner-error stale-locales" role="alert" aria-labelledby="stale-locales-heading">
+      <div className="banner-text">
+        <h2 id="stale-locales-heading" className="card-title">
+          {t('stale.title')}
+        </h2>
+        <p>{t('stale.body')}</p>
+        <LocaleItems document={current} testId="current-locale" />
+        <button type="button" className="button" onClick={onReload}>
+          {t('stale.reload')}
+        </button>
+      </div>
     </section>
   );
 }
@@ -106,13 +143,22 @@ function chainText(document: LocalesDocument, locale: SiteLocale, t: T): string 
 }
 
 /** The locales as an admin changes them: saved together, a locale holding values removed only when confirmed. */
-function LanguagesEditor({ saved, onSaved }: { saved: LocalesDocument; onSaved(document: LocalesDocument): void }) {
+function LanguagesEditor({
+  saved,
+  etag,
+  onSaved,
+}: {
+  saved: LocalesDocument;
+  etag: string | null;
+  onSaved(saved: Tagged<LocalesDocument>): void;
+}) {
   const t = useT('pages-languages');
   const notify = useToast();
   const [draft, setDraft] = useState<LocalesDocument>(saved);
   const [failure, setFailure] = useState<string | null>(null);
   const [saving, setSaving] = useState(false);
   const [inUse, setInUse] = useState<string | null>(null);
+  const [stale, setStale] = useState<Tagged<LocalesDocument> | null>(null);
   const [focus, setFocus] = useState<string | null>(null);
   useEffect(() => {
     if (focus === null) return;
@@ -141,13 +187,17 @@ function LanguagesEditor({ saved, onSaved }: { saved: LocalesDocument; onSaved(d
     setSaving(true);
     setFailure(null);
     try {
-      const document = await localesApi.replace(draft, force);
+      const written = await localesApi.replace(draft, { force, etag });
       setInUse(null);
       notify('success', t('saved'));
-      onSaved(document);
+      onSaved(written);
     } catch (error) {
       const detail = error instanceof ApiError ? error.detail : null;
-      if (detail?.code === 'locale_in_use' && !force) {
+      const conflict = error instanceof ApiError ? error.stale : null;
+      if (conflict?.current) {
+        setInUse(null);
+        setStale({ body: conflict.current as LocalesDocument, etag: conflict.etag });
+      } else if (detail?.code === 'locale_in_use' && !force) {
         setInUse(t('inUse.holds', { locales: detail.locales.join(', '), count: detail.count }));
       } else {
         setInUse(null);
@@ -160,6 +210,7 @@ function LanguagesEditor({ saved, onSaved }: { saved: LocalesDocument; onSaved(d
   const checked = checkLocalesDocument(draft);
   return (
     <>
+      {stale && <StaleLocales current={stale.body} onReload={() => onSaved(stale)} />}
       {failure && (
         <div className="banner banner-error" role="alert">
           <span className="banner-text">{failure}</span>
@@ -193,7 +244,7 @@ function LanguagesEditor({ saved, onSaved }: { saved: LocalesDocument; onSaved(d
           <button
             type="button"
             className="button button-primary"
-            disabled={!changed || saving || checked.problems !== null}
+            disabled={!changed || saving || stale !== null || checked.problems !== null}
             onClick={() => void save(false)}
           >
             {t('save')}
