@@ -43,7 +43,8 @@ function run(command, args, env = {}) {
  * demand (PostgreSQL's modules) is in the file but runs only when imported. better-sqlite3 and
  * sharp (native: sharp finds its libvips build by package name) and pg (loaded only for PostgreSQL)
  * stay packages. The desktop app's server child likewise, as
- * dist/electron/bundle/server-child.cjs (run by server-child-bundle-main.js). tsc's dist/ stays as
+ * dist/electron/bundle/server-child.cjs (run by server-child-bundle-main.js). Beside each, the SVG
+ * cleaning worker as svg-clean-worker.cjs (a worker thread runs a file). tsc's dist/ stays as
  * it is for the `quire` entry, the desktop app's main process and the tests that import modules.
  */
 async function bundleServers() {
@@ -55,8 +56,13 @@ async function bundleServers() {
       out: join('dist', 'electron', 'bundle', 'server-child.cjs'),
     },
   ];
-  for (const { entry, out } of bundles) {
-    rmSync(dirname(join(root, out)), { recursive: true, force: true });
+  // The SVG cleaning worker, a module a bundled server starts by its path: beside each bundle.
+  const workers = bundles.map(({ out }) => ({
+    entry: join('server', 'media', 'svg-clean-worker.ts'),
+    out: join(dirname(out), 'svg-clean-worker.cjs'),
+  }));
+  for (const { out } of bundles) rmSync(dirname(join(root, out)), { recursive: true, force: true });
+  for (const { entry, out } of [...bundles, ...workers]) {
     await build({
       entryPoints: [join(root, entry)],
       outfile: join(root, out),

@@ -54,6 +54,16 @@ describe.skipIf(!existsSync(join(dist, 'bundle', 'server-child.cjs')))('the desk
         body: new URLSearchParams({ title: 'From the bundle', status: 'draft', published_at: '2025-01-02 03:04:05' }),
       });
       expect(created.status).toBe(201);
+      // An SVG is cleaned in a worker the bundle starts from the file beside it.
+      const form = new FormData();
+      const svg = '<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script><rect width="4" height="3"/></svg>';
+      form.append('file', new Blob([svg], { type: 'image/svg+xml' }), 'drawing.svg');
+      const uploaded = await fetch(`${first.origin}/api/uploads`, { method: 'POST', body: form });
+      const asset = (await uploaded.json()) as { path: string };
+      expect(uploaded.status, JSON.stringify(asset)).toBe(201);
+      expect(await (await fetch(`${first.origin}${asset.path}`)).text()).toBe(
+        '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="3"/></svg>\n',
+      );
       const stopped = next();
       child.send({ type: 'stop' });
       expect(await stopped).toEqual({ type: 'stopped' });

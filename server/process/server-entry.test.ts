@@ -85,7 +85,8 @@ describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
     if (dir) rmSync(dir, { recursive: true, force: true });
   });
 
-  it('runs the bundled server process, which answers the API', async () => {
+  /** `quire serve` from dist/ on a new database: its API's address. */
+  async function serveBuilt(): Promise<string> {
     dir = mkdtempSync(join(tmpdir(), 'quire-bundle-'));
     child = spawn(
       process.execPath,
@@ -93,7 +94,7 @@ describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
       { stdio: ['ignore', 'pipe', 'inherit'], env: { ...process.env, QUIRE_SUPERVISED: '' } },
     );
     let out = '';
-    const url = await new Promise<string>((found, failed) => {
+    return await new Promise<string>((found, failed) => {
       child?.stdout?.on('data', (chunk: Buffer) => {
         out += chunk.toString();
         const match = /listening on (http:\/\/\S+\/api)/.exec(out);
@@ -101,6 +102,10 @@ describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
       });
       child?.once('exit', (code) => failed(new Error(`quire serve exited with ${code}: ${out}`)));
     });
+  }
+
+  it('runs the bundled server process, which answers the API', async () => {
+    const url = await serveBuilt();
     const response = await fetch(`${url}/cms-content`);
     expect(response.status).toBe(200);
     expect(response.headers.get('etag')).toMatch(/^"[0-9a-f]{32}"$/);
@@ -108,10 +113,35 @@ describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
     expect(body.content_types).toHaveLength(body.count);
     if (process.platform === 'linux') {
       // The supervisor's one child runs the bundle, not the compiled modules.
-      const kids = readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/);
+      const pid = child?.pid;
+      const kids = readFileSync(`/proc/${pid}/task/${pid}/children`, 'utf8').trim().split(/\s+/);
       expect(kids).toHaveLength(1);
       const command = readFileSync(`/proc/${kids[0]}/cmdline`, 'utf8').split('\0');
       expect(command).toContain(join(built, 'process', 'server-bundle-main.js'));
     }
+  }, 30_000);
+
+  it('cleans an uploaded SVG in the cleaning worker the bundle starts from beside it', async () => {
+    const url = await serveBuilt();
+    const form = new FormData();
+    const svg =
+      '<svg xmlns="http://www.w3.org/2000/svg" onload="alert(1)"><script>alert(2)</script><rect width="4" height="3"/></svg>';
+    form.append('file', new Blob([svg], { type: 'image/svg+xml' }), 'drawing.svg');
+    const uploaded = await fetch(`${url}/uploads`, { method: 'POST', body: form });
+    const body = (await uploaded.json()) as { path: string; width: number; height: number };
+    expect(uploaded.status, JSON.stringify(body)).toBe(201);
+    const stored = await (await fetch(new URL(body.path, url))).text();
+    expect(stored).toBe(
+      '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="3"/></svg>\n',
+    );
+    const refused = new FormData();
+    refused.append(
+      'file',
+      new Blob(['<svg xmlns="http://www.w3.org/2000/svg"><rect></svg>'], { type: 'image/svg+xml' }),
+      'broken.svg',
+    );
+    const answer = await fetch(`${url}/uploads`, { method: 'POST', body: refused });
+    expect(answer.status).toBe(400);
+    expect(((await answer.json()) as { error: { message: string } }).error.message).toMatch(/not well-formed/);
   }, 30_000);
 });
