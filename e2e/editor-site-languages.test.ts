@@ -10,7 +10,8 @@ import { chooseOption } from './support/ui-controls.js';
 /**
  * Settings › Languages in the editor: an admin adds languages (the label offered in the language's
  * own name), orders a fallback chain with the keyboard, sets the default, saves; removing a language
- * that holds values asks first; a viewer reads the languages without controls.
+ * that holds values asks first; a viewer reads the languages without controls; a save over another
+ * admin's newer save is refused and shows theirs.
  */
 
 const PASSWORD = 'correct horse battery staple';
@@ -176,5 +177,60 @@ describe('the Languages screen', () => {
     expect(await viewer.page.getByRole('textbox').count()).toBe(0);
     await expectAccessible(viewer.page, 'the Languages screen, read only');
     expect(viewer.problems).toEqual([]);
+  });
+
+  it('refuses a save over languages another admin saved meanwhile, shows theirs, and saves over them once loaded', async () => {
+    // ada is the admin the test above made; the languages are English and Deutsch.
+    const signedIn = await post('/auth/sign-in', { name: 'ada', password: PASSWORD });
+    const ada = sessionCookie(signedIn) as string;
+    const admin = await tab();
+    const page = admin.page;
+    await page.goto(`${server.origin}/settings/languages`);
+    await signIn(page, 'ada');
+    await page.locator('[data-locale="de"]').waitFor();
+
+    // Another admin adds French after this screen read the languages.
+    const read = await fetch(`${server.api}/locales`, { headers: { cookie: ada } });
+    const theirs = {
+      default: 'en',
+      locales: [...((await read.json()) as { locales: unknown[] }).locales, { code: 'fr', label: 'Français' }],
+    };
+    const written = await fetch(`${server.api}/locales`, {
+      method: 'PUT',
+      headers: { 'content-type': 'application/json', origin: server.origin, cookie: ada },
+      body: JSON.stringify(theirs),
+    });
+    expect(written.status).toBe(200);
+
+    const de = page.locator('[data-locale="de"]');
+    await de.getByLabel('Label', { exact: true }).fill('Deutsch (Deutschland)');
+    await button(page, 'Save languages').click();
+    const stale = page.getByRole('alert').filter({ hasText: 'Someone changed the languages meanwhile' });
+    await stale.waitFor();
+    expect(await stale.getByTestId('current-locale').locator('.locale-code').allTextContents()).toEqual([
+      'en',
+      'de',
+      'fr',
+    ]);
+    expect(await button(page, 'Save languages').isDisabled()).toBe(true);
+    expect(await locales(ada)).toEqual(theirs);
+    await expectAccessible(page, 'the Languages screen after a stale save');
+
+    await stale.getByRole('button', { name: 'Load the current languages (your changes are dropped)' }).click();
+    await page.locator('[data-locale="fr"]').waitFor();
+    expect(await stale.count()).toBe(0);
+    expect(await de.getByLabel('Label', { exact: true }).inputValue()).toBe('Deutsch');
+    await de.getByLabel('Label', { exact: true }).fill('Deutsch (Deutschland)');
+    await button(page, 'Save languages').click();
+    await page.getByRole('status').filter({ hasText: 'Languages saved' }).waitFor();
+    expect(await locales(ada)).toEqual({
+      default: 'en',
+      locales: [
+        { code: 'en', label: 'English' },
+        { code: 'de', label: 'Deutsch (Deutschland)', fallback: ['en'] },
+        { code: 'fr', label: 'Français' },
+      ],
+    });
+    expect(admin.problems).toEqual([]);
   });
 });
