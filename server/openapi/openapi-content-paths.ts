@@ -358,9 +358,13 @@ export function mediaPaths(responses: Responses): Record<string, JsonSchema> {
             { type: 'string', enum: [...VARIANT_FORMATS, 'auto'] },
           ),
           variantParameter('q', 'Quality', { type: 'integer', minimum: 1, maximum: 100 }),
-          variantParameter('v', 'The content hash: with the current one, the answer is immutable for a year (a crop, fit=cover with w and h, is revalidated: it follows the focal point)', {
-            type: 'string',
-          }),
+          variantParameter(
+            'v',
+            'The content hash: with the current one, the answer is immutable for a year (a crop, fit=cover with w and h, is revalidated: it follows the focal point)',
+            {
+              type: 'string',
+            },
+          ),
         ],
         responses: {
           '200': {
