@@ -56,6 +56,11 @@ export interface ColumnDescriptor {
    * levels deep; not named `type` or `id`).
    */
   blocks?: BlockType[];
+  /**
+   * The column holds one value per locale of the site (`LOCALIZABLE_COLUMN_TYPES` only); the
+   * others are shared by every locale. Reads resolve it along the asked locale's fallback chain.
+   */
+  localized?: boolean;
 }
 
 /** One kind of block a `blocks` column offers: its name (a value's `type`), label and own columns. */

@@ -23,6 +23,19 @@ export const MAX_LOCALE_LABEL = 100;
 /** Longest locale code (a tag with a script, a region and a variant fits well within it). */
 export const MAX_LOCALE_CODE = 35;
 
+/**
+ * Column types that may hold a value per locale (`"localized": true`): words a translator changes
+ * and per-language images. Choices, numbers, flags, dates and relations stay shared by all locales.
+ */
+export const LOCALIZABLE_COLUMN_TYPES: ReadonlySet<string> = new Set([
+  'text',
+  'textarea',
+  'markdown',
+  'slug',
+  'tags',
+  'image',
+]);
+
 /** Codes a locale may not have: `all` asks a read for every locale at once (`?locale=all`). */
 export const RESERVED_LOCALE_CODES: readonly string[] = ['all'];
 

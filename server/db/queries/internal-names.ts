@@ -134,6 +134,31 @@ export function isSearchTextColumn(name: string): boolean {
 /** What every search text column's name starts with. */
 const SEARCH_TEXT_PREFIX = `${INTERNAL_PREFIX}text:`;
 
+/**
+ * The stored column of a content table holding localized column `column`'s value in `locale` (not
+ * the default locale, whose value stays in `column` itself), resolved along the locale's fallback
+ * chain (see server/locales/localized-values.ts). Locale codes hold letters, digits and `-`.
+ */
+export function localeColumnName(column: string, locale: string): string {
+  return fitted(`${LOCALE_VALUE_PREFIX}${locale}:${column}`);
+}
+
+/**
+ * The stored column of a content table naming, for one locale, the localized columns that locale
+ * holds no value of its own for, and where each read comes from instead (JSON; null when none).
+ */
+export function missingColumnName(locale: string): string {
+  return fitted(`${LOCALE_MISSING_PREFIX}${locale}`);
+}
+
+/** Whether a column of a content table holds a locale's values or gaps (`localeColumnName`, `missingColumnName`). */
+export function isLocaleColumn(name: string): boolean {
+  return name.startsWith(LOCALE_VALUE_PREFIX) || name.startsWith(LOCALE_MISSING_PREFIX);
+}
+
+const LOCALE_VALUE_PREFIX = `${INTERNAL_PREFIX}loc:`;
+const LOCALE_MISSING_PREFIX = `${INTERNAL_PREFIX}missing:`;
+
 /** The name itself when it fits in 63 bytes, else its start, `~` and a hash of all of it. */
 function fitted(name: string): string {
   const bytes = Buffer.from(name, 'utf8');
