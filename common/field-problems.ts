@@ -101,7 +101,10 @@ export type FieldProblem =
   | { code: 'falls_back_to_itself' }
   | { code: 'default_falls_back' }
   | { code: 'fallback_loop'; locales: string[] }
-  | { code: 'locale_in_use'; locales: string[]; count: number };
+  | { code: 'locale_in_use'; locales: string[]; count: number }
+  // Localized content: a `locale` the site does not list, `localized` on a column type that stays shared
+  | { code: 'unknown_locale'; locales: string[] }
+  | { code: 'not_localizable'; type: string };
 
 /** Every problem code. */
 export type ProblemCode = FieldProblem['code'];
@@ -284,6 +287,10 @@ export function describeProblem(problem: FieldProblem): string {
       return `makes a loop: ${problem.locales.join(' -> ')}`;
     case 'locale_in_use':
       return `still has ${problem.count} ${plural(problem.count, 'value')} in ${problem.locales.join(', ')}`;
+    case 'unknown_locale':
+      return `must be one of the site's locales: ${problem.locales.join(', ')}`;
+    case 'not_localizable':
+      return `cannot be translatable: a ${problem.type} column is shared by every locale`;
   }
 }
 

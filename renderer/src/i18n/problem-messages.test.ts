@@ -110,6 +110,8 @@ const SAMPLES: Record<ProblemCode, FieldProblem[]> = {
     { code: 'locale_in_use', count: 1, locales: ['de'] },
     { code: 'locale_in_use', count: 4, locales: ['de', 'fr'] },
   ],
+  unknown_locale: [{ code: 'unknown_locale', locales: ['en', 'de'] }],
+  not_localizable: [{ code: 'not_localizable', type: 'number' }],
 };
 
 const ALL = Object.values(SAMPLES).flat();
