@@ -9,6 +9,7 @@ describe('parseListQuery', () => {
     expect(parseListQuery(news, {})).toEqual({
       selection: { equals: [] },
       page: { limit: DEFAULT_LIMIT, offset: 0, order: 'id', desc: false, orderByText: false },
+      locale: { kind: 'one', code: 'en' },
     });
   });
 

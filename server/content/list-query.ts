@@ -1,6 +1,9 @@
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import type { RowPage, RowSelection } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
+import { parseLocaleParameter, type RequestLocale } from '../locales/locale-parameter.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
 import { type FilterTargets, parseFilters } from './list-filters.js';
 import { hiddenRelationRefused } from './relations.js';
@@ -12,7 +15,7 @@ export const MAX_LIMIT = 1000;
 /** Largest `offset` accepted (keeps the number an exact integer in SQLite and JS). */
 const MAX_OFFSET = 1_000_000_000;
 
-const KNOWN_PARAMETERS = new Set(['filter', 'limit', 'offset', 'order', 'desc']);
+const KNOWN_PARAMETERS = new Set(['filter', 'limit', 'offset', 'order', 'desc', 'locale']);
 /** Query parameters accepted and ignored: `_` is the usual cache-buster of HTTP clients. */
 const IGNORED_PARAMETERS = new Set(['_']);
 
@@ -20,28 +23,33 @@ const IGNORED_PARAMETERS = new Set(['_']);
 export interface ListOptions {
   selection: RowSelection;
   page: RowPage;
+  /** The locale rows are read in (`?locale=`); absent (lists the server makes itself): the default locale. */
+  locale?: RequestLocale;
 }
 
 /**
- * Parses the list query parameters (`filter`, `limit`, `offset`, `order`, `desc`) against a content
+ * Parses the list query parameters (`filter`, `limit`, `offset`, `order`, `desc`, `locale`) against a content
  * type (`targets` finds the types relations point at, for `relation.slug=` filters). Anything it cannot honour exactly is a 400 that says what is wrong: an unknown field would
  * otherwise silently widen the answer. A filter or order on a relation in `hidden` (the caller may
- * not read its target type, see `hiddenRelations`) is a 403, whatever it asks.
+ * not read its target type, see `hiddenRelations`) is a 403, whatever it asks. `locales` is the
+ * site's locales document, which `locale` is checked against.
  */
 export function parseListQuery(
   type: ContentType,
   query: Record<string, unknown>,
   targets?: FilterTargets,
   hidden: ReadonlySet<string> = new Set(),
+  locales: LocalesDocument = DEFAULT_LOCALES,
 ): ListOptions {
   for (const name of Object.keys(query)) {
     if (!KNOWN_PARAMETERS.has(name) && !IGNORED_PARAMETERS.has(name)) {
       throw new AppError(
         'bad_request',
-        `Unknown query parameter ${JSON.stringify(name)}; use filter, limit, offset, order or desc`,
+        `Unknown query parameter ${JSON.stringify(name)}; use filter, limit, offset, order, desc or locale`,
       );
     }
   }
+  const locale = parseLocaleParameter(locales, query.locale);
   const order = parseOrder(type, query.order);
   if (hidden.has(order)) throw hiddenRelationRefused(order);
   return {
@@ -53,6 +61,7 @@ export function parseListQuery(
       desc: parseDesc(query.desc),
       orderByText: type.columnsByName.get(order)?.type === 'text',
     },
+    locale,
   };
 }
 

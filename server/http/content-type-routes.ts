@@ -53,7 +53,7 @@ export function contentTypeRoutes(services: Services): Router {
       const type = await typeBySlug(services, req.params.slug);
       const readable = readableBy(req);
       const hidden = hiddenRelations(type, registry, readable);
-      const options = parseListQuery(type, req.query, registry, hidden);
+      const options = parseListQuery(type, req.query, registry, hidden, services.locales.document);
       const list = await rows.list(type, options, undefined, readable);
       const { preview_path: _previewPath, ...description } = summarize(describedWithout(type, hidden));
       const body: ContentTypeResponse = { ...description, rows: list.rows };

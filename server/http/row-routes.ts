@@ -303,7 +303,7 @@ export async function readList(
   const { type, list, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     const hidden = hiddenRelations(type, services.registry, readable);
-    const options = parseListQuery(type, listQuery, services.registry, hidden);
+    const options = parseListQuery(type, listQuery, services.registry, hidden, services.locales.document);
     timer.lap('init');
     const list = await services.rows.list(type, options, timer, readable);
     await presentRows(services, type, list.rows, format, readable);
