@@ -1,6 +1,7 @@
 import type { BlockType, ColumnChange, ColumnDescriptor, ContentTypeKind } from '../../common/api-contract.js';
 import { BLOCK_KEYS, blockTypeListProblems, MAX_BLOCK_DEPTH } from '../../common/block-rules.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
+import { LOCALIZABLE_COLUMN_TYPES } from '../../common/locale-rules.js';
 import { isIdentifier, isReservedTable, RESERVED_COLUMNS } from '../../common/naming-rules.js';
 import { isSlug } from '../../common/slug-rules.js';
 import { typeSlugCandidates } from '../../common/type-slug-suggestions.js';
@@ -10,7 +11,18 @@ import { checkColumnConditions, readColumnCondition } from './column-conditions.
 import { publishColumn } from './content-type.js';
 import { slugify } from './slugs.js';
 
-const DESCRIPTOR_KEYS = new Set(['name', 'label', 'type', 'required', 'parent', 'options', 'target', 'when', 'blocks']);
+const DESCRIPTOR_KEYS = new Set([
+  'name',
+  'label',
+  'type',
+  'required',
+  'parent',
+  'options',
+  'target',
+  'when',
+  'blocks',
+  'localized',
+]);
 /** What the server publishes about a column (see PublishedColumn); sent back, they must be unchanged. */
 const DERIVED_KEYS = ['filterable', 'orderable'] as const;
 const MAX_COLUMNS = 100;
@@ -171,6 +183,7 @@ function readColumnList(
     if (type === 'blocks') {
       column.blocks = readBlockTypes(entry.blocks, at, problems, options, depth + 1);
     }
+    if (readLocalized(entry.localized, type, at, problems, depth)) column.localized = true;
     const when = readColumnCondition(entry.when, at, problems);
     if (when) column.when = when;
     if (options.allowFrom && entry.from !== undefined) column.from = String(entry.from);
@@ -186,7 +199,8 @@ function readColumnList(
     // A blocks column's block types were read above, each problem at its place.
     if (column.type !== 'blocks') {
       const found = fieldFor(column.type).checkDescriptor(column, columns);
-      if (found) problems[at] = found;
+      // A column that cannot be localized says so first: its other problems follow once that is fixed.
+      if (found && problems[at]?.code !== 'not_localizable') problems[at] = found;
     }
     if (
       column.type === 'relation' &&
@@ -200,6 +214,23 @@ function readColumnList(
   // Conditions inside a block name columns of the same block type.
   checkColumnConditions(columns, problems, (index) => `${prefix}[${index}]`);
   return columns;
+}
+
+/**
+ * Reads a descriptor's `localized` (a boolean; false is kept as absent, so a descriptor reads back
+ * as sent). Only `LOCALIZABLE_COLUMN_TYPES` hold a value per locale; a block type's columns never
+ * do, whatever their type: a block lives inside its blocks column's one value, which every locale
+ * shares, so the problem names that column type.
+ */
+function readLocalized(raw: unknown, type: string, at: string, problems: FieldProblems, depth: number): boolean {
+  if (raw === undefined || raw === false) return false;
+  if (raw !== true) {
+    problems[`${at}.localized`] = { code: 'not_a_boolean' };
+    return false;
+  }
+  if (depth > 0) problems[at] = { code: 'not_localizable', type: 'blocks' };
+  else if (!LOCALIZABLE_COLUMN_TYPES.has(type)) problems[at] = { code: 'not_localizable', type };
+  return true;
 }
 
 /** Reads a blocks column's block types (its `blocks` member) at `at`, each type's columns as a column list. */

@@ -7,6 +7,7 @@ import type {
 import { SYSTEM_FIELDS } from '../../common/api-contract.js';
 import { conditionProblem } from '../../common/field-conditions.js';
 import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
+import { LOCALIZABLE_COLUMN_TYPES } from '../../common/locale-rules.js';
 import { isIdentifier } from '../../common/naming-rules.js';
 import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title-rules.js';
 import { indexedSearchColumnsOf } from '../db/queries/search-text-columns.js';
@@ -70,7 +71,10 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     if (!isColumnType(column.type)) {
       throw new Error(`Content type ${record.slug}: column ${column.name} has unknown type ${column.type}`);
     }
-    const problem = fieldFor(column.type).checkDescriptor(column, columns) ?? conditionProblem(column, columns);
+    const problem =
+      localizedProblem(column) ??
+      fieldFor(column.type).checkDescriptor(column, columns) ??
+      conditionProblem(column, columns);
     if (problem) throw new Error(`Content type ${record.slug}: column ${column.name} ${describeProblem(problem)}`);
   }
   return {
@@ -85,6 +89,14 @@ export function contentTypeFromRecord(record: ContentTypeRecord): ContentType {
     flatMeta: record.flat_meta === 1,
     ...columnFacts(columns),
   };
+}
+
+/** Why a stored descriptor's `localized` cannot stand (it was edited outside Quire), or null. */
+function localizedProblem(column: ColumnDescriptor): FieldProblem | null {
+  if (column.localized === undefined || (column.localized === true && LOCALIZABLE_COLUMN_TYPES.has(column.type))) {
+    return null;
+  }
+  return column.localized === true ? { code: 'not_localizable', type: column.type } : { code: 'not_a_boolean' };
 }
 
 /** A type with a changed title, kind, preview path and columns (checked already), as its record would read. */
