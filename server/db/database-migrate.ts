@@ -1,22 +1,41 @@
 import { DEFAULT_MIGRATION_TABLE, type Kysely, type MigrationProvider, Migrator } from 'kysely';
 import type { DatabaseEngine } from './engine.js';
-import { migrationProvider } from './migrations/index.js';
-import { fillAfterMigration, SEARCH_TEXT_MIGRATION } from './queries/search-text-columns.js';
+import { MIGRATION_NAMES, migrationProvider } from './migrations/index.js';
 import type { QuireDatabase } from './schema.js';
 
 /**
- * Migrates a database just opened to the current schema; the names of the migrations this call
- * ran (and what follows one of them: `fillAfterMigration`). On failure the connection is closed
- * and the error thrown.
+ * Work that follows a migration and that the migration itself cannot hold, as it needs today's
+ * code (deriving a column's values with today's field types, say). It runs at every start once its
+ * migration has run, right after migrating, so a start stopped midway is finished by the next one:
+ * it does only what is left, and is cheap when nothing is.
  */
-export async function migrateDatabase(db: Kysely<QuireDatabase>, engine: DatabaseEngine): Promise<string[]> {
+export type AfterMigration = (db: Kysely<unknown>, engine: DatabaseEngine) => Promise<void>;
+
+/** The steps that follow migrations, by the name of the migration each follows. */
+export type AfterMigrations = Readonly<Record<string, AfterMigration>>;
+
+/**
+ * Migrates a database just opened to the current schema, then runs the steps `after` gives for
+ * the migrations it has (in the migrations' order); the names of the migrations this call ran. On
+ * failure the connection is closed and the error thrown.
+ */
+export async function migrateDatabase(
+  db: Kysely<QuireDatabase>,
+  engine: DatabaseEngine,
+  after: AfterMigrations,
+): Promise<string[]> {
   try {
+    const unknown = Object.keys(after).filter((name) => !MIGRATION_NAMES.includes(name));
+    if (unknown.length > 0) throw new Error(`Steps after migrations that do not exist: ${unknown.join(', ')}`);
     const provider = migrationProvider(engine);
-    if (await migratedAlready(db, provider)) return [];
-    const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
-    if (error) throw error;
-    const ran = (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
-    if (ran.includes(SEARCH_TEXT_MIGRATION)) await fillAfterMigration(db as unknown as Kysely<unknown>, engine);
+    let ran: string[] = [];
+    if (!(await migratedAlready(db, provider))) {
+      const { error, results } = await new Migrator({ db, provider }).migrateToLatest();
+      if (error) throw error;
+      ran = (results ?? []).filter((result) => result.status === 'Success').map((result) => result.migrationName);
+    }
+    // Every migration has run now (the Migrator refuses a database with others).
+    for (const name of MIGRATION_NAMES) await after[name]?.(db as unknown as Kysely<unknown>, engine);
     return ran;
   } catch (error) {
     await db.destroy();

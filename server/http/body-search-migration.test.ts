@@ -8,7 +8,8 @@ import { reopenOptions, startTestServer, type TestServer } from '../test-support
 /**
  * A database whose rich text and blocks columns predate their search text columns (as the version
  * before migration 035 left it), on both engines: the next start adds the columns, fills them from
- * the rows and searches them.
+ * the rows and searches them; and one whose start stopped while it filled them, which the next start
+ * finishes.
  */
 let server: TestServer;
 beforeEach(async () => {
@@ -63,5 +64,38 @@ describe('search text columns of an older database', () => {
     expect(await titlesFound('kestrel')).toEqual(['Kept']);
     expect(await titlesFound('kept')).toEqual(['Kept']);
     expect(await titlesFound('hero')).toEqual([]);
+  });
+
+  it('are filled at the next start where a start stopped midway left rows without their text', async () => {
+    expect(
+      (await request(server, 'POST', '/cms-content', { json: { title: 'Pages', table: 'pages', columns: COLUMNS } }))
+        .response.status,
+    ).toBe(201);
+    const rows = [
+      { title: 'Jam', body: '<p>Quince <i>membrillo</i></p>', sections: [] },
+      { title: 'Birds', body: null, sections: [{ type: 'hero', heading: 'Osprey' }] },
+      { title: 'Done', body: '<p>Damson</p>', sections: [{ type: 'hero', heading: 'Heron' }] },
+      // A set body without text: its text is empty, never left to fill at every start.
+      { title: 'Blank', body: null, sections: [{ type: 'hero' }] },
+    ];
+    for (const row of rows)
+      expect((await request(server, 'POST', '/cms/pages', { json: row })).response.status).toBe(201);
+
+    // Stopped midway: two rows' text columns still empty, as the fill after migration 035 leaves them.
+    const db = server.database.db as unknown as Kysely<unknown>;
+    const texts = ['body', 'sections'].map((column) => sql.id(searchTextColumnName(column)));
+    await sql`update pages set ${texts[0]} = null, ${texts[1]} = null where title in ('Jam', 'Birds')`.execute(db);
+    await server.stop();
+
+    server = await startTestServer(reopenOptions(server));
+    expect(await titlesFound('membrillo')).toEqual(['Jam']);
+    expect(await titlesFound('osprey')).toEqual(['Birds']);
+    expect(await titlesFound('heron')).toEqual(['Done']);
+    const reopened = server.database.db as unknown as Kysely<unknown>;
+    const left = await sql<{ title: string }>`select title from pages
+      where (${texts[0]} is null and body is not null) or (${texts[1]} is null and sections is not null)`.execute(
+      reopened,
+    );
+    expect(left.rows).toEqual([]);
   });
 });

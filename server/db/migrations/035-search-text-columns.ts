@@ -10,7 +10,7 @@ const BODY_TYPES: ReadonlySet<string> = new Set(['richtext', 'blocks']);
  * Search covers the text of rich text and blocks columns: each such column of every content table
  * gets its search text column, empty. Filling them needs what today's field types derive from a
  * value, which a frozen migration cannot hold: the server that ran this migration fills them and
- * makes the search index again right after (search-text-columns.ts, `fillAfterMigration`).
+ * makes the search index again right after (search-text-columns.ts, `fillMissingSearchTexts`).
  */
 export async function up(db: Kysely<unknown>, { migrations }: MigrationEngine): Promise<void> {
   const engine = migrations['035-search-text-columns'];

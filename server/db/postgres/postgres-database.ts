@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { Kysely, sql } from 'kysely';
 import type { BackupJob } from '../../backup/backup-service.js';
 import { SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snapshot-files.js';
+import { AFTER_MIGRATION_STEPS } from '../after-migration-steps.js';
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
 import type { DatabaseMedia, QuireDb, ScheduledBackupOptions, SiteUploads } from '../database.js';
 import { migrateDatabase } from '../database-migrate.js';
@@ -65,7 +66,7 @@ export async function openPostgres(
   pool.on('connect', (client) => statementNames.attach(client));
   // Rows read never show the order key columns PostgreSQL keeps beside text columns.
   const db = new Kysely<QuireDatabase>({ dialect: new QuirePostgresDialect({ pool }), plugins: [withoutOrderKeys] });
-  const ran = await migrateDatabase(db, postgresEngine);
+  const ran = await migrateDatabase(db, postgresEngine, AFTER_MIGRATION_STEPS);
   if (ran.includes('021-order-key-columns')) {
     // It wrote every content table again: a rewritten table has an empty visibility map, and
     // autovacuum counts no rows to come for it, so until a VACUUM every index walk reads the table.

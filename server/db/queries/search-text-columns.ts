@@ -1,4 +1,4 @@
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import { SEARCHED_BODY_TYPES, searchColumnsOf } from '../../../common/title-rules.js';
 import { fieldFor } from '../../fields/field-registry.js';
@@ -45,8 +45,10 @@ export function withSearchTexts<R extends Record<string, unknown>>(columns: read
   for (const column of bodyColumnsOf(columns)) {
     if (!Object.hasOwn(stored, column.name)) continue;
     const value = stored[column.name];
-    const text = value === null || value === undefined ? null : fieldFor(column.type).searchText?.(value, column);
-    (stored as Record<string, unknown>)[searchTextColumnName(column.name)] = text ?? null;
+    // A set body without text has an empty text, not none: none marks a row whose text is still to fill.
+    const text =
+      value === null || value === undefined ? null : (fieldFor(column.type).searchText?.(value, column) ?? '');
+    (stored as Record<string, unknown>)[searchTextColumnName(column.name)] = text;
   }
   return stored;
 }
@@ -125,11 +127,15 @@ export async function addSearchTextColumns(
   await refillSearchTexts(db, table, columns);
 }
 
-/** Writes every row's text columns again from its body columns, a batch of rows at a time, in id order. */
+/**
+ * Writes the text columns of every row (or of those `only` picks) again from its body columns, a
+ * batch of rows at a time, in id order.
+ */
 export async function refillSearchTexts(
   db: Kysely<unknown>,
   table: string,
   columns: readonly ColumnDescriptor[],
+  only: RawBuilder<unknown> = sql`true`,
 ): Promise<void> {
   const bodies = bodyColumnsOf(columns);
   if (bodies.length === 0) return;
@@ -139,7 +145,7 @@ export async function refillSearchTexts(
   for (;;) {
     const from: ReturnType<typeof sql> = after === null ? sql`true` : sql`id > ${after}`;
     const batch = await sql<Record<string, unknown>>`select ${selected} from ${sql.id(table)}
-      where ${from} order by id limit ${FILL_BATCH}`.execute(db);
+      where ${from} and (${only}) order by id limit ${FILL_BATCH}`.execute(db);
     for (const row of batch.rows) {
       const { id, ...values } = withSearchTexts(bodies, { ...row });
       const texts = Object.fromEntries(
@@ -156,17 +162,28 @@ export async function refillSearchTexts(
 export const SEARCH_TEXT_MIGRATION = '035-search-text-columns';
 
 /**
- * Right after `SEARCH_TEXT_MIGRATION` ran: fills the text columns of every content type with body
- * columns and makes its search index again over them, a table per transaction.
+ * What follows `SEARCH_TEXT_MIGRATION` at every start (an `AfterMigration`): fills the text
+ * columns of rows whose body is set and whose text is not (all of them right after the migration,
+ * those a start stopped midway left after that) and makes the table's search index again over
+ * them, a table per transaction. One look per table when every row has its text.
  */
-export async function fillAfterMigration(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
+export async function fillMissingSearchTexts(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   const registry = db as Kysely<{ quire_content_types: { table_name: string; columns: string } }>;
   const types = await registry.selectFrom('quire_content_types').select(['table_name', 'columns']).execute();
   for (const type of types) {
     const columns = JSON.parse(type.columns) as ColumnDescriptor[];
-    if (bodyColumnsOf(columns).length === 0 || !(await engine.schema.hasTable(db, type.table_name))) continue;
+    const bodies = bodyColumnsOf(columns);
+    if (bodies.length === 0 || !(await engine.schema.hasTable(db, type.table_name))) continue;
+    const missing = sql.join(
+      bodies.map(
+        (column) => sql`(${sql.id(searchTextColumnName(column.name))} is null and ${sql.id(column.name)} is not null)`,
+      ),
+      sql` or `,
+    );
+    const left = await sql`select 1 from ${sql.id(type.table_name)} where ${missing} limit 1`.execute(db);
+    if (left.rows.length === 0) continue;
     await db.transaction().execute(async (trx) => {
-      await refillSearchTexts(trx, type.table_name, columns);
+      await refillSearchTexts(trx, type.table_name, columns, missing);
       await engine.searchIndex.ensure(trx, type.table_name, indexedSearchColumnsOf(columns));
     });
   }

@@ -4,6 +4,7 @@ import { Kysely } from 'kysely';
 import type { BackupJob } from '../../backup/backup-service.js';
 import { FileMediaStore, mediaDirFor } from '../../media/media-store.js';
 import { SNAPSHOT_MIN_ROWS, type SnapshotUnused } from '../../search/search-snapshot-files.js';
+import { AFTER_MIGRATION_STEPS } from '../after-migration-steps.js';
 import type { BulkImportTimings, BulkWriter } from '../bulk-writer.js';
 import type { DatabaseMedia, QuireDb, ScheduledBackupOptions, SiteUploads } from '../database.js';
 import { migrateDatabase } from '../database-migrate.js';
@@ -64,7 +65,7 @@ export async function openDatabase(file: string, options: OpenSqliteOptions = {}
         onUnused: snapshots.onUnused,
       })
     : null;
-  await migrateDatabase(db, sqliteEngine);
+  await migrateDatabase(db, sqliteEngine, AFTER_MIGRATION_STEPS);
   const checkpointer =
     options.checkpointWorker && file !== ':memory:'
       ? startCheckpointer(raw, file, { nativeBinding: options.nativeBinding, ...options.checkpointWorker })
