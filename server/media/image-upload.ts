@@ -4,6 +4,7 @@ import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
 import type { ImageKind, ImageSize } from './image-sniffing.js';
 import type { MediaStore } from './media-store.js';
+import { drawableSvg } from './svg-drawing-size.js';
 import { MAX_SVG_BYTES, sanitizeSvg } from './svg-sanitizer.js';
 
 /** What preparing an upload did: whether the file was rewritten, and its pixel size as stored. */
@@ -65,7 +66,8 @@ export async function prepareUploadedImage(
 
 /**
  * Replaces an uploaded SVG by its cleaned text (see `sanitizeSvg`), and reads its size from the
- * cleaned drawing (its width and height, else its viewBox, as the image library renders it). A
+ * cleaned drawing as a browser sizes it (its width and height, else from its viewBox, else 300 x
+ * 150: svg-drawing-size.ts), the size its variants are drawn at. A
  * drawing sized beyond `maxPixels` is refused like a raster one: its variants are rendered at that size.
  */
 async function prepareUploadedSvg(file: string, maxPixels: number): Promise<PreparedImage> {
@@ -82,9 +84,9 @@ async function prepareUploadedSvg(file: string, maxPixels: number): Promise<Prep
   }
   let meta: Metadata;
   try {
-    meta = await sharp(cleaned, { limitInputPixels: false }).metadata();
+    meta = await sharp(drawableSvg(cleaned), { limitInputPixels: false }).metadata();
   } catch {
-    // A drawing the renderer cannot size (no width, height or viewBox it reads) is kept without one.
+    // A drawing the renderer cannot read at all is kept without a size (and gets no variants).
     return { rewritten: true, size: null };
   }
   if (!meta.width || !meta.height) return { rewritten: true, size: null };

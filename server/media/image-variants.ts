@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import { MAX_VARIANT_SIDE, VARIANT_FITS, VARIANT_FORMATS } from './image-options.js';
+import { drawableSvg } from './svg-drawing-size.js';
 
 export { VARIANT_FITS, VARIANT_FORMATS };
 
@@ -190,7 +191,8 @@ export function planKey(plan: VariantPlan): string {
 
 /**
  * Makes a variant with sharp, off the event loop (libvips works on libuv's threads): EXIF
- * orientation applied, the first frame only, no metadata in the output. `cover` with both sides
+ * orientation applied, the first frame only, no metadata in the output; an SVG at the size a browser
+ * draws it (svg-drawing-size.ts). `cover` with both sides
  * scales the image to cover the box, then cuts the box out around the focal point.
  */
 export async function makeVariant(
@@ -199,7 +201,8 @@ export async function makeVariant(
   plan: VariantPlan,
   maxPixels: number,
 ): Promise<Buffer> {
-  let image = sharp(input, { limitInputPixels: maxPixels, animated: false }).rotate();
+  const drawn = Buffer.isBuffer(input) ? drawableSvg(input) : input;
+  let image = sharp(drawn, { limitInputPixels: maxPixels, animated: false }).rotate();
   const { width, height } = plan;
   if (plan.focal && width !== null && height !== null) {
     const scale = Math.max(width / original.width, height / original.height);

@@ -18,6 +18,7 @@ import {
 } from './image-variants.js';
 import { lowerImageWorkPriority } from './image-work-priority.js';
 import type { FoundMedia } from './media-store.js';
+import { drawableSvg } from './svg-drawing-size.js';
 import { VariantCacheFiles } from './variant-cache-files.js';
 
 /** Where a crop is centred for a stored file (the asset library's focal point), or null for the centre. */
@@ -220,10 +221,13 @@ const SHARP_FORMATS: Record<string, VariantFormat> = {
   svg: 'png',
 };
 
-/** The displayed size and format of an image from its header, or null when sharp cannot read it. */
+/**
+ * The displayed size and format of an image from its header (an SVG's as a browser draws it), or
+ * null when sharp cannot read it.
+ */
 export async function shapeOf(bytes: Buffer): Promise<OriginalShape | null> {
   try {
-    const meta = await sharp(bytes, { limitInputPixels: false }).metadata();
+    const meta = await sharp(drawableSvg(bytes), { limitInputPixels: false }).metadata();
     const format = SHARP_FORMATS[meta.format ?? ''];
     if (!format || !meta.autoOrient?.width || !meta.autoOrient.height) return null;
     return { width: meta.autoOrient.width, height: meta.autoOrient.height, format };
