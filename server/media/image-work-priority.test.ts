@@ -1,7 +1,21 @@
 import { readdirSync, readFileSync } from 'node:fs';
+import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { IMAGE_WORK_NICENESS, lowerImageWorkPriority } from './image-work-priority.js';
+
+/** Counts the listings of a folder the module under test makes (the real `readdir` answers them). */
+const listings = vi.hoisted(() => ({ count: 0 }));
+vi.mock('node:fs/promises', async (original) => {
+  const real = await original<typeof import('node:fs/promises')>();
+  return {
+    ...real,
+    readdir: (...args: Parameters<typeof real.readdir>) => {
+      listings.count++;
+      return real.readdir(...args);
+    },
+  };
+});
 
 /** Each thread of this process: its name and nice value, from /proc. */
 function threads(): { tid: number; name: string; nice: number }[] {
@@ -31,6 +45,30 @@ describe('the CPU priority of image work', () => {
         expect(after.get(thread.tid)?.nice).toBe(Math.min(19, thread.nice + IMAGE_WORK_NICENESS));
       }
       expect(after.get(process.pid)?.nice).toBe(main?.nice);
+    },
+  );
+
+  it.skipIf(process.platform !== 'linux')(
+    'lists the threads again only when their number has changed since the last listing',
+    async () => {
+      await sharp({ create: { width: 32, height: 32, channels: 3, background: '#808080' } })
+        .png()
+        .toBuffer();
+      await lowerImageWorkPriority();
+      const listed = listings.count;
+      await lowerImageWorkPriority();
+      await lowerImageWorkPriority();
+      expect(listings.count).toBe(listed);
+
+      // A thread more: listed again.
+      const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+      try {
+        await new Promise((resolve) => worker.once('online', resolve));
+        await lowerImageWorkPriority();
+        expect(listings.count).toBe(listed + 1);
+      } finally {
+        await worker.terminate();
+      }
     },
   );
 });

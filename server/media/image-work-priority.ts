@@ -13,21 +13,43 @@ const LIBVIPS_THREAD = 'libvips worker';
 /** Threads already looked at (lowered or not libvips'): each is read once. */
 const examined = new Set<number>();
 
+/** How many threads the process had when its threads were last listed (null: never). */
+let threadsListed: number | null = null;
+
+/** How many threads the process has now (/proc/self/status `Threads:`), or null where unreadable. */
+async function threadCount(): Promise<number | null> {
+  try {
+    const match = /^Threads:\s*(\d+)$/m.exec(await readFile('/proc/self/status', 'utf8'));
+    return match ? Number(match[1]) : null;
+  } catch {
+    return null;
+  }
+}
+
 /**
  * Lowers the CPU priority of libvips' worker threads, where sharp does the pixel work, so that on a
  * busy machine the event loop (every other request) gets the cores first and images are made with
  * what is left. Linux schedules threads one by one, and names them in /proc, so this is done on
  * Linux only (elsewhere a no-op); libvips reuses its threads, so after the first images it finds
- * none new. A thread that cannot be changed is left as it is: this is a preference, not a limit.
+ * none new, and lists them only when the process's thread count has changed. A thread that cannot
+ * be changed is left as it is: this is a preference, not a limit.
  */
 export async function lowerImageWorkPriority(): Promise<void> {
   if (process.platform !== 'linux') return;
+  // One short read per image: the threads are listed again only when their number has changed
+  // since the last listing (libvips keeps its threads, so after the first images it has not).
+  const count = await threadCount();
+  if (count !== null && count === threadsListed) return;
   let tasks: string[];
   try {
     tasks = await readdir('/proc/self/task');
   } catch {
     return;
   }
+  threadsListed = count;
+  // A thread id the kernel gives again later is a new thread, to be looked at again.
+  const current = new Set(tasks.map(Number));
+  for (const tid of examined) if (!current.has(tid)) examined.delete(tid);
   for (const task of tasks) {
     const tid = Number(task);
     if (examined.has(tid) || tid === process.pid) continue;
