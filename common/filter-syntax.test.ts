@@ -134,3 +134,26 @@ describe('formatFilter', () => {
     ).toBe('published_at<=2026-01-01 00:00:00');
   });
 });
+
+describe('missing:<locale>', () => {
+  it('reads missing:de as the rows lacking their own value in de, and writes it back', () => {
+    const read = parseFilterText('missing:de-AT');
+    expect(read).toEqual({ ok: true, filter: { kind: 'missing', locale: 'de-AT' } });
+    if (read.ok) expect(formatFilter(read.filter)).toBe('missing:de-AT');
+  });
+
+  it('leaves the filters of a field called missing to it', () => {
+    expect(parseFilterText('missing=x')).toMatchObject({ ok: true, filter: { kind: 'field', field: 'missing' } });
+    expect(parseFilterText('missing:empty')).toMatchObject({
+      ok: true,
+      filter: { field: 'missing', operator: 'empty' },
+    });
+    expect(parseFilterText('missing:notempty')).toMatchObject({ ok: true, filter: { operator: 'notempty' } });
+    expect(parseFilterText('missing:in=a|b')).toMatchObject({
+      ok: true,
+      filter: { operator: 'in', values: ['a', 'b'] },
+    });
+    expect(parseFilterText('missing:de=x').ok).toBe(false);
+    expect(parseFilterText('missing:').ok).toBe(false);
+  });
+});

@@ -14,6 +14,9 @@ import type { FieldProblem } from './field-problems.js';
  * - `field:empty`, `field:notempty`
  * - `relation.column=value` (and `!=`, `:in=`): a relation by a column of its target, such as
  *   `category.slug=tips`
+ * - `missing:de`: rows lacking a value of their own in locale `de` for some localized field. No `=`
+ *   follows, so it cannot be a filter on a field called `missing` (whose filters all have an
+ *   operator: `missing=x`, `missing:in=…`, `missing:empty` and `missing:notempty` stay theirs)
  *
  * A compared value (after `=`, `!=`, `<`, `<=`, `>`, `>=`) that begins with `=`, `!`, `<` or `>` is
  * refused as ambiguous (`title<>=x` would otherwise read as title < '>=x' where SQL's `<>` was meant);
@@ -30,6 +33,8 @@ export const ORDER_OPERATORS: ReadonlySet<FilterOperator> = new Set(['lt', 'le',
 /** One filter, read but not yet checked against a content type. */
 export type ParsedFilter =
   | { kind: 'search'; keyword: string }
+  /** `missing:<locale>`: the locale as written (checked against the site's locales by the server). */
+  | { kind: 'missing'; locale: string }
   | {
       kind: 'field';
       field: string;
@@ -67,6 +72,9 @@ const OPERATOR_TOKENS: readonly (readonly [string, FilterOperator])[] = [
 /** The characters that end a field name (none can appear in one). */
 const NAME_END = /[=!<>:.]/;
 
+/** What follows `missing` in a `missing:<locale>` filter (a locale code holds letters, digits and `-`). */
+const MISSING_LOCALE = /^:[A-Za-z0-9-]+$/;
+
 /** Reads one `filter` parameter. */
 export function parseFilterText(text: string): FilterSyntaxResult {
   const nameEnd = text.search(NAME_END);
@@ -77,6 +85,8 @@ export function parseFilterText(text: string): FilterSyntaxResult {
   // `search=` is the spec's keyword search (a column cannot be called `search`).
   if (field === 'search' && rest.startsWith('='))
     return { ok: true, filter: { kind: 'search', keyword: rest.slice(1) } };
+  if (field === 'missing' && MISSING_LOCALE.test(rest) && rest !== ':empty' && rest !== ':notempty')
+    return { ok: true, filter: { kind: 'missing', locale: rest.slice(1) } };
   let through: string | undefined;
   if (rest.startsWith('.')) {
     const end = rest.slice(1).search(NAME_END);
@@ -152,6 +162,7 @@ const WRITTEN: Record<FilterOperator, string> = {
 /** The text of a filter, as `parseFilterText` reads it back. */
 export function formatFilter(filter: ParsedFilter): string {
   if (filter.kind === 'search') return `search=${filter.keyword}`;
+  if (filter.kind === 'missing') return `missing:${filter.locale}`;
   const name = filter.through === undefined ? filter.field : `${filter.field}.${filter.through}`;
   const values =
     filter.operator === 'in'

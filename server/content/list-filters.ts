@@ -1,10 +1,14 @@
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { describeProblem, type FieldProblem } from '../../common/field-problems.js';
 import { ORDER_OPERATORS, type ParsedFilter, parseFilterText } from '../../common/filter-syntax.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES, findLocale } from '../../common/locale-rules.js';
 import type { FilterCondition } from '../db/queries/filter-conditions.js';
+import { missingColumnName } from '../db/queries/internal-names.js';
 import type { RowSelection } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
+import { localizedColumnsOf, valueColumnIn } from '../locales/localized-values.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
 import { hiddenRelationRefused } from './relations.js';
 
@@ -16,6 +20,47 @@ export interface FilterTargets {
   findBySlug(slug: string): ContentType | undefined;
 }
 
+/**
+ * The locale a list's filters, order and search read localized columns in: each localized column
+ * is its stored column in `code` (`valueColumnIn`), which holds the value after fallback.
+ */
+export interface ListLocale {
+  document: LocalesDocument;
+  code: string;
+}
+
+/** The default locale of a site with one locale: every column is read as it is stored. */
+const DEFAULT_LIST_LOCALE: ListLocale = { document: DEFAULT_LOCALES, code: DEFAULT_LOCALES.default };
+
+/** The stored column a filter or order on `column` (a content column, or a system one) reads in `locale`. */
+export function storedColumnIn(locale: ListLocale, column: ColumnDescriptor | undefined, name: string): string {
+  return column ? valueColumnIn(locale.document, column, locale.code) : name;
+}
+
+/**
+ * The columns a search in `locale` covers, and whether they are the ones the table's search index
+ * covers (the default locale's, or a type without localized searched columns): resolved once per
+ * type and locale, so that a repository keyed by the array sees the same one on every request.
+ */
+const searchedIn = new WeakMap<readonly string[], Map<string, { columns: readonly string[]; scanned: boolean }>>();
+
+function searchColumnsIn(type: ContentType, locale: ListLocale): { columns: readonly string[]; scanned: boolean } {
+  let byLocale = searchedIn.get(type.searchColumns);
+  if (!byLocale) {
+    byLocale = new Map();
+    searchedIn.set(type.searchColumns, byLocale);
+  }
+  const key = `${locale.code}\u0000${locale.document.default}`;
+  let found = byLocale.get(key);
+  if (!found) {
+    const columns = type.searchColumns.map((name) => storedColumnIn(locale, type.columnsByName.get(name), name));
+    const scanned = columns.some((name, i) => name !== type.searchColumns[i]);
+    found = { columns: scanned ? columns : type.searchColumns, scanned };
+    byLocale.set(key, found);
+  }
+  return found;
+}
+
 /** A field filter as the grammar read it. */
 type FieldFilter = Extract<ParsedFilter, { kind: 'field' }>;
 
@@ -24,13 +69,16 @@ type FieldFilter = Extract<ParsedFilter, { kind: 'field' }>;
  * cannot be honoured exactly (an unknown field, an order comparison on a column without order, a
  * value the column could not hold) is a 400 that names the filter: a filter silently dropped would
  * widen the answer. A filter on a relation in `hidden` is refused (403) before anything about it is
- * looked at, so its answer is the same whether the row it names exists or not.
+ * looked at, so its answer is the same whether the row it names exists or not. Localized columns
+ * are filtered and searched in `locale` (their values after fallback); `missing:<code>` asks for
+ * rows lacking a value of their own in a listed locale.
  */
 export function parseFilters(
   type: ContentType,
   raw: unknown,
   targets?: FilterTargets,
   hidden: ReadonlySet<string> = new Set(),
+  locale: ListLocale = DEFAULT_LIST_LOCALE,
 ): RowSelection {
   const filters = raw === undefined ? [] : Array.isArray(raw) ? raw : [raw];
   const equals: FilterCondition[] = [];
@@ -44,17 +92,43 @@ export function parseFilters(
       if (filter.keyword.trim() !== '') keywords.push(filter.keyword.trim());
       continue;
     }
+    if (filter.kind === 'missing') {
+      equals.push(missingCondition(type, text, filter.locale, locale.document));
+      continue;
+    }
     if (hidden.has(filter.field)) throw hiddenRelationRefused(filter.field);
-    equals.push(conditionOf(type, text, filter, targets));
+    equals.push(conditionOf(type, text, filter, locale, targets));
   }
   const selection: RowSelection = { equals };
   if (keywords.length > 0) {
     if (type.searchColumns.length === 0) {
       throw new AppError('bad_request', `Content type ${type.table} has no title or slug to search`);
     }
-    selection.search = { columns: type.searchColumns, keywords };
+    const { columns, scanned } = searchColumnsIn(type, locale);
+    selection.search = scanned ? { columns, keywords, scanned } : { columns, keywords };
   }
   return selection;
+}
+
+/**
+ * `missing:<code>`: rows whose missing column in that locale names a field (a localized field with
+ * no value of its own there). A type without localized fields lacks nothing: no row matches (`id`
+ * is never null). An unlisted locale is a 400 `unknown_locale` listing the site's locales.
+ */
+function missingCondition(type: ContentType, text: string, raw: string, document: LocalesDocument): FilterCondition {
+  const code = findLocale(document, raw)?.code;
+  if (code === undefined) {
+    const locales = document.locales.map((one) => one.code);
+    const problem = { code: 'unknown_locale', locales } as const;
+    throw new AppError(
+      'bad_request',
+      `filter ${JSON.stringify(text)}: ${JSON.stringify(raw)} is not one of the site's locales (${locales.join(', ')})`,
+      { 'filter.missing': problem },
+      problem,
+    );
+  }
+  if (localizedColumnsOf(type.columns).length === 0) return { column: 'id', value: null, match: 'equals' };
+  return { column: missingColumnName(code), op: 'ne', value: null, match: 'equals' };
 }
 
 /** A 400 naming the filter, with its problem as data under `filter.<field>` (or `filter`). */
@@ -65,7 +139,13 @@ function refused(text: string, field: string | undefined, problem: FieldProblem)
   });
 }
 
-function conditionOf(type: ContentType, text: string, filter: FieldFilter, targets?: FilterTargets): FilterCondition {
+function conditionOf(
+  type: ContentType,
+  text: string,
+  filter: FieldFilter,
+  locale: ListLocale,
+  targets?: FilterTargets,
+): FilterCondition {
   const { field, operator } = filter;
   // A list of thousands would be a slow query rather than a filter.
   if (filter.values.length > MAX_FILTER_CHOICES) {
@@ -81,17 +161,18 @@ function conditionOf(type: ContentType, text: string, filter: FieldFilter, targe
       { [`filter.${field}`]: { code: 'not_a_field', table: type.table } },
     );
   }
-  if (filter.through !== undefined) return throughCondition(text, filter, column, targets);
+  if (filter.through !== undefined) return throughCondition(text, filter, column, locale, targets);
   const match = fieldType?.filter === 'contains' ? 'contains' : 'equals';
   const orderable = fieldType ? fieldType.orderable : true;
   if (ORDER_OPERATORS.has(operator) && !orderable) throw refused(text, field, { code: 'not_comparable' });
-  if (operator === 'empty') return { column: field, value: null, match };
-  if (operator === 'notempty') return { column: field, op: 'ne', value: null, match };
+  const stored = storedColumnIn(locale, column, field);
+  if (operator === 'empty') return { column: stored, value: null, match };
+  if (operator === 'notempty') return { column: stored, op: 'ne', value: null, match };
   const values = filter.values.map((value) => filterValue(text, field, column, value, operator));
-  if (operator === 'in') return { column: field, op: 'in', value: values, match };
+  if (operator === 'in') return { column: stored, op: 'in', value: values, match };
   return operator === 'eq'
-    ? { column: field, value: values[0], match }
-    : { column: field, op: operator, value: values[0], match };
+    ? { column: stored, value: values[0], match }
+    : { column: stored, op: operator, value: values[0], match };
 }
 
 /** `relation.slug=value`: rows whose relation points at a target row with that slug. */
@@ -99,6 +180,7 @@ function throughCondition(
   text: string,
   filter: FieldFilter,
   column: ColumnDescriptor | undefined,
+  locale: ListLocale,
   targets?: FilterTargets,
 ): FilterCondition {
   const { field, operator } = filter;
@@ -112,7 +194,8 @@ function throughCondition(
   }
   if (operator !== 'eq' && operator !== 'ne' && operator !== 'in') throw refused(text, field, { code: 'not_a_filter' });
   const values = filter.values.map((value) => filterValue(text, field, slug, value, operator));
-  const through = { table: target.table, column: slug.name };
+  // A localized target slug is looked up in the list's locale, as a read by slug there would find it.
+  const through = { table: target.table, column: storedColumnIn(locale, slug, slug.name) };
   return { column: field, op: operator, value: operator === 'in' ? values : values[0], match: 'equals', through };
 }
 

@@ -5,7 +5,7 @@ import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
 import { parseLocaleParameter, type RequestLocale } from '../locales/locale-parameter.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
-import { type FilterTargets, parseFilters } from './list-filters.js';
+import { type FilterTargets, type ListLocale, parseFilters, storedColumnIn } from './list-filters.js';
 import { hiddenRelationRefused } from './relations.js';
 
 /** Rows returned when `limit` is not given. */
@@ -32,7 +32,8 @@ export interface ListOptions {
  * type (`targets` finds the types relations point at, for `relation.slug=` filters). Anything it cannot honour exactly is a 400 that says what is wrong: an unknown field would
  * otherwise silently widen the answer. A filter or order on a relation in `hidden` (the caller may
  * not read its target type, see `hiddenRelations`) is a 403, whatever it asks. `locales` is the
- * site's locales document, which `locale` is checked against.
+ * site's locales document, which `locale` is checked against; filters, order and search read
+ * localized columns in that locale (`locale=all`: the default locale), after fallback.
  */
 export function parseListQuery(
   type: ContentType,
@@ -50,16 +51,18 @@ export function parseListQuery(
     }
   }
   const locale = parseLocaleParameter(locales, query.locale);
+  const readIn: ListLocale = { document: locales, code: locale.kind === 'one' ? locale.code : locales.default };
   const order = parseOrder(type, query.order);
   if (hidden.has(order)) throw hiddenRelationRefused(order);
+  const orderColumn = type.columnsByName.get(order);
   return {
-    selection: parseFilters(type, query.filter, targets, hidden),
+    selection: parseFilters(type, query.filter, targets, hidden, readIn),
     page: {
       limit: parseWholeNumber(query.limit, 'limit', DEFAULT_LIMIT, MAX_LIMIT),
       offset: parseWholeNumber(query.offset, 'offset', 0, MAX_OFFSET),
-      order,
+      order: storedColumnIn(readIn, orderColumn, order),
       desc: parseDesc(query.desc),
-      orderByText: type.columnsByName.get(order)?.type === 'text',
+      orderByText: orderColumn?.type === 'text',
     },
     locale,
   };

@@ -9,8 +9,12 @@ export type StoredRow = Record<string, unknown>;
 export interface RowSelection {
   /** The filters, all of which a row must pass (equality ones keep their columns' indexes). */
   equals: readonly FilterCondition[];
-  /** Case-insensitive substring search over these columns; every keyword must match. */
-  search?: { columns: readonly string[]; keywords: readonly string[] };
+  /**
+   * Case-insensitive substring search over these columns; every keyword must match. `scanned`:
+   * the columns are not the ones the table's search index covers (a locale's own columns), so
+   * the rows are checked one by one and the index is neither asked nor rebuilt for them.
+   */
+  search?: { columns: readonly string[]; keywords: readonly string[]; scanned?: boolean };
 }
 
 /** Paging and order of a list query. */

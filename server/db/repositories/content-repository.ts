@@ -343,7 +343,7 @@ export class ContentRepository {
     const memory = this.engine.searchIndex.memory;
     if (!memory || (!this.runner && this.db.isTransaction)) return null;
     const db = this.db as unknown as Kysely<unknown>;
-    if (!search) {
+    if (!search || search.scanned) {
       // Every list and get counts its table: the first one starts the index's build.
       memory.warm(db, this.runner, table);
       return null;
@@ -357,7 +357,13 @@ export class ContentRepository {
   private async whereOf(table: string, selection: RowSelection): Promise<Expression<SqlBool> | undefined> {
     const search = selection.search;
     const searchIndex = this.engine.searchIndex.sql;
-    if (!this.runner || !search || !searchIndex || !(await this.hasSearchIndex(table, search.columns))) {
+    if (
+      !this.runner ||
+      !search ||
+      search.scanned ||
+      !searchIndex ||
+      !(await this.hasSearchIndex(table, search.columns))
+    ) {
       return this.plainWhereOf(table, selection);
     }
     const indexed = search.keywords.filter((keyword) => searchIndex.canAnswer(keyword));
