@@ -1,54 +1,24 @@
 import { describe, expect, it } from 'vitest';
-import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { blocksColumn, blockType, fieldColumn, groupOfQuotes } from '../test-support/block-columns.js';
 import { fieldFor } from './field-registry.js';
 import { richtextText } from './richtext-text.js';
 
 /** The text a search finds in a value, as each field type derives it (`FieldType.searchText`). */
 
-const SECTIONS: ColumnDescriptor = {
-  name: 'sections',
-  label: 'Sections',
-  type: 'blocks',
-  required: false,
-  blocks: [
-    {
-      name: 'hero',
-      label: 'Hero',
-      columns: [
-        { name: 'title', label: 'Title', type: 'text', required: false },
-        { name: 'image', label: 'Image', type: 'image', required: false },
-        { name: 'kind', label: 'Kind', type: 'select', required: false, options: ['wide', 'narrow'] },
+const SECTIONS = blocksColumn('sections', 'Sections', [
+  blockType('hero', 'Hero', [
+    fieldColumn('title', 'Title', 'text'),
+    fieldColumn('image', 'Image', 'image'),
+    fieldColumn('kind', 'Kind', 'select', {
+      options: [
+        { id: 'wide', text: 'Wide' },
+        { id: 'narrow', text: 'Narrow' },
       ],
-    },
-    {
-      name: 'text',
-      label: 'Text',
-      columns: [
-        { name: 'body', label: 'Body', type: 'richtext', required: false },
-        { name: 'notes', label: 'Notes', type: 'markdown', required: false },
-      ],
-    },
-    {
-      name: 'group',
-      label: 'Group',
-      columns: [
-        {
-          name: 'items',
-          label: 'Items',
-          type: 'blocks',
-          required: false,
-          blocks: [
-            {
-              name: 'quote',
-              label: 'Quote',
-              columns: [{ name: 'said', label: 'Said', type: 'textarea', required: false }],
-            },
-          ],
-        },
-      ],
-    },
-  ],
-} as ColumnDescriptor;
+    }),
+  ]),
+  blockType('text', 'Text', [fieldColumn('body', 'Body', 'richtext'), fieldColumn('notes', 'Notes', 'markdown')]),
+  groupOfQuotes('textarea'),
+]);
 
 describe('rich text', () => {
   it('reads the text without tags, attributes or comments, entities decoded', () => {
@@ -67,7 +37,7 @@ describe('rich text', () => {
   });
 
   it('is the richtext field type search text, none for an empty body', () => {
-    const column = { name: 'body', label: 'Body', type: 'richtext', required: false } as ColumnDescriptor;
+    const column = fieldColumn('body', 'Body', 'richtext');
     const field = fieldFor('richtext');
     expect(field.searchText?.('<p>Hello <b>world</b></p>', column)).toBe('Hello world');
     expect(field.searchText?.('<p> </p><hr>', column)).toBeNull();

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { importRows } from '../import/row-import.js';
-import { request } from '../test-support/api-scenario.js';
+import { callOk } from '../test-support/api-scenario.js';
+import { blocksColumn, blockType, fieldColumn, groupOfQuotes } from '../test-support/block-columns.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -10,52 +11,21 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
  */
 let server: TestServer;
 
-const TITLE = { name: 'title', label: 'Title', type: 'text', required: true };
-const BODY = { name: 'body', label: 'Body', type: 'richtext', required: false };
-const SECTIONS = {
-  name: 'sections',
-  label: 'Sections',
-  type: 'blocks',
-  required: false,
-  blocks: [
-    {
-      name: 'hero',
-      label: 'Hero',
-      columns: [
-        { name: 'heading', label: 'Heading', type: 'text', required: false },
-        {
-          name: 'tone',
-          label: 'Tone',
-          type: 'select',
-          required: false,
-          options: [
-            { id: 'zebra', text: 'Zebra' },
-            { id: 'plain', text: 'Plain' },
-          ],
-        },
-      ],
-    },
-    {
-      name: 'group',
-      label: 'Group',
-      columns: [
-        {
-          name: 'items',
-          label: 'Items',
-          type: 'blocks',
-          required: false,
-          blocks: [{ name: 'quote', label: 'Quote', columns: [{ name: 'said', label: 'Said', type: 'richtext' }] }],
-        },
-      ],
-    },
-  ],
-};
+const TITLE = fieldColumn('title', 'Title', 'text', { required: true });
+const BODY = fieldColumn('body', 'Body', 'richtext');
+const HERO = blockType('hero', 'Hero', [
+  fieldColumn('heading', 'Heading', 'text'),
+  fieldColumn('tone', 'Tone', 'select', {
+    options: [
+      { id: 'zebra', text: 'Zebra' },
+      { id: 'plain', text: 'Plain' },
+    ],
+  }),
+]);
+const GROUP = groupOfQuotes('richtext');
+const SECTIONS = blocksColumn('sections', 'Sections', [HERO, GROUP]);
 
-async function ok(method: string, path: string, json?: object): Promise<Record<string, unknown>> {
-  const { response, body } = await request(server, method, path, json ? { json } : {});
-  expect(response.status, `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
-  return body;
-}
+const ok = (method: string, path: string, json?: object) => callOk(server, method, path, json);
 
 async function found(table: string, words: string): Promise<{ titles: string[]; total: number; filtered: number }> {
   const body = await ok('GET', `/cms/${table}?filter=search=${encodeURIComponent(words)}&limit=100&order=title`);
@@ -197,9 +167,9 @@ describe('search over rich text and blocks', () => {
   it('follows a block type change that drops a field', async () => {
     await ok('POST', '/cms/pages', { title: 'Epsilon', sections: [{ type: 'hero', heading: 'Kestrel' }] });
     expect(await titlesFound('pages', 'kestrel')).toEqual(['Epsilon']);
-    const hero = { ...SECTIONS.blocks[0], columns: [SECTIONS.blocks[0].columns[1]] };
+    const hero = { ...HERO, columns: [HERO.columns[1]] };
     await ok('PUT', '/cms-content/pages', {
-      columns: [TITLE, BODY, { ...SECTIONS, blocks: [hero, SECTIONS.blocks[1]] }],
+      columns: [TITLE, BODY, { ...SECTIONS, blocks: [hero, GROUP] }],
     });
     expect(await titlesFound('pages', 'kestrel')).toEqual([]);
     expect(await titlesFound('pages', 'marmalade')).toEqual(['Alpha']);

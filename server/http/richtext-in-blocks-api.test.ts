@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { request } from '../test-support/api-scenario.js';
+import { callOk } from '../test-support/api-scenario.js';
+import { blocksColumn, blockType, fieldColumn, groupOfQuotes } from '../test-support/block-columns.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -8,42 +9,13 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
  */
 let server: TestServer;
 
-const TITLE = { name: 'title', label: 'Title', type: 'text', required: true };
-const SECTIONS = {
-  name: 'sections',
-  label: 'Sections',
-  type: 'blocks',
-  required: false,
-  blocks: [
-    {
-      name: 'text',
-      label: 'Text',
-      columns: [
-        { name: 'body', label: 'Body', type: 'richtext', required: false },
-        { name: 'note', label: 'Note', type: 'text', required: false },
-      ],
-    },
-    {
-      name: 'group',
-      label: 'Group',
-      columns: [
-        {
-          name: 'items',
-          label: 'Items',
-          type: 'blocks',
-          required: false,
-          blocks: [{ name: 'quote', label: 'Quote', columns: [{ name: 'said', label: 'Said', type: 'richtext' }] }],
-        },
-      ],
-    },
-  ],
-};
+const TITLE = fieldColumn('title', 'Title', 'text', { required: true });
+const SECTIONS = blocksColumn('sections', 'Sections', [
+  blockType('text', 'Text', [fieldColumn('body', 'Body', 'richtext'), fieldColumn('note', 'Note', 'text')]),
+  groupOfQuotes('richtext'),
+]);
 
-async function ok(method: string, path: string, json?: object): Promise<Record<string, any>> {
-  const { response, body } = await request(server, method, path, json ? { json } : {});
-  expect(response.status, `${method} ${path}: ${JSON.stringify(body)}`).toBeLessThan(300);
-  return body;
-}
+const ok = (method: string, path: string, json?: object) => callOk(server, method, path, json);
 
 let guide: string;
 let page: string;

@@ -79,6 +79,16 @@ export async function callJson(
 }
 
 /**
+ * Sends `json` (when given) and answers the parsed body of an answer that must be a success (2xx);
+ * the test fails otherwise, naming the request and what it answered.
+ */
+export async function callOk(server: TestServer, method: string, url: string, json?: unknown): Promise<any> {
+  const { status, body } = await callJson(server, method, url, json);
+  expect(status, `${method} ${url}: ${JSON.stringify(body)}`).toBeLessThan(300);
+  return body;
+}
+
+/**
  * Registers one test per scenario against one server on a fresh temporary database (shared by the
  * table, so scenarios may build on earlier ones; `before` seeds what a scenario needs).
  */

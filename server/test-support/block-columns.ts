@@ -1,4 +1,4 @@
-import type { BlockType, ColumnDescriptor } from '../../common/api-contract.js';
+import type { BlockType, ColumnDescriptor, ColumnType } from '../../common/api-contract.js';
 
 /**
  * Column descriptors for tests of `blocks` columns (server, API and editor tests alike): a column
@@ -13,6 +13,14 @@ export const textColumn = (name: string, required = false): ColumnDescriptor => 
   type: 'text',
   required,
 });
+
+/** An optional column of any type (`extra`: its options, target or parent, or `required: true`). */
+export const fieldColumn = (
+  name: string,
+  label: string,
+  type: ColumnType,
+  extra: Partial<ColumnDescriptor> = {},
+): ColumnDescriptor => ({ name, label, type, required: false, ...extra });
 
 /** A block type: the name a block's `type` holds, its label and its columns. */
 export const blockType = (name: string, label: string, columns: ColumnDescriptor[]): BlockType => ({
@@ -37,3 +45,12 @@ export const blocksOf = (columns: ColumnDescriptor[], blockName = 'inner'): Colu
 export const TEXT_BLOCK: BlockType = blockType('text', 'Text', [
   { name: 'body', label: 'Body', type: 'markdown', required: false },
 ]);
+
+/**
+ * A block type `group` whose `items` are nested blocks of one type, `quote`, with one column `said`
+ * of `saidType`: the depth the search and read tests of blocks reach into.
+ */
+export const groupOfQuotes = (saidType: ColumnType): BlockType =>
+  blockType('group', 'Group', [
+    blocksColumn('items', 'Items', [blockType('quote', 'Quote', [fieldColumn('said', 'Said', saidType)])]),
+  ]);
