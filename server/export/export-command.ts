@@ -6,12 +6,7 @@ import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.j
 import { redactDatabaseUrls } from '../db/database.js';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { parseImageFormats, parseImageSizes } from '../media/image-options.js';
-import {
-  exportedMedia,
-  type ImageVariantSettings,
-  recordedVariantSettings,
-  writeImageVariants,
-} from './export-image-variants.js';
+import type { ImageVariantSettings } from './export-image-variants.js';
 import { type OpenSite, openSite } from './open-site.js';
 import { ExportError, type ExportSummary, exportSite } from './site-export.js';
 
@@ -126,13 +121,9 @@ export async function exportCommand(
         publishedOnly: values['published-only'] ?? false,
         progress: progress.update,
         since,
+        images,
+        library: site.database.db,
       }).finally(() => progress.done());
-      // Variants follow the export's media; a run --since asks what the export recorded.
-      const settings = since === undefined ? images : await recordedVariantSettings(dir);
-      const variants = await writeImageVariants(dir, site.media, site.database.db, settings, await exportedMedia(dir));
-      summary.written += variants.written;
-      summary.unchanged += variants.unchanged;
-      summary.removed += variants.removed;
       if (summary.inFull) say(streams.err, `quire export: ${summary.inFull}`);
       if (!quiet || summary.written + summary.removed > 0) say(streams.out, summaryLine(summary, dir));
       return true;

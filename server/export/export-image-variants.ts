@@ -12,7 +12,6 @@ import { READ_NO_FOLLOW } from '../media/media-files.js';
 import type { MediaStore } from '../media/media-store.js';
 import { shapeOf } from '../media/variant-cache.js';
 import { ExportFolder, type WriteCounts } from './export-files.js';
-import { INDEX_FILE } from './site-export.js';
 
 /**
  * The image variants a static export writes beside its originals (`quire export --image-widths
@@ -242,16 +241,6 @@ export async function writeImageVariants(
   }
   await folder.removeStale(stale);
   return { ...folder.counts, made };
-}
-
-/** The media an export's index lists (`/media/...`), or none when it has no readable index. */
-export async function exportedMedia(dir: string): Promise<string[]> {
-  try {
-    const index = JSON.parse(await readFile(join(dir, INDEX_FILE), 'utf8')) as { media?: unknown };
-    return Array.isArray(index.media) ? index.media.filter((path): path is string => typeof path === 'string') : [];
-  } catch {
-    return [];
-  }
 }
 
 /** The settings the export in `dir` recorded, or null when it made no variants. */

@@ -1,5 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
+import type { Kysely } from 'kysely';
 import type { ContentRow, ContentTypeListResponse } from '../../common/api-contract.js';
 import { MEDIA_CHANGE_TYPE } from '../../common/change-contract.js';
 import { MEDIA_URL_PREFIX } from '../../common/media-rules.js';
@@ -7,6 +8,7 @@ import type { ChangeEntry } from '../changes/change-feed.js';
 import { MAX_CHANGES_PAGE } from '../changes/change-feed-service.js';
 import { type ContentType, summarize } from '../content/content-type.js';
 import { MAX_LIMIT } from '../content/list-query.js';
+import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
 import { currentDocument, quireVersion } from '../http/describe-routes.js';
 import { readList, readRow } from '../http/row-routes.js';
@@ -14,6 +16,7 @@ import type { Services } from '../http/services.js';
 import type { MediaStore } from '../media/media-store.js';
 import { typeScriptDeclarations } from '../types-gen/types-generator.js';
 import { ExportError, ExportFolder, type WriteCounts } from './export-files.js';
+import { type ImageVariantSettings, recordedVariantSettings, writeImageVariants } from './export-image-variants.js';
 import {
   type ExportPage,
   nextPageCount,
@@ -47,6 +50,15 @@ export interface ExportOptions {
    * `publishedOnly` apply, not these.
    */
   since?: string;
+  /**
+   * The image variants to write beside the media, each with its manifest (`media/<path>.json`, see
+   * export-image-variants.ts): widths and formats. Left out or null, none, and an earlier export's
+   * are removed. Continuing (`since`), the settings the export recorded apply, not these, and only
+   * variants of new or replaced images are made.
+   */
+  images?: ImageVariantSettings | null;
+  /** The site's database, where the manifests' alt text and focal points are read (the media library). */
+  library: Kysely<QuireDatabase>;
 }
 
 /** One content type in an export's index. */
@@ -101,6 +113,8 @@ export interface ExportSummary extends WriteCounts {
   cursor: string;
   /** Why an export asked to continue (`--since`) was written in full instead, when it was. */
   inFull?: string;
+  /** Image variants made by this run (not kept from the last one). */
+  variantsMade: number;
 }
 
 /** Stems of the export's own files a type's could meet (`index.json`, `openapi.json`, `media/`). */
@@ -112,6 +126,7 @@ const OWN_STEMS: ReadonlySet<string> = new Set(['index', 'openapi', 'media']);
  * (`<table>/pages/<n>.json`, see export-pages.ts), one `<table>/<id>.json` per row and `media/...`
  * for the media the rows use. File names are made safe and unique on every file system
  * (file-name-rules.ts), so a few differ from the id or table; the index and the pages name those.
+ * With `images`, the variants of its images and their manifests are written beside the media.
  * Files whose content is unchanged are left alone; files of the previous export that are gone are
  * removed. Continuing (`since`), it reads and writes only the pages and files the changed rows
  * touch, besides the small files every run writes.
@@ -237,8 +252,16 @@ export async function exportSite(
   // applies the same changes again (each file is replaced whole, never half-written).
   await folder.writeJson(INDEX_FILE, index);
   await folder.removeStale(stale);
+  // Variants follow the media just exported; a run continuing asks what the export recorded.
+  const images = options.since === undefined ? (options.images ?? null) : await recordedVariantSettings(dir);
+  if (images) progress('Writing image variants');
+  const variants = await writeImageVariants(dir, store, options.library, images, index.media);
   return {
     ...folder.counts,
+    written: folder.counts.written + variants.written,
+    unchanged: folder.counts.unchanged + variants.unchanged,
+    removed: folder.counts.removed + variants.removed,
+    variantsMade: variants.made,
     types: exported.length,
     rows: rowCount,
     media: usedMedia.length,
