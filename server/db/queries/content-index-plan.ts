@@ -1,7 +1,9 @@
 import type { ColumnDescriptor, ColumnType } from '../../../common/api-contract.js';
+import type { LocalesDocument } from '../../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../../common/locale-rules.js';
 import type { DatabaseEngine } from '../engine.js';
 import { contentCountIndexName, contentIndexName } from './internal-names.js';
-import { orderKeysOf } from './order-key-columns.js';
+import { orderKeysOf, withLocaleValueColumns } from './order-key-columns.js';
 
 /** One SQL index of a content table, as planned. */
 export interface IndexPlan {
@@ -58,12 +60,22 @@ const SYSTEM_ORDERS = ['created_at', 'updated_at'] as const;
  * order key column, its first characters (order-key-columns.ts), and lists ordered by it order by
  * those first (see list-order.ts).
  * Bodies (`textarea`, `markdown`) are not indexed: lists ordered by them sort.
+ *
+ * A localized column's stored column in each other locale of `locales` (its value there after
+ * fallback, which lists in that locale filter and order by) is planned as the column itself is: a
+ * list in any locale walks an index, and a localized slug is unique per locale.
  */
-export function indexesFor(engine: DatabaseEngine, table: string, columns: readonly ColumnDescriptor[]): IndexPlan[] {
+export function indexesFor(
+  engine: DatabaseEngine,
+  table: string,
+  contentColumns: readonly ColumnDescriptor[],
+  locales: LocalesDocument = DEFAULT_LOCALES,
+): IndexPlan[] {
+  const columns = withLocaleValueColumns(locales, contentColumns);
   const indexed = (type: ColumnType) => ORDER_INDEXED.has(type) || type === 'text';
   const orders = [...columns.filter((column) => indexed(column.type)).map((column) => column.name), ...SYSTEM_ORDERS];
   // Where an index cannot hold any text, a text column is indexed through its order key column.
-  const keys = new Map(orderKeysOf(engine, columns).map(({ column, key }) => [column, key]));
+  const keys = new Map(orderKeysOf(engine, contentColumns, locales).map(({ column, key }) => [column, key]));
   const indexedAs = (name: string) => keys.get(name) ?? name;
   const filters = columns.filter((column) => FILTER_INDEXED.has(column.type)).map((column) => column.name);
   // Non-unique indexes end with `id`, the tie-breaker of every order, which their names leave out;

@@ -1,7 +1,10 @@
 import { type Kysely, type KyselyPlugin, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import type { LocalesDocument } from '../../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../../common/locale-rules.js';
+import { localizedColumnsOf, otherLocales } from '../../locales/localized-values.js';
 import type { DatabaseEngine } from '../engine.js';
-import { isOrderKeyColumn, orderKeyColumnName } from './internal-names.js';
+import { isOrderKeyColumn, localeColumnName, orderKeyColumnName } from './internal-names.js';
 
 /**
  * Order key columns: where an index cannot hold any text (PostgreSQL, `engine.textIndexPrefix`),
@@ -25,10 +28,36 @@ export interface OrderKey {
   key: string;
 }
 
-/** The order key columns a content table with `columns` has on `engine` (none on SQLite). */
-export function orderKeysOf(engine: DatabaseEngine, columns: readonly ColumnDescriptor[]): OrderKey[] {
+/**
+ * `columns` followed by each localized column's stored column in every other locale of `locales`
+ * (see server/locales/localized-values.ts), described as the column itself but for its name: lists
+ * in a locale filter and order by those, so they are indexed and keyed as the column is.
+ */
+export function withLocaleValueColumns(
+  locales: LocalesDocument,
+  columns: readonly ColumnDescriptor[],
+): ColumnDescriptor[] {
+  const localized = localizedColumnsOf(columns);
+  const stored = [...columns];
+  for (const locale of localized.length === 0 ? [] : otherLocales(locales)) {
+    for (const column of localized)
+      stored.push({ ...column, name: localeColumnName(column.name, locale), localized: false });
+  }
+  return stored;
+}
+
+/**
+ * The order key columns a content table with `columns` has on `engine` (none on SQLite): one per
+ * text column, and one per stored column of a localized text column in each other locale of
+ * `locales` (lists in that locale order by it).
+ */
+export function orderKeysOf(
+  engine: DatabaseEngine,
+  columns: readonly ColumnDescriptor[],
+  locales: LocalesDocument = DEFAULT_LOCALES,
+): OrderKey[] {
   if (engine.textIndexPrefix === null) return [];
-  return columns
+  return withLocaleValueColumns(locales, columns)
     .filter((column) => column.type === 'text')
     .map((column) => ({ column: column.name, key: orderKeyColumnName(column.name) }));
 }
