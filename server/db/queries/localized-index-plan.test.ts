@@ -22,7 +22,7 @@ const COLUMNS: ColumnDescriptor[] = [
   { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
   { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title', localized: true },
   { name: 'body', label: 'Body', type: 'markdown', required: false, localized: true },
-  { name: 'status', label: 'Status', type: 'select', required: true, options: [{ id: 'draft', label: 'Draft' }] },
+  { name: 'status', label: 'Status', type: 'select', required: true, options: [{ id: 'draft', text: 'Draft' }] },
 ];
 const UNLOCALIZED = COLUMNS.map(({ localized: _localized, ...column }) => column);
 
