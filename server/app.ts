@@ -184,6 +184,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     runner,
     decorators: assets ? [rowSchedules.decorate, assets.decorate] : [rowSchedules.decorate],
     extras: rowSchedules.extras,
+    locales,
   });
   const revisions = new RevisionService({ db, engine, registry, rows, retention });
   // Scheduled status changes, applied as row writes.

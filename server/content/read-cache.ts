@@ -11,6 +11,8 @@ export interface RowChange {
   after: StoredRow | null;
   /** A create whose id the caller named (a generated id is new, so only these can meet the trash's). */
   idChosen?: boolean;
+  /** Of a type with localized columns: which locales' own values of which of them the change set (locale -> columns). */
+  locales?: Record<string, string[]>;
 }
 
 /** A condition a row change can be checked against in JavaScript: `eq`/`ne` one text or null, `in` texts. */

@@ -1,16 +1,62 @@
 import type { ContentRow } from '../../common/api-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
+import type { RequestLocale } from '../locales/locale-parameter.js';
+import { localizedColumnsOf, ownValuesOf, readInLocale } from '../locales/localized-values.js';
 import type { ContentType } from './content-type.js';
 import { pointerKey, type RelationLookup } from './relations.js';
 import { parseStoredMeta } from './seo-meta.js';
+
+/** The locale a row is read or written in, with the site's locales it is one of. */
+export interface RowLocale {
+  document: LocalesDocument;
+  requested: RequestLocale;
+}
 
 /**
  * Turns a stored row into its JSON form: id, the columns in descriptor order, meta (plus the flat
  * meta_title, meta_description, meta_keywords for article-like types), system fields. Relation
  * columns read as their target row's `{ id, title, slug }` from `relations`, or null.
+ *
+ * A type with localized columns reads them in `locale` (absent: the default locale): each such
+ * column's value after fallback, and `locale` and `fallbacks` (which columns came from which other
+ * locale) at the end; with `all`, each localized column as an object of every locale's own value
+ * (null: none). A type without localized columns reads as it always has, whatever the locale.
  */
-export function formatRow(type: ContentType, stored: StoredRow, relations?: RelationLookup): ContentRow {
+export function formatRow(
+  type: ContentType,
+  stored: StoredRow,
+  relations?: RelationLookup,
+  locale?: RowLocale,
+): ContentRow {
+  const localized = locale ? localizedColumnsOf(type.columns) : [];
+  if (!locale || localized.length === 0) return formatStored(type, stored, relations);
+  const { document, requested } = locale;
+  if (requested.kind === 'one') {
+    const read = readInLocale(document, type.columns, stored, requested.code);
+    const row = formatStored(type, { ...stored, ...read.values }, relations) as Record<string, unknown>;
+    row.locale = requested.code;
+    row.fallbacks = read.fallbacks;
+    return row as ContentRow;
+  }
+  const row = formatStored(type, stored, relations) as Record<string, unknown>;
+  const own = ownValuesOf(document, type.columns, stored);
+  for (const column of localized) {
+    const field = fieldFor(column.type);
+    const values: Record<string, unknown> = {};
+    for (const { code } of document.locales) {
+      const value = own[code]?.[column.name] ?? null;
+      values[code] = value === null ? null : field.serialize(value, column);
+    }
+    row[column.name] = values;
+  }
+  row.locale = 'all';
+  return row as ContentRow;
+}
+
+/** A stored row's JSON form with each column read from the column of its own name. */
+function formatStored(type: ContentType, stored: StoredRow, relations?: RelationLookup): ContentRow {
   const row: Record<string, unknown> = { id: String(stored.id) };
   for (const column of type.columns) {
     const value = stored[column.name];

@@ -2,6 +2,8 @@ import type { Kysely } from 'kysely';
 import { mayChangeRow } from '../../common/access-rules.js';
 import type { ContentRow, SeoMeta } from '../../common/api-contract.js';
 import { timestampNow } from '../../common/datetime-syntax.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import type { RevisionOrigin } from '../../common/revision-contract.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { type ReadMarks, type RowExtra, unmarked } from '../db/queries/read-marks.js';
@@ -10,6 +12,7 @@ import { ContentRepository, type RowSelection, type StoredRow } from '../db/repo
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
+import type { RequestLocale } from '../locales/locale-parameter.js';
 import { requireShownColumns } from './column-conditions.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
@@ -24,14 +27,14 @@ import {
   refuseHiddenPointers,
   resolveRelations,
 } from './relations.js';
-import { formatRow } from './row-format.js';
+import { formatRow, type RowLocale } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput } from './row-input.js';
 import { checkBeforeWrite, rowVersion, type WriteCheck } from './row-versions.js';
 import { SearchFlushes } from './search-flushes.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
 import { SlugPicker } from './slug-picker.js';
-import { newStoredRow, toStored } from './stored-row.js';
+import { localizedChanges, localizedStored, newStoredRow, toStored } from './stored-row.js';
 import { withoutUnchanged } from './unchanged-columns.js';
 
 /** What RowService reads and writes through, and what it adds to rows read. */
@@ -48,6 +51,8 @@ export interface RowServiceOptions {
   decorators?: readonly RowDecorator[];
   /** Read beside every page's and row's rows, in the same statement, for the decorators. */
   extras?: readonly RowExtra[];
+  /** The site's locales as the server holds them now (absent: one locale, English). */
+  locales?: { readonly document: LocalesDocument };
 }
 
 /** A page of rows with the counts the list endpoint reports. */
@@ -143,6 +148,7 @@ export class RowService {
   private readonly decorators: readonly RowDecorator[];
   /** Read beside every page's and row's rows, in the same statement, for the decorators (see RowExtra). */
   private readonly extras: readonly RowExtra[];
+  private readonly locales: { readonly document: LocalesDocument };
 
   constructor(options: RowServiceOptions) {
     const { db, engine, writes, runner } = options;
@@ -153,6 +159,7 @@ export class RowService {
     this.runner = runner;
     this.decorators = options.decorators ?? [];
     this.extras = options.extras ?? [];
+    this.locales = options.locales ?? { document: DEFAULT_LOCALES };
     // Reads never run direct statements on the connection while a write's transaction is open there.
     this.reader = new ContentRepository({ db: db, engine: engine, runner: writes.reads ?? runner });
     this.queuedReader = new ContentRepository({ db: db, engine: engine });
@@ -165,6 +172,17 @@ export class RowService {
 
   /** Picks the free slugs of creates and updates. */
   private readonly slugs: SlugPicker;
+
+  /** The site's locales as rows are read and written in them now. */
+  get localesDocument(): LocalesDocument {
+    return this.locales.document;
+  }
+
+  /** `requested` (absent: the default locale) with the locales it is one of, as rows are formatted in it. */
+  private rowLocale(requested: RequestLocale | undefined): RowLocale {
+    const document = this.locales.document;
+    return { document, requested: requested ?? { kind: 'one', code: document.default } };
+  }
 
   /** The read cache every write keeps true (null when reads are not run as direct statements). */
   private get cache() {
@@ -204,18 +222,23 @@ export class RowService {
     timer?.lap('data');
     const { total, filtered } = await this.countsOf(repository, type, selection, read.marks);
     timer?.lap('count');
-    const rows = stored.map((row) => formatRow(type, row, relations));
+    const locale = this.rowLocale(options.locale);
+    const rows = stored.map((row) => formatRow(type, row, relations, locale));
     for (const decorate of this.decorators) await decorate(type, rows, read.extras);
     timer?.lap('format');
     return { rows, total, filtered, registry: read.marks?.registry };
   }
 
-  /** One row by id with its page meta, or a 404, as a credential limited to `readable` sees it (see `list`). */
+  /**
+   * One row by id with its page meta, or a 404, as a credential limited to `readable` sees it (see
+   * `list`), in `locale` (absent: the default locale).
+   */
   async get(
     type: ContentType,
     id: string,
     timer?: PhaseTimer,
     readable: readonly string[] | null = null,
+    locale?: RequestLocale,
   ): Promise<RowWithPageMeta> {
     const repository = this.readerNow();
     timer?.lap('filter');
@@ -225,26 +248,32 @@ export class RowService {
     if (!stored) throw notFound(type, id);
     const { total } = await this.countsOf(repository, type, ALL_ROWS, read.marks);
     timer?.lap('count');
-    const row = formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository, readable));
+    const relations = await resolveRelations(type, [stored], this.registry, repository, readable);
+    const row = formatRow(type, stored, relations, this.rowLocale(locale));
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
     for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
     return { row, pageMeta, total, version: () => rowVersion(stored), registry: read.marks?.registry };
   }
 
-  /** Creates a row from a write body, with the given id or a generated one. */
+  /**
+   * Creates a row from a write body, with the given id or a generated one, its localized fields
+   * written in `locale` (absent: the default locale; see parseRowInput).
+   */
   async create(
     type: ContentType,
     body: unknown,
     id?: string,
     actor?: RowActor,
     restore?: RestoreWrite,
+    locale?: RequestLocale,
   ): Promise<ContentRow> {
     if (id !== undefined && !isValidRowId(id)) {
       throw validationError({ id: { code: 'not_a_row_id' } });
     }
     const readable = actor?.types ?? null;
-    const input = parseRowInput(type, body, 'create', hiddenRelations(type, this.registry, readable));
+    const inLocale = this.rowLocale(locale);
+    const input = parseRowInput(type, body, 'create', hiddenRelations(type, this.registry, readable), inLocale);
     refuseHiddenPointers(type, input.values, this.registry, readable);
     return this.write(type, 'create', actor, restore, async (repository, write, lockSlugs, attempt, lock) => {
       if (type.kind === 'single') await refuseSecondRow(type, repository, lock);
@@ -258,20 +287,28 @@ export class RowService {
       const values = await this.slugs.assign(repository, type, input, null, rowId, lockSlugs, write, attempt === 1);
       await checkRelationTargets(type, values, this.registry, repository);
       const stored = newStoredRow(type, rowId, values, input, now, actor ? actor.name : this.editorName);
+      Object.assign(stored, localizedStored(type, inLocale.document, null, stored, input.localized));
       if (restore?.created) {
         stored.created_at = restore.created.at;
         stored.created_by = restore.created.by;
       }
       await repository.insert(type.table, stored);
       await repository.rowWritten(type.table, type.searchColumns, stored);
-      write.changes.push({ before: null, after: stored, idChosen: id !== undefined });
-      return formatRow(type, stored, await resolveRelations(type, [stored], this.registry, repository, readable));
+      write.changes.push({
+        before: null,
+        after: stored,
+        idChosen: id !== undefined,
+        ...localesTouched(type, inLocale.document, null, stored),
+      });
+      const relations = await resolveRelations(type, [stored], this.registry, repository, readable);
+      return formatRow(type, stored, relations, inLocale);
     });
   }
 
   /**
    * Changes the fields a write body names; the others keep their values. `check` (a conditional
-   * write) is held against the row as the write's transaction finds it.
+   * write) is held against the row as the write's transaction finds it. Localized fields are
+   * written in `locale`, as `create` writes them.
    */
   async update(
     type: ContentType,
@@ -280,9 +317,11 @@ export class RowService {
     actor?: RowActor,
     restore?: RestoreWrite,
     check?: WriteCheck,
+    locale?: RequestLocale,
   ): Promise<ContentRow> {
     const readable = actor?.types ?? null;
-    const input = parseRowInput(type, body, 'update', hiddenRelations(type, this.registry, readable));
+    const inLocale = this.rowLocale(locale);
+    const input = parseRowInput(type, body, 'update', hiddenRelations(type, this.registry, readable), inLocale);
     refuseHiddenPointers(type, input.values, this.registry, readable);
     return this.write(type, 'change', actor, restore, async (repository, write, lockSlugs) => {
       // Locked until commit where writers run in parallel: a second write of the row reads it as this one leaves it.
@@ -299,6 +338,7 @@ export class RowService {
         const meta = applyMetaPatch(parseStoredMeta(current.meta), input.meta);
         changes.meta = meta === null ? null : JSON.stringify(meta);
       }
+      Object.assign(changes, localizedStored(type, inLocale.document, current, changes, input.localized));
       withoutUnchanged(changes, current);
       withSearchTexts(type.columns, changes);
       changes.updated_at = timestampNow();
@@ -308,13 +348,24 @@ export class RowService {
       // Read back as stored: the version must be the one the next read computes.
       if (check?.written) check.written(rowVersion((await repository.findById(type.table, id)) ?? updated));
       await repository.rowWritten(type.table, type.searchColumns, updated);
-      write.changes.push({ before: current, after: updated });
-      return formatRow(type, updated, await resolveRelations(type, [updated], this.registry, repository, readable));
+      write.changes.push({
+        before: current,
+        after: updated,
+        ...localesTouched(type, inLocale.document, current, updated),
+      });
+      const relations = await resolveRelations(type, [updated], this.registry, repository, readable);
+      return formatRow(type, updated, relations, inLocale);
     });
   }
 
-  /** Deletes a row and returns what it held; `check` as for `update`. */
-  async delete(type: ContentType, id: string, actor?: RowActor, check?: WriteCheck): Promise<ContentRow> {
+  /** Deletes a row and returns what it held (in `locale`); `check` as for `update`. */
+  async delete(
+    type: ContentType,
+    id: string,
+    actor?: RowActor,
+    check?: WriteCheck,
+    locale?: RequestLocale,
+  ): Promise<ContentRow> {
     return this.write(type, 'change', actor, undefined, async (repository, write) => {
       const current = await repository.findForWrite(type.table, id);
       if (!current) throw notFound(type, id);
@@ -322,11 +373,8 @@ export class RowService {
       checkBeforeWrite(check, current);
       const readable = actor?.types ?? null;
       await assertNotReferenced(type, id, this.registry, repository, readable);
-      const row = formatRow(
-        type,
-        current,
-        await resolveRelations(type, [current], this.registry, repository, readable),
-      );
+      const relations = await resolveRelations(type, [current], this.registry, repository, readable);
+      const row = formatRow(type, current, relations, this.rowLocale(locale));
       await repository.delete(type.table, id);
       write.changes.push({ before: current, after: null });
       return row;
@@ -428,6 +476,20 @@ export class RowService {
     // the paths that need a runner (the in-memory search) while writes are merely waiting.
     return writing && !this.writes.reads ? this.queuedReader : this.reader;
   }
+}
+
+/**
+ * What a row change records of its localized values: `locales`, which locales' own values of which
+ * localized columns it changed; nothing for a type without localized columns.
+ */
+function localesTouched(
+  type: ContentType,
+  document: LocalesDocument,
+  before: StoredRow | null,
+  after: StoredRow,
+): { locales?: Record<string, string[]> } {
+  if (!type.columns.some((column) => column.localized === true)) return {};
+  return { locales: localizedChanges(type, document, before, after) };
 }
 
 /** Whether `actor` may change a row `createdBy` created (the rule of access-rules.ts); no actor: the server itself. */

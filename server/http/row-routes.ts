@@ -19,6 +19,7 @@ import { staleWrite, type WriteCheck } from '../content/row-versions.js';
 import { resolvePageMeta } from '../content/seo-meta.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
+import { parseLocaleParameter, type RequestLocale } from '../locales/locale-parameter.js';
 import { rowActor } from './auth-guard.js';
 import type { BodyReader } from './body-parsing.js';
 import { type CurrentRow, conditionalRowWrite } from './conditional-writes.js';
@@ -75,7 +76,8 @@ const ROW_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'];
  * and response. Reads answer with their ETag (and a 304 when the client has the answer) and their
  * security headers in one head; every other method's body is read first (a malformed one is
  * refused whatever the method), as the API's other routes read theirs. `PUT`, `PATCH` and `DELETE`
- * with `If-Match` write only over the version it names (see conditionalRowWrite).
+ * with `If-Match` write only over the version it names (see conditionalRowWrite). Every one takes
+ * `?locale=` (see parseLocaleParameter): reads answer in it and writes write localized fields in it.
  */
 export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): RowRoutes {
   const refuseOnList = refuseOtherMethods(LIST_METHODS);
@@ -86,29 +88,32 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
     const id = rawId === undefined ? undefined : decodeURIComponent(rawId);
     // A single type's one row is read and written at the type's own address.
     const single = id === undefined && services.registry.findByTable(table)?.kind === 'single';
+    const query = parseQueryString(rawQuery ?? '');
+    const localeOf = async () => parseLocaleParameter(await services.locales.now(), query.locale);
     if (method === 'GET' || method === 'HEAD') {
       const readable = readableBy(req);
-      const query = parseQueryString(rawQuery ?? '');
+      const locale = await localeOf();
       const read =
         id !== undefined
-          ? await readRow(services, table, id, readable, parseRichtextFormat(query.format))
+          ? await readRow(services, table, id, readable, parseRichtextFormat(query.format), locale)
           : single
-            ? await readSingle(services, table, readable, parseRichtextFormat(query.format))
+            ? await readSingle(services, table, readable, parseRichtextFormat(query.format), locale)
             : await readList(services, table, query, readable);
       answerRead(req, res, read, publishedColumnsOf(services, table), id !== undefined || single);
       return;
     }
     const body = await readBody(req, res);
+    const locale = await localeOf();
     const actor = rowActor(req);
     const isRowWrite = (id !== undefined || single) && (method === 'PUT' || method === 'PATCH' || method === 'DELETE');
     const condition = isRowWrite ? parseIfMatch(req.headers['if-match']) : null;
     const written = <T>(write: (check?: WriteCheck) => Promise<T>) =>
-      conditionally(services, req, table, id as string, condition, write);
+      conditionally(services, req, table, id as string, condition, write, locale);
     // A write's answer shows the row as a read would, so it matches the ETag it carries.
     const present = (rows: ContentRow[]) =>
       presentRows(services, services.registry.requireByTable(table), rows, 'html', readableBy(req));
     if (single && (method === 'PUT' || method === 'PATCH')) {
-      const { status, value, etag } = await writeSingle(services, req, table, body, actor, condition);
+      const { status, value, etag } = await writeSingle(services, req, table, body, actor, condition, locale);
       await present([value]);
       if (etag !== null) res.setHeader('ETag', etag);
       if (status === 201) res.setHeader('Location', `/api/cms/${table}/${encodeURIComponent(value.id)}`);
@@ -116,12 +121,12 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
     } else if (single && method === 'DELETE') {
       throw singleRowType(services.registry.requireByTable(table), 'DELETE');
     } else if (method === 'POST') {
-      const created = await createRow(services, table, id, body, actor);
+      const created = await createRow(services, table, id, body, actor, locale);
       await present(created.body.rows);
       res.setHeader('Location', created.location);
       writeJson(res, 201, created.body);
     } else if (id !== undefined && (method === 'PUT' || method === 'PATCH')) {
-      const { value, etag } = await written((check) => updateRow(services, table, id, body, actor, check));
+      const { value, etag } = await written((check) => updateRow(services, table, id, body, actor, check, locale));
       await present([value]);
       if (etag !== null) res.setHeader('ETag', etag);
       writeJson(res, 200, value);
@@ -129,7 +134,7 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
       const { value: row } = await written((check) =>
         writeWithType(services, table, (type) => {
           if (type.kind === 'single') throw singleRowType(type, 'DELETE');
-          return services.rows.delete(type, id, actor, check);
+          return services.rows.delete(type, id, actor, check, locale);
         }),
       );
       const deleted: DeleteRowResponse = { ...row, rowCount: 1 };
@@ -141,7 +146,10 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
   };
 }
 
-/** Runs a row write, under its `If-Match` when it has one (see conditionalRowWrite). */
+/**
+ * Runs a row write, under its `If-Match` when it has one (see conditionalRowWrite), which names
+ * the row as read in the write's `locale`.
+ */
 async function conditionally<T>(
   services: Services,
   req: IncomingMessage,
@@ -149,11 +157,12 @@ async function conditionally<T>(
   id: string,
   condition: IfMatch | null,
   write: (check?: WriteCheck) => Promise<T>,
+  locale?: RequestLocale,
 ): Promise<{ value: T; etag: string | null }> {
   if (condition === null) return { value: await write(), etag: null };
   const readable = readableBy(req);
   const read = async (): Promise<CurrentRow> => {
-    const { read: found, version } = await readRowVersioned(services, table, id, readable);
+    const { read: found, version } = await readRowVersioned(services, table, id, readable, 'html', locale);
     const { etag } = taggedJsonText(found.body, publishedColumnsOf(services, table), ROW_READ_UNTAGGED);
     return { row: found.body.rows[0], etag, version: version() };
   };
@@ -198,7 +207,8 @@ function publishedColumnsOf(services: Services, table: string): ContentType['pub
 }
 
 /**
- * `POST /cms/:type[/:id]`: the new row, for a 201 with its address in `Location`.
+ * `POST /cms/:type[/:id]`: the new row, for a 201 with its address in `Location`; localized
+ * fields written in `locale`.
  */
 export async function createRow(
   services: Services,
@@ -206,10 +216,11 @@ export async function createRow(
   id: string | undefined,
   input: unknown,
   actor: RowActor | undefined,
+  locale?: RequestLocale,
 ): Promise<{ body: CreateRowResponse; location: string }> {
   const row = await writeWithType(services, table, (type) => {
     if (type.kind === 'single') throw singleRowType(type, 'POST');
-    return services.rows.create(type, input, id, actor);
+    return services.rows.create(type, input, id, actor, undefined, locale);
   });
   return { body: { id: row.id, rows: [row] }, location: `/api/cms/${table}/${encodeURIComponent(row.id)}` };
 }
@@ -231,8 +242,10 @@ export async function readSingle(
   table: string,
   readable: readonly string[] | null = null,
   format: RichtextFormat = 'html',
+  locale?: RequestLocale,
 ): Promise<TimedRead<GetRowResponse>> {
-  const { body, serverTiming } = await readList(services, table, { limit: '1', format }, readable);
+  const query = { limit: '1', format, ...(locale ? { locale: localeParameter(locale) } : {}) };
+  const { body, serverTiming } = await readList(services, table, query, readable);
   const { titleColumn } = services.registry.requireByTable(table);
   const row = body.rows[0];
   const meta = resolvePageMeta((row ?? {}) as StoredRow, row?.meta ?? null, titleColumn);
@@ -251,12 +264,19 @@ async function writeSingle(
   body: unknown,
   actor: RowActor | undefined,
   condition: IfMatch | null,
+  locale: RequestLocale,
 ): Promise<{ status: 200 | 201; value: UpdateRowResponse; etag: string | null }> {
   for (let attempt = 1; ; attempt++) {
     const id = (await readList(services, table, { limit: '1' })).body.rows[0]?.id;
     if (id !== undefined) {
-      const { value, etag } = await conditionally(services, req, table, id, condition, (check) =>
-        updateRow(services, table, id, body, actor, check),
+      const { value, etag } = await conditionally(
+        services,
+        req,
+        table,
+        id,
+        condition,
+        (check) => updateRow(services, table, id, body, actor, check, locale),
+        locale,
       );
       return { status: 200, value, etag };
     }
@@ -266,7 +286,9 @@ async function writeSingle(
       throw error;
     }
     try {
-      const value = await writeWithType(services, table, (type) => services.rows.create(type, body, undefined, actor));
+      const value = await writeWithType(services, table, (type) =>
+        services.rows.create(type, body, undefined, actor, undefined, locale),
+      );
       return { status: 201, value, etag: null };
     } catch (error) {
       if (attempt === 1 && error instanceof AppError && error.code === 'single_row_type') continue;
@@ -275,7 +297,10 @@ async function writeSingle(
   }
 }
 
-/** `PUT`/`PATCH /cms/:type/:id`: the changed row; `check` as `RowService.update` holds it. */
+/**
+ * `PUT`/`PATCH /cms/:type/:id`: the changed row; `check` as `RowService.update` holds it, localized
+ * fields written in `locale`.
+ */
 export function updateRow(
   services: Services,
   table: string,
@@ -283,8 +308,16 @@ export function updateRow(
   input: unknown,
   actor: RowActor | undefined,
   check?: WriteCheck,
+  locale?: RequestLocale,
 ): Promise<UpdateRowResponse> {
-  return writeWithType(services, table, (type) => services.rows.update(type, id, input, actor, undefined, check));
+  return writeWithType(services, table, (type) =>
+    services.rows.update(type, id, input, actor, undefined, check, locale),
+  );
+}
+
+/** A request locale as its `?locale=` parameter names it. */
+function localeParameter(locale: RequestLocale): string {
+  return locale.kind === 'all' ? 'all' : locale.code;
 }
 
 /**
@@ -313,15 +346,19 @@ export async function readList(
   return { body: listResponse(type, time, list), serverTiming: PhaseTimer.header(time) };
 }
 
-/** `GET /cms/:type/:id`: one row in the list shape plus its page meta, for a credential as `readList`. */
+/**
+ * `GET /cms/:type/:id`: one row in the list shape plus its page meta, for a credential as
+ * `readList`, in `locale` (absent: the default locale).
+ */
 export async function readRow(
   services: Services,
   table: string,
   id: string,
   readable: readonly string[] | null = null,
   format: RichtextFormat = 'html',
+  locale?: RequestLocale,
 ): Promise<TimedRead<GetRowResponse>> {
-  return (await readRowVersioned(services, table, id, readable, format)).read;
+  return (await readRowVersioned(services, table, id, readable, format, locale)).read;
 }
 
 /** `readRow` with the stored row's version the answer shows (see rowVersion). */
@@ -331,11 +368,12 @@ async function readRowVersioned(
   id: string,
   readable: readonly string[] | null,
   format: RichtextFormat = 'html',
+  locale?: RequestLocale,
 ): Promise<{ read: TimedRead<GetRowResponse>; version: () => string }> {
   const { type, found, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     timer.lap('init');
-    const found = await services.rows.get(type, id, timer, readable);
+    const found = await services.rows.get(type, id, timer, readable, locale);
     await presentRows(services, type, [found.row], format, readable);
     const hidden = hiddenRelations(type, services.registry, readable);
     return { type: describedWithout(type, hidden), found, timer, registry: found.registry };
