@@ -30,14 +30,14 @@ export function quireVersion(): string {
  * and their relations to other types as always null (see `hiddenRelations`).
  */
 export async function currentDocument(
-  { registry, writes }: Services,
+  { registry, writes, locales }: Services,
   readable: readonly string[] | null = null,
 ): Promise<OpenApiDocument> {
   const changing = writes.settled();
   if (changing) await changing;
   const following = registry.follow();
   if (following) await following;
-  return openApiDocument(typesSeenBy(registry, readable), { version: quireVersion() });
+  return openApiDocument(typesSeenBy(registry, readable), { version: quireVersion(), locales: await locales.now() });
 }
 
 /**

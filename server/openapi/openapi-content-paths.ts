@@ -1,13 +1,16 @@
 import type { ErrorCode } from '../../common/api-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import { type ContentType, SYSTEM_SORTABLE } from '../content/content-type.js';
 import { DEFAULT_LIMIT, MAX_LIMIT } from '../content/list-query.js';
 import type { JsonSchema } from '../fields/field.js';
 import { MAX_VARIANT_SIDE, VARIANT_FITS, VARIANT_FORMATS } from '../media/image-options.js';
-import { shapeNames } from '../types-gen/type-names.js';
+import { allLocalesShapeNames, shapeNames } from '../types-gen/type-names.js';
 import type { Responses } from './openapi-account-paths.js';
 import { UPLOAD_BODY, uploadResponses } from './openapi-asset-paths.js';
 import { ALWAYS_ERRORS, READ_ERRORS } from './openapi-error-sets.js';
 import { IF_MATCH } from './openapi-etags.js';
+import { hasLocalizedColumns, localeParameter } from './openapi-localized-schemas.js';
 import { ref } from './openapi-schemas.js';
 
 /** The media type of JSON bodies and answers. */
@@ -25,13 +28,39 @@ const WRITE_ERRORS: ErrorCode[] = [
 ];
 
 /** A request body sent as JSON or as a form. */
-function writeBody(json: string, form: string): JsonSchema {
+function writeBody(json: JsonSchema, form: string): JsonSchema {
   return {
     required: true,
     content: {
-      [JSON_TYPE]: { schema: ref(json) },
+      [JSON_TYPE]: { schema: json },
       [FORM_TYPE]: { schema: ref(form), encoding: { tags: { style: 'form', explode: true } } },
     },
+  };
+}
+
+/**
+ * How a type's row operations name their shapes and parameters: as ever for a type without
+ * localized columns; with them, every read and write takes `?locale=` and its answers (and JSON
+ * bodies) are in one locale or in all (`?locale=all`).
+ */
+function rowShapes(type: ContentType, name: string, locales: LocalesDocument) {
+  const shapes = shapeNames(name);
+  if (!hasLocalizedColumns(type)) {
+    return {
+      ...shapes,
+      parameters: [] as JsonSchema[],
+      answer: (one: keyof typeof shapes) => ref(shapes[one]),
+      body: (one: 'input' | 'update') => ref(shapes[one]),
+    };
+  }
+  const all = allLocalesShapeNames(name);
+  return {
+    ...shapes,
+    parameters: [localeParameter(locales)],
+    answer: (one: 'row' | 'list' | 'item' | 'created' | 'deleted'): JsonSchema =>
+      one === 'created' || one === 'deleted' ? ref(shapes[one]) : { oneOf: [ref(shapes[one]), ref(all[one])] },
+    // A body that names no localized field fits both: anyOf.
+    body: (one: 'input' | 'update'): JsonSchema => ({ anyOf: [ref(shapes[one]), ref(all[one])] }),
   };
 }
 
@@ -109,39 +138,46 @@ function formatParameters(type: ContentType): JsonSchema[] {
 }
 
 /** `/cms/{table}` and `/cms/{table}/{id}` of one content type. */
-export function rowPaths(type: ContentType, name: string, responses: Responses): Record<string, JsonSchema> {
-  const shapes = shapeNames(name);
+export function rowPaths(
+  type: ContentType,
+  name: string,
+  responses: Responses,
+  locales: LocalesDocument = DEFAULT_LOCALES,
+): Record<string, JsonSchema> {
+  const shapes = rowShapes(type, name, locales);
   const tags = [type.table];
   const id = pathParameter('id', `The id of a row of ${type.title}`);
   const create = (withId: boolean): JsonSchema => ({
     tags,
     operationId: withId ? `create${name}WithId` : `create${name}`,
     summary: withId ? `Create a row of ${type.title} with this id` : `Create a row of ${type.title}`,
-    requestBody: writeBody(shapes.input, shapes.form),
+    ...(shapes.parameters.length > 0 ? { parameters: shapes.parameters } : {}),
+    requestBody: writeBody(shapes.body('input'), shapes.form),
     responses: {
-      ...responses(201, 'Created; Location names the new row', ref(shapes.created), WRITE_ERRORS),
+      ...responses(201, 'Created; Location names the new row', shapes.answer('created'), WRITE_ERRORS),
     },
   });
   const update = (method: string): JsonSchema => ({
     tags,
     operationId: `${method}${name}`,
     summary: `Change a row of ${type.title} (only the fields sent)`,
-    parameters: [IF_MATCH],
-    requestBody: writeBody(shapes.update, shapes.updateForm),
-    responses: responses(200, 'The row as it is now (with If-Match: its new ETag)', ref(shapes.row), [
+    parameters: [...shapes.parameters, IF_MATCH],
+    requestBody: writeBody(shapes.body('update'), shapes.updateForm),
+    responses: responses(200, 'The row as it is now (with If-Match: its new ETag)', shapes.answer('row'), [
       ...WRITE_ERRORS,
       'stale_write',
     ]),
   });
-  if (type.kind === 'single') return singleRowPaths(type, name, responses, update);
+  const reads = (more: JsonSchema[]): JsonSchema[] => [...more, ...formatParameters(type), ...shapes.parameters];
+  if (type.kind === 'single') return singleRowPaths(type, name, responses, update, shapes, reads);
   return {
     [`/cms/${type.table}`]: {
       get: {
         tags,
         operationId: `list${name}`,
         summary: `List rows of ${type.title}`,
-        parameters: [...listParameters(type), ...formatParameters(type)],
-        responses: responses(200, 'A page of rows with exact counts', ref(shapes.list), READ_ERRORS),
+        parameters: reads(listParameters(type)),
+        responses: responses(200, 'A page of rows with exact counts', shapes.answer('list'), READ_ERRORS),
       },
       post: create(false),
     },
@@ -151,8 +187,8 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
         tags,
         operationId: `get${name}`,
         summary: `Get one row of ${type.title}`,
-        parameters: formatParameters(type),
-        responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
+        parameters: reads([]),
+        responses: responses(200, 'The row in the list shape, with its page meta', shapes.answer('item'), READ_ERRORS),
       },
       post: create(true),
       put: update('update'),
@@ -162,8 +198,12 @@ export function rowPaths(type: ContentType, name: string, responses: Responses):
         operationId: `delete${name}`,
         summary: `Delete a row of ${type.title}`,
         description: 'Refused (409, with `references`) while a relation of another row points at it',
-        parameters: [IF_MATCH],
-        responses: responses(200, 'The deleted row', ref(shapes.deleted), [...READ_ERRORS, 'conflict', 'stale_write']),
+        parameters: [...shapes.parameters, IF_MATCH],
+        responses: responses(200, 'The deleted row', shapes.answer('deleted'), [
+          ...READ_ERRORS,
+          'conflict',
+          'stale_write',
+        ]),
       },
     },
   };
@@ -178,8 +218,9 @@ function singleRowPaths(
   name: string,
   responses: Responses,
   update: (method: string) => JsonSchema,
+  shapes: ReturnType<typeof rowShapes>,
+  reads: (more: JsonSchema[]) => JsonSchema[],
 ): Record<string, JsonSchema> {
-  const shapes = shapeNames(name);
   const tags = [type.table];
   const write = (method: string): JsonSchema => {
     const base = update(`${method}Single`);
@@ -188,10 +229,10 @@ function singleRowPaths(
       summary: `Change the one row of ${type.title} (only the fields sent); the first write creates it`,
       description:
         'Before its first write the type has no row: that write (without If-Match) creates it, answered 201 with Location; required fields are checked then',
-      requestBody: writeBody(shapes.update, shapes.updateForm),
+      requestBody: writeBody(shapes.body('update'), shapes.updateForm),
       responses: {
         ...(base.responses as JsonSchema),
-        ...responses(201, 'Created: the first write made the row (Location names it)', ref(shapes.row), []),
+        ...responses(201, 'Created: the first write made the row (Location names it)', shapes.answer('row'), []),
       },
     };
   };
@@ -201,9 +242,9 @@ function singleRowPaths(
         tags,
         operationId: `get${name}Single`,
         summary: `Get the one row of ${type.title}`,
-        parameters: formatParameters(type),
+        parameters: reads([]),
         description: 'A single type: `rows` holds its one row (empty before its first write), with its page meta',
-        responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
+        responses: responses(200, 'The row in the list shape, with its page meta', shapes.answer('item'), READ_ERRORS),
       },
       put: write('update'),
       patch: write('patch'),
@@ -214,8 +255,8 @@ function singleRowPaths(
         tags,
         operationId: `get${name}`,
         summary: `Get the one row of ${type.title} by its id`,
-        parameters: formatParameters(type),
-        responses: responses(200, 'The row in the list shape, with its page meta', ref(shapes.item), READ_ERRORS),
+        parameters: reads([]),
+        responses: responses(200, 'The row in the list shape, with its page meta', shapes.answer('item'), READ_ERRORS),
       },
       put: update('update'),
       patch: update('patch'),

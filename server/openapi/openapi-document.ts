@@ -1,4 +1,6 @@
 import type { ContentTypeKind, ErrorCode } from '../../common/api-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import { typeNames } from '../types-gen/type-names.js';
@@ -10,6 +12,7 @@ import { contentTypePaths, describePaths, JSON_TYPE, mediaPaths, rowPaths } from
 import { notModifiedResponse, withConditionalGets } from './openapi-etags.js';
 import { eventPaths } from './openapi-event-paths.js';
 import { localePaths, localeSchemas } from './openapi-locale-paths.js';
+import { hasLocalizedColumns, LOCALE_CODE_SCHEMA, localeCodeSchema } from './openapi-localized-schemas.js';
 import { hookPaths, publishingSchemas, schedulePaths } from './openapi-publishing-paths.js';
 import { revisionPaths, revisionSchemas, typeChangePaths } from './openapi-revision-paths.js';
 import { errorCodesByStatus, errorMeaning, ref, sharedSchemas, typeSchemas } from './openapi-schemas.js';
@@ -23,13 +26,23 @@ export type OpenApiDocument = JsonSchema & {
   paths: Record<string, JsonSchema>;
   components: { schemas: Record<string, JsonSchema>; [section: string]: Record<string, JsonSchema> };
   /** Each content type's table, slug and the name of its row schema (`news` -> `News`). */
-  'x-quire-content-types': { table: string; slug: string; title: string; name: string; kind: ContentTypeKind }[];
+  'x-quire-content-types': {
+    table: string;
+    slug: string;
+    title: string;
+    name: string;
+    kind: ContentTypeKind;
+    /** Present on a type with localized columns: its shapes in every locale at once are `<name>AllLocales...`. */
+    localized?: true;
+  }[];
 };
 
 /** What the document says about the server beyond its content types. */
 export interface DocumentOptions {
   /** Quire's version, the document's `info.version`. */
   version: string;
+  /** The site's locales, which rows of types with localized columns are read and written in (default: English alone). */
+  locales?: LocalesDocument;
 }
 
 /**
@@ -50,8 +63,11 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     ...twoFactorSchemas(),
     ...singleSignOnSchemas(),
   };
-  const names = typeNames(types, Object.keys(shared));
+  const locales = options.locales ?? DEFAULT_LOCALES;
+  // Reserved whether or not a type is localized, so localizing one never renames another.
+  const names = typeNames(types, [...Object.keys(shared), LOCALE_CODE_SCHEMA]);
   const schemas: Record<string, JsonSchema> = { ...shared };
+  if (types.some(hasLocalizedColumns)) schemas[LOCALE_CODE_SCHEMA] = localeCodeSchema(locales);
   const paths: Record<string, JsonSchema> = {
     ...contentTypePaths(responses),
     ...starterPaths(responses),
@@ -70,10 +86,10 @@ export function openApiDocument(types: readonly ContentType[], options: Document
   };
   for (const type of types) {
     const name = names.get(type.table) ?? type.table;
-    Object.assign(schemas, typeSchemas(type, name));
+    Object.assign(schemas, typeSchemas(type, name, locales));
     Object.assign(
       paths,
-      rowPaths(type, name, responses),
+      rowPaths(type, name, responses, locales),
       revisionPaths(type, name, responses),
       schedulePaths(type, name, responses),
     );
@@ -111,6 +127,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
       title: type.title,
       name: names.get(type.table) ?? type.table,
       kind: type.kind,
+      ...(hasLocalizedColumns(type) ? { localized: true as const } : {}),
     })),
   };
 }

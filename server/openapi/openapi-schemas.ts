@@ -1,4 +1,6 @@
-import type { ErrorCode } from '../../common/api-contract.js';
+import type { ColumnDescriptor, ErrorCode } from '../../common/api-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES, LOCALIZABLE_COLUMN_TYPES } from '../../common/locale-rules.js';
 import { META_KEYS } from '../../common/row-fields.js';
 import type { ContentType } from '../content/content-type.js';
 import { ROW_MEDIA_MEMBER } from '../content/row-input.js';
@@ -6,9 +8,18 @@ import { MAX_META_LENGTH } from '../content/seo-meta.js';
 import { AppError } from '../errors/app-error.js';
 import type { JsonSchema } from '../fields/field.js';
 import { COLUMN_TYPES, columnSchema } from '../fields/field-registry.js';
+import { localizedColumnsOf } from '../locales/localized-values.js';
 import { UPLOAD_MEDIA_TYPES } from '../media/image-sniffing.js';
 import { rowCarriesMedia } from '../media/row-media-paths.js';
-import { shapeNames } from '../types-gen/type-names.js';
+import { allLocalesShapeNames, shapeNames } from '../types-gen/type-names.js';
+import {
+  allLocalesMembers,
+  hasLocalizedColumns,
+  inAllLocales,
+  inOneLocale,
+  oneLocaleMembers,
+  requiredOnCreate,
+} from './openapi-localized-schemas.js';
 
 /** A reference to a component schema. */
 export const ref = (name: string): JsonSchema => ({ $ref: `#/components/schemas/${name}` });
@@ -160,6 +171,10 @@ export function sharedSchemas(): Record<string, JsonSchema> {
       ...ref('FieldCondition'),
       description:
         'When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept',
+    },
+    localized: {
+      type: 'boolean',
+      description: `A value per locale (${[...LOCALIZABLE_COLUMN_TYPES].join(', ')} columns); other columns are shared by every locale`,
     },
   };
   const columnRequired = ['name', 'label', 'type', 'required'];
@@ -326,40 +341,60 @@ export function sharedSchemas(): Record<string, JsonSchema> {
   };
 }
 
-/** A content type's shapes: its row, list and single-row responses, write bodies, write responses. */
-export function typeSchemas(type: ContentType, name: string): Record<string, JsonSchema> {
+/**
+ * A content type's shapes: its row, list and single-row responses, write bodies, write responses;
+ * with localized columns, also its rows, responses and JSON write bodies in every locale at once
+ * (`?locale=all`, openapi-localized-schemas.ts), `locales` naming the site's locales.
+ */
+export function typeSchemas(
+  type: ContentType,
+  name: string,
+  locales: LocalesDocument = DEFAULT_LOCALES,
+): Record<string, JsonSchema> {
   const names = shapeNames(name);
-  const row: Record<string, JsonSchema> = { id: { ...string, description: 'The row’s id (its primary key)' } };
-  for (const column of type.columns) row[column.name] = columnSchema(column, 'read');
-  row.meta = { anyOf: [ref('SeoMeta'), { type: 'null' }], description: 'SEO data, or null when none is set' };
-  if (type.flatMeta) for (const key of META_KEYS) row[`meta_${key}`] = stringOrNull;
-  Object.assign(row, SYSTEM_PROPERTIES);
+  const localized = hasLocalizedColumns(type);
+  /** A row's members, each column's value as `value` gives it, then `more`. */
+  const rowOf = (value: (column: ColumnDescriptor) => JsonSchema, more: Record<string, JsonSchema>) => {
+    const row: Record<string, JsonSchema> = { id: { ...string, description: 'The row’s id (its primary key)' } };
+    for (const column of type.columns) row[column.name] = value(column);
+    row.meta = { anyOf: [ref('SeoMeta'), { type: 'null' }], description: 'SEO data, or null when none is set' };
+    if (type.flatMeta) for (const key of META_KEYS) row[`meta_${key}`] = stringOrNull;
+    return Object.assign(row, SYSTEM_PROPERTIES, more);
+  };
+  const row = rowOf(
+    (column) => (column.localized ? inOneLocale(column, 'read') : columnSchema(column, 'read')),
+    localized ? oneLocaleMembers(type) : {},
+  );
 
-  const list: Record<string, JsonSchema> = {
+  const listOf = (rowName: string): Record<string, JsonSchema> => ({
     time: ref('Timing'),
     total: { ...integer, description: 'All rows of the type' },
     filtered: { ...integer, description: 'Rows matching the filters' },
     count: { ...integer, description: 'Rows in `rows`' },
     pk: { const: 'id' },
-    rows: { type: 'array', items: ref(names.row) },
+    rows: { type: 'array', items: ref(rowName) },
     columns: { type: 'array', items: ref('PublishedColumn') },
     filters: { type: 'array', maxItems: 0 },
     preview_path: stringOrNull,
     custom: { type: 'boolean' },
-  };
+  });
+  const list = listOf(names.row);
   const metaMember: JsonSchema = { type: ['string', 'null'], maxLength: MAX_META_LENGTH };
   // Reads of a type whose columns may show images carry their layout from the media library (AssetService.decorate).
   const carriesMedia = rowCarriesMedia(type);
   const ignored = Object.fromEntries(
-    ['id', ...Object.keys(SYSTEM_PROPERTIES), 'schedule', ...(carriesMedia ? [ROW_MEDIA_MEMBER] : [])].map((field) => [
-      field,
-      { description: 'Set by the server; ignored' },
-    ]),
+    [
+      'id',
+      ...Object.keys(SYSTEM_PROPERTIES),
+      'schedule',
+      ...(carriesMedia ? [ROW_MEDIA_MEMBER] : []),
+      ...(localized ? ['locale', 'fallbacks'] : []),
+    ].map((field) => [field, { description: 'Set by the server; ignored' }]),
   );
   const input: Record<string, JsonSchema> = {};
   const form: Record<string, JsonSchema> = {};
   for (const column of type.columns) {
-    input[column.name] = columnSchema(column, 'write');
+    input[column.name] = column.localized ? inOneLocale(column, 'write') : columnSchema(column, 'write');
     form[column.name] = columnSchema(column, 'form');
   }
   input.meta = {
@@ -380,9 +415,7 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
   }
   // A create needs every required column but slugs, which are made from their parent, and columns
   // shown on a condition, which are required only while it holds.
-  const required = type.columns
-    .filter((column) => column.required && column.type !== 'slug' && column.when === undefined)
-    .map((c) => c.name);
+  const required = type.columns.filter(requiredOnCreate).map((c) => c.name);
   const writeBody = (properties: Record<string, JsonSchema>, create: boolean, description: string): JsonSchema => ({
     type: 'object',
     description,
@@ -390,12 +423,16 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
     ...(create && required.length > 0 ? { required } : {}),
     additionalProperties: false,
   });
-  return {
-    // Reads carry the row's pending schedule; write answers do not (so it is not required).
-    [names.row]: withOptional(exactObject(row, `A row of ${type.title} (/api/cms/${type.table})`), {
+  // Reads carry the row's pending schedule; write answers do not (so it is not required).
+  const readRow = (members: Record<string, JsonSchema>, description: string): JsonSchema =>
+    withOptional(exactObject(members, description), {
       schedule: SCHEDULE_PROPERTY,
       ...(carriesMedia ? { [ROW_MEDIA_MEMBER]: MEDIA_PROPERTY } : {}),
-    }),
+    });
+  const deleted = (members: Record<string, JsonSchema>) =>
+    exactObject({ ...members, rowCount: { const: 1 } }, 'The deleted row and rowCount');
+  const schemas: Record<string, JsonSchema> = {
+    [names.row]: readRow(row, `A row of ${type.title} (/api/cms/${type.table})`),
     [names.list]: exactObject(list, `GET /api/cms/${type.table}`),
     [names.item]: exactObject(
       { ...list, meta: ref('SeoMeta') },
@@ -409,6 +446,46 @@ export function typeSchemas(type: ContentType, name: string): Record<string, Jso
       id: string,
       rows: { type: 'array', items: ref(names.row), minItems: 1, maxItems: 1 },
     }),
-    [names.deleted]: exactObject({ ...row, rowCount: { const: 1 } }, 'The deleted row and rowCount'),
+    [names.deleted]: deleted(row),
+  };
+  if (!localized) return schemas;
+
+  const all = allLocalesShapeNames(name);
+  const allRow = rowOf(
+    (column) => (column.localized ? inAllLocales(column, 'read', locales) : columnSchema(column, 'read')),
+    allLocalesMembers(),
+  );
+  const allList = listOf(all.row);
+  const allInput = (create: boolean) => {
+    const properties = { ...input };
+    for (const column of localizedColumnsOf(type.columns)) {
+      properties[column.name] = inAllLocales(column, 'write', locales, create);
+    }
+    return properties;
+  };
+  const either = (one: string, every: string): JsonSchema => ({ oneOf: [ref(one), ref(every)] });
+  return {
+    ...schemas,
+    [names.created]: exactObject({
+      id: string,
+      rows: { type: 'array', items: either(names.row, all.row), minItems: 1, maxItems: 1 },
+    }),
+    [names.deleted]: { oneOf: [deleted(row), deleted(allRow)], description: 'The deleted row and rowCount' },
+    [all.row]: readRow(allRow, `A row of ${type.title} in every locale (/api/cms/${type.table}?locale=all)`),
+    [all.list]: exactObject(allList, `GET /api/cms/${type.table}?locale=all`),
+    [all.item]: exactObject(
+      { ...allList, meta: ref('SeoMeta') },
+      `GET /api/cms/${type.table}/{id}?locale=all: one row in every locale, and its page meta`,
+    ),
+    [all.input]: writeBody(
+      allInput(true),
+      true,
+      `A new row of ${type.title} as JSON with ?locale=all: localized fields by locale`,
+    ),
+    [all.update]: writeBody(
+      allInput(false),
+      false,
+      `A change to a row of ${type.title} as JSON with ?locale=all: what changes, localized fields by locale`,
+    ),
   };
 }

@@ -55,8 +55,18 @@ export class ResponseChecker {
       response = (this.document.components.responses as Record<string, any>)[response.$ref.split('/').pop()];
     }
     const schema = response?.content?.['application/json']?.schema;
-    if (!schema?.$ref) return { missing: `${method} ${template} ${status} has no JSON schema` };
-    return { ref: `quire:openapi${schema.$ref}` };
+    if (schema?.$ref) return { ref: `quire:openapi${schema.$ref}` };
+    // An answer of one of several shapes (a row read in one locale or in all): each a component.
+    const union = (schema?.oneOf ?? schema?.anyOf) as { $ref?: unknown }[] | undefined;
+    if (Array.isArray(union) && union.length > 0 && union.every((member) => typeof member.$ref === 'string')) {
+      const key = schema.oneOf ? 'oneOf' : 'anyOf';
+      const ref = `quire:answer/${encodeURIComponent(`${method.toUpperCase()} ${template} ${status}`)}`;
+      if (!this.ajv.getSchema(ref)) {
+        this.ajv.addSchema({ $id: ref, [key]: union.map((member) => ({ $ref: `quire:openapi${member.$ref}` })) });
+      }
+      return { ref };
+    }
+    return { missing: `${method} ${template} ${status} has no JSON schema` };
   }
 
   /** Problems of one answer (an empty list when it matches the document). */

@@ -2,7 +2,10 @@ import type { ContentType } from '../content/content-type.js';
 
 /**
  * Suffixes of the shapes made for each content type: its row (no suffix), its list and single-row
- * responses, its JSON and form write bodies, and its create and delete responses.
+ * responses, its JSON and form write bodies, and its create and delete responses; and, for a type
+ * with localized columns, the same read and JSON write shapes with every locale at once
+ * (`?locale=all`). Every type's name is kept clear of all of them, so a type turning localization
+ * on or off never renames another.
  */
 export const SHAPE_SUFFIXES = [
   '',
@@ -14,6 +17,11 @@ export const SHAPE_SUFFIXES = [
   'UpdateForm',
   'Created',
   'Deleted',
+  'AllLocales',
+  'AllLocalesList',
+  'AllLocalesItem',
+  'AllLocalesInput',
+  'AllLocalesUpdate',
 ] as const;
 
 /** The shape names of one content type, from its row name. */
@@ -28,6 +36,17 @@ export function shapeNames(name: string) {
     updateForm: `${name}UpdateForm`,
     created: `${name}Created`,
     deleted: `${name}Deleted`,
+  } satisfies Record<string, `${string}${(typeof SHAPE_SUFFIXES)[number]}`>;
+}
+
+/** The shape names of one content type with localized columns read or written in every locale at once. */
+export function allLocalesShapeNames(name: string) {
+  return {
+    row: `${name}AllLocales`,
+    list: `${name}AllLocalesList`,
+    item: `${name}AllLocalesItem`,
+    input: `${name}AllLocalesInput`,
+    update: `${name}AllLocalesUpdate`,
   } satisfies Record<string, `${string}${(typeof SHAPE_SUFFIXES)[number]}`>;
 }
 

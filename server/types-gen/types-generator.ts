@@ -1,6 +1,6 @@
 import type { JsonSchema } from '../fields/field.js';
 import type { OpenApiDocument } from '../openapi/openapi-document.js';
-import { shapeNames } from './type-names.js';
+import { allLocalesShapeNames, shapeNames } from './type-names.js';
 
 const IDENTIFIER = /^[A-Za-z_$][A-Za-z0-9_$]*$/;
 
@@ -26,15 +26,20 @@ export function typeScriptDeclarations(document: OpenApiDocument): string {
       out.push(`export type ${name} = ${typeOf(schema, '')};`, '');
     }
   }
+  const types = document['x-quire-content-types'];
   out.push('/**');
   out.push(' * Every content type by its table (the :type of /api/cms/:type): its kind, its row and its responses.');
   out.push(' * A single type has no list: GET /api/cms/:type answers `item`, its one row.');
+  if (types.some((type) => type.localized)) {
+    out.push(' * A type with localized columns also has `allLocales`: the same read with ?locale=all.');
+  }
   out.push(' */');
   out.push('export interface Collections {');
-  for (const { table, name, kind } of document['x-quire-content-types']) {
-    const shapes = shapeNames(name);
-    const reads = kind === 'single' ? '' : ` list: ${shapes.list};`;
-    out.push(`  ${propertyName(table)}: { kind: '${kind}'; row: ${shapes.row};${reads} item: ${shapes.item} };`);
+  for (const { table, name, kind, localized } of types) {
+    const reads = (shapes: { row: string; list: string; item: string }) =>
+      `row: ${shapes.row};${kind === 'single' ? '' : ` list: ${shapes.list};`} item: ${shapes.item}`;
+    const all = localized ? `; allLocales: { ${reads(allLocalesShapeNames(name))} }` : '';
+    out.push(`  ${propertyName(table)}: { kind: '${kind}'; ${reads(shapeNames(name))}${all} };`);
   }
   out.push('}', '');
   return out.join('\n');
