@@ -37,6 +37,8 @@ import { referencedMedia } from './media-references.js';
 import type { MediaStore } from './media-store.js';
 import { receiveUpload } from './multipart-upload.js';
 import { imageShowingColumns, mediaPathsOfRow } from './row-media-paths.js';
+import { checkStoredSvg } from './stored-svg-check.js';
+import { shapeOf } from './variant-cache.js';
 
 /** Where the library records what happens to files: the change feed. */
 export interface AssetFeed {
@@ -54,6 +56,8 @@ export interface AssetServiceOptions {
   feed: AssetFeed;
   /** Deletes the cached variants of the file with this content hash (its file replaced or deleted). */
   removeVariants?: (hash: string) => Promise<void>;
+  /** Where a stored file the library changed or refused is reported (one line each); the console's warnings when left out. */
+  log?: (line: string) => void;
 }
 
 /** A kept upload's asset, and whether it is new (false: the same bytes were in the library already). */
@@ -91,7 +95,8 @@ export class AssetService {
   /**
    * Gives every stored file without an asset its asset (uploads kept before the library, or
    * copied in beside the database): its name, kind, pixel size and hash read from its bytes.
-   * Returns how many were added.
+   * An SVG among them is cleaned first, as an upload is (see `cleanStoredSvg`). Returns how many
+   * were added.
    */
   async adoptStored(): Promise<number> {
     const [files, known] = await Promise.all([this.options.store.list(), this.repository.paths()]);
@@ -99,10 +104,14 @@ export class AssetService {
     for (const file of files) {
       const path = `${MEDIA_URL_PREFIX}${file.path}`;
       if (known.has(path)) continue;
-      const bytes = await this.bytesOf(path);
+      let bytes = await this.bytesOf(path);
       const kind = bytes ? sniffImage(bytes.subarray(0, 4096)) : null;
       if (!bytes || !kind) continue;
-      const pixels = imageSize(kind, bytes);
+      if (kind.type === 'image/svg+xml') {
+        bytes = await this.cleanStoredSvg(file.path, bytes);
+        if (!bytes) continue;
+      }
+      const pixels = kind.type === 'image/svg+xml' ? await shapeOf(bytes) : imageSize(kind, bytes);
       const at = timestampNow(new Date(file.mtimeMs));
       const inserted = await this.repository.insert({
         id: randomUUID(),
@@ -344,6 +353,31 @@ export class AssetService {
       visible.push({ type: type.slug, table: type.table, row: place.id, fields: place.columns });
     }
     return { visible, hidden };
+  }
+
+  /**
+   * An SVG that did not come through an upload, cleaned as an upload is before it becomes an
+   * asset: the site serves and exports it like any upload, so it must be as harmless. Cleaning
+   * that changes it, or refuses it whole, never does so unseen: the store keeps the file as it was
+   * aside and a log line names both. The bytes to keep, or null when none are (refused).
+   */
+  private async cleanStoredSvg(relative: string, bytes: Buffer): Promise<Buffer | null> {
+    const checked = await checkStoredSvg(bytes);
+    if (checked.kind === 'clean') return bytes;
+    const replacement = checked.kind === 'cleaned' ? checked.bytes : null;
+    const kept = await this.options.store.setAside(relative, replacement);
+    const original = kept ? `; the file as it was is kept in ${kept}` : '';
+    const log = this.options.log ?? ((line) => console.warn(line));
+    if (checked.kind === 'cleaned') {
+      log(
+        `media/${relative} is an SVG that did not come through an upload: it was cleaned as uploads are (script and outside references removed)${original}`,
+      );
+    } else {
+      log(
+        `media/${relative} is an SVG that did not come through an upload and cannot be cleaned (${checked.reason}): it is not served${original}; upload the drawing again`,
+      );
+    }
+    return replacement;
   }
 
   private async bytesOf(path: string): Promise<Buffer | null> {

@@ -1,6 +1,19 @@
 import { randomUUID } from 'node:crypto';
-import { type FileHandle, mkdir, open, readdir, readFile, realpath, rename, stat, unlink } from 'node:fs/promises';
-import { dirname, join, sep } from 'node:path';
+import { constants } from 'node:fs';
+import {
+  copyFile,
+  type FileHandle,
+  mkdir,
+  open,
+  readdir,
+  readFile,
+  realpath,
+  rename,
+  stat,
+  unlink,
+  writeFile,
+} from 'node:fs/promises';
+import { dirname, join, relative as relativePath, sep } from 'node:path';
 import type { Readable } from 'node:stream';
 import { Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
@@ -76,7 +89,17 @@ export interface MediaStore {
   remove(relative: string): Promise<void>;
   /** Removes what a crash left half-received; never fails. */
   sweepIncoming(now?: number): Promise<void>;
+  /**
+   * Puts `replacement` at a media path (the part after `/media/`) in place of its stored file (or
+   * nothing: the path then has no file), keeping that file aside, byte for byte, where it is never
+   * served, listed, backed up as media or pruned. Returns where it was kept, for a log line, or
+   * null when the store keeps no copy (its files' source still holds them).
+   */
+  setAside(relative: string, replacement: Buffer | null): Promise<string | null>;
 }
+
+/** Where a store keeps files set aside (`MediaStore.setAside`): a dot name, never a media path. */
+export const SET_ASIDE = '.set-aside';
 
 /**
  * Receives one upload into a temporary file under `incomingDir`: the part every store shares.
@@ -175,6 +198,27 @@ export class FileMediaStore implements MediaStore {
 
   async sweepIncoming(now: number = Date.now()): Promise<void> {
     await sweepIncomingFolder(join(this.root, INCOMING), now);
+  }
+
+  /** The file goes to `.set-aside/<path>` in the media folder; the replacement is renamed into place whole. */
+  async setAside(relative: string, replacement: Buffer | null): Promise<string> {
+    const file = await this.locate(relative);
+    const segments = parseRelativeMediaPath(relative);
+    if (!file || !segments) throw new Error(`media/${relative} is not a stored file`);
+    let kept = join(this.root, SET_ASIDE, ...segments);
+    await mkdir(dirname(kept), { recursive: true });
+    // A file set aside before at the same path (set aside, then copied in again) stays too.
+    if (await stat(kept).catch(() => null)) kept = `${kept}.${Date.now()}`;
+    await copyFile(file, kept, constants.COPYFILE_EXCL);
+    if (replacement) {
+      const temporary = join(this.root, INCOMING, `${randomUUID()}.part`);
+      await mkdir(dirname(temporary), { recursive: true });
+      await writeFile(temporary, replacement, { flag: 'wx' });
+      await rename(temporary, file);
+    } else {
+      await unlink(file);
+    }
+    return relativePath(dirname(this.root), kept).split(sep).join('/');
   }
 }
 

@@ -58,4 +58,15 @@ export class PostgresMediaStore implements MediaStore {
   sweepIncoming(now?: number): Promise<void> {
     return sweepIncomingFolder(POSTGRES_INCOMING_DIR, now);
   }
+
+  /**
+   * Nothing is kept aside here: a file reaches this table only by an upload (cleaned), a site copy
+   * or a restore, whose source still holds the file as it was.
+   */
+  async setAside(relative: string, replacement: Buffer | null): Promise<null> {
+    if (!parseRelativeMediaPath(relative)) throw new Error(`media/${relative} is not a stored file`);
+    if (replacement) await insertMedia(this.db, { path: relative, type: 'image/svg+xml', bytes: replacement }, true);
+    else await deleteMedia(this.db, [relative]);
+    return null;
+  }
 }
