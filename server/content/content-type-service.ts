@@ -21,6 +21,8 @@ import { RevisionRepository } from '../db/repositories/revision-repository.js';
 import { ScheduleRepository } from '../db/repositories/schedule-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
+import { claimLocales } from '../locales/locale-service.js';
+import { localizedColumnsOf } from '../locales/localized-values.js';
 import { recordTypeChange, typeChangeDetail } from '../revisions/type-change-log.js';
 import { moveRenamedBlockValues, planBlockChanges, withoutBlockRenames } from './block-changes.js';
 import { type ContentType, changedContentType, contentTypeFromRecord, summarize } from './content-type.js';
@@ -126,6 +128,7 @@ export class ContentTypeService {
         if (kind === 'single' && type.kind !== 'single') await refuseManyRows(trx, this.engine, type);
         if (columns) {
           const change = planTableChange(type, columns);
+          if (isLocalized(type.columns) || isLocalized(change.columns)) change.locales = await claimLocales(trx);
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
           await alterContentTable(schemaOf(trx), this.engine, type.table, change, async () => {
             await convertColumns(schemaOf(trx), type.table, conversions);
@@ -301,7 +304,9 @@ export async function insertContentType(
 ): Promise<ContentTypeRecord> {
   const repository = new ContentTypeRepository(trx);
   const now = timestampNow();
-  await createContentTable(schemaOf(trx), engine, type.table, type.columns);
+  // The site's locales, taken until commit, so a change of them waits for the table made under them.
+  const locales = isLocalized(type.columns) ? await claimLocales(trx) : undefined;
+  await createContentTable(schemaOf(trx), engine, type.table, type.columns, locales);
   const record: ContentTypeRecord = {
     id: type.slug,
     slug: type.slug,
@@ -415,6 +420,11 @@ export function planTableChange(type: ContentType, columns: readonly ColumnChang
   }
   if (hasProblems(problems)) throw validationError(problems);
   return { renames, drops, adds, columns: final, before: type.columns };
+}
+
+/** Whether any of `columns` is localized (its table then has locale storage columns). */
+function isLocalized(columns: readonly ColumnDescriptor[]): boolean {
+  return localizedColumnsOf(columns).length > 0;
 }
 
 /** The DDL helpers work on any database, whatever tables Kysely knows of. */

@@ -1,5 +1,8 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { type OwnValues, ownValuesOf, storedFromOwn } from '../locales/localized-values.js';
 import { request } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -118,5 +121,203 @@ describe('localized on a column descriptor', () => {
     expect(changed.body.error.problems).toEqual({ 'columns[1]': { code: 'not_localizable', type: 'richtext' } });
     const read = await request(server, 'GET', '/cms-content/memos');
     expect(read.body.columns[1]).toMatchObject({ type: 'markdown', localized: true });
+  });
+});
+
+/** Three locales: de falls back to en, fr to de then en. */
+const LOCALES: LocalesDocument = {
+  default: 'en',
+  locales: [
+    { code: 'en', label: 'English' },
+    { code: 'de', label: 'Deutsch', fallback: ['en'] },
+    { code: 'fr', label: 'Français', fallback: ['de', 'en'] },
+  ],
+};
+
+type StoredRow = Record<string, unknown>;
+
+/** The SQL columns of a table (either engine), order key columns aside. */
+async function sqlColumns(table: string): Promise<string[]> {
+  const tables = await server.database.db.introspection.getTables();
+  const found = tables.find((each) => each.name === table && !each.isView)?.columns ?? [];
+  return found.map((column) => column.name).filter((name) => !name.startsWith('quire_key:'));
+}
+
+/** The locale storage columns of a table, sorted. */
+async function localeColumns(table: string): Promise<string[]> {
+  return (await sqlColumns(table))
+    .filter((name) => name.startsWith('quire_loc:') || name.startsWith('quire_missing:'))
+    .sort();
+}
+
+const rows = () => server.database.db as unknown as Kysely<Record<string, StoredRow>>;
+
+/** A row as stored (this suite is about storage). */
+async function stored(table: string, id: string): Promise<StoredRow> {
+  return rows().selectFrom(table).selectAll().where('id', '=', id).executeTakeFirstOrThrow();
+}
+
+/** The site's locales and a type's columns, as the API gives them. */
+async function schemaOf(slug: string): Promise<{ document: LocalesDocument; columns: ColumnDescriptor[] }> {
+  const document = (await request(server, 'GET', '/locales')).body as LocalesDocument;
+  const columns = (await request(server, 'GET', `/cms-content/${slug}`)).body.columns as ColumnDescriptor[];
+  return { document, columns };
+}
+
+/** Every locale's own values of a stored row. */
+async function ownOf(slug: string, id: string): Promise<OwnValues> {
+  const { document, columns } = await schemaOf(slug);
+  return ownValuesOf(document, columns, await stored(slug, id));
+}
+
+/** Sets a row's own values in `locale` as a write in that locale stores them. */
+async function writeOwn(slug: string, id: string, locale: string, values: Record<string, unknown>): Promise<void> {
+  const { document, columns } = await schemaOf(slug);
+  const own = ownValuesOf(document, columns, await stored(slug, id));
+  own[locale] = { ...own[locale], ...values };
+  await rows()
+    .updateTable(slug)
+    .set(storedFromOwn(document, columns, own))
+    .where('id', '=', id)
+    .execute();
+}
+
+async function changeColumns(slug: string, columns: unknown[]) {
+  const changed = await request(server, 'PUT', `/cms-content/${slug}`, { json: { columns } });
+  expect(changed.response.status, changed.text).toBe(200);
+  return changed.body;
+}
+
+async function lastChange(slug: string) {
+  return (await request(server, 'GET', `/cms-content-changes?type=${slug}`)).body.changes[0].detail;
+}
+
+const NOTE: ColumnDescriptor = { name: 'note', label: 'Note', type: 'textarea', required: false };
+const BODY: ColumnDescriptor = { name: 'body', label: 'Body', type: 'markdown', required: false };
+
+describe('locale storage columns follow the localized columns', () => {
+  let id: string;
+
+  beforeAll(async () => {
+    const set = await request(server, 'PUT', '/locales', { json: LOCALES });
+    expect(set.response.status, set.text).toBe(200);
+  });
+
+  it('a new type has a column per other locale for each localized column, and the missing columns', async () => {
+    const { response, body } = await create('Harbours', [{ ...TITLE, localized: true }, NOTE, BODY]);
+    expect(response.status, JSON.stringify(body)).toBe(201);
+    expect(await localeColumns('harbours')).toEqual([
+      'quire_loc:de:title',
+      'quire_loc:fr:title',
+      'quire_missing:de',
+      'quire_missing:en',
+      'quire_missing:fr',
+    ]);
+    const created = await request(server, 'POST', '/cms/harbours', {
+      json: { title: 'Harbour', note: 'Shared', body: 'Quay' },
+    });
+    expect(created.response.status, created.text).toBe(201);
+    id = created.body.rows[0].id;
+    await writeOwn('harbours', id, 'en', { title: 'Harbour' });
+    await writeOwn('harbours', id, 'de', { title: 'Hafen' });
+    expect(await ownOf('harbours', id)).toEqual({
+      en: { title: 'Harbour' },
+      de: { title: 'Hafen' },
+      fr: { title: null },
+    });
+    // fr resolves along its chain to de.
+    expect(await stored('harbours', id)).toMatchObject({
+      'quire_loc:fr:title': 'Hafen',
+      'quire_missing:fr': '{"title":"de"}',
+    });
+  });
+
+  it('a type without localized columns has none', async () => {
+    await create('Unlocalized', [TITLE, NOTE]);
+    expect(await localeColumns('unlocalized')).toEqual([]);
+  });
+
+  it('turning localized on keeps the values as the default locale’s; the others fall back to it', async () => {
+    await changeColumns('harbours', [{ ...TITLE, localized: true }, { ...NOTE, localized: true }, BODY]);
+    expect(await localeColumns('harbours')).toEqual([
+      'quire_loc:de:note',
+      'quire_loc:de:title',
+      'quire_loc:fr:note',
+      'quire_loc:fr:title',
+      'quire_missing:de',
+      'quire_missing:en',
+      'quire_missing:fr',
+    ]);
+    expect(await ownOf('harbours', id)).toEqual({
+      en: { title: 'Harbour', note: 'Shared' },
+      de: { title: 'Hafen', note: null },
+      fr: { title: null, note: null },
+    });
+    expect(await stored('harbours', id)).toMatchObject({
+      note: 'Shared',
+      'quire_loc:de:note': 'Shared',
+      'quire_loc:fr:note': 'Shared',
+      'quire_missing:de': '{"note":"en"}',
+      'quire_missing:fr': '{"title":"de","note":"en"}',
+    });
+  });
+
+  it('a localized column renamed takes its locale columns and its gaps along', async () => {
+    await writeOwn('harbours', id, 'fr', { note: 'Partagé' });
+    await changeColumns('harbours', [
+      { ...TITLE, localized: true },
+      { ...NOTE, name: 'remark', from: 'note', localized: true },
+      BODY,
+    ]);
+    expect(await localeColumns('harbours')).toEqual([
+      'quire_loc:de:remark',
+      'quire_loc:de:title',
+      'quire_loc:fr:remark',
+      'quire_loc:fr:title',
+      'quire_missing:de',
+      'quire_missing:en',
+      'quire_missing:fr',
+    ]);
+    expect(await ownOf('harbours', id)).toEqual({
+      en: { title: 'Harbour', remark: 'Shared' },
+      de: { title: 'Hafen', remark: null },
+      fr: { title: null, remark: 'Partagé' },
+    });
+    expect((await stored('harbours', id))['quire_missing:de']).toBe('{"remark":"en"}');
+  });
+
+  it('turning localized off keeps the default’s values, drops the others’ and the change names how many', async () => {
+    await changeColumns('harbours', [{ ...TITLE, localized: true }, { ...NOTE, name: 'remark' }, BODY]);
+    expect(await localeColumns('harbours')).toEqual([
+      'quire_loc:de:title',
+      'quire_loc:fr:title',
+      'quire_missing:de',
+      'quire_missing:en',
+      'quire_missing:fr',
+    ]);
+    expect((await stored('harbours', id)).remark).toBe('Shared');
+    expect(await ownOf('harbours', id)).toEqual({
+      en: { title: 'Harbour' },
+      de: { title: 'Hafen' },
+      fr: { title: null },
+    });
+    expect((await stored('harbours', id))['quire_missing:fr']).toBe('{"title":"de"}');
+    expect(await lastChange('harbours')).toMatchObject({ changed: ['remark'] });
+  });
+
+  it('removing the last localized column drops its locale columns and the missing columns', async () => {
+    await changeColumns('harbours', [{ ...TITLE, name: 'name', from: 'title' }, BODY]);
+    expect(await localeColumns('harbours')).toEqual([]);
+    expect((await stored('harbours', id)).name).toBe('Harbour');
+    await changeColumns('harbours', [{ ...TITLE, name: 'name', localized: true }]);
+    expect(await localeColumns('harbours')).toEqual([
+      'quire_loc:de:name',
+      'quire_loc:fr:name',
+      'quire_missing:de',
+      'quire_missing:en',
+      'quire_missing:fr',
+    ]);
+    expect(await sqlColumns('harbours')).not.toContain('body');
+    expect(await ownOf('harbours', id)).toEqual({ en: { name: 'Harbour' }, de: { name: null }, fr: { name: null } });
   });
 });

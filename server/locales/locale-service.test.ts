@@ -30,13 +30,15 @@ function heldValues(held: Record<string, number>): LocaleValues & { seen: number
   const versionIn = async (trx: Kysely<QuireDatabase>) => (await new LocaleRepository(trx).version()) as number;
   return {
     seen,
-    async count(trx, locales) {
+    async count(trx, _stored, locales) {
       seen.push(await versionIn(trx));
       return locales.reduce((sum, code) => sum + (held[code] ?? 0), 0);
     },
-    async drop(trx, locales) {
+    async change(trx, before, after) {
+      const removed = before.locales.filter(({ code }) => !after.locales.some((kept) => kept.code === code));
+      if (removed.length === 0) return;
       seen.push(await versionIn(trx));
-      for (const code of locales) delete held[code];
+      for (const { code } of removed) delete held[code];
     },
   };
 }

@@ -9,18 +9,21 @@ import { AppError } from '../errors/app-error.js';
 /**
  * The values the site holds per locale, as a change of the locales sees them in its transaction:
  * how many are held in the locales it removes (a locale holding values is removed only with
- * `force`), and dropping them when it is forced. Localized columns keep the values; until a column
- * is localized no value is held in any locale, which is what `NO_LOCALE_VALUES` says.
+ * `force`), and the change of the stored values that follows every change of the document (see
+ * localized-table-values.ts). Until a column is localized no value is held in any locale, which is
+ * what `NO_LOCALE_VALUES` says.
  */
 export interface LocaleValues {
-  count(trx: Kysely<QuireDatabase>, locales: readonly string[]): Promise<number>;
-  drop(trx: Kysely<QuireDatabase>, locales: readonly string[]): Promise<void>;
+  /** How many own values `locales` hold, stored under `stored` (the document before the change). */
+  count(trx: Kysely<QuireDatabase>, stored: LocalesDocument, locales: readonly string[]): Promise<number>;
+  /** Stores the values again under `after`: those of locales `after` no longer lists are dropped. */
+  change(trx: Kysely<QuireDatabase>, before: LocalesDocument, after: LocalesDocument): Promise<void>;
 }
 
 /** The values of a site with no localized column: none, in any locale. */
 export const NO_LOCALE_VALUES: LocaleValues = {
   count: async () => 0,
-  drop: async () => {},
+  change: async () => {},
 };
 
 /** What the locale service needs. */
@@ -30,7 +33,7 @@ export interface LocaleServiceOptions {
   writes: ContentWrites;
   /** Other servers may change the locales in the same database (PostgreSQL): `follow()` checks before answering. */
   followsOtherServers?: boolean;
-  /** The values held per locale (see LocaleValues); none by default. */
+  /** The values held per locale (see LocaleValues; the site's are `localizedTableValues`); none by default. */
   values?: LocaleValues;
 }
 
@@ -141,7 +144,7 @@ export class LocaleService {
         options.check?.(stored, lastChangeOf(record));
         const removed = removedLocales(stored, document);
         if (removed.length > 0 && !options.force) {
-          const count = await values.count(trx, removed);
+          const count = await values.count(trx, stored, removed);
           if (count > 0) {
             throw new AppError(
               'conflict',
@@ -151,7 +154,7 @@ export class LocaleService {
             );
           }
         }
-        if (removed.length > 0) await values.drop(trx, removed);
+        await values.change(trx, stored, document);
         await repository.write(JSON.stringify(document), options.by);
         return { document, removed };
       });
@@ -165,6 +168,15 @@ export class LocaleService {
     this.loadedVersion = record.version;
     this.last = lastChangeOf(record);
   }
+}
+
+/**
+ * The site's locales as stored, taken for the transaction `trx` until it ends: a change of a
+ * content table's localized columns reads them so, and a change of the locales (which claims the
+ * same row first) waits for it, then sees its table.
+ */
+export async function claimLocales(trx: Kysely<QuireDatabase>): Promise<LocalesDocument> {
+  return documentOf(await new LocaleRepository(trx).claim());
 }
 
 /** Who changed the stored locales last and when, or null when no one has. */

@@ -1,10 +1,29 @@
 import { type Kysely, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import type { LocalesDocument } from '../../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../../common/locale-rules.js';
 import { fieldFor } from '../../fields/field-registry.js';
+import {
+  type ColumnRename,
+  type LocaleStorageState,
+  localeStoragePlan,
+  ownValueCounts,
+  ownValueReads,
+  restoredRow,
+} from '../../locales/locale-storage-plan.js';
+import { localeStorageColumns, otherLocales } from '../../locales/localized-values.js';
 import type { DatabaseEngine } from '../engine.js';
 import { type IndexPlan, indexesFor } from '../queries/content-index-plan.js';
 import { indexStatement } from '../queries/index-statement.js';
 import { orderKeyColumnName } from '../queries/internal-names.js';
+import {
+  addLocaleColumns,
+  dropIndexesOn,
+  dropLocaleColumns,
+  renameLocaleColumns,
+  restoreRows,
+  rowBatches,
+} from '../queries/locale-columns.js';
 import { addOrderKeyColumns, dropOrderKeyColumn, orderKeysOf } from '../queries/order-key-columns.js';
 import {
   addSearchTextColumns,
@@ -22,12 +41,17 @@ import {
  * index and the catalog come from the engine.
  */
 
-/** Creates the table of a content type with its indexes and its search index. */
+/**
+ * Creates the table of a content type with its indexes and its search index, and the locale
+ * storage columns of its localized columns under `locales` (the site's; none without localized
+ * columns).
+ */
 export async function createContentTable(
   db: Kysely<unknown>,
   engine: DatabaseEngine,
   table: string,
   columns: readonly ColumnDescriptor[],
+  locales: LocalesDocument = DEFAULT_LOCALES,
 ): Promise<void> {
   const text = engine.columnType('text');
   let builder = db.schema.createTable(table).addColumn('id', text, (col) => col.primaryKey().notNull());
@@ -35,6 +59,8 @@ export async function createContentTable(
     builder = builder.addColumn(column.name, engine.columnType(fieldFor(column.type).sqlType));
   }
   for (const name of searchTextColumnsOf(columns)) builder = builder.addColumn(name, text);
+  // Localizable columns are all text, as their locale columns and the missing columns are.
+  for (const { name } of localeStorageColumns(locales, columns)) builder = builder.addColumn(name, text);
   await builder
     .addColumn('meta', text)
     .addColumn('created_at', text, (col) => col.notNull())
@@ -64,6 +90,15 @@ export interface TableChange {
   adds: readonly ColumnDescriptor[];
   columns: readonly ColumnDescriptor[];
   before?: readonly ColumnDescriptor[];
+  /** The site's locales, under which the localized columns are stored (DEFAULT_LOCALES when absent). */
+  locales?: LocalesDocument;
+}
+
+/** What a change of a table dropped of its locales' own values: per column and locale, how many. */
+export interface DroppedLocaleValues {
+  column: string;
+  locale: string;
+  count: number;
 }
 
 /**
@@ -73,8 +108,11 @@ export interface TableChange {
  * indexed column) and the missing ones made after. `rewrite` changes values once the columns
  * have their new names and types (conversions); then the search text columns of body columns the
  * change made or changed are filled from the values (those of unchanged ones are kept) and the
- * search index is rebuilt for the new columns. Run it inside a transaction: a
- * failure leaves the table as it was.
+ * search index is rebuilt for the new columns. The locale storage columns follow the localized
+ * columns (`localeStoragePlan`): a column localized keeps its value as the default locale's, one
+ * no longer localized keeps the default's and drops the others' (counted first and returned), a
+ * renamed one takes its locale columns along. Run it inside a transaction: a failure leaves the
+ * table as it was.
  */
 export async function alterContentTable(
   db: Kysely<unknown>,
@@ -82,7 +120,12 @@ export async function alterContentTable(
   table: string,
   change: TableChange,
   rewrite?: () => Promise<void>,
-): Promise<void> {
+): Promise<DroppedLocaleValues[]> {
+  const document = change.locales ?? DEFAULT_LOCALES;
+  const storageBefore = { document, columns: change.before ?? [] };
+  const storageAfter = { document, columns: change.columns };
+  const storage = localeStoragePlan(storageBefore, storageAfter, change.renames);
+  const droppedValues = await countUnlocalizedValues(db, table, storageBefore, change);
   await engine.searchIndex.drop(db, table);
   const keptTexts = unchangedBodies(change);
   const keptBefore = new Set(keptTexts.values());
@@ -94,7 +137,12 @@ export async function alterContentTable(
   const plans = indexesFor(engine, table, change.columns);
   // A plan naming a renamed column (either side, or its order key column) may match, by name and
   // SQL, an index that is on another column until the renames have run: it is rebuilt.
-  const movedNames = [...change.renames.flatMap(({ from, to }) => [from, to]), ...change.drops];
+  const movedNames = [
+    ...change.renames.flatMap(({ from, to }) => [from, to]),
+    ...change.drops,
+    ...storage.renames.flatMap(({ from, to }) => [from, to]),
+    ...storage.drops,
+  ];
   const moved = new Set([...movedNames, ...movedNames.map(orderKeyColumnName)]);
   const stable = plans.filter((plan) => !plan.columns.some((column) => moved.has(column)));
   const kept = await keepPlannedIndexes(db, engine, table, stable);
@@ -118,6 +166,7 @@ export async function alterContentTable(
       .execute();
   }
   await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, change.adds));
+  await applyLocaleStorage(db, engine, table, storageBefore, storageAfter, change.renames, storage);
   await createContentIndexes(
     db,
     table,
@@ -131,6 +180,118 @@ export async function alterContentTable(
     change.columns.filter((column) => !keptTexts.has(column.name)),
   );
   await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(change.columns));
+  return droppedValues;
+}
+
+/**
+ * Stores a content table's localized values again after the site's locales changed from
+ * `before` to `after` (its columns as they are): the locale columns of added locales are made,
+ * every row is stored again from each locale's own values (a new chain or default resolves
+ * afresh; values move between a column and its locale columns when the default changes), and the
+ * columns of removed locales are dropped with their values. Its indexes and search index are made
+ * again for its columns. Run it inside the change's transaction.
+ */
+export async function restoreLocaleStorage(
+  db: Kysely<unknown>,
+  engine: DatabaseEngine,
+  table: string,
+  columns: readonly ColumnDescriptor[],
+  before: LocalesDocument,
+  after: LocalesDocument,
+): Promise<void> {
+  const storageBefore = { document: before, columns };
+  const storageAfter = { document: after, columns };
+  const plan = localeStoragePlan(storageBefore, storageAfter);
+  if (plan.adds.length === 0 && plan.drops.length === 0 && !plan.restore) return;
+  await engine.searchIndex.drop(db, table);
+  await applyLocaleStorage(db, engine, table, storageBefore, storageAfter, [], plan);
+  await rebuildContentIndexes(db, engine, table, columns);
+  await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
+}
+
+/** Runs a locale storage plan on a table whose columns are renamed, added and dropped already. */
+async function applyLocaleStorage(
+  db: Kysely<unknown>,
+  engine: DatabaseEngine,
+  table: string,
+  before: LocaleStorageState,
+  after: LocaleStorageState,
+  renames: readonly ColumnRename[],
+  plan: ReturnType<typeof localeStoragePlan>,
+): Promise<void> {
+  await dropIndexesOn(
+    db,
+    engine,
+    table,
+    plan.renames.map((rename) => rename.from),
+  );
+  await renameLocaleColumns(db, table, plan.renames);
+  await addLocaleColumns(db, engine, table, plan.adds);
+  if (plan.restore) await restoreRows(db, table, plan.reads, (row) => restoredRow(before, after, renames, row));
+  await dropLocaleColumns(db, engine, table, plan.drops);
+}
+
+/**
+ * How many own values the locales other than the default hold in each column a change leaves
+ * unlocalized (kept, but no longer localized), read before the change drops them.
+ */
+async function countUnlocalizedValues(
+  db: Kysely<unknown>,
+  table: string,
+  before: LocaleStorageState,
+  change: TableChange,
+): Promise<DroppedLocaleValues[]> {
+  const renamed = new Map(change.renames.map((rename) => [rename.from, rename.to]));
+  const after = new Map(change.columns.map((column) => [column.name, column]));
+  const unlocalized = before.columns
+    .filter((column) => column.localized === true)
+    .filter((column) => {
+      const now = after.get(renamed.get(column.name) ?? column.name);
+      return now !== undefined && now.localized !== true;
+    })
+    .map((column) => column.name);
+  const others = otherLocales(before.document);
+  if (unlocalized.length === 0 || others.length === 0) return [];
+  const counts = new Map<string, number>();
+  for await (const batch of rowBatches(db, table, ownValueReads(before))) {
+    for (const row of batch) {
+      for (const column of unlocalized) {
+        for (const [locale, count] of Object.entries(ownValueCounts(before, row, others, [column]))) {
+          const key = JSON.stringify([renamed.get(column) ?? column, locale]);
+          counts.set(key, (counts.get(key) ?? 0) + count);
+        }
+      }
+    }
+  }
+  return [...counts]
+    .map(([key, count]) => {
+      const [column, locale] = JSON.parse(key) as [string, string];
+      return { column, locale, count };
+    })
+    .filter((dropped) => dropped.count > 0);
+}
+
+/**
+ * How many own values (not empty, not a fallback) `locales` hold in the localized columns of
+ * `table`, stored under `document`.
+ */
+export async function countOwnLocaleValues(
+  db: Kysely<unknown>,
+  table: string,
+  columns: readonly ColumnDescriptor[],
+  document: LocalesDocument,
+  locales: readonly string[],
+): Promise<number> {
+  const state = { document, columns };
+  const reads = ownValueReads(state);
+  if (reads.length === 0 || locales.length === 0) return 0;
+  let total = 0;
+  for await (const batch of rowBatches(db, table, reads)) {
+    for (const row of batch) {
+      for (const count of Object.values(ownValueCounts(state, row, locales))) total += count;
+    }
+  }
+  return total;
 }
 
 /**
