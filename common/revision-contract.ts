@@ -24,6 +24,11 @@ export interface RevisionSummary {
   action: RevisionAction;
   /** The fields the change set (create) or changed (update, restore); empty for a delete. */
   fields: string[];
+  /**
+   * Of a type with localized fields: which of them the change set or changed in which locale
+   * (locale code -> fields); absent when none did.
+   */
+  locales?: Record<string, string[]>;
   /** Who made the change (an account's name, or the server's editor name); null when unknown. */
   by: string | null;
   /** When, as a server timestamp (UTC `YYYY-MM-DD HH:MM:SS.ffffff`). */

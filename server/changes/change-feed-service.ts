@@ -182,7 +182,7 @@ export class ChangeFeedService implements ChangeFeed {
     const at = timestampNow(this.now());
     const changes: NewChange[] = [];
     const indexes: number[] = [];
-    log.changes.forEach(({ before: previous, after }, index) => {
+    log.changes.forEach(({ before: previous, after, locales }, index) => {
       const row = after ?? previous;
       if (!row) return;
       const action: ChangeAction =
@@ -193,7 +193,8 @@ export class ChangeFeedService implements ChangeFeed {
         row_id: String(row.id),
         action,
         changed_by: scope.by ?? null,
-        locales: null,
+        // Of a localized type: the locales whose own values the write changed.
+        locales: locales ? JSON.stringify(Object.keys(locales)) : null,
       });
       indexes.push(index);
     });

@@ -3,6 +3,7 @@ import { typeAllowed } from '../../common/access-rules.js';
 import type { TypeChangeListResponse } from '../../common/revision-contract.js';
 import type { Page } from '../db/repositories/revision-repository.js';
 import { AppError } from '../errors/app-error.js';
+import { parseLocaleParameter } from '../locales/locale-parameter.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import { principalOf, rowActor } from './auth-guard.js';
 import { readableBy } from './describe-routes.js';
@@ -20,6 +21,8 @@ const MAX_LIMIT = 100;
 export function revisionRoutes(services: Services, revisions: RevisionService): Router {
   const router = Router();
   const typeOf = (req: Request<{ type: string }>) => typeByTable(services, req.params.type);
+  // Rows of a localized type are read in `?locale=` (see parseLocaleParameter).
+  const localeOf = async (req: Request) => parseLocaleParameter(await services.locales.now(), req.query.locale);
 
   router
     .route('/cms/:type/trash')
@@ -29,7 +32,7 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
   router
     .route('/cms/:type/trash/:id/restore')
     .post(async (req, res) =>
-      res.json(await revisions.restoreFromTrash(await typeOf(req), req.params.id, rowActor(req))),
+      res.json(await revisions.restoreFromTrash(await typeOf(req), req.params.id, rowActor(req), await localeOf(req))),
     )
     .all(methodNotAllowed(['POST']));
 
@@ -41,7 +44,15 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
   router
     .route('/cms/:type/:id/revisions/:rev')
     .get(async (req, res) =>
-      res.json(await revisions.get(await typeOf(req), req.params.id, revisionNumber(req.params.rev), readableBy(req))),
+      res.json(
+        await revisions.get(
+          await typeOf(req),
+          req.params.id,
+          revisionNumber(req.params.rev),
+          readableBy(req),
+          await localeOf(req),
+        ),
+      ),
     )
     .all(methodNotAllowed(['GET']));
 
@@ -49,7 +60,8 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
     .route('/cms/:type/:id/revisions/:rev/restore')
     .post(async (req, res) => {
       const type = await typeOf(req);
-      res.json(await revisions.restore(type, req.params.id, revisionNumber(req.params.rev), rowActor(req)));
+      const locale = await localeOf(req);
+      res.json(await revisions.restore(type, req.params.id, revisionNumber(req.params.rev), rowActor(req), locale));
     })
     .all(methodNotAllowed(['POST']));
 

@@ -74,7 +74,7 @@ export async function recordRevisions(
 ): Promise<void> {
   const repository = new RevisionRepository(trx);
   const at = timestampNow(retention.now());
-  for (const { before, after, idChosen } of log.changes) {
+  for (const { before, after, idChosen, locales } of log.changes) {
     const row = after ?? before;
     if (!row) continue;
     const action: RevisionAction =
@@ -88,7 +88,7 @@ export async function recordRevisions(
       row_id: rowId,
       action,
       snapshot: JSON.stringify(withoutSearchTexts(row)),
-      changed: JSON.stringify(changedFields(scope.type, before, after)),
+      changed: JSON.stringify(withLocales(changedFields(scope.type, before, after), locales)),
       changed_by: scope.by ?? null,
       changed_at: at,
       origin: scope.origin ?? 'edit',
@@ -96,6 +96,26 @@ export async function recordRevisions(
     });
     if (retention.keepRevisions !== null) await repository.keepNewest(scope.type.table, rowId, retention.keepRevisions);
   }
+}
+
+/** Joins a localized field's name and a locale its value changed in, as a revision records them: `title@de`. */
+export const LOCALE_MARK = '@';
+
+/**
+ * The changed fields with, for each localized field whose value changed in a locale, `field@locale`
+ * (see RowChange.locales) after it; a localized field changed only in a locale other than the
+ * default (which the default's read does not show) is named too.
+ */
+function withLocales(fields: string[], locales: Record<string, string[]> | undefined): string[] {
+  if (!locales) return fields;
+  const named = [...fields];
+  for (const [code, columns] of Object.entries(locales)) {
+    for (const column of columns) {
+      if (!named.includes(column)) named.push(column);
+      named.push(`${column}${LOCALE_MARK}${code}`);
+    }
+  }
+  return named;
 }
 
 /**

@@ -13,14 +13,17 @@ import { flatMetaName, META_KEYS } from '../../common/row-fields.js';
 import type { ContentType } from '../content/content-type.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import { resolveRelations } from '../content/relations.js';
-import { formatRow } from '../content/row-format.js';
+import { formatRow, type RowLocale } from '../content/row-format.js';
 import { actorMayChange, type RowActor, type RowService } from '../content/row-service.js';
 import type { DatabaseEngine } from '../db/engine.js';
 import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
 import { type Page, RevisionRepository, type RevisionRow } from '../db/repositories/revision-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
+import type { RequestLocale } from '../locales/locale-parameter.js';
+import { localizedColumnsOf } from '../locales/localized-values.js';
 import type { RevisionRetention } from './revision-record.js';
+import { LOCALE_MARK } from './revision-record.js';
 import { typeChangeOf } from './type-change-log.js';
 
 export { DEFAULT_TRASH_DAYS, type RevisionOptions } from './revision-record.js';
@@ -87,13 +90,16 @@ export class RevisionService {
     rowId: string,
     revisionId: number,
     readable: readonly string[] | null = null,
+    locale?: RequestLocale,
   ): Promise<RevisionResponse> {
     const revision = await this.revision(type, rowId, revisionId);
     const snapshot = parseSnapshot(revision);
     const relations = await resolveRelations(type, [snapshot], this.registry, this.reader(), readable);
+    const document = this.rows.localesDocument;
+    const inLocale: RowLocale = { document, requested: locale ?? { kind: 'one', code: document.default } };
     return {
       revision: summary(revision),
-      row: formatRow(type, snapshot, relations),
+      row: formatRow(type, snapshot, relations, inLocale),
       dropped: droppedFields(type, snapshot),
       exists: await this.exists(type, rowId),
     };
@@ -106,13 +112,29 @@ export class RevisionService {
    * without a value a 400, and an author may restore only rows they created. Fields the type no
    * longer has are dropped and named.
    */
-  async restore(type: ContentType, rowId: string, revisionId: number, actor?: RowActor): Promise<RestoreResponse> {
+  async restore(
+    type: ContentType,
+    rowId: string,
+    revisionId: number,
+    actor?: RowActor,
+    answerIn?: RequestLocale,
+  ): Promise<RestoreResponse> {
     const revision = await this.revision(type, rowId, revisionId);
     const snapshot = parseSnapshot(revision);
-    const body = restoreBody(type, snapshot);
+    // Every locale's own values come back, resolved along the chains the site has now.
+    const locale: RowLocale = { document: this.rows.localesDocument, requested: { kind: 'all' } };
+    const body = restoreBody(type, snapshot, locale);
     let row: RestoreResponse['row'];
     if (await this.exists(type, rowId)) {
-      row = await this.rows.update(type, rowId, body, actor, { from: revision.changed_at });
+      row = await this.rows.update(
+        type,
+        rowId,
+        body,
+        actor,
+        { from: revision.changed_at },
+        undefined,
+        locale.requested,
+      );
     } else {
       const createdBy = typeof snapshot.created_by === 'string' ? snapshot.created_by : null;
       if (actor && !actorMayChange(actor, createdBy)) {
@@ -122,7 +144,11 @@ export class RevisionService {
         );
       }
       const created = { at: String(snapshot.created_at ?? timestampNow()), by: createdBy };
-      row = await this.rows.create(type, body, rowId, actor, { from: revision.changed_at, created });
+      row = await this.rows.create(type, body, rowId, actor, { from: revision.changed_at, created }, locale.requested);
+    }
+    // The row as restored, read in the locale asked for (the write itself was in every locale).
+    if (localizedColumnsOf(type.columns).length > 0) {
+      row = (await this.rows.get(type, rowId, undefined, actor?.types ?? null, answerIn)).row;
     }
     const newest = await new RevisionRepository(this.db).newest(type.table, rowId);
     if (!newest) throw new AppError('internal_error', 'The restore was written but recorded no revision');
@@ -153,12 +179,17 @@ export class RevisionService {
   }
 
   /** Brings a row back from the trash: the same as restoring its delete's revision. */
-  async restoreFromTrash(type: ContentType, rowId: string, actor?: RowActor): Promise<RestoreResponse> {
+  async restoreFromTrash(
+    type: ContentType,
+    rowId: string,
+    actor?: RowActor,
+    answerIn?: RequestLocale,
+  ): Promise<RestoreResponse> {
     const newest = await new RevisionRepository(this.db).newest(type.table, rowId);
     if (newest?.action !== 'delete' || newest.changed_at < this.trashSince()) {
       throw new AppError('not_found', `There is no ${type.table} row with id ${JSON.stringify(rowId)} in the trash`);
     }
-    return this.restore(type, rowId, newest.id, actor);
+    return this.restore(type, rowId, newest.id, actor, answerIn);
   }
 
   /**
@@ -216,11 +247,28 @@ export class RevisionService {
   }
 }
 
+/**
+ * A revision as the API lists it. Its recorded names are fields, and `field@locale` where a
+ * localized field's value in that locale changed: `fields` names each field once, `locales` (only
+ * where there are any) which fields changed in which locale.
+ */
 function summary(revision: RevisionRow): RevisionSummary {
+  const fields: string[] = [];
+  const locales: Record<string, string[]> = {};
+  for (const name of JSON.parse(revision.changed) as string[]) {
+    const at = name.indexOf(LOCALE_MARK);
+    const field = at < 0 ? name : name.slice(0, at);
+    if (!fields.includes(field)) fields.push(field);
+    if (at >= 0) {
+      const code = name.slice(at + 1);
+      locales[code] = [...(locales[code] ?? []), field];
+    }
+  }
   return {
     id: revision.id,
     action: revision.action,
-    fields: JSON.parse(revision.changed) as string[],
+    fields,
+    ...(Object.keys(locales).length > 0 ? { locales } : {}),
     by: revision.changed_by,
     at: revision.changed_at,
     origin: revision.origin,
@@ -232,9 +280,12 @@ function parseSnapshot(revision: RevisionRow): StoredRow {
   return JSON.parse(revision.snapshot) as StoredRow;
 }
 
-/** The snapshot as a write body of the type now: its fields in their JSON form, meta as a whole. */
-function restoreBody(type: ContentType, snapshot: StoredRow): Record<string, unknown> {
-  const formatted = formatRow(type, snapshot) as Record<string, unknown>;
+/**
+ * The snapshot as a write body of the type now in `locale`: its fields in their JSON form (each
+ * localized field as every locale's own value), meta as a whole.
+ */
+function restoreBody(type: ContentType, snapshot: StoredRow, locale: RowLocale): Record<string, unknown> {
+  const formatted = formatRow(type, snapshot, undefined, locale) as Record<string, unknown>;
   const body: Record<string, unknown> = {};
   for (const column of type.columns) {
     // A field added since the snapshot keeps the row's value (or its default, for a row brought back).
