@@ -4,7 +4,7 @@ import type { ContentRepository, StoredRow } from '../db/repositories/content-re
 import type { ContentType } from './content-type.js';
 import type { ContentWrites, WriteLog } from './content-writes.js';
 import type { RowInput } from './row-input.js';
-import { assignSlugs } from './slug-columns.js';
+import { assignSlugs, type LocalizedSlugs } from './slug-columns.js';
 
 /** Candidates probed after a slug hint before reading every `base-N` instead. */
 const MAX_SLUG_PROBES = 64;
@@ -40,7 +40,8 @@ export class SlugPicker {
 
   /**
    * Slug columns filled in by the shared rules, with this write's view of taken slugs. `write` is a
-   * create's log; `firstTry` says it is the create's first run (see `tokenFreeSlug`).
+   * create's log; `firstTry` says it is the create's first run (see `tokenFreeSlug`). `locales`:
+   * the write's values in locales other than the default, whose localized slugs are filled in too.
    */
   assign(
     repository: ContentRepository,
@@ -51,18 +52,25 @@ export class SlugPicker {
     lockSlugs: (column: string, base: string) => Promise<void>,
     write?: WriteLog,
     firstTry = false,
+    locales?: LocalizedSlugs,
   ): Promise<Map<string, ColumnValue>> {
-    return assignSlugs(type, input, current, {
-      isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
-      firstFree: async (column, base) => {
-        // Writers running in parallel (PostgreSQL) choosing a slug from the same base take turns, each
-        // seeing the last one's row, rather than all choosing the same slug and all but one failing.
-        // Other bases go on in parallel: the rare base whose numbered slug another base can also
-        // give ("news" → "news-2", "News 2") loses a unique-index race and runs again (see `RowService.write`).
-        await lockSlugs(column, base);
-        return this.freeSlug(repository, type, column, base, id, write, firstTry);
+    return assignSlugs(
+      type,
+      input,
+      current,
+      {
+        isTaken: (column, slug) => repository.isTaken(type.table, column, slug, id),
+        firstFree: async (column, base) => {
+          // Writers running in parallel (PostgreSQL) choosing a slug from the same base take turns, each
+          // seeing the last one's row, rather than all choosing the same slug and all but one failing.
+          // Other bases go on in parallel: the rare base whose numbered slug another base can also
+          // give ("news" → "news-2", "News 2") loses a unique-index race and runs again (see `RowService.write`).
+          await lockSlugs(column, base);
+          return this.freeSlug(repository, type, column, base, id, write, firstTry);
+        },
       },
-    });
+      locales,
+    );
   }
 
   /**
