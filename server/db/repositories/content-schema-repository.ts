@@ -68,9 +68,9 @@ export async function createContentTable(
     .addColumn('created_by', text)
     .addColumn('updated_by', text)
     .execute();
-  await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns));
+  await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns, locales));
 
-  await createContentIndexes(db, table, indexesFor(engine, table, columns));
+  await createContentIndexes(db, table, indexesFor(engine, table, columns, locales));
   await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
 }
 
@@ -134,7 +134,7 @@ export async function alterContentTable(
     table,
     (change.before ?? []).filter((column) => !keptBefore.has(column.name)),
   );
-  const plans = indexesFor(engine, table, change.columns);
+  const plans = indexesFor(engine, table, change.columns, document);
   // A plan naming a renamed column (either side, or its order key column) may match, by name and
   // SQL, an index that is on another column until the renames have run: it is rebuilt.
   const movedNames = [
@@ -167,6 +167,8 @@ export async function alterContentTable(
   }
   await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, change.adds));
   await applyLocaleStorage(db, engine, table, storageBefore, storageAfter, change.renames, storage);
+  // The locale columns exist now: those of text columns get their order key columns (PostgreSQL).
+  await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, change.columns, document));
   await createContentIndexes(
     db,
     table,
@@ -205,7 +207,8 @@ export async function restoreLocaleStorage(
   if (plan.adds.length === 0 && plan.drops.length === 0 && !plan.restore) return;
   await engine.searchIndex.drop(db, table);
   await applyLocaleStorage(db, engine, table, storageBefore, storageAfter, [], plan);
-  await rebuildContentIndexes(db, engine, table, columns);
+  await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns, after));
+  await rebuildContentIndexes(db, engine, table, columns, after);
   await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
 }
 
@@ -225,6 +228,8 @@ async function applyLocaleStorage(
     table,
     plan.renames.map((rename) => rename.from),
   );
+  // A renamed locale column's order key column would keep its old name: it is made again after.
+  for (const { from } of plan.renames) await dropOrderKeyColumn(db, engine, table, from);
   await renameLocaleColumns(db, table, plan.renames);
   await addLocaleColumns(db, engine, table, plan.adds);
   if (plan.restore) await restoreRows(db, table, plan.reads, (row) => restoredRow(before, after, renames, row));
@@ -298,15 +303,17 @@ export async function countOwnLocaleValues(
  * Gives a content table exactly the SQL indexes `indexesFor` plans for its columns: each kept when
  * it has its planned definition, else rebuilt (SQLite cannot rename an index), dropping any index of
  * the table that is not planned and any index elsewhere that has a planned name. For migrations and
- * restores, where indexes may carry old names, be missing or only look like Quire's.
+ * restores, where indexes may carry old names, be missing or only look like Quire's. `locales`:
+ * the site's, under which the table's locale columns are stored (and indexed as their columns are).
  */
 export async function rebuildContentIndexes(
   db: Kysely<unknown>,
   engine: DatabaseEngine,
   table: string,
   columns: readonly ColumnDescriptor[],
+  locales: LocalesDocument = DEFAULT_LOCALES,
 ): Promise<void> {
-  const plans = indexesFor(engine, table, columns);
+  const plans = indexesFor(engine, table, columns, locales);
   const kept = await keepPlannedIndexes(db, engine, table, plans);
   await createContentIndexes(
     db,
