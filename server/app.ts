@@ -47,6 +47,7 @@ import { singleSignOnRoutes } from './http/sso-routes.js';
 import { starterRoutes } from './http/starter-routes.js';
 import { twoFactorRoutes } from './http/two-factor-routes.js';
 import { LocaleService } from './locales/locale-service.js';
+import { localizedTableValues } from './locales/localized-table-values.js';
 import { assetFocalPoints } from './media/asset-focal-points.js';
 import { AssetService } from './media/asset-service.js';
 import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from './media/image-options.js';
@@ -154,7 +155,13 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     observers: [revisionRecorder(retention), rowSchedules.onWrite, changes.onWrite, hooks.onWrite],
   });
   // The site's languages, kept in memory; servers sharing the database see each other's changes.
-  const locales = new LocaleService({ db, writes, followsOtherServers: database.sharedByServers });
+  // A change of them stores every localized table's values again, in its transaction.
+  const locales = new LocaleService({
+    db,
+    writes,
+    followsOtherServers: database.sharedByServers,
+    values: localizedTableValues(engine),
+  });
   await locales.load();
   // Uploads and the media library, where there is somewhere to keep files; row reads carry their
   // images' alt text, pixel size and focal point from it.

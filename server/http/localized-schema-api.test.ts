@@ -321,3 +321,114 @@ describe('locale storage columns follow the localized columns', () => {
     expect(await ownOf('harbours', id)).toEqual({ en: { name: 'Harbour' }, de: { name: null }, fr: { name: null } });
   });
 });
+
+describe('locale changes store every localized table again', () => {
+  let id: string;
+  const putLocales = (document: LocalesDocument, query = '') =>
+    request(server, 'PUT', `/locales${query}`, { json: document });
+  const withLocales = (...locales: LocalesDocument['locales']): LocalesDocument => ({ default: 'en', locales });
+  const EN = { code: 'en', label: 'English' };
+  const DE = { code: 'de', label: 'Deutsch', fallback: ['en'] };
+
+  beforeAll(async () => {
+    expect((await putLocales(LOCALES)).response.status).toBe(200);
+    await create('Ports', [{ ...TITLE, localized: true }, NOTE]);
+    const created = await request(server, 'POST', '/cms/ports', { json: { title: 'Harbour', note: 'Shared' } });
+    expect(created.response.status, created.text).toBe(201);
+    id = created.body.rows[0].id;
+    await writeOwn('ports', id, 'de', { title: 'Hafen' });
+  });
+
+  it('a locale added gets its columns on every such table, filled along its chain', async () => {
+    const added = await putLocales({
+      ...LOCALES,
+      locales: [...LOCALES.locales, { code: 'it', label: 'Italiano', fallback: ['fr', 'de'] }],
+    });
+    expect(added.response.status, added.text).toBe(200);
+    expect(await localeColumns('ports')).toEqual([
+      'quire_loc:de:title',
+      'quire_loc:fr:title',
+      'quire_loc:it:title',
+      'quire_missing:de',
+      'quire_missing:en',
+      'quire_missing:fr',
+      'quire_missing:it',
+    ]);
+    expect(await stored('ports', id)).toMatchObject({
+      'quire_loc:it:title': 'Hafen',
+      'quire_missing:it': '{"title":"de"}',
+    });
+    // A type made before the locale was listed has its columns too.
+    expect(await localeColumns('guides')).toContain('quire_loc:it:title');
+  });
+
+  it('a locale holding values is not removed without force: a 409 naming the count, nothing changed', async () => {
+    const refused = await putLocales(withLocales(EN, { code: 'fr', label: 'Français', fallback: ['en'] }));
+    expect(refused.response.status).toBe(409);
+    expect(refused.body.error.detail).toEqual({ code: 'locale_in_use', locales: ['de', 'it'], count: 1 });
+    expect(await localeColumns('ports')).toContain('quire_loc:de:title');
+    expect((await ownOf('ports', id)).de).toEqual({ title: 'Hafen' });
+  });
+
+  it('a locale holding nothing of its own is removed without force', async () => {
+    const removed = await putLocales(LOCALES);
+    expect(removed.response.status, removed.text).toBe(200);
+    expect(await localeColumns('ports')).not.toContain('quire_loc:it:title');
+    expect(await localeColumns('ports')).not.toContain('quire_missing:it');
+  });
+
+  it('with force, a locale is removed with its values, and the chains through it resolve afresh', async () => {
+    const forced = await putLocales(
+      withLocales(EN, { code: 'fr', label: 'Français', fallback: ['en'] }),
+      '?force=true',
+    );
+    expect(forced.response.status, forced.text).toBe(200);
+    expect(await localeColumns('ports')).toEqual(['quire_loc:fr:title', 'quire_missing:en', 'quire_missing:fr']);
+    expect(await stored('ports', id)).toMatchObject({
+      title: 'Harbour',
+      'quire_loc:fr:title': 'Harbour',
+      'quire_missing:fr': '{"title":"en"}',
+    });
+  });
+
+  it('own values survive a change of the default and back', async () => {
+    expect((await putLocales(withLocales(EN, DE))).response.status).toBe(200);
+    await writeOwn('ports', id, 'de', { title: 'Hafen' });
+    const before = await ownOf('ports', id);
+    expect(before).toEqual({ en: { title: 'Harbour' }, de: { title: 'Hafen' } });
+
+    const german = await putLocales({
+      default: 'de',
+      locales: [
+        { code: 'en', label: 'English', fallback: ['de'] },
+        { code: 'de', label: 'Deutsch' },
+      ],
+    });
+    expect(german.response.status, german.text).toBe(200);
+    expect(await localeColumns('ports')).toEqual(['quire_loc:en:title', 'quire_missing:de', 'quire_missing:en']);
+    expect(await stored('ports', id)).toMatchObject({
+      title: 'Hafen',
+      'quire_loc:en:title': 'Harbour',
+      note: 'Shared',
+    });
+    expect(await ownOf('ports', id)).toEqual(before);
+    const read = await request(server, 'GET', `/cms/ports/${id}?locale=en`);
+    expect(read.body.rows[0]).toMatchObject({ title: 'Harbour', locale: 'en', fallbacks: {} });
+
+    expect((await putLocales(withLocales(EN, DE))).response.status).toBe(200);
+    expect(await localeColumns('ports')).toEqual(['quire_loc:de:title', 'quire_missing:de', 'quire_missing:en']);
+    expect(await stored('ports', id)).toMatchObject({ title: 'Harbour', 'quire_loc:de:title': 'Hafen' });
+    expect(await ownOf('ports', id)).toEqual(before);
+  });
+
+  it('a change of a chain alone stores the rows again', async () => {
+    await writeOwn('ports', id, 'de', { title: null });
+    expect((await stored('ports', id))['quire_missing:de']).toBe('{"title":"en"}');
+    const unchained = await putLocales(withLocales(EN, { ...DE, fallback: [] }));
+    expect(unchained.response.status, unchained.text).toBe(200);
+    expect(await stored('ports', id)).toMatchObject({
+      'quire_loc:de:title': null,
+      'quire_missing:de': '{"title":null}',
+    });
+  });
+});
