@@ -1,6 +1,7 @@
 import sharp from 'sharp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startTestServer, type TestServer } from '../test-support/test-server.js';
+import { AssetRepository } from '../db/repositories/asset-repository.js';
+import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
 
 const SVG = 'xmlns="http://www.w3.org/2000/svg"';
 /** A red box from (10, 10) to (60, 40) in the drawing's own units. */
@@ -81,5 +82,17 @@ describe('SVG uploads without a size of their own: sized and drawn as a browser 
     const detail = (await (await fetch(`${server.api}/media/${asset.id}`)).json()) as Record<string, unknown>;
     expect(detail).toMatchObject({ width: 300, height: 150 });
     expect(await drawn(server, `${asset.path}?w=30`, 0, 0)).toMatchObject({ width: 30, height: 15 });
+  });
+
+  it('gives a drawing kept without a size its size when the server starts', async () => {
+    const asset = await upload(server, `<svg ${SVG}>${BOX}</svg>`);
+    // As such a drawing was kept before it was sized.
+    await new AssetRepository(server.database.db).update(asset.id, { width: null, height: null });
+    const unsized = (await (await fetch(`${server.api}/media/${asset.id}`)).json()) as Record<string, unknown>;
+    expect(unsized.width ?? null).toBeNull();
+    await server.stop();
+    server = await startTestServer(reopenOptions(server));
+    const detail = (await (await fetch(`${server.api}/media/${asset.id}`)).json()) as Record<string, unknown>;
+    expect(detail).toMatchObject({ width: 300, height: 150 });
   });
 });

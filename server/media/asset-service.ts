@@ -134,7 +134,25 @@ export class AssetService {
       });
       if (inserted) added++;
     }
+    await this.sizeUnsizedDrawings(files.filter((file) => known.has(`${MEDIA_URL_PREFIX}${file.path}`)));
     return added;
+  }
+
+  /**
+   * Gives the SVG assets among `files` that have no size one, as a browser sizes them (an SVG with
+   * no width, height or viewBox was once kept without one, and shows nowhere at its size).
+   */
+  private async sizeUnsizedDrawings(files: readonly { path: string }[]): Promise<void> {
+    const drawings = files
+      .filter((file) => file.path.endsWith('.svg'))
+      .map((file) => `${MEDIA_URL_PREFIX}${file.path}`);
+    if (drawings.length === 0) return;
+    for (const record of await this.repository.findByPaths(drawings)) {
+      if (record.media_type !== 'image/svg+xml' || (record.width && record.height)) continue;
+      const bytes = await this.bytesOf(record.path);
+      const shape = bytes ? await shapeOf(bytes) : null;
+      if (shape) await this.repository.update(record.id, { width: shape.width, height: shape.height });
+    }
   }
 
   /**
