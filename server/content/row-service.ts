@@ -29,7 +29,7 @@ import {
 } from './relations.js';
 import { formatRow, type RowLocale } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
-import { parseRowInput } from './row-input.js';
+import { parseRowInput, type RowInput } from './row-input.js';
 import { checkBeforeWrite, rowVersion, type WriteCheck } from './row-versions.js';
 import { SearchFlushes } from './search-flushes.js';
 import { applyMetaPatch, parseStoredMeta, resolvePageMeta } from './seo-meta.js';
@@ -250,7 +250,7 @@ export class RowService {
     timer?.lap('count');
     const relations = await resolveRelations(type, [stored], this.registry, repository, readable);
     const row = formatRow(type, stored, relations, this.rowLocale(locale));
-    const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn);
+    const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn, this.locales.document.default);
     for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
     return { row, pageMeta, total, version: () => rowVersion(stored), registry: read.marks?.registry };
@@ -284,10 +284,22 @@ export class RowService {
         });
       }
       const now = timestampNow();
-      const values = await this.slugs.assign(repository, type, input, null, rowId, lockSlugs, write, attempt === 1);
+      // Slugs generated in other locales go into this run's copy: a run again starts from what was sent.
+      const locales = { document: inLocale.document, localized: copyOfLocalized(input.localized) };
+      const values = await this.slugs.assign(
+        repository,
+        type,
+        input,
+        null,
+        rowId,
+        lockSlugs,
+        write,
+        attempt === 1,
+        locales,
+      );
       await checkRelationTargets(type, values, this.registry, repository);
       const stored = newStoredRow(type, rowId, values, input, now, actor ? actor.name : this.editorName);
-      Object.assign(stored, localizedStored(type, inLocale.document, null, stored, input.localized));
+      Object.assign(stored, localizedStored(type, inLocale.document, null, stored, locales.localized));
       if (restore?.created) {
         stored.created_at = restore.created.at;
         stored.created_by = restore.created.by;
@@ -330,7 +342,18 @@ export class RowService {
       assertMayChange(type, current, actor);
       checkBeforeWrite(check, current);
       requireShownColumns(type, input.values, current);
-      const values = await this.slugs.assign(repository, type, input, current, id, lockSlugs);
+      const locales = { document: inLocale.document, localized: copyOfLocalized(input.localized) };
+      const values = await this.slugs.assign(
+        repository,
+        type,
+        input,
+        current,
+        id,
+        lockSlugs,
+        undefined,
+        false,
+        locales,
+      );
       await checkRelationTargets(type, values, this.registry, repository);
       const changes: StoredRow = {};
       for (const [name, value] of values) changes[name] = toStored(type, name, value);
@@ -338,7 +361,7 @@ export class RowService {
         const meta = applyMetaPatch(parseStoredMeta(current.meta), input.meta);
         changes.meta = meta === null ? null : JSON.stringify(meta);
       }
-      Object.assign(changes, localizedStored(type, inLocale.document, current, changes, input.localized));
+      Object.assign(changes, localizedStored(type, inLocale.document, current, changes, locales.localized));
       withoutUnchanged(changes, current);
       withSearchTexts(type.columns, changes);
       changes.updated_at = timestampNow();
@@ -476,6 +499,11 @@ export class RowService {
     // the paths that need a runner (the in-memory search) while writes are merely waiting.
     return writing && !this.writes.reads ? this.queuedReader : this.reader;
   }
+}
+
+/** A write's values in other locales (see RowInput.localized), to fill in without changing what was sent. */
+function copyOfLocalized(localized: RowInput['localized']): RowInput['localized'] {
+  return new Map([...localized].map(([code, values]) => [code, new Map(values)]));
 }
 
 /**

@@ -79,10 +79,25 @@ export function parseStoredMeta(stored: unknown): SeoMeta | null {
 /**
  * The page's SEO meta as a site would render it: each member from the row's meta, else the title
  * from the row's title column, the description from its `description` column, keywords from its `tags`.
+ * A row read in a locale gives them in that locale; one read in every locale (`locale=all`, its
+ * localized fields objects keyed by locale) gives them in `locale`, the site's default.
  */
-export function resolvePageMeta(row: StoredRow, meta: SeoMeta | null, titleColumn: string | null): SeoMeta {
-  const text = (value: unknown): string => (typeof value === 'string' ? value : '');
-  const tags = (value: unknown): string => {
+export function resolvePageMeta(
+  row: StoredRow,
+  meta: SeoMeta | null,
+  titleColumn: string | null,
+  locale?: string,
+): SeoMeta {
+  const inLocale = (value: unknown): unknown =>
+    locale !== undefined && value !== null && typeof value === 'object' && !Array.isArray(value)
+      ? (value as Record<string, unknown>)[locale]
+      : value;
+  const text = (value: unknown): string => {
+    const shown = inLocale(value);
+    return typeof shown === 'string' ? shown : '';
+  };
+  const tags = (listed: unknown): string => {
+    const value = inLocale(listed);
     if (Array.isArray(value)) return value.join(', ');
     if (typeof value === 'string' && value.startsWith('[')) {
       try {

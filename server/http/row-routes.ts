@@ -248,7 +248,12 @@ export async function readSingle(
   const { body, serverTiming } = await readList(services, table, query, readable);
   const { titleColumn } = services.registry.requireByTable(table);
   const row = body.rows[0];
-  const meta = resolvePageMeta((row ?? {}) as StoredRow, row?.meta ?? null, titleColumn);
+  const meta = resolvePageMeta(
+    (row ?? {}) as StoredRow,
+    row?.meta ?? null,
+    titleColumn,
+    services.rows.localesDocument.default,
+  );
   return { body: { ...body, meta }, serverTiming };
 }
 
