@@ -1,6 +1,7 @@
 import type { ColumnType } from '../../../common/api-contract.js';
 import { typeChangeAllowed } from '../../../common/column-type-changes.js';
 import { conditionTargets } from '../../../common/field-conditions.js';
+import { LOCALIZABLE_COLUMN_TYPES } from '../../../common/locale-rules.js';
 import { IconArrowDown, IconArrowUp, IconTrash } from '../components/icons.js';
 import { IconButton } from '../components/ui/icon-button.js';
 import { Select } from '../components/ui/select.js';
@@ -155,6 +156,19 @@ export function FieldEditor({
             />
             {t('field.required')}
           </label>
+          {LOCALIZABLE_COLUMN_TYPES.has(field.type) && !insideBlock && (
+            <label className="checkbox" htmlFor={`${id}-localized`}>
+              <input
+                id={`${id}-localized`}
+                type="checkbox"
+                checked={field.localized}
+                onChange={(event) => onChange({ localized: event.target.checked }, 'localized')}
+                aria-invalid={errors.localized ? true : undefined}
+                aria-describedby={saved?.localized && !field.localized ? `${id}-unlocalized` : undefined}
+              />
+              {t('field.translatable')}
+            </label>
+          )}
           {field.type === 'slug' && (
             <LabeledControl
               id={`${id}-parent`}
@@ -200,6 +214,16 @@ export function FieldEditor({
             </LabeledControl>
           )}
         </div>
+        {saved?.localized && !field.localized && (
+          <p id={`${id}-unlocalized`} className="field-hint" role="status">
+            {t('field.untranslated')}
+          </p>
+        )}
+        {errors.localized && (
+          <p className="field-error field-editor-error" role="alert">
+            {asSentence(errors.localized)}
+          </p>
+        )}
         {field.type === 'select' && (
           <OptionsEditor
             idPrefix={id}

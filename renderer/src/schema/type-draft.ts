@@ -8,6 +8,7 @@ import type {
   UpdateContentTypeRequest,
 } from '../../../common/api-contract.js';
 import type { FieldCondition } from '../../../common/field-conditions.js';
+import { LOCALIZABLE_COLUMN_TYPES } from '../../../common/locale-rules.js';
 import { identifierFromSlug, tableFromSlug } from '../../../common/naming-rules.js';
 import { slugify } from './slugify.js';
 
@@ -41,6 +42,8 @@ export interface FieldDraft {
   when: FieldCondition | undefined;
   /** `blocks`: the kinds of block it offers, each with its own fields. */
   blocks: BlockTypeDraft[];
+  /** Translatable: one value per locale (sent only for the types that can be, `LOCALIZABLE_COLUMN_TYPES`). */
+  localized: boolean;
 }
 
 /** One block type of a blocks field while it is edited; its name follows its label until edited by hand. */
@@ -98,6 +101,7 @@ function fieldFromColumn(column: ColumnDescriptor): FieldDraft {
     options: optionDrafts(column),
     target: column.target ?? '',
     when: column.when,
+    localized: column.localized === true,
     blocks: (column.blocks ?? []).map((block) => ({
       key: newKey('b'),
       name: block.name,
@@ -123,6 +127,7 @@ export function newField(type: ColumnType = 'text', label = ''): FieldDraft {
     target: '',
     when: undefined,
     blocks: [],
+    localized: false,
   };
 }
 
@@ -225,7 +230,10 @@ function withTypeDefaults(field: FieldDraft, fields: readonly FieldDraft[], targ
 
 /** A change to one field, as the field editor reports it. */
 export type FieldPatch = Partial<
-  Pick<FieldDraft, 'label' | 'name' | 'type' | 'required' | 'parent' | 'target' | 'options' | 'when' | 'blocks'>
+  Pick<
+    FieldDraft,
+    'label' | 'name' | 'type' | 'required' | 'parent' | 'target' | 'options' | 'when' | 'blocks' | 'localized'
+  >
 >;
 
 /**
@@ -315,6 +323,7 @@ export function columnOf(field: FieldDraft): ColumnDescriptor {
     column.options = field.options.map(({ id, text }) => ({ id: id.trim(), text: text.trim() }));
   if (field.type === 'relation') column.target = field.target;
   if (field.when) column.when = field.when;
+  if (field.localized && LOCALIZABLE_COLUMN_TYPES.has(field.type)) column.localized = true;
   if (field.type === 'blocks') {
     column.blocks = field.blocks.map((block) => ({
       name: block.name,

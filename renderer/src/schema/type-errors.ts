@@ -4,7 +4,17 @@ import { typeSlugCandidates } from '../../../common/type-slug-suggestions.js';
 import type { FieldDraft } from './type-draft.js';
 
 /** The inputs of a field that can carry a problem of their own. */
-export type FieldPart = 'name' | 'label' | 'type' | 'required' | 'parent' | 'options' | 'target' | 'when' | 'blocks';
+export type FieldPart =
+  | 'name'
+  | 'label'
+  | 'type'
+  | 'required'
+  | 'parent'
+  | 'options'
+  | 'target'
+  | 'when'
+  | 'blocks'
+  | 'localized';
 const FIELD_PARTS: readonly string[] = [
   'name',
   'label',
@@ -15,6 +25,7 @@ const FIELD_PARTS: readonly string[] = [
   'target',
   'when',
   'blocks',
+  'localized',
 ];
 
 /** The type's own inputs. */
