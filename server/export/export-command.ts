@@ -22,6 +22,8 @@ export interface CommandStreams {
   env?: NodeJS.ProcessEnv;
   /** Ends a command that keeps running (`quire export --watch`); SIGINT and SIGTERM when left out. */
   stop?: AbortSignal;
+  /** `quire export`: rows a page holds on average (`ExportOptions.rowsPerPage`), for tests; the default when left out. */
+  rowsPerPage?: number;
 }
 
 /** The options `quire export` takes. */
@@ -123,6 +125,7 @@ export async function exportCommand(
         since,
         images,
         library: site.database.db,
+        rowsPerPage: streams.rowsPerPage,
       }).finally(() => progress.done());
       if (summary.inFull) say(streams.err, `quire export: ${summary.inFull}`);
       if (!quiet || summary.written + summary.removed > 0) say(streams.out, summaryLine(summary, dir));

@@ -13,8 +13,8 @@ import { nameHash, portableFileNames } from './file-name-rules.js';
  * to change, so two names that could meet are always on one page and a page settles its own names.
  */
 
-/** Rows a page holds on average when a type is paged (or paged again). */
-const ROWS_PER_PAGE = 256;
+/** Rows a page holds on average when a type is paged (or paged again), unless the export says otherwise. */
+export const ROWS_PER_PAGE = 256;
 
 /** One page of a type's rows (`<table>/pages/<n>.json`). */
 export interface ExportPage {
@@ -38,10 +38,10 @@ export interface PagedType {
   page_count: number;
 }
 
-/** The page count for a type of `count` rows: a power of two, about ROWS_PER_PAGE rows a page. */
-export function pageCountFor(count: number): number {
+/** The page count for a type of `count` rows: a power of two, about `rowsPerPage` rows a page. */
+export function pageCountFor(count: number, rowsPerPage = ROWS_PER_PAGE): number {
   let pages = 1;
-  while (pages * ROWS_PER_PAGE < count) pages *= 2;
+  while (pages * rowsPerPage < count) pages *= 2;
   return pages;
 }
 
@@ -50,9 +50,9 @@ export function pageCountFor(count: number): number {
  * average twice or a quarter of ROWS_PER_PAGE, so a type growing or shrinking row by row is paged
  * again only after it doubled or fell to a quarter.
  */
-export function nextPageCount(current: number, count: number): number {
-  if (count > current * ROWS_PER_PAGE * 2) return pageCountFor(count);
-  if (current > 1 && count < (current * ROWS_PER_PAGE) / 4) return pageCountFor(count);
+export function nextPageCount(current: number, count: number, rowsPerPage = ROWS_PER_PAGE): number {
+  if (count > current * rowsPerPage * 2) return pageCountFor(count, rowsPerPage);
+  if (current > 1 && count < (current * rowsPerPage) / 4) return pageCountFor(count, rowsPerPage);
   return current;
 }
 

@@ -59,6 +59,11 @@ export interface ExportOptions {
   images?: ImageVariantSettings | null;
   /** The site's database, where the manifests' alt text and focal points are read (the media library). */
   library: Kysely<QuireDatabase>;
+  /**
+   * Rows a page holds on average (`ROWS_PER_PAGE` when left out): tests cross the paging thresholds
+   * with tens of rows rather than hundreds. Not recorded: every run in a folder must use the same.
+   */
+  rowsPerPage?: number;
 }
 
 /** One content type in an export's index. */
@@ -188,7 +193,7 @@ export async function exportSite(
       entry = before;
     } else if (changed && before) {
       progress(`Exporting ${type.table}: ${changed.size} changed rows`);
-      entry = await patchType(services, type, dir, folder, before, changed, publishedOnly, stale);
+      entry = await patchType(services, type, dir, folder, before, changed, publishedOnly, stale, options.rowsPerPage);
     } else {
       if (before) stale.push(...(await filesOf(dir, before)));
       const rows = await readAll(services, type, publishedOnly, (done) =>
@@ -203,7 +208,7 @@ export async function exportSite(
         pages: `${stem}/pages/`,
         slug_column: type.slugColumn,
       };
-      entry = await writeType(folder, base, rows, stale);
+      entry = await writeType(folder, base, rows, stale, options.rowsPerPage);
     }
     for (const path of Object.keys(entry.media_pages ?? {})) media.add(path.slice(MEDIA_URL_PREFIX.length));
     rowCount += entry.count;
@@ -343,6 +348,7 @@ async function patchType(
   changed: ReadonlySet<string>,
   publishedOnly: boolean,
   stale: string[],
+  rowsPerPage?: number,
 ): Promise<ExportedType> {
   const published = publishedOnly && type.columnsByName.get('status')?.type === 'select';
   const pages = new Map<number, ExportPage>();
@@ -359,7 +365,7 @@ async function patchType(
     count += Number(current.has(id)) - Number(listed);
   }
   const kept = (rows: readonly ContentRow[]) => rows.filter((row) => !changed.has(row.id));
-  if (nextPageCount(before.page_count, count) !== before.page_count) {
+  if (nextPageCount(before.page_count, count, rowsPerPage) !== before.page_count) {
     const rows: ContentRow[] = [];
     for (let page = 0; page < before.page_count; page++) {
       const read = pages.get(page) ?? (await readPage(dir, before, page));
@@ -374,7 +380,7 @@ async function patchType(
     }
     rows.push(...current.values());
     const { page_count: _, count: __, media_pages: ___, ...base } = before;
-    return writeType(folder, base, rows, stale);
+    return writeType(folder, base, rows, stale, rowsPerPage);
   }
   const rowsByPage = new Map<number, ContentRow[]>();
   for (const [page, read] of pages) rowsByPage.set(page, kept(read.rows));
@@ -390,8 +396,9 @@ async function writeType(
   base: Omit<ExportedType, 'page_count' | 'count' | 'media_pages'>,
   rows: readonly ContentRow[],
   stale: string[],
+  rowsPerPage?: number,
 ): Promise<ExportedType> {
-  const paged = { ...base, page_count: pageCountFor(rows.length) };
+  const paged = { ...base, page_count: pageCountFor(rows.length, rowsPerPage) };
   const rowsByPage = new Map<number, ContentRow[]>();
   for (let page = 0; page < paged.page_count; page++) rowsByPage.set(page, []);
   for (const row of rows) rowsByPage.get(pageOf(row.id, paged.page_count))?.push(row);
