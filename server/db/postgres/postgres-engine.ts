@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import type { DatabaseEngine, IndexDefinition } from '../engine.js';
 import { type IndexShape, indexStatement } from '../queries/index-statement.js';
+import { isLocaleColumn } from '../queries/internal-names.js';
 import { sendLater } from '../queries/later-statements.js';
 import { postgresChangeOrder } from './postgres-change-order.js';
 import { postgresMemorySearch } from './postgres-memory-search.js';
@@ -17,6 +18,7 @@ import {
 import {
   dropSearchText,
   ensureSearchText,
+  escapeLike,
   matchesSearchText,
   rowWrittenInSearchIndex,
   searchTextColumns,
@@ -34,7 +36,7 @@ export const postgresEngine: DatabaseEngine = {
   locksRowsForWrites: true,
   columnType,
   // There is no row-by-row folding in SQL that matches JavaScript's: the search table answers it.
-  containsIgnoringCase: (table, columns, keyword) => matchesSearchText(table, columns, [keyword]),
+  containsIgnoringCase: (table, columns, keyword) => containsIgnoringCase(table, columns, keyword),
   canHold,
   jsonArrayContains,
   // Its b-tree entries are limited to about 2.7 kB: 200 characters take at most 800 bytes. Held
@@ -196,4 +198,22 @@ function indexShapeOf(
     if (key.option === 2) nullsFirst.push(key.column);
   }
   return { columns, nullsFirst };
+}
+
+/**
+ * Rows of `table` some of whose `columns` contain `keyword`, as the search table folds them. A
+ * locale's stored columns (a search in a locale other than the default) are not in the search
+ * table: they are compared as stored, ignoring case as `ilike` does but not accents.
+ */
+function containsIgnoringCase(table: string, columns: readonly string[], keyword: string): Expression<SqlBool> {
+  const inLocale = columns.filter(isLocaleColumn);
+  if (inLocale.length === 0) return matchesSearchText(table, columns, [keyword]);
+  if (keyword.includes('\u0000')) return sql<SqlBool>`false`;
+  const pattern = `%${escapeLike(keyword)}%`;
+  const parts: Expression<SqlBool>[] = inLocale.map(
+    (column) => sql<SqlBool>`${sql.id(table, column)} ilike ${pattern}`,
+  );
+  const folded = columns.filter((column) => !isLocaleColumn(column));
+  if (folded.length > 0) parts.push(matchesSearchText(table, folded, [keyword]));
+  return sql<SqlBool>`(${sql.join(parts, sql` or `)})`;
 }
