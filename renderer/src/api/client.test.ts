@@ -42,6 +42,29 @@ describe('the API client', () => {
     expect(queryString({ desc: false })).toBe('');
   });
 
+  it('names the locale of reads, lists and writes in it, and none elsewhere', async () => {
+    const fetch = vi.fn(async (_url: string, init?: RequestInit) =>
+      init?.method === 'POST' ? json(201, { id: 'x', rows: [{ id: 'x' }] }) : json(200, { rows: [{ id: 'x' }] }),
+    );
+    const client = createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch, tokens: memoryTokens() });
+    await client.getRow('news', 'x', undefined, 'de-AT');
+    await client.listRows('news', { filter: 'missing:de-AT', locale: 'de-AT' });
+    await client.createRow('news', { title: 'A' }, 'de-AT');
+    await client.updateRow('news', 'x', { title: 'B' }, '"v1"', 'de-AT');
+    await client.updateRow('news', null, { title: 'C' }, undefined, 'de-AT');
+    await client.getRow('news', 'x');
+    await client.createRow('news', { title: 'D' });
+    expect(fetch.mock.calls.map(([url, init]) => `${init?.method} ${url}`)).toEqual([
+      'GET /api/cms/news/x?locale=de-AT',
+      'GET /api/cms/news?filter=missing%3Ade-AT&locale=de-AT',
+      'POST /api/cms/news?locale=de-AT',
+      'PUT /api/cms/news/x?locale=de-AT',
+      'PUT /api/cms/news?locale=de-AT',
+      'GET /api/cms/news/x',
+      'POST /api/cms/news',
+    ]);
+  });
+
   it('sends writes as JSON and returns the typed answer', async () => {
     const fetch = vi.fn(async () => json(201, { id: 'x', rows: [{ id: 'x' }] }));
     const client = createApiClient({ fetch: fetch as unknown as typeof globalThis.fetch, tokens: memoryTokens() });

@@ -29,21 +29,26 @@ export interface TaggedRow {
   etag: string | null;
 }
 
+/** A list request, optionally in one of the site's locales (`?locale=`: rows of localized types read in it). */
+export type RowQuery = ListQuery & { locale?: string };
+
 /** Why the client asks for a token: none given yet, or the one given was refused. */
 export type TokenRequestReason = 'missing' | 'rejected';
 
 /** The typed Quire API, as the editor uses it. */
 export interface ApiClient {
   listContentTypes(signal?: AbortSignal): Promise<ContentTypeSummary[]>;
-  listRows(type: string, query: ListQuery, signal?: AbortSignal): Promise<ListResponse>;
-  /** One row, with the ETag a conditional write of it sends. */
-  getRow(type: string, id: string, signal?: AbortSignal): Promise<TaggedRowResponse>;
-  createRow(type: string, body: WriteBody): Promise<CreateRowResponse>;
+  listRows(type: string, query: RowQuery, signal?: AbortSignal): Promise<ListResponse>;
+  /** One row (in `locale`, when given), with the ETag a conditional write of it sends. */
+  getRow(type: string, id: string, signal?: AbortSignal, locale?: string): Promise<TaggedRowResponse>;
+  /** Creates a row; with `locale`, its localized fields are written in that locale. */
+  createRow(type: string, body: WriteBody, locale?: string): Promise<CreateRowResponse>;
   /**
    * Changes a row; with `ifMatch` only over that version (a 412 `stale_write` otherwise). `id` null:
-   * a single type's one row, at the type's own address (the first such write creates it).
+   * a single type's one row, at the type's own address (the first such write creates it). With
+   * `locale`, its localized fields are written in that locale.
    */
-  updateRow(type: string, id: string | null, body: WriteBody, ifMatch?: string): Promise<TaggedRow>;
+  updateRow(type: string, id: string | null, body: WriteBody, ifMatch?: string, locale?: string): Promise<TaggedRow>;
   /** Deletes a row; with `ifMatch` only that version (a 412 `stale_write` otherwise). */
   deleteRow(type: string, id: string, ifMatch?: string): Promise<DeleteRowResponse>;
   /** Creates a type; the answer's `version` is its ETag. */
@@ -84,7 +89,7 @@ export interface ApiClientOptions {
 }
 
 interface RequestOptions {
-  query?: ListQuery;
+  query?: RowQuery;
   body?: unknown;
   signal?: AbortSignal;
   /** Sent as `If-Match`: the write happens only over this version. */
@@ -200,14 +205,21 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       return body.content_types;
     },
     listRows: (type, query, signal) => request<ListResponse>('GET', rowPath(type), { query, signal }),
-    getRow: async (type, id, signal) => {
-      const { payload, etag } = await requestTagged<GetRowResponse>('GET', rowPath(type, id), { signal });
+    getRow: async (type, id, signal, locale) => {
+      const { payload, etag } = await requestTagged<GetRowResponse>('GET', rowPath(type, id), {
+        signal,
+        query: { locale },
+      });
       return etag === null ? payload : { ...payload, etag };
     },
-    createRow: (type, body) => request<CreateRowResponse>('POST', rowPath(type), { body }),
-    updateRow: async (type, id, body, ifMatch) => {
+    createRow: (type, body, locale) => request<CreateRowResponse>('POST', rowPath(type), { body, query: { locale } }),
+    updateRow: async (type, id, body, ifMatch, locale) => {
       const path = id === null ? rowPath(type) : rowPath(type, id);
-      const { payload, etag } = await requestTagged<UpdateRowResponse>('PUT', path, { body, ifMatch });
+      const { payload, etag } = await requestTagged<UpdateRowResponse>('PUT', path, {
+        body,
+        ifMatch,
+        query: { locale },
+      });
       return { row: payload, etag };
     },
     deleteRow: (type, id, ifMatch) => request<DeleteRowResponse>('DELETE', rowPath(type, id), { ifMatch }),
@@ -239,8 +251,8 @@ function versioned({ payload, etag }: { payload: ContentTypeWriteResponse; etag:
   return etag === null ? payload : { ...payload, version: etag };
 }
 
-/** `?filter=a=b&filter=search=x&limit=..`: the list query in the server's parameter names. */
-export function queryString(query: ListQuery | undefined): string {
+/** `?filter=a=b&filter=search=x&limit=..&locale=de`: the list query in the server's parameter names. */
+export function queryString(query: RowQuery | undefined): string {
   if (!query) return '';
   const params = new URLSearchParams();
   const filters = query.filter === undefined ? [] : Array.isArray(query.filter) ? query.filter : [query.filter];
@@ -249,6 +261,7 @@ export function queryString(query: ListQuery | undefined): string {
   if (query.offset !== undefined) params.set('offset', String(query.offset));
   if (query.order !== undefined) params.set('order', query.order);
   if (query.desc) params.set('desc', 'true');
+  if (query.locale !== undefined) params.set('locale', query.locale);
   const text = params.toString();
   return text === '' ? '' : `?${text}`;
 }

@@ -1,3 +1,4 @@
+import type { ReactNode } from 'react';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import type { DerivedState, FieldWidget, FormValue } from '../fields/field-types.js';
 import { useT } from '../i18n/use-t.js';
@@ -18,6 +19,10 @@ export interface FieldFrameProps {
   preview?: boolean;
   /** The input's DOM id, where `fieldId(column.name)` would not be unique (a field inside a block). */
   id?: string;
+  /** Said after the label (the locale a translatable field shows), and describing the input. */
+  marks?: ReactNode;
+  /** Shown in an empty text input (the value a translatable field falls back to). */
+  placeholder?: string;
 }
 
 /** The input's DOM id for a column (so error summaries can focus it). */
@@ -37,12 +42,15 @@ export function FieldFrameView({
   derived,
   preview = false,
   id: givenId,
+  marks,
+  placeholder,
 }: FieldFrameProps & { widget: FieldWidget }) {
   const id = givenId ?? (preview ? `preview-${fieldId(column.name)}` : fieldId(column.name));
   const hint = widget.hint?.(column, derived);
   const hintId = hint ? `${id}-hint` : undefined;
   const errorId = error ? `${id}-error` : undefined;
-  const describedBy = [errorId, hintId].filter(Boolean).join(' ') || undefined;
+  const marksId = marks ? `${id}-marks` : undefined;
+  const describedBy = [errorId, hintId, marksId].filter(Boolean).join(' ') || undefined;
   const Input = widget.Input;
   const t = useT('components');
   return (
@@ -63,6 +71,11 @@ export function FieldFrameView({
             *
           </span>
         )}
+        {marks && (
+          <span id={marksId} className="field-marks">
+            {marks}
+          </span>
+        )}
       </div>
       <Input
         column={column}
@@ -73,6 +86,7 @@ export function FieldFrameView({
         invalid={!!error}
         problems={problems}
         derived={derived}
+        placeholder={placeholder}
       />
       {error && (
         <p id={errorId} className="field-error">

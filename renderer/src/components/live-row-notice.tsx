@@ -12,6 +12,8 @@ export interface LiveRowNoticeProps {
   type: ContentTypeSummary;
   /** The saved version the form builds on (null for a row not saved yet: nobody else can change it). */
   row: ContentRow | null;
+  /** The locale the form shows the row in (its version is read in it too). */
+  locale?: string;
 }
 
 /** What the notice says: who, and which fields differ from the version the form builds on. */
@@ -33,7 +35,7 @@ export function changedFieldLabels(type: ContentTypeSummary, mine: ContentRow, t
  * moment ago"), the fields found by comparing their version with the one the form builds on. The
  * form keeps this person's edits: a save then meets theirs in the conflict dialog.
  */
-export function LiveRowNotice({ type, row }: LiveRowNoticeProps) {
+export function LiveRowNotice({ type, row, locale }: LiveRowNoticeProps) {
   const api = useApi();
   const { me } = useAuth();
   const t = useT('conflicts');
@@ -47,7 +49,7 @@ export function LiveRowNotice({ type, row }: LiveRowNoticeProps) {
       setSeen({ by: change.by, deleted: true, fields: [] });
       return;
     }
-    api.getRow(type.table, row.id).then(
+    api.getRow(type.table, row.id, undefined, locale).then(
       (read) => {
         const theirs = read.rows[0];
         if (theirs) setSeen({ by: change.by, deleted: false, fields: changedFieldLabels(type, row, theirs) });

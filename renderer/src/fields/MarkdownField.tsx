@@ -19,7 +19,7 @@ const FORMAT_SHORTCUTS = ['bold', 'italic', 'link'] as const satisfies readonly 
  * preview instead of or beside it. Formatting goes through the browser's own editing where it can,
  * so Undo undoes it.
  */
-function MarkdownInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+function MarkdownInput({ column, id, value, onChange, describedBy, invalid, placeholder }: FieldInputProps) {
   const text = asText(value);
   const [mode, setMode] = useState<Mode>('write');
   const area = useRef<HTMLTextAreaElement>(null);
@@ -92,6 +92,7 @@ function MarkdownInput({ column, id, value, onChange, describedBy, invalid }: Fi
           onKeyDown={onKeyDown}
           aria-describedby={describedBy}
           aria-invalid={invalid || undefined}
+          placeholder={placeholder}
           required={column.required}
           spellCheck
         />

@@ -5,7 +5,7 @@ import { slugify } from '../schema/slugify.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, textToBody } from './field-values.js';
 
-function SlugInput({ column, id, value, onChange, describedBy, invalid, derived }: FieldInputProps) {
+function SlugInput({ column, id, value, onChange, describedBy, invalid, derived, placeholder }: FieldInputProps) {
   const t = useT('fields');
   return (
     <div className="input-group">
@@ -23,6 +23,7 @@ function SlugInput({ column, id, value, onChange, describedBy, invalid, derived 
         }}
         aria-describedby={describedBy}
         aria-invalid={invalid || undefined}
+        placeholder={placeholder}
         required={column.required}
         autoComplete="off"
         spellCheck={false}

@@ -2,7 +2,7 @@ import { i18n } from '../i18n/i18n-instance.js';
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 import { asText, summarize, textToBody } from './field-values.js';
 
-function TextareaInput({ column, id, value, onChange, describedBy, invalid }: FieldInputProps) {
+function TextareaInput({ column, id, value, onChange, describedBy, invalid, placeholder }: FieldInputProps) {
   return (
     <textarea
       id={id}
@@ -13,6 +13,7 @@ function TextareaInput({ column, id, value, onChange, describedBy, invalid }: Fi
       onChange={(event) => onChange(event.target.value)}
       aria-describedby={describedBy}
       aria-invalid={invalid || undefined}
+      placeholder={placeholder}
       required={column.required}
       spellCheck
     />

@@ -32,6 +32,8 @@ export interface FieldInputProps {
   problems?: Readonly<Record<string, string>>;
   /** Present for derived fields. */
   derived?: DerivedState;
+  /** Shown while a text input is empty (the value a translatable field falls back to). */
+  placeholder?: string;
 }
 
 /** Props of a field's list cell. */

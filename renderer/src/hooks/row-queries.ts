@@ -11,8 +11,11 @@ export const queryKeys = {
   listPage: (table: string, query: ListQuery) => ['rows', table, 'page', query],
   rowCount: (table: string) => ['rows', table, 'count'],
   pickerSearch: (table: string, query: ListQuery | null) => ['rows', table, 'search', query],
-  /** One row for the row editor; not under `rows`: an open form is never reloaded under the user. */
-  row: (table: string, id: string | null) => ['row', table, id],
+  /**
+   * One row for the row editor (read in `locale`, when given); not under `rows`: an open form is
+   * never reloaded under the user.
+   */
+  row: (table: string, id: string | null, locale?: string) => ['row', table, id, locale],
 } as const;
 
 /**

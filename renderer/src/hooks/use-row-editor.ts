@@ -20,6 +20,7 @@ import {
 } from '../fields/form-state.js';
 import { useT } from '../i18n/use-t.js';
 import { rowLabel } from '../schema/type-facts.js';
+import type { LocaleView } from '../translation/locale-view.js';
 import { useContentTypes } from './content-types.js';
 
 /** An entity tag no version has: sent when the version the form holds is not known, it meets a conflict. */
@@ -73,13 +74,16 @@ export interface RowEditor {
  * saved row, saving (create or update with only the changed fields), deleting, and placing the
  * server's field problems next to their fields. Every update and delete sends `If-Match` with the
  * ETag of the version the form builds on (`initialTag`, then each save's), so a save never
- * overwrites someone else's: it meets it as a conflict instead.
+ * overwrites someone else's: it meets it as a conflict instead. With `locale`, the row is read and
+ * written in its locale, and a field that falls back starts empty.
  */
 export function useRowEditor(
   type: ContentTypeSummary,
   initialRow: ContentRow | null,
   initialTag: string | null = null,
+  locale?: Pick<LocaleView, 'code' | 'own'>,
 ): RowEditor {
+  const code = locale?.code;
   const api = useApi();
   const t = useT('pages-row');
   const tc = useT('conflicts');
@@ -88,7 +92,11 @@ export function useRowEditor(
   const { rowsChanged } = useContentTypes();
   const columns = type.columns;
   const [row, setRow] = useState(initialRow);
-  const [saved, setSaved] = useState(() => initialFormState(columns, initialRow, new Date()));
+  const formOf = useCallback(
+    (row: ContentRow | null) => initialFormState(columns, row && locale ? locale.own(row) : row, new Date()),
+    [columns, locale],
+  );
+  const [saved, setSaved] = useState(() => formOf(initialRow));
   const [state, setState] = useState(saved);
   const [saving, setSaving] = useState(false);
   const [deleting, setDeleting] = useState(false);
@@ -103,7 +111,12 @@ export function useRowEditor(
   const stored = useRef<{ row: ContentRow; form: FormState; etag: string | null } | null>(null);
 
   const dirty = useMemo(() => isDirty(state, saved, columns), [state, saved, columns]);
-  const label = rowLabel(titleColumn, state.values, row ? t('untitled') : t('newRow'));
+  // In a locale, a title that falls back (empty in the form) names the row by the value it falls back to.
+  const label = rowLabel(
+    titleColumn,
+    state.values,
+    row ? rowLabel(titleColumn, locale ? row : {}, t('untitled')) : t('newRow'),
+  );
 
   const clearError = useCallback((name: string) => {
     setErrors((current) => {
@@ -117,11 +130,11 @@ export function useRowEditor(
   const tagFor = useCallback(
     async (current: ContentRow): Promise<string> => {
       if (tag.current !== null) return tag.current;
-      const read = await api.getRow(type.table, current.id);
+      const read = await api.getRow(type.table, current.id, undefined, code);
       // A version other than the one the form holds (or none known) can only meet a conflict.
       return read.etag && read.rows[0]?.updated_at === current.updated_at ? read.etag : UNKNOWN_VERSION;
     },
-    [api, type.table],
+    [api, type.table, code],
   );
 
   const persist = useCallback(
@@ -140,19 +153,21 @@ export function useRowEditor(
       try {
         let result: ContentRow;
         if (row) {
-          const written = await api.updateRow(type.table, row.id, body, await tagFor(row));
+          const written = await api.updateRow(type.table, row.id, body, await tagFor(row), code);
           result = written.row;
           tag.current = written.etag;
         } else if (type.type === 'single') {
           // A single type's one row is written at the type's address: the first save creates it.
-          const written = await api.updateRow(type.table, null, body);
+          const written = await api.updateRow(type.table, null, body, undefined, code);
           result = written.row;
           tag.current = written.etag;
         } else {
-          result = (await api.createRow(type.table, body)).rows[0];
+          // Named only when there is one, so a create elsewhere is the request it always was.
+          const inLocale: [] | [string] = code === undefined ? [] : [code];
+          result = (await api.createRow(type.table, body, ...inLocale)).rows[0];
           tag.current = null;
         }
-        const next = initialFormState(columns, result, new Date());
+        const next = formOf(result);
         setRow(result);
         setSaved(next);
         // Keystrokes made while the save was in flight stay (and stay unsaved).
@@ -168,7 +183,7 @@ export function useRowEditor(
       } catch (error) {
         if (error instanceof ApiError && error.stale && row) {
           const theirs = error.stale.current as ContentRow | null;
-          const theirsForm = theirs ? initialFormState(columns, theirs, new Date()) : saved;
+          const theirsForm = theirs ? formOf(theirs) : saved;
           setConflict({
             fields: conflictFields(columns, saved, theirsForm, state),
             lastChange: error.stale.lastChange,
@@ -201,7 +216,7 @@ export function useRowEditor(
         setSaving(false);
       }
     },
-    [api, columns, notify, rowsChanged, tagFor, type.table, type.type, titleColumn, t, tc],
+    [api, code, columns, formOf, notify, rowsChanged, tagFor, type.table, type.type, titleColumn, t, tc],
   );
 
   const save = useCallback(() => persist(state, saved, row), [persist, state, saved, row]);

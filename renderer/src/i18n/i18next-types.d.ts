@@ -19,6 +19,7 @@ import type pagesTrash from './locales/en/pages-trash.json';
 import type pagesTypes from './locales/en/pages-types.json';
 import type problems from './locales/en/problems.json';
 import type schema from './locales/en/schema.json';
+import type translations from './locales/en/translations.json';
 
 // English is the source catalog: `t` accepts only keys it has, with the right namespace.
 declare module 'i18next' {
@@ -47,5 +48,6 @@ declare module 'i18next' {
     'pages-types': typeof pagesTypes;
     problems: typeof problems;
     schema: typeof schema;
+    translations: typeof translations;
   }
 }

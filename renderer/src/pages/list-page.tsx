@@ -16,17 +16,24 @@ import { useT } from '../i18n/use-t.js';
 import { useLinkProps, useNavigate } from '../routing/router.js';
 import { EMPTY_LIST_STATE, type ListState, parseListState, routeHref } from '../routing/routes.js';
 import { isSearchable, searchCoversText } from '../schema/type-facts.js';
+import { InLocale } from '../translation/in-locale.js';
+import type { LocaleView } from '../translation/locale-view.js';
 
 /** How long typing pauses before the search runs. */
 const SEARCH_DELAY_MS = 250;
 
+/** The list, in a locale for a type with translatable fields. */
+export function ListPage(props: { type: ContentTypeSummary; list: ListState }) {
+  return <InLocale {...props} render={(locale) => <RowList {...props} locale={locale} />} />;
+}
+
 /** The rows of one content type: search, filters, sortable table, pages. All of it lives in the URL. */
-export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListState }) {
+function RowList({ type, list, locale }: { type: ContentTypeSummary; list: ListState; locale: LocaleView | null }) {
   const navigate = useNavigate();
   const t = useT('pages-list');
   const format = useFormatters();
   const { me } = useAuth();
-  const { data, offset, loading, error, retry } = useRowList(type, list);
+  const { data, offset, loading, error, retry } = useRowList(type, list, locale ?? undefined);
   useDocumentTitle(type.title);
 
   // Merged into the URL as it is now rather than as this page last drew it: the search's navigation
@@ -92,6 +99,7 @@ export function ListPage({ type, list }: { type: ContentTypeSummary; list: ListS
             onSearch={(search) => go({ search, page: 1 }, true)}
           />
         )}
+        {locale?.controls(false, (filters) => go({ filters, page: 1 }))}
         <ListFilters type={type} filters={list.filters} onChange={(filters) => go({ filters, page: 1 })} />
         {narrowed && (
           <button

@@ -26,6 +26,8 @@ import { useT } from '../i18n/use-t.js';
 import { previewHref } from '../routing/preview-path.js';
 import { useLinkProps, useNavigate, useNavigationBlocker } from '../routing/router.js';
 import { type ListState, routeHref } from '../routing/routes.js';
+import { InLocale } from '../translation/in-locale.js';
+import type { LocaleView } from '../translation/locale-view.js';
 
 /** Props of the row editor: a saved row (`id`) or a new one (`id` null). */
 export interface RowEditorPageProps {
@@ -34,8 +36,13 @@ export interface RowEditorPageProps {
   list: ListState;
 }
 
+/** The row editor, in a locale for a type with translatable fields (another locale: another form). */
+export function RowEditorPage(props: RowEditorPageProps) {
+  return <InLocale {...props} render={(locale) => <RowEditorLoad key={locale?.code} {...props} locale={locale} />} />;
+}
+
 /** Loads the row (or starts a new one) and shows its form; designed loading and not-found states. */
-export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
+function RowEditorLoad({ type, id, list, locale }: RowEditorPageProps & { locale: LocaleView | null }) {
   const api = useApi();
   const t = useT('pages-row');
   // A row this page just created is already here; anything else is fetched.
@@ -45,19 +52,21 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
   const queries = useQueryClient();
   const onRestored = (row: ContentRow) => {
     // The restore's answer has no ETag: the form finds the version's when it next saves.
-    queries.setQueryData(queryKeys.row(type.table, row.id), { row, etag: null });
+    queries.setQueryData(queryKeys.row(type.table, row.id, locale?.code), { row, etag: null });
     forgetRows(queries, type.table, false);
     setRestores((n) => n + 1);
   };
   const backLink = useLinkProps(routeHref({ name: 'list', type: type.table, list }));
   const { data, error, refetch } = useQuery({
-    queryKey: queryKeys.row(type.table, id),
+    queryKey: queryKeys.row(type.table, id, locale?.code),
     // The row with the ETag its saves send in If-Match.
     queryFn:
       id === null
         ? skipToken
         : ({ signal }) =>
-            api.getRow(type.table, id, signal).then((answer) => ({ row: answer.rows[0], etag: answer.etag ?? null })),
+            api
+              .getRow(type.table, id, signal, locale?.code)
+              .then((answer) => ({ row: answer.rows[0], etag: answer.etag ?? null })),
     initialData: created && created.id === id ? { row: created, etag: null } : undefined,
     // The form starts from this answer and then holds the row itself: a later answer would not reach
     // it, and a later visit must read the row as it is then, so nothing is kept once the form closes.
@@ -104,6 +113,7 @@ export function RowEditorPage({ type, id, list }: RowEditorPageProps) {
       list={list}
       onCreated={setCreated}
       onRestored={onRestored}
+      locale={locale}
     />
   );
 }
@@ -117,6 +127,7 @@ function RowForm({
   list,
   onCreated,
   onRestored,
+  locale,
 }: {
   type: ContentTypeSummary;
   initialRow: ContentRow | null;
@@ -125,11 +136,12 @@ function RowForm({
   list: ListState;
   onCreated(row: ContentRow): void;
   onRestored(row: ContentRow): void;
+  locale: LocaleView | null;
 }) {
   const navigate = useNavigate();
   const t = useT('pages-row');
   const { me } = useAuth();
-  const editor = useRowEditor(type, initialRow, initialTag);
+  const editor = useRowEditor(type, initialRow, initialTag, locale ?? undefined);
   // A row this person may not change is read-only: its fields disabled, its actions not shown, and
   // the reason said once (the server refuses those requests anyway).
   const mayChange = mayChangeRow(me, editor.row);
@@ -198,6 +210,7 @@ function RowForm({
           {editor.row && <ScheduleNotice type={type} rowId={editor.row.id} />}
         </div>
         <div className="page-actions">
+          {locale?.controls(editor.dirty)}
           <span className={editor.dirty ? 'save-state is-dirty' : 'save-state'} aria-live="polite">
             {editor.saving
               ? t('common:actions.saving')
@@ -281,34 +294,47 @@ function RowForm({
             />
           )}
           {readOnlyReason && <ReadOnlyNote message={readOnlyReason} />}
-          <LiveRowNotice type={type} row={editor.row} />
+          <LiveRowNotice type={type} row={editor.row} locale={locale?.code} />
           <fieldset className="editor-fields" disabled={!mayChange}>
             <section className="card" aria-label={t('content')}>
               <div className="field-grid">
                 {type.columns
                   .filter((column) => shown.has(column.name))
-                  .map((column) => (
-                    <FieldFrame
-                      key={column.name}
-                      column={column}
-                      value={editor.state.values[column.name]}
-                      onChange={(value) => editor.change(column.name, value)}
-                      error={editor.errors.columns[column.name]}
-                      problems={editor.errors.inside[column.name]}
-                      derived={
-                        column.name in editor.state.following
-                          ? {
-                              following: editor.state.following[column.name],
-                              sourceLabel:
-                                type.columns.find((candidate) => candidate.name === column.parent)?.label ??
-                                column.parent ??
-                                '',
-                              regenerate: () => editor.regenerate(column.name),
-                            }
-                          : undefined
-                      }
-                    />
-                  ))}
+                  .map((column) => {
+                    const parts = locale?.field(column, editor.row);
+                    const frame = (
+                      <FieldFrame
+                        key={column.name}
+                        marks={parts?.marks}
+                        placeholder={parts?.placeholder}
+                        column={column}
+                        value={editor.state.values[column.name]}
+                        onChange={(value) => editor.change(column.name, value)}
+                        error={editor.errors.columns[column.name]}
+                        problems={editor.errors.inside[column.name]}
+                        derived={
+                          column.name in editor.state.following
+                            ? {
+                                following: editor.state.following[column.name],
+                                sourceLabel:
+                                  type.columns.find((candidate) => candidate.name === column.parent)?.label ??
+                                  column.parent ??
+                                  '',
+                                regenerate: () => editor.regenerate(column.name),
+                              }
+                            : undefined
+                        }
+                      />
+                    );
+                    return parts?.beside ? (
+                      <div key={column.name} className="translation-pair">
+                        {parts.beside}
+                        {frame}
+                      </div>
+                    ) : (
+                      frame
+                    );
+                  })}
               </div>
             </section>
             <SeoSection

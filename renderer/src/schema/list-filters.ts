@@ -8,6 +8,8 @@ import { formatFilter, type ParsedFilter, parseFilterText } from '../../../commo
  * - a boolean: `f.featured=true` or `false`
  * - a date or datetime: `f.published_at.from=2025-01-01` and `f.published_at.to=2025-12-31`
  * - a relation: `f.category=slug:culture` (by the target row's slug) or `f.category=id:<id>` (a target without one)
+ * - rows lacking a translation (types with translatable fields): `f.locale.missing=de` (MISSING_FILTER in
+ *   translation/localized-pages.tsx; no column has a `.` in its name)
  */
 
 /** One control of the list toolbar. */

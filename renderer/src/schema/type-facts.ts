@@ -38,3 +38,8 @@ export function searchCoversText(type: Pick<ContentTypeSummary, 'search_columns'
   const searched = new Set(type.search_columns);
   return type.columns.some((column) => searched.has(column.name) && SEARCHED_BODY_TYPES.has(column.type));
 }
+
+/** Whether the type has a translatable field (one value per locale), so it is read and written in a locale. */
+export function isTranslatable(type: Pick<ContentTypeSummary, 'columns'>): boolean {
+  return type.columns.some((column) => column.localized === true);
+}
