@@ -1,16 +1,20 @@
 import { readFileSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
+import type { LocalesDocument } from '../../common/locale-contract.js';
 import { type ProgressStream, progressBar, progressLine } from '../cli/progress-line.js';
 import { defaultSearchIndexDir } from '../config/app-paths.js';
 import { chooseDatabase, type DatabaseChoice } from '../config/database-choice.js';
 import { ContentTypeRegistry } from '../content/content-type-registry.js';
+import { ContentWrites } from '../content/content-writes.js';
 import { openDatabaseAt, type QuireDb, redactDatabaseUrls } from '../db/database.js';
 import { DatabaseUnavailableError } from '../db/database-errors.js';
 import { ContentRepository } from '../db/repositories/content-repository.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
+import { LocaleService } from '../locales/locale-service.js';
 import { notSaved, saveSearchIndexForNextStart } from '../search/search-index-saving.js';
 import { formatOf, type ImportFormat, ImportFormatError, readRecords } from './import-formats.js';
+import { csvHeaderProblem, importLocale } from './localized-import.js';
 import { importRows } from './row-import.js';
 
 /** How to call `quire import`. */
@@ -105,8 +109,17 @@ export async function importCommand(
         return 2;
       }
     }
+    const locales = await siteLocales(database);
+    const header = format === 'csv' && records.length > 0 ? Object.keys(records[0].fields) : [];
+    const headerProblem = importLocale(type, locales) ? csvHeaderProblem(type, locales, header) : null;
+    if (headerProblem) {
+      say(streams.err, `quire import: ${basename(file)}, the header row: ${headerProblem}; nothing was imported`);
+      return 1;
+    }
     const progress = progressLine(streams.err);
     const result = await importRows(database, registry, type, records, {
+      locales,
+      format,
       editorName: parsed.values.editor ?? 'import',
       onProgress: (done, total) =>
         progress.update(
@@ -157,6 +170,17 @@ export async function importCommand(
   } finally {
     await database.close();
   }
+}
+
+/** The site's locales as stored, which localized columns are imported in. */
+async function siteLocales(database: QuireDb): Promise<LocalesDocument> {
+  // Read once: the import never changes them, and a change meanwhile waits for its table lock.
+  const locales = new LocaleService({
+    db: database.db,
+    writes: new ContentWrites({ db: database.db, committed: null }),
+  });
+  await locales.load();
+  return locales.document;
 }
 
 /** The options `quire import` takes. */

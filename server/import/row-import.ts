@@ -1,5 +1,7 @@
 import { timestampNow } from '../../common/datetime-syntax.js';
 import { describeProblem } from '../../common/field-problems.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import { uniqueSlug } from '../../common/slug-rules.js';
 import { recordImportedInFeed } from '../changes/change-feed-service.js';
 import type { ContentType } from '../content/content-type.js';
@@ -8,15 +10,17 @@ import { checkRelationTargets } from '../content/relations.js';
 import { isValidRowId, newRowId } from '../content/row-ids.js';
 import { parseRowInput } from '../content/row-input.js';
 import { assignSlugs } from '../content/slug-columns.js';
-import { newStoredRow } from '../content/stored-row.js';
+import { localizedStored, newStoredRow } from '../content/stored-row.js';
 import type { BulkImportTimings, BulkWriter } from '../db/bulk-writer.js';
 import type { QuireDb } from '../db/database.js';
 import { searchTextColumnsOf } from '../db/queries/search-text-columns.js';
 import { ContentRepository, type StoredRow } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
+import { localeStorageColumns, valueColumnIn } from '../locales/localized-values.js';
 import { recordImported } from '../revisions/revision-record.js';
-import type { ImportRecord } from './import-formats.js';
+import type { ImportFormat, ImportRecord } from './import-formats.js';
+import { importLocale, localizedImportFields } from './localized-import.js';
 
 /** Bad rows named in the report; the rest are only counted. */
 export const MAX_REPORTED_PROBLEMS = 20;
@@ -47,6 +51,10 @@ export interface ImportResult {
 export interface ImportOptions {
   /** Name recorded in created_by/updated_by. */
   editorName: string | null;
+  /** The site's locales, which localized columns are imported in (default: English alone). */
+  locales?: LocalesDocument;
+  /** The file's format: a CSV header names a locale's value as `title@de` (see localized-import.ts). */
+  format?: ImportFormat;
   /** Called every few thousand rows and at the end. */
   onProgress?: (done: number, total: number) => void;
 }
@@ -67,15 +75,18 @@ export async function importRows(
 ): Promise<ImportResult> {
   const problems: ImportProblem[] = [];
   let refused = 0;
+  const document = options.locales ?? DEFAULT_LOCALES;
+  const inLocales = importLocale(type, document);
   const columns = ['id', ...type.columns.map((column) => column.name), ...searchTextColumnsOf(type.columns)];
   columns.push('meta', 'created_at', 'updated_at');
   columns.push('created_by', 'updated_by');
+  columns.push(...localeStorageColumns(document, type.columns).map((column) => column.name));
   const hasRelations = type.columns.some((column) => fieldFor(column.type).rowPointers !== undefined);
   const now = timestampNow();
   const timings: BulkImportTimings = { indexMs: 0 };
 
   const written: StoredRow[] = [];
-  const committed = await bulkImport(database, type, columns, timings, async (writer) => {
+  const committed = await bulkImport(database, type, document, columns, timings, async (writer) => {
     const relationReader = new ImportRelationReader({ database, table: type.table, writer });
     const slugs = {
       isTaken: (column: string, slug: string) => writer.slugTaken(column, slug),
@@ -89,12 +100,20 @@ export async function importRows(
       try {
         const { id: givenId, ...fields } = record.fields;
         const id = rowIdOf(givenId, (candidate) => writer.rowExists(candidate));
-        const input = parseRowInput(type, fields, 'create');
-        const values = await assignSlugs(type, input, null, slugs);
+        const given = inLocales ? localizedImportFields(type, document, fields, options.format ?? 'json') : fields;
+        const input = parseRowInput(type, given, 'create', undefined, inLocales);
+        const values = await assignSlugs(
+          type,
+          input,
+          null,
+          slugs,
+          inLocales && { document, localized: input.localized },
+        );
         if (hasRelations) await checkRelationTargets(type, values, registry, relationReader);
         // Rows keep being written after a refusal (the transaction is rolled back at the end), so
         // the lookups of later rows stay exact and every refusal is reported.
         const stored = newStoredRow(type, id, values, input, now, options.editorName);
+        Object.assign(stored, localizedStored(type, document, null, stored, input.localized));
         writer.insert(stored);
         written.push(stored);
       } catch (error) {
@@ -145,15 +164,25 @@ class ImportRelationReader extends ContentRepository {
   }
 }
 
-/** One transaction of bulk writes, the engine's way (`QuireDb.bulkImport`). */
+/**
+ * One transaction of bulk writes, the engine's way (`QuireDb.bulkImport`), looking up the values of
+ * each slug column, and of each locale's stored column of a localized one (unique per locale).
+ */
 function bulkImport(
   database: QuireDb,
   type: ContentType,
+  document: LocalesDocument,
   columns: readonly string[],
   timings: BulkImportTimings,
   work: (writer: BulkWriter) => Promise<boolean>,
 ): Promise<boolean> {
-  const slugs = type.columns.filter((column) => column.type === 'slug').map((column) => column.name);
+  const slugs = type.columns
+    .filter((column) => column.type === 'slug')
+    .flatMap((column) =>
+      column.localized === true
+        ? document.locales.map(({ code }) => valueColumnIn(document, column, code))
+        : [column.name],
+    );
   return database.bulkImport(type.table, columns, slugs, work, timings);
 }
 
