@@ -2,15 +2,17 @@
 // engine (and optionally Directus), on the same rows.
 //
 //   npm run bench [-- --sizes 10k,100k,1m] [--engines sqlite,postgres] [--pg-sizes 100k] [--duration 8]
-//                    [--repeat 1] [--peer] [--feed-changes 1m] [--image-seconds 8] [--out bench/RESULTS.md]
+//                    [--repeat 1] [--peer] [--feed-changes 1m] [--image-seconds 8] [--localized-rows 2k]
+//                    [--out bench/RESULTS.md]
 //
 // Per size: the rows (../shared/bench/data.mjs) go into Quire through `quire import` and into each
 // floor (bench/floor-writes.mjs, bench/floor-postgres.mjs); then Quire on each engine, followed by its
 // floor, runs the distinct-request workloads (bench/distinct-workloads.mjs) and the repeated-URL ones
 // that measure the caches (bench/workloads-bench.mjs); the SQLite floor's gets run once more with
 // Quire's whole answer (bench/get-answer-floor.mjs). Then the change feed (bench/change-feed-bench.mjs)
-// and image variants (bench/image-variants-bench.mjs). It prints the tables (bench/report.mjs) and
-// writes RESULTS.md.
+// and image variants (bench/image-variants-bench.mjs), and the localized workload (bench/localized-bench.mjs:
+// lists, searches and gets in three locales beside an unlocalized twin). It prints the tables
+// (bench/report.mjs) and writes RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
@@ -20,6 +22,7 @@ import Database from 'better-sqlite3';
 import { feedMarkdown, measureFeed } from './change-feed-bench.mjs';
 import { floorIds, keywordsOf } from './distinct-workloads.mjs';
 import { measureVariants, variantsMarkdown } from './image-variants-bench.mjs';
+import { localizedMarkdown, measureLocalized } from './localized-bench.mjs';
 import {
   loadPostgres,
   PG_ADMIN_URL,
@@ -62,6 +65,8 @@ const { values: args } = parseArgs({
     'feed-changes': { type: 'string', default: '1m' },
     // Seconds of each image-variant run (bench/image-variants-bench.mjs); 0 skips it.
     'image-seconds': { type: 'string', default: '8' },
+    // Rows per type of the localized workload (bench/localized-bench.mjs), loaded through the API; 0 skips it.
+    'localized-rows': { type: 'string', default: '2k' },
     out: { type: 'string', default: join(repo, 'bench', 'RESULTS.md') },
   },
 });
@@ -271,6 +276,19 @@ if (imageSeconds > 0) {
   }
 }
 
+// Lists, searches and gets in three locales beside the same rows unlocalized (bench/localized-bench.mjs).
+let localized = null;
+const localizedRows = parseSize(args['localized-rows']);
+if (localizedRows > 0) {
+  log(`\n== localized content, ${label(localizedRows)} rows per type`);
+  try {
+    localized = await measureLocalized({ cli, repo, rows: localizedRows, seconds: duration });
+  } catch (error) {
+    localized = { error: error.message.split('\n')[0] };
+    log(`localized content failed: ${localized.error}`);
+  }
+}
+
 const loadAfter = os.loadavg();
 const sqliteVersion = new Database(':memory:').prepare('select sqlite_version() as v').get().v;
 const cpus = os.cpus();
@@ -305,9 +323,13 @@ const header = [
 // The raw figures, for bench/report.mjs (it can write the tables again, or from several runs).
 writeFileSync(
   join(dataDir, `report-${args.sizes.replaceAll(',', '-')}.json`),
-  JSON.stringify({ header, report, peer, feed, variants }),
+  JSON.stringify({ header, report, peer, feed, variants, localized }),
 );
-const markdown = resultsMarkdown({ header, report, peer }) + feedMarkdown(feed) + variantsMarkdown(variants);
+const markdown =
+  resultsMarkdown({ header, report, peer }) +
+  feedMarkdown(feed) +
+  variantsMarkdown(variants) +
+  localizedMarkdown(localized);
 writeFileSync(args.out, markdown);
 process.stdout.write(`${markdown}\n`);
 log(`\nwrote ${relative(process.cwd(), args.out) || args.out}`);
