@@ -10,7 +10,6 @@ import {
   imageAlt,
   isBlock,
   isoDate,
-  locale,
   paragraphs,
   renderMarkdown,
   richtextHtml,
@@ -24,7 +23,7 @@ import { mediaFile } from './quire-source.js';
 const MEDIA_PATH = /\/media\/\d{4}\/\d{2}\/[0-9a-z-]+\.(?:png|jpg|gif|webp|avif)/g;
 
 export default function (eleventyConfig) {
-  eleventyConfig.addGlobalData('site', { locale, title: siteTitle });
+  eleventyConfig.addGlobalData('site', { title: siteTitle });
   // A Nunjucks global, so the field macro sees it whatever context it is called in.
   eleventyConfig.addNunjucksGlobal('imageSizes', IMAGE_SIZES);
   // `quire export --watch` writes the export's index last on each save: `eleventy --serve` rebuilds then.

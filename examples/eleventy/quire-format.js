@@ -1,12 +1,10 @@
 /**
- * How the site shows a row's values: Markdown as HTML, dates in the site's language, which column
- * is the title, where each page lives. QUIRE_LOCALE sets the language (default `en`) and
- * QUIRE_TIME_ZONE the zone datetimes are shown in (default UTC: Quire stores wall-clock times).
+ * How the site shows a row's values: Markdown as HTML, dates in the page's language (its tree's:
+ * see quire-locales.js), which column is the title, where each page lives. QUIRE_TIME_ZONE sets the
+ * zone datetimes are shown in (default UTC: Quire stores wall-clock times).
  */
 import MarkdownIt from 'markdown-it';
 
-/** The site's language, for `<html lang>` and every date and number. */
-export const locale = process.env.QUIRE_LOCALE || 'en';
 /** The site's name, on every page. */
 export const siteTitle = process.env.QUIRE_SITE_TITLE || 'Quire site';
 const timeZone = process.env.QUIRE_TIME_ZONE || 'UTC';
@@ -19,29 +17,39 @@ const markdown = new MarkdownIt({ html: false });
 export const renderMarkdown = (source) => markdown.render(String(source ?? ''));
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/;
-const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
-const datetimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone });
-const numberFormat = new Intl.NumberFormat(locale);
+const formats = new Map();
 
-/** A `YYYY-MM-DD` date (or the date of a datetime) in the site's language; other text as it is. */
-export function formatDate(value) {
-  const parts = DATE.exec(String(value));
-  return parts ? dateFormat.format(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : value;
+/** The formats of a language, made once. */
+function formatsOf(lang) {
+  if (!formats.has(lang)) {
+    formats.set(lang, {
+      date: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }),
+      datetime: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short', timeZone }),
+      number: new Intl.NumberFormat(lang),
+    });
+  }
+  return formats.get(lang);
 }
 
-/** A `YYYY-MM-DD HH:MM:SS` datetime in the site's language; other text as it is. */
-export function formatDatetime(value) {
+/** A `YYYY-MM-DD` date (or the date of a datetime) in a language; other text as it is. */
+export function formatDate(value, lang) {
+  const parts = DATE.exec(String(value));
+  return parts ? formatsOf(lang).date.format(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : value;
+}
+
+/** A `YYYY-MM-DD HH:MM:SS` datetime in a language; other text as it is. */
+export function formatDatetime(value, lang) {
   const parts = DATE.exec(String(value));
   if (!parts) return value;
   const [, year, month, day, hour = '0', minute = '0', second = '0'] = parts;
-  return datetimeFormat.format(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
+  return formatsOf(lang).datetime.format(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
 }
 
 /** The machine-readable form of a date or datetime, for `<time datetime>`. */
 export const isoDate = (value) => String(value).replace(' ', 'T');
 
-/** A number in the site's language (`1,234.5`, `1 234,5`). */
-export const formatNumber = (value) => numberFormat.format(value);
+/** A number in a language (`1,234.5`, `1 234,5`). */
+export const formatNumber = (value, lang) => formatsOf(lang).number.format(value);
 
 /** Long text as paragraphs: a blank line starts a new one. */
 export const paragraphs = (value) => String(value).split(/\n{2,}/);
@@ -79,12 +87,18 @@ export const blockType = (column, block) => (column.blocks ?? []).find((candidat
 /** A block's columns that have a value, in column order. */
 export const blockColumns = (type, block) => type.columns.filter((column) => !isEmpty(block[column.name]));
 
-/** The upload paths the image columns of a row (or a block) show, those inside its blocks too. */
+/**
+ * The upload paths the image columns of a row (or a block) show, those inside its blocks too; a
+ * localized image column's value in every locale.
+ */
 export function imagePaths(columns, values) {
   const paths = [];
   for (const column of columns) {
     const value = values[column.name];
-    if (column.type === 'image' && typeof value === 'string' && value !== '') paths.push(value);
+    const shown = column.localized && value !== null && typeof value === 'object' ? Object.values(value) : [value];
+    for (const path of column.type === 'image' ? shown : []) {
+      if (typeof path === 'string' && path !== '') paths.push(path);
+    }
     if (column.type === 'blocks' && Array.isArray(value)) {
       for (const block of value) {
         const type = blockType(column, block);
@@ -139,16 +153,16 @@ export function shownColumns(type, row) {
   );
 }
 
-/** A row's page name: its first slug column's value, else its id. */
+/** A row's page name (read in the page's locale): its first slug column's value, else its id. */
 export function pageName(type, row) {
   const slugColumn = type.columns.find((column) => column.type === 'slug')?.name;
   const slug = slugColumn ? row[slugColumn] : null;
   return typeof slug === 'string' && slug !== '' ? slug : row.id;
 }
 
-/** The address of a type's index page. */
-export const typePath = (type) => `/${type.table}/`;
+/** The address of a type's index page in the tree at `prefix` (`''`: the default locale's, `/de`). */
+export const typePath = (type, prefix = '') => `${prefix}/${type.table}/`;
 
 /** The address of a row's page: a single type's one row is at the type's own address. */
-export const pagePath = (type, page) =>
-  isSingle(type) ? typePath(type) : `/${type.table}/${encodeURIComponent(page)}/`;
+export const pagePath = (type, page, prefix = '') =>
+  isSingle(type) ? typePath(type, prefix) : `${prefix}/${type.table}/${encodeURIComponent(page)}/`;

@@ -37,9 +37,13 @@ export async function contentTypes() {
   return list.content_types.filter((type) => wanted.some((name) => matches(type, name)));
 }
 
+/** Whether a type has columns with a value per locale (read with `?locale=all`). */
+export const isLocalized = (type) => type.columns.some((column) => column.localized);
+
 /**
- * Every published row of a type (a type without a `status` column: every row). From a server, page
- * by page, asking it for the published rows only; from an export, the pages its index names.
+ * Every published row of a type (a type without a `status` column: every row), with every
+ * locale's values of its localized columns. From a server, page by page, asking it for the
+ * published rows only; from an export, the pages its index names.
  */
 export async function publishedRows(type) {
   const hasStatus = type.columns.some((column) => column.name === 'status');
@@ -48,7 +52,7 @@ export async function publishedRows(type) {
     rows = await exportedRows(type);
   } else {
     rows = [];
-    const filter = hasStatus ? '&filter=status=published' : '';
+    const filter = `${hasStatus ? '&filter=status=published' : ''}${isLocalized(type) ? '&locale=all' : ''}`;
     for (;;) {
       const list = await getJson(`/cms/${type.table}?limit=${PAGE}&offset=${rows.length}${filter}`);
       rows.push(...list.rows);
@@ -88,7 +92,8 @@ async function readJson(file) {
   return JSON.parse(await readFile(join(exportDir, file), 'utf8'));
 }
 
-async function getJson(path) {
+/** A GET of the server's API, as JSON. */
+export async function getJson(path) {
   const response = await fetch(`${origin}/api${path}`, { headers });
   if (!response.ok) throw new Error(`GET ${origin}/api${path}: ${response.status} ${await response.text()}`);
   return response.json();

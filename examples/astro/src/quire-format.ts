@@ -1,13 +1,11 @@
 /**
- * How the site shows a row's values: Markdown as HTML, dates in the site's language, which column
- * is the title, where each page lives. QUIRE_LOCALE sets the language (default `en`) and
- * QUIRE_TIME_ZONE the zone datetimes are shown in (default UTC: Quire stores wall-clock times).
+ * How the site shows a row's values: Markdown as HTML, dates in the page's language (its tree's:
+ * see quire-locales.ts), which column is the title, where each page lives. QUIRE_TIME_ZONE sets the
+ * zone datetimes are shown in (default UTC: Quire stores wall-clock times).
  */
 import MarkdownIt from 'markdown-it';
 import type { ContentRow, ContentTypeSummary, PublishedColumn } from './quire-types';
 
-/** The site's language, for `<html lang>` and every date and number. */
-export const locale = process.env.QUIRE_LOCALE || 'en';
 /** The site's name, on every page. */
 export const siteTitle = process.env.QUIRE_SITE_TITLE || 'Quire site';
 const timeZone = process.env.QUIRE_TIME_ZONE || 'UTC';
@@ -20,29 +18,44 @@ const markdown = new MarkdownIt({ html: false });
 export const renderMarkdown = (source: string): string => markdown.render(source);
 
 const DATE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?/;
-const dateFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeZone: 'UTC' });
-const datetimeFormat = new Intl.DateTimeFormat(locale, { dateStyle: 'long', timeStyle: 'short', timeZone });
-const numberFormat = new Intl.NumberFormat(locale);
+const formats = new Map<
+  string,
+  { date: Intl.DateTimeFormat; datetime: Intl.DateTimeFormat; number: Intl.NumberFormat }
+>();
 
-/** A `YYYY-MM-DD` date (or the date of a datetime) in the site's language; other text as it is. */
-export function formatDate(value: string): string {
-  const parts = DATE.exec(value);
-  return parts ? dateFormat.format(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : value;
+/** The formats of a language, made once. */
+function formatsOf(lang: string) {
+  let made = formats.get(lang);
+  if (!made) {
+    made = {
+      date: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeZone: 'UTC' }),
+      datetime: new Intl.DateTimeFormat(lang, { dateStyle: 'long', timeStyle: 'short', timeZone }),
+      number: new Intl.NumberFormat(lang),
+    };
+    formats.set(lang, made);
+  }
+  return made;
 }
 
-/** A `YYYY-MM-DD HH:MM:SS` datetime in the site's language; other text as it is. */
-export function formatDatetime(value: string): string {
+/** A `YYYY-MM-DD` date (or the date of a datetime) in a language; other text as it is. */
+export function formatDate(value: string, lang: string): string {
+  const parts = DATE.exec(value);
+  return parts ? formatsOf(lang).date.format(Date.UTC(+parts[1], +parts[2] - 1, +parts[3])) : value;
+}
+
+/** A `YYYY-MM-DD HH:MM:SS` datetime in a language; other text as it is. */
+export function formatDatetime(value: string, lang: string): string {
   const parts = DATE.exec(value);
   if (!parts) return value;
   const [, year, month, day, hour = '0', minute = '0', second = '0'] = parts;
-  return datetimeFormat.format(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
+  return formatsOf(lang).datetime.format(Date.UTC(+year, +month - 1, +day, +hour, +minute, +second));
 }
 
 /** The machine-readable form of a date or datetime, for `<time datetime>`. */
 export const isoDate = (value: string): string => value.replace(' ', 'T');
 
-/** A number in the site's language (`1,234.5`, `1 234,5`). */
-export const formatNumber = (value: number): string => numberFormat.format(value);
+/** A number in a language (`1,234.5`, `1 234,5`). */
+export const formatNumber = (value: number, lang: string): string => formatsOf(lang).number.format(value);
 
 /** A row's title: its title column, else (a single type's row) the type's title, else its id. */
 export function rowTitle(type: ContentTypeSummary, row: ContentRow): string {
@@ -138,9 +151,9 @@ export function shownColumns(type: ContentTypeSummary): PublishedColumn[] {
 export const isEmpty = (value: unknown): boolean =>
   value === null || value === undefined || value === '' || (Array.isArray(value) && value.length === 0);
 
-/** The address of a type's index page. */
-export const typePath = (type: ContentTypeSummary): string => `/${type.table}/`;
+/** The address of a type's index page in the tree at `prefix` (`''`: the default locale's, `/de`). */
+export const typePath = (type: ContentTypeSummary, prefix = ''): string => `${prefix}/${type.table}/`;
 
 /** The address of a row's page: a single type's one row is at the type's own address. */
-export const pagePath = (type: ContentTypeSummary, page: string): string =>
-  isSingle(type) ? typePath(type) : `/${type.table}/${encodeURIComponent(page)}/`;
+export const pagePath = (type: ContentTypeSummary, page: string, prefix = ''): string =>
+  isSingle(type) ? typePath(type, prefix) : `${prefix}/${type.table}/${encodeURIComponent(page)}/`;

@@ -1,8 +1,9 @@
 /**
  * The Quire content loaders: `quireTypesLoader` gives one entry per content type the site builds
  * (its columns describe how to lay out its rows), `quireRowsLoader` one entry per published row of
- * those types, keyed `<table>/<page>` where the page is the row's slug (else its id). Each row
- * entry also carries how to show the images its image columns show (quire-images.ts). Reading a server,
+ * those types, keyed `<table>/<row id>`, with every locale's values of its localized columns (each
+ * tree of the site picks its own in quire-site.ts). Each row entry also carries how to show the
+ * images its image columns show (quire-images.ts). Reading a server,
  * the rows loader keeps the change feed's cursor in its meta store and, on the next build (or a
  * refresh in `astro dev`), reads only the rows changed since; a content-type change, or a cursor
  * the server no longer keeps, reads everything again.
@@ -18,8 +19,6 @@ export type ImageSizes = Record<string, QuireImage>;
 /** The data of one row entry. */
 export interface RowEntry {
   table: string;
-  /** The last segment of the row's page address. */
-  page: string;
   row: ContentRow;
   images: ImageSizes;
 }
@@ -30,12 +29,18 @@ interface BlockType {
   columns: ContentTypeSummary['columns'];
 }
 
-/** The upload paths the image columns of a row (or a block) show, those inside its blocks too. */
+/**
+ * The upload paths the image columns of a row (or a block) show, those inside its blocks too; a
+ * localized image column's value in every locale.
+ */
 export function imagePaths(columns: ContentTypeSummary['columns'], values: Record<string, unknown>): string[] {
   const paths: string[] = [];
   for (const column of columns) {
     const value = values[column.name];
-    if (column.type === 'image' && typeof value === 'string' && value !== '') paths.push(value);
+    const shown = column.localized && value !== null && typeof value === 'object' ? Object.values(value) : [value];
+    for (const path of column.type === 'image' ? shown : []) {
+      if (typeof path === 'string' && path !== '') paths.push(path);
+    }
     if (column.type === 'blocks' && Array.isArray(value)) {
       const types = (column as { blocks?: BlockType[] }).blocks ?? [];
       for (const block of value as { type: string }[]) {
@@ -47,7 +52,7 @@ export function imagePaths(columns: ContentTypeSummary['columns'], values: Recor
   return paths;
 }
 
-/** A row's page name: its first slug column's value, else its id. */
+/** A row's page name (read in the page's locale): its first slug column's value, else its id. */
 export function pageName(type: ContentTypeSummary, row: ContentRow): string {
   const slugColumn = type.columns.find((column) => column.type === 'slug')?.name;
   const slug = slugColumn ? row[slugColumn] : null;
@@ -80,24 +85,17 @@ export function quireRowsLoader(): Loader {
         if (!images.has(path)) images.set(path, quireImage(path, layout));
         return images.get(path) as Promise<QuireImage | null>;
       };
-      // Each row's entry id by `<table>/<row id>`: a changed row's old entry goes even when its slug changed.
-      const entries: Record<string, string> = JSON.parse(meta.get('entries') ?? '{}');
       const put = async (type: ContentTypeSummary, row: ContentRow) => {
         const shown: ImageSizes = {};
         for (const path of imagePaths(type.columns, row)) {
           const image = await imageOf(path, (row.media as Record<string, ImageLayout> | undefined)?.[path]);
           if (image) shown[path] = image;
         }
-        const page = pageName(type, row);
-        const data: RowEntry = { table: type.table, page, row, images: shown };
+        const data: RowEntry = { table: type.table, row, images: shown };
         const record = data as unknown as Record<string, unknown>;
-        store.set({ id: `${type.table}/${page}`, data: record, digest: generateDigest(record) });
-        entries[`${type.table}/${row.id}`] = `${type.table}/${page}`;
+        store.set({ id: `${type.table}/${row.id}`, data: record, digest: generateDigest(record) });
       };
-      const keep = (cursor: string) => {
-        meta.set('cursor', cursor);
-        meta.set('entries', JSON.stringify(entries));
-      };
+      const keep = (cursor: string) => meta.set('cursor', cursor);
 
       const since = followsFeed ? meta.get('cursor') : undefined;
       const feed = since ? await changesSince(since) : null;
@@ -107,9 +105,7 @@ export function quireRowsLoader(): Loader {
         for (const [key, change] of changed) {
           const type = types.get(change.type);
           if (!type) continue;
-          const old = entries[key];
-          if (old !== undefined) store.delete(old);
-          delete entries[key];
+          store.delete(key);
           const row = change.action === 'delete' ? null : await publishedRow(type, change.id);
           if (row) await put(type, row);
         }
@@ -121,7 +117,6 @@ export function quireRowsLoader(): Loader {
       // Everything again: the feed's newest cursor first, so a save made meanwhile is read next time.
       const head = followsFeed ? await changesSince('0') : null;
       store.clear();
-      for (const key of Object.keys(entries)) delete entries[key];
       let count = 0;
       for (const type of await contentTypes()) {
         for (const row of await publishedRows(type)) {

@@ -58,9 +58,16 @@ export function contentTypes(): Promise<ContentTypeSummary[]> {
 /** Whether a type is the one a name means: its table (the :type of /api/cms/:type) or its slug. */
 export const matches = (type: ContentTypeSummary, name: string) => type.table === name || type.slug === name;
 
+/** Whether a type has columns with a value per locale (read with `?locale=all`). */
+export const isLocalized = (type: ContentTypeSummary): boolean => type.columns.some((column) => column.localized);
+
+/** The parameter asking for every locale's values (`locale=all`), for a type with localized columns. */
+const allLocales = (type: ContentTypeSummary, join: '?' | '&') => (isLocalized(type) ? `${join}locale=all` : '');
+
 /**
- * Every published row of a type (a type without a `status` column: every row). From a server, page
- * by page, asking it for the published rows only; from an export, the pages its index names.
+ * Every published row of a type (a type without a `status` column: every row), with every
+ * locale's values of its localized columns. From a server, page by page, asking it for the
+ * published rows only; from an export, the pages its index names.
  */
 export async function publishedRows(type: ContentTypeSummary): Promise<ContentRow[]> {
   const hasStatus = type.columns.some((column) => column.name === 'status');
@@ -69,7 +76,7 @@ export async function publishedRows(type: ContentTypeSummary): Promise<ContentRo
     rows = await exportedRows(type);
   } else {
     rows = [];
-    const filter = hasStatus ? '&filter=status=published' : '';
+    const filter = `${hasStatus ? '&filter=status=published' : ''}${allLocales(type, '&')}`;
     for (;;) {
       const list = await getJson<ListResponse>(`/cms/${type.table}?limit=${PAGE}&offset=${rows.length}${filter}`);
       rows.push(...list.rows);
@@ -113,7 +120,8 @@ export async function changesSince(since: string): Promise<{ changes: FeedChange
 
 /** A row of a type as the server has it now, when it is published (or the type has no status); null otherwise. */
 export async function publishedRow(type: ContentTypeSummary, id: string): Promise<ContentRow | null> {
-  const response = await fetch(`${origin}/api/cms/${type.table}/${encodeURIComponent(id)}`, { headers });
+  const path = `/cms/${type.table}/${encodeURIComponent(id)}${allLocales(type, '?')}`;
+  const response = await fetch(`${origin}/api${path}`, { headers });
   if (response.status === 404) return null;
   if (!response.ok) throw new Error(`GET ${origin}/api/cms/${type.table}/${id}: ${response.status}`);
   const row = ((await response.json()) as ListResponse).rows[0];
@@ -156,7 +164,8 @@ async function readJson<T>(file: string): Promise<T> {
   return JSON.parse(await readFile(join(exportDir as string, file), 'utf8')) as T;
 }
 
-async function getJson<T>(path: string): Promise<T> {
+/** A GET of the server's API, as JSON. */
+export async function getJson<T>(path: string): Promise<T> {
   const response = await fetch(`${origin}/api${path}`, { headers });
   if (!response.ok) throw new Error(`GET ${origin}/api${path}: ${response.status} ${await response.text()}`);
   return (await response.json()) as T;

@@ -113,6 +113,8 @@ export interface ColumnDescriptor {
   blocks?: BlockType[];
   /** When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept */
   when?: FieldCondition;
+  /** A value per locale (text, textarea, markdown, slug, tags, image columns); other columns are shared by every locale */
+  localized?: boolean;
   /** In a content-type update: the old name of a renamed column */
   from?: string;
 }
@@ -132,6 +134,8 @@ export interface PublishedColumn {
   blocks?: BlockType[];
   /** When the column is shown in the editor and required: while the condition holds on the row. Hidden, its value is kept */
   when?: FieldCondition;
+  /** A value per locale (text, textarea, markdown, slug, tags, image columns); other columns are shared by every locale */
+  localized?: boolean;
   filterable: boolean;
   orderable: boolean;
 }
