@@ -1,0 +1,108 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { callOk, request } from '../test-support/api-scenario.js';
+import { startTestServer, type TestServer } from '../test-support/test-server.js';
+
+/**
+ * A localized slug: generated in each locale from the title written there, unique per locale among
+ * the values reads in it find (after fallback: a slug shows in the locales falling back to it too),
+ * a conflict refused 409 `taken` naming the field with nothing changed, and `slug=` lists reading
+ * the asked locale's slugs.
+ */
+
+let server: TestServer;
+
+const LOCALES = {
+  default: 'en',
+  locales: [
+    { code: 'en', label: 'English' },
+    { code: 'de', label: 'Deutsch', fallback: ['en'] },
+    { code: 'fr', label: 'Français', fallback: ['de', 'en'] },
+    { code: 'es', label: 'Español' },
+  ],
+};
+
+const COLUMNS: ColumnDescriptor[] = [
+  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
+  { name: 'slug', label: 'Slug', type: 'slug', required: false, parent: 'title', localized: true },
+  { name: 'rank', label: 'Rank', type: 'number', required: false },
+];
+
+beforeAll(async () => {
+  server = await startTestServer();
+  await callOk(server, 'PUT', '/locales', LOCALES);
+  await callOk(server, 'POST', '/cms-content', { title: 'Places', columns: COLUMNS });
+}, 60_000);
+afterAll(async () => {
+  await server?.dispose();
+});
+
+/** A row's slug and fallbacks read in `locale`. */
+async function slugIn(id: string, locale: string): Promise<{ slug: unknown; from: unknown }> {
+  const { response, body, text } = await request(server, 'GET', `/cms/places/${id}?locale=${locale}`);
+  expect(response.status, text).toBe(200);
+  const row = body.rows?.[0] ?? body;
+  return { slug: row.slug, from: row.fallbacks?.slug };
+}
+
+/** The ids a list in `locale` finds by slug. */
+async function bySlug(slug: string, locale: string): Promise<string[]> {
+  const { response, body, text } = await request(server, 'GET', `/cms/places?locale=${locale}&filter=slug=${slug}`);
+  expect(response.status, text).toBe(200);
+  return body.rows.map((row: { id: string }) => row.id);
+}
+
+describe('localized slugs', () => {
+  let harbour: string;
+
+  it('generates a slug in a locale from the title written there, which the locales falling back to it show', async () => {
+    harbour = (await callOk(server, 'POST', '/cms/places', { title: 'Harbour' })).id;
+    await callOk(server, 'PUT', `/cms/places/${harbour}?locale=de`, { title: 'Hafen' });
+    expect(await slugIn(harbour, 'en')).toEqual({ slug: 'harbour', from: undefined });
+    expect(await slugIn(harbour, 'de')).toEqual({ slug: 'hafen', from: undefined });
+    expect(await slugIn(harbour, 'fr')).toEqual({ slug: 'hafen', from: 'de' });
+    expect(await slugIn(harbour, 'es')).toEqual({ slug: null, from: undefined });
+  });
+
+  it('generates every locale of a locale=all create', async () => {
+    const created = await callOk(server, 'POST', '/cms/places?locale=all', {
+      title: { en: 'Bridge', de: 'Brücke', es: 'Puente' },
+    });
+    expect(created.rows[0].slug).toEqual({ en: 'bridge', de: 'brucke', fr: null, es: 'puente' });
+  });
+
+  it('numbers a slug past one shown in a locale it would show in', async () => {
+    // Its de and fr would fall back to "hafen", which the harbour shows there.
+    const second = await callOk(server, 'POST', '/cms/places', { title: 'Hafen' });
+    expect(second.rows[0].slug).toBe('hafen-2');
+    expect(await bySlug('hafen', 'de')).toEqual([harbour]);
+    expect(await bySlug('hafen', 'fr')).toEqual([harbour]);
+    expect(await bySlug('hafen', 'en')).toEqual([]);
+    expect(await bySlug('hafen-2', 'de')).toEqual([second.id]);
+  });
+
+  it('refuses a given slug another row shows in the locale: 409 taken naming the field, nothing changed', async () => {
+    const other = (await callOk(server, 'POST', '/cms/places', { title: 'Quay' })).id;
+    const { response, body } = await request(server, 'PUT', `/cms/places/${other}?locale=de`, {
+      json: { title: 'Kai', slug: 'hafen' },
+    });
+    expect(response.status).toBe(409);
+    expect(body.error.fields ?? body.error.problems).toHaveProperty('slug');
+    expect(JSON.stringify(body)).toContain('taken');
+    expect(await slugIn(other, 'de')).toEqual({ slug: 'quay', from: 'en' });
+    // A slug held in a locale no chain reaches is free in the others.
+    await callOk(server, 'PUT', `/cms/places/${other}?locale=es`, { slug: 'muelle' });
+    const muelle = await callOk(server, 'POST', '/cms/places', { title: 'Muelle' });
+    expect(muelle.rows[0].slug).toBe('muelle');
+    expect(await bySlug('muelle', 'es')).toEqual([other]);
+    expect(await bySlug('muelle', 'en')).toEqual([muelle.id]);
+  });
+
+  it("lets a cleared slug fall back, and keeps a row's own slug when its title changes", async () => {
+    await callOk(server, 'PUT', `/cms/places/${harbour}?locale=de`, { title: 'Alter Hafen' });
+    expect(await slugIn(harbour, 'de')).toEqual({ slug: 'hafen', from: undefined });
+    await callOk(server, 'PUT', `/cms/places/${harbour}?locale=de`, { slug: null });
+    expect(await slugIn(harbour, 'de')).toEqual({ slug: 'harbour', from: 'en' });
+    expect(await bySlug('hafen', 'de')).toEqual([]);
+  });
+});
