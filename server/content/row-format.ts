@@ -1,4 +1,4 @@
-import type { ContentRow } from '../../common/api-contract.js';
+import type { ColumnDescriptor, ContentRow } from '../../common/api-contract.js';
 import type { LocalesDocument } from '../../common/locale-contract.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
@@ -30,7 +30,7 @@ export function formatRow(
   relations?: RelationLookup,
   locale?: RowLocale,
 ): ContentRow {
-  const localized = locale ? localizedColumnsOf(type.columns) : [];
+  const localized = locale ? localizedOf(type) : [];
   if (!locale || localized.length === 0) return formatStored(type, stored, relations);
   const { document, requested } = locale;
   if (requested.kind === 'one') {
@@ -53,6 +53,18 @@ export function formatRow(
   }
   row.locale = 'all';
   return row as ContentRow;
+}
+
+/** Each type's localized columns, found once per set of columns (a list formats many rows). */
+const LOCALIZED = new WeakMap<readonly ColumnDescriptor[], readonly ColumnDescriptor[]>();
+
+function localizedOf(type: ContentType): readonly ColumnDescriptor[] {
+  let found = LOCALIZED.get(type.columns);
+  if (found === undefined) {
+    found = localizedColumnsOf(type.columns);
+    LOCALIZED.set(type.columns, found);
+  }
+  return found;
 }
 
 /** A stored row's JSON form with each column read from the column of its own name. */
