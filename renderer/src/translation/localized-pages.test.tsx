@@ -184,6 +184,28 @@ describe('the row editor of a type with translatable fields', () => {
     expect(screen.queryByRole('figure')).toBeNull();
   });
 
+  it('creates a new row in the default locale, where its required fields are, then opens it in the chosen one', async () => {
+    serveLocales(TWO_LOCALES);
+    window.localStorage.setItem(choiceKey('content', null), 'de');
+    window.history.replaceState(null, '', '/news/new');
+    const createRow = vi.fn(async () => ({ id: 'r1', rows: [READS.en] }));
+    const { api, getRow } = rowApi();
+    api.createRow = createRow;
+    const user = userEvent.setup();
+    render(<EditorApp client={api} />);
+    const switcher = await screen.findByRole('combobox', { name: 'Content language' });
+    expect(switcher.textContent).toBe('English');
+    expect((switcher as HTMLButtonElement).disabled).toBe(true);
+    expect(switcher.title).toBe('A new row is written in English first.');
+    expect(screen.queryByRole('button', { name: 'Side by side' })).toBeNull();
+    await user.type(titleField().input, 'Harbour');
+    await user.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(createRow).toHaveBeenCalledWith('news', { title: 'Harbour', status: 'draft' }, 'en'));
+    await waitFor(() => expect(titleField().placeholder).toBe('Harbour'));
+    expect(getRow).toHaveBeenLastCalledWith('news', 'r1', expect.anything(), 'de');
+    expect(screen.getByRole('combobox', { name: 'Content language' }).textContent).toBe('Deutsch');
+  });
+
   it('on a site with one locale reads and writes as before: no switcher, no marks, no locale sent', async () => {
     serveLocales({ default: 'en', locales: [{ code: 'en', label: 'English' }] });
     const { api, getRow } = rowApi();

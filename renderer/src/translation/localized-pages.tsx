@@ -49,8 +49,9 @@ function PageInLocale({ site, type, id, list, render }: InLocaleProps & { site: 
   const [remembered, rememberSource] = useLocaleChoice('source', me.name);
   // The locale asked for while the form had unsaved edits, until the person confirms or cancels.
   const [asked, setAsked] = useState<string | null>(null);
-  // The remembered locale while the site lists it, else the default.
-  const code = isListed(site, chosen) ? chosen : site.default;
+  // The remembered locale while the site lists it, else the default. A new row is written in the
+  // default locale, where its required fields are (it can be translated once saved).
+  const code = id !== null && isListed(site, chosen) ? chosen : site.default;
   const labelOf = (locale: string) => localeLabel(site, locale);
   const options = site.locales.map((locale) => ({ value: locale.code, label: locale.label, lang: locale.code }));
   // Side by side (a saved row only) is on while a source is remembered: that one, or another one
@@ -78,6 +79,8 @@ function PageInLocale({ site, type, id, list, render }: InLocaleProps & { site: 
       value={code}
       options={options}
       onChange={onChange}
+      disabled={id === null}
+      title={id === null ? t('newInDefault', { language: labelOf(code) }) : undefined}
     />
   );
 
@@ -87,7 +90,12 @@ function PageInLocale({ site, type, id, list, render }: InLocaleProps & { site: 
     controls: (dirty, setFilters) =>
       setFilters ? (
         <>
-          {switcher(choose)}
+          <div className="filter">
+            <label htmlFor="content-locale" className="filter-label">
+              {t('language')}
+            </label>
+            <Select id="content-locale" value={code} options={options} onChange={choose} />
+          </div>
           <div className="filter">
             <label htmlFor="filter-missing" className="filter-label">
               {t('translation')}
