@@ -199,6 +199,16 @@ describe('writes in a locale', () => {
     expect(await read(other, 'de')).toMatchObject({ slug: 'other-cove', fallbacks: { title: 'en', slug: 'en' } });
   });
 
+  it('take the object form of locale=all from a form too', async () => {
+    const { response, body, text } = await request(server, 'POST', '/cms/guides?locale=all', {
+      body: 'title[en]=Form&title[de]=Formular&summary[fr]=Formulaire',
+    });
+    expect(response.status, text).toBe(201);
+    const all = await read(body.id, 'all');
+    expect(all.title).toEqual({ en: 'Form', de: 'Formular', 'de-AT': null, fr: null });
+    expect(all.summary).toEqual({ en: null, de: null, 'de-AT': null, fr: 'Formulaire' });
+  });
+
   it('clearing a value in a locale makes it fall back again', async () => {
     const id = await createGuide(EN);
     await request(server, 'PUT', `/cms/guides/${id}?locale=de`, { json: ownSlugs(DE) });
