@@ -12,7 +12,7 @@ import { ExportError, type ExportSummary, exportSite } from './site-export.js';
 
 /** How to call `quire export`. */
 export const EXPORT_USAGE =
-  'quire export --out DIR [--type TYPE]... [--published-only] [--image-widths 480,960 [--image-formats avif,webp]] [--since [CURSOR]] [--watch] [--db FILE | --database postgres://...]';
+  'quire export --out DIR [--type TYPE]... [--published-only] [--locale CODE] [--image-widths 480,960 [--image-formats avif,webp]] [--since [CURSOR]] [--watch] [--db FILE | --database postgres://...]';
 
 /** Where a command writes: its result to `out`, progress and problems to `err`. */
 export interface CommandStreams {
@@ -35,6 +35,7 @@ export const EXPORT_OPTIONS = {
   watch: { type: 'boolean' },
   'image-widths': { type: 'string' },
   'image-formats': { type: 'string' },
+  locale: { type: 'string' },
   db: { type: 'string' },
   database: { type: 'string' },
 } as const;
@@ -74,6 +75,7 @@ export async function exportCommand(
     out?: string;
     type?: string[];
     'published-only'?: boolean;
+    locale?: string;
     since?: string;
     watch?: boolean;
     'image-widths'?: string;
@@ -92,8 +94,8 @@ export async function exportCommand(
     });
     values = parsed.values;
     if (!values.out) throw new Error('--out names the folder to write');
-    if (values.since !== undefined && (values.type || values['published-only'])) {
-      throw new Error('--since continues the export in --out with its own --type and --published-only');
+    if (values.since !== undefined && (values.type || values['published-only'] || values.locale !== undefined)) {
+      throw new Error('--since continues the export in --out with its own --type, --published-only and --locale');
     }
     if (values.since !== undefined && (values['image-widths'] || values['image-formats'])) {
       throw new Error('--since continues the export in --out with its own --image-widths and --image-formats');
@@ -121,6 +123,7 @@ export async function exportCommand(
       const summary = await exportSite(site.services, site.media, dir, {
         types: values.type ?? [],
         publishedOnly: values['published-only'] ?? false,
+        locale: values.locale,
         progress: progress.update,
         since,
         images,

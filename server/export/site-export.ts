@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import type { Kysely } from 'kysely';
 import type { ContentRow, ContentTypeListResponse } from '../../common/api-contract.js';
 import { MEDIA_CHANGE_TYPE } from '../../common/change-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
 import { MEDIA_URL_PREFIX } from '../../common/media-rules.js';
 import type { ChangeEntry } from '../changes/change-feed.js';
 import { MAX_CHANGES_PAGE } from '../changes/change-feed-service.js';
@@ -13,6 +14,8 @@ import { AppError } from '../errors/app-error.js';
 import { currentDocument, quireVersion } from '../http/describe-routes.js';
 import { readList, readRow } from '../http/row-routes.js';
 import type { Services } from '../http/services.js';
+import { parseLocaleParameter, type RequestLocale } from '../locales/locale-parameter.js';
+import { localizedColumnsOf } from '../locales/localized-values.js';
 import type { MediaStore } from '../media/media-store.js';
 import { typeScriptDeclarations } from '../types-gen/types-generator.js';
 import { ExportError, ExportFolder, type WriteCounts } from './export-files.js';
@@ -60,6 +63,13 @@ export interface ExportOptions {
   /** The site's database, where the manifests' alt text and focal points are read (the media library). */
   library: Kysely<QuireDatabase>;
   /**
+   * The locale rows are read in (a code the site lists): each localized field after its fallback
+   * chain, with `locale` and `fallbacks`. Left out: every locale at once, each localized field an
+   * object of every locale's own value (as `?locale=all` reads). Types without localized columns
+   * read alike either way. Continuing (`since`), the locale the export recorded applies.
+   */
+  locale?: string;
+  /**
    * Rows a page holds on average (`ROWS_PER_PAGE` when left out): tests cross the paging thresholds
    * with tens of rows rather than hundreds. Not recorded: every run in a folder must use the same.
    */
@@ -96,6 +106,13 @@ export interface ExportIndex {
   types: string[];
   /** The change-feed cursor the export has read up to: `quire export --since` continues from it. */
   cursor: string;
+  /** The locale the rows were read in (`--locale`); absent: every locale at once. */
+  locale?: string;
+  /**
+   * The site's locales, when a type exported has localized columns: the codes its rows name, and
+   * what a continuing run compares to tell whether fallbacks changed since (then it reads those types again).
+   */
+  locales?: LocalesDocument;
 }
 
 /** What an export of the first format left: each type's rows in one file and a list of every file. */
@@ -132,8 +149,10 @@ const OWN_STEMS: ReadonlySet<string> = new Set(['index', 'openapi', 'media']);
  * for the media the rows use. File names are made safe and unique on every file system
  * (file-name-rules.ts), so a few differ from the id or table; the index and the pages name those.
  * With `images`, the variants of its images and their manifests are written beside the media.
- * Files whose content is unchanged are left alone; files of the previous export that are gone are
- * removed. Continuing (`since`), it reads and writes only the pages and files the changed rows
+ * Rows of a type with localized columns are read in every locale at once (each such field an
+ * object of every locale's own value), or with `locale` in that locale, fallbacks applied; the
+ * index records the locale and the site's locales. Files whose content is unchanged are left
+ * alone; files of the previous export that are gone are removed. Continuing (`since`), it reads and writes only the pages and files the changed rows
  * touch, besides the small files every run writes.
  */
 export async function exportSite(
@@ -155,6 +174,10 @@ export async function exportSite(
   const continued = options.since === undefined ? null : previous;
   const asked = continued && Array.isArray(continued.types) ? continued.types : options.types;
   const publishedOnly = continued ? continued.published_only === true : options.publishedOnly;
+  const locales = await services.locales.now();
+  const inLocale = requestLocale(locales, continued ? recordedLocale(continued) : options.locale);
+  // As the site spells it (`DE` asks for `de`); undefined: every locale at once.
+  const locale = inLocale.kind === 'one' ? inLocale.code : undefined;
   const all = services.registry.list();
   const unknown = options.since === undefined ? asked.filter((table) => !all.some((type) => type.table === table)) : [];
   if (unknown.length > 0) {
@@ -165,6 +188,10 @@ export async function exportSite(
   // Read before the rows: a change committing meanwhile is read again by the next run, never missed.
   const cursor = plan ? plan.cursor : await services.changes.head();
   const chosen = asked.length === 0 ? all : all.filter((type) => asked.includes(type.table));
+  const localized = chosen.filter((type) => localizedColumnsOf(type.columns).length > 0);
+  // A change of the locales (a chain, the default) changes what rows read in every locale, row by row.
+  const recorded = plan && 'locales' in plan.index ? JSON.stringify(plan.index.locales) : undefined;
+  if (plan && recorded !== JSON.stringify(locales)) for (const type of localized) plan.retyped.add(type.table);
   const folder = new ExportFolder(dir);
   const document = await currentDocument(services);
   const names = new Map(document['x-quire-content-types'].map((type) => [type.table, type.name]));
@@ -193,10 +220,14 @@ export async function exportSite(
       entry = before;
     } else if (changed && before) {
       progress(`Exporting ${type.table}: ${changed.size} changed rows`);
-      entry = await patchType(services, type, dir, folder, before, changed, publishedOnly, stale, options.rowsPerPage);
+      entry = await patchType(services, type, dir, folder, before, changed, stale, {
+        publishedOnly,
+        locale: inLocale,
+        rowsPerPage: options.rowsPerPage,
+      });
     } else {
       if (before) stale.push(...(await filesOf(dir, before)));
-      const rows = await readAll(services, type, publishedOnly, (done) =>
+      const rows = await readAll(services, type, publishedOnly, locale ?? 'all', (done) =>
         progress(`Exporting ${type.table}: ${done} rows`),
       );
       const base = {
@@ -252,6 +283,8 @@ export async function exportSite(
     media: usedMedia.sort().map((path) => `/media/${path}`),
     types: [...asked],
     cursor,
+    ...(locale === undefined ? {} : { locale }),
+    ...(localized.length > 0 ? { locales } : {}),
   };
   // The index goes last: a run that stops before it leaves the last cursor, so the next run
   // applies the same changes again (each file is replaced whole, never half-written).
@@ -346,9 +379,8 @@ async function patchType(
   folder: ExportFolder,
   before: ExportedType,
   changed: ReadonlySet<string>,
-  publishedOnly: boolean,
   stale: string[],
-  rowsPerPage?: number,
+  { publishedOnly, locale, rowsPerPage }: { publishedOnly: boolean; locale: RequestLocale; rowsPerPage?: number },
 ): Promise<ExportedType> {
   const published = publishedOnly && type.columnsByName.get('status')?.type === 'select';
   const pages = new Map<number, ExportPage>();
@@ -359,7 +391,7 @@ async function patchType(
   const current = new Map<string, ContentRow>();
   let count = before.count;
   for (const id of changed) {
-    const row = await currentRow(services, type.table, id);
+    const row = await currentRow(services, type.table, id, locale);
     if (row && (!published || row.status === 'published')) current.set(id, row);
     const listed = pages.get(pageOf(id, before.page_count))?.rows.some((other) => other.id === id) ?? false;
     count += Number(current.has(id)) - Number(listed);
@@ -414,13 +446,38 @@ function sortedRecord(map: ReadonlyMap<string, number>): Record<string, number> 
   return record;
 }
 
-/** A row as its read answers it; null when it is gone. */
-async function currentRow(services: Services, table: string, id: string): Promise<ContentRow | null> {
+/** A row as its read in `locale` answers it; null when it is gone. */
+async function currentRow(
+  services: Services,
+  table: string,
+  id: string,
+  locale: RequestLocale,
+): Promise<ContentRow | null> {
   try {
-    return (await readRow(services, table, id)).body.rows[0] ?? null;
+    return (await readRow(services, table, id, null, 'html', locale)).body.rows[0] ?? null;
   } catch (error) {
     if (error instanceof AppError && error.status === 404) return null;
     throw error;
+  }
+}
+
+/** The locale an export continued was read in (absent: every locale at once). */
+function recordedLocale(index: ExportIndex | IndexVersion1): string | undefined {
+  return 'locale' in index && typeof index.locale === 'string' ? index.locale : undefined;
+}
+
+/**
+ * The read `locale` asks for (absent: every locale at once), or an ExportError naming the site's
+ * locales when it lists no such locale (one an export recorded may have been removed since).
+ */
+function requestLocale(locales: LocalesDocument, locale: string | undefined): RequestLocale {
+  if (locale === undefined || locale === 'all') return { kind: 'all' };
+  try {
+    return parseLocaleParameter(locales, locale);
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const codes = locales.locales.map((listed) => listed.code).join(', ');
+    throw new ExportError(`${locale} is not one of the site's locales (${codes}); export with one of them`);
   }
 }
 
@@ -459,17 +516,23 @@ async function filesOf(dir: string, type: PagedType): Promise<string[]> {
   }
 }
 
-/** Every row of a type (or every published one), read page by page in id order. */
+/** Every row of a type (or every published one) read in `locale` (a code or `all`), page by page in id order. */
 async function readAll(
   services: Services,
   type: ContentType,
   publishedOnly: boolean,
+  locale: string,
   progress: (done: number) => void,
 ): Promise<ContentRow[]> {
   const published = publishedOnly && type.columnsByName.get('status')?.type === 'select';
   const rows: ContentRow[] = [];
   for (;;) {
-    const query: Record<string, unknown> = { limit: String(MAX_LIMIT), offset: String(rows.length), order: 'id' };
+    const query: Record<string, unknown> = {
+      limit: String(MAX_LIMIT),
+      offset: String(rows.length),
+      order: 'id',
+      locale,
+    };
     if (published) query.filter = 'status=published';
     const { body } = await readList(services, type.table, query);
     rows.push(...body.rows);
