@@ -64,7 +64,8 @@ beforeAll(async () => {
   } finally {
     warn.mockRestore();
   }
-});
+  // Two servers start, one after the other, on a machine that may be busy.
+}, 120_000);
 
 afterAll(async () => {
   await server?.dispose();

@@ -31,6 +31,7 @@ import {
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { imageSize, sniffImage } from './image-sniffing.js';
+import type { MediaFile } from './media-files.js';
 import type { MediaName } from './media-path.js';
 import type { MediaReferenceSource } from './media-references.js';
 import { referencedMedia } from './media-references.js';
@@ -134,24 +135,31 @@ export class AssetService {
       });
       if (inserted) added++;
     }
-    await this.sizeUnsizedDrawings(files.filter((file) => known.has(`${MEDIA_URL_PREFIX}${file.path}`)));
+    await this.reconcileDrawings(files.filter((file) => known.has(`${MEDIA_URL_PREFIX}${file.path}`)));
     return added;
   }
 
   /**
-   * Gives the SVG assets among `files` that have no size one, as a browser sizes them (an SVG with
-   * no width, height or viewBox was once kept without one, and shows nowhere at its size).
+   * Brings the SVG assets among `files` up to their files: one whose file is not the size recorded
+   * (a restore cleaned it) gets its size and hash again, and one kept without a pixel size (an SVG
+   * with no width, height or viewBox once was) gets the size a browser draws it at.
    */
-  private async sizeUnsizedDrawings(files: readonly { path: string }[]): Promise<void> {
-    const drawings = files
-      .filter((file) => file.path.endsWith('.svg'))
-      .map((file) => `${MEDIA_URL_PREFIX}${file.path}`);
-    if (drawings.length === 0) return;
-    for (const record of await this.repository.findByPaths(drawings)) {
-      if (record.media_type !== 'image/svg+xml' || (record.width && record.height)) continue;
+  private async reconcileDrawings(files: readonly MediaFile[]): Promise<void> {
+    const sizes = new Map(
+      files.filter((file) => file.path.endsWith('.svg')).map((file) => [`${MEDIA_URL_PREFIX}${file.path}`, file.size]),
+    );
+    if (sizes.size === 0) return;
+    for (const record of await this.repository.findByPaths([...sizes.keys()])) {
+      const resized = sizes.get(record.path) !== record.size;
+      if (record.media_type !== 'image/svg+xml' || (!resized && record.width && record.height)) continue;
       const bytes = await this.bytesOf(record.path);
-      const shape = bytes ? await shapeOf(bytes) : null;
-      if (shape) await this.repository.update(record.id, { width: shape.width, height: shape.height });
+      if (!bytes) continue;
+      const shape = await shapeOf(bytes);
+      await this.repository.update(record.id, {
+        width: shape?.width ?? null,
+        height: shape?.height ?? null,
+        ...(resized ? { size: bytes.length, content_hash: sha256(bytes) } : {}),
+      });
     }
   }
 

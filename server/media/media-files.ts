@@ -6,21 +6,27 @@ import {
   mkdir,
   open,
   readdir,
+  readFile,
   readlink,
   realpath,
   rename,
   rm,
   stat,
+  writeFile,
 } from 'node:fs/promises';
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseRelativeMediaPath } from '../../common/media-rules.js';
+import { checkStoredSvg } from './stored-svg-check.js';
 
 /**
  * The stored files of a media folder as a set, for backups, restores and pruning. Only generated
  * names count (`YYYY/MM/<uuidv7>.<ext>`): the temporary `.incoming` folder, dotfiles, symlinks and
  * anything else someone put there are not media and are never copied, restored or deleted.
  */
+
+/** Where files are set aside in a media folder (`MediaStore.setAside`): a dot name, never a media path. */
+export const SET_ASIDE = '.set-aside';
 
 /** One stored file: its path under the media folder (`2026/03/<id>.png`, always with `/`) and size. */
 export interface MediaFile {
@@ -256,11 +262,40 @@ function stagingFolder(root: string): string {
  * entry is checked too) in a new folder beside `root`, so the backup may go (be pruned) before the
  * swap, and a refused restore only removes this folder.
  */
-export async function stageMediaFolder(root: string, from: string, files: readonly MediaFile[]): Promise<void> {
+export async function stageMediaFolder(
+  root: string,
+  from: string,
+  files: readonly MediaFile[],
+  log: (line: string) => void = (line) => console.warn(line),
+): Promise<void> {
   const staged = stagingFolder(root);
   await rm(staged, { recursive: true, force: true });
   await mkdir(staged, { recursive: true });
   await placeMediaFiles(from, staged, files, { checkRoot: true });
+  for (const file of files) if (file.path.endsWith('.svg')) await cleanStagedSvg(staged, file.path, root, log);
+}
+
+/**
+ * A backup's SVG, cleaned as an upload is (a backup is a folder anyone may have changed, and the
+ * site serves and exports its files as uploads): one that cleaning changes is replaced by the
+ * cleaned text, and one it refuses is taken out; the file as it was goes to `.set-aside/` in the
+ * media folder (placed as a link to the backup's file, it stays one there) and a line says so.
+ * The library corrects the asset's size and hash when the server starts.
+ */
+async function cleanStagedSvg(staged: string, path: string, root: string, log: (line: string) => void): Promise<void> {
+  const location = mediaFileLocation(staged, path) as string;
+  const checked = await checkStoredSvg(await readFile(location));
+  if (checked.kind === 'clean') return;
+  const kept = join(staged, SET_ASIDE, ...path.split('/'));
+  await mkdir(dirname(kept), { recursive: true });
+  await rename(location, kept);
+  if (checked.kind === 'cleaned') await writeFile(location, checked.bytes, { flag: 'wx' });
+  const aside = `${basename(root)}/${SET_ASIDE}/${path}`;
+  log(
+    checked.kind === 'cleaned'
+      ? `media/${path} is an SVG of the backup that cleaning changes: it was cleaned as uploads are (script and outside references removed); the file as it was is kept in ${aside}`
+      : `media/${path} is an SVG of the backup that cannot be cleaned (${checked.reason}): it is not restored and is kept in ${aside}; upload the drawing again`,
+  );
 }
 
 /** Drops a staged media folder (a restore that stopped before the swap). */

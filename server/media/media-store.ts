@@ -21,7 +21,7 @@ import type { UploadResponse } from '../../common/api-contract.js';
 import { parseRelativeMediaPath } from '../../common/media-rules.js';
 import { AppError } from '../errors/app-error.js';
 import { type ImageKind, type ImageSize, imageSize, SNIFF_BYTES, sniffImage } from './image-sniffing.js';
-import { listMediaFiles, type MediaFile } from './media-files.js';
+import { listMediaFiles, type MediaFile, SET_ASIDE } from './media-files.js';
 import { type MediaName, newMediaName } from './media-path.js';
 
 /** Default cap on one uploaded file: 10 MiB. */
@@ -97,9 +97,6 @@ export interface MediaStore {
    */
   setAside(relative: string, replacement: Buffer | null): Promise<string | null>;
 }
-
-/** Where a store keeps files set aside (`MediaStore.setAside`): a dot name, never a media path. */
-export const SET_ASIDE = '.set-aside';
 
 /**
  * Receives one upload into a temporary file under `incomingDir`: the part every store shares.
