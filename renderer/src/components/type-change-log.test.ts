@@ -20,4 +20,17 @@ describe('the type change log names a change of kind', () => {
       'settings: added tagline; made it a collection',
     );
   });
+
+  it('of columns made shared, naming the translations it deleted', () => {
+    const detail = {
+      changed: ['remark'],
+      dropped_values: [
+        { column: 'remark', locale: 'fr', count: 1 },
+        { column: 'remark', locale: 'de', count: 12 },
+      ],
+    };
+    expect(describeTypeChange(change(detail))).toBe(
+      'settings: changed remark; deleted the translations of remark in fr (1), remark in de (12)',
+    );
+  });
 });

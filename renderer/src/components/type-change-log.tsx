@@ -9,6 +9,9 @@ import { useT } from '../i18n/use-t.js';
 /** Changes listed on the Content types screen. */
 const LIMIT = 10;
 
+/** What a change that made columns shared dropped: per column and locale, how many rows held a value. */
+type DroppedValues = readonly { column: string; locale: string; count: number }[];
+
 /** A change in one line: what it did to the type. */
 export function describeTypeChange(change: TypeChange): string {
   const { detail } = change;
@@ -26,6 +29,13 @@ export function describeTypeChange(change: TypeChange): string {
     parts.push(t('components:typeChanges.renamed', { fields: renamed.join(', ') }));
   }
   if (detail.changed) parts.push(t('components:typeChanges.changed', { fields: detail.changed.join(', ') }));
+  const dropped = (detail as { dropped_values?: DroppedValues }).dropped_values;
+  if (dropped && dropped.length > 0) {
+    const values = dropped.map(({ column, locale, count }) =>
+      t('components:typeChanges.droppedValue', { column, locale, rows: count }),
+    );
+    parts.push(t('components:typeChanges.droppedValues', { values: values.join(', ') }));
+  }
   if (detail.preview_path) parts.push(t('components:typeChanges.previewPath'));
   if (detail.type) {
     parts.push(
