@@ -1,0 +1,94 @@
+import type { Kysely } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import type { LocalesDocument } from '../../../common/locale-contract.js';
+import { postgresForTests, skipNote, useTestDatabase } from '../../test-support/postgres.js';
+import { openDatabase, openPostgresDatabase, type QuireDb } from '../database.js';
+import {
+  alterContentTable,
+  createContentTable,
+  restoreLocaleStorage,
+} from '../repositories/content-schema-repository.js';
+import { indexesFor } from './content-index-plan.js';
+
+/**
+ * The indexes of a table with localized columns, as made: each locale's stored column has its
+ * column's list indexes (and a localized slug its unique index per locale) after the table is made,
+ * changed, and stored again for other locales. On both engines.
+ */
+
+const postgres = await postgresForTests();
+
+const EN_DE: LocalesDocument = {
+  default: 'en',
+  locales: [
+    { code: 'en', label: 'English' },
+    { code: 'de', label: 'Deutsch', fallback: ['en'] },
+  ],
+};
+const WITH_FR: LocalesDocument = {
+  ...EN_DE,
+  locales: [...EN_DE.locales, { code: 'fr', label: 'Français', fallback: ['de', 'en'] }],
+};
+
+const COLUMNS: ColumnDescriptor[] = [
+  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
+  { name: 'slug', label: 'Slug', type: 'slug', required: false, parent: 'title', localized: true },
+  { name: 'rank', label: 'Rank', type: 'number', required: false },
+];
+
+describe('localized indexes on SQLite', () => {
+  localizedIndexSuite(() => openDatabase(':memory:'));
+});
+
+describe.skipIf(!postgres.available)(`localized indexes on PostgreSQL${skipNote(postgres)}`, () => {
+  const database = useTestDatabase(postgres.url);
+  localizedIndexSuite(() => openPostgresDatabase(database().target));
+});
+
+function localizedIndexSuite(open: () => Promise<QuireDb>): void {
+  let quire: QuireDb;
+  let schema: Kysely<unknown>;
+  beforeAll(async () => {
+    quire = await open();
+    schema = quire.db as unknown as Kysely<unknown>;
+  });
+  afterAll(async () => {
+    await quire?.close();
+  });
+
+  /** The names of the table's indexes, sorted. */
+  const namesOf = async (table: string) =>
+    (await quire.engine.schema.indexes(schema, table)).map((index) => index.name).sort();
+  const planned = (table: string, columns: readonly ColumnDescriptor[], locales: LocalesDocument) =>
+    indexesFor(quire.engine, table, columns, locales)
+      .map((plan) => plan.name)
+      .sort();
+
+  it("gives a new table its locale columns' indexes, a unique slug index per locale among them", async () => {
+    await createContentTable(schema, quire.engine, 'loc_new', COLUMNS, EN_DE);
+    const names = await namesOf('loc_new');
+    expect(names).toEqual(planned('loc_new', COLUMNS, EN_DE));
+    expect(names).toContain('quire_unique:loc_new:quire_loc:de:slug');
+  });
+
+  it('keeps them planned through a type change and a locale added', async () => {
+    await createContentTable(schema, quire.engine, 'loc_change', COLUMNS, EN_DE);
+    const renamed = COLUMNS.map((column) => (column.name === 'title' ? { ...column, name: 'heading' } : column)).map(
+      (column) => (column.parent === 'title' ? { ...column, parent: 'heading' } : column),
+    );
+    await alterContentTable(schema, quire.engine, 'loc_change', {
+      renames: [{ from: 'title', to: 'heading' }],
+      drops: [],
+      adds: [],
+      columns: renamed,
+      before: COLUMNS,
+      locales: EN_DE,
+    });
+    expect(await namesOf('loc_change')).toEqual(planned('loc_change', renamed, EN_DE));
+    await restoreLocaleStorage(schema, quire.engine, 'loc_change', renamed, EN_DE, WITH_FR);
+    const names = await namesOf('loc_change');
+    expect(names).toEqual(planned('loc_change', renamed, WITH_FR));
+    expect(names).toContain('quire_unique:loc_change:quire_loc:fr:slug');
+  });
+}
