@@ -112,6 +112,11 @@ export interface TypeChangeDetail {
   changed?: string[];
   /** Columns whose type changed with their content converted (markdown to richtext and back). */
   converted?: { column: string; from: string; to: string }[];
+  /**
+   * Values of locales other than the default that columns no longer localized dropped (the
+   * default locale's stay in the column): per column and locale, how many rows held one.
+   */
+  dropped_values?: { column: string; locale: string; count: number }[];
 }
 
 /** `GET /api/cms-content-changes[?type=slug]`: newest first. */

@@ -161,6 +161,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     writes,
     followsOtherServers: database.sharedByServers,
     values: localizedTableValues(engine),
+    onReload: () => database.afterTypesChanged(),
   });
   await locales.load();
   // Uploads and the media library, where there is somewhere to keep files; row reads carry their

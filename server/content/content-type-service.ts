@@ -13,6 +13,7 @@ import {
   alterContentTable,
   countRowsWithValues,
   createContentTable,
+  type DroppedLocaleValues,
   dropContentTable,
   type TableChange,
 } from '../db/repositories/content-schema-repository.js';
@@ -124,13 +125,14 @@ export class ContentTypeService {
       await this.writes.run({ schema: true }, async (trx) => {
         await claimRegistry(trx, this.registry);
         let descriptors: ColumnDescriptor[] = [...type.columns];
+        let droppedValues: DroppedLocaleValues[] = [];
         const conversions = columns ? conversionsOf(type, columns) : [];
         if (kind === 'single' && type.kind !== 'single') await refuseManyRows(trx, this.engine, type);
         if (columns) {
           const change = planTableChange(type, columns);
           if (isLocalized(type.columns) || isLocalized(change.columns)) change.locales = await claimLocales(trx);
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
-          await alterContentTable(schemaOf(trx), this.engine, type.table, change, async () => {
+          droppedValues = await alterContentTable(schemaOf(trx), this.engine, type.table, change, async () => {
             await convertColumns(schemaOf(trx), type.table, conversions);
             await moveRenamedBlockValues(
               new ContentRepository({ db: trx, engine: this.engine }),
@@ -158,6 +160,7 @@ export class ContentTypeService {
         const droppedInBlocks = blockChanges.flatMap((change) => change.dropped);
         if (droppedInBlocks.length > 0) detail.dropped = [...(detail.dropped ?? []), ...droppedInBlocks];
         if (conversions.length > 0) detail.converted = conversions;
+        if (droppedValues.length > 0) detail.dropped_values = droppedValues;
         if (Object.keys(detail).length > 0) {
           await recordTypeChange(trx, type.slug, 'update', detail, by);
           await recordTypeChangeInFeed(trx, this.engine, type.table, by);

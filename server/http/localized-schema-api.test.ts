@@ -47,7 +47,7 @@ describe('localized on a column descriptor', () => {
       ['price', undefined],
     ]);
     const read = await request(server, 'GET', '/cms-content/guides');
-    expect(read.body.columns).toEqual(body.columns);
+    expect(read.body.columns, read.text).toEqual(body.columns);
   });
 
   it('false is kept as absent, so a round trip compares equal', async () => {
@@ -302,7 +302,10 @@ describe('locale storage columns follow the localized columns', () => {
       fr: { title: null },
     });
     expect((await stored('harbours', id))['quire_missing:fr']).toBe('{"title":"de"}');
-    expect(await lastChange('harbours')).toMatchObject({ changed: ['remark'] });
+    expect(await lastChange('harbours')).toMatchObject({
+      changed: ['remark'],
+      dropped_values: [{ column: 'remark', locale: 'fr', count: 1 }],
+    });
   });
 
   it('removing the last localized column drops its locale columns and the missing columns', async () => {

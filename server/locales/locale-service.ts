@@ -33,6 +33,11 @@ export interface LocaleServiceOptions {
   writes: ContentWrites;
   /** Other servers may change the locales in the same database (PostgreSQL): `follow()` checks before answering. */
   followsOtherServers?: boolean;
+  /**
+   * Called when the locales read differ from those read before (a change by this server or,
+   * followed, another): the content tables' locale columns changed with them.
+   */
+  onReload?: () => void;
   /** The values held per locale (see LocaleValues; the site's are `localizedTableValues`); none by default. */
   values?: LocaleValues;
 }
@@ -71,7 +76,9 @@ export class LocaleService {
 
   /** (Re)reads the stored locales. */
   async load(): Promise<void> {
+    const known = this.loadedVersion;
     this.keep(await this.repository.read());
+    if (known !== -1 && known !== this.loadedVersion) this.options.onReload?.();
   }
 
   /** The locales as this server last read them (call `follow()` first where other servers may change them). */
@@ -185,6 +192,6 @@ function lastChangeOf(record: LocalesRecord): LocalesLastChange | null {
 }
 
 /** The document a stored row holds: the default one until locales are set. */
-function documentOf(record: LocalesRecord): LocalesDocument {
+export function documentOf(record: Pick<LocalesRecord, 'document'>): LocalesDocument {
   return record.document === null ? DEFAULT_LOCALES : (JSON.parse(record.document) as LocalesDocument);
 }
