@@ -9,9 +9,6 @@ import { useT } from '../i18n/use-t.js';
 /** Changes listed on the Content types screen. */
 const LIMIT = 10;
 
-/** What a change that made columns shared dropped: per column and locale, how many rows held a value. */
-type DroppedValues = readonly { column: string; locale: string; count: number }[];
-
 /** A change in one line: what it did to the type. */
 export function describeTypeChange(change: TypeChange): string {
   const { detail } = change;
@@ -29,9 +26,8 @@ export function describeTypeChange(change: TypeChange): string {
     parts.push(t('components:typeChanges.renamed', { fields: renamed.join(', ') }));
   }
   if (detail.changed) parts.push(t('components:typeChanges.changed', { fields: detail.changed.join(', ') }));
-  const dropped = (detail as { dropped_values?: DroppedValues }).dropped_values;
-  if (dropped && dropped.length > 0) {
-    const values = dropped.map(({ column, locale, count }) =>
+  if (detail.dropped_values && detail.dropped_values.length > 0) {
+    const values = detail.dropped_values.map(({ column, locale, count }) =>
       t('components:typeChanges.droppedValue', { column, locale, rows: count }),
     );
     parts.push(t('components:typeChanges.droppedValues', { values: values.join(', ') }));
