@@ -1,18 +1,28 @@
 /**
  * The site's languages: one tree of pages per locale Quire lists (`GET /api/locales`, or the
- * `locales.json` an export holds), the default locale's at `/` and each other's at `/<code>/`. A
+ * `locales` of an export's index), the default locale's at `/` and each other's at `/<code>/`. A
  * type with localized columns is read with `?locale=all` (each such field an object of every
  * locale's own value); `inLocale` picks each field's value for one locale as Quire does: the
  * locale's own value, else the first of its fallback chain that has one. A site whose locales were
  * never set has one locale and one tree, at `/`, as before.
  */
-import { existsSync } from 'node:fs';
-import { readFile } from 'node:fs/promises';
-import { join } from 'node:path';
-import { exportDir, getJson } from './quire-source.js';
+import { exportDir, exportIndex, getJson } from './quire-source.js';
 
 /** A site's languages before any are set: one, English. */
 const ONE_LOCALE = { default: 'en', locales: [{ code: 'en', label: 'English' }] };
+
+/**
+ * The site's locales: the server's, or those an export's index records (none when no type it holds
+ * is localized: one locale). An export written in one locale (`quire export --locale de`) has that
+ * tree only.
+ */
+async function localesDocument() {
+  if (!exportDir) return getJson('/locales');
+  const index = await exportIndex();
+  const document = index.locales ?? ONE_LOCALE;
+  const only = document.locales.filter((locale) => locale.code === index.locale);
+  return only.length > 0 ? { ...document, locales: only } : document;
+}
 
 /**
  * The trees the site builds, the default locale's first: each `{ code, lang, prefix, fallback }`,
@@ -21,11 +31,7 @@ const ONE_LOCALE = { default: 'en', locales: [{ code: 'en', label: 'English' }] 
  * `de-CH`); by default it is the default locale's code.
  */
 export async function siteLocales() {
-  const document = exportDir
-    ? existsSync(join(exportDir, 'locales.json'))
-      ? JSON.parse(await readFile(join(exportDir, 'locales.json'), 'utf8'))
-      : ONE_LOCALE
-    : await getJson('/locales');
+  const document = await localesDocument();
   const ordered = [
     ...document.locales.filter((locale) => locale.code === document.default),
     ...document.locales.filter((locale) => locale.code !== document.default),

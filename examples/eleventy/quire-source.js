@@ -75,17 +75,28 @@ export async function mediaFile(path) {
  * (`pages`, `news/pages/`) and how many there are (`page_count`); each page holds some of its rows.
  */
 async function exportedRows(type) {
-  indexRead ??= readJson('index.json');
-  const index = await indexRead;
-  if (index.version !== 2) {
-    throw new Error(`${sourceName} is an export of format version ${index.version}; export it again with this Quire`);
-  }
+  const index = await exportIndex();
   const entry = index.content_types.find((candidate) => candidate.table === type.table);
   if (!entry) throw new Error(`${type.table} is not in the index.json of ${sourceName}`);
   const pages = await Promise.all(
     Array.from({ length: entry.page_count }, (_, page) => readJson(`${entry.pages}${page}.json`)),
   );
   return pages.flatMap((page) => page.rows).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The export's `index.json` (read once), of the format this site reads: where each type's pages
+ * are, and, when a type has localized columns, the site's `locales` and the one `locale` its rows
+ * were read in (none: every locale at once).
+ */
+export function exportIndex() {
+  indexRead ??= readJson('index.json').then((index) => {
+    if (index.version !== 2) {
+      throw new Error(`${sourceName} is an export of format version ${index.version}; export it again with this Quire`);
+    }
+    return index;
+  });
+  return indexRead;
 }
 
 async function readJson(file) {

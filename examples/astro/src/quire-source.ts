@@ -6,17 +6,23 @@
  */
 import { readFile } from 'node:fs/promises';
 import { join } from 'node:path';
-import type { ContentRow, ContentTypeListResponse, ContentTypeSummary } from './quire-types';
+import type { ContentRow, ContentTypeListResponse, ContentTypeSummary, LocalesDocument } from './quire-types';
 
 /** What GET /api/cms/:type answers (and a page of a type in an export holds), as far as the site reads it. */
 interface ListResponse {
   rows: ContentRow[];
 }
 
-/** An export's `index.json`, as far as the site reads it: where each type's pages are. */
-interface ExportIndex {
+/**
+ * An export's `index.json`, as far as the site reads it: where each type's pages are, and, when a
+ * type has localized columns, the site's locales and the one locale its rows were read in (none:
+ * every locale at once).
+ */
+export interface ExportIndex {
   version: number;
   content_types: { table: string; pages: string; page_count: number }[];
+  locales?: LocalesDocument;
+  locale?: string;
 }
 
 /** The export folder the site reads (QUIRE_EXPORT), or undefined when it reads a server. */
@@ -147,17 +153,24 @@ export async function mediaFile(path: string): Promise<Uint8Array> {
  * (`pages`, `news/pages/`) and how many there are (`page_count`); each page holds some of its rows.
  */
 async function exportedRows(type: ContentTypeSummary): Promise<ContentRow[]> {
-  indexRead ??= readJson<ExportIndex>('index.json');
-  const index = await indexRead;
-  if (index.version !== 2) {
-    throw new Error(`${sourceName} is an export of format version ${index.version}; export it again with this Quire`);
-  }
+  const index = await exportIndex();
   const entry = index.content_types.find((candidate) => candidate.table === type.table);
   if (!entry) throw new Error(`${type.table} is not in the index.json of ${sourceName}`);
   const pages = await Promise.all(
     Array.from({ length: entry.page_count }, (_, page) => readJson<ListResponse>(`${entry.pages}${page}.json`)),
   );
   return pages.flatMap((page) => page.rows).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/** The export's `index.json` (read once), of the format this site reads. */
+export function exportIndex(): Promise<ExportIndex> {
+  indexRead ??= readJson<ExportIndex>('index.json').then((index) => {
+    if (index.version !== 2) {
+      throw new Error(`${sourceName} is an export of format version ${index.version}; export it again with this Quire`);
+    }
+    return index;
+  });
+  return indexRead;
 }
 
 async function readJson<T>(file: string): Promise<T> {
