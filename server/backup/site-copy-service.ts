@@ -2,9 +2,10 @@ import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { QuireDb } from '../db/database.js';
 import { ASSETS_TABLE } from '../db/repositories/asset-repository.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
-import { LOCALES_TABLE } from '../db/repositories/locale-repository.js';
+import { LOCALES_TABLE, LocaleRepository } from '../db/repositories/locale-repository.js';
 import { REVISION_TABLES } from '../db/repositories/revision-repository.js';
 import { SETTINGS_TABLE } from '../db/repositories/settings-repository.js';
+import { documentOf } from '../locales/locale-service.js';
 import {
   accountRows,
   countRows,
@@ -54,6 +55,8 @@ export async function copySite(
     throw new SiteCopyError(`the target is not empty (${present}); pass --force to replace its content`);
   }
   const types = await registryRows(source);
+  // The locale columns of localized columns follow the source's locales.
+  const locales = documentOf(await new LocaleRepository(source.db).read());
   const expected: Record<string, number> = {};
   for (const type of types) expected[String(type.table_name)] = await countRows(source.db, String(type.table_name));
   const totalRows = Object.values(expected).reduce((sum, n) => sum + n, 0);
@@ -66,7 +69,7 @@ export async function copySite(
       for (const type of types) {
         const table = String(type.table_name);
         const columns = JSON.parse(String(type.columns)) as ColumnDescriptor[];
-        await writer.createType(type, columns);
+        await writer.createType(type, columns, locales);
         for await (const rows of readRowBatches(source.db, table)) {
           await writer.insertRows(table, rows);
           copied += rows.length;

@@ -1,5 +1,6 @@
 import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
 import type { QuireDb } from '../db/database.js';
 import { STARTER_TYPES } from '../db/migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from '../db/migrations/004-article-and-menu-types.js';
@@ -99,8 +100,15 @@ export interface SiteCopyWriter {
    * one), or all the target held with `--force`.
    */
   clear(): Promise<void>;
-  /** Registers a type as the source has it and creates its table the engine's way. */
-  createType(record: Record<string, unknown>, columns: readonly ColumnDescriptor[]): Promise<void>;
+  /**
+   * Registers a type as the source has it and creates its table the engine's way, with the locale
+   * columns its localized columns have under the source's locales `locales`.
+   */
+  createType(
+    record: Record<string, unknown>,
+    columns: readonly ColumnDescriptor[],
+    locales: LocalesDocument,
+  ): Promise<void>;
   /** Inserts rows as stored. */
   insertRows(table: string, rows: Record<string, unknown>[]): Promise<void>;
   /** Rebuilds a table's search index from its rows (rows written here bypass the row service). */
@@ -131,8 +139,8 @@ export async function inTargetTransaction<T>(
         for (const table of [SCHEDULES_TABLE, ...HOOK_TABLES, SETTINGS_TABLE, LOCALES_TABLE])
           await loose(db).deleteFrom(table).execute();
       },
-      async createType(record, columns) {
-        await createContentTable(db, target.engine, String(record.table_name), columns);
+      async createType(record, columns, locales) {
+        await createContentTable(db, target.engine, String(record.table_name), columns, locales);
         await loose(db).insertInto('quire_content_types').values(record).execute();
       },
       async insertRows(table, rows) {

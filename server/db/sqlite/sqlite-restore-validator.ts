@@ -1,12 +1,15 @@
 import type { Kysely } from 'kysely';
 import { sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import type { LocalesDocument } from '../../../common/locale-contract.js';
+import { checkLocalesDocument, DEFAULT_LOCALES } from '../../../common/locale-rules.js';
 import { isIdentifier, isReservedTable } from '../../../common/naming-rules.js';
 import { contentTypeFromRecord } from '../../content/content-type.js';
 import { migrationProvider } from '../migrations/index.js';
 import { indexedSearchColumnsOf, SEARCH_TEXT_MIGRATION, searchTextColumnsOf } from '../queries/search-text-columns.js';
 import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
 import type { ContentTypeRecord } from '../repositories/content-type-repository.js';
+import { LOCALES_TABLE } from '../repositories/locale-repository.js';
 import { REGISTRY_TABLE } from '../schema.js';
 import { openDatabase, type SqliteQuireDb } from './sqlite-database.js';
 import { openSqliteFile, type SqliteHandle, type SqliteOptions } from './sqlite-dialect.js';
@@ -124,6 +127,7 @@ function readRegistry(raw: SqliteHandle, objects: readonly SchemaObject[]): Cont
   const missing = REGISTRY_COLUMNS.find((column) => !present.has(column));
   if (missing) throw new RestoreRefusal(`its content-type registry has no ${missing} column`);
   const rows = raw.prepare(`select * from ${REGISTRY_TABLE}`).all() as Record<string, unknown>[];
+  const locales = readLocales(raw, objects);
   const tables = new Set<string>();
   return rows.map((row) => {
     const name = JSON.stringify(String(row.slug));
@@ -142,8 +146,29 @@ function readRegistry(raw: SqliteHandle, objects: readonly SchemaObject[]): Cont
     if (!objects.some((object) => object.type === 'table' && object.name === table)) {
       throw new RestoreRefusal(`content type ${name} has no table ${JSON.stringify(table)}`);
     }
-    return { table, columns };
+    return { table, columns, locales };
   });
+}
+
+/**
+ * The site's locales the copy holds (its localized columns' locale columns follow them), checked
+ * as a `PUT /api/locales` is: their codes name columns. A copy from before locales has the default.
+ */
+function readLocales(raw: SqliteHandle, objects: readonly SchemaObject[]): LocalesDocument {
+  if (!objects.some((object) => object.type === 'table' && object.name === LOCALES_TABLE)) return DEFAULT_LOCALES;
+  const row = raw.prepare(`select document from ${LOCALES_TABLE} where id = 1`).get() as
+    | { document: unknown }
+    | undefined;
+  if (row === undefined || row.document === null) return DEFAULT_LOCALES;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(String(row.document));
+  } catch {
+    throw new RestoreRefusal('its locales are not valid JSON');
+  }
+  const checked = checkLocalesDocument(parsed);
+  if (checked.problems) throw new RestoreRefusal('its locales break the rules a change of them is held to');
+  return checked.document;
 }
 
 function parseColumns(text: unknown, name: string): ColumnDescriptor[] {
@@ -271,7 +296,7 @@ async function rebuildDerivedObjects(database: SqliteQuireDb, types: readonly Co
         if (object.type === 'index') await sql`drop index ${sql.id(object.name)}`.execute(trx);
       }
       await database.engine.searchIndex.drop(trx, type.table);
-      await rebuildContentIndexes(trx, database.engine, type.table, type.columns);
+      await rebuildContentIndexes(trx, database.engine, type.table, type.columns, type.locales);
       await database.engine.searchIndex.ensure(trx, type.table, indexedSearchColumnsOf(type.columns));
     });
     if (!derivedObjectsMatch(schemaObjects(database.raw), reference, type.table)) {

@@ -1,5 +1,6 @@
 import { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import type { LocalesDocument } from '../../../common/locale-contract.js';
 import { createContentTable } from '../repositories/content-schema-repository.js';
 import { REGISTRY_TABLE } from '../schema.js';
 import { openDatabase } from './sqlite-database.js';
@@ -25,6 +26,8 @@ export interface SchemaObject {
 export interface ContentTableSpec {
   table: string;
   columns: readonly ColumnDescriptor[];
+  /** The site's locales, under which its localized columns are stored (DEFAULT_LOCALES when absent). */
+  locales?: LocalesDocument;
 }
 
 /** Every schema object of a database. */
@@ -55,7 +58,8 @@ export async function referenceContentSchema(specs: readonly ContentTableSpec[])
   const { raw, dialect } = openSqlite(':memory:');
   const db = new Kysely<unknown>({ dialect });
   try {
-    for (const { table, columns } of specs) await createContentTable(db, sqliteEngine, table, columns);
+    for (const { table, columns, locales } of specs)
+      await createContentTable(db, sqliteEngine, table, columns, locales);
     return schemaObjects(raw);
   } finally {
     await db.destroy();
