@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import type { QuireDb } from '../db/database.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { AppError } from '../errors/app-error.js';
@@ -49,7 +50,7 @@ describe('requests during a content-type change', () => {
     // indexes rebuilt, the registry reloaded), interleaved at every await: each answers either
     // as before the change or as after it (a 400 naming the old column), never with a SQL error.
     // Row reads use only these services: revisions, schedules, hooks and the audit log play no part.
-    const services = { registry, rows, contentTypes, writes } as Services;
+    const services = { registry, rows, contentTypes, writes, locales: { document: DEFAULT_LOCALES } } as Services;
     let changing = true;
     let reads = 0;
     const answers: string[] = [];
