@@ -124,13 +124,17 @@ export class ContentTypeService {
       let committed: ContentType | undefined;
       await this.writes.run({ schema: true }, async (trx) => {
         await claimRegistry(trx, this.registry);
+        // Taken before any read of the table, so a change of the locales (which takes them first,
+        // then alters the table) never waits on this change while it waits on that one.
+        const localized = isLocalized(type.columns) || (columns !== undefined && isLocalized(columns));
+        const locales = localized ? await claimLocales(trx) : undefined;
         let descriptors: ColumnDescriptor[] = [...type.columns];
         let droppedValues: DroppedLocaleValues[] = [];
         const conversions = columns ? conversionsOf(type, columns) : [];
         if (kind === 'single' && type.kind !== 'single') await refuseManyRows(trx, this.engine, type);
         if (columns) {
           const change = planTableChange(type, columns);
-          if (isLocalized(type.columns) || isLocalized(change.columns)) change.locales = await claimLocales(trx);
+          change.locales = locales;
           await this.refuseRemovingUsedOptions(schemaOf(trx), type, columns);
           droppedValues = await alterContentTable(schemaOf(trx), this.engine, type.table, change, async () => {
             await convertColumns(schemaOf(trx), type.table, conversions);
