@@ -5,6 +5,12 @@ import { postgresForTests } from './server/test-support/postgres.js';
 import { SERVER_TEST_FOLDERS, serverTestFiles, sortByEngine } from './server/test-support/test-engines.js';
 
 /**
+ * The migrated database of each engine a run makes once, which test servers start from as copies
+ * instead of migrating a database each (server/test-support/database-templates-setup.ts).
+ */
+const DATABASE_TEMPLATES = 'server/test-support/database-templates-setup.ts';
+
+/**
  * The suites that also run on PostgreSQL (`server-pg`): every one that starts a test server or
  * opens a test database through test-support, unless its own file binds it to an engine with a
  * `// Engine: ...` line and the reason (server/test-support/test-engines.ts). Their test servers
@@ -34,6 +40,7 @@ async function postgresProjects(): Promise<TestProjectInlineConfiguration[]> {
         include: POSTGRES_API_SUITES,
         environment: 'node',
         env: { QUIRE_TEST_ENGINE: 'postgres' },
+        globalSetup: [DATABASE_TEMPLATES],
         testTimeout: 20_000,
         hookTimeout: 30_000,
       },
@@ -56,6 +63,7 @@ export default defineConfig(async () => ({
           // The long crash and load runs: `npm run test:stress` (vitest.stress.config.ts).
           exclude: [...configDefaults.exclude, '**/*.stress.test.ts'],
           environment: 'node',
+          globalSetup: [DATABASE_TEMPLATES],
           testTimeout: 20_000,
         },
       },
@@ -107,7 +115,7 @@ export default defineConfig(async () => ({
           name: 'e2e',
           include: ['e2e/editor*.test.ts'],
           environment: 'node',
-          globalSetup: ['e2e/support/global-setup.ts'],
+          globalSetup: ['e2e/support/global-setup.ts', DATABASE_TEMPLATES],
           fileParallelism: false,
           testTimeout: 60_000,
           hookTimeout: 180_000,

@@ -69,11 +69,15 @@ export function skipNote(postgres: PostgresForTests): string {
   return postgres.skipReason ? ` (skipped: ${postgres.skipReason})` : '';
 }
 
-/** Makes an empty database `quire_test_<random>` on the server `adminUrl` names (its own database is only for admin). */
-export async function createTestDatabase(adminUrl: string = testPgUrl()): Promise<TestDatabase> {
+/**
+ * Makes a database `quire_test_<random>` on the server `adminUrl` names (its own database is only
+ * for admin): empty, or a copy of the database `template` (which nobody may be connected to).
+ */
+export async function createTestDatabase(adminUrl: string = testPgUrl(), template?: string): Promise<TestDatabase> {
   const admin = parsePostgresUrl(adminUrl);
   const name = `${TEST_DATABASE_PREFIX}${randomBytes(6).toString('hex')}`;
-  await runAdmin(admin, `create database ${quoteIdentifier(name)}`);
+  const copy = template === undefined ? '' : ` template ${quoteIdentifier(template)}`;
+  await runAdmin(admin, `create database ${quoteIdentifier(name)}${copy}`);
   const url = new URL(adminUrl.trim());
   url.pathname = `/${name}`;
   let dropped = false;

@@ -1,7 +1,9 @@
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { inject } from 'vitest';
 import { type RunningServer, type ServerOptions, startServer } from '../server.js';
+import type { DatabaseTemplates } from './database-templates-setup.js';
 import { createTestDatabase, postgresForTests, type TestDatabase } from './postgres.js';
 
 /** The engines the API suites run on. */
@@ -47,7 +49,8 @@ export type TestServerOptions = Partial<ServerOptions> & {
 
 /**
  * Starts a server on a temporary database of the engine `testEngine()` names: a SQLite file in a
- * temporary folder, or a throwaway PostgreSQL database made for it. Unexpected server errors are
+ * temporary folder, or a throwaway PostgreSQL database made for it, each a copy of the run's
+ * migrated database where the project made one (database-templates-setup.ts), else migrated anew. Unexpected server errors are
  * collected in `errors`. To restart on the same database, pass `reopenOptions(server)`.
  */
 export async function startTestServer(options: TestServerOptions = {}): Promise<TestServer> {
@@ -63,6 +66,11 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   const postgresDatabase = engine === 'postgres' ? (reused ?? (await createPostgresTestDatabase())) : null;
   const dir = options.dir ?? mkdtempSync(join(tmpdir(), 'quire-test-'));
   const dbFile = postgresDatabase ? ':memory:' : (options.dbFile ?? join(dir, 'content.sqlite'));
+  const template = templates().sqlite;
+  if (!postgresDatabase && options.dbFile === undefined && template && !existsSync(dbFile)) {
+    mkdirSync(dir, { recursive: true });
+    copyFileSync(template, dbFile);
+  }
   const errors: unknown[] = [];
   let server: RunningServer;
   try {
@@ -110,6 +118,16 @@ export async function startTestServer(options: TestServerOptions = {}): Promise<
   };
 }
 
+/** The run's migrated databases (database-templates-setup.ts), where the project made them. */
+function templates(): DatabaseTemplates {
+  try {
+    return inject('quireDatabaseTemplates') ?? { sqlite: null, postgres: null };
+  } catch {
+    // Outside a test run's worker nothing was provided.
+    return { sqlite: null, postgres: null };
+  }
+}
+
 /** The options that start another server on the same folder and database as `server` (a restart). */
 export function reopenOptions(server: TestServer): TestServerOptions {
   return server.postgresDatabase
@@ -128,5 +146,5 @@ async function createPostgresTestDatabase(): Promise<TestDatabase> {
   probe ??= postgresForTests();
   const postgres = await probe;
   if (!postgres.available) throw new Error(`QUIRE_TEST_ENGINE=postgres, but ${postgres.skipReason}`);
-  return createTestDatabase(postgres.url);
+  return createTestDatabase(postgres.url, templates().postgres ?? undefined);
 }
