@@ -28,7 +28,9 @@ import { startTestServer, type TestServer } from '../server/test-support/test-se
  * quote and a gallery of nested photo blocks) and a single-row type of site settings: the examples
  * lay out hero, text and quote with their own block layouts and the gallery with the generic one;
  * rich text is the server's sanitized HTML, shown as markup. One site for all, so each build shows
- * every kind of content: a build (and a type check) is the slow part of this file.
+ * every kind of content: a build (and a type check) is the slow part of this file. The site has two
+ * locales, en (the default) and de falling back to en, and a type of stories whose title, slug,
+ * summary and body are localized: each build is one tree per locale (checkTranslations).
  * Builds may reach this machine only: a preload refuses (and reports) any other connection, and
  * Astro's telemetry is off.
  */
@@ -81,6 +83,13 @@ const stored = { intro: '', body: '', footer: '' };
 const XSS = '<img src=x onerror="alert(1)"><a href="javascript:alert(2)">click</a>';
 /** The copy of the Astro example the first test built from the running server (the next builds it again). */
 let liveAstro = '';
+/** The story translated into de but for its summary, which falls back to en. */
+const STORY = {
+  title: { en: 'Harbour walk', de: 'Hafenrundgang' },
+  slug: { en: 'harbour-walk', de: 'hafenrundgang' },
+  summary: { en: 'A walk by the sea', de: null },
+  body: { en: 'By the **sea**', de: 'Am **Meer**' },
+};
 const METHOD = '## Knead well\n\nFold *twice*.\n\n<script>alert("x")</script> [trap](javascript:alert(1))';
 
 /** Runs a command to its end; resolves with its exit code and everything it printed. */
@@ -394,7 +403,77 @@ beforeAll(async () => {
   });
   await create('/cms/recipes', { title: drafts.recipe, status: 'draft', method: 'Not yet.' });
   await createBlockPages();
+  await createTranslations();
 });
+
+/** The site's second locale, de (falling back to en), and a story translated but for its summary. */
+async function createTranslations(): Promise<void> {
+  const locales = await request(server, 'PUT', '/locales', {
+    json: {
+      default: 'en',
+      locales: [
+        { code: 'en', label: 'English' },
+        { code: 'de', label: 'Deutsch', fallback: ['en'] },
+      ],
+    },
+  });
+  expect(locales.response.status, locales.text).toBe(200);
+  const localized = (name: string, type: string, extra: Record<string, unknown> = {}) => ({
+    name,
+    label: name[0].toUpperCase() + name.slice(1),
+    type,
+    required: false,
+    localized: true,
+    ...extra,
+  });
+  await create('/cms-content', {
+    title: 'Stories',
+    columns: [
+      localized('title', 'text', { required: true }),
+      localized('slug', 'slug', { parent: 'title' }),
+      localized('summary', 'text'),
+      localized('body', 'markdown'),
+    ],
+  });
+  await create('/cms/stories?locale=all', STORY);
+}
+
+/**
+ * The trees of the two locales: the story under /de/ at its de slug with its de title and body, its
+ * untranslated summary from en (marked as English), hreflang links from each page to the other and
+ * x-default; the default tree where it always was (checkSite and checkPages read it), `lang` its
+ * language (QUIRE_LOCALE, else en).
+ */
+function checkTranslations(out: string, lang: string): void {
+  const page = (path: string) => readFileSync(join(out, path, 'index.html'), 'utf8');
+  const links = (html: string) =>
+    [...html.matchAll(/<link rel="alternate" hreflang="([^"]+)" href="([^"]+)">/g)].map(
+      (match) => `${match[1]} ${match[2]}`,
+    );
+  const english = page('stories/harbour-walk');
+  const german = page('de/stories/hafenrundgang');
+  expect(english).toContain(`<html lang="${lang}">`);
+  expect(english).toContain('<h1>Harbour walk</h1>');
+  expect(english).toContain('<strong>sea</strong>');
+  expect(german).toContain('<html lang="de">');
+  expect(german).toContain('<h1>Hafenrundgang</h1>');
+  expect(german).toContain('<strong>Meer</strong>');
+  expect(german).not.toContain('Harbour walk');
+  // The summary has no de value: the en one, marked as English.
+  expect(german).toMatch(/<dd lang="en">A walk by the sea<\/dd>/);
+  const both = [`${lang} /stories/harbour-walk/`, 'de /de/stories/hafenrundgang/', 'x-default /stories/harbour-walk/'];
+  expect(links(english)).toEqual(both);
+  expect(links(german)).toEqual(both);
+  expect(links(page(''))).toEqual([`${lang} /`, 'de /de/', 'x-default /']);
+  // Every type has its tree under /de/, linking within it; the default tree keeps its addresses.
+  const home = page('de');
+  expect(home).toContain('<html lang="de">');
+  expect(home).toContain('href="/de/stories/hafenrundgang/"');
+  expect(home).toContain('href="/de/news/harbour-opens/"');
+  expect(page('de/recipes/sourdough-loaf')).toContain('<a href="/de/ingredients/rye-flour/">Rye flour</a>');
+  expect(page('')).not.toContain('/de/stories/');
+  expect(existsSync(join(out, 'stories', 'hafenrundgang'))).toBe(false);
+}
 
 /** The landing pages, their bakers and the site settings, with the images they show. */
 async function createBlockPages(): Promise<void> {
@@ -558,6 +637,7 @@ describe('the example sites', () => {
       if (site === 'astro') liveAstro = dirname(out);
       checkSite(out, ENGLISH, 'server');
       checkPages(out);
+      checkTranslations(out, 'en');
       // Every type the server lists has its index, even one without rows.
       expect(existsSync(join(out, 'menu_items', 'index.html')), site).toBe(true);
     }
@@ -673,7 +753,7 @@ describe('the example sites', () => {
       'avif,webp',
     );
     expect(result.code, result.output).toBe(0);
-    expect(result.output).toMatch(/Exported 11 content types, 9 rows and 5 media files/);
+    expect(result.output).toMatch(/Exported 12 content types, 10 rows and 5 media files/);
     const index = JSON.parse(readFileSync(join(exported, 'index.json'), 'utf8'));
     const indexType = index.content_types.find((type: { table: string }) => type.table === 'index');
     expect(indexType?.pages).toMatch(/\/pages\/$/);
@@ -682,13 +762,14 @@ describe('the example sites', () => {
     const offline = {
       QUIRE_EXPORT: exported,
       QUIRE_URL: server.origin,
-      QUIRE_TYPES: 'news,articles,recipes,ingredients,index,site_settings,bakers,landing_pages,footer',
+      QUIRE_TYPES: 'news,articles,recipes,ingredients,index,site_settings,bakers,landing_pages,footer,stories',
       QUIRE_LOCALE: 'fr',
     };
     for (const site of ['astro', 'eleventy'] as const) {
       const out = await build(site, 'export', offline);
       checkSite(out, FRENCH, 'export');
       checkPages(out);
+      checkTranslations(out, 'fr');
       expect(readFileSync(join(out, 'index', 'keel', 'index.html'), 'utf8'), site).toContain('<h1>Keel</h1>');
       expect(existsSync(join(out, 'menu_items')), site).toBe(false);
       expect(existsSync(join(out, 'categories')), site).toBe(false);
