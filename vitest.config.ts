@@ -114,6 +114,8 @@ export default defineConfig(async () => ({
         test: {
           name: 'e2e',
           include: ['e2e/editor*.test.ts'],
+          // Whole corpora in a browser: `npm run test:stress` (vitest.stress.config.ts).
+          exclude: [...configDefaults.exclude, '**/*.stress.test.ts'],
           environment: 'node',
           globalSetup: ['e2e/support/global-setup.ts', DATABASE_TEMPLATES],
           fileParallelism: false,
