@@ -105,4 +105,19 @@ describe('localized slugs', () => {
     expect(await slugIn(harbour, 'de')).toEqual({ slug: 'harbour', from: 'en' });
     expect(await bySlug('hafen', 'de')).toEqual([]);
   });
+
+  it('refuses a change of the chains that would give two rows one slug in a locale: 409, nothing changed', async () => {
+    // es holds "muelle" of its own on one row; another row's en slug is "muelle": es falling back to en clashes.
+    const clashing = {
+      ...LOCALES,
+      locales: LOCALES.locales.map((locale) => (locale.code === 'es' ? { ...locale, fallback: ['en'] } : locale)),
+    };
+    const { response, body } = await request(server, 'PUT', '/locales', { json: clashing });
+    expect(response.status).toBe(409);
+    expect(body.error.code).toBe('conflict');
+    expect(body.error.message).toContain('slug');
+    const { body: now } = await request(server, 'GET', '/locales');
+    expect(now).toEqual(LOCALES);
+    expect(await bySlug('muelle', 'es')).toHaveLength(1);
+  });
 });
