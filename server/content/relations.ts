@@ -8,9 +8,12 @@ import type {
 } from '../../common/api-contract.js';
 import { columnsWithin } from '../../common/block-rules.js';
 import { hasProblems, noProblems } from '../../common/field-problems.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
 import type { ContentRepository, StoredRow } from '../db/repositories/content-repository.js';
 import { AppError, validationError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
+import type { RequestLocale } from '../locales/locale-parameter.js';
+import { valueColumnIn } from '../locales/localized-values.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
 
@@ -100,6 +103,7 @@ export function hiddenRelationRefused(name: string): AppError {
  * Reads the target rows of every relation column of `rows` in one query per column, so a page of
  * rows costs a fixed number of queries however many relations it has. Relations a credential
  * limited to `readable` may not follow (see `hiddenRelations`) are not read, so they format as null.
+ * A target's localized title and slug read in `locale` (absent, or `all`: the default locale).
  */
 export async function resolveRelations(
   type: ContentType,
@@ -107,8 +111,19 @@ export async function resolveRelations(
   registry: ContentTypeRegistry,
   repository: ContentRepository,
   readable: readonly string[] | null = null,
+  locale?: { document: LocalesDocument; requested: RequestLocale },
 ): Promise<RelationLookup> {
   const lookup = new Map<string, Map<string, RelationValue>>();
+  const code = locale?.requested.kind === 'one' ? locale.requested.code : null;
+  const relationOf = (target: ContentType, found: StoredRow, id: string): RelationValue => {
+    // A target's localized title and slug read in the asked locale, as the target's own rows do.
+    const read = (name: string | null) => {
+      const column = name === null ? undefined : target.columnsByName.get(name);
+      if (!column) return null;
+      return textOrNull(found[locale && code !== null ? valueColumnIn(locale.document, column, code) : column.name]);
+    };
+    return { id, title: read(target.titleColumn), slug: read(target.slugColumn) };
+  };
   const hidden = hiddenRelations(type, registry, readable);
   for (const column of relationColumns(type)) {
     const ids = [...new Set(rows.map((row) => row[column.name]).filter((id): id is string => typeof id === 'string'))];
@@ -118,11 +133,7 @@ export async function resolveRelations(
     if (ids.length === 0 || !target || hidden.has(column.name)) continue;
     for (const found of await repository.findByIds(target.table, ids)) {
       const id = String(found.id);
-      resolved.set(id, {
-        id,
-        title: textOrNull(target.titleColumn && found[target.titleColumn]),
-        slug: textOrNull(target.slugColumn && found[target.slugColumn]),
-      });
+      resolved.set(id, relationOf(target, found, id));
     }
   }
   // Relations inside other values (blocks): one query per target type, keyed by target and id.
@@ -144,11 +155,7 @@ export async function resolveRelations(
       const target = registry.requireBySlug(slug);
       for (const found of await repository.findByIds(target.table, [...ids])) {
         const id = String(found.id);
-        resolved.set(pointerKey(slug, id), {
-          id,
-          title: textOrNull(target.titleColumn && found[target.titleColumn]),
-          slug: textOrNull(target.slugColumn && found[target.slugColumn]),
-        });
+        resolved.set(pointerKey(slug, id), relationOf(target, found, id));
       }
     }
   }

@@ -218,11 +218,11 @@ export class RowService {
           )
         : await readPage();
     const stored = read.rows;
-    const relations = await resolveRelations(type, stored, this.registry, repository, readable);
+    const locale = this.rowLocale(options.locale);
+    const relations = await resolveRelations(type, stored, this.registry, repository, readable, locale);
     timer?.lap('data');
     const { total, filtered } = await this.countsOf(repository, type, selection, read.marks);
     timer?.lap('count');
-    const locale = this.rowLocale(options.locale);
     const rows = stored.map((row) => formatRow(type, row, relations, locale));
     for (const decorate of this.decorators) await decorate(type, rows, read.extras);
     timer?.lap('format');
@@ -248,8 +248,9 @@ export class RowService {
     if (!stored) throw notFound(type, id);
     const { total } = await this.countsOf(repository, type, ALL_ROWS, read.marks);
     timer?.lap('count');
-    const relations = await resolveRelations(type, [stored], this.registry, repository, readable);
-    const row = formatRow(type, stored, relations, this.rowLocale(locale));
+    const inLocale = this.rowLocale(locale);
+    const relations = await resolveRelations(type, [stored], this.registry, repository, readable, inLocale);
+    const row = formatRow(type, stored, relations, inLocale);
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn, this.locales.document.default);
     for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
@@ -312,7 +313,7 @@ export class RowService {
         idChosen: id !== undefined,
         ...localesTouched(type, inLocale.document, null, stored),
       });
-      const relations = await resolveRelations(type, [stored], this.registry, repository, readable);
+      const relations = await resolveRelations(type, [stored], this.registry, repository, readable, inLocale);
       return formatRow(type, stored, relations, inLocale);
     });
   }
@@ -376,7 +377,7 @@ export class RowService {
         after: updated,
         ...localesTouched(type, inLocale.document, current, updated),
       });
-      const relations = await resolveRelations(type, [updated], this.registry, repository, readable);
+      const relations = await resolveRelations(type, [updated], this.registry, repository, readable, inLocale);
       return formatRow(type, updated, relations, inLocale);
     });
   }
@@ -396,8 +397,9 @@ export class RowService {
       checkBeforeWrite(check, current);
       const readable = actor?.types ?? null;
       await assertNotReferenced(type, id, this.registry, repository, readable);
-      const relations = await resolveRelations(type, [current], this.registry, repository, readable);
-      const row = formatRow(type, current, relations, this.rowLocale(locale));
+      const inLocale = this.rowLocale(locale);
+      const relations = await resolveRelations(type, [current], this.registry, repository, readable, inLocale);
+      const row = formatRow(type, current, relations, inLocale);
       await repository.delete(type.table, id);
       write.changes.push({ before: current, after: null });
       return row;
