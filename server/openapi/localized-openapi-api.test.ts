@@ -54,6 +54,9 @@ describe('the OpenAPI document of a site with localized columns', () => {
     const get = (document.paths['/cms/guides/{id}'] as any).get;
     const locale = get.parameters.find((parameter: { name: string }) => parameter.name === 'locale');
     expect(locale.schema.enum).toEqual(['en', 'de', 'de-AT', 'all']);
+    // A type's rows read through /cms-content/{slug} take it too.
+    const typeRead = (document.paths['/cms-content/{slug}'] as any).get;
+    expect(typeRead.parameters.map((parameter: { name: string }) => parameter.name)).toContain('locale');
   });
 
   it('matches every answer of rows read and written in one locale and in all', async () => {

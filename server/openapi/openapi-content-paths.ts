@@ -264,8 +264,14 @@ function singleRowPaths(
   };
 }
 
-/** `/cms-content` and `/cms-content/{slug}`: the content types themselves. */
-export function contentTypePaths(responses: Responses): Record<string, JsonSchema> {
+/**
+ * `/cms-content` and `/cms-content/{slug}`: the content types themselves. With `locales` (a site
+ * with localized columns), a type's rows read there take `?locale=` as its own list does.
+ */
+export function contentTypePaths(
+  responses: Responses,
+  locales: LocalesDocument | null = null,
+): Record<string, JsonSchema> {
   const tags = ['content types'];
   const body: JsonSchema = {
     required: true,
@@ -293,7 +299,7 @@ export function contentTypePaths(responses: Responses): Record<string, JsonSchem
         tags,
         operationId: 'getContentType',
         summary: 'Get a content type and its rows (the list query parameters apply)',
-        parameters: listParameters(null),
+        parameters: locales ? [...listParameters(null), localeParameter(locales)] : listParameters(null),
         responses: responses(200, 'The content type and its rows', ref('ContentTypeResponse'), READ_ERRORS),
       },
       put: {

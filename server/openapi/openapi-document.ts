@@ -69,7 +69,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
   const schemas: Record<string, JsonSchema> = { ...shared };
   if (types.some(hasLocalizedColumns)) schemas[LOCALE_CODE_SCHEMA] = localeCodeSchema(locales);
   const paths: Record<string, JsonSchema> = {
-    ...contentTypePaths(responses),
+    ...contentTypePaths(responses, types.some(hasLocalizedColumns) ? locales : null),
     ...starterPaths(responses),
     ...localePaths(responses),
     ...mediaPaths(responses),
