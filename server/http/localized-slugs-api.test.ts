@@ -71,6 +71,20 @@ describe('localized slugs', () => {
     expect(created.rows[0].slug).toEqual({ en: 'bridge', de: 'brucke', fr: null, es: 'puente' });
   });
 
+  it('generates the locales a create’s slug map leaves out from their titles', async () => {
+    const created = await callOk(server, 'POST', '/cms/places?locale=all', {
+      title: { en: 'Tower', de: 'Turm' },
+      slug: { en: 'the-tower' },
+    });
+    expect(created.rows[0].slug).toMatchObject({ en: 'the-tower', de: 'turm' });
+    // A title first written in a locale by a locale=all change gives that locale its slug too.
+    const changed = await callOk(server, 'PUT', `/cms/places/${created.id}?locale=all`, {
+      title: { es: 'Torre' },
+      slug: { en: 'the-tower' },
+    });
+    expect(changed.slug).toMatchObject({ en: 'the-tower', de: 'turm', es: 'torre' });
+  });
+
   it('numbers a slug past one shown in a locale it would show in', async () => {
     // Its de and fr would fall back to "hafen", which the harbour shows there.
     const second = await callOk(server, 'POST', '/cms/places', { title: 'Hafen' });
