@@ -13,6 +13,7 @@ import { searchColumnsOf, slugColumnOf, titleColumnOf } from '../../common/title
 import { indexedSearchColumnsOf } from '../db/queries/search-text-columns.js';
 import type { ContentTypeRecord } from '../db/repositories/content-type-repository.js';
 import { fieldFor, isColumnType } from '../fields/field-registry.js';
+import { localizedColumnsOf } from '../locales/localized-values.js';
 
 /** A registered content type, its descriptors parsed and checked once when loaded. */
 export interface ContentType {
@@ -43,6 +44,8 @@ export interface ContentType {
   searchColumns: readonly string[];
   /** The type's columns `filter=search=` covers, as published (`search_columns`). */
   publishedSearchColumns: readonly string[];
+  /** The columns holding a value per locale (`"localized": true`), in order; empty for most types. */
+  localizedColumns: readonly ColumnDescriptor[];
 }
 
 /** Fields that can be filtered and ordered on besides the content columns. */
@@ -123,6 +126,7 @@ function columnFacts(columns: readonly ColumnDescriptor[]) {
     slugColumn: slugColumnOf(columns),
     searchColumns: indexedSearchColumnsOf(columns),
     publishedSearchColumns: searchColumnsOf(columns),
+    localizedColumns: localizedColumnsOf(columns),
   };
 }
 

@@ -1,9 +1,9 @@
-import type { ColumnDescriptor, ContentRow } from '../../common/api-contract.js';
+import type { ContentRow } from '../../common/api-contract.js';
 import type { LocalesDocument } from '../../common/locale-contract.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { RequestLocale } from '../locales/locale-parameter.js';
-import { localizedColumnsOf, ownValuesOf, readInLocale } from '../locales/localized-values.js';
+import { ownValuesOf, readInLocale } from '../locales/localized-values.js';
 import type { ContentType } from './content-type.js';
 import { pointerKey, type RelationLookup } from './relations.js';
 import { parseStoredMeta } from './seo-meta.js';
@@ -30,7 +30,7 @@ export function formatRow(
   relations?: RelationLookup,
   locale?: RowLocale,
 ): ContentRow {
-  const localized = locale ? localizedOf(type) : [];
+  const localized = locale ? type.localizedColumns : [];
   if (!locale || localized.length === 0) return formatStored(type, stored, relations);
   const { document, requested } = locale;
   if (requested.kind === 'one') {
@@ -53,18 +53,6 @@ export function formatRow(
   }
   row.locale = 'all';
   return row as ContentRow;
-}
-
-/** Each type's localized columns, found once per set of columns (a list formats many rows). */
-const LOCALIZED = new WeakMap<readonly ColumnDescriptor[], readonly ColumnDescriptor[]>();
-
-function localizedOf(type: ContentType): readonly ColumnDescriptor[] {
-  let found = LOCALIZED.get(type.columns);
-  if (found === undefined) {
-    found = localizedColumnsOf(type.columns);
-    LOCALIZED.set(type.columns, found);
-  }
-  return found;
 }
 
 /** A stored row's JSON form with each column read from the column of its own name. */
