@@ -307,7 +307,7 @@ function RowForm({
                         key={column.name}
                         marks={parts?.marks}
                         placeholder={parts?.placeholder}
-                        column={column}
+                        column={parts?.optional && column.required ? { ...column, required: false } : column}
                         value={editor.state.values[column.name]}
                         onChange={(value) => editor.change(column.name, value)}
                         error={editor.errors.columns[column.name]}

@@ -15,6 +15,8 @@ export interface FieldLocaleParts {
   placeholder?: string;
   /** Before the field (side by side): its value in the source locale. */
   beside?: ReactNode;
+  /** The field may be left empty here: a required field is required in the default locale only. */
+  optional?: boolean;
 }
 
 /** A page in one locale. */

@@ -94,6 +94,9 @@ describe('the row editor of a type with translatable fields', () => {
     expect(titleField().input.value).toBe('');
     expect(titleField().marks).toBe('DEDeutschfrom English');
     expect(titleField().input.getAttribute('aria-describedby')).toContain('field-title-marks');
+    // Required in the default locale only: no required mark while translating.
+    const titleFrame = document.getElementById('field-title-marks')?.closest('.field');
+    expect(titleFrame?.querySelector('.required-mark')).toBeNull();
     // A value of its own: the locale's tag, no badge, no placeholder.
     expect((screen.getByLabelText('Body') as HTMLTextAreaElement).value).toBe('Boote');
     expect(document.getElementById('field-body-marks')?.textContent).toBe('DEDeutsch');

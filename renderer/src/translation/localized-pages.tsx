@@ -146,6 +146,7 @@ function PageInLocale({ site, type, id, list, render }: InLocaleProps & { site: 
       return {
         marks: <LocaleMarks code={code} label={labelOf(code)} from={from === undefined ? undefined : labelOf(from)} />,
         placeholder: typeof fallbackValue === 'string' ? fallbackValue : undefined,
+        optional: code !== site.default,
         beside:
           source === null ? undefined : (
             <SourceValue column={column} code={source} row={sourceRead.data} labelOf={labelOf} />
