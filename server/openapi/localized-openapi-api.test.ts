@@ -57,6 +57,8 @@ describe('the OpenAPI document of a site with localized columns', () => {
     // A type's rows read through /cms-content/{slug} take it too.
     const typeRead = (document.paths['/cms-content/{slug}'] as any).get;
     expect(typeRead.parameters.map((parameter: { name: string }) => parameter.name)).toContain('locale');
+    const revisionRead = (document.paths['/cms/guides/{id}/revisions/{rev}'] as any).get;
+    expect(revisionRead.parameters.map((parameter: { name: string }) => parameter.name)).toContain('locale');
   });
 
   it('matches every answer of rows read and written in one locale and in all', async () => {
@@ -89,6 +91,11 @@ describe('the OpenAPI document of a site with localized columns', () => {
     expect((await call('GET', '/cms/guides?locale=all')).body.rows[0].locale).toBe('all');
     expect((await call('GET', '/cms/guides')).body.rows[0].locale).toBe('en');
     expect((await call('PUT', `/cms/guides/${id}?locale=de`, { summary: 'Am Kai' })).body.summary).toBe('Am Kai');
+    // Revisions name the locales a change touched, and are read in a locale.
+    const history = await call('GET', `/cms/guides/${id}/revisions`);
+    expect(history.body.revisions[0].locales).toEqual({ de: ['summary'] });
+    const revision = await call('GET', `/cms/guides/${id}/revisions/${history.body.revisions[0].id}?locale=de`);
+    expect(revision.body.row).toMatchObject({ summary: 'Am Kai', locale: 'de' });
     const all = await call('PATCH', `/cms/guides/${id}?locale=all`, { title: { 'de-AT': 'Hafen (AT)' } });
     expect(all.body.title['de-AT']).toBe('Hafen (AT)');
     expect((await call('GET', `/cms/guides/${id}?locale=xx`)).response.status).toBe(400);

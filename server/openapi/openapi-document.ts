@@ -90,7 +90,7 @@ export function openApiDocument(types: readonly ContentType[], options: Document
     Object.assign(
       paths,
       rowPaths(type, name, responses, locales),
-      revisionPaths(type, name, responses),
+      revisionPaths(type, name, responses, locales),
       schedulePaths(type, name, responses),
     );
   }

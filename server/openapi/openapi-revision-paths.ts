@@ -1,9 +1,12 @@
 import type { ErrorCode } from '../../common/api-contract.js';
+import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import { REVISION_ORIGINS } from '../../common/revision-contract.js';
 import type { ContentType } from '../content/content-type.js';
 import type { JsonSchema } from '../fields/field.js';
 import type { Responses } from './openapi-account-paths.js';
 import { READ_ERRORS } from './openapi-error-sets.js';
+import { hasLocalizedColumns, localeParameter } from './openapi-localized-schemas.js';
 import { ref } from './openapi-schemas.js';
 
 const string: JsonSchema = { type: 'string' };
@@ -28,20 +31,29 @@ const page = (name: string, items: JsonSchema, extra: Record<string, JsonSchema>
 export function revisionSchemas(): Record<string, JsonSchema> {
   const change = object({ from: stringOrNull, to: stringOrNull });
   return {
-    RevisionSummary: object({
-      id: integer,
-      action: { type: 'string', enum: ['create', 'update', 'delete', 'restore'] },
-      fields: { ...strings, description: 'The fields the change set or changed; empty for a delete' },
-      by: stringOrNull,
-      at: string,
-      origin: {
-        type: 'string',
-        enum: [...REVISION_ORIGINS],
-        description:
-          "Why the change was written: a person's edit, a scheduled change firing (by: who scheduled it), a restore, an import",
+    RevisionSummary: object(
+      {
+        id: integer,
+        action: { type: 'string', enum: ['create', 'update', 'delete', 'restore'] },
+        fields: { ...strings, description: 'The fields the change set or changed; empty for a delete' },
+        by: stringOrNull,
+        at: string,
+        origin: {
+          type: 'string',
+          enum: [...REVISION_ORIGINS],
+          description:
+            "Why the change was written: a person's edit, a scheduled change firing (by: who scheduled it), a restore, an import",
+        },
+        restored_from: { ...stringOrNull, description: "A restore's: when the revision it put back was written" },
+        locales: {
+          type: 'object',
+          additionalProperties: strings,
+          description:
+            'Of a type with localized fields: which of them the change set or changed in which locale (locale code -> fields); absent when none did',
+        },
       },
-      restored_from: { ...stringOrNull, description: "A restore's: when the revision it put back was written" },
-    }),
+      ['locales'],
+    ),
     RevisionListResponse: page('revisions', ref('RevisionSummary')),
     RevisionResponse: object({
       revision: ref('RevisionSummary'),
@@ -67,17 +79,23 @@ export function revisionSchemas(): Record<string, JsonSchema> {
         {
           title: change,
           preview_path: change,
+          type: object({ from: string, to: string }),
           added: strings,
           dropped: strings,
           renamed: { type: 'array', items: object({ from: string, to: string }) },
           changed: strings,
+          converted: {
+            type: 'array',
+            items: object({ column: string, from: string, to: string }),
+            description: 'Columns whose type changed with their content converted',
+          },
           dropped_values: {
             type: 'array',
             items: object({ column: string, locale: string, count: integer }),
             description: 'Values of other locales than the default that columns no longer localized dropped',
           },
         },
-        ['title', 'preview_path', 'added', 'dropped', 'renamed', 'changed', 'dropped_values'],
+        ['title', 'preview_path', 'type', 'added', 'dropped', 'renamed', 'changed', 'converted', 'dropped_values'],
       ),
       by: stringOrNull,
       at: string,
@@ -113,7 +131,14 @@ export function typeChangePaths(responses: Responses): Record<string, JsonSchema
 }
 
 /** A content type's trash and its rows' revisions. */
-export function revisionPaths(type: ContentType, name: string, responses: Responses): Record<string, JsonSchema> {
+export function revisionPaths(
+  type: ContentType,
+  name: string,
+  responses: Responses,
+  locales: LocalesDocument = DEFAULT_LOCALES,
+): Record<string, JsonSchema> {
+  // A localized type's rows in a revision or a restore answer in `?locale=`, as its reads do.
+  const inLocale = hasLocalizedColumns(type) ? { parameters: [localeParameter(locales)] } : {};
   const tags = [type.table];
   const base = `/cms/${type.table}`;
   const id = { name: 'id', in: 'path', required: true, schema: string, description: 'The row’s id' };
@@ -134,6 +159,7 @@ export function revisionPaths(type: ContentType, name: string, responses: Respon
         tags,
         operationId: `restoreDeleted${name}`,
         summary: `Bring a deleted row of ${type.title} back`,
+        ...inLocale,
         responses: responses(200, 'The row, restored', ref('RestoreResponse'), RESTORE),
       },
     },
@@ -153,6 +179,7 @@ export function revisionPaths(type: ContentType, name: string, responses: Respon
         tags,
         operationId: `revisionOf${name}`,
         summary: `A row of ${type.title} as one change left it`,
+        ...inLocale,
         responses: responses(200, 'The revision and its snapshot', ref('RevisionResponse'), READ_ERRORS),
       },
     },
@@ -162,6 +189,7 @@ export function revisionPaths(type: ContentType, name: string, responses: Respon
         tags,
         operationId: `restoreRevisionOf${name}`,
         summary: `Put a row of ${type.title} back as one change left it`,
+        ...inLocale,
         responses: responses(200, 'The row as written', ref('RestoreResponse'), RESTORE),
       },
     },
