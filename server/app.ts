@@ -122,10 +122,15 @@ export interface QuireApp {
 export async function createApp(options: AppOptions): Promise<QuireApp> {
   const { database } = options;
   // Servers sharing a database see each other's content-type changes.
+  // The site's locales, made below, are read again with the types: their changes move the same version.
+  let reloadLocales: (() => Promise<void>) | null = null;
   const registry = new ContentTypeRegistry({
     repository: new ContentTypeRepository(database.db),
     followsOtherServers: database.sharedByServers,
-    onReload: () => database.afterTypesChanged(),
+    onReload: async () => {
+      database.afterTypesChanged();
+      await reloadLocales?.();
+    },
   });
   await registry.reload();
   const { db, engine, runner } = database;
@@ -162,8 +167,12 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     followsOtherServers: database.sharedByServers,
     values: localizedTableValues(engine),
     onReload: () => database.afterTypesChanged(),
+    afterChange: async () => {
+      await registry.reloadAfterCommit();
+    },
   });
   await locales.load();
+  if (database.sharedByServers) reloadLocales = () => locales.load();
   // Uploads and the media library, where there is somewhere to keep files; row reads carry their
   // images' alt text, pixel size and focal point from it.
   const images: ImageOptions = { ...DEFAULT_IMAGE_OPTIONS, ...options.images };

@@ -11,8 +11,11 @@ export interface ContentTypeRegistryOptions {
    * checks the registry's version before a request resolves its type.
    */
   followsOtherServers?: boolean;
-  /** Told when the types are reloaded (PostgreSQL forgets its prepared `select *`s then). */
-  onReload?: () => void;
+  /**
+   * Told when the types are reloaded (PostgreSQL forgets its prepared `select *`s then; the site's
+   * locales, whose changes move the same version, are read again), before the reload completes.
+   */
+  onReload?: () => void | Promise<void>;
 }
 
 /**
@@ -30,7 +33,7 @@ export class ContentTypeRegistry {
 
   private readonly repository: ContentTypeRepository;
   private readonly followsOtherServers: boolean;
-  private readonly onReload: () => void;
+  private readonly onReload: () => void | Promise<void>;
 
   constructor(options: ContentTypeRegistryOptions) {
     this.repository = options.repository;
@@ -47,7 +50,7 @@ export class ContentTypeRegistry {
     for (const type of this.types) this.versions.set(type, this.loadedVersion);
     this.byTable = new Map(this.types.map((type) => [type.table, type]));
     this.bySlug = new Map(this.types.map((type) => [type.slug, type]));
-    this.onReload();
+    await this.onReload();
   }
 
   /**

@@ -51,4 +51,23 @@ describe.skipIf(!postgres.available)(`locales on two servers sharing one databas
     expect(stale.status).toBe(412);
     expect(((await stale.json()) as { error: { current: unknown } }).error.current).toEqual(GERMAN);
   });
+
+  it('rows read and written on the other server follow a change of the locales without asking for them', async () => {
+    expect((await callApi(a, 'PUT', '/locales', DEFAULT_LOCALES)).status).toBe(200);
+    const columns = [{ name: 'title', label: 'Title', type: 'text', required: true, localized: true }];
+    expect((await callApi(a, 'POST', '/cms-content', { title: 'Notes', columns })).status).toBe(201);
+    const note = (await callApi(a, 'POST', '/cms/notes', { title: 'Harbour' })).body as { id: string };
+    // b reads the notes once, in the only locale there is.
+    expect((await callApi(b, 'GET', '/cms/notes?locale=de')).status).toBe(400);
+    expect((await callApi(a, 'PUT', '/locales', GERMAN)).status).toBe(200);
+    // b never reads /locales: its row requests see the change with the types' version.
+    const german = await callApi(b, 'PUT', `/cms/notes/${note.id}?locale=de`, { title: 'Hafen' });
+    expect(german.status).toBe(200);
+    const read = await callApi(b, 'GET', `/cms/notes/${note.id}?locale=de`);
+    expect(read.body).toMatchObject({ rows: [{ title: 'Hafen', locale: 'de', fallbacks: {} }] });
+    expect((await callApi(a, 'GET', `/cms/notes/${note.id}?locale=de`)).body).toMatchObject({
+      rows: [{ title: 'Hafen' }],
+    });
+    expect([a.errors, b.errors]).toEqual([[], []]);
+  });
 });

@@ -3,7 +3,6 @@ import { typeAllowed } from '../../common/access-rules.js';
 import type { TypeChangeListResponse } from '../../common/revision-contract.js';
 import type { Page } from '../db/repositories/revision-repository.js';
 import { AppError } from '../errors/app-error.js';
-import { parseLocaleParameter } from '../locales/locale-parameter.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import { principalOf, rowActor } from './auth-guard.js';
 import { readableBy } from './describe-routes.js';
@@ -22,7 +21,7 @@ export function revisionRoutes(services: Services, revisions: RevisionService): 
   const router = Router();
   const typeOf = (req: Request<{ type: string }>) => typeByTable(services, req.params.type);
   // Rows of a localized type are read in `?locale=` (see parseLocaleParameter).
-  const localeOf = async (req: Request) => parseLocaleParameter(await services.locales.now(), req.query.locale);
+  const localeOf = (req: Request) => services.locales.parameter(req.query.locale);
 
   router
     .route('/cms/:type/trash')

@@ -19,7 +19,7 @@ import { staleWrite, type WriteCheck } from '../content/row-versions.js';
 import { resolvePageMeta } from '../content/seo-meta.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
-import { parseLocaleParameter, type RequestLocale } from '../locales/locale-parameter.js';
+import type { RequestLocale } from '../locales/locale-parameter.js';
 import { rowActor } from './auth-guard.js';
 import type { BodyReader } from './body-parsing.js';
 import { type CurrentRow, conditionalRowWrite } from './conditional-writes.js';
@@ -89,7 +89,7 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
     // A single type's one row is read and written at the type's own address.
     const single = id === undefined && services.registry.findByTable(table)?.kind === 'single';
     const query = parseQueryString(rawQuery ?? '');
-    const localeOf = async () => parseLocaleParameter(await services.locales.now(), query.locale);
+    const localeOf = () => services.locales.parameter(query.locale);
     if (method === 'GET' || method === 'HEAD') {
       const readable = readableBy(req);
       const locale = await localeOf();

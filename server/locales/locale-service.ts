@@ -2,9 +2,11 @@ import type { Kysely } from 'kysely';
 import type { LocalesDocument } from '../../common/locale-contract.js';
 import { checkLocalesDocument, DEFAULT_LOCALES, removedLocales } from '../../common/locale-rules.js';
 import type { ContentWrites } from '../content/content-writes.js';
+import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { LocaleRepository, type LocalesRecord } from '../db/repositories/locale-repository.js';
 import type { QuireDatabase } from '../db/schema.js';
 import { AppError } from '../errors/app-error.js';
+import { parseLocaleParameter, type RequestLocale } from './locale-parameter.js';
 
 /**
  * The values the site holds per locale, as a change of the locales sees them in its transaction:
@@ -38,6 +40,11 @@ export interface LocaleServiceOptions {
    * followed, another): the content tables' locale columns changed with them.
    */
   onReload?: () => void;
+  /**
+   * Run once this server's change has committed: it moved the content types' version too (see
+   * `replace`), so the types are read again here, as after a change of them.
+   */
+  afterChange?: () => Promise<void>;
   /** The values held per locale (see LocaleValues; the site's are `localizedTableValues`); none by default. */
   values?: LocaleValues;
 }
@@ -111,6 +118,22 @@ export class LocaleService {
     return this.following;
   }
 
+  /**
+   * The locale a request names (`?locale=`, see parseLocaleParameter), checked against the locales
+   * as loaded: row requests follow other servers' changes of them with the content types' version
+   * (see `replace`), so only a code unknown here costs a look at the stored locales first.
+   */
+  async parameter(raw: unknown): Promise<RequestLocale> {
+    try {
+      return parseLocaleParameter(this.current, raw);
+    } catch (error) {
+      const following = this.follow();
+      if (!following) throw error;
+      await following;
+      return parseLocaleParameter(this.current, raw);
+    }
+  }
+
   /** The locales now: after `follow`. */
   async now(): Promise<LocalesDocument> {
     await this.follow();
@@ -145,6 +168,10 @@ export class LocaleService {
     const values = this.options.values ?? NO_LOCALE_VALUES;
     return writes.changeSchema(async () => {
       const change = await writes.run({ schema: true }, async (trx) => {
+        // The content types' version moves too: servers sharing the database follow that version in
+        // their row statements (read-marks.ts), so they read the new locales with their next request,
+        // and a row write that ran on the old ones is refused at its COMMIT and runs again.
+        await new ContentTypeRepository(trx).bumpVersion();
         const repository = new LocaleRepository(trx);
         const record = await repository.claim();
         const stored = documentOf(record);
@@ -166,6 +193,7 @@ export class LocaleService {
         return { document, removed };
       });
       await this.load();
+      await this.options.afterChange?.();
       return change;
     });
   }
