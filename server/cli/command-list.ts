@@ -199,6 +199,7 @@ export function quireCommands(
       summary: "Write the site's content as JSON files, for a static-site build without a server",
       usage: [
         'export --out DIR [--type TYPE]... [--published-only] [--watch] [--db FILE | --database URL]',
+        'export --out DIR --locale CODE [and the flags above]',
         'export --out DIR --image-widths W,W [--image-formats F,F] [and the flags above]',
         'export --out DIR --since [CURSOR] [--watch] [--db FILE | --database URL]',
       ],
@@ -207,6 +208,13 @@ export function quireCommands(
         out: { value: 'DIR', text: 'The folder to write (required); files no longer in the site are removed' },
         type: { value: 'TYPE', text: 'Only this content type', default: 'every type' },
         'published-only': { text: 'Only rows whose status is published' },
+        locale: {
+          value: 'CODE',
+          text:
+            'Write rows read in this locale (localized fields after fallback, with locale and fallbacks); ' +
+            'without it, localized fields hold every locale’s own value',
+          default: 'every locale',
+        },
         since: {
           value: '[CURSOR]',
           text:
@@ -233,6 +241,7 @@ export function quireCommands(
         'quire export --out site-data',
         'quire export --out site-data --image-widths 480,960,1920 --image-formats avif,webp',
         'quire export --out site-data --type articles --published-only',
+        'quire export --out site-data/de --locale de',
         'quire export --out site-data --since',
         'quire export --out site-data --watch',
       ],
