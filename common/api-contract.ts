@@ -63,6 +63,26 @@ export interface ColumnDescriptor {
   localized?: boolean;
 }
 
+/** A column descriptor's member. */
+export type ColumnDescriptorKey = keyof ColumnDescriptor;
+
+/** Every member of ColumnDescriptor once: a member added there fails to compile until listed here. */
+const DESCRIPTOR_MEMBERS: Record<ColumnDescriptorKey, true> = {
+  name: true,
+  label: true,
+  type: true,
+  required: true,
+  parent: true,
+  options: true,
+  target: true,
+  when: true,
+  blocks: true,
+  localized: true,
+};
+
+/** The members a column descriptor may have (what a content-type write accepts and the type editor marks). */
+export const COLUMN_DESCRIPTOR_KEYS = Object.keys(DESCRIPTOR_MEMBERS) as readonly ColumnDescriptorKey[];
+
 /** One kind of block a `blocks` column offers: its name (a value's `type`), label and own columns. */
 export interface BlockType {
   name: string;

@@ -1,4 +1,10 @@
-import type { BlockType, ColumnChange, ColumnDescriptor, ContentTypeKind } from '../../common/api-contract.js';
+import {
+  type BlockType,
+  COLUMN_DESCRIPTOR_KEYS,
+  type ColumnChange,
+  type ColumnDescriptor,
+  type ContentTypeKind,
+} from '../../common/api-contract.js';
 import { BLOCK_KEYS, blockTypeListProblems, MAX_BLOCK_DEPTH } from '../../common/block-rules.js';
 import { type FieldProblem, type FieldProblems, hasProblems, noProblems } from '../../common/field-problems.js';
 import { LOCALIZABLE_COLUMN_TYPES } from '../../common/locale-rules.js';
@@ -11,18 +17,7 @@ import { checkColumnConditions, readColumnCondition } from './column-conditions.
 import { publishColumn } from './content-type.js';
 import { slugify } from './slugs.js';
 
-const DESCRIPTOR_KEYS = new Set([
-  'name',
-  'label',
-  'type',
-  'required',
-  'parent',
-  'options',
-  'target',
-  'when',
-  'blocks',
-  'localized',
-]);
+const DESCRIPTOR_KEYS: ReadonlySet<string> = new Set(COLUMN_DESCRIPTOR_KEYS);
 /** What the server publishes about a column (see PublishedColumn); sent back, they must be unchanged. */
 const DERIVED_KEYS = ['filterable', 'orderable'] as const;
 const MAX_COLUMNS = 100;

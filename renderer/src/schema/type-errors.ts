@@ -1,32 +1,12 @@
+import { COLUMN_DESCRIPTOR_KEYS, type ColumnDescriptorKey } from '../../../common/api-contract.js';
 import type { FieldProblem } from '../../../common/field-problems.js';
 import { tableFromSlug } from '../../../common/naming-rules.js';
 import { typeSlugCandidates } from '../../../common/type-slug-suggestions.js';
 import type { FieldDraft } from './type-draft.js';
 
-/** The inputs of a field that can carry a problem of their own. */
-export type FieldPart =
-  | 'name'
-  | 'label'
-  | 'type'
-  | 'required'
-  | 'parent'
-  | 'options'
-  | 'target'
-  | 'when'
-  | 'blocks'
-  | 'localized';
-const FIELD_PARTS: readonly string[] = [
-  'name',
-  'label',
-  'type',
-  'required',
-  'parent',
-  'options',
-  'target',
-  'when',
-  'blocks',
-  'localized',
-];
+/** The inputs of a field that can carry a problem of their own: each member of its descriptor. */
+export type FieldPart = ColumnDescriptorKey;
+const FIELD_PARTS: readonly string[] = COLUMN_DESCRIPTOR_KEYS;
 
 /** The type's own inputs. */
 export type TypePart = 'title' | 'slug' | 'table' | 'type' | 'preview_path';
