@@ -109,6 +109,12 @@ export interface HookEvent {
   by: string | null;
   /** The change feed's cursor of this change (`GET /api/changes?since=`); absent for a test event. */
   cursor?: string;
+  /**
+   * The locales the change touched, as the change feed names them: of a type with localized columns,
+   * the locales whose own values it changed (`[]` for a change of shared fields only, a scheduled
+   * status change included); absent for a delete, other types' changes and a test event.
+   */
+  locales?: string[];
 }
 
 /**

@@ -19,6 +19,7 @@ import {
   type ChangePage,
   type ChangeQuery,
   MEDIA_CHANGE_TYPE,
+  storedLocalesOf,
 } from './change-feed.js';
 
 /** Days a change is kept by default (`--changes-days`, QUIRE_CHANGES_DAYS). */
@@ -182,7 +183,8 @@ export class ChangeFeedService implements ChangeFeed {
     const at = timestampNow(this.now());
     const changes: NewChange[] = [];
     const indexes: number[] = [];
-    log.changes.forEach(({ before: previous, after, locales }, index) => {
+    log.changes.forEach((change, index) => {
+      const { before: previous, after } = change;
       const row = after ?? previous;
       if (!row) return;
       const action: ChangeAction =
@@ -193,8 +195,7 @@ export class ChangeFeedService implements ChangeFeed {
         row_id: String(row.id),
         action,
         changed_by: scope.by ?? null,
-        // Of a localized type: the locales whose own values the write changed.
-        locales: locales ? JSON.stringify(Object.keys(locales)) : null,
+        locales: storedLocalesOf(change),
       });
       indexes.push(index);
     });

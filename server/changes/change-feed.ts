@@ -8,6 +8,7 @@
  */
 
 import type { ChangePage } from '../../common/change-contract.js';
+import type { RowChange } from '../content/read-cache.js';
 
 export {
   type ChangeAction,
@@ -37,4 +38,13 @@ export interface ChangeFeed {
   /** The cursor of the newest committed change (`'0'` when none is kept). */
   head(): Promise<string>;
   subscribe(listener: () => void): () => void;
+}
+
+/**
+ * The locales a row change touched, as the feed and build hooks' events name them, stored as JSON
+ * text: of a type with localized columns, the locales whose own values the write changed (none for
+ * a write of shared fields only); null for any other change, whose entry names no locales.
+ */
+export function storedLocalesOf(change: Pick<RowChange, 'locales'>): string | null {
+  return change.locales ? JSON.stringify(Object.keys(change.locales)) : null;
 }

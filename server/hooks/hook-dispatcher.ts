@@ -177,6 +177,7 @@ export function bodyOf(events: readonly OutboxRow[]): HookBody {
     at: event.at,
     by: event.changed_by,
     ...(event.cursor ? { cursor: event.cursor } : {}),
+    ...(event.locales !== null ? { locales: JSON.parse(event.locales) as string[] } : {}),
   }));
   return { ...shown[shown.length - 1], events: shown };
 }

@@ -10,6 +10,7 @@ import type {
   HookListResponse,
   HookSummary,
 } from '../../common/publishing-contract.js';
+import { storedLocalesOf } from '../changes/change-feed.js';
 import type { ContentTypeRegistry } from '../content/content-type-registry.js';
 import type { RowScope, WriteLog, WriteObserver } from '../content/content-writes.js';
 import { type DeliveryRow, HookRepository, type HookRow, type OutboxRow } from '../db/repositories/hook-repository.js';
@@ -132,7 +133,8 @@ export class HookService {
     const dueAt = timestampNow(new Date(now.getTime() + this.settings.debounceMs));
     const events: Omit<OutboxRow, 'id'>[] = [];
     const cursors = this.cursorsOf(log);
-    for (const [index, { before, after }] of log.changes.entries()) {
+    for (const [index, change] of log.changes.entries()) {
+      const { before, after } = change;
       const row = after ?? before;
       if (!row) continue;
       const action: HookAction =
@@ -149,6 +151,7 @@ export class HookService {
           changed_by: scope.by ?? null,
           due_at: dueAt,
           cursor: cursors[index] ?? null,
+          locales: storedLocalesOf(change),
         });
       }
     }

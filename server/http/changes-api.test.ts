@@ -204,6 +204,7 @@ describe('build hooks', () => {
         changed_by: 'ada',
         due_at: '2026-01-01 00:00:02.000000',
         cursor: rows[0].cursor,
+        locales: null,
       },
     ]);
     expect(body.cursor).toBe(change?.cursor);

@@ -1,6 +1,7 @@
 import { createHmac } from 'node:crypto';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import type { ChangeEntry } from '../../common/change-contract.js';
 import type {
   HookBody,
   HookCreatedResponse,
@@ -11,6 +12,7 @@ import type { HookService } from '../hooks/hook-service.js';
 import type { ScheduleService } from '../schedule/schedule-service.js';
 import { request } from '../test-support/api-scenario.js';
 import { type HookReceiver, startHookReceiver } from '../test-support/hook-receiver.js';
+import { ResponseChecker } from '../test-support/openapi-responses.js';
 import { newsBody } from '../test-support/seed.js';
 import { reopenOptions, startTestServer, type TestServer, testEngine } from '../test-support/test-server.js';
 
@@ -300,6 +302,64 @@ describe('deliveries', () => {
     const { rows } = await sql`select count(*) as n from quire_hook_outbox`.execute(server.database.db);
     expect(Number((rows[0] as { n: unknown }).n)).toBe(0);
     expect((await ok('GET', `/hooks/${hook.id}`)).waiting).toBe(0);
+  });
+});
+
+describe('localized content', () => {
+  it('names the locales each change touched, as the change feed does, scheduled changes too', async () => {
+    const site = {
+      default: 'en',
+      locales: [
+        { code: 'en', label: 'English' },
+        { code: 'de', label: 'Deutsch', fallback: ['en'] },
+      ],
+    };
+    await ok('PUT', '/locales', site);
+    const status = { id: 'draft', text: 'Draft' };
+    await ok('POST', '/cms-content', {
+      title: 'Stories',
+      columns: [
+        { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
+        {
+          name: 'status',
+          label: 'Status',
+          type: 'select',
+          required: false,
+          options: [status, { id: 'live', text: 'Live' }],
+        },
+      ],
+    });
+    await addHook({ url: `${receiver.origin}/localized` });
+    const story = await ok('POST', '/cms/stories', { title: 'Harbour', status: 'draft' });
+    await ok('PUT', `/cms/stories/${story.id}?locale=de`, { title: 'Hafen' });
+    await ok('PUT', `/cms/stories/${story.id}?locale=de`, { status: 'live' });
+    const news = await ok('POST', '/cms/news', newsBody({ title: 'Unlocalized' }));
+    const at = new Date(clock.getTime() + 60_000).toISOString().slice(0, 19).replace('T', ' ');
+    await ok('POST', `/cms/stories/${story.id}/schedule`, { status: 'draft', at });
+    advance(60_000);
+    expect(await (server.services.schedules as ScheduleService).runDue()).toBe(1);
+    advance(2000);
+    await deliver();
+    const [got] = await receiver.waitFor(1);
+    const body = got.body as HookBody;
+    expect(body.events.map((event) => [event.type, event.id, event.action, event.locales])).toEqual([
+      ['stories', story.id, 'create', ['en']],
+      ['stories', story.id, 'update', ['de']],
+      // Shared fields (the status a schedule sets too) are every locale's: no locale's own values.
+      ['stories', story.id, 'update', []],
+      ['news', news.id, 'create', undefined],
+      ['stories', story.id, 'update', []],
+    ]);
+    expect(body.events[3]).not.toHaveProperty('locales');
+    expect(body.locales).toEqual([]);
+
+    const feed = (await ok('GET', '/changes?limit=1000')).changes as ChangeEntry[];
+    for (const event of body.events) {
+      const entry = feed.find((change) => change.cursor === event.cursor);
+      expect(entry?.locales, `${event.type} ${event.action}`).toEqual(event.locales);
+    }
+    const document = await ok('GET', '/openapi.json');
+    expect(new ResponseChecker(document).matches('HookBody', body)).toEqual([]);
   });
 });
 

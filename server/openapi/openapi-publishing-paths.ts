@@ -37,6 +37,12 @@ export function publishingSchemas(): Record<string, JsonSchema> {
       ...string,
       description: 'The change feed’s cursor of this change (GET /api/changes?since=); absent for a test',
     },
+    locales: {
+      type: 'array',
+      items: string,
+      description:
+        'The locales the change touched, as the change feed names them: of a type with localized columns, those whose own values it changed ([] for shared fields only, as a scheduled status change); absent for a delete, other types and a test',
+    },
   };
   const hookProperties: Record<string, JsonSchema> = {
     id: string,
@@ -104,9 +110,12 @@ export function publishingSchemas(): Record<string, JsonSchema> {
       offset: integer,
       deliveries: { type: 'array', items: ref('HookDelivery') },
     }),
-    HookEvent: object(eventProperties, ['cursor']),
+    HookEvent: object(eventProperties, ['cursor', 'locales']),
     HookBody: {
-      ...object({ ...eventProperties, events: { type: 'array', items: ref('HookEvent'), minItems: 1 } }, ['cursor']),
+      ...object({ ...eventProperties, events: { type: 'array', items: ref('HookEvent'), minItems: 1 } }, [
+        'cursor',
+        'locales',
+      ]),
       description:
         'What a hook receives: the newest event’s members, and every event of the delivery in `events`, oldest first. Each delivery carries a `Quire-Delivery: <id>` header; a Quire server answers 403 to any write carrying it, so a delivery never starts another',
     },

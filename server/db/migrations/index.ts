@@ -31,6 +31,7 @@ import * as changeFeed from './030-change-feed.js';
 import * as mediaAssets from './032-media-assets.js';
 import * as siteLocales from './033-site-locales.js';
 import * as searchTextColumns from './035-search-text-columns.js';
+import * as hookEventLocales from './036-hook-event-locales.js';
 import type { MigrationEngine } from './migration-engine.js';
 
 /** A migration's `up`: those with engine-specific steps find them in `engine.migrations`, under their name. */
@@ -73,6 +74,7 @@ const MIGRATIONS: Record<string, { up: Up }> = {
   '032-media-assets': mediaAssets,
   '033-site-locales': siteLocales,
   '035-search-text-columns': searchTextColumns,
+  '036-hook-event-locales': hookEventLocales,
 };
 
 /** The migrations' names in the order they run (what `kysely_migration` lists once all have). */

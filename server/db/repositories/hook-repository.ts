@@ -41,6 +41,8 @@ export interface OutboxRow {
   due_at: string;
   /** The change feed's cursor of the change (null for events queued before the feed). */
   cursor: string | null;
+  /** The locales the change touched as the feed names them, JSON array text; null where it names none. */
+  locales: string | null;
 }
 
 /** A stored delivery attempt. */
