@@ -76,7 +76,14 @@ export async function copyCommand(
     opened.push(target);
     if (source.description === target.description)
       throw new SiteCopyError('the source and the target are the same database');
-    const copied = await copySite(source, target, { force, progress: progress.update }).finally(() => progress.done());
+    // A line on an SVG the copy cleaned goes between progress lines.
+    const log = (line: string) => {
+      progress.done();
+      say(streams.err, line);
+    };
+    const copied = await copySite(source, target, { force, progress: progress.update, log }).finally(() =>
+      progress.done(),
+    );
     let summary = `Copied ${copied.types} content types, ${copied.rows} rows and ${copied.media} uploads from ${source.description} to ${target.description}; counts checked`;
     // Built here, where the user waits anyway, rather than at a server's first search.
     const indexStarted = performance.now();

@@ -1,4 +1,5 @@
 import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { MEDIA_URL_PREFIX } from '../../common/media-rules.js';
 import type { QuireDb } from '../db/database.js';
 import { ASSETS_TABLE } from '../db/repositories/asset-repository.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
@@ -6,14 +7,18 @@ import { LOCALES_TABLE, LocaleRepository } from '../db/repositories/locale-repos
 import { REVISION_TABLES } from '../db/repositories/revision-repository.js';
 import { SETTINGS_TABLE } from '../db/repositories/settings-repository.js';
 import { documentOf } from '../locales/locale-service.js';
+import { kindOfFileName } from '../media/media-path.js';
+import { cleanArrivingSvg } from '../media/stored-svg-check.js';
 import {
   accountRows,
+  type CopiedMedia,
   countRows,
   inTargetTransaction,
   publishingRows,
   readRowBatches,
   registryRows,
   SiteCopyError,
+  type SiteCopyWriter,
   settingsRows,
   targetContents,
 } from './site-copy.js';
@@ -29,6 +34,14 @@ export interface SiteCopyOptions {
   force?: boolean;
   /** Called as the copy moves on, with one line (a progress line is rewritten in place). */
   progress?: (line: string) => void;
+  /**
+   * Whether SVG uploads are cleaned as they arrive, as uploads are (default): a restore or a copy
+   * brings files from a folder or a database anyone may have changed. A backup leaves them as
+   * they are (its restore cleans them).
+   */
+  cleanSvgs?: boolean;
+  /** Where the lines on cleaned SVGs go (default: standard error). */
+  log?: (line: string) => void;
 }
 
 /** What a finished copy moved: content types, rows and uploads, checked against the target. */
@@ -50,6 +63,7 @@ export async function copySite(
   options: SiteCopyOptions = {},
 ): Promise<SiteCopySummary> {
   const progress = options.progress ?? (() => {});
+  const log = options.log ?? ((line: string) => console.warn(line));
   const present = await targetContents(target);
   if (present && !options.force) {
     throw new SiteCopyError(`the target is not empty (${present}); pass --force to replace its content`);
@@ -77,14 +91,27 @@ export async function copySite(
         }
         await writer.reindex(table, columns);
       }
+      // Media paths of SVGs cleaning refused: they arrive without file and without asset.
+      const refused = new Set<string>();
       for await (const file of source.uploads.read(source.db)) {
-        const taken = await writer.writeMedia(file);
+        const bytes = options.cleanSvgs === false ? file.bytes : await arriving(file, writer, undo, log);
+        if (!bytes) {
+          refused.add(`${MEDIA_URL_PREFIX}${file.path}`);
+          continue;
+        }
+        const taken = await writer.writeMedia({ ...file, bytes });
         if (taken) undo.push(taken);
         media += 1;
         progress(`Copying uploads: ${media}`);
       }
       // The media library: each upload's name, alt text, caption, credit, focal point and folder.
-      for await (const rows of readRowBatches(source.db, ASSETS_TABLE)) await writer.insertRows(ASSETS_TABLE, rows);
+      // A cleaned SVG's size and hash follow its file when a server starts (AssetService.adoptStored).
+      for await (const rows of readRowBatches(source.db, ASSETS_TABLE)) {
+        await writer.insertRows(
+          ASSETS_TABLE,
+          rows.filter((row) => !refused.has(String(row.path))),
+        );
+      }
       for (const [table, rows] of await accountRows(source)) await writer.insertRows(table, rows);
       // Build hooks and scheduled changes.
       for (const [table, rows] of await publishingRows(source)) await writer.insertRows(table, rows);
@@ -105,6 +132,32 @@ export async function copySite(
   }
   await checkCounts(target, types, expected, media);
   return { types: types.length, rows: totalRows, media };
+}
+
+/**
+ * The bytes an upload arrives in the target with: an SVG cleaned as uploads are (see
+ * `cleanArrivingSvg`), its bytes as they came set aside in the target, or where the target keeps
+ * none, named where the source keeps them; null for one cleaning refuses.
+ */
+async function arriving(
+  file: CopiedMedia,
+  writer: SiteCopyWriter,
+  undo: (() => Promise<void>)[],
+  log: (line: string) => void,
+): Promise<Buffer | null> {
+  if (kindOfFileName(file.path)?.type !== 'image/svg+xml') return file.bytes;
+  return cleanArrivingSvg({
+    path: file.path,
+    bytes: file.bytes,
+    how: 'of the source',
+    log,
+    async setAside() {
+      const aside = await writer.setAsideMedia(file.path, file.bytes);
+      if (!aside) return file.origin ?? null;
+      undo.push(aside.undo);
+      return aside.kept;
+    },
+  });
 }
 
 /** Checks that the target now holds as many rows per type and uploads as the source had. */

@@ -1,10 +1,11 @@
 import type { Kysely } from 'kysely';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { LocalesDocument } from '../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../common/locale-rules.js';
 import type { QuireDb } from '../db/database.js';
 import { STARTER_TYPES } from '../db/migrations/002-starter-types.js';
 import { ARTICLE_AND_MENU_TYPES } from '../db/migrations/004-article-and-menu-types.js';
-import { indexedSearchColumnsOf } from '../db/queries/search-text-columns.js';
+import { indexedColumnsOfTable } from '../db/queries/search-text-columns.js';
 import { ACCOUNT_TABLES, SESSIONS_TABLE } from '../db/repositories/account-repository.js';
 import { ASSETS_TABLE } from '../db/repositories/asset-repository.js';
 import { AUDIT_TABLE } from '../db/repositories/audit-repository.js';
@@ -35,6 +36,8 @@ export interface CopiedMedia {
   path: string;
   type: string;
   bytes: Buffer;
+  /** Where the source keeps it, when that is a file a person can find (a media folder's). */
+  origin?: string;
 }
 
 /** How a copy went: rows per type slug and the upload count, as found in the target afterwards. */
@@ -115,6 +118,8 @@ export interface SiteCopyWriter {
   reindex(table: string, columns: readonly ColumnDescriptor[]): Promise<void>;
   /** Keeps an upload; returns how to take it back if the copy fails after all, or null. */
   writeMedia(media: CopiedMedia): Promise<(() => Promise<void>) | null>;
+  /** Keeps an upload's bytes as they came where they are never served (`SiteUploads.setAside`). */
+  setAsideMedia(path: string, bytes: Buffer): Promise<{ kept: string; undo: () => Promise<void> } | null>;
 }
 
 /** Runs `work` with a writer on one transaction of the target; commits when it returns. */
@@ -125,6 +130,8 @@ export async function inTargetTransaction<T>(
   const copied: string[] = [];
   const result = await target.db.transaction().execute(async (trx) => {
     const db = trx as unknown as Kysely<unknown>;
+    // The locales each content table was made under: its search index follows their columns.
+    const localesOf = new Map<string, LocalesDocument>();
     const writer: SiteCopyWriter = {
       async clear() {
         for (const type of await new ContentTypeRepository(trx).listAll()) {
@@ -141,6 +148,7 @@ export async function inTargetTransaction<T>(
       },
       async createType(record, columns, locales) {
         await createContentTable(db, target.engine, String(record.table_name), columns, locales);
+        localesOf.set(String(record.table_name), locales);
         await loose(db).insertInto('quire_content_types').values(record).execute();
       },
       async insertRows(table, rows) {
@@ -148,13 +156,17 @@ export async function inTargetTransaction<T>(
       },
       async reindex(table, columns) {
         await target.engine.searchIndex.drop(db, table);
-        await target.engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
+        const locales = localesOf.get(table) ?? DEFAULT_LOCALES;
+        await target.engine.searchIndex.ensure(db, table, indexedColumnsOfTable(columns, locales));
         // The planner's statistics of the copied rows, as after an import.
         await target.afterRowsLoaded(db, table);
         copied.push(table);
       },
       writeMedia(media) {
         return target.uploads.write(db, media);
+      },
+      setAsideMedia(path, bytes) {
+        return target.uploads.setAside(path, bytes);
       },
     };
     const done = await work(writer);

@@ -112,6 +112,12 @@ export interface SiteUploads {
    * to take it back when the copy fails after all, or null when the transaction does that.
    */
   write(db: Kysely<unknown>, media: CopiedMedia): Promise<(() => Promise<void>) | null>;
+  /**
+   * Keeps an arriving upload's bytes as they came (its cleaning changed or refused them) where they
+   * are never served: where they went, for a log line, and how to take them back when the copy fails;
+   * null where no copy is kept (the copy's source still holds them).
+   */
+  setAside(path: string, bytes: Buffer): Promise<{ kept: string; undo: () => Promise<void> } | null>;
 }
 
 /** Options of a server's scheduled backups. */

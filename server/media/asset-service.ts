@@ -38,7 +38,7 @@ import { referencedMedia } from './media-references.js';
 import type { MediaStore } from './media-store.js';
 import { receiveUpload } from './multipart-upload.js';
 import { imageShowingColumns, mediaPathsOfRow } from './row-media-paths.js';
-import { checkStoredSvg } from './stored-svg-check.js';
+import { cleanArrivingSvg } from './stored-svg-check.js';
 import { shapeOf } from './variant-cache.js';
 
 /** Where the library records what happens to files: the change feed. */
@@ -387,23 +387,14 @@ export class AssetService {
    * that changes it, or refuses it whole, never does so unseen: the store keeps the file as it was
    * aside and a log line names both. The bytes to keep, or null when none are (refused).
    */
-  private async cleanStoredSvg(relative: string, bytes: Buffer): Promise<Buffer | null> {
-    const checked = await checkStoredSvg(bytes);
-    if (checked.kind === 'clean') return bytes;
-    const replacement = checked.kind === 'cleaned' ? checked.bytes : null;
-    const kept = await this.options.store.setAside(relative, replacement);
-    const original = kept ? `; the file as it was is kept in ${kept}` : '';
-    const log = this.options.log ?? ((line) => console.warn(line));
-    if (checked.kind === 'cleaned') {
-      log(
-        `media/${relative} is an SVG that did not come through an upload: it was cleaned as uploads are (script and outside references removed)${original}`,
-      );
-    } else {
-      log(
-        `media/${relative} is an SVG that did not come through an upload and cannot be cleaned (${checked.reason}): it is not served${original}; upload the drawing again`,
-      );
-    }
-    return replacement;
+  private cleanStoredSvg(relative: string, bytes: Buffer): Promise<Buffer | null> {
+    return cleanArrivingSvg({
+      path: relative,
+      bytes,
+      how: 'that did not come through an upload',
+      setAside: (replacement) => this.options.store.setAside(relative, replacement),
+      log: this.options.log ?? ((line) => console.warn(line)),
+    });
   }
 
   private async bytesOf(path: string): Promise<Buffer | null> {

@@ -17,7 +17,7 @@ import {
 import { basename, dirname, join, relative, sep } from 'node:path';
 import { pipeline } from 'node:stream/promises';
 import { parseRelativeMediaPath } from '../../common/media-rules.js';
-import { checkStoredSvg } from './stored-svg-check.js';
+import { cleanArrivingSvg } from './stored-svg-check.js';
 
 /**
  * The stored files of a media folder as a set, for backups, restores and pruning. Only generated
@@ -284,18 +284,30 @@ export async function stageMediaFolder(
  */
 async function cleanStagedSvg(staged: string, path: string, root: string, log: (line: string) => void): Promise<void> {
   const location = mediaFileLocation(staged, path) as string;
-  const checked = await checkStoredSvg(await readFile(location));
-  if (checked.kind === 'clean') return;
-  const kept = join(staged, SET_ASIDE, ...path.split('/'));
+  await cleanArrivingSvg({
+    path,
+    bytes: await readFile(location),
+    how: 'of the backup',
+    log,
+    async setAside(replacement) {
+      await rename(location, await setAsideLocation(staged, path));
+      if (replacement) await writeFile(location, replacement, { flag: 'wx' });
+      return `${basename(root)}/${SET_ASIDE}/${path}`;
+    },
+  });
+}
+
+/**
+ * Where a file of the media folder `root` at media path `path` is set aside: `.set-aside/<path>`,
+ * its folder made. A file set aside there before (set aside, then arriving again) stays: this one
+ * then takes a suffix.
+ */
+export async function setAsideLocation(root: string, path: string): Promise<string> {
+  const segments = parseRelativeMediaPath(path);
+  if (!segments) throw new Error(`media/${path} is not a stored file`);
+  const kept = join(root, SET_ASIDE, ...segments);
   await mkdir(dirname(kept), { recursive: true });
-  await rename(location, kept);
-  if (checked.kind === 'cleaned') await writeFile(location, checked.bytes, { flag: 'wx' });
-  const aside = `${basename(root)}/${SET_ASIDE}/${path}`;
-  log(
-    checked.kind === 'cleaned'
-      ? `media/${path} is an SVG of the backup that cleaning changes: it was cleaned as uploads are (script and outside references removed); the file as it was is kept in ${aside}`
-      : `media/${path} is an SVG of the backup that cannot be cleaned (${checked.reason}): it is not restored and is kept in ${aside}; upload the drawing again`,
-  );
+  return (await stat(kept).catch(() => null)) ? `${kept}.${Date.now()}` : kept;
 }
 
 /** Drops a staged media folder (a restore that stopped before the swap). */

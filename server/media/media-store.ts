@@ -21,7 +21,7 @@ import type { UploadResponse } from '../../common/api-contract.js';
 import { parseRelativeMediaPath } from '../../common/media-rules.js';
 import { AppError } from '../errors/app-error.js';
 import { type ImageKind, type ImageSize, imageSize, SNIFF_BYTES, sniffImage } from './image-sniffing.js';
-import { listMediaFiles, type MediaFile, SET_ASIDE } from './media-files.js';
+import { listMediaFiles, type MediaFile, setAsideLocation } from './media-files.js';
 import { type MediaName, newMediaName } from './media-path.js';
 
 /** Default cap on one uploaded file: 10 MiB. */
@@ -200,12 +200,8 @@ export class FileMediaStore implements MediaStore {
   /** The file goes to `.set-aside/<path>` in the media folder; the replacement is renamed into place whole. */
   async setAside(relative: string, replacement: Buffer | null): Promise<string> {
     const file = await this.locate(relative);
-    const segments = parseRelativeMediaPath(relative);
-    if (!file || !segments) throw new Error(`media/${relative} is not a stored file`);
-    let kept = join(this.root, SET_ASIDE, ...segments);
-    await mkdir(dirname(kept), { recursive: true });
-    // A file set aside before at the same path (set aside, then copied in again) stays too.
-    if (await stat(kept).catch(() => null)) kept = `${kept}.${Date.now()}`;
+    if (!file) throw new Error(`media/${relative} is not a stored file`);
+    const kept = await setAsideLocation(this.root, relative);
     await copyFile(file, kept, constants.COPYFILE_EXCL);
     if (replacement) {
       const temporary = join(this.root, INCOMING, `${randomUUID()}.part`);

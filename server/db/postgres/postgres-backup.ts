@@ -48,7 +48,8 @@ export async function backupPostgres(
         .transaction()
         .setIsolationLevel('repeatable read')
         .setAccessMode('read only')
-        .execute((snapshot) => copySite({ ...database, db: snapshot }, copy));
+        // The site's files as they are: restoring the backup cleans its SVGs.
+        .execute((snapshot) => copySite({ ...database, db: snapshot }, copy, { cleanSvgs: false }));
       // One self-contained file, nothing in a -wal beside it.
       copy.raw.pragma('journal_mode = DELETE');
     } finally {

@@ -49,5 +49,7 @@ export function postgresSiteUploads(database: Kysely<QuireDatabase>): SiteUpload
         .execute();
       return null;
     },
+    // A table keeps no second copy: the copy's source (a backup folder, another database) still has it.
+    setAside: async () => null,
   };
 }

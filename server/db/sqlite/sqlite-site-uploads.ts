@@ -1,8 +1,8 @@
 import { mkdir, rm, stat, writeFile } from 'node:fs/promises';
-import { dirname } from 'node:path';
+import { dirname, relative, resolve, sep } from 'node:path';
 import { type CopiedMedia, SiteCopyError } from '../../backup/site-copy.js';
 import { sniffImage } from '../../media/image-sniffing.js';
-import { listMediaFiles, mediaFileLocation, readMediaFile } from '../../media/media-files.js';
+import { listMediaFiles, mediaFileLocation, readMediaFile, setAsideLocation } from '../../media/media-files.js';
 import type { SiteUploads } from '../database.js';
 
 /**
@@ -18,7 +18,7 @@ export function sqliteSiteUploads(root: string, checkRoot: boolean): SiteUploads
         const bytes = await readMediaFile(root, file.path, { checkRoot });
         // PostgreSQL keeps each upload's MIME type; a file that is no known image keeps a neutral one.
         const type = sniffImage(bytes)?.type ?? 'application/octet-stream';
-        yield { path: file.path, type, bytes };
+        yield { path: file.path, type, bytes, origin: resolve(root, file.path) };
       }
     },
     async count() {
@@ -37,6 +37,12 @@ export function sqliteSiteUploads(root: string, checkRoot: boolean): SiteUploads
       await mkdir(dirname(location), { recursive: true });
       await writeFile(location, media.bytes);
       return existed ? null : () => rm(location, { force: true });
+    },
+    // In `.set-aside/` of the media folder, as the media store sets files aside.
+    async setAside(path, bytes) {
+      const kept = await setAsideLocation(root, path);
+      await writeFile(kept, bytes, { flag: 'wx' });
+      return { kept: relative(dirname(root), kept).split(sep).join('/'), undo: () => rm(kept, { force: true }) };
     },
   };
 }
