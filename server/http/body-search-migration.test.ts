@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
-import { afterEach, beforeEach, describe, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { AFTER_MIGRATION_STEPS, SEARCH_TEXTS_FILLED } from '../db/after-migration-steps.js';
 import { searchTextColumnName } from '../db/queries/internal-names.js';
 import { SEARCH_TEXT_MIGRATION } from '../db/queries/search-text-columns.js';
 import { request } from '../test-support/api-scenario.js';
@@ -8,8 +9,8 @@ import { reopenOptions, startTestServer, type TestServer } from '../test-support
 /**
  * A database whose rich text and blocks columns predate their search text columns (as the version
  * before migration 035 left it), on both engines: the next start adds the columns, fills them from
- * the rows and searches them; and one whose start stopped while it filled them, which the next start
- * finishes.
+ * the rows and searches them; one whose start stopped while it filled them, which the next start
+ * finishes; and one whose fill finished, whose starts look at no table again.
  */
 let server: TestServer;
 beforeEach(async () => {
@@ -35,6 +36,11 @@ async function titlesFound(words: string): Promise<string[]> {
   return body.rows.map((row: { title: string }) => row.title);
 }
 
+/** As a database whose fill never finished has it: without the mark that it did. */
+async function forgetFinishedFill(db: Kysely<unknown>): Promise<void> {
+  await sql`delete from quire_settings where name = ${SEARCH_TEXTS_FILLED}`.execute(db);
+}
+
 describe('search text columns of an older database', () => {
   it('are added and filled at the start that migrates it', async () => {
     expect(
@@ -57,6 +63,7 @@ describe('search text columns of an older database', () => {
     }
     await engine.searchIndex.ensure(db, 'pages', ['title']);
     await sql`delete from kysely_migration where name = ${SEARCH_TEXT_MIGRATION}`.execute(db);
+    await forgetFinishedFill(db);
     await server.stop();
 
     server = await startTestServer(reopenOptions(server));
@@ -85,6 +92,7 @@ describe('search text columns of an older database', () => {
     const db = server.database.db as unknown as Kysely<unknown>;
     const texts = ['body', 'sections'].map((column) => sql.id(searchTextColumnName(column)));
     await sql`update pages set ${texts[0]} = null, ${texts[1]} = null where title in ('Jam', 'Birds')`.execute(db);
+    await forgetFinishedFill(db);
     await server.stop();
 
     server = await startTestServer(reopenOptions(server));
@@ -97,5 +105,30 @@ describe('search text columns of an older database', () => {
       reopened,
     );
     expect(left.rows).toEqual([]);
+  });
+
+  it('are looked for in no table once their fill has finished, and in each table with a body until then', async () => {
+    expect(
+      (await request(server, 'POST', '/cms-content', { json: { title: 'Pages', table: 'pages', columns: COLUMNS } }))
+        .response.status,
+    ).toBe(201);
+    const { engine } = server.database;
+    const db = server.database.db as unknown as Kysely<unknown>;
+    const fill = AFTER_MIGRATION_STEPS[SEARCH_TEXT_MIGRATION];
+    // Each table the fill looks at, it first looks up in the catalog.
+    const looked = vi.spyOn(engine.schema, 'hasTable');
+    try {
+      await fill(db, engine);
+      expect(looked).not.toHaveBeenCalled();
+      await forgetFinishedFill(db);
+      await fill(db, engine);
+      expect(looked).toHaveBeenCalledWith(expect.anything(), 'pages');
+      looked.mockClear();
+      // Finished again: the next start looks at nothing.
+      await fill(db, engine);
+      expect(looked).not.toHaveBeenCalled();
+    } finally {
+      looked.mockRestore();
+    }
   });
 });
