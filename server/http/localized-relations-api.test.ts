@@ -6,7 +6,8 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 /**
  * A relation reads its target's title and slug in the locale the row is read in: a shared
  * relation to a row with a localized title answers the German title in German, the default's in
- * the default locale and with `locale=all`.
+ * the default locale and with `locale=all`. Rich-text links to rows follow the same rule: a link's
+ * address has the linked row's slug in the locale read, after fallback.
  */
 
 let server: TestServer;
@@ -19,9 +20,13 @@ const PLACES: ColumnDescriptor[] = [
 const TRIPS: ColumnDescriptor[] = [
   { name: 'title', label: 'Title', type: 'text', required: true },
   { name: 'place', label: 'Place', type: 'relation', required: false, target: 'places' },
+  { name: 'notes', label: 'Notes', type: 'richtext', required: false },
 ];
 
 let trip: string;
+let place: string;
+/** A place with no German of its own. */
+let lighthouse: string;
 
 beforeAll(async () => {
   server = await startTestServer();
@@ -35,9 +40,11 @@ beforeAll(async () => {
   });
   await callOk(server, 'POST', '/cms-content', { title: 'Places', columns: PLACES });
   await callOk(server, 'POST', '/cms-content', { title: 'Trips', columns: TRIPS });
-  const place = (await callOk(server, 'POST', '/cms/places', { title: 'Harbour' })).id;
+  place = (await callOk(server, 'POST', '/cms/places', { title: 'Harbour' })).id;
   await callOk(server, 'PUT', `/cms/places/${place}?locale=de`, { title: 'Hafen' });
-  trip = (await callOk(server, 'POST', '/cms/trips', { title: 'Morning', place })).id;
+  lighthouse = (await callOk(server, 'POST', '/cms/places', { title: 'Lighthouse' })).id;
+  const notes = `<p><a href="quire://row/places/${place}">In</a> <a href="quire://row/places/${lighthouse}">out</a></p>`;
+  trip = (await callOk(server, 'POST', '/cms/trips', { title: 'Morning', place, notes })).id;
 }, 60_000);
 afterAll(async () => {
   await server?.dispose();
@@ -62,5 +69,29 @@ describe('relations in a locale', () => {
   it('read so in lists too', async () => {
     const { body } = await request(server, 'GET', '/cms/trips?locale=de');
     expect(body.rows.map((row: { place: { title: string } }) => row.place.title)).toEqual(['Hafen']);
+  });
+});
+
+/** The addresses of a rich-text value's links. */
+const hrefsOf = (html: string) => [...html.matchAll(/href="([^"]*)"/g)].map((match) => match[1]);
+
+describe('rich-text row links in a locale', () => {
+  it("have the linked row's slug in the asked locale, after fallback", async () => {
+    const hrefs = async (query: string) => {
+      const { response, body, text } = await request(server, 'GET', `/cms/trips/${trip}${query}`);
+      expect(response.status, text).toBe(200);
+      return hrefsOf(body.rows[0].notes);
+    };
+    expect(await hrefs('?locale=de')).toEqual(['/places/hafen', '/places/lighthouse']);
+    expect(await hrefs('')).toEqual(['/places/harbour', '/places/lighthouse']);
+    expect(await hrefs('?locale=all')).toEqual(['/places/harbour', '/places/lighthouse']);
+    // fr has no chain and no slug of its own: the address names the row by its id.
+    expect(await hrefs('?locale=fr')).toEqual([`/places/${place}`, `/places/${lighthouse}`]);
+
+    const list = await callOk(server, 'GET', '/cms/trips?locale=de');
+    expect(hrefsOf(list.rows[0].notes)).toEqual(['/places/hafen', '/places/lighthouse']);
+    // A write's answer shows the row as a read in its locale does.
+    const written = await callOk(server, 'PUT', `/cms/trips/${trip}?locale=de`, { title: 'Morning' });
+    expect(hrefsOf(written.notes)).toEqual(['/places/hafen', '/places/lighthouse']);
   });
 });

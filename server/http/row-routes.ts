@@ -111,7 +111,7 @@ export function rowRoutes(services: Services, { readBody }: RowRoutesOptions): R
       conditionally(services, req, table, id as string, condition, write, locale);
     // A write's answer shows the row as a read would, so it matches the ETag it carries.
     const present = (rows: ContentRow[]) =>
-      presentRows(services, services.registry.requireByTable(table), rows, 'html', readableBy(req));
+      presentRows(services, services.registry.requireByTable(table), rows, 'html', readableBy(req), locale);
     if (single && (method === 'PUT' || method === 'PATCH')) {
       const { status, value, etag } = await writeSingle(services, req, table, body, actor, condition, locale);
       await present([value]);
@@ -344,7 +344,7 @@ export async function readList(
     const options = parseListQuery(type, listQuery, services.registry, hidden, services.locales.document);
     timer.lap('init');
     const list = await services.rows.list(type, options, timer, readable);
-    await presentRows(services, type, list.rows, format, readable);
+    await presentRows(services, type, list.rows, format, readable, options.locale);
     return { type: describedWithout(type, hidden), list, timer, registry: list.registry };
   });
   const time = timer.result();
@@ -379,7 +379,7 @@ async function readRowVersioned(
     const timer = new PhaseTimer();
     timer.lap('init');
     const found = await services.rows.get(type, id, timer, readable, locale);
-    await presentRows(services, type, [found.row], format, readable);
+    await presentRows(services, type, [found.row], format, readable, locale);
     const hidden = hiddenRelations(type, services.registry, readable);
     return { type: describedWithout(type, hidden), found, timer, registry: found.registry };
   });
@@ -391,17 +391,23 @@ async function readRowVersioned(
   return { read: { body, serverTiming: PhaseTimer.header(time) }, version: found.version };
 }
 
-/** A read's `richtext` columns as its reader sees them: row links at their rows' addresses, in `format`. */
+/**
+ * A read's `richtext` columns as its reader sees them: row links at their rows' addresses, in
+ * `format`. A linked row's slug is read in `locale`, after fallback, as the row itself would be
+ * (absent, or `all`: the default locale's, as relations read theirs).
+ */
 function presentRows(
   services: Services,
   type: ContentType,
   rows: ContentRow[],
   format: RichtextFormat,
   readable: readonly string[] | null,
+  locale?: RequestLocale,
 ): Promise<void> {
+  const linkLocale = locale?.kind === 'one' ? locale : undefined;
   return presentRichtext(type, rows, format, services.registry, readable, async (linked, id) => {
     try {
-      const { row } = await services.rows.get(linked, id, undefined, readable);
+      const { row } = await services.rows.get(linked, id, undefined, readable, linkLocale);
       const slug = linked.slugColumn === null ? null : row[linked.slugColumn];
       return { slug: typeof slug === 'string' ? slug : null };
     } catch (error) {
