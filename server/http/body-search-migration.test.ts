@@ -62,7 +62,9 @@ describe('search text columns of an older database', () => {
       await sql`alter table pages drop column ${sql.id(searchTextColumnName(column))}`.execute(db);
     }
     await engine.searchIndex.ensure(db, 'pages', ['title']);
-    await sql`delete from kysely_migration where name = ${SEARCH_TEXT_MIGRATION}`.execute(db);
+    // The migrations after 035 undone as well: a database the version before left has none of them.
+    await sql`alter table quire_hook_outbox drop column locales`.execute(db);
+    await sql`delete from kysely_migration where name >= ${SEARCH_TEXT_MIGRATION}`.execute(db);
     await forgetFinishedFill(db);
     await server.stop();
 
