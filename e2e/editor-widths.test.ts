@@ -72,13 +72,18 @@ async function layoutProblems(page: Page): Promise<string[]> {
   }, MIN_VISIBLE_CHARS);
 }
 
-/** Opens `path` at each width, waits for `ready`, and collects what its layout does wrong. */
+/**
+ * Opens `path`, waits for `ready`, and collects what its layout does wrong at each width. The
+ * editor lays out by CSS alone (media and container queries, no script that measures the window),
+ * so the page resized to a width is laid out as one opened at it: one load a screen, not one a width.
+ */
 async function checkScreen(page: Page, screen: string, path: string, ready: (page: Page) => Promise<unknown>) {
   const problems: string[] = [];
+  await page.setViewportSize({ width: WIDTHS[0], height: HEIGHT });
+  await page.goto(suite.url(path));
+  await ready(page);
   for (const width of WIDTHS) {
     await page.setViewportSize({ width, height: HEIGHT });
-    await page.goto(suite.url(path));
-    await ready(page);
     for (const problem of await layoutProblems(page)) problems.push(`${screen} at ${width} px: ${problem}`);
   }
   return problems;
