@@ -8,6 +8,7 @@ import { missingColumnName } from '../db/queries/internal-names.js';
 import type { RowSelection } from '../db/repositories/content-repository.js';
 import { AppError } from '../errors/app-error.js';
 import { fieldFor } from '../fields/field-registry.js';
+import { searchColumnsIn } from '../locales/locale-search-columns.js';
 import { localizedColumnsOf, valueColumnIn } from '../locales/localized-values.js';
 import { type ContentType, SYSTEM_SORTABLE } from './content-type.js';
 import { hiddenRelationRefused } from './relations.js';
@@ -38,13 +39,14 @@ export function storedColumnIn(locale: ListLocale, column: ColumnDescriptor | un
 }
 
 /**
- * The columns a search in `locale` covers, and whether they are the ones the table's search index
- * covers (the default locale's, or a type without localized searched columns): resolved once per
- * type and locale, so that a repository keyed by the array sees the same one on every request.
+ * The columns a search in `locale` covers (server/locales/locale-search-columns.ts): resolved once
+ * per type and locale, so that a repository and the engine's in-memory indexes, keyed by the array,
+ * see the same one on every request. A table's search index follows every locale's columns, so a
+ * search in any locale is answered by an index of its own columns, as the default's is.
  */
-const searchedIn = new WeakMap<readonly string[], Map<string, { columns: readonly string[]; scanned: boolean }>>();
+const searchedIn = new WeakMap<readonly string[], Map<string, readonly string[]>>();
 
-function searchColumnsIn(type: ContentType, locale: ListLocale): { columns: readonly string[]; scanned: boolean } {
+function searchColumnsInList(type: ContentType, locale: ListLocale): readonly string[] {
   let byLocale = searchedIn.get(type.searchColumns);
   if (!byLocale) {
     byLocale = new Map();
@@ -53,9 +55,8 @@ function searchColumnsIn(type: ContentType, locale: ListLocale): { columns: read
   const key = `${locale.code}\u0000${locale.document.default}`;
   let found = byLocale.get(key);
   if (!found) {
-    const columns = type.searchColumns.map((name) => storedColumnIn(locale, type.columnsByName.get(name), name));
-    const scanned = columns.some((name, i) => name !== type.searchColumns[i]);
-    found = { columns: scanned ? columns : type.searchColumns, scanned };
+    const columns = searchColumnsIn(locale.document, type.columnsByName, type.searchColumns, locale.code);
+    found = columns.every((name, i) => name === type.searchColumns[i]) ? type.searchColumns : columns;
     byLocale.set(key, found);
   }
   return found;
@@ -104,8 +105,7 @@ export function parseFilters(
     if (type.searchColumns.length === 0) {
       throw new AppError('bad_request', `Content type ${type.table} has no title or slug to search`);
     }
-    const { columns, scanned } = searchColumnsIn(type, locale);
-    selection.search = scanned ? { columns, keywords, scanned } : { columns, keywords };
+    selection.search = { columns: searchColumnsInList(type, locale), keywords };
   }
   return selection;
 }

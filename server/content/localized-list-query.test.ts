@@ -42,7 +42,7 @@ describe('lists in a locale', () => {
         { column: 'status', value: 'published', match: 'equals' },
         { column: 'quire_loc:de:slug', value: null, match: 'equals' },
       ],
-      search: { columns: ['quire_loc:de:title', 'quire_loc:de:slug'], keywords: ['haf'], scanned: true },
+      search: { columns: ['quire_loc:de:title', 'quire_loc:de:slug'], keywords: ['haf'] },
     });
     expect(options.page).toMatchObject({ order: 'quire_loc:de:title', orderByText: true });
   });

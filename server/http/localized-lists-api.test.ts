@@ -1,5 +1,11 @@
+import type { Kysely } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { memoryAnswersForTests } from '../db/postgres/postgres-memory-search.js';
+import { indexedSearchColumnsOf } from '../db/queries/search-text-columns.js';
+import { ContentRepository } from '../db/repositories/content-repository.js';
+import { memoryIndexOf } from '../db/sqlite/sqlite-memory-search-state.js';
+import { searchColumnsInLocale } from '../locales/locale-search-columns.js';
 import { callOk, request } from '../test-support/api-scenario.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
@@ -211,5 +217,82 @@ describe('unknown locales', () => {
     expect(de.response.status).toBe(200);
     expect(de.body.rows).toEqual(en.body.rows);
     expect(de.body.rows.map((row: { title: string }) => row.title)).toEqual(['Hafen']);
+  });
+});
+
+describe('search in a locale, answered by an index of its own', () => {
+  type Locales = typeof LOCALES | { default: string; locales: { code: string; label: string; fallback?: string[] }[] };
+  let locales: Locales = LOCALES;
+
+  /**
+   * Lists `keyword` in `locale` and expects exactly the rows the plain scan finds over the locale's
+   * columns, answered by the in-memory index of those columns (PostgreSQL counts its answers; on
+   * SQLite the reading connection holds the index, built by the search).
+   */
+  async function expectIndexAsScan(locale: string, keyword: string): Promise<string[]> {
+    const columns = searchColumnsInLocale(locales, COLUMNS, indexedSearchColumnsOf(COLUMNS), locale);
+    const { database } = server;
+    const scan = new ContentRepository({ db: database.db, engine: database.engine });
+    const selection = { equals: [], search: { columns, keywords: [keyword] } };
+    const expected = (await scan.listByScan('places', selection)).map((row) => String(row.id)).sort();
+    const db = database.db as unknown as Kysely<unknown>;
+    const answers = memoryAnswersForTests(db);
+    const { body } = await list(`locale=${locale}&filter=search=${encodeURIComponent(keyword)}&limit=100`);
+    const label = `${locale} ${keyword}`;
+    expect(body.rows.map((row: { id: string }) => row.id).sort(), label).toEqual(expected);
+    expect(body.filtered, label).toBe(expected.length);
+    if (server.engine === 'postgres') expect(memoryAnswersForTests(db) - answers, label).toBeGreaterThan(0);
+    else expect(database.runner && memoryIndexOf(database.runner, 'places', columns)?.ready, label).toBe(true);
+    return body.rows.map((row: { id: string }) => ids.get(row.id)).sort();
+  }
+
+  async function setLocales(document: Locales): Promise<void> {
+    await callOk(server, 'PUT', '/locales', document);
+    locales = document;
+  }
+
+  it('finds own values and fallbacks in de and fr as the scan does', async () => {
+    for (const locale of ['de', 'fr']) {
+      for (const keyword of ['hafen', 'beach', 'harbour', 'a', 'ch', 'Burg', 'plage', 'zebra', 'â']) {
+        await expectIndexAsScan(locale, keyword);
+      }
+    }
+    expect(await expectIndexAsScan('fr', 'haf')).toEqual(['harbour']);
+  });
+
+  it('follows writes in de, and writes in en that de and fr fall back to', async () => {
+    const harbour = [...ids].find(([, name]) => name === 'harbour')?.[0];
+    const zebra = [...ids].find(([, name]) => name === 'zebra')?.[0];
+    await expectIndexAsScan('de', 'hafen');
+    await callOk(server, 'PUT', `/cms/places/${harbour}?locale=de`, { title: 'Seehafen Quirl' });
+    expect(await expectIndexAsScan('de', 'quirl')).toEqual(['harbour']);
+    expect(await expectIndexAsScan('fr', 'quirl')).toEqual(['harbour']);
+    expect(await expectIndexAsScan('de', 'hafen')).toEqual(['harbour']);
+    await callOk(server, 'PUT', `/cms/places/${zebra}`, { title: 'Zebrastreifen Quokka' });
+    expect(await expectIndexAsScan('de', 'quokka')).toEqual(['zebra']);
+    expect(await expectIndexAsScan('fr', 'quokka')).toEqual(['zebra']);
+    expect(await expectIndexAsScan('de', 'crossing')).toEqual([]);
+  });
+
+  it('follows a locale added and removed, and a fallback chain changed', async () => {
+    const added = {
+      ...LOCALES,
+      locales: [...LOCALES.locales, { code: 'it', label: 'Italiano', fallback: ['fr', 'en'] }],
+    };
+    await setLocales(added);
+    expect(await expectIndexAsScan('it', 'plage')).toEqual(['beach']);
+    await expectIndexAsScan('de', 'quirl');
+    // fr falls back to en only: harbour's fr title is its en one now, not its de one.
+    const chain = {
+      ...added,
+      locales: added.locales.map((one) => (one.code === 'fr' ? { ...one, fallback: ['en'] } : one)),
+    };
+    await setLocales(chain);
+    expect(await expectIndexAsScan('fr', 'quirl')).toEqual([]);
+    expect(await expectIndexAsScan('fr', 'harbour')).toEqual(['harbour']);
+    expect(await expectIndexAsScan('it', 'harbour')).toEqual(['harbour']);
+    await setLocales(LOCALES);
+    expect(await expectIndexAsScan('fr', 'quirl')).toEqual(['harbour']);
+    expect(await expectIndexAsScan('de', 'quokka')).toEqual(['zebra']);
   });
 });

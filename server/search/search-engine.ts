@@ -48,7 +48,10 @@ export interface SearchIndexEngine {
    * schedules a flush after a write, so no transaction is opened to do nothing.
    */
   readonly flushes: boolean;
-  /** The columns the search index of `table` covers, or null when it has none (or a broken one). */
+  /**
+   * The default locale's columns the search index of `table` covers (those its SQL, flushes and
+   * rows written are keyed by; it follows every locale's), or null when it has none (or a broken one).
+   */
   indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null>;
   /**
    * The index in the database that SQL searches use, or null where there is none (SQLite: its
@@ -184,6 +187,14 @@ export interface MemorySearchPage {
 export type RowQueryStep = <Q extends SelectQueryBuilder<Record<string, Record<string, unknown>>, string, object>>(
   query: Q,
 ) => Q;
+
+/**
+ * Whether a table's indexed columns include every one of `columns`: a table's search index follows
+ * every locale's search columns, and a search covers one locale's.
+ */
+export function coversColumns(indexed: readonly string[], columns: readonly string[]): boolean {
+  return columns.every((column) => indexed.includes(column));
+}
 
 /** Whether an index's columns are exactly the search columns, in any order (else it is rebuilt). */
 export function sameColumns(indexed: readonly string[], columns: readonly string[]): boolean {

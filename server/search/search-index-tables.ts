@@ -1,34 +1,69 @@
+import { isLocaleColumn } from '../db/queries/internal-names.js';
 import type { MemorySearchIndex } from './search-memory-index.js';
 
 /**
+ * The key of a table's in-memory index over `columns`, in any order. A table has one index per set
+ * of columns searched: the default locale's, and each other locale's searched so far (a locale's
+ * columns are its values after fallback: server/locales/locale-search-columns.ts).
+ */
+export function indexKey(table: string, columns: readonly string[]): string {
+  return JSON.stringify([table, ...[...columns].sort()]);
+}
+
+/** The table an `indexKey` names. */
+export function tableOfKey(key: string): string {
+  return (JSON.parse(key) as string[])[0];
+}
+
+/**
+ * Whether `columns` are the default locale's (no locale column among them): the index a table's
+ * first read builds, and the one saved for the next start. An index over another locale's columns
+ * is built at that locale's first search and not saved: a start builds it again.
+ */
+export function defaultLocaleColumns(columns: readonly string[]): boolean {
+  return !columns.some(isLocaleColumn);
+}
+
+/** The default locale's columns among a table's search columns in every locale, in order. */
+export function defaultColumnsAmong(columns: readonly string[]): string[] {
+  return columns.filter((column) => !isLocaleColumn(column));
+}
+
+/**
  * The in-memory indexes of one set of tables, as an engine keeps them (SQLite: a reading
- * connection's; PostgreSQL: a database's): each table's index, the build in progress (one per
- * table, shared by the searches that wait for it), and the tables whose first read started one.
+ * connection's; PostgreSQL: a database's): each index by `indexKey` (table and columns), the build
+ * in progress (one per index, shared by the searches that wait for it), and the tables whose first
+ * read started one.
  */
 export class IndexTables<S, B = void> {
-  /** Each table's index as it answers now. */
+  /** Each index as it answers now, by `indexKey`. */
   readonly tables = new Map<string, S>();
-  /** Builds in progress by table. */
+  /** Builds in progress by `indexKey`. */
   readonly builds = new Map<string, Promise<B>>();
   /** Tables whose first read started (or tried) a build, with that start. */
   readonly warmed = new Map<string, Promise<void>>();
 
-  /** The build of `table` in progress, else the one `start` begins (shared until it ends). */
-  buildOf(table: string, start: () => Promise<B>): Promise<B> {
-    let build = this.builds.get(table);
+  /** The build of index `key` in progress, else the one `start` begins (shared until it ends). */
+  buildOf(key: string, start: () => Promise<B>): Promise<B> {
+    let build = this.builds.get(key);
     if (!build) {
       const started = start().finally(() => {
-        if (this.builds.get(table) === started) this.builds.delete(table);
+        if (this.builds.get(key) === started) this.builds.delete(key);
       });
       build = started;
-      this.builds.set(table, build);
+      this.builds.set(key, build);
     }
     return build;
   }
 
-  /** Whether `table` has an index or a build under way. */
-  busy(table: string): boolean {
-    return this.tables.has(table) || this.builds.has(table);
+  /** Whether index `key` is held or being built. */
+  busy(key: string): boolean {
+    return this.tables.has(key) || this.builds.has(key);
+  }
+
+  /** The indexes held of `table` (one per set of columns searched), by key. */
+  of(table: string): [string, S][] {
+    return [...this.tables].filter(([key]) => tableOfKey(key) === table);
   }
 
   /**

@@ -1,6 +1,12 @@
 import { type Kysely, sql } from 'kysely';
-import { sameColumns } from '../../search/search-engine.js';
-import { IndexTables, unindexable } from '../../search/search-index-tables.js';
+import { coversColumns, sameColumns } from '../../search/search-engine.js';
+import {
+  defaultColumnsAmong,
+  defaultLocaleColumns,
+  IndexTables,
+  indexKey,
+  unindexable,
+} from '../../search/search-index-tables.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
@@ -11,8 +17,14 @@ import { ValueColumns } from './postgres-value-columns.js';
 
 /**
  * How PostgreSQL's in-memory search indexes (postgres-memory-search.ts) come to be and stay in
- * step: the states kept per database and table, the build from one snapshot, and the catch-up
- * that takes in what committed since.
+ * step: the states kept per database, table and searched columns, the build from one snapshot, and
+ * the catch-up that takes in what committed since.
+ *
+ * An index over another locale's columns (server/locales/locale-search-columns.ts) reads them from
+ * the content table as the default's index reads its columns, and follows their writes through the
+ * search table's rows as well: every row write upserts its search row (`quire:x` moves) whichever
+ * columns it changed, and a change of the locales or of the type makes the search table again.
+ * The search table itself folds the default locale's columns only (its SQL answers those).
  */
 
 /** Rows fetched per step of a build (the event loop runs between steps). */
@@ -71,7 +83,7 @@ export function inStepAt(state: Omit<TableState, 'answers' | 'catchingUp'>): Tab
   return { ...state, answers: new Map(), catchingUp: null };
 }
 
-/** A database's indexes, builds in progress, and tables whose vocabulary needs word trigrams. */
+/** A database's indexes and builds in progress (by `indexKey`), and tables whose vocabulary needs word trigrams. */
 export class DatabaseState extends IndexTables<TableState> {
   readonly wordy = new Set<string>();
   /** Reads the table's saved index back instead of building it (postgres-search-snapshot.ts). */
@@ -95,16 +107,19 @@ export function stateOf(db: Kysely<unknown>): DatabaseState {
 }
 
 /**
- * Builds `table`'s index (if none is being built), in the background, or reads it back when it was
- * saved (and no index of the table is held: one held was dropped as not in step).
+ * Builds `table`'s index over `columns` (if none is being built), in the background, or reads it
+ * back when it was saved (the default locale's only, and while none is held: one held was dropped
+ * as not in step).
  */
 export function startBuild(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
   const database = stateOf(db);
-  return database.buildOf(table, () =>
+  const key = indexKey(table, columns);
+  return database.buildOf(key, () =>
     (async () => {
-      const saved = database.tables.has(table) ? null : await database.load?.(table, columns);
+      const saved =
+        database.tables.has(key) || !defaultLocaleColumns(columns) ? null : await database.load?.(table, columns);
       if (saved) {
-        database.tables.set(table, saved);
+        database.tables.set(key, saved);
         database.loaded++;
         return;
       }
@@ -116,7 +131,7 @@ export function startBuild(db: Kysely<unknown>, table: string, columns: readonly
           database.wordy.add(table);
           continue;
         }
-        if (state.index.complete) database.tables.set(table, state);
+        if (state.index.complete) database.tables.set(key, state);
         return;
       }
     })().catch(() => {
@@ -142,7 +157,9 @@ async function built(
         ${searchTableOid(table)} as side`.execute(trx);
       const { snapshot, number, side } = head.rows[0];
       const indexed = await searchTextColumns(trx, table);
-      if (side === null || !indexed || !sameColumns(indexed, columns)) {
+      // The search table follows the default locale's columns; another locale's are read from the
+      // content table, their writes followed through the same search rows.
+      if (side === null || !indexed || !coversColumns(indexed, defaultColumnsAmong(columns))) {
         unindexable.add(columns);
         return null;
       }

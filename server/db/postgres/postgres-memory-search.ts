@@ -2,7 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import { type MemoryIndexStore, memorySearchOn } from '../../search/search-answers.js';
 import type { MemoryCondition, MemorySearch, MemorySearchRequest } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
-import { unindexable, worn } from '../../search/search-index-tables.js';
+import { defaultLocaleColumns, indexKey, unindexable, worn } from '../../search/search-index-tables.js';
 import { rememberedMatches, within } from '../../search/search-memory-shared.js';
 import { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchTextName } from '../queries/internal-names.js';
@@ -79,14 +79,15 @@ async function current(
   const { db, table, columns } = request;
   if (unindexable.has(columns)) return null;
   const database = stateOf(db);
-  let state = database.tables.get(table);
+  const key = indexKey(table, columns);
+  let state = database.tables.get(key);
   const age = state ? Date.now() - state.checkedAt : 0;
   if (!state || !sameColumns(state.columns, columns) || age > MAX_STEP_AGE_MS) {
-    if (state) database.tables.delete(table);
+    if (state) database.tables.delete(key);
     // Searches wait for the build: on a large table one through the trigram table takes seconds,
     // and a flood of them during the build would keep it from ending for as long as they came.
     await within(startBuild(db, table, columns), BUILD_WAIT_MS, undefined);
-    state = database.tables.get(table);
+    state = database.tables.get(key);
     if (!state || !sameColumns(state.columns, columns)) return null;
     trusted = false;
   } else if (age > REBUILD_AGE_MS) {
@@ -106,7 +107,7 @@ async function current(
       state.catchingUp = null;
     });
     if (!(await state.catchingUp.catch(() => false))) {
-      if (database.tables.get(table) === state) database.tables.delete(table);
+      if (database.tables.get(key) === state) database.tables.delete(key);
       return null;
     }
     prune(db);
@@ -158,15 +159,24 @@ const store: MemoryIndexStore<TableState, MemorySearchRequest, string> = {
   saved: postgresSavedIndexes,
 };
 
-/** Starts the build of a table's index on its first read (the search table's columns). */
+/**
+ * Starts the build of a table's index on its first read (the search table's columns: the default
+ * locale's; another locale's is built at its first search).
+ */
 function warm(db: Kysely<unknown>, _runner: StatementRunner | undefined, table: string): void {
   const database = stateOf(db);
   database.warm(table, async () => {
-    if (database.busy(table)) return;
     const columns = await searchTextColumns(db, table);
-    if (!columns || columns.length === 0 || database.busy(table)) return;
+    if (!columns || columns.length === 0 || database.busy(indexKey(table, columns))) return;
     await startBuild(db, table, columns);
   });
+}
+
+/** The default locale's index of `table` held by the database's state, if any. */
+function defaultIndexOf(db: Kysely<unknown>, table: string): TableState | undefined {
+  return stateOf(db)
+    .of(table)
+    .find(([, state]) => defaultLocaleColumns(state.columns))?.[1];
 }
 
 /**
@@ -181,7 +191,7 @@ async function tally(
   conditions: readonly MemoryCondition[],
   seen: string,
 ): Promise<{ total: number; filtered: number; number: string } | null> {
-  const held = stateOf(db).tables.get(table);
+  const held = defaultIndexOf(db, table);
   // Never waits for a build: SQL counts until there is an index to ask.
   if (!held || Date.now() - held.checkedAt > MAX_STEP_AGE_MS) return null;
   const state = await current({ db, table, columns: held.columns, keywords: [], equals: [] }, seen, false);
@@ -238,7 +248,7 @@ export async function builtForTests(db: Kysely<unknown>, table: string): Promise
  * list's counts come from the tallies only once a check has said so, see `tally`).
  */
 export async function rowsCheckedForTests(db: Kysely<unknown>, table: string): Promise<void> {
-  const state = stateOf(db).tables.get(table);
+  const state = defaultIndexOf(db, table);
   if (state) await holdsEveryRow(db, table, state);
 }
 
@@ -255,10 +265,10 @@ export function memoryAnswersForTests(db: Kysely<unknown>): number {
 
 /** How many lists' counts the select columns' tallies kept beside `table`'s index gave (for tests). */
 export function valueTalliesForTests(db: Kysely<unknown>, table: string): number {
-  return stateOf(db).tables.get(table)?.values.tallied ?? 0;
+  return defaultIndexOf(db, table)?.values.tallied ?? 0;
 }
 
 /** How many filters the select columns' values kept beside `table`'s index decided (for tests). */
 export function valueFiltersForTests(db: Kysely<unknown>, table: string): number {
-  return stateOf(db).tables.get(table)?.values.decided ?? 0;
+  return defaultIndexOf(db, table)?.values.decided ?? 0;
 }

@@ -1,6 +1,7 @@
 import { type Expression, type Kysely, type SqlBool, sql } from 'kysely';
 import { sameColumns } from '../../search/search-engine.js';
 import { foldForSearch } from '../../search/search-folding.js';
+import { defaultColumnsAmong } from '../../search/search-index-tables.js';
 import {
   searchChangedIndexName,
   searchNumberIndexName,
@@ -44,8 +45,15 @@ export const WRITTEN_BY = 'quire:x';
 /** Rows folded and inserted per statement when a side table is (re)built. */
 const FILL_BATCH = 500;
 
-/** Creates (or re-creates, when its columns differ) the search table of `table` and fills it. */
-export async function ensureSearchText(db: Kysely<unknown>, table: string, columns: readonly string[]): Promise<void> {
+/**
+ * Creates (or re-creates, when its columns differ) the search table of `table` and fills it. Of
+ * `columns` (every locale's search columns) it folds the default locale's: searches in another
+ * locale are answered by the in-memory index, which reads their columns from the content table and
+ * follows their writes through the search rows (every row write upserts its own); SQL searches in
+ * another locale scan.
+ */
+export async function ensureSearchText(db: Kysely<unknown>, table: string, indexed: readonly string[]): Promise<void> {
+  const columns = defaultColumnsAmong(indexed);
   const existing = await searchTextColumns(db, table);
   if (existing !== null && sameColumns(existing, columns)) return;
   await dropSearchText(db, table);

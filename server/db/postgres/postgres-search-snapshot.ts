@@ -2,6 +2,7 @@ import { readdir, rm } from 'node:fs/promises';
 import { dirname, join } from 'node:path';
 import { type Kysely, sql } from 'kysely';
 import { type SavedSearchIndexes, sameColumns } from '../../search/search-engine.js';
+import { defaultLocaleColumns, indexKey, tableOfKey } from '../../search/search-index-tables.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { SnapshotFormatError, SnapshotReader, SnapshotWriter } from '../../search/search-snapshot-codec.js';
 import {
@@ -120,7 +121,7 @@ async function saveIndexNow(
   if (Number(rows[0].n) < minRows) return false;
   keeping.set(db, await keepingIn(db, root, minRows));
   // A fresh build: this process reads no saved index back (it has no `load`).
-  stateOf(db).tables.delete(table);
+  stateOf(db).tables.delete(indexKey(table, columns));
   await startBuild(db, table, columns);
   return (await saveIndexes(db, table)).includes(table);
 }
@@ -197,15 +198,17 @@ async function saveIndexes(db: Kysely<unknown>, only?: string): Promise<string[]
   const saved: string[] = [];
   if (!keep) return saved;
   const database = stateOf(db);
-  for (const [table, state] of [...database.tables]) {
-    if (only !== undefined && table !== only) continue;
+  for (const [key, state] of [...database.tables]) {
+    const table = tableOfKey(key);
+    // A file per table: the default locale's index (another locale's is built at its first search).
+    if ((only !== undefined && table !== only) || !defaultLocaleColumns(state.columns)) continue;
     const { index } = state;
     // Saved however many rows were written since the build: the next start answers with it and
     // builds it again in the background once many were (postgres-memory-search.ts).
     if (index.rows < keep.minRows) continue;
     // The clock before the snapshot: the file's age is never less than the snapshot's.
     const savedAt = Number((await sql<{ now: number }>`select ${clockNow()} as now`.execute(db)).rows[0].now);
-    if (!(await catchUp(db, table, state)) || database.tables.get(table) !== state) continue;
+    if (!(await catchUp(db, table, state)) || database.tables.get(key) !== state) continue;
     const out = new SnapshotWriter();
     const { side, columns, snapshot, number } = state;
     const { system, database: oid } = keep;

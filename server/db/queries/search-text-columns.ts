@@ -1,8 +1,14 @@
 import { type Kysely, type RawBuilder, sql } from 'kysely';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import type { LocalesDocument } from '../../../common/locale-contract.js';
+import { DEFAULT_LOCALES } from '../../../common/locale-rules.js';
 import { SEARCHED_BODY_TYPES, searchColumnsOf } from '../../../common/title-rules.js';
 import { fieldFor } from '../../fields/field-registry.js';
+import { searchColumnsOfEveryLocale } from '../../locales/locale-search-columns.js';
+import { documentOf } from '../../locales/locale-service.js';
 import type { DatabaseEngine } from '../engine.js';
+import { LOCALES_TABLE, LocaleRepository } from '../repositories/locale-repository.js';
+import type { QuireDatabase } from '../schema.js';
 import { isSearchTextColumn, searchTextColumnName } from './internal-names.js';
 
 /**
@@ -35,6 +41,15 @@ export function searchTextColumnsOf(columns: readonly ColumnDescriptor[]): strin
 export function indexedSearchColumnsOf(columns: readonly ColumnDescriptor[]): string[] {
   const bodies = new Set(bodyColumnsOf(columns).map((column) => column.name));
   return searchColumnsOf(columns).map((name) => (bodies.has(name) ? searchTextColumnName(name) : name));
+}
+
+/**
+ * The columns whose changes a content table's search index follows under the site's locales
+ * `document`: `indexedSearchColumnsOf`, then each other locale's columns for the localized ones
+ * (server/locales/locale-search-columns.ts), so that a search in any locale is answered by an index.
+ */
+export function indexedColumnsOfTable(columns: readonly ColumnDescriptor[], document: LocalesDocument): string[] {
+  return searchColumnsOfEveryLocale(document, columns, indexedSearchColumnsOf(columns));
 }
 
 /**
@@ -170,6 +185,7 @@ export const SEARCH_TEXT_MIGRATION = '035-search-text-columns';
 export async function fillMissingSearchTexts(db: Kysely<unknown>, engine: DatabaseEngine): Promise<void> {
   const registry = db as Kysely<{ quire_content_types: { table_name: string; columns: string } }>;
   const types = await registry.selectFrom('quire_content_types').select(['table_name', 'columns']).execute();
+  let document: LocalesDocument | null = null;
   for (const type of types) {
     const columns = JSON.parse(type.columns) as ColumnDescriptor[];
     const bodies = bodyColumnsOf(columns);
@@ -182,9 +198,17 @@ export async function fillMissingSearchTexts(db: Kysely<unknown>, engine: Databa
     );
     const left = await sql`select 1 from ${sql.id(type.table_name)} where ${missing} limit 1`.execute(db);
     if (left.rows.length === 0) continue;
+    document ??= await storedLocales(db, engine);
+    const indexed = indexedColumnsOfTable(columns, document);
     await db.transaction().execute(async (trx) => {
       await refillSearchTexts(trx, type.table_name, columns, missing);
-      await engine.searchIndex.ensure(trx, type.table_name, indexedSearchColumnsOf(columns));
+      await engine.searchIndex.ensure(trx, type.table_name, indexed);
     });
   }
+}
+
+/** The site's locales as stored, or the default ones where the migration storing them has not run yet. */
+async function storedLocales(db: Kysely<unknown>, engine: DatabaseEngine): Promise<LocalesDocument> {
+  if (!(await engine.schema.hasTable(db, LOCALES_TABLE))) return DEFAULT_LOCALES;
+  return documentOf(await new LocaleRepository(db as Kysely<QuireDatabase>).read());
 }

@@ -28,7 +28,7 @@ import { addOrderKeyColumns, dropOrderKeyColumn, orderKeysOf } from '../queries/
 import {
   addSearchTextColumns,
   dropSearchTextColumns,
-  indexedSearchColumnsOf,
+  indexedColumnsOfTable,
   renameSearchTextColumns,
   searchTextColumnsOf,
   unchangedBodies,
@@ -71,7 +71,7 @@ export async function createContentTable(
   await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns, locales));
 
   await createContentIndexes(db, table, indexesFor(engine, table, columns, locales));
-  await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
+  await engine.searchIndex.ensure(db, table, indexedColumnsOfTable(columns, locales));
 }
 
 /** Drops a content table (used when creating a type fails half-way, and by type deletion). */
@@ -181,7 +181,7 @@ export async function alterContentTable(
     table,
     change.columns.filter((column) => !keptTexts.has(column.name)),
   );
-  await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(change.columns));
+  await engine.searchIndex.ensure(db, table, indexedColumnsOfTable(change.columns, document));
   return droppedValues;
 }
 
@@ -209,7 +209,7 @@ export async function restoreLocaleStorage(
   await applyLocaleStorage(db, engine, table, storageBefore, storageAfter, [], plan);
   await addOrderKeyColumns(db, engine, table, orderKeysOf(engine, columns, after));
   await rebuildContentIndexes(db, engine, table, columns, after);
-  await engine.searchIndex.ensure(db, table, indexedSearchColumnsOf(columns));
+  await engine.searchIndex.ensure(db, table, indexedColumnsOfTable(columns, after));
 }
 
 /** Runs a locale storage plan on a table whose columns are renamed, added and dropped already. */

@@ -1,8 +1,15 @@
 import type { Kysely } from 'kysely';
 import type { MemorySearchQuery, SavedSearchIndexes } from '../../search/search-engine.js';
-import { sameColumns } from '../../search/search-engine.js';
+import { coversColumns } from '../../search/search-engine.js';
 import { IdOrder } from '../../search/search-id-order.js';
-import { unindexable, worn } from '../../search/search-index-tables.js';
+import {
+  defaultColumnsAmong,
+  defaultLocaleColumns,
+  indexKey,
+  tableOfKey,
+  unindexable,
+  worn,
+} from '../../search/search-index-tables.js';
 import { MemorySearchIndex } from '../../search/search-memory-index.js';
 import { within } from '../../search/search-memory-shared.js';
 import { readSavedTables, SNAPSHOT_MIN_ROWS } from '../../search/search-snapshot-files.js';
@@ -46,10 +53,14 @@ const BUILD_STEP_MS = 8;
 /** Longest a search waits for a build before SQL answers it (a guard against a build that hangs). */
 const BUILD_WAIT_MS = 120_000;
 
-/** Whether the table's triggers note every change to `columns` in its pending table. */
+/**
+ * Whether the table's triggers note every change to `columns` in its pending table (they watch
+ * every locale's search columns; a table made before they did is searched in another locale by
+ * the plain scan until its type or the locales change).
+ */
 async function notesChanges(read: Read, table: string, columns: readonly string[]): Promise<boolean> {
   const noted = await notedSearchColumns(read, table);
-  return noted !== null && sameColumns(noted, columns);
+  return noted !== null && coversColumns(noted, columns);
 }
 
 /**
@@ -77,10 +88,11 @@ async function startBuild(
   replacing?: { state: TableState; slot: Map<string, TableState> },
 ): Promise<BuildEnd> {
   const { runner, table, columns } = query;
+  const key = indexKey(table, columns);
   const slot = replacing?.slot ?? tables;
   // A build goes on while its state is the one kept, and (in the background) the one it replaces is in use.
   const current = (state: TableState) =>
-    !state.stale && slot.get(table) === state && (!replacing || tables.get(table) === replacing.state);
+    !state.stale && slot.get(key) === state && (!replacing || tables.get(key) === replacing.state);
   // Through Kysely, which waits for any transaction on the connection to end: the build runs in the
   // background, outside any request, so it must never read a write's uncommitted rows.
   const read = readViaKysely(query.db);
@@ -101,7 +113,7 @@ async function startBuild(
     idOrder: new IdOrder(await comparableIds(read, table)),
     loaded: false,
   };
-  slot.set(table, state);
+  slot.set(key, state);
   const live = byTable.get(table) ?? new Set<WeakRef<TableState>>();
   byTable.set(table, live);
   live.add(new WeakRef(state));
@@ -135,14 +147,14 @@ async function startBuild(
       if (!current(state)) return 'stale';
       // In step from here as any state: rows written during the build are in the pending table or
       // noted dirty by flushes (byTable), and are read again before it answers.
-      tables.set(table, state);
+      tables.set(key, state);
       replacing.state.stale = true;
     }
     state.ready = true;
     return 'ready';
   } catch {
     // The table went away or the database closed: the next search starts afresh.
-    if (slot.get(table) === state) slot.delete(table);
+    if (slot.get(key) === state) slot.delete(key);
     return 'failed';
   }
 }
@@ -150,16 +162,17 @@ async function startBuild(
 /**
  * Whether the table's index was saved at the last clean stop and read back into `state` (see
  * sqlite-search-snapshot.ts); its rows noted as changed since are read again before it answers.
+ * Only the default locale's index is saved (another locale's is built at its first search).
  */
 async function loaded(read: Read, query: MemorySearchQuery, state: TableState, tables: Map<string, TableState>) {
   const { runner, table, columns } = query;
   const snapshots = snapshotsOf(runner);
-  if (!snapshots) return false;
+  if (!snapshots || !defaultLocaleColumns(columns)) return false;
   const saved = await loadSnapshot(read, snapshots.folder, table, columns, (reason) =>
     snapshots.onUnused?.(table, reason),
   );
   if (!saved) return false;
-  if (state.stale || tables.get(table) !== state) return true;
+  if (state.stale || tables.get(indexKey(table, columns)) !== state) return true;
   state.index = saved.index;
   state.loaded = true;
   state.idOrder = new IdOrder(saved.idOrderHolds && state.idOrder.holds);
@@ -176,7 +189,10 @@ async function saveIndexes(db: Kysely<unknown>, runner: StatementRunner): Promis
   const snapshots = snapshotsOf(runner);
   const saved: string[] = [];
   if (!snapshots) return saved;
-  for (const [table, state] of [...tablesOf(runner)]) {
+  for (const [key, state] of [...tablesOf(runner)]) {
+    const table = tableOfKey(key);
+    // A file per table: the default locale's index (another locale's is built at its first search).
+    if (!defaultLocaleColumns(state.columns)) continue;
     // Saved however many rows were written since the build (held apart, in its overlay): the next
     // start answers with it at once and, past REBUILD_SHARE, builds it again in the background at
     // its first search (rebuildIfWorn), rather than making that search wait for a whole build.
@@ -204,8 +220,9 @@ async function saveIndexNow(
   minRows = SNAPSHOT_MIN_ROWS,
 ): Promise<boolean> {
   const read = readViaKysely(db);
-  const columns = await notedSearchColumns(read, table);
-  if (!columns) return false;
+  const noted = await notedSearchColumns(read, table);
+  if (!noted) return false;
+  const columns = defaultColumnsAmong(noted);
   const [{ n }] = await read(`select count(*) as n from ${quote(table)}`, []);
   if (Number(n) < minRows) return false;
   keepSavedIndexesIn(runner, snapshotFolder(file), minRows);
@@ -214,7 +231,7 @@ async function saveIndexNow(
     // A build that ends 'stale' (the table has more distinct words than a vocabulary keeps) is
     // followed by one with word trigrams.
     if ((await endOf(buildOf(query))) === 'failed') return false;
-    if (tablesOf(runner).get(table)?.ready) break;
+    if (tablesOf(runner).get(indexKey(table, columns))?.ready) break;
   }
   return (await saveIndexes(db, runner)).includes(table);
 }
@@ -222,7 +239,9 @@ async function saveIndexNow(
 /** The build of the table's index in progress on the query's connection, started if there is none. */
 export function buildOf(query: MemorySearchQuery): Promise<BuildEnd> {
   const indexes = indexesOf(query.runner);
-  return indexes.buildOf(query.table, () => startBuild(query, indexes.tables).catch((): BuildEnd => 'failed'));
+  return indexes.buildOf(indexKey(query.table, query.columns), () =>
+    startBuild(query, indexes.tables).catch((): BuildEnd => 'failed'),
+  );
 }
 
 /**
@@ -241,12 +260,13 @@ const REBUILD_MIN = 1000;
 export function rebuildIfWorn(query: MemorySearchQuery, state: TableState): void {
   if (!worn(state.index, REBUILD_SHARE, REBUILD_MIN)) return;
   const { tables, rebuilding } = indexesOf(query.runner);
-  if (rebuilding.has(query.table)) return;
-  rebuilding.add(query.table);
+  const key = indexKey(query.table, query.columns);
+  if (rebuilding.has(key)) return;
+  rebuilding.add(key);
   // The new state is kept apart, in a map of its own, until it takes `state`'s place.
   void startBuild(query, tables, { state, slot: new Map() })
     .catch(() => 'failed')
-    .finally(() => rebuilding.delete(query.table));
+    .finally(() => rebuilding.delete(key));
 }
 
 /** A build's end, or 'failed' once BUILD_WAIT_MS have passed. */
@@ -254,15 +274,19 @@ export function endOf(build: Promise<BuildEnd>): Promise<BuildEnd> {
   return within(build, BUILD_WAIT_MS, 'failed');
 }
 
-/** Starts the build of a table's index (the columns its triggers watch) on its first read. */
+/**
+ * Starts the build of a table's index on its first read: over the default locale's columns among
+ * those its triggers watch (another locale's is built at its first search).
+ */
 export function warm(db: Kysely<unknown>, runner: StatementRunner | undefined, table: string): void {
   if (!runner) return;
   const indexes = indexesOf(runner);
   // Through Kysely, which waits for any transaction on the connection to end.
   indexes.warm(table, async () => {
-    if (indexes.busy(table)) return;
-    const columns = await notedSearchColumns(readViaKysely(db), table);
-    if (!columns || indexes.busy(table)) return;
+    const noted = await notedSearchColumns(readViaKysely(db), table);
+    if (!noted) return;
+    const columns = defaultColumnsAmong(noted);
+    if (indexes.busy(indexKey(table, columns))) return;
     await buildOf({ db, runner, table, columns, keywords: [], equals: [] });
   });
 }

@@ -2,7 +2,7 @@ import type { Kysely } from 'kysely';
 import type { MemorySearchQuery } from '../../search/search-engine.js';
 import { sameColumns } from '../../search/search-engine.js';
 import type { IdOrder } from '../../search/search-id-order.js';
-import { IndexTables } from '../../search/search-index-tables.js';
+import { defaultLocaleColumns, IndexTables, indexKey } from '../../search/search-index-tables.js';
 import type { MemorySearchIndex } from '../../search/search-memory-index.js';
 import type { PostingBitmap } from '../../search/search-posting-bitmap.js';
 import { searchPendingName } from '../queries/internal-names.js';
@@ -12,7 +12,9 @@ import { readViaKysely, type SchemaRead } from './sqlite-search-triggers.js';
 
 /**
  * The in-memory search indexes of SQLite content tables (sqlite-memory-search.ts), one state per
- * table and connection, and how one is brought in step with its table before it answers.
+ * table, searched columns (a locale's) and connection, and how one is brought in step with its
+ * table before it answers. The states of one table share its pending table: each reads the rows
+ * noted there again, and a flush tells each which rows it moves out (`byTable`).
  */
 
 /** One table's index on one connection, and what tells whether it is in step with the table. */
@@ -45,7 +47,7 @@ export interface TableState {
 /** How a build ended: its index is ready, or the table changed under it, or it failed. */
 export type BuildEnd = 'ready' | 'stale' | 'failed';
 
-/** A reading connection's indexes, and the tables being built again in the background (`rebuildIfWorn`). */
+/** A reading connection's indexes, and those being built again in the background (`rebuildIfWorn`), by `indexKey`. */
 export class ConnectionIndexes extends IndexTables<TableState, BuildEnd> {
   readonly rebuilding = new Set<string>();
 }
@@ -103,18 +105,19 @@ async function versionsSince(
 export async function inStep(query: MemorySearchQuery): Promise<TableState | null> {
   const { runner, table, columns } = query;
   const tables = tablesOf(runner);
-  const state = tables.get(table);
+  const key = indexKey(table, columns);
+  const state = tables.get(key);
   if (!state) return null;
   if (state.stale || !sameColumns(state.columns, columns) || state.token !== runner.externalChangeToken()) {
     state.stale = true;
-    tables.delete(table);
+    tables.delete(key);
     return null;
   }
   if (!state.ready) return null;
   const seen = await versionsSince(runner, state);
   if (seen.schemaVersion !== state.schemaVersion) {
     state.stale = true;
-    tables.delete(table);
+    tables.delete(key);
     return null;
   }
   if (seen.totalChanges !== state.totalChanges || state.dirty.size > 0) {
@@ -141,7 +144,8 @@ export function incomplete(state: TableState, table: string, tables: Map<string,
   if (state.index.complete) return false;
   wordy.add(table);
   state.stale = true;
-  if (tables.get(table) === state) tables.delete(table);
+  const key = indexKey(table, state.columns);
+  if (tables.get(key) === state) tables.delete(key);
   return true;
 }
 
@@ -194,14 +198,18 @@ export async function noteFlushed(db: Kysely<unknown>, table: string): Promise<v
 }
 
 /**
- * Whether the connection's index of `table` is ready, whether it was read back rather than built,
- * and its rows written since the build.
+ * Whether the connection's index of `table` over `columns` (by default the default locale's) is
+ * ready, whether it was read back rather than built, and its rows written since the build.
  */
 export function memoryIndexOf(
   runner: StatementRunner,
   table: string,
+  columns?: readonly string[],
 ): { ready: boolean; loaded: boolean; writtenSinceBuild: number } | null {
-  const state = tablesOf(runner).get(table);
+  const indexes = indexesOf(runner);
+  const state = columns
+    ? indexes.tables.get(indexKey(table, columns))
+    : indexes.of(table).find(([, held]) => defaultLocaleColumns(held.columns))?.[1];
   return state ? { ready: state.ready, loaded: state.loaded, writtenSinceBuild: state.index.writtenSinceBuild } : null;
 }
 
@@ -215,7 +223,7 @@ export function indexesOf(runner: StatementRunner): ConnectionIndexes {
   return indexes;
 }
 
-/** A connection's map of table states. */
+/** A connection's map of index states, by `indexKey`. */
 export function tablesOf(runner: StatementRunner): Map<string, TableState> {
   return indexesOf(runner).tables;
 }

@@ -6,7 +6,7 @@ import { checkLocalesDocument, DEFAULT_LOCALES } from '../../../common/locale-ru
 import { isIdentifier, isReservedTable } from '../../../common/naming-rules.js';
 import { contentTypeFromRecord } from '../../content/content-type.js';
 import { migrationProvider } from '../migrations/index.js';
-import { indexedSearchColumnsOf, SEARCH_TEXT_MIGRATION, searchTextColumnsOf } from '../queries/search-text-columns.js';
+import { indexedColumnsOfTable, SEARCH_TEXT_MIGRATION, searchTextColumnsOf } from '../queries/search-text-columns.js';
 import { rebuildContentIndexes } from '../repositories/content-schema-repository.js';
 import type { ContentTypeRecord } from '../repositories/content-type-repository.js';
 import { LOCALES_TABLE } from '../repositories/locale-repository.js';
@@ -297,7 +297,11 @@ async function rebuildDerivedObjects(database: SqliteQuireDb, types: readonly Co
       }
       await database.engine.searchIndex.drop(trx, type.table);
       await rebuildContentIndexes(trx, database.engine, type.table, type.columns, type.locales);
-      await database.engine.searchIndex.ensure(trx, type.table, indexedSearchColumnsOf(type.columns));
+      await database.engine.searchIndex.ensure(
+        trx,
+        type.table,
+        indexedColumnsOfTable(type.columns, type.locales ?? DEFAULT_LOCALES),
+      );
     });
     if (!derivedObjectsMatch(schemaObjects(database.raw), reference, type.table)) {
       throw new RestoreRefusal(`the indexes of the content table ${JSON.stringify(type.table)} could not be rebuilt`);

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { sameColumns } from '../../search/search-engine.js';
+import { defaultColumnsAmong } from '../../search/search-index-tables.js';
 import { searchIndexName, searchPendingName, searchTriggerName } from '../queries/internal-names.js';
 import { noteFlushed } from './sqlite-memory-search-state.js';
 import {
@@ -61,7 +62,11 @@ export async function flushSearchIndex(db: Kysely<unknown>, table: string): Prom
   await sql`delete from ${sql.id(searchPendingName(table))}`.execute(db);
 }
 
-/** The columns whose changes the triggers of `table` note, or null when it has none (or others). */
-export function indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
-  return notedSearchColumns(readViaKysely(db), table);
+/**
+ * The default locale's columns among those whose changes the triggers of `table` note (every
+ * locale's search columns), or null when it has none (or others).
+ */
+export async function indexedColumns(db: Kysely<unknown>, table: string): Promise<string[] | null> {
+  const noted = await notedSearchColumns(readViaKysely(db), table);
+  return noted === null ? null : defaultColumnsAmong(noted);
 }
