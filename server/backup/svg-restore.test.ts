@@ -4,7 +4,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
+import { PassThrough } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { main } from '../cli-commands.js';
 import { backupFile } from '../db/sqlite/sqlite-backup.js';
@@ -200,16 +200,10 @@ describe.skipIf(!postgres.available)(`an SVG arriving in or from PostgreSQL${ski
     const copyDir = join(dir, 'copied');
     const file = join(copyDir, 'content.sqlite');
     let err = '';
-    const sink = (append: (text: string) => void) =>
-      new Writable({
-        write(chunk, _encoding, done) {
-          append(String(chunk));
-          done();
-        },
-      });
+    const errors = new PassThrough().on('data', (text) => (err += text));
     const code = await copyCommand(
       ['--from', database.url, '--to', file],
-      { out: sink(() => {}), err: sink((text) => (err += text)) },
+      { out: new PassThrough().resume(), err: errors },
       { searchIndexes: { folder: join(dir, 'indexes') } },
     );
     expect(code, err).toBe(0);
