@@ -22,8 +22,9 @@ export type FieldProblem =
   | { code: 'tag_too_long'; max: number }
   | { code: 'too_many'; max: number; of: string }
   | { code: 'no_letters' }
-  // A content type's slug or table another type holds names that type and a free slug to take.
-  | { code: 'taken'; type?: string; title?: string; suggestion?: string }
+  // A content type's slug or table another type holds names that type and a free slug to take; a
+  // localized slug another row holds names the locale it holds it in.
+  | { code: 'taken'; type?: string; title?: string; suggestion?: string; locale?: string }
   | { code: 'not_a_media_path' }
   | { code: 'not_a_row_reference' }
   | { code: 'no_such_row'; table: string; id: string }
@@ -147,7 +148,8 @@ export function describeProblem(problem: FieldProblem): string {
     case 'no_letters':
       return 'must contain letters or digits';
     case 'taken':
-      if (problem.type === undefined) return 'is already taken';
+      if (problem.type === undefined)
+        return `is already taken${problem.locale === undefined ? '' : ` in ${problem.locale}`}`;
       return `is taken by the content type ${problem.title ?? problem.type} (${problem.type})${problem.suggestion === undefined ? '' : `; ${problem.suggestion} is free`}`;
     case 'not_a_media_path':
       return 'must be the path of an uploaded file, as POST /api/uploads returns it';

@@ -51,8 +51,7 @@ export async function assignSlugs(
   const document = locales?.document;
   for (const column of type.columns) {
     if (column.type !== 'slug') continue;
-    const shownIn = (code: string) =>
-      document && column.localized === true ? columnsShowing(document, column, code) : [column.name];
+    const shownIn = (code: string) => columnsShowing(document, column, code);
     const given = values.get(column.name);
     if (typeof given === 'string') {
       await refuseTaken(lookup, column, shownIn(document?.default ?? ''), given);
@@ -103,35 +102,51 @@ async function assignLocaleSlugs(
   }
 }
 
-/**
- * The stored columns of localized slug column `column` a value written in locale `code` may show
- * in: that locale's, and those of the locales whose fallback chains name it.
- */
-function columnsShowing(document: LocalesDocument, column: ColumnDescriptor, code: string): string[] {
-  return document.locales
-    .filter((locale) => resolutionOrder(document, locale.code).includes(code))
-    .map((locale) => valueColumnIn(document, column, locale.code));
+/** A stored column of a slug column, and the locale whose values it holds (none for a shared column). */
+interface StoredSlugs {
+  stored: string;
+  locale?: string;
 }
 
-/** A 409 `taken` naming the field when another row holds `slug` in any of `columns`. */
+/**
+ * The stored columns of slug column `column` a value written in locale `code` may show in: for a
+ * localized column (`document` given) that locale's, and those of the locales whose fallback chains
+ * name it; for a shared one its only column.
+ */
+function columnsShowing(document: LocalesDocument | undefined, column: ColumnDescriptor, code: string): StoredSlugs[] {
+  if (!document || column.localized !== true) return [{ stored: column.name }];
+  return document.locales
+    .filter((locale) => resolutionOrder(document, locale.code).includes(code))
+    .map((locale) => ({ stored: valueColumnIn(document, column, locale.code), locale: locale.code }));
+}
+
+/**
+ * A 409 `taken` naming the field when another row holds `slug` in any of `columns`, and for a
+ * localized column the locale it is held in: the same slug may be free in the locale written.
+ */
 async function refuseTaken(
   lookup: SlugLookup,
   column: ColumnDescriptor,
-  columns: readonly string[],
+  columns: readonly StoredSlugs[],
   slug: string,
 ): Promise<void> {
-  for (const stored of columns) {
+  for (const { stored, locale } of columns) {
     if (await lookup.isTaken(stored, slug)) {
-      throw new AppError('conflict', `The ${column.name} ${JSON.stringify(slug)} is already used by another row`, {
-        [column.name]: { code: 'taken' },
-      });
+      const where = locale === undefined ? '' : ` in ${locale}`;
+      throw new AppError(
+        'conflict',
+        `The ${column.name} ${JSON.stringify(slug)} is already used by another row${where}`,
+        {
+          [column.name]: locale === undefined ? { code: 'taken' } : { code: 'taken', locale },
+        },
+      );
     }
   }
 }
 
-/** The first of `base`, `base-2`, `base-3`... free in every one of `columns`. */
-async function firstFreeIn(lookup: SlugLookup, columns: readonly string[], base: string): Promise<string> {
-  const [first, ...others] = columns;
+/** The first of `base`, `base-2`, `base-3`... free in every one of the `shown` columns. */
+async function firstFreeIn(lookup: SlugLookup, shown: readonly StoredSlugs[], base: string): Promise<string> {
+  const [first, ...others] = shown.map(({ stored }) => stored);
   let slug = await lookup.firstFree(first ?? '', base);
   if (others.length === 0) return slug;
   const suffix = slug === base ? 1 : Number(slug.slice(slug.lastIndexOf('-') + 1));

@@ -197,7 +197,7 @@ describe('writes in a locale', () => {
     const other = await createGuide({ title: 'Other cove' });
     const taken = await request(server, 'PUT', `/cms/guides/${other}?locale=de`, { json: { slug: 'stille-bucht' } });
     expect(taken.response.status).toBe(409);
-    expect(taken.body.error.problems).toEqual({ slug: { code: 'taken' } });
+    expect(taken.body.error.problems).toEqual({ slug: { code: 'taken', locale: 'de' } });
     expect(await read(other, 'de')).toMatchObject({ slug: 'other-cove', fallbacks: { title: 'en', slug: 'en' } });
   });
 

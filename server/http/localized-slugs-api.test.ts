@@ -6,7 +6,7 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 /**
  * A localized slug: generated in each locale from the title written there, unique per locale among
  * the values reads in it find (after fallback: a slug shows in the locales falling back to it too),
- * a conflict refused 409 `taken` naming the field with nothing changed, and `slug=` lists reading
+ * a conflict refused 409 `taken` naming the field and the locale with nothing changed, and `slug=` lists reading
  * the asked locale's slugs.
  */
 
@@ -95,15 +95,20 @@ describe('localized slugs', () => {
     expect(await bySlug('hafen-2', 'de')).toEqual([second.id]);
   });
 
-  it('refuses a given slug another row shows in the locale: 409 taken naming the field, nothing changed', async () => {
+  it('refuses a given slug another row shows in the locale: 409 taken naming the field and locale, nothing changed', async () => {
     const other = (await callOk(server, 'POST', '/cms/places', { title: 'Quay' })).id;
     const { response, body } = await request(server, 'PUT', `/cms/places/${other}?locale=de`, {
       json: { title: 'Kai', slug: 'hafen' },
     });
     expect(response.status).toBe(409);
-    expect(body.error.fields ?? body.error.problems).toHaveProperty('slug');
-    expect(JSON.stringify(body)).toContain('taken');
+    expect(body.error.problems).toEqual({ slug: { code: 'taken', locale: 'de' } });
+    expect(body.error.fields).toEqual({ slug: 'is already taken in de' });
+    expect(body.error.message).toBe('The slug "hafen" is already used by another row in de');
     expect(await slugIn(other, 'de')).toEqual({ slug: 'quay', from: 'en' });
+    // Written in en, a slug shows in the locales falling back to en: held by another row in de, it names de.
+    const inEn = await request(server, 'PUT', `/cms/places/${other}`, { json: { slug: 'hafen' } });
+    expect(inEn.response.status).toBe(409);
+    expect(inEn.body.error.problems).toEqual({ slug: { code: 'taken', locale: 'de' } });
     // A slug held in a locale no chain reaches is free in the others.
     await callOk(server, 'PUT', `/cms/places/${other}?locale=es`, { slug: 'muelle' });
     const muelle = await callOk(server, 'POST', '/cms/places', { title: 'Muelle' });

@@ -170,7 +170,7 @@ describe('quire import into localized columns', () => {
   it('refuses a slug another row holds in a locale, and imports nothing of that file', async () => {
     const result = await runImport('taken.csv', 'id,title,title@de,slug@de\nlake,Lake,See,hafen\n');
     expect(result.code).toBe(1);
-    expect(result.err).toMatch(/taken\.csv line 2: slug is already taken/);
+    expect(result.err).toMatch(/taken\.csv line 2: slug is already taken in de$/m);
     const listed = await request(await serving(), 'GET', '/cms/guides/lake');
     expect(listed.response.status).toBe(404);
     expect((await read('/cms/guides')).total).toBe(5);
