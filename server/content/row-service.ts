@@ -12,7 +12,7 @@ import { ContentRepository, type RowSelection, type StoredRow } from '../db/repo
 import type { QuireDatabase } from '../db/schema.js';
 import type { StatementRunner } from '../db/statement-runner.js';
 import { AppError, validationError } from '../errors/app-error.js';
-import type { RequestLocale } from '../locales/locale-parameter.js';
+import { listedLocale, type RequestLocale } from '../locales/locale-parameter.js';
 import { requireShownColumns } from './column-conditions.js';
 import type { ContentType } from './content-type.js';
 import type { ContentTypeRegistry } from './content-type-registry.js';
@@ -178,10 +178,16 @@ export class RowService {
     return this.locales.document;
   }
 
-  /** `requested` (absent: the default locale) with the locales it is one of, as rows are formatted in it. */
+  /**
+   * `requested` (absent: the default locale) with the locales it is one of, as rows are formatted in
+   * it; a locale the site no longer lists is a 400 (see listedLocale).
+   */
   private rowLocale(requested: RequestLocale | undefined): RowLocale {
     const document = this.locales.document;
-    return { document, requested: requested ?? { kind: 'one', code: document.default } };
+    return {
+      document,
+      requested: requested ? listedLocale(document, requested) : { kind: 'one', code: document.default },
+    };
   }
 
   /** The read cache every write keeps true (null when reads are not run as direct statements). */

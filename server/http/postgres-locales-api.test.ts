@@ -70,4 +70,25 @@ describe.skipIf(!postgres.available)(`locales on two servers sharing one databas
     });
     expect([a.errors, b.errors]).toEqual([[], []]);
   });
+
+  it('a locale another server removed is a 400 unknown_locale on every row route of the other, which changed nothing', async () => {
+    const note = (await callApi(a, 'POST', '/cms/notes', { title: 'Lighthouse' })).body as { id: string };
+    const unknown = { code: 'unknown_locale', locales: ['en'] };
+    for (const [method, path, json] of [
+      ['GET', `/cms/notes/${note.id}?locale=de`],
+      ['GET', '/cms/notes?locale=de'],
+      ['PUT', `/cms/notes/${note.id}?locale=de`, { title: 'Leuchtturm' }],
+      ['POST', '/cms/notes?locale=de', { title: 'Leuchtturm' }],
+    ] as const) {
+      // b reads in de, so it holds the locales and types with de; then a removes de.
+      expect((await callApi(a, 'PUT', '/locales', GERMAN)).status).toBe(200);
+      expect((await callApi(b, 'GET', `/cms/notes/${note.id}?locale=de`)).status).toBe(200);
+      expect((await callApi(a, 'PUT', '/locales?force=true', DEFAULT_LOCALES)).status).toBe(200);
+      const answer = await callApi(b, method, path, json);
+      expect([method, path, answer.status, answer.body?.error?.detail]).toEqual([method, path, 400, unknown]);
+    }
+    const { body } = await callApi(a, 'GET', '/cms/notes');
+    expect(body.rows.map((row: { title: string }) => row.title).sort()).toEqual(['Harbour', 'Lighthouse']);
+    expect([a.errors, b.errors]).toEqual([[], []]);
+  });
 });
