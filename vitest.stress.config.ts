@@ -1,10 +1,11 @@
 import { defineConfig } from 'vitest/config';
 
 /**
- * `npm run test:stress`: the slow runs kept out of `npm test` — the SIGKILL crash test and the
- * 64-client, 30-second load test against a real server process on 127.0.0.1, and the browser tests
- * over whole corpora (`npm test` runs a representative part of each). One file at a time, so the
- * runs do not compete for the CPU with each other.
+ * `npm run test:stress`: the slow runs kept out of `npm test` — the SIGKILL crash test, the
+ * 64-client, 30-second load test and the API fuzzer's 5,000 requests on each engine against a real
+ * server process on 127.0.0.1, and the browser tests over whole corpora, every language and both
+ * themes (`npm test` runs a representative part of each). One file at a time, so the runs do not
+ * compete for the CPU with each other.
  */
 export default defineConfig({
   test: {
