@@ -6,9 +6,15 @@
 // and a cached variant (one URL asked again: a cache hit, labelled as such) is served at least as
 // fast as the original file.
 //
-//   node bench/image-variants-bench.mjs [--seconds 8]
+//   node bench/image-variants-bench.mjs [--seconds 8] [--concurrency 1,4,16] [--load variants|cpu]
+//
+// `--load cpu` is the control: instead of variant clients, a process unrelated to Quire keeps one
+// core busy at the image threads' lower priority (IMAGE_WORK_NICENESS) for each run. Where the
+// other requests' p99 rises as much beside it as beside the variants, the rise is the machine's
+// (two cores shared with the client and everything else running), not the image pipeline's.
 //
 // Needs dist/ (node scripts/build.mjs) and sharp (a dependency) to make the test images.
+import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -117,18 +123,33 @@ function variantClients(workerData) {
   });
 }
 
+/** The image threads' niceness (server/media/image-work-priority.ts IMAGE_WORK_NICENESS). */
+const IMAGE_WORK_NICENESS = 10;
+
+/** The control load: one core kept busy for `seconds` at the image threads' niceness, by a process that is not Quire. */
+function cpuBurner(seconds) {
+  return new Promise((resolvePromise, reject) => {
+    const burn = `const ends = Date.now() + ${seconds * 1000}; while (Date.now() < ends);`;
+    const child = spawn('nice', ['-n', String(IMAGE_WORK_NICENESS), process.execPath, '-e', burn], { stdio: 'ignore' });
+    child.once('error', reject);
+    child.once('exit', () => resolvePromise({ firsts: [], asked: 0 }));
+  });
+}
+
 /**
  * One run: `concurrent` clients each asking for a new variant as soon as their last one came, for
- * `seconds`, beside the other requests. `state.asked` numbers the variants asked so far.
+ * `seconds`, beside the other requests (with `load` 'cpu', the control load instead). `state.asked`
+ * numbers the variants asked so far.
  */
-async function generationRun(base, rowUrl, concurrent, seconds, paths, state) {
+async function generationRun(base, rowUrl, concurrent, seconds, paths, state, load) {
   const ends = performance.now() + seconds * 1000;
   const until = () => performance.now() >= ends;
   const started = performance.now();
-  const clients = variantClients({ base, paths, concurrent, seconds, asked: state.asked });
+  const clients =
+    load === 'cpu' ? cpuBurner(seconds) : variantClients({ base, paths, concurrent, seconds, asked: state.asked });
   const others = await otherRequests(base, rowUrl, until);
   const { firsts, asked } = await clients;
-  state.asked = asked;
+  if (load !== 'cpu') state.asked = asked;
   const elapsed = (performance.now() - started) / 1000;
   return {
     concurrent,
@@ -143,7 +164,7 @@ async function generationRun(base, rowUrl, concurrent, seconds, paths, state) {
  * The variant workload on a fresh SQLite server started from `cli` (`quire serve --demo`): the idle
  * reads, one generation run per CONCURRENCY, then a cache hit beside the original file.
  */
-export async function measureVariants({ cli, cwd = repo, seconds = 8 }) {
+export async function measureVariants({ cli, cwd = repo, seconds = 8, concurrency = CONCURRENCY, load = 'variants' }) {
   const dir = mkdtempSync(join(tmpdir(), 'quire-image-bench-'));
   const server = await startScript(
     'quire',
@@ -161,12 +182,15 @@ export async function measureVariants({ cli, cwd = repo, seconds = 8 }) {
     const rowUrl = `${base}/api/cms/news/${list.rows[0].id}`;
     const state = { asked: 0 };
     await timed(`${base}${paths[0]}?w=64&format=webp`); // sharp and the routes warmed up
+    // The other requests warmed up too (compiled, their pages read): else the first idle p99 holds that.
+    const warmEnds = performance.now() + 2000;
+    await otherRequests(base, rowUrl, () => performance.now() >= warmEnds);
     const runs = [];
-    for (const concurrent of CONCURRENCY) {
+    for (const concurrent of concurrency) {
       // The idle reads just before each run: on a shared machine the load of other processes drifts.
       const idleEnds = performance.now() + seconds * 1000;
       const idle = spread(await otherRequests(base, rowUrl, () => performance.now() >= idleEnds));
-      const result = { ...(await generationRun(base, rowUrl, concurrent, seconds, paths, state)), idle };
+      const result = { ...(await generationRun(base, rowUrl, concurrent, seconds, paths, state, load)), idle };
       runs.push(result);
       log(
         `image variants: idle, other requests p50 ${ms(idle.p50)}, p99 ${ms(idle.p99)} (${idle.count}); ` +
@@ -187,7 +211,7 @@ export async function measureVariants({ cli, cwd = repo, seconds = 8 }) {
     log(
       `image variants: cache hit p50 ${ms(hit.cached.p50)}, p99 ${ms(hit.cached.p99)}; original ${ms(hit.original.p50)}, ${ms(hit.original.p99)}`,
     );
-    return { seconds, images: IMAGES, runs, hit };
+    return { seconds, images: IMAGES, runs, hit, load };
   } finally {
     await server.stop();
     rmSync(dir, { recursive: true, force: true });
@@ -206,6 +230,12 @@ export function variantsMarkdown(result) {
     `SQLite, \`quire serve --demo\` with ${result.images ?? 16} distinct 1200 x 800 JPEGs (bench/image-variants-bench.mjs). ` +
       `Each run: N clients ask for new 800 px WebP variants (every request a first request: each image at a width not asked before) for ${result.seconds ?? '?'} s, ` +
       `while one client reads a list of 20 and one row in turn ("other requests"), measured for as long on the idle server just before; the bound is their p99 within ${P99_BOUND}x the idle p99.`,
+    ...(result.load === 'cpu'
+      ? [
+          '',
+          `Control (--load cpu): no variants; instead a process that is not Quire keeps one core busy at niceness ${IMAGE_WORK_NICENESS} during each run.`,
+        ]
+      : []),
     '',
   ];
   if (result.error) return [...head, `Failed: ${result.error}`, ''].join('\n');
@@ -228,10 +258,19 @@ export function variantsMarkdown(result) {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const { values } = parseArgs({ options: { seconds: { type: 'string', default: '8' } } });
+  const { values } = parseArgs({
+    options: {
+      seconds: { type: 'string', default: '8' },
+      concurrency: { type: 'string', default: CONCURRENCY.join(',') },
+      load: { type: 'string', default: 'variants' },
+    },
+  });
+  if (values.load !== 'variants' && values.load !== 'cpu') throw new Error('--load is variants or cpu');
   const result = await measureVariants({
     cli: join(repo, 'dist', 'server', 'cli.js'),
     seconds: Number(values.seconds),
+    concurrency: values.concurrency.split(',').map(Number),
+    load: values.load,
   });
   process.stdout.write(`${variantsMarkdown(result)}\n`);
 }
