@@ -1,6 +1,7 @@
 import { type CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
+import { describeOnBothEngines, type EngineSuiteDatabase } from '../../test-support/engine-suites.js';
 import { postgresForTests, skipNote, useTestDatabase } from '../../test-support/postgres.js';
 import { openDatabase, openPostgresDatabase, type QuireDb } from '../database.js';
 import { up as migrate011 } from '../migrations/011-list-indexes.js';
@@ -103,53 +104,36 @@ function expectedIndexes(table: string, kind: QuireDb['engine']['kind']): string
   return plannedIndexes(table, kind, orders, ['status', 'category']);
 }
 
-describe('list indexes on SQLite', () => {
-  listIndexSuite(() => openDatabase(':memory:'));
-});
+await describeOnBothEngines('list indexes', listIndexSuite);
 
-describe.skipIf(!postgres.available)(`list indexes on PostgreSQL${skipNote(postgres)}`, () => {
-  const database = useTestDatabase(postgres.url);
-  listIndexSuite(() => openPostgresDatabase(database().target));
-});
-
-/** The tests of both engines, over a database `open` makes. */
-function listIndexSuite(open: () => Promise<QuireDb>): void {
-  let quire: QuireDb;
-  let schema: Kysely<unknown>;
-  beforeAll(async () => {
-    quire = await open();
-    schema = quire.db as unknown as Kysely<unknown>;
-  });
-  afterAll(async () => {
-    await quire?.close();
-  });
-
+/** The tests of both engines, over the database each engine's suite opens. */
+function listIndexSuite(db: EngineSuiteDatabase): void {
   /** Creates COLUMNS' table `table` with its content type's registry row, as migrations read it. */
   async function createRegistered(table: string, title: string, position: number): Promise<void> {
-    await createContentTable(schema, quire.engine, table, COLUMNS);
+    await createContentTable(db.schema, db.quire.engine, table, COLUMNS);
     await sql`insert into quire_content_types (id, slug, table_name, title, status, type, custom, columns,
         preview_path, position, created_at, updated_at)
       values (${table}, ${table}, ${table}, ${title}, 'published', 'collection', 1, ${JSON.stringify(COLUMNS)},
-        null, ${position}, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(schema);
+        null, ${position}, '2026-01-01 00:00:00', '2026-01-01 00:00:00')`.execute(db.schema);
   }
 
   it('a new table gets an index per order, per filter and order, and a count index per filter', async () => {
-    await createContentTable(schema, quire.engine, 'list_new', COLUMNS);
+    await createContentTable(db.schema, db.quire.engine, 'list_new', COLUMNS);
     // Text is indexed whole where any text fits an index, by its first characters on PostgreSQL;
     // bodies and tags never.
-    expect(await indexesOf(quire, 'list_new')).toEqual(expectedIndexes('list_new', quire.engine.kind));
+    expect(await indexesOf(db.quire, 'list_new')).toEqual(expectedIndexes('list_new', db.quire.engine.kind));
   });
 
   it('follows renamed, dropped and added columns, keeping the indexes they leave alone', async () => {
-    await createContentTable(schema, quire.engine, 'list_alter', COLUMNS);
-    const before = await storageOf(quire, 'list_alter');
+    await createContentTable(db.schema, db.quire.engine, 'list_alter', COLUMNS);
+    const before = await storageOf(db.quire, 'list_alter');
     const renamed = COLUMNS.map((column) => (column.name === 'category' ? { ...column, name: 'section' } : column));
     const columns = [
       ...renamed.filter((column) => column.name !== 'published_at'),
       { name: 'rank', label: 'Rank', type: 'number', required: false } as ColumnDescriptor,
     ];
-    await schema.transaction().execute((trx) =>
-      alterContentTable(trx, quire.engine, 'list_alter', {
+    await db.schema.transaction().execute((trx) =>
+      alterContentTable(trx, db.quire.engine, 'list_alter', {
         renames: [{ from: 'category', to: 'section' }],
         drops: ['published_at'],
         adds: [{ name: 'rank', label: 'Rank', type: 'number', required: false }],
@@ -157,10 +141,10 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
       }),
     );
     const orders = ['title', 'slug', 'status', 'section', 'rank', 'created_at', 'updated_at'];
-    expect(await indexesOf(quire, 'list_alter')).toEqual(
-      plannedIndexes('list_alter', quire.engine.kind, orders, ['status', 'section']),
+    expect(await indexesOf(db.quire, 'list_alter')).toEqual(
+      plannedIndexes('list_alter', db.quire.engine.kind, orders, ['status', 'section']),
     );
-    const after = await storageOf(quire, 'list_alter');
+    const after = await storageOf(db.quire, 'list_alter');
     // Untouched columns' indexes are the same objects; the renamed column's are new ones.
     expect(after.get('quire_idx:list_alter:status:slug')).toBe(before.get('quire_idx:list_alter:status:slug'));
     expect(after.get('quire_unique:list_alter:slug')).toBe(before.get('quire_unique:list_alter:slug'));
@@ -169,14 +153,14 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
   });
 
   it('keeps an order key column beside each text column on PostgreSQL, through renames, drops and adds', async () => {
-    await createContentTable(schema, quire.engine, 'list_keys', COLUMNS);
-    const keysOf = async () => (await keyColumnsOf(quire, 'list_keys')).sort();
-    const expected = (names: string[]) => (quire.engine.kind === 'postgres' ? names : []);
+    await createContentTable(db.schema, db.quire.engine, 'list_keys', COLUMNS);
+    const keysOf = async () => (await keyColumnsOf(db.quire, 'list_keys')).sort();
+    const expected = (names: string[]) => (db.quire.engine.kind === 'postgres' ? names : []);
     expect(await keysOf()).toEqual(expected(['quire_key:title: left(title, 200)']));
     const text = (name: string): ColumnDescriptor => ({ name, label: name, type: 'text', required: false });
     const renamed = COLUMNS.map((column) => (column.name === 'title' ? { ...column, name: 'headline' } : column));
-    await schema.transaction().execute((trx) =>
-      alterContentTable(trx, quire.engine, 'list_keys', {
+    await db.schema.transaction().execute((trx) =>
+      alterContentTable(trx, db.quire.engine, 'list_keys', {
         renames: [{ from: 'title', to: 'headline' }],
         drops: [],
         adds: [text('subtitle')],
@@ -186,8 +170,8 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     expect(await keysOf()).toEqual(
       expected(['quire_key:headline: left(headline, 200)', 'quire_key:subtitle: left(subtitle, 200)']),
     );
-    await schema.transaction().execute((trx) =>
-      alterContentTable(trx, quire.engine, 'list_keys', {
+    await db.schema.transaction().execute((trx) =>
+      alterContentTable(trx, db.quire.engine, 'list_keys', {
         renames: [],
         drops: ['headline'],
         adds: [],
@@ -196,29 +180,29 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     );
     expect(await keysOf()).toEqual(expected(['quire_key:subtitle: left(subtitle, 200)']));
     const orders = ['slug', 'status', 'published_at', 'category', 'subtitle', 'created_at', 'updated_at'];
-    expect(await indexesOf(quire, 'list_keys')).toEqual(
-      plannedIndexes('list_keys', quire.engine.kind, orders, ['status', 'category']),
+    expect(await indexesOf(db.quire, 'list_keys')).toEqual(
+      plannedIndexes('list_keys', db.quire.engine.kind, orders, ['status', 'category']),
     );
   });
 
   it('migration 021 gives text columns their order key columns and moves their indexes onto them', async () => {
     await createRegistered('list_expr', 'Expr', 97);
-    if (quire.engine.kind === 'postgres') {
+    if (db.quire.engine.kind === 'postgres') {
       // The table as migration 017 left it: indexes over the expression, no key column.
-      await sql`alter table list_expr drop column "quire_key:title"`.execute(schema);
+      await sql`alter table list_expr drop column "quire_key:title"`.execute(db.schema);
       await sql`create index "quire_idx:list_expr:title" on list_expr (left(title, 200) nulls first, id)`.execute(
-        schema,
+        db.schema,
       );
       await sql`create index "quire_idx:list_expr:status:title" on list_expr
-        (status nulls first, left(title, 200) nulls first, id)`.execute(schema);
+        (status nulls first, left(title, 200) nulls first, id)`.execute(db.schema);
     }
-    const before = await storageOf(quire, 'list_expr');
-    await migrate021(schema, quire.engine);
-    expect(await indexesOf(quire, 'list_expr')).toEqual(expectedIndexes('list_expr', quire.engine.kind));
-    expect(await keyColumnsOf(quire, 'list_expr')).toEqual(
-      quire.engine.kind === 'postgres' ? ['quire_key:title: left(title, 200)'] : [],
+    const before = await storageOf(db.quire, 'list_expr');
+    await migrate021(db.schema, db.quire.engine);
+    expect(await indexesOf(db.quire, 'list_expr')).toEqual(expectedIndexes('list_expr', db.quire.engine.kind));
+    expect(await keyColumnsOf(db.quire, 'list_expr')).toEqual(
+      db.quire.engine.kind === 'postgres' ? ['quire_key:title: left(title, 200)'] : [],
     );
-    if (quire.engine.kind === 'sqlite') expect(await storageOf(quire, 'list_expr')).toEqual(before);
+    if (db.quire.engine.kind === 'sqlite') expect(await storageOf(db.quire, 'list_expr')).toEqual(before);
   });
 
   it('migration 011 gives a table with the indexes of before it the missing ones', async () => {
@@ -233,13 +217,13 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
       'quire_idx:list_old:created_at',
       'quire_idx:list_old:updated_at',
     ]);
-    for (const name of (await storageOf(quire, 'list_old')).keys()) {
-      if (!old.has(name) && name.startsWith('quire_')) await schema.schema.dropIndex(name).execute();
+    for (const name of (await storageOf(db.quire, 'list_old')).keys()) {
+      if (!old.has(name) && name.startsWith('quire_')) await db.schema.schema.dropIndex(name).execute();
     }
-    const before = await storageOf(quire, 'list_old');
-    await migrate011(schema, quire.engine);
-    expect(await indexesOf(quire, 'list_old')).toEqual(expectedIndexes('list_old', quire.engine.kind));
-    const after = await storageOf(quire, 'list_old');
+    const before = await storageOf(db.quire, 'list_old');
+    await migrate011(db.schema, db.quire.engine);
+    expect(await indexesOf(db.quire, 'list_old')).toEqual(expectedIndexes('list_old', db.quire.engine.kind));
+    const after = await storageOf(db.quire, 'list_old');
     for (const name of old) expect(after.get(name), name).toBe(before.get(name));
   });
 
@@ -247,14 +231,14 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
     await createRegistered('list_nulls', 'Nulls', 98);
     // The form 011 gave this index before nulls came first.
     const name = 'quire_idx:list_nulls:status:published_at';
-    await schema.schema.dropIndex(name).execute();
-    await schema.schema.createIndex(name).on('list_nulls').columns(['status', 'published_at', 'id']).execute();
-    const before = await storageOf(quire, 'list_nulls');
-    await migrate017(schema, quire.engine);
-    expect(await indexesOf(quire, 'list_nulls')).toEqual(expectedIndexes('list_nulls', quire.engine.kind));
-    const after = await storageOf(quire, 'list_nulls');
+    await db.schema.schema.dropIndex(name).execute();
+    await db.schema.schema.createIndex(name).on('list_nulls').columns(['status', 'published_at', 'id']).execute();
+    const before = await storageOf(db.quire, 'list_nulls');
+    await migrate017(db.schema, db.quire.engine);
+    expect(await indexesOf(db.quire, 'list_nulls')).toEqual(expectedIndexes('list_nulls', db.quire.engine.kind));
+    const after = await storageOf(db.quire, 'list_nulls');
     for (const [index, storage] of before) {
-      const rebuilt = quire.engine.kind === 'postgres' && index === name;
+      const rebuilt = db.quire.engine.kind === 'postgres' && index === name;
       if (rebuilt) expect(after.get(index), index).not.toBe(storage);
       else expect(after.get(index), index).toBe(storage);
     }
@@ -267,8 +251,8 @@ function listIndexSuite(open: () => Promise<QuireDb>): void {
       { ...COLUMNS[3], name: `${long}_s2` },
       { name: `${long}_n`, label: 'N', type: 'number', required: false },
     ];
-    await createContentTable(schema, quire.engine, `t_${long}`, columns);
-    const names = [...(await storageOf(quire, `t_${long}`)).keys()].filter((name) => name.startsWith('quire_'));
+    await createContentTable(db.schema, db.quire.engine, `t_${long}`, columns);
+    const names = [...(await storageOf(db.quire, `t_${long}`)).keys()].filter((name) => name.startsWith('quire_'));
     // (column, id) for 3 columns and 2 timestamps, a count index and 4 composites per select.
     expect(names).toHaveLength(5 + 2 * 5);
     for (const name of names) expect(Buffer.byteLength(name)).toBeLessThanOrEqual(MAX_INTERNAL_NAME_BYTES);

@@ -1,9 +1,7 @@
-import type { Kysely } from 'kysely';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import type { LocalesDocument } from '../../../common/locale-contract.js';
-import { postgresForTests, skipNote, useTestDatabase } from '../../test-support/postgres.js';
-import { openDatabase, openPostgresDatabase, type QuireDb } from '../database.js';
+import { describeOnBothEngines, type EngineSuiteDatabase } from '../../test-support/engine-suites.js';
 import {
   alterContentTable,
   createContentTable,
@@ -16,8 +14,6 @@ import { indexesFor } from './content-index-plan.js';
  * column's list indexes (and a localized slug its unique index per locale) after the table is made,
  * changed, and stored again for other locales. On both engines.
  */
-
-const postgres = await postgresForTests();
 
 const EN_DE: LocalesDocument = {
   default: 'en',
@@ -37,47 +33,31 @@ const COLUMNS: ColumnDescriptor[] = [
   { name: 'rank', label: 'Rank', type: 'number', required: false },
 ];
 
-describe('localized indexes on SQLite', () => {
-  localizedIndexSuite(() => openDatabase(':memory:'));
-});
+await describeOnBothEngines('localized indexes', localizedIndexSuite);
 
-describe.skipIf(!postgres.available)(`localized indexes on PostgreSQL${skipNote(postgres)}`, () => {
-  const database = useTestDatabase(postgres.url);
-  localizedIndexSuite(() => openPostgresDatabase(database().target));
-});
-
-function localizedIndexSuite(open: () => Promise<QuireDb>): void {
-  let quire: QuireDb;
-  let schema: Kysely<unknown>;
-  beforeAll(async () => {
-    quire = await open();
-    schema = quire.db as unknown as Kysely<unknown>;
-  });
-  afterAll(async () => {
-    await quire?.close();
-  });
-
+/** The tests of both engines, over the database each engine's suite opens. */
+function localizedIndexSuite(db: EngineSuiteDatabase): void {
   /** The names of the table's indexes, sorted. */
   const namesOf = async (table: string) =>
-    (await quire.engine.schema.indexes(schema, table)).map((index) => index.name).sort();
+    (await db.quire.engine.schema.indexes(db.schema, table)).map((index) => index.name).sort();
   const planned = (table: string, columns: readonly ColumnDescriptor[], locales: LocalesDocument) =>
-    indexesFor(quire.engine, table, columns, locales)
+    indexesFor(db.quire.engine, table, columns, locales)
       .map((plan) => plan.name)
       .sort();
 
   it("gives a new table its locale columns' indexes, a unique slug index per locale among them", async () => {
-    await createContentTable(schema, quire.engine, 'loc_new', COLUMNS, EN_DE);
+    await createContentTable(db.schema, db.quire.engine, 'loc_new', COLUMNS, EN_DE);
     const names = await namesOf('loc_new');
     expect(names).toEqual(planned('loc_new', COLUMNS, EN_DE));
     expect(names).toContain('quire_unique:loc_new:quire_loc:de:slug');
   });
 
   it('keeps them planned through a type change and a locale added', async () => {
-    await createContentTable(schema, quire.engine, 'loc_change', COLUMNS, EN_DE);
+    await createContentTable(db.schema, db.quire.engine, 'loc_change', COLUMNS, EN_DE);
     const renamed = COLUMNS.map((column) => (column.name === 'title' ? { ...column, name: 'heading' } : column)).map(
       (column) => (column.parent === 'title' ? { ...column, parent: 'heading' } : column),
     );
-    await alterContentTable(schema, quire.engine, 'loc_change', {
+    await alterContentTable(db.schema, db.quire.engine, 'loc_change', {
       renames: [{ from: 'title', to: 'heading' }],
       drops: [],
       adds: [],
@@ -86,7 +66,7 @@ function localizedIndexSuite(open: () => Promise<QuireDb>): void {
       locales: EN_DE,
     });
     expect(await namesOf('loc_change')).toEqual(planned('loc_change', renamed, EN_DE));
-    await restoreLocaleStorage(schema, quire.engine, 'loc_change', renamed, EN_DE, WITH_FR);
+    await restoreLocaleStorage(db.schema, db.quire.engine, 'loc_change', renamed, EN_DE, WITH_FR);
     const names = await namesOf('loc_change');
     expect(names).toEqual(planned('loc_change', renamed, WITH_FR));
     expect(names).toContain('quire_unique:loc_change:quire_loc:fr:slug');
