@@ -3,7 +3,7 @@ import type { LocalesDocument } from '../../common/locale-contract.js';
 import type { StoredRow } from '../db/repositories/content-repository.js';
 import { fieldFor } from '../fields/field-registry.js';
 import type { RequestLocale } from '../locales/locale-parameter.js';
-import { ownValuesOf, readInLocale } from '../locales/localized-values.js';
+import { fallbacksOf, type LocaleReadPlan, localeReadPlan, ownValuesOf } from '../locales/localized-values.js';
 import type { ContentType } from './content-type.js';
 import { pointerKey, type RelationLookup } from './relations.js';
 import { parseStoredMeta } from './seo-meta.js';
@@ -31,16 +31,16 @@ export function formatRow(
   locale?: RowLocale,
 ): ContentRow {
   const localized = locale ? type.localizedColumns : [];
-  if (!locale || localized.length === 0) return formatStored(type, stored, relations);
+  if (!locale || localized.length === 0) return formatStored(type, stored, relations, null);
   const { document, requested } = locale;
   if (requested.kind === 'one') {
-    const read = readInLocale(document, type.columns, stored, requested.code);
-    const row = formatStored(type, { ...stored, ...read.values }, relations) as Record<string, unknown>;
+    const plan = localeReadPlan(document, type.columns, requested.code);
+    const row = formatStored(type, stored, relations, plan) as Record<string, unknown>;
     row.locale = requested.code;
-    row.fallbacks = read.fallbacks;
+    row.fallbacks = fallbacksOf(type.columns, stored, plan);
     return row as ContentRow;
   }
-  const row = formatStored(type, stored, relations) as Record<string, unknown>;
+  const row = formatStored(type, stored, relations, null) as Record<string, unknown>;
   const own = ownValuesOf(document, type.columns, stored);
   for (const column of localized) {
     const field = fieldFor(column.type);
@@ -55,11 +55,31 @@ export function formatRow(
   return row as ContentRow;
 }
 
-/** A stored row's JSON form with each column read from the column of its own name. */
-function formatStored(type: ContentType, stored: StoredRow, relations?: RelationLookup): ContentRow {
+/**
+ * The stored columns a read of `type` in `locale` selects (see LocaleReadPlan), or null for every
+ * column: a type without localized columns, or a read in every locale.
+ */
+export function selectedColumns(type: ContentType, locale: RowLocale): readonly string[] | null {
+  const { document, requested } = locale;
+  if (type.localizedColumns.length === 0 || requested.kind !== 'one') return null;
+  return localeReadPlan(document, type.columns, requested.code).selected;
+}
+
+/**
+ * A stored row's JSON form with each column read from the column of its own name, or with `plan`
+ * from its stored column in the plan's locale (null there: none in any locale).
+ */
+function formatStored(
+  type: ContentType,
+  stored: StoredRow,
+  relations: RelationLookup | undefined,
+  plan: LocaleReadPlan | null,
+): ContentRow {
   const row: Record<string, unknown> = { id: String(stored.id) };
-  for (const column of type.columns) {
-    const value = stored[column.name];
+  const { columns } = type;
+  for (let i = 0; i < columns.length; i++) {
+    const column = columns[i];
+    const value = plan && column.localized === true ? (stored[plan.sources[i]] ?? null) : stored[column.name];
     if (column.type === 'relation' && relations) {
       row[column.name] = typeof value === 'string' ? (relations.get(column.name)?.get(value) ?? null) : null;
     } else {

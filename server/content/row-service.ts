@@ -27,7 +27,7 @@ import {
   refuseHiddenPointers,
   resolveRelations,
 } from './relations.js';
-import { formatRow, type RowLocale } from './row-format.js';
+import { formatRow, type RowLocale, selectedColumns } from './row-format.js';
 import { isValidRowId, newRowId } from './row-ids.js';
 import { parseRowInput, type RowInput } from './row-input.js';
 import { checkBeforeWrite, rowVersion, type WriteCheck } from './row-versions.js';
@@ -69,7 +69,10 @@ export interface RowWithPageMeta {
   row: ContentRow;
   pageMeta: SeoMeta;
   total: number;
-  /** The stored row's version, which a conditional write compares (see rowVersion); made on demand. */
+  /**
+   * The stored row's version, which a conditional write compares (see rowVersion); made on demand,
+   * of a row read whole only (see RowService.get).
+   */
   version(): string;
   /** The content-type registry's version the row's statement saw, where it read one (see read-marks.ts). */
   registry?: number;
@@ -208,23 +211,25 @@ export class RowService {
     const { selection, page } = options;
     const repository = this.readerNow();
     timer?.lap('filter');
-    const readPage = () => repository.listMarked(type.table, selection, page, this.extras);
+    const locale = this.rowLocale(options.locale);
+    const columns = selectedColumns(type, locale);
+    const pageLocale = columns && locale.requested.kind === 'one' ? `\u0000${locale.requested.code}` : '';
+    const readPage = () => repository.listMarked(type.table, selection, page, this.extras, columns);
     // Pages up to CACHED_PAGE_LIMIT rows are kept until a write (a search costs an index query,
     // even an indexed listing costs more than the lookup). Pages are cached as stored rows:
     // relations are resolved afresh, as related rows may change and credentials differ in which
-    // they may follow.
+    // they may follow. A page of one locale's columns is kept under that locale.
     const read =
       this.cache && page.limit <= CACHED_PAGE_LIMIT
         ? unmarked(
             await this.cache.page(
               type,
-              `${selectionKey(selection)}${JSON.stringify(page)}`,
+              `${selectionKey(selection)}${JSON.stringify(page)}${pageLocale}`,
               async () => (await readPage()).rows,
             ),
           )
         : await readPage();
     const stored = read.rows;
-    const locale = this.rowLocale(options.locale);
     const relations = await resolveRelations(type, stored, this.registry, repository, readable, locale);
     timer?.lap('data');
     const { total, filtered } = await this.countsOf(repository, type, selection, read.marks);
@@ -237,7 +242,9 @@ export class RowService {
 
   /**
    * One row by id with its page meta, or a 404, as a credential limited to `readable` sees it (see
-   * `list`), in `locale` (absent: the default locale).
+   * `list`), in `locale` (absent: the default locale). Unless `whole`, a type with localized
+   * columns reads only the locale's (see selectedColumns), and the row has no `version`: that is
+   * the whole stored row's, which a conditional write compares.
    */
   async get(
     type: ContentType,
@@ -245,22 +252,28 @@ export class RowService {
     timer?: PhaseTimer,
     readable: readonly string[] | null = null,
     locale?: RequestLocale,
+    whole = false,
   ): Promise<RowWithPageMeta> {
     const repository = this.readerNow();
     timer?.lap('filter');
-    const read = await repository.findByIdMarked(type.table, id, this.extras);
+    const inLocale = this.rowLocale(locale);
+    const columns = whole ? null : selectedColumns(type, inLocale);
+    const read = await repository.findByIdMarked(type.table, id, this.extras, columns);
     timer?.lap('data');
     const stored = read.rows[0];
     if (!stored) throw notFound(type, id);
     const { total } = await this.countsOf(repository, type, ALL_ROWS, read.marks);
     timer?.lap('count');
-    const inLocale = this.rowLocale(locale);
     const relations = await resolveRelations(type, [stored], this.registry, repository, readable, inLocale);
     const row = formatRow(type, stored, relations, inLocale);
     const pageMeta = resolvePageMeta(row as StoredRow, row.meta, type.titleColumn, this.locales.document.default);
     for (const decorate of this.decorators) await decorate(type, [row], read.extras);
     timer?.lap('format');
-    return { row, pageMeta, total, version: () => rowVersion(stored), registry: read.marks?.registry };
+    const version = () => {
+      if (columns) throw new Error(`${type.table} ${id}: a row read in one locale has no version (read it whole)`);
+      return rowVersion(stored);
+    };
+    return { row, pageMeta, total, version, registry: read.marks?.registry };
   }
 
   /**

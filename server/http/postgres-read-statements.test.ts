@@ -170,4 +170,32 @@ describe.skipIf(!postgres.available)(`reads on PostgreSQL${skipNote(postgres)}`,
     expect(a.errors).toEqual([]);
     expect(b.errors).toEqual([]);
   });
+  it('answer a localized get and list page in one statement each, the page reading only the locale’s columns', async () => {
+    const locales = {
+      default: 'en',
+      locales: [
+        { code: 'en', label: 'English' },
+        { code: 'de', label: 'Deutsch', fallback: ['en'] },
+        { code: 'fr', label: 'Français', fallback: ['en'] },
+      ],
+    };
+    expect((await call(a, 'PUT', '/locales', locales)).status).toBe(200);
+    const columns = [{ name: 'title', label: 'Title', type: 'text', required: true, localized: true }];
+    expect((await call(a, 'POST', '/cms-content', { title: 'Places', columns })).status).toBe(201);
+    const id = (await call(a, 'POST', '/cms/places', { title: 'Harbour' })).body.id;
+    expect((await call(a, 'PUT', `/cms/places/${id}?locale=fr`, { title: 'Port' })).status).toBe(200);
+    const list = '/cms/places?locale=de&order=title&limit=5';
+    expect((await call(a, 'GET', list)).status).toBe(200);
+    const reads = await statementsOf(async () => {
+      const got = await call(a, 'GET', `/cms/places/${id}?locale=de`);
+      expect(got.body.rows[0]).toMatchObject({ title: 'Harbour', locale: 'de', fallbacks: { title: 'en' } });
+      const listed = await call(a, 'GET', list);
+      expect(listed.body.rows.map((row: { title: string }) => row.title)).toEqual(['Harbour']);
+    });
+    expect(reads).toHaveLength(2);
+    // A get reads every column: its version (for If-Match) is the whole stored row's.
+    const page = reads[1];
+    expect(page).toContain('"quire_missing:de"');
+    expect(page).not.toContain(':fr');
+  });
 });

@@ -363,10 +363,13 @@ export async function readRow(
   format: RichtextFormat = 'html',
   locale?: RequestLocale,
 ): Promise<TimedRead<GetRowResponse>> {
-  return (await readRowVersioned(services, table, id, readable, format, locale)).read;
+  return (await readRowVersioned(services, table, id, readable, format, locale, false)).read;
 }
 
-/** `readRow` with the stored row's version the answer shows (see rowVersion). */
+/**
+ * `readRow` with the stored row's version the answer shows (see rowVersion), which only a read of
+ * the `whole` row has (see RowService.get).
+ */
 async function readRowVersioned(
   services: Services,
   table: string,
@@ -374,11 +377,12 @@ async function readRowVersioned(
   readable: readonly string[] | null,
   format: RichtextFormat = 'html',
   locale?: RequestLocale,
+  whole = true,
 ): Promise<{ read: TimedRead<GetRowResponse>; version: () => string }> {
   const { type, found, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     timer.lap('init');
-    const found = await services.rows.get(type, id, timer, readable, locale);
+    const found = await services.rows.get(type, id, timer, readable, locale, whole);
     await presentRows(services, type, [found.row], format, readable, locale);
     const hidden = hiddenRelations(type, services.registry, readable);
     return { type: describedWithout(type, hidden), found, timer, registry: found.registry };

@@ -2,7 +2,14 @@ import { describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import type { LocalesDocument } from '../../common/locale-contract.js';
 import { localeColumnName, missingColumnName } from '../db/queries/internal-names.js';
-import { localeStorageColumns, ownValuesOf, readInLocale, storedFromOwn, valueColumnIn } from './localized-values.js';
+import {
+  localeReadPlan,
+  localeStorageColumns,
+  ownValuesOf,
+  readInLocale,
+  storedFromOwn,
+  valueColumnIn,
+} from './localized-values.js';
 
 const COLUMNS: ColumnDescriptor[] = [
   { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
@@ -89,5 +96,30 @@ describe('localized values', () => {
       fallbacks: {},
     });
     expect(readInLocale(germanFirst, COLUMNS, moved, 'de').values).toEqual({ title: 'Hafen', body: null });
+  });
+
+  it('plans a read in one locale: its own columns only, found once per columns and locale', () => {
+    const system = ['created_at', 'updated_at', 'created_by', 'updated_by'];
+    const de = localeReadPlan(SITE, COLUMNS, 'de');
+    const deTitle = localeColumnName('title', 'de');
+    const deBody = localeColumnName('body', 'de');
+    expect(de.sources).toEqual([deTitle, deBody, 'price']);
+    expect(de.selected).toEqual(['id', deTitle, deBody, 'price', missingColumnName('de'), 'meta', ...system]);
+    expect(localeReadPlan(SITE, COLUMNS, 'en').selected).toEqual([
+      'id',
+      'title',
+      'body',
+      'price',
+      missingColumnName('en'),
+      'meta',
+      ...system,
+    ]);
+    expect(localeReadPlan(SITE, COLUMNS, 'de')).toBe(de);
+    // Another default moves where each locale's values are: a plan of its own.
+    const germanFirst: LocalesDocument = { ...SITE, default: 'de' };
+    expect(localeReadPlan(germanFirst, COLUMNS, 'de').sources).toEqual(['title', 'body', 'price']);
+    // Each locale column the table holds besides it is another locale's.
+    const others = localeStorageColumns(SITE, COLUMNS).filter(({ name }) => !de.selected.includes(name));
+    expect(others).toHaveLength(7);
   });
 });

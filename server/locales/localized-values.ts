@@ -1,4 +1,4 @@
-import type { ColumnDescriptor } from '../../common/api-contract.js';
+import { type ColumnDescriptor, SYSTEM_FIELDS } from '../../common/api-contract.js';
 import type { LocalesDocument } from '../../common/locale-contract.js';
 import { resolutionOrder } from '../../common/locale-rules.js';
 import { localeColumnName, missingColumnName } from '../db/queries/internal-names.js';
@@ -76,7 +76,11 @@ export function isEmptyStored(value: unknown): boolean {
 /** Where each localized column of `locale` comes from, as its missing column records it. */
 function missingOf(stored: Record<string, unknown>, locale: string): Record<string, string | null> {
   const text = stored[missingColumnName(locale)];
-  if (typeof text !== 'string' || text === '') return {};
+  return typeof text === 'string' && text !== '' ? parsedMissing(text) : {};
+}
+
+/** A missing column's JSON as an object (empty when it is not one). */
+function parsedMissing(text: string): Record<string, string | null> {
   try {
     const parsed = JSON.parse(text) as unknown;
     return parsed !== null && typeof parsed === 'object' && !Array.isArray(parsed)
@@ -146,6 +150,72 @@ export function storedFromOwn(
   return stored;
 }
 
+/**
+ * How a read in one locale finds a type's values, worked out once per type and locale
+ * (`localeReadPlan`): the stored columns it selects and the one each column's value is read from.
+ */
+export interface LocaleReadPlan {
+  /**
+   * What a row read in the locale is made of, to select instead of every column: the id, each
+   * column's stored column in the locale, the locale's missing column, meta and the system fields.
+   * Other locales' columns and missing columns are left out, which is most of a localized table.
+   */
+  selected: readonly string[];
+  /** Per column of the type, in order, the stored column its value is read from in the locale. */
+  sources: readonly string[];
+  /** The stored column saying which localized columns the locale holds no value of its own for. */
+  missing: string;
+}
+
+/**
+ * Plans by the columns array (the registry makes a new one on each load, so a changed type never
+ * meets an old plan), then by locale and default locale: what the plan depends on besides the columns.
+ */
+const readPlans = new WeakMap<readonly ColumnDescriptor[], Map<string, LocaleReadPlan>>();
+
+/** The plan of reads of `columns` in `locale` under `document` (see LocaleReadPlan), made once and kept. */
+export function localeReadPlan(
+  document: LocalesDocument,
+  columns: readonly ColumnDescriptor[],
+  locale: string,
+): LocaleReadPlan {
+  let byLocale = readPlans.get(columns);
+  if (!byLocale) {
+    byLocale = new Map();
+    readPlans.set(columns, byLocale);
+  }
+  const key = `${locale}\u0000${document.default}`;
+  let plan = byLocale.get(key);
+  if (!plan) {
+    const sources = columns.map((column) => valueColumnIn(document, column, locale));
+    const missing = missingColumnName(locale);
+    const [id, ...system] = SYSTEM_FIELDS;
+    plan = { selected: [id, ...sources, missing, 'meta', ...system], sources, missing };
+    byLocale.set(key, plan);
+  }
+  return plan;
+}
+
+/**
+ * The localized columns of a stored row that came from another locale in a read planned by
+ * `plan`, with that locale (empty when none): its missing column, parsed only when it names any.
+ */
+export function fallbacksOf(
+  columns: readonly ColumnDescriptor[],
+  stored: Record<string, unknown>,
+  plan: LocaleReadPlan,
+): Record<string, string> {
+  const fallbacks: Record<string, string> = {};
+  const text = stored[plan.missing];
+  if (typeof text !== 'string' || text === '') return fallbacks;
+  const missing = parsedMissing(text);
+  for (const column of columns) {
+    const from = column.localized === true ? missing[column.name] : undefined;
+    if (typeof from === 'string') fallbacks[column.name] = from;
+  }
+  return fallbacks;
+}
+
 /** A stored row's localized values as a read in `locale` answers them, with where each fallback came from. */
 export function readInLocale(
   document: LocalesDocument,
@@ -153,13 +223,10 @@ export function readInLocale(
   stored: Record<string, unknown>,
   locale: string,
 ): LocaleRead {
-  const missing = missingOf(stored, locale);
+  const plan = localeReadPlan(document, columns, locale);
   const values: Record<string, unknown> = {};
-  const fallbacks: Record<string, string> = {};
-  for (const column of localizedColumnsOf(columns)) {
-    values[column.name] = stored[valueColumnIn(document, column, locale)] ?? null;
-    const from = missing[column.name];
-    if (typeof from === 'string') fallbacks[column.name] = from;
-  }
-  return { values, fallbacks };
+  columns.forEach((column, i) => {
+    if (column.localized === true) values[column.name] = stored[plan.sources[i]] ?? null;
+  });
+  return { values, fallbacks: fallbacksOf(columns, stored, plan) };
 }

@@ -64,6 +64,7 @@ export class ContentRepository {
   /** Whether each table's search index covers its search columns (keyed by the columns array, which the registry rebuilds on reload). */
   private readonly searchIndexed = new WeakMap<readonly string[], Promise<boolean>>();
   private readonly markedGets = new MarkedGets();
+  private readonly markedGetsOf = new WeakMap<readonly string[], MarkedGets>();
   /** A write's statements, compiled once per shape and dialect (compiled-writes.ts). */
   private readonly compiledWrites: CompiledWrites;
   private readonly tally: ContentCounts;
@@ -92,12 +93,16 @@ export class ContentRepository {
     return (await this.listMarked(table, selection, page, [])).rows;
   }
 
-  /** `list`, with what its statement saw (see read-marks.ts) and each row's `extras`. */
+  /**
+   * `list`, with what its statement saw (see read-marks.ts) and each row's `extras`; `columns`:
+   * the stored columns to read (null: all), where the in-memory search does not answer.
+   */
   async listMarked(
     table: string,
     selection: RowSelection,
     page: RowPage,
     extras: readonly RowExtra[],
+    columns: readonly string[] | null = null,
   ): Promise<MarkedRows<StoredRow>> {
     const ordered = listOrdering(this.engine, page);
     const marked = <Q extends SelectQueryBuilder<Record<string, StoredRow>, string, object>>(query: Q): Q =>
@@ -112,10 +117,10 @@ export class ContentRepository {
       // stay in the index, where PostgreSQL's index scan would read each from the table (SQLite
       // answers both forms alike).
       const pageIds = offsetPageIds(this.engine, this.db, table, where, page);
-      const rows = this.db.selectFrom(table).selectAll().where(this.engine.idAmong(pageIds));
+      const rows = this.rowsOf(table, columns).where(this.engine.idAmong(pageIds));
       return splitMarks(this.engine, await this.all(ordered(marked(rows))), extras);
     }
-    let query = this.db.selectFrom(table).selectAll();
+    let query = this.rowsOf(table, columns);
     if (where) query = query.where(where);
     return splitMarks(
       this.engine,
@@ -142,31 +147,60 @@ export class ContentRepository {
     return query.orderBy(sql.id('id')).execute();
   }
 
-  /** One row by id (none or one), with what its statement saw (see read-marks.ts) and its `extras`. */
-  async findByIdMarked(table: string, id: string, extras: readonly RowExtra[]): Promise<MarkedRows<StoredRow>> {
+  /**
+   * One row by id (none or one), with what its statement saw (see read-marks.ts) and its `extras`;
+   * `columns`: the stored columns to read (null: all).
+   */
+  async findByIdMarked(
+    table: string,
+    id: string,
+    extras: readonly RowExtra[],
+    columns: readonly string[] | null = null,
+  ): Promise<MarkedRows<StoredRow>> {
     if (!addsColumns(this.engine, extras)) {
-      const row = await this.findById(table, id);
+      const [row] = await this.run(this.getStatement(table, null, columns)(id));
       return unmarked(row ? [row] : []);
     }
-    return splitMarks(this.engine, await this.run(this.getStatement(table, extras)(id)), extras);
+    return splitMarks(this.engine, await this.run(this.getStatement(table, extras, columns)(id)), extras);
   }
 
   /** One row by id. */
   async findById(table: string, id: string): Promise<StoredRow | undefined> {
-    const [row] = await this.run(this.getStatement(table, null)(id));
+    const [row] = await this.run(this.getStatement(table, null, null)(id));
     return row;
   }
 
   /**
-   * A get's statement, compiled once per table and extras: its row with `extras` and the engine's
-   * marks, or (null) its row alone.
+   * A get's statement, compiled once per table, extras and columns: its row (`columns` of it, null:
+   * all) with `extras` and the engine's marks, or (null extras) its row alone.
    */
-  private getStatement(table: string, extras: readonly RowExtra[] | null): (id: string) => CompiledQuery {
-    const statement = this.markedGets.get(table, extras);
+  private getStatement(
+    table: string,
+    extras: readonly RowExtra[] | null,
+    columns: readonly string[] | null,
+  ): (id: string) => CompiledQuery {
+    const gets = columns ? this.columnGets(columns) : this.markedGets;
+    const statement = gets.get(table, extras);
     if (statement) return statement;
-    let query = this.db.selectFrom(table).selectAll();
+    let query = this.rowsOf(table, columns);
     if (extras) query = query.select(markColumns(this.engine, table, extras));
-    return this.markedGets.set(table, extras, query.where(sql.id('id'), '=', ID_SLOT).compile());
+    return gets.set(table, extras, query.where(sql.id('id'), '=', ID_SLOT).compile());
+  }
+
+  /** The statements of gets reading only `columns` (kept by the array, which a read plan keeps). */
+  private columnGets(columns: readonly string[]): MarkedGets {
+    let gets = this.markedGetsOf.get(columns);
+    if (!gets) {
+      gets = new MarkedGets();
+      this.markedGetsOf.set(columns, gets);
+    }
+    return gets;
+  }
+
+  /** A read of `table`'s rows: `columns` of them, or (null) every column. */
+  private rowsOf(table: string, columns: readonly string[] | null) {
+    const rows = this.db.selectFrom(table);
+    return columns ? rows.select(columns as string[]) : rows.selectAll();
   }
 
   /** The rows with these ids (in no particular order; missing ids are left out). */
