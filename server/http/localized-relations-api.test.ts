@@ -70,6 +70,19 @@ describe('relations in a locale', () => {
     const { body } = await request(server, 'GET', '/cms/trips?locale=de');
     expect(body.rows.map((row: { place: { title: string } }) => row.place.title)).toEqual(['Hafen']);
   });
+
+  it("filter by the target's slug in the asked locale", async () => {
+    const tripsWith = async (query: string) => {
+      const { response, body, text } = await request(server, 'GET', `/cms/trips?${query}`);
+      expect(response.status, text).toBe(200);
+      return body.rows.map((row: { id: string }) => row.id);
+    };
+    expect(await tripsWith('locale=de&filter=place.slug=hafen')).toEqual([trip]);
+    expect(await tripsWith('locale=de&filter=place.slug=harbour')).toEqual([]);
+    expect(await tripsWith('filter=place.slug=harbour')).toEqual([trip]);
+    expect(await tripsWith('filter=place.slug=hafen')).toEqual([]);
+    expect(await tripsWith('locale=fr&filter=place.slug=harbour')).toEqual([]);
+  });
 });
 
 /** The addresses of a rich-text value's links. */
