@@ -1,7 +1,6 @@
 import { mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import type { ChangeEntry } from '../changes/change-feed.js';
 import { ChangeFeedService } from '../changes/change-feed-service.js';
@@ -14,28 +13,18 @@ import { ContentRepository } from '../db/repositories/content-repository.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
 import { memoryIndexOf } from '../db/sqlite/sqlite-memory-search-state.js';
 import { snapshotFolder } from '../db/sqlite/sqlite-search-snapshot.js';
+import { captureOutput } from '../test-support/captured-output.js';
 import { importCommand } from './import-command.js';
 import { importRows } from './row-import.js';
 
 let dir: string;
 let dbFile: string;
 
-function capture(): Writable & { text: string; isTTY?: boolean } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string; isTTY?: boolean };
-  stream.text = '';
-  return stream;
-}
-
 async function runImport(file: string, content: string, ...extra: string[]) {
   const path = join(dir, file);
   writeFileSync(path, content);
-  const out = capture();
-  const err = capture();
+  const out = captureOutput();
+  const err = captureOutput();
   const code = await importCommand(['--db', dbFile, '--type', 'news', ...extra, path], { out, err });
   return { code, out: out.text, err: err.text };
 }
@@ -239,8 +228,8 @@ describe('quire import', () => {
   });
 
   it('explains usage mistakes in one line', async () => {
-    const out = capture();
-    const err = capture();
+    const out = captureOutput();
+    const err = captureOutput();
     expect(await importCommand(['--db', dbFile, join(dir, 'x.json')], { out, err })).toBe(2);
     expect(err.text).toMatch(/^quire import: --type names the content type/);
     const unknown = await runImport('x.json', '[]', '--type', 'nothing');
@@ -280,8 +269,8 @@ describe('quire import', () => {
       published_at: '2025-01-01 00:00:00',
     }));
     writeFileSync(path, JSON.stringify(rows));
-    const out = capture();
-    const err = capture();
+    const out = captureOutput();
+    const err = captureOutput();
     err.isTTY = true;
     expect(await importCommand(['--db', dbFile, '--type', 'news', path], { out, err })).toBe(0);
     expect(err.text).toContain('Importing news [');

@@ -4,13 +4,13 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ChangePage } from '../changes/change-feed.js';
 import { openDatabase, openPostgresDatabase } from '../db/database.js';
 import { searchTextName } from '../db/queries/internal-names.js';
 import { startServer } from '../server.js';
+import { captureOutput } from '../test-support/captured-output.js';
 import { indexWalkHeapFetches, postgresForTests, skipNote, useTestDatabase } from '../test-support/postgres.js';
 import { startPostgresTestServer } from '../test-support/postgres-server.js';
 import { importCommand } from './import-command.js';
@@ -22,17 +22,6 @@ import { importCommand } from './import-command.js';
  */
 
 const postgres = await postgresForTests();
-
-function capture(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
-}
 
 /** Menu items: a parent named a few lines up, a slug made from a title taken twice, a given id. */
 const MENU = [
@@ -60,8 +49,8 @@ describe.skipIf(!postgres.available)(`quire import on PostgreSQL${skipNote(postg
   async function runImport(where: string[], type: string, name: string, content: string) {
     const path = join(dir, name);
     writeFileSync(path, content);
-    const out = capture();
-    const err = capture();
+    const out = captureOutput();
+    const err = captureOutput();
     const code = await importCommand([...where, '--type', type, path], { out, err });
     return { code, out: out.text, err: err.text };
   }

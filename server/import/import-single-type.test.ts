@@ -1,11 +1,11 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { openDatabase } from '../db/database.js';
 import { ContentRepository } from '../db/repositories/content-repository.js';
 import { ContentTypeRepository } from '../db/repositories/content-type-repository.js';
+import { captureOutput } from '../test-support/captured-output.js';
 import { importCommand } from './import-command.js';
 
 /** `quire import` into a single type gives it at most its one row, and refuses more, importing nothing. */
@@ -13,22 +13,11 @@ import { importCommand } from './import-command.js';
 let dir: string;
 let dbFile: string;
 
-function capture(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
-}
-
 async function runImport(records: unknown[]) {
   const path = join(dir, `rows-${Date.now()}.json`);
   writeFileSync(path, JSON.stringify(records));
-  const err = capture();
-  const code = await importCommand(['--db', dbFile, '--type', 'categories', path], { out: capture(), err });
+  const err = captureOutput();
+  const code = await importCommand(['--db', dbFile, '--type', 'categories', path], { out: captureOutput(), err });
   return { code, err: err.text };
 }
 

@@ -1,9 +1,9 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOk, request } from '../test-support/api-scenario.js';
+import { captureOutput } from '../test-support/captured-output.js';
 import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
 import { importCommand } from './import-command.js';
 
@@ -34,17 +34,6 @@ const COLUMNS = [
   { name: 'pages', label: 'Pages', type: 'number', required: false },
 ];
 
-function capture(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
-}
-
 /** Runs `quire import --type guides` on a file of `content` against the test server's database (stopped). */
 async function runImport(name: string, content: string) {
   if (running) {
@@ -53,8 +42,8 @@ async function runImport(name: string, content: string) {
   }
   const path = join(dir, name);
   writeFileSync(path, content);
-  const out = capture();
-  const err = capture();
+  const out = captureOutput();
+  const err = captureOutput();
   const where = server.postgresDatabase ? ['--database', server.postgresDatabase.url] : ['--db', server.dbFile];
   const code = await importCommand([...where, '--type', 'guides', path], { out, err });
   return { code, out: out.text, err: err.text };

@@ -1,7 +1,6 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { Writable } from 'node:stream';
 import Database from 'better-sqlite3';
 import type { Kysely } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
@@ -9,6 +8,7 @@ import { ContentTypeRegistry } from '../../content/content-type-registry.js';
 import { importCommand } from '../../import/import-command.js';
 import type { ImportRecord } from '../../import/import-formats.js';
 import { importRows } from '../../import/row-import.js';
+import { captureOutput } from '../../test-support/captured-output.js';
 import { openDatabase } from '../database.js';
 import { searchPendingName } from '../queries/internal-names.js';
 import { ContentRepository } from '../repositories/content-repository.js';
@@ -18,22 +18,11 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 let dir: string;
 let dbFile: string;
 
-function sink(): Writable & { text: string } {
-  const stream = new Writable({
-    write(chunk, _encoding, done) {
-      stream.text += String(chunk);
-      done();
-    },
-  }) as Writable & { text: string };
-  stream.text = '';
-  return stream;
-}
-
 async function runImport(rows: readonly object[]) {
   const path = join(dir, 'rows.ndjson');
   writeFileSync(path, rows.map((row) => JSON.stringify(row)).join('\n'));
-  const out = sink();
-  const err = sink();
+  const out = captureOutput();
+  const err = captureOutput();
   const code = await importCommand(['--db', dbFile, '--type', 'news', path], { out, err });
   return { code, out: out.text, err: err.text };
 }
