@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { request } from '../test-support/api-scenario.js';
+import { LOCALIZED_SLUG, LOCALIZED_TITLE, localesWith } from '../test-support/localized-fixtures.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -12,19 +13,11 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 
 let server: TestServer;
 
-const LOCALES = {
-  default: 'en',
-  locales: [
-    { code: 'en', label: 'English' },
-    { code: 'de', label: 'Deutsch', fallback: ['en'] },
-    { code: 'de-AT', label: 'Deutsch (Österreich)', fallback: ['de', 'en'] },
-    { code: 'fr', label: 'Français' },
-  ],
-};
+const LOCALES = localesWith({ de: ['en'], 'de-AT': ['de', 'en'], fr: [] });
 
 const COLUMNS: ColumnDescriptor[] = [
-  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
-  { name: 'slug', label: 'Slug', type: 'slug', required: false, parent: 'title', localized: true },
+  LOCALIZED_TITLE,
+  LOCALIZED_SLUG,
   { name: 'summary', label: 'Summary', type: 'textarea', required: false, localized: true },
   { name: 'body', label: 'Body', type: 'markdown', required: false, localized: true },
   { name: 'keywords', label: 'Keywords', type: 'tags', required: false, localized: true },

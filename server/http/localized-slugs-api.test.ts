@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { callOk, request } from '../test-support/api-scenario.js';
+import { localesWith, TITLE_SLUG_RANK } from '../test-support/localized-fixtures.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -12,26 +12,12 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 
 let server: TestServer;
 
-const LOCALES = {
-  default: 'en',
-  locales: [
-    { code: 'en', label: 'English' },
-    { code: 'de', label: 'Deutsch', fallback: ['en'] },
-    { code: 'fr', label: 'Français', fallback: ['de', 'en'] },
-    { code: 'es', label: 'Español' },
-  ],
-};
-
-const COLUMNS: ColumnDescriptor[] = [
-  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
-  { name: 'slug', label: 'Slug', type: 'slug', required: false, parent: 'title', localized: true },
-  { name: 'rank', label: 'Rank', type: 'number', required: false },
-];
+const LOCALES = localesWith({ de: ['en'], fr: ['de', 'en'], es: [] });
 
 beforeAll(async () => {
   server = await startTestServer();
   await callOk(server, 'PUT', '/locales', LOCALES);
-  await callOk(server, 'POST', '/cms-content', { title: 'Places', columns: COLUMNS });
+  await callOk(server, 'POST', '/cms-content', { title: 'Places', columns: TITLE_SLUG_RANK });
 }, 60_000);
 afterAll(async () => {
   await server?.dispose();

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { callOk, request } from '../test-support/api-scenario.js';
 import { captureOutput } from '../test-support/captured-output.js';
+import { LOCALIZED_SLUG, LOCALIZED_TITLE, localesWith } from '../test-support/localized-fixtures.js';
 import { reopenOptions, startTestServer, type TestServer } from '../test-support/test-server.js';
 import { importCommand } from './import-command.js';
 
@@ -17,18 +18,11 @@ let server: TestServer;
 let dir: string;
 let running = true;
 
-const LOCALES = {
-  default: 'en',
-  locales: [
-    { code: 'en', label: 'English' },
-    { code: 'de', label: 'Deutsch', fallback: ['en'] },
-    { code: 'fr', label: 'Français', fallback: ['de', 'en'] },
-  ],
-};
+const LOCALES = localesWith({ de: ['en'], fr: ['de', 'en'] });
 
 const COLUMNS = [
-  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
-  { name: 'slug', label: 'Slug', type: 'slug', required: true, parent: 'title', localized: true },
+  LOCALIZED_TITLE,
+  { ...LOCALIZED_SLUG, required: true },
   { name: 'body', label: 'Body', type: 'markdown', required: false, localized: true },
   { name: 'tags', label: 'Tags', type: 'tags', required: false, localized: true },
   { name: 'pages', label: 'Pages', type: 'number', required: false },

@@ -2,6 +2,7 @@ import { expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../../common/api-contract.js';
 import type { LocalesDocument } from '../../../common/locale-contract.js';
 import { describeOnBothEngines, type EngineSuiteDatabase } from '../../test-support/engine-suites.js';
+import { localesWith, TITLE_SLUG_RANK } from '../../test-support/localized-fixtures.js';
 import {
   alterContentTable,
   createContentTable,
@@ -15,23 +16,9 @@ import { indexesFor } from './content-index-plan.js';
  * changed, and stored again for other locales. On both engines.
  */
 
-const EN_DE: LocalesDocument = {
-  default: 'en',
-  locales: [
-    { code: 'en', label: 'English' },
-    { code: 'de', label: 'Deutsch', fallback: ['en'] },
-  ],
-};
-const WITH_FR: LocalesDocument = {
-  ...EN_DE,
-  locales: [...EN_DE.locales, { code: 'fr', label: 'Français', fallback: ['de', 'en'] }],
-};
-
-const COLUMNS: ColumnDescriptor[] = [
-  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
-  { name: 'slug', label: 'Slug', type: 'slug', required: false, parent: 'title', localized: true },
-  { name: 'rank', label: 'Rank', type: 'number', required: false },
-];
+const EN_DE = localesWith({ de: ['en'] });
+const WITH_FR = localesWith({ de: ['en'], fr: ['de', 'en'] });
+const COLUMNS = TITLE_SLUG_RANK;
 
 await describeOnBothEngines('localized indexes', localizedIndexSuite);
 
