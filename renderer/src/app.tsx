@@ -23,22 +23,29 @@ import { EMPTY_LIST_STATE, routeHref } from './routing/routes.js';
 import { useTransliteration } from './schema/slugify.js';
 
 // Opening the editor needs only the lists and the row editor; every other screen is its own chunk,
-// loaded the first time it shows (behind the loading state, see `LazyScreen`).
+// loaded the first time it shows (behind the loading state, see `LazyScreen`) with its catalogs.
 const SETTINGS_PAGES = {
-  accounts: lazyNamed(() => import('./pages/accounts-page.js'), 'AccountsPage'),
-  api: lazyNamed(() => import('./pages/api-reference-page.js'), 'ApiReferencePage'),
-  hooks: lazyNamed(() => import('./pages/hooks-page.js'), 'HooksPage'),
-  security: lazyNamed(() => import('./pages/account-security-page.js'), 'AccountSecurityPage'),
-  audit: lazyNamed(() => import('./pages/audit-page.js'), 'AuditPage'),
-  media: lazyNamed(() => import('./pages/media-page.js'), 'MediaPage'),
-  languages: lazyNamed(() => import('./pages/languages-page.js'), 'LanguagesPage'),
+  accounts: lazyNamed(() => import('./pages/accounts-page.js'), 'AccountsPage', ['pages-accounts']),
+  api: lazyNamed(() => import('./pages/api-reference-page.js'), 'ApiReferencePage', ['pages-api']),
+  hooks: lazyNamed(() => import('./pages/hooks-page.js'), 'HooksPage', ['pages-hooks']),
+  security: lazyNamed(() => import('./pages/account-security-page.js'), 'AccountSecurityPage', ['pages-security']),
+  audit: lazyNamed(() => import('./pages/audit-page.js'), 'AuditPage', ['pages-audit']),
+  media: lazyNamed(() => import('./pages/media-page.js'), 'MediaPage', ['pages-media']),
+  languages: lazyNamed(() => import('./pages/languages-page.js'), 'LanguagesPage', ['pages-languages', 'problems']),
 };
-const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage');
-const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage');
-const SignInPage = lazyNamed(() => import('./pages/sign-in-page.js'), 'SignInPage');
-const SecondFactorPage = lazyNamed(() => import('./pages/second-factor-page.js'), 'SecondFactorPage');
-const StarterChoicePage = lazyNamed(() => import('./pages/starter-choice-page.js'), 'StarterChoicePage');
-const TrashPage = lazyNamed(() => import('./pages/trash-page.js'), 'TrashPage');
+const ContentTypeEditorPage = lazyNamed(() => import('./pages/content-type-editor-page.js'), 'ContentTypeEditorPage', [
+  'pages-types',
+  'schema',
+]);
+const ContentTypesPage = lazyNamed(() => import('./pages/content-types-page.js'), 'ContentTypesPage', ['pages-types']);
+const SignInPage = lazyNamed(() => import('./pages/sign-in-page.js'), 'SignInPage', ['pages-sign-in']);
+const SecondFactorPage = lazyNamed(() => import('./pages/second-factor-page.js'), 'SecondFactorPage', [
+  'pages-sign-in',
+]);
+const StarterChoicePage = lazyNamed(() => import('./pages/starter-choice-page.js'), 'StarterChoicePage', [
+  'pages-starters',
+]);
+const TrashPage = lazyNamed(() => import('./pages/trash-page.js'), 'TrashPage', ['pages-trash']);
 
 interface TokenRequest {
   reason: TokenRequestReason;

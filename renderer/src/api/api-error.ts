@@ -1,6 +1,6 @@
 import type { ErrorBody, ErrorCode, LastChange, RowReference } from '../../../common/api-contract.js';
 import type { FieldProblem } from '../../../common/field-problems.js';
-import { currentLanguage, i18n } from '../i18n/i18n-instance.js';
+import { currentLanguage, ensureNamespaces, i18n } from '../i18n/i18n-instance.js';
 import { FALLBACK_LANGUAGE } from '../i18n/languages.js';
 import { problemMessage } from '../i18n/problem-messages.js';
 
@@ -81,6 +81,16 @@ export class ApiError extends Error {
   }
 }
 
+/**
+ * The error once the catalog that words server failures (`problems`) is loaded: it is not in the
+ * opening chunk, and the API client loads it with the first failure, before anyone reads it. A
+ * catalog that cannot load leaves the server's own sentences.
+ */
+export async function worded(error: ApiError): Promise<ApiError> {
+  await ensureNamespaces(['problems']).catch(() => undefined);
+  return error;
+}
+
 /** What a `stale_write` says is stored now; `current` is the row (or type) as its read answers it. */
 export interface StaleWrite {
   current: unknown;
@@ -119,12 +129,14 @@ export function describeError(error: unknown): string {
     if (error.code === 'network_error') return i18n.t('common:errors.network');
     if (error.code === 'bad_response') {
       return error.status >= 200 && error.status < 300
-        ? i18n.t('problems:errors.no_data')
-        : i18n.t('problems:errors.bad_response', { status: error.status });
+        ? i18n.t('problems:errors.no_data', { defaultValue: error.message })
+        : i18n.t('problems:errors.bad_response', { status: error.status, defaultValue: error.message });
     }
     if (error.code === 'validation_failed') return invalidInput(error) ?? error.message;
     if (SAID_BY_CODE.has(error.code) && currentLanguage() !== FALLBACK_LANGUAGE) {
-      return i18n.t(`problems:errors.${error.code}` as 'problems:errors.internal_error');
+      return i18n.t(`problems:errors.${error.code}` as 'problems:errors.internal_error', {
+        defaultValue: error.message,
+      });
     }
     return error.message;
   }

@@ -12,7 +12,7 @@ import type {
   UpdateMeRequest,
 } from '../../../common/api-contract.js';
 import type { AuthProvidersResponse } from '../../../common/single-sign-on-rules.js';
-import { ApiError } from './api-error.js';
+import { ApiError, worded } from './api-error.js';
 import { sessionTokenStore } from './auth-token.js';
 
 /**
@@ -78,7 +78,7 @@ export async function callTagged<T>(
   } catch {
     payload = undefined;
   }
-  if (!response.ok) throw ApiError.fromBody(response.status, payload);
+  if (!response.ok) throw await worded(ApiError.fromBody(response.status, payload));
   return { body: payload as T, etag: response.headers.get('ETag') };
 }
 

@@ -17,7 +17,7 @@ import type {
 } from '../../../common/api-contract.js';
 import type { StarterSetName, StartersResponse } from '../../../common/starter-contract.js';
 import type { ApiDocument } from './api-document.js';
-import { ApiError } from './api-error.js';
+import { ApiError, worded } from './api-error.js';
 import { sessionTokenStore, type TokenStore } from './auth-token.js';
 
 /** A row's read with the ETag it came with (absent when the answer had none). */
@@ -147,12 +147,12 @@ export function createApiClient(options: ApiClientOptions = {}): ApiClient {
       }
       if (response.ok) {
         if (response.payload === undefined) {
-          throw new ApiError(response.status, 'bad_response', 'The server sent no data');
+          throw await worded(new ApiError(response.status, 'bad_response', 'The server sent no data'));
         }
         return { payload: response.payload as T, etag: response.etag ?? null };
       }
       const error = ApiError.fromBody(response.status, response.payload);
-      if (error.status !== 401 || error.code !== 'unauthorized') throw error;
+      if (error.status !== 401 || error.code !== 'unauthorized') throw await worded(error);
       // Another request may have obtained a token while this one was in flight: retry with it.
       if (tokens.get() !== token) continue;
       const given = await askForToken(token ? 'rejected' : 'missing');

@@ -4,7 +4,7 @@ import type {
   MediaAssetPatch,
   MediaListResponse,
 } from '../../../common/asset-contract.js';
-import { ApiError } from './api-error.js';
+import { ApiError, worded } from './api-error.js';
 import { call } from './auth-api.js';
 import { sessionTokenStore } from './auth-token.js';
 
@@ -52,7 +52,7 @@ export const mediaApi = {
       throw new ApiError(0, 'network_error', 'Cannot reach the Quire server');
     }
     const payload: unknown = await response.json().catch(() => undefined);
-    if (!response.ok) throw ApiError.fromBody(response.status, payload);
+    if (!response.ok) throw await worded(ApiError.fromBody(response.status, payload));
     return payload as MediaAsset;
   },
 };

@@ -10,7 +10,7 @@ import { useT } from '../i18n/use-t.js';
 import { LazyScreen, lazyNamed } from './lazy-screen.js';
 
 // The compare (with its word diff, the `diff` package) loads as its own chunk when a revision is opened.
-const RevisionCompare = lazyNamed(() => import('./revision-compare.js'), 'RevisionCompare');
+const RevisionCompare = lazyNamed(() => import('./revision-compare.js'), 'RevisionCompare', ['components-compare']);
 
 /** Revisions listed at first, and added by each "Show older". */
 const PAGE = 10;

@@ -18,7 +18,7 @@ const OUTCOME: Record<HookDelivery['status'], string> = {
 
 /** A hook's delivery log, newest first (time in the reader's zone, the receiver's answer, the attempt). */
 export function HookDeliveries({ hookId }: { hookId: string }) {
-  const t = useT('components');
+  const t = useT('pages-hooks');
   const [deliveries, setDeliveries] = useState<HookDelivery[] | null>(null);
   const [total, setTotal] = useState(0);
   const [problem, setProblem] = useState<string | null>(null);

@@ -1,5 +1,6 @@
 import { render, screen } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
+import { i18n } from '../i18n/i18n-instance.js';
 import { LazyScreen, lazyNamed } from './lazy-screen.js';
 
 /** A module with one named component, as a page module has. */
@@ -35,5 +36,23 @@ describe('LazyScreen', () => {
     expect((await screen.findByRole('alert')).textContent).toContain('This part of the editor did not load');
     expect(screen.getByRole('button', { name: 'Reload' }).tagName).toBe('BUTTON');
     quiet.mockRestore();
+  });
+
+  it("renders a screen once its own catalogs have loaded in the editor's language", async () => {
+    await i18n.changeLanguage('de');
+    try {
+      // The test setup loads every namespace: leave this one out, as a screen not yet opened.
+      i18n.removeResourceBundle('de', 'pages-audit');
+      const auditModule = { Audit: () => <h1>{i18n.t('pages-audit:title')}</h1> };
+      const Audit = lazyNamed(async () => auditModule, 'Audit', ['pages-audit']);
+      render(
+        <LazyScreen>
+          <Audit />
+        </LazyScreen>,
+      );
+      expect((await screen.findByRole('heading')).textContent).toBe('Audit-Protokoll');
+    } finally {
+      await i18n.changeLanguage('en');
+    }
   });
 });

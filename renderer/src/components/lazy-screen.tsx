@@ -1,4 +1,6 @@
+import type { FlatNamespace } from 'i18next';
 import { Component, type ComponentType, type LazyExoticComponent, lazy, type ReactNode, Suspense } from 'react';
+import { ensureNamespaces } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
 import { ErrorState, LoadingState } from './states.js';
 
@@ -6,13 +8,18 @@ import { ErrorState, LoadingState } from './states.js';
  * A component of a module that loads on its first render, as its own chunk: screens and dialogs
  * that opening the editor does not need (admin pages, settings, the revision compare with its
  * word diff) stay out of the initial load. `React.lazy` wants a default export; this takes a named one.
+ * The message catalogs the opening does not hold (`namespaces`) load beside the code, not after it.
  */
 // biome-ignore lint/suspicious/noExplicitAny: the constraint React.lazy itself puts on a component
 export function lazyNamed<M extends Record<K, ComponentType<any>>, K extends keyof M & string>(
   load: () => Promise<M>,
   name: K,
+  namespaces: readonly FlatNamespace[] = [],
 ): LazyExoticComponent<M[K]> {
-  return lazy(async () => ({ default: (await load())[name] }));
+  return lazy(async () => {
+    const [module] = await Promise.all([load(), ensureNamespaces(namespaces)]);
+    return { default: module[name] };
+  });
 }
 
 /**

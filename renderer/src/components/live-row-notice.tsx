@@ -38,7 +38,7 @@ export function changedFieldLabels(type: ContentTypeSummary, mine: ContentRow, t
 export function LiveRowNotice({ type, row, locale }: LiveRowNoticeProps) {
   const api = useApi();
   const { me } = useAuth();
-  const t = useT('conflicts');
+  const t = useT('pages-row');
   const tc = useT('components');
   const [seen, setSeen] = useState<SeenChange | null>(null);
 

@@ -31,7 +31,8 @@ export interface RevisionCompareProps {
  */
 export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClose, onRestored }: RevisionCompareProps) {
   const notify = useToast();
-  const t = useT('components');
+  const t = useT('components-compare');
+  const componentsT = useT('components');
   const [confirming, setConfirming] = useState(false);
   const [restoring, setRestoring] = useState(false);
   const [problem, setProblem] = useState<string | null>(null);
@@ -48,8 +49,8 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
       notify(
         'success',
         restored.dropped.length > 0
-          ? t('compare.restoredDropped', { when, fields: restored.dropped.join(', ') })
-          : t('compare.restored', { when }),
+          ? t('restoredDropped', { when, fields: restored.dropped.join(', ') })
+          : t('restored', { when }),
       );
       onRestored(restored.row);
     } catch (failure) {
@@ -69,7 +70,7 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
           old: data.row[column.name],
           current: row[column.name],
         })),
-        { name: 'meta', label: t('history.seo'), column: null, old: data.row.meta, current: row.meta },
+        { name: 'meta', label: componentsT('history.seo'), column: null, old: data.row.meta, current: row.meta },
       ]
     : [];
   const changed = fields.filter(differs).length;
@@ -77,7 +78,7 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
   return (
     <>
       <ModalDialog
-        title={t('compare.title', { when: formatTimestamp(revision.at) })}
+        title={t('title', { when: formatTimestamp(revision.at) })}
         onDismiss={restoring ? () => {} : onClose}
         actions={
           <>
@@ -92,7 +93,7 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
                 disabled={!data || restoring || changed === 0}
               >
                 <IconRefresh />
-                {t('compare.restore')}
+                {t('restore')}
               </button>
             )}
           </>
@@ -104,19 +105,19 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
           </p>
         )}
         {error && <p role="alert">{describeError(error)}</p>}
-        {!data && !error && <LoadingState label={t('compare.loading')} />}
+        {!data && !error && <LoadingState label={t('loading')} />}
         {data && (
           <>
             <p className="muted">
-              {changed === 0 ? t('compare.same') : t('compare.differ', { count: changed })}
-              {data.dropped.length > 0 && ` ${t('compare.dropped', { fields: data.dropped.join(', ') })}`}
+              {changed === 0 ? t('same') : t('differ', { count: changed })}
+              {data.dropped.length > 0 && ` ${t('dropped', { fields: data.dropped.join(', ') })}`}
             </p>
             <table className="revision-compare">
               <thead>
                 <tr>
-                  <th scope="col">{t('compare.field')}</th>
-                  <th scope="col">{t('compare.thisVersion')}</th>
-                  <th scope="col">{t('compare.now')}</th>
+                  <th scope="col">{t('field')}</th>
+                  <th scope="col">{t('thisVersion')}</th>
+                  <th scope="col">{t('now')}</th>
                 </tr>
               </thead>
               <tbody>
@@ -138,14 +139,14 @@ export function RevisionCompare({ type, row, revision, mayRestore, dirty, onClos
       </ModalDialog>
       {confirming && (
         <ConfirmDialog
-          title={t('compare.confirmTitle')}
+          title={t('confirmTitle')}
           confirmLabel={t('common:actions.restore')}
           tone="default"
           busy={restoring}
           onConfirm={() => void restore()}
           onCancel={() => setConfirming(false)}
         >
-          <p>{t(dirty ? 'compare.confirmBodyDirty' : 'compare.confirmBody', { when: formatTimestamp(revision.at) })}</p>
+          <p>{t(dirty ? 'confirmBodyDirty' : 'confirmBody', { when: formatTimestamp(revision.at) })}</p>
         </ConfirmDialog>
       )}
     </>

@@ -14,39 +14,40 @@ export function describeTypeChange(change: TypeChange): string {
   const { detail } = change;
   const t = i18n.t;
   if (change.action === 'create')
-    return t('components:typeChanges.created', { title: detail.title?.to ?? change.type });
+    return t('pages-types:typeChanges.created', { title: detail.title?.to ?? change.type });
   if (change.action === 'delete')
-    return t('components:typeChanges.deleted', { title: detail.title?.from ?? change.type });
+    return t('pages-types:typeChanges.deleted', { title: detail.title?.from ?? change.type });
   const parts: string[] = [];
-  if (detail.title) parts.push(t('components:typeChanges.renamedTo', { title: detail.title.to }));
-  if (detail.added) parts.push(t('components:typeChanges.added', { fields: detail.added.join(', ') }));
-  if (detail.dropped) parts.push(t('components:typeChanges.removed', { fields: detail.dropped.join(', ') }));
+  if (detail.title) parts.push(t('pages-types:typeChanges.renamedTo', { title: detail.title.to }));
+  if (detail.added) parts.push(t('pages-types:typeChanges.added', { fields: detail.added.join(', ') }));
+  if (detail.dropped) parts.push(t('pages-types:typeChanges.removed', { fields: detail.dropped.join(', ') }));
   if (detail.renamed) {
-    const renamed = detail.renamed.map(({ from, to }) => t('components:typeChanges.renamedField', { from, to }));
-    parts.push(t('components:typeChanges.renamed', { fields: renamed.join(', ') }));
+    const renamed = detail.renamed.map(({ from, to }) => t('pages-types:typeChanges.renamedField', { from, to }));
+    parts.push(t('pages-types:typeChanges.renamed', { fields: renamed.join(', ') }));
   }
-  if (detail.changed) parts.push(t('components:typeChanges.changed', { fields: detail.changed.join(', ') }));
+  if (detail.changed) parts.push(t('pages-types:typeChanges.changed', { fields: detail.changed.join(', ') }));
   if (detail.dropped_values && detail.dropped_values.length > 0) {
     const values = detail.dropped_values.map(({ column, locale, count }) =>
-      t('components:typeChanges.droppedValue', { column, locale, rows: count }),
+      t('pages-types:typeChanges.droppedValue', { column, locale, rows: count }),
     );
-    parts.push(t('components:typeChanges.droppedValues', { values: values.join(', ') }));
+    parts.push(t('pages-types:typeChanges.droppedValues', { values: values.join(', ') }));
   }
-  if (detail.preview_path) parts.push(t('components:typeChanges.previewPath'));
+  if (detail.preview_path) parts.push(t('pages-types:typeChanges.previewPath'));
   if (detail.type) {
     parts.push(
-      t(detail.type.to === 'single' ? 'components:typeChanges.madeSingle' : 'components:typeChanges.madeCollection'),
+      t(detail.type.to === 'single' ? 'pages-types:typeChanges.madeSingle' : 'pages-types:typeChanges.madeCollection'),
     );
   }
-  return t('components:typeChanges.summary', {
+  return t('pages-types:typeChanges.summary', {
     type: change.type,
-    changes: parts.join('; ') || t('components:typeChanges.saved'),
+    changes: parts.join('; ') || t('pages-types:typeChanges.saved'),
   });
 }
 
 /** The latest content-type changes (what changed, who, when), newest first. */
 export function TypeChangeLog() {
-  const t = useT('components');
+  const t = useT('pages-types');
+  const componentsT = useT('components');
   const { data, error } = useQuery({
     queryKey: ['content-type-changes'],
     queryFn: () => call<TypeChangeListResponse>('GET', `/cms-content-changes?limit=${LIMIT}`),
@@ -65,7 +66,7 @@ export function TypeChangeLog() {
               <span className="muted">
                 {' · '}
                 <time title={formatTimestamp(change.at)}>{timeAgo(change.at)}</time>
-                {change.by && ` ${t('details.by', { name: change.by })}`}
+                {change.by && ` ${componentsT('details.by', { name: change.by })}`}
               </span>
             </li>
           ))}

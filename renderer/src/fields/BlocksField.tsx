@@ -81,7 +81,7 @@ export function BlocksInput({
   problems,
   widgetFor,
 }: BlocksInputProps) {
-  const t = useT('fields');
+  const t = useT('fields-blocks');
   const types: readonly BlockType[] = column.blocks ?? [];
   const blocks = asBlocks(value);
   const [collapsed, setCollapsed] = useState<ReadonlySet<string>>(new Set());
@@ -101,16 +101,16 @@ export function BlocksInput({
   const add = (type: BlockType) => {
     setAdding(false);
     change([...blocks, newBlock(type, new Date(), widgetFor)]);
-    setAnnouncement(t('blocks.added', { label: type.label }));
+    setAnnouncement(t('added', { label: type.label }));
   };
   const move = (index: number, to: number) => {
     if (to < 0 || to >= blocks.length || to === index) return;
     change(moveBlock(blocks, index, to));
-    setAnnouncement(t('blocks.moved', { label: labelOf(blocks[index]), position: to + 1, count: blocks.length }));
+    setAnnouncement(t('moved', { label: labelOf(blocks[index]), position: to + 1, count: blocks.length }));
   };
   const duplicate = (index: number) => {
     change(duplicateBlock(blocks, index));
-    setAnnouncement(t('blocks.duplicated', { label: labelOf(blocks[index]) }));
+    setAnnouncement(t('duplicated', { label: labelOf(blocks[index]) }));
   };
   const remove = (index: number) => {
     const result = removeBlock(blocks, index);
@@ -123,7 +123,7 @@ export function BlocksInput({
   const undo = () => {
     if (!removed) return;
     change(restoreBlock(blocks, removed));
-    setAnnouncement(t('blocks.restored', { label: labelOf(removed.block) }));
+    setAnnouncement(t('restored', { label: labelOf(removed.block) }));
     setRemoved(null);
   };
   const toggle = (blockId: string) => {
@@ -147,12 +147,12 @@ export function BlocksInput({
     count: blocks.length,
   });
   const announcements: Announcements = {
-    onDragStart: ({ active }) => t('blocks.dragStart', position(active.id)),
+    onDragStart: ({ active }) => t('dragStart', position(active.id)),
     onDragOver: ({ active, over }) =>
-      over ? t('blocks.dragOver', { ...position(active.id), position: indexOf(over.id) + 1 }) : undefined,
+      over ? t('dragOver', { ...position(active.id), position: indexOf(over.id) + 1 }) : undefined,
     onDragEnd: ({ active, over }) =>
-      over ? t('blocks.dragEnd', { ...position(active.id), position: indexOf(over.id) + 1 }) : undefined,
-    onDragCancel: ({ active }) => t('blocks.dragCancel', position(active.id)),
+      over ? t('dragEnd', { ...position(active.id), position: indexOf(over.id) + 1 }) : undefined,
+    onDragCancel: ({ active }) => t('dragCancel', position(active.id)),
   };
 
   return (
@@ -163,12 +163,12 @@ export function BlocksInput({
       aria-describedby={describedBy}
       data-invalid={invalid || undefined}
     >
-      {blocks.length === 0 && <p className="blocks-empty">{t('blocks.empty')}</p>}
+      {blocks.length === 0 && <p className="blocks-empty">{t('empty')}</p>}
       <DndContext
         sensors={sensors}
         collisionDetection={closestCenter}
         onDragEnd={onDragEnd}
-        accessibility={{ announcements, screenReaderInstructions: { draggable: t('blocks.instructions') } }}
+        accessibility={{ announcements, screenReaderInstructions: { draggable: t('instructions') } }}
       >
         <SortableContext items={blocks.map((block) => block.id)} strategy={verticalListSortingStrategy}>
           <ol className="blocks-list">
@@ -201,18 +201,18 @@ export function BlocksInput({
         {types.length === 1 ? (
           <button type="button" className="button button-small" onClick={() => add(types[0])}>
             <IconPlus />
-            {t('blocks.addType', { label: types[0].label })}
+            {t('addType', { label: types[0].label })}
           </button>
         ) : (
           <Popover.Root open={adding} onOpenChange={setAdding}>
             <Popover.Trigger className="button button-small" aria-haspopup="true" disabled={types.length === 0}>
               <IconPlus />
-              {t('blocks.add')}
+              {t('add')}
               <IconChevronDown />
             </Popover.Trigger>
             <Popover.Portal>
               <Popover.Content className="ui-popover blocks-menu" align="start" sideOffset={4}>
-                <ul aria-label={t('blocks.add')}>
+                <ul aria-label={t('add')}>
                   {types.map((type) => (
                     <li key={type.name}>
                       <button type="button" className="ui-option blocks-menu-item" onClick={() => add(type)}>
@@ -227,15 +227,15 @@ export function BlocksInput({
         )}
         {removed && (
           <p className="blocks-removed">
-            <span>{t('blocks.removed', { label: labelOf(removed.block) })}</span>
+            <span>{t('removed', { label: labelOf(removed.block) })}</span>
             <button ref={undoButton} type="button" className="button button-small" onClick={undo}>
-              {t('blocks.undo')}
+              {t('undo')}
             </button>
           </p>
         )}
       </div>
       <p className="visually-hidden" role="status" aria-live="polite">
-        {removed ? t('blocks.removed', { label: labelOf(removed.block) }) : announcement}
+        {removed ? t('removed', { label: labelOf(removed.block) }) : announcement}
       </p>
     </fieldset>
   );
@@ -275,7 +275,7 @@ function BlockCard({
   onRemove,
   onChange,
 }: BlockCardProps) {
-  const t = useT('fields');
+  const t = useT('fields-blocks');
   const { attributes, listeners, setNodeRef, setActivatorNodeRef, transform, transition, isDragging } = useSortable({
     id: block.id,
   });
@@ -293,7 +293,7 @@ function BlockCard({
       ref={setNodeRef}
       className={`block-card${isDragging ? ' block-dragging' : ''}`}
       style={{ transform: CSS.Translate.toString(transform), transition }}
-      aria-label={t('blocks.block', { label, position: index + 1, count })}
+      aria-label={t('block', { label, position: index + 1, count })}
       data-block-type={block.type}
     >
       <div className="block-head">
@@ -303,7 +303,7 @@ function BlockCard({
           {...attributes}
           {...listeners}
           onPointerDown={onPointerDown}
-          label={t('blocks.handle', { label, position: index + 1 })}
+          label={t('handle', { label, position: index + 1 })}
         >
           <IconGrip />
         </IconButton>
@@ -321,24 +321,20 @@ function BlockCard({
           {!open && <span className="block-summary">{blockSummary(block, type)}</span>}
         </button>
         <div className="block-actions">
-          <IconButton
-            label={t('blocks.moveUp')}
-            aria-disabled={index === 0 || undefined}
-            onClick={() => onMove(index - 1)}
-          >
+          <IconButton label={t('moveUp')} aria-disabled={index === 0 || undefined} onClick={() => onMove(index - 1)}>
             <IconArrowUp />
           </IconButton>
           <IconButton
-            label={t('blocks.moveDown')}
+            label={t('moveDown')}
             aria-disabled={index === count - 1 || undefined}
             onClick={() => onMove(index + 1)}
           >
             <IconArrowDown />
           </IconButton>
-          <IconButton label={t('blocks.duplicate')} onClick={onDuplicate}>
+          <IconButton label={t('duplicate')} onClick={onDuplicate}>
             <IconDuplicate />
           </IconButton>
-          <IconButton label={t('blocks.remove')} onClick={onRemove}>
+          <IconButton label={t('remove')} onClick={onRemove}>
             <IconTrash />
           </IconButton>
         </div>
@@ -365,7 +361,7 @@ function BlockCard({
                 );
               })
           ) : (
-            <p className="field-hint">{t('blocks.unknownType', { type: block.type })}</p>
+            <p className="field-hint">{t('unknownType', { type: block.type })}</p>
           )}
         </div>
       )}

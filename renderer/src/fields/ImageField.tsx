@@ -15,7 +15,9 @@ import { useImageUpload } from './use-image-upload.js';
 const hasFiles = (event: DragEvent) => [...event.dataTransfer.types].includes('Files');
 
 // The library's picker loads the first time someone opens it.
-const MediaPickerDialog = lazyNamed(() => import('../components/media-picker-dialog.js'), 'MediaPickerDialog');
+const MediaPickerDialog = lazyNamed(() => import('../components/media-picker-dialog.js'), 'MediaPickerDialog', [
+  'pages-media',
+]);
 
 /**
  * An image: the current one as a preview, upload by file picker or by dropping a file on the field

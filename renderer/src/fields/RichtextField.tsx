@@ -7,7 +7,7 @@ import { richtextPlainText, richtextToBody } from './richtext-value.js';
 
 // The editor framework is a chunk of its own: opening the editor does not load it, a form with a
 // rich-text field does.
-const RichtextEditor = lazyNamed(() => import('./richtext-editor.js'), 'RichtextEditor');
+const RichtextEditor = lazyNamed(() => import('./richtext-editor.js'), 'RichtextEditor', ['fields-richtext']);
 
 function RichtextInput(props: FieldInputProps) {
   const t = useT('fields');

@@ -5,7 +5,7 @@ import { asBlocks, blocksFromRow, blocksToBody, type WidgetLookup } from './bloc
 import type { FieldCellProps, FieldInputProps, FieldWidget } from './field-types.js';
 
 // The builder and its drag and drop load when a form first shows a blocks column, not with the editor.
-const LazyBlocksInput = lazyNamed(() => import('./BlocksField.js'), 'BlocksInput');
+const LazyBlocksInput = lazyNamed(() => import('./BlocksField.js'), 'BlocksInput', ['fields-blocks']);
 
 function BlocksCell({ value }: FieldCellProps) {
   const t = useT('fields');

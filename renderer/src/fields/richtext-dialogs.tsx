@@ -33,7 +33,7 @@ function FormDialog({
   children: ReactNode;
   extraAction?: ReactNode;
 }) {
-  const t = useT('fields');
+  const t = useT('fields-richtext');
   const formId = useId();
   const submit = (event: FormEvent) => {
     event.preventDefault();
@@ -76,28 +76,28 @@ export function LinkDialog({
   onRemove(): void;
   onCancel(): void;
 }) {
-  const t = useT('fields');
+  const t = useT('fields-richtext');
   const id = useId();
   const [typed, setTyped] = useState(initial);
   const href = normalizeHref(typed);
   const invalid = typed.trim() !== '' && href === null;
   return (
     <FormDialog
-      title={t('richtext.linkDialog.title')}
-      submitLabel={t('richtext.linkDialog.apply')}
+      title={t('linkDialog.title')}
+      submitLabel={t('linkDialog.apply')}
       canSubmit={href !== null}
       onSubmit={() => href && onApply(href)}
       onCancel={onCancel}
       extraAction={
         initial !== '' && (
           <button type="button" className="button button-danger-quiet" onClick={onRemove}>
-            {t('richtext.linkDialog.remove')}
+            {t('linkDialog.remove')}
           </button>
         )
       }
     >
       <label htmlFor={id} className="label">
-        {t('richtext.linkDialog.address')}
+        {t('linkDialog.address')}
       </label>
       <input
         id={id}
@@ -112,7 +112,7 @@ export function LinkDialog({
         onChange={(event) => setTyped(event.target.value)}
       />
       <p id={`${id}-hint`} className={invalid ? 'field-error' : 'field-hint'}>
-        {invalid ? t('richtext.linkDialog.invalid') : t('richtext.linkDialog.hint')}
+        {invalid ? t('linkDialog.invalid') : t('linkDialog.hint')}
       </p>
     </FormDialog>
   );
@@ -126,7 +126,8 @@ export function ImageDialog({
   onInsert(image: { src: string; alt: string }): void;
   onCancel(): void;
 }) {
-  const t = useT('fields');
+  const t = useT('fields-richtext');
+  const fieldsT = useT('fields');
   const fileId = useId();
   const altId = useId();
   const [path, setPath] = useState<string | null>(null);
@@ -134,14 +135,14 @@ export function ImageDialog({
   const { upload, uploading, problem } = useImageUpload((answer) => setPath(answer.path));
   return (
     <FormDialog
-      title={t('richtext.imageDialog.title')}
-      submitLabel={t('richtext.imageDialog.insert')}
+      title={t('imageDialog.title')}
+      submitLabel={t('imageDialog.insert')}
       canSubmit={path !== null && alt.trim() !== ''}
       onSubmit={() => path && onInsert({ src: path, alt: alt.trim() })}
       onCancel={onCancel}
     >
       <label htmlFor={fileId} className="label">
-        {t('richtext.imageDialog.file')}
+        {t('imageDialog.file')}
       </label>
       <input
         id={fileId}
@@ -156,14 +157,14 @@ export function ImageDialog({
       <p className={problem ? 'field-error' : 'field-hint'} role="status">
         {problem ??
           (uploading
-            ? t('richtext.imageDialog.uploading', { name: uploading.name })
+            ? t('imageDialog.uploading', { name: uploading.name })
             : path
-              ? t('richtext.imageDialog.uploaded', { name: mediaFileName(path) })
-              : t('image.formats'))}
+              ? t('imageDialog.uploaded', { name: mediaFileName(path) })
+              : fieldsT('image.formats'))}
       </p>
       {path && <img className="richtext-dialog-preview" src={path} alt="" />}
       <label htmlFor={altId} className="label">
-        {t('richtext.imageDialog.alt')}
+        {t('imageDialog.alt')}
       </label>
       <input
         id={altId}
@@ -174,7 +175,7 @@ export function ImageDialog({
         onChange={(event) => setAlt(event.target.value)}
       />
       <p id={`${altId}-hint`} className="field-hint">
-        {t('richtext.imageDialog.altHint')}
+        {t('imageDialog.altHint')}
       </p>
     </FormDialog>
   );
@@ -188,7 +189,7 @@ export function RowLinkDialog({
   onPick(link: RowLinkTarget, title: string): void;
   onCancel(): void;
 }) {
-  const t = useT('fields');
+  const t = useT('fields-richtext');
   const { types } = useContentTypes();
   const typeId = useId();
   const searchId = useId();
@@ -200,14 +201,14 @@ export function RowLinkDialog({
   const titleOf = (row: ContentRow) => (target ? rowLabel(target.title_column, row, row.id) : row.id);
   return (
     <FormDialog
-      title={t('richtext.rowDialog.title')}
-      submitLabel={t('richtext.rowDialog.link')}
+      title={t('rowDialog.title')}
+      submitLabel={t('rowDialog.link')}
       canSubmit={chosen !== null && target !== undefined}
       onSubmit={() => chosen && target && onPick({ type: target.slug, id: chosen.id }, titleOf(chosen))}
       onCancel={onCancel}
     >
       <label htmlFor={typeId} className="label">
-        {t('richtext.rowDialog.type')}
+        {t('rowDialog.type')}
       </label>
       <Select
         id={typeId}
@@ -219,7 +220,7 @@ export function RowLinkDialog({
         }}
       />
       <label htmlFor={searchId} className="label">
-        {t('richtext.rowDialog.search')}
+        {t('rowDialog.search')}
       </label>
       <input
         id={searchId}
@@ -229,13 +230,11 @@ export function RowLinkDialog({
         onChange={(event) => setSearch(event.target.value)}
       />
       <fieldset className="richtext-row-choices">
-        <legend className="visually-hidden">{t('richtext.rowDialog.rows')}</legend>
+        <legend className="visually-hidden">{t('rowDialog.rows')}</legend>
         {found.error ? (
           <p className="field-error">{describeError(found.error)}</p>
         ) : found.rows.length === 0 ? (
-          <p className="field-hint">
-            {found.loading ? t('richtext.rowDialog.searching') : t('richtext.rowDialog.none')}
-          </p>
+          <p className="field-hint">{found.loading ? t('rowDialog.searching') : t('rowDialog.none')}</p>
         ) : (
           found.rows.map((row) => (
             <label key={row.id} className="richtext-row-choice">

@@ -146,18 +146,19 @@ export function RichtextToolbar({
   label: string;
   onAction(action: ToolbarAction): void;
 }) {
-  const t = useT('fields');
+  const t = useT('fields-richtext');
+  const fieldsT = useT('fields');
   const state = useEditorState({ editor, selector: ({ editor: current }) => toolbarState(current) });
   const shortcutText = useShortcutText();
   const groups = state.inTable ? [...GROUPS, TABLE_GROUP] : GROUPS;
   return (
     <fieldset ref={ref} className="md-toolbar richtext-toolbar">
-      <legend className="visually-hidden">{t('richtext.formatting', { label })}</legend>
+      <legend className="visually-hidden">{t('formatting', { label })}</legend>
       {groups.map((group) => (
         // biome-ignore lint/a11y/useSemanticElements: a toolbar's group of buttons, not a form section
         <div key={group[0]} className="richtext-group" role="group">
           {group.map((action) => {
-            const name = t(`richtext.buttons.${action}`);
+            const name = t(`buttons.${action}`);
             const shortcut = RICHTEXT_SHORTCUTS[action];
             const pressed = state.pressed[action];
             const disabled = (action === 'undo' && !state.canUndo) || (action === 'redo' && !state.canRedo);
@@ -169,7 +170,7 @@ export function RichtextToolbar({
                 aria-label={name}
                 aria-pressed={pressed}
                 aria-disabled={disabled || undefined}
-                title={shortcut ? t('markdown.withShortcut', { name, shortcut: shortcutText(shortcut) }) : name}
+                title={shortcut ? fieldsT('markdown.withShortcut', { name, shortcut: shortcutText(shortcut) }) : name}
                 // Keeps the selection in the text while the button is pressed.
                 onMouseDown={(event) => event.preventDefault()}
                 onClick={() => !disabled && onAction(action)}

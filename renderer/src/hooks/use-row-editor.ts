@@ -86,7 +86,6 @@ export function useRowEditor(
   const code = locale?.code;
   const api = useApi();
   const t = useT('pages-row');
-  const tc = useT('conflicts');
   const titleColumn = type.title_column;
   const notify = useToast();
   const { rowsChanged } = useContentTypes();
@@ -191,7 +190,7 @@ export function useRowEditor(
             mine: state,
           });
           if (theirs) stored.current = { row: theirs, form: theirsForm, etag: error.stale.etag };
-          setBanner(tc('notSaved'));
+          setBanner(t('stale.notSaved'));
           return null;
         }
         const placed = error instanceof ApiError ? placeFieldErrors(error.fields, columns) : NO_ERRORS;
@@ -216,7 +215,7 @@ export function useRowEditor(
         setSaving(false);
       }
     },
-    [api, code, columns, formOf, notify, rowsChanged, tagFor, type.table, type.type, titleColumn, t, tc],
+    [api, code, columns, formOf, notify, rowsChanged, tagFor, type.table, type.type, titleColumn, t],
   );
 
   const save = useCallback(() => persist(state, saved, row), [persist, state, saved, row]);
@@ -256,8 +255,8 @@ export function useRowEditor(
           ? t('stillUsed', { title: rowLabel(titleColumn, row, t('thisRow')), count: used.length })
           : error instanceof ApiError && error.stale
             ? who
-              ? tc('notDeleted', { name: who })
-              : tc('notDeletedBySomeone')
+              ? t('stale.notDeleted', { name: who })
+              : t('stale.notDeletedBySomeone')
             : t('notDeleted', { reason: describeError(error) }),
       );
       return false;
@@ -265,7 +264,7 @@ export function useRowEditor(
       busy.current = false;
       setDeleting(false);
     }
-  }, [api, notify, row, rowsChanged, tagFor, type.table, titleColumn, t, tc]);
+  }, [api, notify, row, rowsChanged, tagFor, type.table, titleColumn, t]);
 
   return {
     state,

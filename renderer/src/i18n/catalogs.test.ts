@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { type Catalog, loadAllCatalogs, NAMESPACES } from './catalogs.js';
+import { type Catalog, loadAllCatalogs } from './catalogs.js';
 import { FALLBACK_LANGUAGE, LANGUAGES } from './languages.js';
 
 /** Every message of a catalog by its dotted key. */
@@ -33,6 +33,7 @@ function shape(messages: Map<string, string>) {
 }
 
 const RESOURCES = await loadAllCatalogs();
+const NAMESPACES = Object.keys(RESOURCES[FALLBACK_LANGUAGE]).sort();
 
 const placeholders = (text: string) =>
   [...text.matchAll(/\{\{\s*([\w.]+)[^}]*\}\}|\$t\(([^)]+)\)/g)].map((m) => m[0]).sort();

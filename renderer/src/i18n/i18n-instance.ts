@@ -1,6 +1,7 @@
-import i18next from 'i18next';
+import i18next, { type FlatNamespace } from 'i18next';
+import resourcesToBackend from 'i18next-resources-to-backend';
 import { initReactI18next } from 'react-i18next';
-import { ENGLISH, loadCatalogs, NAMESPACES } from './catalogs.js';
+import { loadCatalog, OPENING_CATALOGS, OPENING_NAMESPACES } from './catalogs.js';
 import {
   FALLBACK_LANGUAGE,
   initialLanguage,
@@ -32,24 +33,36 @@ if (typeof window !== 'undefined') {
 }
 
 if (!i18next.isInitialized) {
-  i18next.use(initReactI18next).init({
-    resources: { [FALLBACK_LANGUAGE]: ENGLISH },
-    // Other languages are added when chosen (see ensureLanguage).
-    partialBundledLanguages: true,
-    lng: FALLBACK_LANGUAGE,
-    fallbackLng: FALLBACK_LANGUAGE,
-    supportedLngs: [...LANGUAGES],
-    ns: NAMESPACES,
-    defaultNS: 'common',
-    // English is bundled: ready before the first render.
-    initAsync: false,
-    // React escapes what it renders.
-    interpolation: { escapeValue: false },
-    returnNull: false,
-    // No backend receives them: a missing key is noted for the checks (see missingKeys).
-    saveMissing: true,
-    missingKeyHandler: (_languages, namespace, key) => noteMissing(namespace, key),
-  });
+  // Each catalog the bundle does not hold is a chunk, loaded as a language or screen needs it. The
+  // backend takes a module's `default` when there is one, and a catalog may have a key `default`
+  // (pages-languages does): it gets the catalog as a module's default.
+  i18next
+    .use(
+      resourcesToBackend(async (language: string, namespace: string) => ({
+        default: await loadCatalog(language, namespace),
+      })),
+    )
+    .use(initReactI18next)
+    .init({
+      // Copies: i18next adds to the objects it is given, namespaces as they load.
+      resources: { [FALLBACK_LANGUAGE]: { ...OPENING_CATALOGS } },
+      partialBundledLanguages: true,
+      lng: FALLBACK_LANGUAGE,
+      fallbackLng: FALLBACK_LANGUAGE,
+      supportedLngs: [...LANGUAGES],
+      // A screen's own namespaces load with its chunk (`lazyNamed`); a namespace that is not loaded
+      // yet makes `useT` suspend, so the screen shows its loading state, never raw keys.
+      ns: [...OPENING_NAMESPACES],
+      defaultNS: 'common',
+      // English's opening catalogs are bundled: ready before the first render.
+      initAsync: false,
+      // React escapes what it renders.
+      interpolation: { escapeValue: false },
+      returnNull: false,
+      // The backend only reads: a missing key is noted for the checks (see missingKeys).
+      saveMissing: true,
+      missingKeyHandler: (_languages, namespace, key) => noteMissing(namespace, key),
+    });
   markDocument(i18next.language);
   i18next.on('languageChanged', markDocument);
 }
@@ -63,18 +76,21 @@ export function currentLanguage(): Language {
   return isLanguage(language) ? language : FALLBACK_LANGUAGE;
 }
 
-/** Loads a language's catalogs into the instance unless they are there. */
-export async function ensureLanguage(language: Language): Promise<void> {
-  if (i18next.hasResourceBundle(language, 'common')) return;
-  const catalogs = await loadCatalogs(language);
-  for (const [namespace, catalog] of Object.entries(catalogs)) {
-    i18next.addResourceBundle(language, namespace, catalog, true, true);
-  }
+/** Loads a language's catalogs of the namespaces loaded so far, unless they are there. */
+export function ensureLanguage(language: Language): Promise<void> {
+  return i18next.loadLanguages(language);
 }
 
-/** Switches the editor's language once its catalogs are loaded. */
+/** Loads namespaces in the editor's language (and English, its fallback), unless they are there. */
+export function ensureNamespaces(namespaces: readonly FlatNamespace[]): Promise<void> {
+  return namespaces.length === 0 ? Promise.resolve() : i18next.loadNamespaces([...namespaces]);
+}
+
+/**
+ * Switches the editor's language; i18next first loads, in that language, every namespace loaded
+ * so far, so a screen never shows a message in the old language beside the new.
+ */
 async function switchTo(language: Language): Promise<void> {
-  await ensureLanguage(language);
   await i18next.changeLanguage(language);
 }
 

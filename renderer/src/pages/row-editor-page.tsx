@@ -6,11 +6,11 @@ import { useApi } from '../api/api-context.js';
 import { describeError, isNotFound } from '../api/api-error.js';
 import { mayChangeRow, useAuth } from '../api/auth-context.js';
 import { ConfirmDialog } from '../components/confirm-dialog.js';
-import { ConflictDialog } from '../components/conflict-dialog.js';
 import { FieldFrame, fieldId } from '../components/field-frame.js';
 import { FormBanner, ReadOnlyNote } from '../components/form-banner.js';
 import { HistoryPanel } from '../components/history-panel.js';
 import { IconArrowLeft, IconExternal, IconLock, IconPlus, IconSave, IconTrash } from '../components/icons.js';
+import { LazyScreen, lazyNamed } from '../components/lazy-screen.js';
 import { LiveRowNotice } from '../components/live-row-notice.js';
 import { RowDetails } from '../components/row-details.js';
 import { ScheduleControl, ScheduleNotice } from '../components/schedule-control.js';
@@ -28,6 +28,9 @@ import { useLinkProps, useNavigate, useNavigationBlocker } from '../routing/rout
 import { type ListState, routeHref } from '../routing/routes.js';
 import { InLocale } from '../translation/in-locale.js';
 import type { LocaleView } from '../translation/locale-view.js';
+
+// A stale write is rare: the dialog that settles it, and its catalog, load when one happens.
+const ConflictDialog = lazyNamed(() => import('../components/conflict-dialog.js'), 'ConflictDialog', ['conflicts']);
 
 /** Props of the row editor: a saved row (`id`) or a new one (`id` null). */
 export interface RowEditorPageProps {
@@ -361,15 +364,17 @@ function RowForm({
       </form>
 
       {editor.conflict && (
-        <ConflictDialog
-          fields={editor.conflict.fields}
-          lastChange={editor.conflict.lastChange}
-          deleted={editor.conflict.deleted}
-          mineJson={mineAsJson(type.columns, editor.conflict.mine)}
-          fileName={`${type.table}-${editor.row?.id ?? 'row'}-mine.json`}
-          onResolve={(choices) => void editor.resolveConflict(choices)}
-          onCancel={editor.setConflictAside}
-        />
+        <LazyScreen>
+          <ConflictDialog
+            fields={editor.conflict.fields}
+            lastChange={editor.conflict.lastChange}
+            deleted={editor.conflict.deleted}
+            mineJson={mineAsJson(type.columns, editor.conflict.mine)}
+            fileName={`${type.table}-${editor.row?.id ?? 'row'}-mine.json`}
+            onResolve={(choices) => void editor.resolveConflict(choices)}
+            onCancel={editor.setConflictAside}
+          />
+        </LazyScreen>
       )}
 
       {confirmingDelete && (

@@ -6,7 +6,7 @@ import { isTranslatable } from '../schema/type-facts.js';
 import type { LocaleView } from './locale-view.js';
 
 // The locale switcher, the marks and side by side are needed only by types with translatable fields.
-const LocalizedPage = lazyNamed(() => import('./localized-pages.js'), 'LocalizedPage');
+const LocalizedPage = lazyNamed(() => import('./localized-pages.js'), 'LocalizedPage', ['translations']);
 
 /** Props of a page that may show a locale. */
 export interface InLocaleProps {

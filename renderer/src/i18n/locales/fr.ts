@@ -1,4 +1,5 @@
-import { byNamespace } from '../catalog-files.js';
+import type { CatalogFiles } from '../catalogs.js';
 
-/** The French catalogs by namespace, one chunk of the built editor. */
-export default byNamespace(import.meta.glob('./fr/*.json', { eager: true, import: 'default' }));
+/** The French catalogs' loaders by path, each namespace a chunk (this map is one too, loaded with the language). */
+const files: CatalogFiles = import.meta.glob('./fr/*.json', { import: 'default' });
+export default files;
