@@ -9,7 +9,8 @@ import { chooseOption } from './support/ui-controls.js';
  * Translating in the editor, in Chromium: a type with translatable fields on a site in English and
  * German (falling back to English). The list and the row editor switch to German (remembered), a
  * field that falls back shows the English value as its placeholder and a "from English" badge,
- * side by side shows the English beside each translatable field, a save writes in German only,
+ * a shared field says "All languages", side by side shows the English beside each translatable
+ * field, a save writes in German only and the history names the language it changed,
  * clearing a German field makes it fall back again, and the list's "Missing in Deutsch" lists the
  * rows German still lacks.
  */
@@ -90,7 +91,8 @@ describe('translating in the editor', () => {
     expect(await field(page, 'Title').inputValue()).toBe('');
     expect(await marksOf(page, 'title')).toBe('DEDeutschfrom English');
     expect(await marksOf(page, 'summary')).toBe('DEDeutschfrom English');
-    expect(await page.locator('#field-visitors-marks').count()).toBe(0);
+    // A shared field: a change here changes every language.
+    expect(await marksOf(page, 'visitors')).toBe('All languages A change here changes every language.');
 
     // Side by side: the English beside each translatable field.
     await button(page, 'Side by side').click();
@@ -106,6 +108,9 @@ describe('translating in the editor', () => {
     await page.getByText('All changes saved').waitFor();
     await expect.poll(() => marksOf(page, 'title')).toBe('DEDeutsch');
     expect(await marksOf(page, 'summary')).toBe('DEDeutsch');
+    // The history names the language the save changed.
+    const history = page.getByRole('region', { name: 'History' });
+    await expect.poll(() => history.locator('li').first().textContent()).toContain('Language: Deutsch');
 
     // Written in German only; English and the shared field stay.
     expect(await read(harbour.id, 'de')).toMatchObject({ title: 'Hafen', summary: 'Boote und Fähren', visitors: 120 });

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { RevisionSummary } from '../../../common/revision-contract.js';
-import { revisionLabel } from './history-panel.js';
+import { revisionLabel, revisionLocales } from './history-panel.js';
 
 const revision = (fields: Partial<RevisionSummary>): RevisionSummary => ({
   id: 1,
@@ -31,5 +31,21 @@ describe('the history names each change for why it was written', () => {
 
   it('a restore recorded before restores named their version says only that it restored', () => {
     expect(revisionLabel(revision({ action: 'restore', origin: 'edit' }))).toBe('Restored an earlier version');
+  });
+});
+
+describe('the history names the locales each change touched', () => {
+  const labelOf = (code: string) => ({ en: 'English', de: 'Deutsch' })[code] ?? code;
+
+  it('by their names, one or several', () => {
+    expect(revisionLocales(revision({ locales: { de: ['title'] } }), labelOf)).toBe('Language: Deutsch');
+    expect(revisionLocales(revision({ locales: { en: ['title'], de: ['title'], fr: ['title'] } }), labelOf)).toBe(
+      'Languages: English, Deutsch, and fr',
+    );
+  });
+
+  it('none for a change of shared fields only, or of a type without translatable fields', () => {
+    expect(revisionLocales(revision({ locales: {} }), labelOf)).toBeNull();
+    expect(revisionLocales(revision({}), labelOf)).toBeNull();
   });
 });

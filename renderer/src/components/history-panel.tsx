@@ -5,7 +5,7 @@ import type { RevisionAction, RevisionSummary } from '../../../common/revision-c
 import { describeError } from '../api/api-error.js';
 import { revisionsApi } from '../api/revisions-api.js';
 import { formatDay, formatTimestamp, timeAgo } from '../fields/datetime-value.js';
-import { i18n } from '../i18n/i18n-instance.js';
+import { currentLanguage, i18n } from '../i18n/i18n-instance.js';
 import { useT } from '../i18n/use-t.js';
 import { LazyScreen, lazyNamed } from './lazy-screen.js';
 
@@ -33,6 +33,17 @@ export function revisionLabel(revision: RevisionSummary): string {
   return actionLabel(revision.action);
 }
 
+/**
+ * The locales whose own values a revision set or changed (`Languages: Deutsch, English`), by
+ * `labelOf`; null for a revision of shared fields only, or of a type without translatable fields.
+ */
+export function revisionLocales(revision: RevisionSummary, labelOf: (code: string) => string): string | null {
+  const codes = Object.keys(revision.locales ?? {});
+  if (codes.length === 0) return null;
+  const languages = new Intl.ListFormat(currentLanguage(), { type: 'conjunction' }).format(codes.map(labelOf));
+  return i18n.t('components:history.inLocales', { count: codes.length, languages });
+}
+
 /** Props of the History panel of a saved row. */
 export interface HistoryPanelProps {
   type: ContentTypeSummary;
@@ -40,13 +51,22 @@ export interface HistoryPanelProps {
   mayRestore: boolean;
   dirty: boolean;
   onRestored(row: ContentRow): void;
+  /** A locale's name, for the locales each change touched (its code without one). */
+  localeLabel?(code: string): string;
 }
 
 /**
  * The row's changes, newest first: what happened, who, when, which fields. Choosing one compares
  * it with the row as it is now, and offers to restore it.
  */
-export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: HistoryPanelProps) {
+export function HistoryPanel({
+  type,
+  row,
+  mayRestore,
+  dirty,
+  onRestored,
+  localeLabel = (code) => code,
+}: HistoryPanelProps) {
   const t = useT('components');
   const [limit, setLimit] = useState(PAGE);
   const [open, setOpen] = useState<RevisionSummary | null>(null);
@@ -67,23 +87,29 @@ export function HistoryPanel({ type, row, mayRestore, dirty, onRestored }: Histo
       {data && data.total === 0 && <p className="muted">{t('history.none')}</p>}
       {data && data.revisions.length > 0 && (
         <ol className="history-list">
-          {data.revisions.map((revision, index) => (
-            <li key={revision.id}>
-              <button type="button" className="history-item" onClick={() => setOpen(revision)}>
-                <span className="history-what">
-                  {revisionLabel(revision)}
-                  {index === 0 && data.revisions.length > 0 && <span className="muted"> · {t('history.current')}</span>}
-                </span>
-                <span className="history-when muted">
-                  <time title={formatTimestamp(revision.at)}>{timeAgo(revision.at)}</time>
-                  {revision.by && ` ${t('details.by', { name: revision.by })}`}
-                </span>
-                {revision.fields.length > 0 && revision.action !== 'create' && (
-                  <span className="history-fields">{revision.fields.map(label).join(', ')}</span>
-                )}
-              </button>
-            </li>
-          ))}
+          {data.revisions.map((revision, index) => {
+            const locales = revisionLocales(revision, localeLabel);
+            return (
+              <li key={revision.id}>
+                <button type="button" className="history-item" onClick={() => setOpen(revision)}>
+                  <span className="history-what">
+                    {revisionLabel(revision)}
+                    {index === 0 && data.revisions.length > 0 && (
+                      <span className="muted"> · {t('history.current')}</span>
+                    )}
+                  </span>
+                  <span className="history-when muted">
+                    <time title={formatTimestamp(revision.at)}>{timeAgo(revision.at)}</time>
+                    {revision.by && ` ${t('details.by', { name: revision.by })}`}
+                  </span>
+                  {revision.fields.length > 0 && revision.action !== 'create' && (
+                    <span className="history-fields">{revision.fields.map(label).join(', ')}</span>
+                  )}
+                  {locales && <span className="history-fields history-locales">{locales}</span>}
+                </button>
+              </li>
+            );
+          })}
         </ol>
       )}
       {data && data.total > data.revisions.length && (

@@ -358,6 +358,7 @@ function RowForm({
               mayRestore={mayChange}
               dirty={editor.dirty}
               onRestored={onRestored}
+              localeLabel={locale?.labelOf}
             />
           )}
         </aside>

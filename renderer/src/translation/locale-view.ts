@@ -23,6 +23,8 @@ export interface FieldLocaleParts {
 export interface LocaleView {
   /** The locale code rows are read and written in. */
   code: string;
+  /** A locale's name as the site lists it (its code when the site no longer does). */
+  labelOf(code: string): string;
   /** The list: the locale whose missing values it is narrowed to (null: not narrowed). */
   missing: string | null;
   /**

@@ -100,8 +100,10 @@ describe('the row editor of a type with translatable fields', () => {
     // A value of its own: the locale's tag, no badge, no placeholder.
     expect((screen.getByLabelText('Body') as HTMLTextAreaElement).value).toBe('Boote');
     expect(document.getElementById('field-body-marks')?.textContent).toBe('DEDeutsch');
-    // A shared field says nothing.
-    expect(document.getElementById('field-status-marks')).toBeNull();
+    // A shared field: a change there changes every locale.
+    expect(document.getElementById('field-status-marks')?.textContent).toBe(
+      'All languages A change here changes every language.',
+    );
     // The heading names the row by the title it falls back to.
     expect(screen.getByRole('heading', { level: 1 }).textContent).toBe('Harbour');
   });

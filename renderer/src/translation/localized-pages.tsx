@@ -86,6 +86,7 @@ function PageInLocale({ site, type, id, list, render }: InLocaleProps & { site: 
 
   const view: LocaleView = {
     code,
+    labelOf,
     missing,
     controls: (dirty, setFilters) =>
       setFilters ? (
@@ -140,7 +141,8 @@ function PageInLocale({ site, type, id, list, render }: InLocaleProps & { site: 
         </div>
       ),
     field: (column, row) => {
-      if (!column.localized) return undefined;
+      // Outside the default locale, a shared field says that a change there changes every locale.
+      if (!column.localized) return code === site.default ? undefined : { marks: <SharedMark /> };
       const from = rowFallbacks(row)[column.name];
       const fallbackValue = from === undefined ? undefined : row?.[column.name];
       return {
@@ -168,6 +170,17 @@ function PageInLocale({ site, type, id, list, render }: InLocaleProps & { site: 
         />
       )}
     </>
+  );
+}
+
+/** The mark of a field every locale shares: short, with what it means for screen readers and on hover. */
+function SharedMark() {
+  const t = useT('translations');
+  return (
+    <span className="badge badge-gray locale-shared" title={t('sharedHint')}>
+      {t('shared')}
+      <span className="visually-hidden"> {t('sharedHint')}</span>
+    </span>
   );
 }
 
