@@ -81,8 +81,12 @@ describe('removing locales that hold values', () => {
       code: 'conflict',
       detail: { code: 'locale_in_use', locales: ['de', 'fr'], count: 3 },
     });
+    expect((refused as AppError).message).toMatch(/^de, fr still hold 3 values;/);
     // Counted inside the change, after its claim of the row.
     expect(values.seen).toEqual([version]);
+    const withoutDe = { ...THREE, locales: [THREE.locales[0], THREE.locales[2]] };
+    const one = await service.replace(withoutDe, { force: false, by: 'ada' }).catch((error) => error);
+    expect((one as AppError).message).toMatch(/^de still holds 2 values;/);
     await service.load();
     expect(service.document).toEqual(THREE);
     expect(service.version).toBe(version);

@@ -180,9 +180,12 @@ export class LocaleService {
         if (removed.length > 0 && !options.force) {
           const count = await values.count(trx, stored, removed);
           if (count > 0) {
+            // The verb agrees with the locales, the noun with the values: "de still holds 4 values".
+            const holders = removed.length === 1 ? `${removed[0]} still holds` : `${removed.join(', ')} still hold`;
+            const held = count === 1 ? 'a value' : `${count} values`;
             throw new AppError(
               'conflict',
-              `${removed.join(', ')} still ${count === 1 ? 'holds a value' : `hold ${count} values`}; translate them elsewhere first, or remove with ?force=true (the values are deleted)`,
+              `${holders} ${held}; translate them elsewhere first, or remove with ?force=true (the values are deleted)`,
               undefined,
               { code: 'locale_in_use', locales: removed, count },
             );
