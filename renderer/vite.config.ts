@@ -21,6 +21,17 @@ export default defineConfig({
     assetsInlineLimit: 0,
     sourcemap: false,
     chunkSizeWarningLimit: 1200,
+    rollupOptions: {
+      output: {
+        // A message catalog's chunk is named by its language and namespace (`catalog-de-pages-row`),
+        // so the bundle report can add them up and a look at the network says which one loaded.
+        chunkFileNames: (chunk) => {
+          const catalog =
+            chunk.facadeModuleId && /\/i18n\/locales\/([\w-]+)\/([\w-]+)\.json$/.exec(chunk.facadeModuleId);
+          return catalog ? `assets/catalog-${catalog[1]}-${catalog[2]}-[hash].js` : 'assets/[name]-[hash].js';
+        },
+      },
+    },
   },
   server: { host: '127.0.0.1' },
 });

@@ -24,8 +24,16 @@ export function bundleReport(rendererDir) {
   const assets = editorAssets(rendererDir);
   const initial = assets.filter((asset) => asset.initial);
   const total = initial.reduce((sum, asset) => sum + asset.gzip, 0);
-  const later = assets
-    .filter((asset) => !asset.initial)
+  const onDemand = assets.filter((asset) => !asset.initial);
+  // The message catalogs (a chunk per language and namespace, see renderer/vite.config.ts) as one entry.
+  const catalogs = onDemand.filter((asset) => asset.name.startsWith('catalog-'));
+  const later = onDemand
+    .filter((asset) => !catalogs.includes(asset))
     .map((asset) => `${asset.name.replace(/-[\w-]{8}\.(js|css)$/, '')} ${kb(asset.gzip)}`);
+  if (catalogs.length > 0) {
+    later.push(
+      `message catalogs (${catalogs.length} files) ${kb(catalogs.reduce((sum, asset) => sum + asset.gzip, 0))}`,
+    );
+  }
   return `Editor bundle: ${kb(total)} gzip to open (${initial.map((asset) => `${asset.name} ${kb(asset.gzip)}`).join(', ')}); loaded when needed: ${later.join(', ') || 'nothing'}`;
 }
