@@ -19,16 +19,23 @@ const DATABASE_TEMPLATES = 'server/test-support/database-templates-setup.ts';
 const POSTGRES_API_SUITES = sortByEngine(serverTestFiles(fileURLToPath(new URL('.', import.meta.url)))).postgres;
 
 /**
- * The `server-pg` project, or none where there is no PostgreSQL to run it on (a newcomer's laptop:
- * one line says why). On CI (CI=true) it is always there, so a missing server fails its suites.
+ * Why this machine has no PostgreSQL for the tests (a newcomer's laptop), or null where it has one.
+ * On CI (CI=true) it is always there: null, so a missing server fails the suites that use it.
  */
-async function postgresProjects(): Promise<TestProjectInlineConfiguration[]> {
-  let skipReason: string | null;
+async function postgresSkipReason(): Promise<string | null> {
   try {
-    skipReason = (await postgresForTests()).skipReason;
+    return (await postgresForTests()).skipReason;
   } catch {
-    skipReason = null; // CI without PostgreSQL: run, and let every suite say it is missing
+    return null; // CI without PostgreSQL: run, and let every suite say it is missing
   }
+}
+
+/** Asked once for every project that uses PostgreSQL. */
+const POSTGRES_SKIP_REASON = postgresSkipReason();
+
+/** The `server-pg` project, or none where there is no PostgreSQL to run it on (one line says why). */
+async function postgresProjects(): Promise<TestProjectInlineConfiguration[]> {
+  const skipReason = await POSTGRES_SKIP_REASON;
   if (skipReason) {
     console.warn(`server-pg: skipped (${skipReason})`);
     return [];
@@ -46,6 +53,18 @@ async function postgresProjects(): Promise<TestProjectInlineConfiguration[]> {
       },
     },
   ];
+}
+
+/**
+ * The `site-builds` project's engine for its running Quire: PostgreSQL where there is one (its
+ * export is made from a SQLite copy of the site, so each engine serves the builds once), else
+ * SQLite, one line saying why.
+ */
+async function siteBuildsEnv(): Promise<Record<string, string>> {
+  const skipReason = await POSTGRES_SKIP_REASON;
+  if (!skipReason) return { QUIRE_TEST_ENGINE: 'postgres' };
+  console.warn(`site-builds: the running Quire on SQLite, not PostgreSQL (${skipReason})`);
+  return {};
 }
 
 /**
@@ -93,6 +112,7 @@ export default defineConfig(async () => ({
           name: 'site-builds',
           include: ['e2e/site-builds.test.ts'],
           environment: 'node',
+          env: await siteBuildsEnv(),
           testTimeout: 240_000,
           hookTimeout: 60_000,
         },

@@ -14,10 +14,12 @@ import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { copyCommand } from '../server/backup/copy-command.js';
 import { packageRoot } from '../server/config/package-root.js';
 import { request } from '../server/test-support/api-scenario.js';
+import { captureOutput } from '../server/test-support/captured-output.js';
 import { pngImage } from '../server/test-support/sample-images.js';
-import { startTestServer, type TestServer } from '../server/test-support/test-server.js';
+import { startTestServer, type TestServer, testEngine } from '../server/test-support/test-server.js';
 
 /**
  * The examples in examples/ built with their real CLIs (Astro, Eleventy) against a running Quire,
@@ -31,6 +33,9 @@ import { startTestServer, type TestServer } from '../server/test-support/test-se
  * every kind of content: a build (and a type check) is the slow part of this file. The site has two
  * locales, en (the default) and de falling back to en, and a type of stories whose title, slug,
  * summary and body are localized: each build is one tree per locale (checkTranslations).
+ * Each engine serves the builds once: the running Quire is on the engine QUIRE_TEST_ENGINE names
+ * (the `site-builds` project sets PostgreSQL where there is one), and the export is made from a
+ * SQLite file, a `quire copy` of the site where it was on PostgreSQL.
  * Builds may reach this machine only: a preload refuses (and reports) any other connection, and
  * Astro's telemetry is off.
  */
@@ -66,7 +71,8 @@ type Site = keyof typeof SITES;
 let server: TestServer;
 let serverStopped = false;
 let work: string;
-let dbFile: string;
+/** Where the site is stored, as `quire` commands take it: `--db FILE` or `--database URL`. */
+let siteDatabase: string[];
 /** The article's image (3 x 2) and the recipe's photo (40 x 30), as the server named them. */
 const media = { image: '', photo: '' };
 /** Each upload's asset id and content hash, by its path. */
@@ -158,8 +164,8 @@ function prepare(site: Site, label: string): string {
  * The Astro example's TypeScript types regenerated with `quire types` from the site's database,
  * and its loader and helpers type-checked against them.
  */
-async function checkTypes(copy: string, db: string): Promise<void> {
-  const types = await quire('types', '--db', db, '--out', join(copy, 'src', 'quire-types.d.ts'));
+async function checkTypes(copy: string, database: string[]): Promise<void> {
+  const types = await quire('types', ...database, '--out', join(copy, 'src', 'quire-types.d.ts'));
   expect(types.code, types.output).toBe(0);
   // The loader and its helpers type-check against the generated types (the pages are .astro files,
   // which tsc does not read).
@@ -189,7 +195,7 @@ function runBuild(site: Site, copy: string, env: Record<string, string>) {
  */
 async function build(site: Site, label: string, env: Record<string, string>, typeCheck = false): Promise<string> {
   const copy = prepare(site, label);
-  if (site === 'astro' && typeCheck) await checkTypes(copy, dbFile);
+  if (site === 'astro' && typeCheck) await checkTypes(copy, siteDatabase);
   const result = await runBuild(site, copy, env);
   expect(result.code, result.output).toBe(0);
   expect(result.output).not.toContain('loopback-only: refused');
@@ -328,7 +334,7 @@ async function create(path: string, json: unknown, to = server): Promise<string>
 beforeAll(async () => {
   work = mkdtempSync(join(tmpdir(), 'quire-sites-'));
   server = await startTestServer({ dir: join(work, 'quire') });
-  dbFile = server.dbFile;
+  siteDatabase = server.postgresDatabase ? ['--database', server.postgresDatabase.url] : ['--db', server.dbFile];
   media.image = await upload(pngImage(), 'boats.png');
   media.photo = await upload(PHOTO, 'loaf.png');
   const described = await request(server, 'PATCH', `/media/${uploads[media.image].id}`, {
@@ -625,10 +631,11 @@ function checkPages(out: string): void {
 
 afterAll(async () => {
   if (server && !serverStopped) await server.stop();
+  await server?.postgresDatabase?.drop();
   if (work) rmSync(work, { recursive: true, force: true });
 });
 
-describe('the example sites', () => {
+describe(`the example sites (the running Quire on ${testEngine()}, the export from SQLite)`, () => {
   const live = () => ({ QUIRE_URL: server.origin, QUIRE_IMAGE_WIDTHS: IMAGE_WIDTHS });
 
   it('build every content type, blocks and a single type with Astro and Eleventy from a running Quire', async () => {
@@ -739,11 +746,24 @@ describe('the example sites', () => {
     await create('/cms/index', { term: 'Keel' });
     await server.stop();
     serverStopped = true;
+    let sqliteFile = server.dbFile;
+    if (server.postgresDatabase) {
+      sqliteFile = join(work, 'copy.sqlite');
+      // In this process: a `quire` process of its own would take longer to start than to copy.
+      const [out, err] = [captureOutput(), captureOutput()];
+      const searchIndexes = { folder: join(work, 'search-indexes') };
+      const code = await copyCommand(
+        ['--from', server.postgresDatabase.url, '--to', sqliteFile],
+        { out, err },
+        { searchIndexes },
+      );
+      expect(code, err.text).toBe(0);
+    }
     const exported = join(work, 'export');
     const result = await quire(
       'export',
       '--db',
-      dbFile,
+      sqliteFile,
       '--out',
       exported,
       '--published-only',
