@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
@@ -46,14 +46,29 @@ afterAll(async () => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-/** Runs the project's tsc on one consumer file beside the generated declarations. */
-function compile(consumer: string): { status: number | null; output: string } {
-  const file = join(dir, 'consumer.ts');
-  writeFileSync(file, consumer);
+/**
+ * Runs the project's tsc once on consumer files, each path (under the temporary folder) beside the
+ * generated declarations it imports: its exit status and messages, one line per error, each
+ * starting with its file's path. One run for every file: each tsc start loads the compiler and
+ * parses TypeScript's lib files again.
+ */
+function compile(files: Record<string, string>): { status: number | null; output: string } {
+  for (const [path, text] of Object.entries(files)) writeFileSync(join(dir, path), text);
   const tsc = join(packageRoot(), 'node_modules', 'typescript', 'bin', 'tsc');
   const result = spawnSync(
     process.execPath,
-    [tsc, '--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext', '--moduleResolution', 'nodenext', file],
+    [
+      tsc,
+      '--noEmit',
+      '--strict',
+      '--target',
+      'es2022',
+      '--module',
+      'nodenext',
+      '--moduleResolution',
+      'nodenext',
+      ...Object.keys(files),
+    ],
     { encoding: 'utf8', cwd: dir },
   );
   return { status: result.status, output: `${result.stdout}${result.stderr}` };
@@ -116,31 +131,34 @@ describe('TypeScript declarations', () => {
     expect(readFileSync(file, 'utf8')).toBe(text);
   });
 
-  it('compile a consumer with tsc, and a wrong field fails to compile', () => {
-    const good = compile(CONSUMER);
-    expect(good.output).toBe('');
-    expect(good.status).toBe(0);
-
-    const wrong = compile(`${CONSUMER}\nexport const typo = (row: Event) => row.nmae;\n`);
-    expect(wrong.status).not.toBe(0);
-    expect(wrong.output).toContain("Property 'nmae' does not exist on type 'Event'");
-  }, 60_000);
-
-  it('follow a change of a content type', async () => {
-    // tsc took longer than the server keeps an idle connection: the first request may meet a
-    // connection the server has just closed (fetch does not retry it), so start a fresh one.
-    await request(server, 'GET', '/cms-content').catch(() => null);
+  it('compile a consumer with tsc, a wrong field fails to compile, and they follow a change of a content type', async () => {
+    const before = (await request(server, 'GET', '/types.d.ts')).text;
     const current = (await request(server, 'GET', '/cms-content/events')).body;
     const columns = current.columns.map(
       ({ filterable: _f, orderable: _o, ...column }: Record<string, unknown>) => column,
     );
     columns.push({ name: 'venue', label: 'Venue', type: 'text', required: false });
     expect((await request(server, 'PUT', '/cms-content/events', { json: { columns } })).response.status).toBe(200);
-    const { text } = await request(server, 'GET', '/types.d.ts');
-    writeFileSync(join(dir, 'quire-types.d.ts'), text);
-    // Now that events have a venue, the first @ts-expect-error is unused, which tsc reports.
-    const result = compile(CONSUMER);
+    const after = (await request(server, 'GET', '/types.d.ts')).text;
+    writeFileSync(join(dir, 'quire-types.d.ts'), before);
+    mkdirSync(join(dir, 'after'));
+    writeFileSync(join(dir, 'after', 'quire-types.d.ts'), after);
+
+    const result = compile({
+      'consumer.ts': CONSUMER,
+      'wrong.ts': `${CONSUMER}\nexport const typo = (row: Event) => row.nmae;\n`,
+      // Now that events have a venue, the first @ts-expect-error is unused, which tsc reports.
+      'after/consumer.ts': CONSUMER,
+    });
     expect(result.status).not.toBe(0);
-    expect(result.output).toContain("Unused '@ts-expect-error' directive");
+    const errors = result.output.trim().split('\n');
+    expect(errors.filter((line) => line.startsWith('consumer.ts'))).toEqual([]);
+    expect(errors.filter((line) => line.startsWith('wrong.ts'))).toEqual([
+      expect.stringContaining("Property 'nmae' does not exist on type 'Event'"),
+    ]);
+    expect(errors.filter((line) => line.startsWith('after/consumer.ts'))).toEqual([
+      expect.stringContaining("Unused '@ts-expect-error' directive"),
+    ]);
+    expect(errors).toHaveLength(2);
   }, 60_000);
 });
