@@ -1,5 +1,6 @@
 // The localized workload, for bench/run-bench.mjs (or alone: node bench/localized-bench.mjs [--rows 2000]
-// [--seconds 5]): `quire serve` on a fresh SQLite database with three locales (en, de -> en,
+// [--seconds 5] [--engine sqlite|postgres]): `quire serve` on a fresh SQLite database, or a throwaway
+// PostgreSQL database it drops after (QUIRE_BENCH_PG_URL, else 127.0.0.1:5432), with three locales (en, de -> en,
 // fr -> de, en), a type whose title, slug and body are localized and its unlocalized twin holding the
 // same rows (de translated in two rows of three, fr in one of three: the rest falls back). Distinct
 // requests, each from a seeded stream, in each locale: lists filtered and ordered by title, searches
@@ -10,6 +11,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import autocannon from 'autocannon';
 import { mulberry32 } from './distinct-workloads.mjs';
+import { PG_ADMIN_URL, settlePostgres, throwawayDatabase } from './postgres-bench.mjs';
 import { freePort, log, startServer, stop } from './processes.mjs';
 
 const CONNECTIONS = 16;
@@ -135,25 +137,36 @@ async function measure(base, stream, seconds) {
   };
 }
 
+/** The engines the workload runs on, as `--engine` and run-bench's `--engines` name them. */
+export const LOCALIZED_ENGINES = { sqlite: 'SQLite', postgres: 'PostgreSQL' };
+
 /**
- * The localized workload on SQLite: `{ rows, seconds, results }`, results keyed by workload then by
- * system (`plain`, `en`, `de`, `fr`). `cli`: the built dist/server/cli.js; `repo`: where it runs.
+ * The localized workload on `engine` (`sqlite` or `postgres`): `{ engine, rows, seconds, results }`,
+ * results keyed by workload then by system (`plain`, `en`, `de`, `fr`). `cli`: the built
+ * dist/server/cli.js; `repo`: where it runs.
  */
-export async function measureLocalized({ cli, repo, rows, seconds }) {
+export async function measureLocalized({ cli, repo, rows, seconds, engine = 'sqlite' }) {
+  if (!LOCALIZED_ENGINES[engine])
+    throw new Error(`engine ${engine}: use ${Object.keys(LOCALIZED_ENGINES).join(' or ')}`);
   const folder = mkdtempSync(join(os.tmpdir(), 'quire-localized-bench-'));
+  const database = engine === 'postgres' ? await throwawayDatabase(PG_ADMIN_URL, 'localized') : null;
+  const where = database ? ['--database', database.url] : ['--db', join(folder, 'content.sqlite')];
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
-  const serveArgs = [cli, 'serve', '--db', join(folder, 'content.sqlite'), '--port', String(port), '--no-backups'];
-  const quire = await startServer(
-    'quire',
-    process.execPath,
-    [...serveArgs, '--editor', 'bench'],
-    `${base}/api/cms-content`,
-    60_000,
-    repo,
-  );
+  const serveArgs = [cli, 'serve', ...where, '--port', String(port), '--no-backups'];
+  let quire = null;
   try {
+    quire = await startServer(
+      'quire',
+      process.execPath,
+      [...serveArgs, '--editor', 'bench'],
+      `${base}/api/cms-content`,
+      60_000,
+      repo,
+    );
     const ids = await load(base, rows);
+    // Autovacuum or a checkpoint of the load's pages would otherwise run during the measurements.
+    if (database) await settlePostgres(database.url);
     const systems = [
       ['plain', 'plain', null],
       ['en', 'places', 'en'],
@@ -177,20 +190,28 @@ export async function measureLocalized({ cli, repo, rows, seconds }) {
         );
       }
     }
-    return { rows, seconds, results };
+    return { engine, rows, seconds, results };
   } finally {
-    await stop(quire.child);
+    if (quire) await stop(quire.child);
+    await database?.drop();
     rmSync(folder, { recursive: true, force: true });
   }
 }
 
-/** The localized figures as a Markdown table, each locale's beside the unlocalized twin's. */
-export function localizedMarkdown(localized) {
-  if (!localized) return '';
-  if (localized.error) return `\n## Localized content\n\nFailed: ${localized.error}\n`;
+/**
+ * The localized figures as Markdown, a table per engine (`measureLocalized` results, or
+ * `{ engine, error }`), each locale's beside the unlocalized twin's.
+ */
+export function localizedMarkdown(runs) {
+  return runs.map(engineMarkdown).join('');
+}
+
+function engineMarkdown(localized) {
+  const engine = LOCALIZED_ENGINES[localized.engine];
+  if (localized.error) return `\n## Localized content (${engine})\n\nFailed: ${localized.error}\n`;
   const lines = [
     '',
-    `## Localized content (SQLite, ${localized.rows} rows per type, ${localized.seconds} s per run, ${CONNECTIONS} connections, distinct requests)`,
+    `## Localized content (${engine}, ${localized.rows} rows per type, ${localized.seconds} s per run, ${CONNECTIONS} connections, distinct requests)`,
     '',
     'Title, slug and body localized in en (default), de (-> en, two rows of three translated) and fr (-> de, en; one of three); "plain" is the same rows in a type without localized columns. req/s (p50 / p99 ms; share of plain).',
     '',
@@ -211,7 +232,11 @@ export function localizedMarkdown(localized) {
 
 if (import.meta.url === `file://${process.argv[1]}`) {
   const { values } = parseArgs({
-    options: { rows: { type: 'string', default: '2000' }, seconds: { type: 'string', default: '5' } },
+    options: {
+      rows: { type: 'string', default: '2000' },
+      seconds: { type: 'string', default: '5' },
+      engine: { type: 'string', default: 'sqlite' },
+    },
   });
   const repo = join(new URL('.', import.meta.url).pathname, '..');
   const measured = await measureLocalized({
@@ -219,6 +244,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
     repo,
     rows: Number(values.rows),
     seconds: Number(values.seconds),
+    engine: values.engine,
   });
-  process.stdout.write(localizedMarkdown(measured));
+  process.stdout.write(localizedMarkdown([measured]));
 }

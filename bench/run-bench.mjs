@@ -11,7 +11,7 @@
 // that measure the caches (bench/workloads-bench.mjs); the SQLite floor's gets run once more with
 // Quire's whole answer (bench/get-answer-floor.mjs). Then the change feed (bench/change-feed-bench.mjs)
 // and image variants (bench/image-variants-bench.mjs), and the localized workload (bench/localized-bench.mjs:
-// lists, searches and gets in three locales beside an unlocalized twin). It prints the tables
+// lists, searches and gets in three locales beside an unlocalized twin, on each engine). It prints the tables
 // (bench/report.mjs) and writes RESULTS.md.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
@@ -276,16 +276,17 @@ if (imageSeconds > 0) {
   }
 }
 
-// Lists, searches and gets in three locales beside the same rows unlocalized (bench/localized-bench.mjs).
-let localized = null;
+// Lists, searches and gets in three locales beside the same rows unlocalized, on each engine
+// (bench/localized-bench.mjs).
+const localized = [];
 const localizedRows = parseSize(args['localized-rows']);
-if (localizedRows > 0) {
-  log(`\n== localized content, ${label(localizedRows)} rows per type`);
+for (const engine of localizedRows > 0 ? engines : []) {
+  log(`\n== localized content, ${label(localizedRows)} rows per type, ${engine}`);
   try {
-    localized = await measureLocalized({ cli, repo, rows: localizedRows, seconds: duration });
+    localized.push(await measureLocalized({ cli, repo, rows: localizedRows, seconds: duration, engine }));
   } catch (error) {
-    localized = { error: error.message.split('\n')[0] };
-    log(`localized content failed: ${localized.error}`);
+    localized.push({ engine, error: error.message.split('\n')[0] });
+    log(`localized content on ${engine} failed: ${localized.at(-1).error}`);
   }
 }
 
