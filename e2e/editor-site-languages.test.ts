@@ -156,13 +156,15 @@ describe('the Languages screen', () => {
     await dialog.getByRole('button', { name: 'Remove and delete their content' }).click();
     // The first save's notice may still show: the stored locales say when the forced save is done.
     await page.getByRole('status').filter({ hasText: 'Languages saved' }).waitFor();
-    await expect.poll(() => locales(ada)).toEqual({
-      default: 'en',
-      locales: [
-        { code: 'en', label: 'English' },
-        { code: 'de', label: 'Deutsch', fallback: ['en'] },
-      ],
-    });
+    await expect
+      .poll(() => locales(ada))
+      .toEqual({
+        default: 'en',
+        locales: [
+          { code: 'en', label: 'English' },
+          { code: 'de', label: 'Deutsch', fallback: ['en'] },
+        ],
+      });
     expect(refused).toBe(1);
     expect(admin.problems).toEqual([]);
 
