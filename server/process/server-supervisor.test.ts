@@ -77,7 +77,7 @@ describe('quire serve under its supervisor', () => {
   });
 
   it('stops within the grace period on SIGTERM while a query blocks the server, and says so in one line', async () => {
-    server = await spawnServer(await withRecursiveView(join(dir, 'content.sqlite')), ['--no-backups']);
+    server = await spawnServer(await withRecursiveView(join(dir, 'content.sqlite')), ['--no-backups'], 'built');
     const serverPid = serverProcess(server);
     await blockEventLoop(server);
 
@@ -93,7 +93,7 @@ describe('quire serve under its supervisor', () => {
   });
 
   it('kills at once on a second SIGINT (a second Ctrl+C)', async () => {
-    server = await spawnServer(await withRecursiveView(join(dir, 'content.sqlite')), ['--no-backups']);
+    server = await spawnServer(await withRecursiveView(join(dir, 'content.sqlite')), ['--no-backups'], 'built');
     await blockEventLoop(server);
     const exit = exited(server);
     server.child.kill('SIGINT');
@@ -106,7 +106,7 @@ describe('quire serve under its supervisor', () => {
   });
 
   it('stops cleanly on SIGTERM when nothing blocks it: exit code 0, nothing on stderr, no server left', async () => {
-    server = await spawnServer(await quireDatabase(join(dir, 'content.sqlite')), ['--no-backups']);
+    server = await spawnServer(await quireDatabase(join(dir, 'content.sqlite')), ['--no-backups'], 'built');
     const serverPid = serverProcess(server);
     expect((await fetch(`${server.api}/cms/news`)).status).toBe(200);
     const exit = exited(server);
@@ -119,7 +119,7 @@ describe('quire serve under its supervisor', () => {
   });
 
   it('the server stops on its own when its supervisor is killed', async () => {
-    server = await spawnServer(await quireDatabase(join(dir, 'content.sqlite')), ['--no-backups']);
+    server = await spawnServer(await quireDatabase(join(dir, 'content.sqlite')), ['--no-backups'], 'built');
     const serverPid = serverProcess(server);
     const exit = exited(server);
     server.child.kill('SIGKILL');
