@@ -57,7 +57,7 @@ async function call(method: string, path: string, json?: unknown): Promise<any> 
 const DELIVERY_LOGGED = { timeout: 10_000, interval: 50 };
 
 const start = async () => {
-  server = await spawnServer(database, ['--no-backups']);
+  server = await spawnServer(database, ['--no-backups'], 'built');
 };
 
 describe('a server killed between a change and its delivery', () => {
