@@ -23,6 +23,7 @@ describe('a server killed with SIGKILL during concurrent writes', () => {
       rounds: 2,
       clients: 8,
       killAfterMs: [300, 600],
+      entry: 'built',
     });
     expect(report.acknowledged).toBeGreaterThan(0);
     expect(report.serverErrors).toBe('');

@@ -1,5 +1,5 @@
 import { openSqliteFile } from '../db/sqlite/sqlite-dialect.js';
-import { type ChildServer, spawnServer } from './child-server.js';
+import { type ChildEntry, type ChildServer, spawnServer } from './child-server.js';
 
 /**
  * The crash drill: real server processes killed with SIGKILL in the middle of concurrent writes,
@@ -19,6 +19,8 @@ export interface CrashDrillOptions {
   clients: number;
   /** The kill comes at a random moment between these many milliseconds after writes start. */
   killAfterMs: [number, number];
+  /** Which `quire` the server processes run (child-server.ts): the sources unless it says. */
+  entry?: ChildEntry;
 }
 
 /** What the drill saw; the caller asserts on it. */
@@ -68,7 +70,7 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
   let sequence = 0;
 
   for (let round = 0; round < options.rounds; round++) {
-    const server = await spawnServer(options.dbFile);
+    const server = await spawnServer(options.dbFile, [], options.entry);
     await reconcile(server, rows, report);
     let killed = false;
     const clients = Array.from({ length: options.clients }, async (_, client) => {
@@ -86,7 +88,7 @@ export async function runCrashDrill(options: CrashDrillOptions): Promise<CrashDr
     report.integrity.push(integrityOf(options.dbFile));
   }
 
-  const server = await spawnServer(options.dbFile);
+  const server = await spawnServer(options.dbFile, [], options.entry);
   try {
     await reconcile(server, rows, report);
     const list = await fetch(`${server.api}/cms/news?limit=0`);
