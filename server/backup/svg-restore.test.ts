@@ -118,6 +118,12 @@ describe('quire restore of a backup whose SVG carries script', () => {
     });
   });
 
+  it('brings no file and no asset of an SVG cleaning refuses, the file as it was set aside', async () => {
+    expect((await fetch(`${server?.origin}${broken.path}`)).status).toBe(404);
+    expect((await fetch(`${server?.api}/media/${broken.id}`)).status).toBe(404);
+    expect(readFileSync(under(join(dir, 'media', '.set-aside'), broken.path))).toEqual(BROKEN);
+  });
+
   it('restores a clean drawing byte for byte, setting nothing aside', async () => {
     const served = Buffer.from(await (await fetch(`${server?.origin}${kept.path}`)).arrayBuffer());
     expect(served).toEqual(kept.bytes);

@@ -260,19 +260,24 @@ function stagingFolder(root: string): string {
 /**
  * First half of replacing a media folder: places `files` of `from` (a backup's `media/`, whose own
  * entry is checked too) in a new folder beside `root`, so the backup may go (be pruned) before the
- * swap, and a refused restore only removes this folder.
+ * swap, and a refused restore only removes this folder. Returns the media paths of the SVGs
+ * cleaning refused (not placed), whose assets the restored database must not keep.
  */
 export async function stageMediaFolder(
   root: string,
   from: string,
   files: readonly MediaFile[],
   log: (line: string) => void = (line) => console.warn(line),
-): Promise<void> {
+): Promise<string[]> {
   const staged = stagingFolder(root);
   await rm(staged, { recursive: true, force: true });
   await mkdir(staged, { recursive: true });
   await placeMediaFiles(from, staged, files, { checkRoot: true });
-  for (const file of files) if (file.path.endsWith('.svg')) await cleanStagedSvg(staged, file.path, root, log);
+  const refused: string[] = [];
+  for (const file of files) {
+    if (file.path.endsWith('.svg') && !(await cleanStagedSvg(staged, file.path, root, log))) refused.push(file.path);
+  }
+  return refused;
 }
 
 /**
@@ -280,11 +285,16 @@ export async function stageMediaFolder(
  * site serves and exports its files as uploads): one that cleaning changes is replaced by the
  * cleaned text, and one it refuses is taken out; the file as it was goes to `.set-aside/` in the
  * media folder (placed as a link to the backup's file, it stays one there) and a line says so.
- * The library corrects the asset's size and hash when the server starts.
+ * The library corrects the asset's size and hash when the server starts. False when refused.
  */
-async function cleanStagedSvg(staged: string, path: string, root: string, log: (line: string) => void): Promise<void> {
+async function cleanStagedSvg(
+  staged: string,
+  path: string,
+  root: string,
+  log: (line: string) => void,
+): Promise<boolean> {
   const location = mediaFileLocation(staged, path) as string;
-  await cleanArrivingSvg({
+  const kept = await cleanArrivingSvg({
     path,
     bytes: await readFile(location),
     how: 'of the backup',
@@ -295,6 +305,7 @@ async function cleanStagedSvg(staged: string, path: string, root: string, log: (
       return `${basename(root)}/${SET_ASIDE}/${path}`;
     },
   });
+  return kept !== null;
 }
 
 /**

@@ -1,9 +1,11 @@
 import { existsSync, mkdirSync, renameSync, rmSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
+import { MEDIA_URL_PREFIX } from '../../../common/media-rules.js';
 import { type BackupSource, readBackupSource, verifyBackupMedia } from '../../backup/backup-folder.js';
 import { BackupError } from '../../backup/backup-service.js';
 import { discardStagedMedia, stageMediaFolder, swapInStagedMedia, UnsafeMediaFile } from '../../media/media-files.js';
 import { mediaDirFor } from '../../media/media-store.js';
+import { ASSETS_TABLE } from '../repositories/asset-repository.js';
 import { backupDatabase, requireQuireDatabase, type SqliteBackupOptions } from './sqlite-backup.js';
 import { backupSqlite, inspectSqliteFile, lockSqliteExclusively, openSqliteFile } from './sqlite-dialect.js';
 import { admitRestoredCopy, RestoreRefusal } from './sqlite-restore-validator.js';
@@ -65,7 +67,10 @@ export async function restoreDatabase(
     const missing = await verifyBackupMedia(source);
     if (missing) throw refuse(`the backup is incomplete (${missing})`);
     // Placed now: the before-restore backup below may prune the backup being restored from.
-    if (source.media) await stageMediaFolder(mediaDirFor(to), source.media.root, source.media.files);
+    if (source.media) {
+      const refused = await stageMediaFolder(mediaDirFor(to), source.media.root, source.media.files);
+      dropAssetsOf(incoming, refused, options);
+    }
   } catch (error) {
     await giveUp(incoming, to);
     throw error instanceof RestoreRefusal || error instanceof UnsafeMediaFile ? refuse(error.message) : error;
@@ -98,6 +103,23 @@ export async function restoreDatabase(
   renameSync(incoming, to);
   if (source.media) await swapInStagedMedia(mediaDirFor(to));
   return { previous, mediaFiles: source.media ? source.media.files.length : null };
+}
+
+/**
+ * An SVG cleaning refuses arrives without file and without asset, as in a site copy: its asset row
+ * goes from the restored copy; rows that name its path keep it (it then names no file).
+ */
+function dropAssetsOf(file: string, paths: readonly string[], options: SqliteBackupOptions): void {
+  if (paths.length === 0) return;
+  const db = openSqliteFile(file, options);
+  try {
+    const drop = db.prepare(`delete from ${ASSETS_TABLE} where path = ?`);
+    db.transaction(() => {
+      for (const path of paths) drop.run(`${MEDIA_URL_PREFIX}${path}`);
+    })();
+  } finally {
+    db.close();
+  }
 }
 
 /** Removes what a restore that stops before the swap has made. */
