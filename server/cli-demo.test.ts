@@ -51,9 +51,7 @@ describe('quire serve --demo', () => {
     const child = spawn(
       process.execPath,
       [
-        '--import',
-        'tsx',
-        join(packageRoot(), 'server', 'cli.ts'),
+        join(packageRoot(), 'dist', 'server', 'cli.js'),
         'serve',
         '--db',
         join(dir, 'demo.sqlite'),

@@ -148,18 +148,22 @@ describe('quire serve with single sign-on', () => {
     dir = mkdtempSync(join(tmpdir(), 'quire-sso-cli-'));
     process.env.QUIRE_OIDC_CLIENT_SECRET = provider.clientSecret;
     try {
-      server = await spawnServer(join(dir, 'content.sqlite'), [
-        '--no-backups',
-        '--oidc-issuer',
-        provider.issuer,
-        '--oidc-client-id',
-        provider.clientId,
-        '--oidc-role',
-        'editor:email_domain=example.com',
-        '--oidc-name',
-        'Team ID',
-        '--no-password-sign-in',
-      ]);
+      server = await spawnServer(
+        join(dir, 'content.sqlite'),
+        [
+          '--no-backups',
+          '--oidc-issuer',
+          provider.issuer,
+          '--oidc-client-id',
+          provider.clientId,
+          '--oidc-role',
+          'editor:email_domain=example.com',
+          '--oidc-name',
+          'Team ID',
+          '--no-password-sign-in',
+        ],
+        'built',
+      );
     } finally {
       delete process.env.QUIRE_OIDC_CLIENT_SECRET;
     }

@@ -107,7 +107,7 @@ describe('quire serve --require-2fa', () => {
       password: TEAM_PASSWORD,
     });
     await site.close();
-    const child = await spawnServer(file, ['--no-backups', '--require-2fa', 'admins']);
+    const child = await spawnServer(file, ['--no-backups', '--require-2fa', 'admins'], 'built');
     try {
       const signedIn = await fetch(`${child.api}/auth/sign-in`, {
         method: 'POST',

@@ -191,7 +191,7 @@ describe('restoreDatabase (quire restore)', () => {
 
   it('refuses while a server process has it open, and after that process is killed, restores and keeps its last writes', async () => {
     const { backup } = await databaseWithBackup();
-    const server = await spawnServer(dbFile);
+    const server = await spawnServer(dbFile, [], 'built');
     try {
       const created = await fetch(`${server.api}/cms/news/acknowledged`, {
         method: 'POST',

@@ -54,7 +54,7 @@ describe('quire serve', () => {
 
   it('runs the server process with its memory settings, the supervisor without', async () => {
     dir = mkdtempSync(join(tmpdir(), 'quire-exec-argv-'));
-    server = await spawnServer(join(dir, 'content.sqlite'), ['--no-backups']);
+    server = await spawnServer(join(dir, 'content.sqlite'), ['--no-backups'], 'built');
     const supervisor = server.child.pid as number;
     const [serverPid] = readFileSync(`/proc/${supervisor}/task/${supervisor}/children`, 'utf8').trim().split(/\s+/);
     const argsOf = (pid: number | string) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
