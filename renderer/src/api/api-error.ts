@@ -46,9 +46,14 @@ export class ApiError extends Error {
    * editor's language by its code, or the server's sentence for a code this editor does not know.
    */
   get fields(): Readonly<Record<string, string>> {
+    return this.fieldsIn();
+  }
+
+  /** The per-field problems as `fields` words them, a locale they name shown by `labelOf` (the site's label). */
+  fieldsIn(labelOf?: (code: string) => string): Readonly<Record<string, string>> {
     const fields: Record<string, string> = { ...this.sentFields };
     for (const [name, problem] of Object.entries(this.problems)) {
-      const message = problemMessage(problem);
+      const message = problemMessage(problem, labelOf);
       if (message !== undefined) fields[name] = message;
     }
     return fields;

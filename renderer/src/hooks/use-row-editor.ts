@@ -81,7 +81,7 @@ export function useRowEditor(
   type: ContentTypeSummary,
   initialRow: ContentRow | null,
   initialTag: string | null = null,
-  locale?: Pick<LocaleView, 'code' | 'own'>,
+  locale?: Pick<LocaleView, 'code' | 'own' | 'labelOf'>,
 ): RowEditor {
   const code = locale?.code;
   const api = useApi();
@@ -193,7 +193,8 @@ export function useRowEditor(
           setBanner(t('stale.notSaved'));
           return null;
         }
-        const placed = error instanceof ApiError ? placeFieldErrors(error.fields, columns) : NO_ERRORS;
+        const placed =
+          error instanceof ApiError ? placeFieldErrors(error.fieldsIn(locale?.labelOf), columns) : NO_ERRORS;
         setErrors(placed);
         const fieldCount = Object.keys(placed.columns).length + Object.keys(placed.meta).length;
         if (fieldCount > 0 && placed.other.length === 0) {
@@ -215,7 +216,7 @@ export function useRowEditor(
         setSaving(false);
       }
     },
-    [api, code, columns, formOf, notify, rowsChanged, tagFor, type.table, type.type, titleColumn, t],
+    [api, code, columns, formOf, locale?.labelOf, notify, rowsChanged, tagFor, type.table, type.type, titleColumn, t],
   );
 
   const save = useCallback(() => persist(state, saved, row), [persist, state, saved, row]);

@@ -2,7 +2,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { describeProblem, type FieldProblem, type ProblemCode } from '../../../common/field-problems.js';
 import { ApiError, describeError } from '../api/api-error.js';
 import { applyLanguage, i18n } from './i18n-instance.js';
-import { LANGUAGE_STORAGE_KEY, LANGUAGES } from './languages.js';
+import { LANGUAGE_STORAGE_KEY, LANGUAGES, type Language } from './languages.js';
 import { problemMessage } from './problem-messages.js';
 
 /** Each code the server sends, with the parameters it carries (each wording a code can take). */
@@ -27,6 +27,7 @@ const SAMPLES: Record<ProblemCode, FieldProblem[]> = {
     { code: 'taken' },
     { code: 'taken', type: 'news', title: 'News' },
     { code: 'taken', type: 'news', suggestion: 'news-2' },
+    { code: 'taken', locale: 'de' },
   ],
   not_a_media_path: [{ code: 'not_a_media_path' }],
   not_a_row_reference: [{ code: 'not_a_row_reference' }],
@@ -156,6 +157,31 @@ describe('problems the server finds, in the editor’s language', () => {
     );
     expect(error.fields).toEqual({ title: 'is what a newer server says', slug: 'ist erforderlich' });
     expect(describeError(error)).toBe('Invalid input: …');
+  });
+
+  it('names the locale a slug is taken in by the site’s label where the caller has it, else by its code', async () => {
+    const taken = ApiError.fromBody(409, {
+      error: {
+        status: 409,
+        code: 'conflict',
+        message: 'slug is already taken in de',
+        fields: { slug: 'is already taken in de' },
+        problems: { slug: { code: 'taken', locale: 'de' } },
+      },
+    });
+    const labelOf = (code: string) => (code === 'de' ? 'Deutsch' : code);
+    expect(taken.fieldsIn(labelOf)).toEqual({ slug: 'is already taken in Deutsch' });
+    expect(taken.fields).toEqual({ slug: 'is already taken in de' });
+    const expected: [Language, string][] = [
+      ['de', 'ist in Deutsch bereits vergeben'],
+      ['fr', 'est déjà pris en Deutsch'],
+      ['es', 'ya está en uso en Deutsch'],
+    ];
+    for (const [language, message] of expected) {
+      await applyLanguage(language);
+      expect(problemMessage({ code: 'taken', locale: 'de' }, labelOf), language).toBe(message);
+    }
+    expect(problemMessage({ code: 'taken' }, labelOf)).toBe('ya está en uso');
   });
 
   it('describes API errors by code in the editor’s language', async () => {

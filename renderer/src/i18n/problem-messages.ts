@@ -10,12 +10,18 @@ function shown(value: unknown): string {
  * The catalog key and values of a problem: most codes are their own key with their parameters;
  * a few choose among wordings by what they carry.
  */
-function messageOf(problem: FieldProblem): { key: string; values: Record<string, unknown> } {
+function messageOf(
+  problem: FieldProblem,
+  labelOf: (code: string) => string,
+): { key: string; values: Record<string, unknown> } {
   const values: Record<string, unknown> = {};
   for (const [name, value] of Object.entries(problem)) if (name !== 'code') values[name] = shown(value);
   switch (problem.code) {
     case 'taken':
-      if (problem.type === undefined) return { key: 'taken', values };
+      if (problem.type === undefined) {
+        if (problem.locale === undefined) return { key: 'taken', values };
+        return { key: 'taken_in_locale', values: { language: labelOf(problem.locale) } };
+      }
       return {
         key: problem.suggestion === undefined ? 'taken_by_type' : 'taken_by_type_suggestion',
         values: { ...values, title: problem.title ?? problem.type },
@@ -56,11 +62,16 @@ function messageOf(problem: FieldProblem): { key: string; values: Record<string,
 /**
  * A problem the server found with a field, as the end of a sentence that starts with the field's
  * name (`is required`), in the editor's language; undefined for a code this editor does not know
- * (a newer server's), so the caller shows the server's own sentence.
+ * (a newer server's), so the caller shows the server's own sentence. A locale the problem names
+ * is shown by `labelOf` (the site's name for it, where the caller has the site's locales), else by
+ * its code.
  */
-export function problemMessage(problem: FieldProblem): string | undefined {
+export function problemMessage(
+  problem: FieldProblem,
+  labelOf: (code: string) => string = (code) => code,
+): string | undefined {
   if (typeof problem?.code !== 'string') return undefined;
-  const { key, values } = messageOf(problem);
+  const { key, values } = messageOf(problem, labelOf);
   const path = `problems:field.${key}`;
   // A plural message has no key of its own, only its forms.
   if (!i18n.exists(path) && !i18n.exists(`${path}_other`)) return undefined;
