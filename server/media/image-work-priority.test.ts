@@ -5,18 +5,26 @@ import sharp from 'sharp';
 import { describe, expect, it, vi } from 'vitest';
 import { IMAGE_WORK_NICENESS, lowerImageWorkPriority } from './image-work-priority.js';
 
-/** Counts the listings of a folder the module under test makes (the real `readdir` answers them). */
-const listings = vi.hoisted(() => ({ count: 0 }));
+/** The threads whose name the module under test reads (the real `readFile` answers it). */
+const namesRead = vi.hoisted(() => [] as number[]);
 vi.mock('node:fs/promises', async (original) => {
   const real = await original<typeof import('node:fs/promises')>();
   return {
     ...real,
-    readdir: (...args: Parameters<typeof real.readdir>) => {
-      listings.count++;
-      return real.readdir(...args);
+    readFile: (...args: Parameters<typeof real.readFile>) => {
+      const comm = /^\/proc\/self\/task\/(\d+)\/comm$/.exec(String(args[0]));
+      if (comm) namesRead.push(Number(comm[1]));
+      return real.readFile(...args);
     },
   };
 });
+
+/** A worker thread, started (its own thread of this process). */
+async function startedWorker(): Promise<Worker> {
+  const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+  await new Promise((resolve) => worker.once('online', resolve));
+  return worker;
+}
 
 /** Linux's idle scheduling policy, as /proc gives a thread's policy. */
 const SCHED_IDLE = 5;
@@ -60,25 +68,33 @@ describe('the CPU priority of image work', () => {
   );
 
   it.skipIf(process.platform !== 'linux')(
-    'lists the threads again only when their number has changed since the last listing',
+    'reads the name of each new thread, also when as many threads ended meanwhile, and no other',
     async () => {
       await sharp({ create: { width: 32, height: 32, channels: 3, background: '#808080' } })
         .png()
         .toBuffer();
+      const first = await startedWorker();
+      // Each thread under another name is looked at twice (one just started may not have its name yet).
       await lowerImageWorkPriority();
-      const listed = listings.count;
       await lowerImageWorkPriority();
+      namesRead.length = 0;
       await lowerImageWorkPriority();
-      expect(listings.count).toBe(listed);
+      expect(namesRead).toEqual([]);
 
-      // A thread more: listed again.
-      const worker = new Worker('setInterval(() => {}, 1000)', { eval: true });
+      // One thread ends and another starts: the count is as it was, the new thread is read.
+      const tidsBefore = new Set(readdirSync('/proc/self/task').map(Number));
+      await first.terminate();
+      const second = await startedWorker();
       try {
-        await new Promise((resolve) => worker.once('online', resolve));
+        const started = readdirSync('/proc/self/task')
+          .map(Number)
+          .filter((tid) => !tidsBefore.has(tid));
+        expect(started.length).toBeGreaterThan(0);
         await lowerImageWorkPriority();
-        expect(listings.count).toBe(listed + 1);
+        for (const tid of started) expect(namesRead).toContain(tid);
+        expect(namesRead.every((tid) => started.includes(tid))).toBe(true);
       } finally {
-        await worker.terminate();
+        await second.terminate();
       }
     },
   );

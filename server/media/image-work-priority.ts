@@ -24,53 +24,51 @@ function idlePolicy(tid: number): Promise<void> {
 /** What libvips names its worker threads (Linux shows it in /proc/self/task/<tid>/comm). */
 const LIBVIPS_THREAD = 'libvips worker';
 
-/** Threads already looked at (lowered or not libvips'): each is read once. */
+/** Threads looked at: lowered, or seen twice under another name. */
 const examined = new Set<number>();
 
-/** How many threads the process had when its threads were last listed (null: never). */
-let threadsListed: number | null = null;
+/**
+ * Threads seen once under another name: one that has only just started may not carry its name
+ * yet, so it is looked at once more.
+ */
+const seenOnce = new Set<number>();
 
-/** How many threads the process has now (/proc/self/status `Threads:`), or null where unreadable. */
-async function threadCount(): Promise<number | null> {
-  try {
-    const match = /^Threads:\s*(\d+)$/m.exec(await readFile('/proc/self/status', 'utf8'));
-    return match ? Number(match[1]) : null;
-  } catch {
-    return null;
-  }
+/** Drops the threads that have ended from `threads`. */
+function keepCurrent(threads: Set<number>, current: ReadonlySet<number>): void {
+  for (const tid of threads) if (!current.has(tid)) threads.delete(tid);
 }
 
 /**
  * Lowers the CPU priority of libvips' worker threads, where sharp does the pixel work, so that on a
  * busy machine the event loop (every other request) gets the cores first and images are made with
- * what is left: their nice value raised, and the idle scheduling policy (`idlePolicy`). Linux schedules threads one by one, and names them in /proc, so this is done on
- * Linux only (elsewhere a no-op); libvips reuses its threads, so after the first images it finds
- * none new, and lists them only when the process's thread count has changed. A thread that cannot
- * be changed is left as it is: this is a preference, not a limit.
+ * what is left: their nice value raised, and the idle scheduling policy (`idlePolicy`). Linux
+ * schedules threads one by one, and names them in /proc, so this is done on Linux only (elsewhere a
+ * no-op). A thread that cannot be changed is left as it is: this is a preference, not a limit.
  */
 export async function lowerImageWorkPriority(): Promise<void> {
   if (process.platform !== 'linux') return;
-  // One short read per image: the threads are listed again only when their number has changed
-  // since the last listing (libvips keeps its threads, so after the first images it has not).
-  const count = await threadCount();
-  if (count !== null && count === threadsListed) return;
+  // One listing per image, and a read of each thread's name only when it is new: libvips ends
+  // idle threads and starts others later, so a thread count that has not changed can still hide
+  // new threads.
   let tasks: string[];
   try {
     tasks = await readdir('/proc/self/task');
   } catch {
     return;
   }
-  threadsListed = count;
-  // A thread id the kernel gives again later is a new thread, to be looked at again.
   const current = new Set(tasks.map(Number));
-  for (const tid of examined) if (!current.has(tid)) examined.delete(tid);
-  for (const task of tasks) {
-    const tid = Number(task);
+  keepCurrent(examined, current);
+  keepCurrent(seenOnce, current);
+  for (const tid of current) {
     if (examined.has(tid) || tid === process.pid) continue;
-    examined.add(tid);
     try {
-      const name = (await readFile(`/proc/self/task/${task}/comm`, 'utf8')).trim();
-      if (name !== LIBVIPS_THREAD) continue;
+      const name = (await readFile(`/proc/self/task/${tid}/comm`, 'utf8')).trim();
+      if (name !== LIBVIPS_THREAD) {
+        if (seenOnce.delete(tid)) examined.add(tid);
+        else seenOnce.add(tid);
+        continue;
+      }
+      examined.add(tid);
       // Relative to what the thread has: a server started with `nice` keeps its images below itself.
       setPriority(tid, Math.min(NICEST, getPriority(tid) + IMAGE_WORK_NICENESS));
       await idlePolicy(tid);
