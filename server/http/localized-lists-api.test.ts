@@ -7,6 +7,7 @@ import { ContentRepository } from '../db/repositories/content-repository.js';
 import { memoryIndexOf } from '../db/sqlite/sqlite-memory-search-state.js';
 import { searchColumnsInLocale } from '../locales/locale-search-columns.js';
 import { callOk, request } from '../test-support/api-scenario.js';
+import { LOCALIZED_TITLE, localesWith } from '../test-support/localized-fixtures.js';
 import { startTestServer, type TestServer } from '../test-support/test-server.js';
 
 /**
@@ -19,17 +20,10 @@ import { startTestServer, type TestServer } from '../test-support/test-server.js
 
 let server: TestServer;
 
-const LOCALES = {
-  default: 'en',
-  locales: [
-    { code: 'en', label: 'English' },
-    { code: 'de', label: 'Deutsch', fallback: ['en'] },
-    { code: 'fr', label: 'Français', fallback: ['de', 'en'] },
-  ],
-};
+const LOCALES = localesWith({ de: ['en'], fr: ['de', 'en'] });
 
 const COLUMNS: ColumnDescriptor[] = [
-  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
+  LOCALIZED_TITLE,
   { name: 'tags', label: 'Tags', type: 'tags', required: false, localized: true },
   {
     name: 'status',

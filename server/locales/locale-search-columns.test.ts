@@ -1,19 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import type { ColumnDescriptor } from '../../common/api-contract.js';
 import { indexedColumnsOfTable, indexedSearchColumnsOf } from '../db/queries/search-text-columns.js';
+import { LOCALIZED_TITLE, localesWith } from '../test-support/localized-fixtures.js';
 import { searchColumnsInLocale, searchColumnsOfEveryLocale } from './locale-search-columns.js';
 
-const DOCUMENT = {
-  default: 'en',
-  locales: [
-    { code: 'en', label: 'English' },
-    { code: 'de', label: 'Deutsch', fallback: ['en'] },
-    { code: 'fr', label: 'Français', fallback: ['de', 'en'] },
-  ],
-};
+const DOCUMENT = localesWith({ de: ['en'], fr: ['de', 'en'] });
 
 const COLUMNS: ColumnDescriptor[] = [
-  { name: 'title', label: 'Title', type: 'text', required: true, localized: true },
+  LOCALIZED_TITLE,
   { name: 'slug', label: 'Slug', type: 'slug', required: false, parent: 'title' },
   { name: 'body', label: 'Body', type: 'richtext', required: false },
 ];
