@@ -55,6 +55,18 @@ export interface RowServiceOptions {
   locales?: { readonly document: LocalesDocument };
 }
 
+/** How RowService.get reads a row; every member may be left out. */
+export interface RowGetOptions {
+  /** Records the read's phases for the Server-Timing header. */
+  timer?: PhaseTimer;
+  /** The types a credential may read (see `list`); null or absent: every type. */
+  readable?: readonly string[] | null;
+  /** The locale to read the row in; absent: the default locale. */
+  locale?: RequestLocale;
+  /** Read every stored column, as a conditional write's version needs; absent: only the locale's. */
+  whole?: boolean;
+}
+
 /** A page of rows with the counts the list endpoint reports. */
 export interface RowList {
   rows: ContentRow[];
@@ -246,14 +258,8 @@ export class RowService {
    * columns reads only the locale's (see selectedColumns), and the row has no `version`: that is
    * the whole stored row's, which a conditional write compares.
    */
-  async get(
-    type: ContentType,
-    id: string,
-    timer?: PhaseTimer,
-    readable: readonly string[] | null = null,
-    locale?: RequestLocale,
-    whole = false,
-  ): Promise<RowWithPageMeta> {
+  async get(type: ContentType, id: string, options: RowGetOptions = {}): Promise<RowWithPageMeta> {
+    const { timer, readable = null, locale, whole = false } = options;
     const repository = this.readerNow();
     timer?.lap('filter');
     const inLocale = this.rowLocale(locale);

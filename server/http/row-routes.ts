@@ -382,7 +382,7 @@ async function readRowVersioned(
   const { type, found, timer } = await readWithType(services, table, async (type) => {
     const timer = new PhaseTimer();
     timer.lap('init');
-    const found = await services.rows.get(type, id, timer, readable, locale, whole);
+    const found = await services.rows.get(type, id, { timer, readable, locale, whole });
     await presentRows(services, type, [found.row], format, readable, locale);
     const hidden = hiddenRelations(type, services.registry, readable);
     return { type: describedWithout(type, hidden), found, timer, registry: found.registry };
@@ -411,7 +411,7 @@ function presentRows(
   const linkLocale = locale?.kind === 'one' ? locale : undefined;
   return presentRichtext(type, rows, format, services.registry, readable, async (linked, id) => {
     try {
-      const { row } = await services.rows.get(linked, id, undefined, readable, linkLocale);
+      const { row } = await services.rows.get(linked, id, { readable, locale: linkLocale });
       const slug = linked.slugColumn === null ? null : row[linked.slugColumn];
       return { slug: typeof slug === 'string' ? slug : null };
     } catch (error) {

@@ -148,7 +148,7 @@ export class RevisionService {
     }
     // The row as restored, read in the locale asked for (the write itself was in every locale).
     if (localizedColumnsOf(type.columns).length > 0) {
-      row = (await this.rows.get(type, rowId, undefined, actor?.types ?? null, answerIn)).row;
+      row = (await this.rows.get(type, rowId, { readable: actor?.types ?? null, locale: answerIn })).row;
     }
     const newest = await new RevisionRepository(this.db).newest(type.table, rowId);
     if (!newest) throw new AppError('internal_error', 'The restore was written but recorded no revision');
