@@ -44,7 +44,8 @@ function run(command, args, env = {}) {
  * sharp (native: sharp finds its libvips build by package name) and pg (loaded only for PostgreSQL)
  * stay packages. The desktop app's server child likewise, as
  * dist/electron/bundle/server-child.cjs (run by server-child-bundle-main.js). Beside each, the SVG
- * cleaning worker as svg-clean-worker.cjs (a worker thread runs a file). tsc's dist/ stays as
+ * cleaning worker as svg-clean-worker.cjs and the image process as image-process-entry.cjs (a
+ * worker thread and a child process run a file). tsc's dist/ stays as
  * it is for the `quire` entry, the desktop app's main process and the tests that import modules.
  */
 async function bundleServers() {
@@ -56,11 +57,13 @@ async function bundleServers() {
       out: join('dist', 'electron', 'bundle', 'server-child.cjs'),
     },
   ];
-  // The SVG cleaning worker, a module a bundled server starts by its path: beside each bundle.
-  const workers = bundles.map(({ out }) => ({
-    entry: join('server', 'media', 'svg-clean-worker.ts'),
-    out: join(dirname(out), 'svg-clean-worker.cjs'),
-  }));
+  // The SVG cleaning worker and the image process, modules a bundled server starts by their path: beside each bundle.
+  const workers = bundles.flatMap(({ out }) =>
+    ['svg-clean-worker', 'image-process-entry'].map((name) => ({
+      entry: join('server', 'media', `${name}.ts`),
+      out: join(dirname(out), `${name}.cjs`),
+    })),
+  );
   for (const { out } of bundles) rmSync(dirname(join(root, out)), { recursive: true, force: true });
   for (const { entry, out } of [...bundles, ...workers]) {
     await build({

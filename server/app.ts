@@ -228,6 +228,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     // Open `GET /api/events` streams, fed by one read of the change feed per commit.
     events: new EventHub({ ...options.events, feed: changes, log: options.log }),
     locales,
+    variants,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 

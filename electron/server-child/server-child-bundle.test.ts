@@ -64,6 +64,11 @@ describe.skipIf(!existsSync(join(dist, 'bundle', 'server-child.cjs')))('the desk
       expect(await (await fetch(`${first.origin}${asset.path}`)).text()).toBe(
         '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="3"/></svg>\n',
       );
+      // Its variants are made in the image process the bundle starts from the file beside it.
+      const variant = await fetch(`${first.origin}${asset.path}?w=2&format=png`);
+      expect(variant.status).toBe(200);
+      // A PNG's width is the big-endian word at byte 16 (its IHDR chunk).
+      expect(Buffer.from(await variant.arrayBuffer()).readUInt32BE(16)).toBe(2);
       const stopped = next();
       child.send({ type: 'stop' });
       expect(await stopped).toEqual({ type: 'stopped' });

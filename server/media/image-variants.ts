@@ -190,9 +190,9 @@ export function planKey(plan: VariantPlan): string {
 }
 
 /**
- * Makes a variant with sharp, off the event loop (libvips works on libuv's threads): EXIF
- * orientation applied, the first frame only, no metadata in the output; an SVG at the size a browser
- * draws it (svg-drawing-size.ts). `cover` with both sides
+ * Makes a variant with sharp (the server calls it in its image process, image-process.ts; an
+ * export in its own command): EXIF orientation applied, the first frame only, no metadata in the
+ * output; an SVG at the size a browser draws it (svg-drawing-size.ts). `cover` with both sides
  * scales the image to cover the box, then cuts the box out around the focal point.
  */
 export async function makeVariant(

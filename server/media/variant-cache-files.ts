@@ -1,4 +1,5 @@
-import { readdir, rm, stat } from 'node:fs/promises';
+import { randomUUID } from 'node:crypto';
+import { mkdir, readdir, rename, rm, stat, writeFile } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { VariantCacheIndex } from './variant-cache-index.js';
 
@@ -104,5 +105,18 @@ async function sizeOf(file: string): Promise<number | null> {
     return info.isFile() ? info.size : null;
   } catch {
     return null;
+  }
+}
+
+/** Writes a cache file whole or not at all: a reader never sees half a variant. */
+export async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
+  const temporary = `${file}.${randomUUID()}.part`;
+  await mkdir(join(file, '..'), { recursive: true });
+  try {
+    await writeFile(temporary, bytes);
+    await rename(temporary, file);
+  } catch (error) {
+    await rm(temporary, { force: true });
+    throw error;
   }
 }

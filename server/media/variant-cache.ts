@@ -1,13 +1,12 @@
-import { randomUUID } from 'node:crypto';
-import { mkdir, readFile, rename, rm, stat, writeFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
+import { ImageProcess } from './image-process.js';
 import {
   CENTRE,
   type FocalPoint,
-  makeVariant,
   negotiateFormat,
   type OriginalShape,
   planKey,
@@ -16,7 +15,6 @@ import {
   VARIANT_TYPES,
   type VariantFormat,
 } from './image-variants.js';
-import { lowerImageWorkPriority } from './image-work-priority.js';
 import type { FoundMedia } from './media-store.js';
 import { drawableSvg } from './svg-drawing-size.js';
 import { VariantCacheFiles } from './variant-cache-files.js';
@@ -68,6 +66,8 @@ export class ImageVariants {
   private readonly inFlight = new Map<string, Promise<void>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
+  /** Where the pixel work is done, off the server's process. */
+  private readonly images = new ImageProcess();
 
   /** The cache folder as an absolute path (files are sent by absolute path). */
   readonly cacheDir: string;
@@ -80,6 +80,11 @@ export class ImageVariants {
   ) {
     this.cacheDir = resolve(cacheDir);
     this.files = new VariantCacheFiles(this.cacheDir, options.cacheMaxBytes);
+  }
+
+  /** Ends the image process (a later variant starts it again). */
+  stop(): void {
+    this.images.stop();
   }
 
   /** Deletes the cached variants of the original whose content hash is `hash` (its file replaced or deleted). */
@@ -114,18 +119,15 @@ export class ImageVariants {
     const hit = await this.files.has(file);
     if (!hit) {
       await this.once(file, async () => {
-        // Bytes, not a file name: libvips caches what it opened by name, and a replaced file keeps its name.
-        const bytes = await makeVariant(
-          'file' in found ? await readFile(found.file) : found.bytes,
-          original.shape as OriginalShape,
+        const size = await this.images.make({
+          input: 'file' in found ? { file: found.file } : { bytes: found.bytes },
+          original: original.shape as OriginalShape,
           plan,
-          this.options.maxPixels,
-        );
-        await writeAtomically(file, bytes);
+          maxPixels: this.options.maxPixels,
+          out: file,
+        });
         this.generated++;
-        await this.files.added(file, bytes.length);
-        // libvips starts its threads with the first images; from then on they yield to requests.
-        await lowerImageWorkPriority();
+        await this.files.added(file, size);
       });
     }
     return {
@@ -233,18 +235,5 @@ export async function shapeOf(bytes: Buffer): Promise<OriginalShape | null> {
     return { width: meta.autoOrient.width, height: meta.autoOrient.height, format };
   } catch {
     return null;
-  }
-}
-
-/** Writes a cache file whole or not at all: a reader never sees half a variant. */
-async function writeAtomically(file: string, bytes: Buffer): Promise<void> {
-  const temporary = `${file}.${randomUUID()}.part`;
-  await mkdir(join(file, '..'), { recursive: true });
-  try {
-    await writeFile(temporary, bytes);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
   }
 }

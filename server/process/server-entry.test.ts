@@ -121,7 +121,7 @@ describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
     }
   }, 30_000);
 
-  it('cleans an uploaded SVG in the cleaning worker the bundle starts from beside it', async () => {
+  it('cleans an uploaded SVG in the cleaning worker and makes its variants in the image process, both started from beside the bundle', async () => {
     const url = await serveBuilt();
     const form = new FormData();
     const svg =
@@ -134,6 +134,18 @@ describe.skipIf(!bundleBuilt)('quire serve from the build', () => {
     expect(stored).toBe(
       '<?xml version="1.0" encoding="UTF-8"?>\n<svg xmlns="http://www.w3.org/2000/svg"><rect width="4" height="3"/></svg>\n',
     );
+    // Its variants are made in the image process the bundle starts from the file beside it.
+    const variant = await fetch(new URL(`${body.path}?w=2&format=png`, url));
+    expect(variant.status).toBe(200);
+    expect(variant.headers.get('content-type')).toBe('image/png');
+    // A PNG's width is the big-endian word at byte 16 (its IHDR chunk).
+    expect(Buffer.from(await variant.arrayBuffer()).readUInt32BE(16)).toBe(2);
+    if (process.platform === 'linux') {
+      const server = readFileSync(`/proc/${child?.pid}/task/${child?.pid}/children`, 'utf8').trim();
+      const imageProcess = readFileSync(`/proc/${server}/task/${server}/children`, 'utf8').trim().split(/\s+/);
+      const commands = imageProcess.map((pid) => readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0'));
+      expect(commands.some((command) => command.includes(join(built, 'bundle', 'image-process-entry.cjs')))).toBe(true);
+    }
     const refused = new FormData();
     refused.append(
       'file',
