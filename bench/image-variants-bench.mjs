@@ -6,16 +6,19 @@
 // and a cached variant (one URL asked again: a cache hit, labelled as such) is served at least as
 // fast as the original file.
 //
-//   node bench/image-variants-bench.mjs [--seconds 8] [--concurrency 1,4,16] [--load variants|cpu]
+//   node bench/image-variants-bench.mjs [--seconds 8] [--concurrency 1,4,16] [--load variants|cpu|images]
 //
-// `--load cpu` is the control: instead of variant clients, a process unrelated to Quire keeps one
-// core busy at the image threads' lower priority (IMAGE_WORK_NICENESS) for each run. Where the
-// other requests' p99 rises as much beside it as beside the variants, the rise is the machine's
-// (two cores shared with the client and everything else running), not the image pipeline's.
+// `--load cpu` and `--load images` are controls: instead of variant clients, a process unrelated
+// to Quire keeps one core busy at the image process's lower priority (IMAGE_WORK_NICENESS) for
+// each run (`cpu`), or makes the same variants from the same originals with sharp at that priority
+// and the idle policy (`images`: the pixel work's use of memory and caches as well as of a core).
+// Where the other requests' p99 rises as much beside a control as beside the variants, the rise is
+// the machine's (two cores shared with the client and everything else running), not Quire's.
 //
 // Needs dist/ (node scripts/build.mjs) and sharp (a dependency) to make the test images.
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -23,6 +26,8 @@ import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import sharp from 'sharp';
 import { log, startScript } from './processes.mjs';
+
+const require = createRequire(import.meta.url);
 
 const repo = resolve(dirname(new URL(import.meta.url).pathname), '..');
 /** Distinct originals; with the widths below, every variant request of a run is new. */
@@ -123,38 +128,85 @@ function variantClients(workerData) {
   });
 }
 
-/** The image threads' niceness (server/media/image-work-priority.ts IMAGE_WORK_NICENESS). */
+/** The image process's niceness (server/media/image-work-priority.ts IMAGE_WORK_NICENESS). */
 const IMAGE_WORK_NICENESS = 10;
 
 /** The control load: one core kept busy for `seconds` at the image threads' niceness, by a process that is not Quire. */
 function cpuBurner(seconds) {
+  const burn = `const ends = Date.now() + ${seconds * 1000}; while (Date.now() < ends);`;
+  return controlProcess(['nice', '-n', String(IMAGE_WORK_NICENESS), process.execPath, '-e', burn]);
+}
+
+/**
+ * The second control: the variants' own image work (each original decoded and made an 800 px WebP,
+ * one at a time, with one libvips thread as in the server) for `seconds`, by a process that is not
+ * Quire, all its threads at the image threads' niceness and idle scheduling policy. What the other
+ * requests lose beside it is what the pixel work costs a machine whose cores and caches it shares
+ * (memory and caches, not only CPU time); what they lose beyond it is the server's own doing.
+ */
+function imageBurner(seconds, paths, dir) {
+  const work = `
+    const sharp = require(${JSON.stringify(require.resolve('sharp'))});
+    sharp.concurrency(1);
+    sharp.cache(false);
+    const files = ${JSON.stringify(paths.map((path) => join(dir, 'media', path.replace(/^\/media\//, ''))))};
+    const { readFileSync } = require('node:fs');
+    const ends = Date.now() + ${seconds * 1000};
+    let n = 0;
+    (async () => {
+      while (Date.now() < ends) {
+        const width = 800 - Math.floor(n / files.length);
+        await sharp(readFileSync(files[n++ % files.length])).rotate().resize(width).webp({ quality: 80 }).toBuffer();
+      }
+      process.stdout.write(String(n));
+    })();`;
+  return controlProcess([
+    'chrt',
+    '--idle',
+    '0',
+    'nice',
+    '-n',
+    String(IMAGE_WORK_NICENESS),
+    process.execPath,
+    '-e',
+    work,
+  ]);
+}
+
+/** Runs a control command to its end; answers as the variant clients do, with what it made (a count it printed). */
+function controlProcess([command, ...commandArgs]) {
   return new Promise((resolvePromise, reject) => {
-    const burn = `const ends = Date.now() + ${seconds * 1000}; while (Date.now() < ends);`;
-    const child = spawn('nice', ['-n', String(IMAGE_WORK_NICENESS), process.execPath, '-e', burn], { stdio: 'ignore' });
+    const child = spawn(command, commandArgs, { stdio: ['ignore', 'pipe', 'inherit'] });
+    let printed = '';
+    child.stdout.on('data', (data) => (printed += data));
     child.once('error', reject);
-    child.once('exit', () => resolvePromise({ firsts: [], asked: 0 }));
+    child.once('exit', () => resolvePromise({ firsts: [], asked: 0, made: Number(printed) || 0 }));
   });
 }
 
 /**
  * One run: `concurrent` clients each asking for a new variant as soon as their last one came, for
- * `seconds`, beside the other requests (with `load` 'cpu', the control load instead). `state.asked`
+ * `seconds`, beside the other requests (with `load` 'cpu' or 'images', a control load instead). `state.asked`
  * numbers the variants asked so far.
  */
-async function generationRun(base, rowUrl, concurrent, seconds, paths, state, load) {
+async function generationRun(base, rowUrl, concurrent, seconds, paths, state, load, dir) {
   const ends = performance.now() + seconds * 1000;
   const until = () => performance.now() >= ends;
   const started = performance.now();
   const clients =
-    load === 'cpu' ? cpuBurner(seconds) : variantClients({ base, paths, concurrent, seconds, asked: state.asked });
+    load === 'cpu'
+      ? cpuBurner(seconds)
+      : load === 'images'
+        ? imageBurner(seconds, paths, dir)
+        : variantClients({ base, paths, concurrent, seconds, asked: state.asked });
   const others = await otherRequests(base, rowUrl, until);
-  const { firsts, asked } = await clients;
-  if (load !== 'cpu') state.asked = asked;
+  const { firsts, asked, made = firsts.length } = await clients;
+  if (load === 'variants') state.asked = asked;
   const elapsed = (performance.now() - started) / 1000;
   return {
     concurrent,
-    made: firsts.length,
-    perSecond: firsts.length / elapsed,
+    made,
+    perSecond: made / elapsed,
     firsts: spread(firsts),
     others: spread(others),
   };
@@ -190,7 +242,7 @@ export async function measureVariants({ cli, cwd = repo, seconds = 8, concurrenc
       // The idle reads just before each run: on a shared machine the load of other processes drifts.
       const idleEnds = performance.now() + seconds * 1000;
       const idle = spread(await otherRequests(base, rowUrl, () => performance.now() >= idleEnds));
-      const result = { ...(await generationRun(base, rowUrl, concurrent, seconds, paths, state, load)), idle };
+      const result = { ...(await generationRun(base, rowUrl, concurrent, seconds, paths, state, load, dir)), idle };
       runs.push(result);
       log(
         `image variants: idle, other requests p50 ${ms(idle.p50)}, p99 ${ms(idle.p99)} (${idle.count}); ` +
@@ -235,7 +287,12 @@ export function variantsMarkdown(result) {
           '',
           `Control (--load cpu): no variants; instead a process that is not Quire keeps one core busy at niceness ${IMAGE_WORK_NICENESS} during each run.`,
         ]
-      : []),
+      : result.load === 'images'
+        ? [
+            '',
+            `Control (--load images): no variant requests; instead a process that is not Quire makes 800 px WebPs of the same originals one after another, at niceness ${IMAGE_WORK_NICENESS} and the idle policy, during each run.`,
+          ]
+        : []),
     '',
   ];
   if (result.error) return [...head, `Failed: ${result.error}`, ''].join('\n');
@@ -265,7 +322,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
       load: { type: 'string', default: 'variants' },
     },
   });
-  if (values.load !== 'variants' && values.load !== 'cpu') throw new Error('--load is variants or cpu');
+  if (!['variants', 'cpu', 'images'].includes(values.load)) throw new Error('--load is variants, cpu or images');
   const result = await measureVariants({
     cli: join(repo, 'dist', 'server', 'cli.js'),
     seconds: Number(values.seconds),
