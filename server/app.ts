@@ -51,6 +51,7 @@ import { localizedTableValues } from './locales/localized-table-values.js';
 import { assetFocalPoints } from './media/asset-focal-points.js';
 import { AssetService } from './media/asset-service.js';
 import { DEFAULT_IMAGE_OPTIONS, type ImageOptions } from './media/image-options.js';
+import { ImageProcess } from './media/image-process.js';
 import { withImagePreparation } from './media/image-upload.js';
 import { DEFAULT_UPLOAD_LIMIT } from './media/media-store.js';
 import { ImageVariants } from './media/variant-cache.js';
@@ -176,8 +177,10 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
   // Uploads and the media library, where there is somewhere to keep files; row reads carry their
   // images' alt text, pixel size and focal point from it.
   const images: ImageOptions = { ...DEFAULT_IMAGE_OPTIONS, ...options.images };
-  const media = mediaStoreFor(database, images);
-  const variants = media ? new ImageVariants(images.cacheDir ?? media.variantCacheDir, images) : null;
+  // Uploads are re-encoded and variants made in one image process, below the server's priority.
+  const imageProcess = new ImageProcess();
+  const media = mediaStoreFor(database, images, imageProcess);
+  const variants = media ? new ImageVariants(images.cacheDir ?? media.variantCacheDir, images, imageProcess) : null;
   // Crops of the media library's images centre on their focal points.
   if (variants) variants.focalPointOf = assetFocalPoints(db);
   const assets = media
@@ -228,7 +231,7 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
     // Open `GET /api/events` streams, fed by one read of the change feed per commit.
     events: new EventHub({ ...options.events, feed: changes, log: options.log }),
     locales,
-    variants,
+    images: imageProcess,
   };
   const log = options.log ?? ((message, error) => console.error(message, error));
 
@@ -341,7 +344,11 @@ export async function createApp(options: AppOptions): Promise<QuireApp> {
  * Where uploads live and what refers to them (see `QuireDb.media`), or null where there is nowhere;
  * every file its store receives goes through the image pipeline's checks (see `withImagePreparation`).
  */
-export function mediaStoreFor(database: QuireDb, images: ImageOptions = DEFAULT_IMAGE_OPTIONS): DatabaseMedia | null {
+export function mediaStoreFor(
+  database: QuireDb,
+  images: ImageOptions = DEFAULT_IMAGE_OPTIONS,
+  imageProcess = new ImageProcess(),
+): DatabaseMedia | null {
   const media = database.media();
-  return media && { ...media, store: withImagePreparation(media.store, images) };
+  return media && { ...media, store: withImagePreparation(media.store, { ...images, images: imageProcess }) };
 }

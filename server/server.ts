@@ -257,7 +257,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
         .then(() => services.schedules.stop())
         .then(() => services.hooks.stop())
         .then(() => backups?.stop())
-        .then(() => services.variants?.stop())
+        .then(() => services.images.stop())
         // Before the database closes and saves its search indexes (sqlite-search-snapshot.ts).
         .then(() => services.rows.searchFlushes.flushNow())
         .then(() => database.close());

@@ -9,7 +9,7 @@ import type { RowService } from '../content/row-service.js';
 import { isDatabaseUnavailable } from '../db/database.js';
 import type { HookService } from '../hooks/hook-service.js';
 import type { LocaleService } from '../locales/locale-service.js';
-import type { ImageVariants } from '../media/variant-cache.js';
+import type { ImageProcess } from '../media/image-process.js';
 import type { RevisionService } from '../revisions/revision-service.js';
 import type { ScheduleService } from '../schedule/schedule-service.js';
 
@@ -33,8 +33,8 @@ export interface Services {
   events: EventHub;
   /** The site's languages (`GET`/`PUT /api/locales`). */
   locales: LocaleService;
-  /** Image variants (`/media/<path>?w=`), where there are files to make them of. */
-  variants: ImageVariants | null;
+  /** Where uploads are re-encoded and image variants made (a process of its own, started when needed). */
+  images: ImageProcess;
 }
 
 /**

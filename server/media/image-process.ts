@@ -1,7 +1,7 @@
 import { type ChildProcess, fork } from 'node:child_process';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import type { ImageJob, ImageJobAnswer } from './image-process-entry.js';
+import type { ImageJob, ImageJobAnswer, ImageJobDone, ReencodeJob, VariantJob } from './image-process-entry.js';
 
 /** How long the image process stays after its last job: a burst of variants does not pay its start each time. */
 const IDLE_MS = 60_000;
@@ -21,30 +21,33 @@ function entry(): { file: string; execArgv: string[] } {
 }
 
 /**
- * Makes image variants in a process of their own, started on the first job and ended after a
- * minute without one: all of libvips' work (decoding, resizing, encoding, and the setting up
- * that sharp does on libuv's threads at normal priority) runs there, below the server's priority
- * (image-work-priority.ts), and the originals and variants never pass through the server's heap.
+ * Does the server's pixel work (image variants, uploads re-encoded without their metadata) in a
+ * process of its own, started on the first job and ended after a minute without one: libvips'
+ * decoding, resizing and encoding, and the setting up that sharp does on libuv's threads, run
+ * there, below the server's priority (image-work-priority.ts), and the images never pass through
+ * the server's heap. The server's own sharp calls read headers only.
  * The server's event loop only sends a job and hears that its file is written. A process that
  * ends fails the jobs it held; the next job starts another.
  */
 export class ImageProcess {
   private child: ChildProcess | null = null;
   private nextId = 0;
-  private readonly waiting = new Map<number, { resolve: (size: number) => void; reject: (error: Error) => void }>();
+  private readonly waiting = new Map<
+    number,
+    { resolve: (done: ImageJobDone) => void; reject: (error: Error) => void }
+  >();
   private idleTimer: NodeJS.Timeout | null = null;
 
-  /** Makes the variant `job` describes and writes it to `job.out`: the file's size. */
-  make(job: Omit<ImageJob, 'id'>): Promise<number> {
-    const child = this.running();
-    const id = this.nextId++;
-    return new Promise<number>((resolve, reject) => {
-      this.waiting.set(id, { resolve, reject });
-      this.busy(child);
-      child.send({ ...job, id } satisfies ImageJob, (error) => {
-        if (error) this.settle({ id, failed: `the image process could not be sent the job: ${error.message}` });
-      });
-    });
+  /** Makes the variant `job` describes and writes it whole to `job.out`: the file's size. */
+  async variant(job: Omit<VariantJob, 'task'>): Promise<number> {
+    return (await this.run({ ...job, task: 'variant' })).size;
+  }
+
+  /** Writes the upload `job.file` again without its metadata, to `job.out`: its pixel size as written. */
+  async reencode(job: Omit<ReencodeJob, 'task'>): Promise<{ width: number; height: number }> {
+    const { pixels } = await this.run({ ...job, task: 'reencode' });
+    if (!pixels) throw new Error('The image process answered a re-encoding without its size');
+    return pixels;
   }
 
   /** Ends the process, failing any job it holds. */
@@ -55,6 +58,18 @@ export class ImageProcess {
   /** The process's id while one runs (tests look at its threads). */
   get pid(): number | undefined {
     return this.child?.pid;
+  }
+
+  private run(job: VariantJob | ReencodeJob): Promise<ImageJobDone> {
+    const child = this.running();
+    const id = this.nextId++;
+    return new Promise<ImageJobDone>((resolve, reject) => {
+      this.waiting.set(id, { resolve, reject });
+      this.busy(child);
+      child.send({ ...job, id } satisfies ImageJob, (error) => {
+        if (error) this.settle({ id, failed: `the image process could not be sent the job: ${error.message}` });
+      });
+    });
   }
 
   private running(): ChildProcess {
@@ -86,7 +101,7 @@ export class ImageProcess {
     if (!waiter) return;
     this.waiting.delete(answer.id);
     if ('failed' in answer) waiter.reject(new Error(`The image could not be made: ${answer.failed}`));
-    else waiter.resolve(answer.size);
+    else waiter.resolve(answer.done);
     if (this.waiting.size === 0 && this.child) this.idle(this.child);
   }
 

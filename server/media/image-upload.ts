@@ -2,6 +2,7 @@ import { readFile, rename, rm, writeFile } from 'node:fs/promises';
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
+import type { ImageProcess } from './image-process.js';
 import type { ImageKind, ImageSize } from './image-sniffing.js';
 import type { MediaStore } from './media-store.js';
 import { drawableSvg } from './svg-drawing-size.js';
@@ -14,6 +15,9 @@ export interface PreparedImage {
   size: ImageSize | null;
 }
 
+/** What preparing uploads needs: the limits and setting, and the image process that re-encodes. */
+export type UploadPreparation = Pick<ImageOptions, 'keepMetadata' | 'maxPixels'> & { images: ImageProcess };
+
 /** Quality of a lossy original re-encoded to drop its metadata: high, since it is the master copy. */
 const REENCODE_QUALITY = 92;
 
@@ -23,7 +27,8 @@ const REENCODE_QUALITY = 92;
  *   with a 413, read from the header alone so a decompression bomb is never decoded;
  * - unless `keepMetadata`, an image that carries EXIF, XMP or IPTC metadata (camera, time, GPS
  *   position) is re-encoded in its own format without it, its EXIF orientation applied to the
- *   pixels so it still displays upright; the colour profile is kept.
+ *   pixels so it still displays upright; the colour profile is kept (in the image process: only
+ *   headers are read here).
  * A file whose header the image library cannot read (an AVIF from an encoder libvips does not
  * know) is kept as sniffed: it is served as is, and variants of it are refused.
  * An SVG is always rewritten: what is kept is `sanitizeSvg`'s cleaned text, never the upload.
@@ -31,7 +36,7 @@ const REENCODE_QUALITY = 92;
 export async function prepareUploadedImage(
   file: string,
   kind: ImageKind,
-  options: Pick<ImageOptions, 'keepMetadata' | 'maxPixels'>,
+  options: UploadPreparation,
 ): Promise<PreparedImage> {
   if (kind.type === 'image/svg+xml') return prepareUploadedSvg(file, options.maxPixels);
   let meta: Metadata;
@@ -49,15 +54,17 @@ export async function prepareUploadedImage(
 
   const cleaned = `${file}.clean`;
   try {
-    let image = sharp(file, { animated: true, limitInputPixels: options.maxPixels });
-    // Orientation lives in the EXIF that is dropped, so it is applied to the pixels first.
-    if ((meta.orientation ?? 1) > 1) image = image.rotate();
-    const info = await image
-      .keepIccProfile()
-      .toFormat(outputFormatOf(kind), { quality: REENCODE_QUALITY })
-      .toFile(cleaned);
+    const written = await options.images.reencode({
+      file,
+      format: outputFormatOf(kind),
+      quality: REENCODE_QUALITY,
+      // Orientation lives in the EXIF that is dropped, so it is applied to the pixels first.
+      rotate: (meta.orientation ?? 1) > 1,
+      maxPixels: options.maxPixels,
+      out: cleaned,
+    });
     await rename(cleaned, file);
-    return { rewritten: true, size: { width: info.width, height: meta.pageHeight ? frameHeight : info.height } };
+    return { rewritten: true, size: { width: written.width, height: meta.pageHeight ? frameHeight : written.height } };
   } catch (error) {
     await rm(cleaned, { force: true });
     throw error;
@@ -132,10 +139,7 @@ export function tooManyPixels(width: number, height: number, maxPixels: number):
  * (a new upload and a replaced file alike): a refusal discards the received file. The rest of the
  * store is `store` itself (the same prototype, so what serves its files still knows its kind).
  */
-export function withImagePreparation(
-  store: MediaStore,
-  options: Pick<ImageOptions, 'keepMetadata' | 'maxPixels'>,
-): MediaStore {
+export function withImagePreparation(store: MediaStore, options: UploadPreparation): MediaStore {
   const prepared: MediaStore = Object.create(store);
   prepared.receive = async (source, maxBytes) => {
     const pending = await store.receive.call(prepared, source, maxBytes);

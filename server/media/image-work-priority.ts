@@ -35,7 +35,7 @@ function nicer(id: number): void {
  * lowered (the later ones, libuv's and libvips', follow); elsewhere the nice value is the
  * process's. A change that is not allowed is skipped: this is a preference, not a limit.
  */
-export async function lowerThisProcess(): Promise<void> {
+export async function lowerImageWorkPriority(): Promise<void> {
   try {
     if (process.platform !== 'linux') return nicer(0);
     for (const task of await readdir('/proc/self/task')) nicer(Number(task));

@@ -3,7 +3,7 @@ import { join, resolve } from 'node:path';
 import sharp from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
-import { ImageProcess } from './image-process.js';
+import type { ImageProcess } from './image-process.js';
 import {
   CENTRE,
   type FocalPoint,
@@ -66,8 +66,6 @@ export class ImageVariants {
   private readonly inFlight = new Map<string, Promise<void>>();
   private running = 0;
   private readonly waiting: (() => void)[] = [];
-  /** Where the pixel work is done, off the server's process. */
-  private readonly images = new ImageProcess();
 
   /** The cache folder as an absolute path (files are sent by absolute path). */
   readonly cacheDir: string;
@@ -77,14 +75,11 @@ export class ImageVariants {
   constructor(
     cacheDir: string,
     private readonly options: ImageOptions,
+    /** Where variants are made, off the server's process. */
+    private readonly images: ImageProcess,
   ) {
     this.cacheDir = resolve(cacheDir);
     this.files = new VariantCacheFiles(this.cacheDir, options.cacheMaxBytes);
-  }
-
-  /** Ends the image process (a later variant starts it again). */
-  stop(): void {
-    this.images.stop();
   }
 
   /** Deletes the cached variants of the original whose content hash is `hash` (its file replaced or deleted). */
@@ -119,7 +114,7 @@ export class ImageVariants {
     const hit = await this.files.has(file);
     if (!hit) {
       await this.once(file, async () => {
-        const size = await this.images.make({
+        const size = await this.images.variant({
           input: 'file' in found ? { file: found.file } : { bytes: found.bytes },
           original: original.shape as OriginalShape,
           plan,
