@@ -1,4 +1,4 @@
-import { readFile, rename, rm, writeFile } from 'node:fs/promises';
+import { readFile, rename, rm } from 'node:fs/promises';
 import sharp, { type Metadata } from 'sharp';
 import { AppError } from '../errors/app-error.js';
 import type { ImageOptions } from './image-options.js';
@@ -7,6 +7,7 @@ import type { ImageKind, ImageSize } from './image-sniffing.js';
 import type { MediaStore } from './media-store.js';
 import { drawableSvg } from './svg-drawing-size.js';
 import { MAX_SVG_BYTES, sanitizeSvg } from './svg-sanitizer.js';
+import { writeAtomically } from './variant-cache-files.js';
 
 /** What preparing an upload did: whether the file was rewritten, and its pixel size as stored. */
 export interface PreparedImage {
@@ -81,14 +82,7 @@ async function prepareUploadedSvg(file: string, maxPixels: number): Promise<Prep
   const bytes = await readFile(file);
   if (bytes.length > MAX_SVG_BYTES) throw tooLargeSvg();
   const cleaned = Buffer.from(await sanitizeSvg(bytes.toString('utf8')), 'utf8');
-  const temporary = `${file}.clean`;
-  try {
-    await writeFile(temporary, cleaned);
-    await rename(temporary, file);
-  } catch (error) {
-    await rm(temporary, { force: true });
-    throw error;
-  }
+  await writeAtomically(file, cleaned);
   let meta: Metadata;
   try {
     meta = await sharp(drawableSvg(cleaned), { limitInputPixels: false }).metadata();
