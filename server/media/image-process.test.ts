@@ -133,6 +133,21 @@ describe('the image process', () => {
     expect(images.pid).toBe(pid);
   }, 30_000);
 
+  it('ends after its idle time without a job, and the next job starts another', async () => {
+    images = new ImageProcess({ idleMs: 200 });
+    await images.variant(job('idle-before.webp'));
+    const pid = images.pid as number;
+    await images.variant(job('idle-again.webp'));
+    expect(images.pid).toBe(pid);
+    await new Promise((resolve) => setTimeout(resolve, 400));
+    expect(images.pid).toBeUndefined();
+    // Ended (and reaped), not only forgotten.
+    if (process.platform === 'linux')
+      await expect.poll(() => existsSync(`/proc/${pid}`), { timeout: 5_000 }).toBe(false);
+    expect(await images.variant(job('idle-after.webp'))).toBeGreaterThan(0);
+    expect(images.pid).not.toBe(pid);
+  }, 30_000);
+
   it('fails the jobs of a process that ends, and starts another for the next job', async () => {
     images = new ImageProcess();
     await images.variant(job('before.webp'));

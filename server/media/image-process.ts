@@ -6,6 +6,12 @@ import type { ImageJob, ImageJobAnswer, ImageJobDone, ReencodeJob, VariantJob } 
 /** How long the image process stays after its last job: a burst of variants does not pay its start each time. */
 const IDLE_MS = 60_000;
 
+/** Options of the image process. */
+export interface ImageProcessOptions {
+  /** How long it stays after its last job (IDLE_MS). */
+  idleMs?: number;
+}
+
 /**
  * The image process's entry beside this module, in the form this one runs in: tsc's `.js` in
  * dist/, the esbuild bundles' `.cjs` (scripts/build.mjs builds one beside each server bundle), or
@@ -22,7 +28,7 @@ function entry(): { file: string; execArgv: string[] } {
 
 /**
  * Does the server's pixel work (image variants, uploads re-encoded without their metadata) in a
- * process of its own, started on the first job and ended after a minute without one: libvips'
+ * process of its own, started on the first job and ended after a minute without one (IDLE_MS): libvips'
  * decoding, resizing and encoding, and the setting up that sharp does on libuv's threads, run
  * there, below the server's priority (image-work-priority.ts), and the images never pass through
  * the server's heap. The server's own sharp calls read headers only.
@@ -37,6 +43,8 @@ export class ImageProcess {
     { resolve: (done: ImageJobDone) => void; reject: (error: Error) => void }
   >();
   private idleTimer: NodeJS.Timeout | null = null;
+
+  constructor(private readonly options: ImageProcessOptions = {}) {}
 
   /** Makes the variant `job` describes and writes it whole to `job.out`: the file's size. */
   async variant(job: Omit<VariantJob, 'task'>): Promise<number> {
@@ -123,7 +131,7 @@ export class ImageProcess {
       // Forgotten first: a job that comes while it ends starts another.
       this.child = null;
       child.kill();
-    }, IDLE_MS);
+    }, this.options.idleMs ?? IDLE_MS);
     this.idleTimer.unref();
   }
 }
