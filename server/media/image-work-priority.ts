@@ -21,10 +21,17 @@ function idlePolicy(): Promise<void> {
   });
 }
 
-/** Raises a thread's (on Linux) or the process's (elsewhere) nice value by IMAGE_WORK_NICENESS. */
+/**
+ * Raises a thread's (on Linux) or the process's (elsewhere) nice value by IMAGE_WORK_NICENESS; one
+ * that has ended meanwhile, or is not ours to change, is left.
+ */
 function nicer(id: number): void {
-  // Relative to what it has: a server started with `nice` keeps its images below itself.
-  setPriority(id, Math.min(NICEST, getPriority(id) + IMAGE_WORK_NICENESS));
+  try {
+    // Relative to what it has: a server started with `nice` keeps its images below itself.
+    setPriority(id, Math.min(NICEST, getPriority(id) + IMAGE_WORK_NICENESS));
+  } catch {
+    // A preference, not a limit.
+  }
 }
 
 /**
@@ -36,11 +43,8 @@ function nicer(id: number): void {
  * process's. A change that is not allowed is skipped: this is a preference, not a limit.
  */
 export async function lowerImageWorkPriority(): Promise<void> {
-  try {
-    if (process.platform !== 'linux') return nicer(0);
-    for (const task of await readdir('/proc/self/task')) nicer(Number(task));
-    await idlePolicy();
-  } catch {
-    // Not ours to change.
-  }
+  if (process.platform !== 'linux') return nicer(0);
+  // Each thread on its own: one that ends between the listing and its change skips nothing else.
+  for (const task of await readdir('/proc/self/task').catch(() => [])) nicer(Number(task));
+  await idlePolicy();
 }
